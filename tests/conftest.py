@@ -1,0 +1,64 @@
+"""Test isolation and the one way tests reach ../shared/fixtures."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from vaultd.config import default_config_toml
+from vaultd.vault import Vault
+
+FIXTURES_ENV = "VAULTD_TEST_FIXTURES"
+REQUIRE_ENV = "VAULTD_REQUIRE_FIXTURES"
+_DEFAULT_FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures"
+
+
+def _fixtures_root() -> Path:
+    return Path(os.environ.get(FIXTURES_ENV) or _DEFAULT_FIXTURES)
+
+
+@pytest.fixture(scope="session")
+def fixtures_dir() -> Path:
+    """Real recorded data (../shared/fixtures, or $VAULTD_TEST_FIXTURES).
+
+    Absent: the test skips with the reason, unless VAULTD_REQUIRE_FIXTURES=1 (CI), where
+    a missing fixture directory is a failure.
+    """
+    root = _fixtures_root()
+    if not (root / "SOURCES.md").is_file():
+        reason = f"shared fixtures not found at {root} (set {FIXTURES_ENV})"
+        if os.environ.get(REQUIRE_ENV) == "1":
+            pytest.fail(reason + f"; {REQUIRE_ENV}=1 requires them")
+        pytest.skip(reason)
+    return root
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every test gets a clean environment: no VAULTD_*/OLLAMA_* from the developer's
+    shell, a private user-config dir, and no network defaults that could be reached."""
+    keep = {FIXTURES_ENV, REQUIRE_ENV}
+    for var in list(os.environ):
+        if (var.startswith("VAULTD_") or var.startswith("OLLAMA_")) and var not in keep:
+            monkeypatch.delenv(var)
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("HOME", str(home))
+    # Anything that forgets to take a base URL from the test hits a closed port, not the web.
+    dead = "http://127.0.0.1:9"
+    for var in ("VAULTD_ARXIV_API_URL", "VAULTD_ARXIV_PDF_URL", "VAULTD_CROSSREF_URL",
+                "VAULTD_OPENALEX_URL", "VAULTD_UNPAYWALL_URL"):
+        monkeypatch.setenv(var, dead)
+    monkeypatch.setenv("OLLAMA_HOST", dead)
+    yield
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Vault:
+    """A freshly initialised, empty vault."""
+    v = Vault(tmp_path / "vault")
+    v.init(default_config_toml())
+    return v

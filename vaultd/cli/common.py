@@ -1,0 +1,97 @@
+"""Shared CLI plumbing: the app context, --json output, error mapping, progress."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from vaultd.config import Settings, load_settings
+from vaultd.errors import VaultdError
+from vaultd.vault import Vault, resolve_vault
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+stderr = Console(stderr=True, highlight=False)
+
+
+@dataclass
+class AppContext:
+    vault_dir: str | None
+    quiet: bool = False
+    _settings: Settings | None = None
+
+    def vault(self) -> Vault:
+        return resolve_vault(self.vault_dir).require()
+
+    def settings(self, vault: Vault | None = None) -> Settings:
+        if self._settings is None:
+            v = vault or self.vault()
+            self._settings = load_settings(v.config_path)
+        return self._settings
+
+
+def app(ctx: click.Context) -> AppContext:
+    obj = ctx.find_root().obj
+    assert isinstance(obj, AppContext)
+    return obj
+
+
+def json_option(fn: F) -> F:
+    """The one --json flag every reporting command carries."""
+    return click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")(fn)
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+@contextmanager
+def progress(label: str, total: int | None, quiet: bool) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr; yields ``advance(n)``. Silent with --quiet or no TTY."""
+    if quiet or not sys.stderr.isatty():
+        yield lambda n=1: None
+        return
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=stderr,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda n=1: bar.advance(task, n)
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(143)
+
+
+def run_command(group: click.Group) -> int:
+    """Run the CLI, mapping expected failures to one `Error:` line and exit code 1."""
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        group.main(standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        return 130
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except VaultdError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        return 1
+    return 0

@@ -1,0 +1,218 @@
+"""Settings: defaults < <vault>/.vaultd/config.toml < VAULTD_* environment < flags.
+
+Every field has a description; ``default_config_toml()`` renders them as the commented
+config file `vaultd init` writes. Unknown keys and bad values fail with one line naming
+the file, the key and what is allowed.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+import typing
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from vaultd.errors import ConfigError
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class CitekeySettings(_Section):
+    pattern: str = Field(
+        "[auth:lower][year][shorttitle:1:nopunct]",
+        description="cite-key pattern (see docs/citekeys.md)",
+    )
+
+
+class CaptureSettings(_Section):
+    email: str | None = Field(
+        None, description="contact email: CrossRef/OpenAlex polite pool and Unpaywall"
+    )
+    unpaywall_email: str | None = Field(None, description="email for Unpaywall (else `email`)")
+    arxiv_api_url: str = Field("https://export.arxiv.org/api/query", description="arXiv API")
+    arxiv_pdf_url: str = Field("https://arxiv.org/pdf", description="arXiv PDF base URL")
+    crossref_url: str = Field("https://api.crossref.org", description="CrossRef REST API")
+    openalex_url: str = Field("https://api.openalex.org", description="OpenAlex API")
+    unpaywall_url: str = Field("https://api.unpaywall.org", description="Unpaywall API")
+    timeout_seconds: float = Field(20.0, gt=0, description="per-request timeout")
+    max_retries: int = Field(3, ge=0, le=10, description="retries on connect errors, 429, 5xx")
+    arxiv_interval_seconds: float = Field(
+        3.0, ge=0, description="minimum gap between arXiv requests (arXiv's rule)"
+    )
+
+
+class ParseSettings(_Section):
+    parser: Literal["auto", "pymupdf", "marker", "pdftotext"] = Field(
+        "auto", description="PDF parser tier"
+    )
+    ocr: bool = Field(True, description="OCR pages without a text layer (tesseract)")
+    ocr_language: str = Field("eng", description="tesseract language(s), e.g. eng+deu")
+
+
+class EnrichSettings(_Section):
+    enabled: bool = Field(True, description="ask the local LLM for paraphrase/implication")
+    ollama_host: str = Field("http://127.0.0.1:11434", description="Ollama server")
+    model: str = Field("llama3.2:3b", description="Ollama model")
+    batch_size: int = Field(8, ge=1, le=64, description="chunks per LLM request")
+    concurrency: int = Field(2, ge=1, le=16, description="LLM requests in flight")
+    timeout_seconds: float = Field(120.0, gt=0, description="per-request timeout")
+
+
+class IndexSettings(_Section):
+    embedding_provider: Literal["ollama", "sentence-transformers", "none"] = Field(
+        "ollama", description="vector embeddings for recall (none = keyword search only)"
+    )
+    embedding_model: str = Field("nomic-embed-text", description="embedding model name")
+
+
+class DaemonSettings(_Section):
+    debounce_seconds: float = Field(2.0, ge=0, description="quiet time before an item is read")
+    max_file_mb: int = Field(512, ge=1, description="larger inbox files are rejected")
+    concurrency: int = Field(2, ge=1, le=16, description="jobs run at once")
+    verify_at: str = Field(
+        "03:00", pattern=r"^\d{2}:\d{2}$", description="daily verify time (HH:MM, local)"
+    )
+    retry_minutes: int = Field(15, ge=1, description="how often transient failures retry")
+
+
+class Settings(_Section):
+    citekey: CitekeySettings = Field(default_factory=CitekeySettings)  # type: ignore[arg-type]
+    capture: CaptureSettings = Field(default_factory=CaptureSettings)  # type: ignore[arg-type]
+    parse: ParseSettings = Field(default_factory=ParseSettings)  # type: ignore[arg-type]
+    enrich: EnrichSettings = Field(default_factory=EnrichSettings)  # type: ignore[arg-type]
+    index: IndexSettings = Field(default_factory=IndexSettings)  # type: ignore[arg-type]
+    daemon: DaemonSettings = Field(default_factory=DaemonSettings)  # type: ignore[arg-type]
+
+
+# Environment variables with established names; every other field is also reachable
+# as VAULTD_<SECTION>_<FIELD> (e.g. VAULTD_DAEMON_DEBOUNCE_SECONDS).
+ENV_ALIASES: dict[str, tuple[str, str]] = {
+    "VAULTD_ARXIV_API_URL": ("capture", "arxiv_api_url"),
+    "VAULTD_ARXIV_PDF_URL": ("capture", "arxiv_pdf_url"),
+    "VAULTD_CROSSREF_URL": ("capture", "crossref_url"),
+    "VAULTD_OPENALEX_URL": ("capture", "openalex_url"),
+    "VAULTD_UNPAYWALL_URL": ("capture", "unpaywall_url"),
+    "VAULTD_UNPAYWALL_EMAIL": ("capture", "unpaywall_email"),
+    "VAULTD_EMAIL": ("capture", "email"),
+    "OLLAMA_HOST": ("enrich", "ollama_host"),
+    "VAULTD_OLLAMA_MODEL": ("enrich", "model"),
+    "VAULTD_CITEKEY_PATTERN": ("citekey", "pattern"),
+    "VAULTD_PARSER": ("parse", "parser"),
+    "VAULTD_EMBEDDING_PROVIDER": ("index", "embedding_provider"),
+}
+
+
+def _sections() -> dict[str, type[_Section]]:
+    hints = typing.get_type_hints(Settings)
+    return {name: hints[name] for name in Settings.model_fields}
+
+
+def _env_layer(environ: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    layer: dict[str, dict[str, Any]] = {}
+    for section, model in _sections().items():
+        for field in model.model_fields:
+            var = f"VAULTD_{section}_{field}".upper()
+            if var in environ:
+                layer.setdefault(section, {})[field] = environ[var]
+    for var, (section, field) in ENV_ALIASES.items():
+        if environ.get(var):
+            value = environ[var]
+            if var == "OLLAMA_HOST" and "://" not in value:
+                value = f"http://{value}"
+            layer.setdefault(section, {})[field] = value
+    return layer
+
+
+def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _one_line(exc: ValidationError, origin: str) -> str:
+    err = exc.errors()[0]
+    key = ".".join(str(p) for p in err["loc"])
+    if err["type"] == "extra_forbidden":
+        section = str(err["loc"][0])
+        sections = _sections()
+        if len(err["loc"]) == 1 or section not in sections:
+            allowed = ", ".join(sections)
+        else:
+            allowed = ", ".join(sections[section].model_fields)
+        return f"{origin}: unknown key '{key}' (allowed: {allowed})"
+    ctx = err.get("ctx") or {}
+    allowed = f" (allowed: {ctx['expected']})" if "expected" in ctx else ""
+    return f"{origin}: bad value for '{key}': {err['msg']}{allowed}"
+
+
+def load_settings(
+    config_path: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+    overrides: Mapping[str, Mapping[str, Any]] | None = None,
+) -> Settings:
+    """Build settings from the layers; raises ConfigError with a one-line message."""
+    environ = os.environ if environ is None else environ
+    data: dict[str, Any] = {}
+    origin = "defaults"
+    if config_path is not None and config_path.is_file():
+        origin = str(config_path)
+        try:
+            file_data = tomllib.loads(config_path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{config_path}: not valid TOML: {exc}; fix or delete it") from exc
+        try:
+            Settings.model_validate(file_data)
+        except ValidationError as exc:
+            raise ConfigError(_one_line(exc, origin)) from exc
+        data = _merge(data, file_data)
+    env = _env_layer(environ)
+    if env:
+        data = _merge(data, env)
+        origin = f"{origin} + environment"
+    if overrides:
+        data = _merge(data, {k: dict(v) for k, v in overrides.items()})
+        origin = f"{origin} + flags"
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(_one_line(exc, origin)) from exc
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def default_config_toml() -> str:
+    """The commented config file `vaultd init` writes: every setting, commented out."""
+    lines = [
+        "# vaultd settings for this vault. Uncomment a line to change it.",
+        "# Precedence: these defaults < this file < VAULTD_* environment < command-line flags.",
+        "",
+    ]
+    defaults = Settings()
+    for section, model in _sections().items():
+        lines.append(f"[{section}]")
+        values = getattr(defaults, section)
+        for name, field in model.model_fields.items():
+            lines.append(f"# {field.description}")
+            value = getattr(values, name)
+            if value is None:
+                lines.append(f'# {name} = ""')
+            else:
+                lines.append(f"# {name} = {_toml_value(value)}")
+        lines.append("")
+    return "\n".join(lines)

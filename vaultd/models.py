@@ -1,0 +1,323 @@
+"""Data models shared by every part of vaultd.
+
+``Work`` is bibliographic metadata that maps losslessly to CSL-JSON (``to_csl`` /
+``from_csl``). ``Chunk`` and ``Provenance`` are one extracted passage of a source and where
+it came from. ``NoteMeta`` is a wiki note's frontmatter and ``Note`` the whole parsed note.
+``MetaFile`` is the on-disk ``raw/<key>.meta.json``.
+
+Pure: no I/O, imports nothing from vaultd.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+CSLType = Literal[
+    "article-journal",
+    "article",  # preprints (arXiv)
+    "paper-conference",
+    "book",
+    "chapter",
+    "thesis",
+    "report",
+    "motion_picture",  # online videos (CSL has no "video" type; Zotero maps videos here)
+    "webpage",
+    "dataset",
+    "manuscript",
+]
+
+ChunkType = Literal[
+    "heading", "paragraph", "list", "figure", "table", "equation", "reference", "page"
+]
+
+EnrichmentState = Literal["pending", "done", "skipped", "failed"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class Author(_Model):
+    """A person or organisation, in CSL-JSON's name model."""
+
+    family: str | None = None
+    given: str | None = None
+    literal: str | None = Field(None, description="Corporate or single-field name")
+    non_dropping_particle: str | None = Field(
+        None, alias="non-dropping-particle", description="e.g. 'van der' in van der Maaten"
+    )
+    dropping_particle: str | None = Field(None, alias="dropping-particle")
+    suffix: str | None = Field(None, description="e.g. 'Jr.'")
+    orcid: str | None = None
+
+    @property
+    def family_full(self) -> str:
+        """Family name with its non-dropping particle ('van der Maaten')."""
+        if self.literal and not self.family:
+            return self.literal
+        parts = [self.non_dropping_particle, self.family]
+        return " ".join(p for p in parts if p)
+
+    @property
+    def display(self) -> str:
+        """'Given Family' (the form Obsidian properties and humans read)."""
+        if self.literal and not self.family:
+            return self.literal
+        parts = [self.given, self.dropping_particle, self.family_full, self.suffix]
+        return " ".join(p for p in parts if p)
+
+
+class Work(_Model):
+    """Bibliographic metadata of one item, lossless to CSL-JSON."""
+
+    type: CSLType = "article-journal"
+    title: str | None = None
+    authors: list[Author] = Field(default_factory=list)
+    editors: list[Author] = Field(default_factory=list)
+    issued: list[int] | None = Field(None, description="CSL date-parts: [year, month?, day?]")
+    container_title: str | None = None
+    collection_title: str | None = None
+    event: str | None = None
+    volume: str | None = None
+    issue: str | None = None
+    page: str | None = None
+    number: str | None = Field(None, description="article number, report number")
+    publisher: str | None = None
+    publisher_place: str | None = None
+    genre: str | None = Field(None, description="thesis type ('PhD thesis') or medium")
+    doi: str | None = None
+    isbn: str | None = None
+    issn: str | None = None
+    arxiv_id: str | None = Field(None, description="without version: '1706.03762'")
+    arxiv_version: int | None = None
+    arxiv_primary_class: str | None = None
+    url: str | None = None
+    accessed: list[int] | None = None
+    abstract: str | None = None
+    language: str | None = None
+    doi_preprint: str | None = None
+    doi_published: str | None = None
+    journal_ref: str | None = None
+    pdf_url: str | None = Field(None, description="where an open PDF can be fetched")
+    sources: list[str] = Field(default_factory=list, description="sources that answered")
+    warnings: list[str] = Field(default_factory=list)
+    reconciled: bool = False
+
+    @property
+    def year(self) -> int | None:
+        return self.issued[0] if self.issued else None
+
+    def to_csl(self, item_id: str) -> dict[str, Any]:
+        """CSL-JSON item (the format pandoc/Zotero citeproc read)."""
+        item: dict[str, Any] = {"id": item_id, "type": self.type}
+        for name, csl in _CSL_SCALARS.items():
+            value = getattr(self, name)
+            if value is not None:
+                item[csl] = value
+        if self.authors:
+            item["author"] = [_name_to_csl(a) for a in self.authors]
+        if self.editors:
+            item["editor"] = [_name_to_csl(a) for a in self.editors]
+        if self.issued:
+            item["issued"] = {"date-parts": [list(self.issued)]}
+        if self.accessed:
+            item["accessed"] = {"date-parts": [list(self.accessed)]}
+        extra = {k: getattr(self, k) for k in _VAULTD_EXTRA if getattr(self, k) not in (None, [], False)}
+        if extra:
+            item["custom"] = {"vaultd": extra}
+        return item
+
+    @classmethod
+    def from_csl(cls, item: dict[str, Any]) -> Work:
+        data: dict[str, Any] = {"type": item.get("type", "article-journal")}
+        for name, csl in _CSL_SCALARS.items():
+            if csl in item and item[csl] is not None:
+                data[name] = str(item[csl]) if name not in ("title", "abstract") else item[csl]
+        data["authors"] = [Author.model_validate(n) for n in item.get("author", [])]
+        data["editors"] = [Author.model_validate(n) for n in item.get("editor", [])]
+        for key in ("issued", "accessed"):
+            parts = (item.get(key) or {}).get("date-parts")
+            if parts and parts[0] and parts[0][0] is not None:
+                data[key] = [int(p) for p in parts[0] if p is not None]
+        data.update((item.get("custom") or {}).get("vaultd") or {})
+        return cls.model_validate(data)
+
+
+_CSL_SCALARS = {
+    "title": "title",
+    "container_title": "container-title",
+    "collection_title": "collection-title",
+    "event": "event-title",
+    "volume": "volume",
+    "issue": "issue",
+    "page": "page",
+    "number": "number",
+    "publisher": "publisher",
+    "publisher_place": "publisher-place",
+    "genre": "genre",
+    "doi": "DOI",
+    "isbn": "ISBN",
+    "issn": "ISSN",
+    "url": "URL",
+    "abstract": "abstract",
+    "language": "language",
+}
+
+_VAULTD_EXTRA = (
+    "arxiv_id",
+    "arxiv_version",
+    "arxiv_primary_class",
+    "doi_preprint",
+    "doi_published",
+    "journal_ref",
+    "pdf_url",
+    "sources",
+    "warnings",
+    "reconciled",
+)
+
+
+def _name_to_csl(author: Author) -> dict[str, str]:
+    return author.model_dump(by_alias=True, exclude_none=True)
+
+
+class Provenance(_Model):
+    """Where a chunk's text came from. Written by the PDF extractor only.
+
+    ``bbox`` is ``[x0, y0, x1, y1]`` in PDF points with the origin at the top-left of the
+    page's visible area (CropBox), y growing downward (PyMuPDF's convention).
+    ``pdf_rect`` is the same box in PDF user space (origin bottom-left, y upward,
+    ``[left, bottom, right, top]``), the form PDF++ ``#page=N&rect=`` links read.
+    ``char_range`` is ``[start, end)`` into the document text: the concatenation of the
+    canonical texts of all chunks in note order, joined by one newline.
+    """
+
+    page: int = Field(description="1-based PDF page index")
+    page_label: str | None = Field(None, description="printed page label, if the PDF has one")
+    section: str | None = None
+    bbox: list[float] | None = None
+    pdf_rect: list[float] | None = None
+    text_sha256: str
+    char_range: list[int]
+    chunk_type: ChunkType
+    parser: str
+    ocr: bool = False
+    ocr_confidence: float | None = None
+
+
+class Chunk(_Model):
+    """One passage of a source: the verbatim quote, its provenance, advisory LLM text."""
+
+    id: str = Field(description="p{page}s{section}c{n}, unique within a note")
+    text: str = Field(description="verbatim text (layout repairs only)")
+    provenance: Provenance
+    markdown: str | None = Field(None, description="table rendered as Markdown, when clear")
+    figure: str | None = Field(None, description="vault-relative path of the cropped figure")
+    refs: list[str] = Field(default_factory=list, description="doi:/arxiv: ids in a reference")
+    paraphrase: str | None = None
+    implication: str | None = None
+    key_sentence: int | None = Field(None, description="index into the chunk's sentences")
+    enrichment: EnrichmentState = "pending"
+    enrichment_note: str | None = None
+
+
+class NoteMeta(_Model):
+    """Frontmatter of a paper note: Obsidian-friendly fields first, machine detail after."""
+
+    cite_key: str
+    title: str | None = None
+    authors: list[str] = Field(default_factory=list, description='"Given Family" strings')
+    year: int | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None
+    doi_preprint: str | None = None
+    doi_published: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    aliases: list[str] = Field(default_factory=list)
+    reconciled: bool = False
+    warnings: list[str] = Field(default_factory=list)
+    sources: list[str] = Field(default_factory=list)
+    captured: str | None = Field(None, description="date, YYYY-MM-DD")
+    captured_at: str | None = Field(None, description="ISO 8601 date-time")
+    raw: str | None = Field(None, description="vault-relative path of the source PDF")
+    pdf_sha256: str | None = None
+    parser: str | None = None
+    parser_version: str | None = None
+    chunks: int = 0
+    enrichment: str | None = Field(None, description="model and prompt version, or pending")
+
+
+class Note(_Model):
+    """A parsed wiki note. ``user_blocks`` are the user's own sections, verbatim."""
+
+    meta: NoteMeta
+    citations: dict[str, str] = Field(default_factory=dict)
+    chunks: list[Chunk] = Field(default_factory=list)
+    user_blocks: list[str] = Field(default_factory=list)
+
+
+FindingKind = Literal["DRIFT", "STALE", "PDF CHANGED", "MALFORMED", "MISSING"]
+
+
+class Finding(_Model):
+    """One problem a verify run found."""
+
+    kind: FindingKind
+    path: str = Field(description="vault-relative path of the note or source")
+    cite_key: str | None = None
+    chunk_id: str | None = None
+    expected: str | None = None
+    actual: str | None = None
+    message: str
+
+
+class VerifyReport(_Model):
+    notes: int = 0
+    chunks: int = 0
+    findings: list[Finding] = Field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+
+class MetaFile(_Model):
+    """``raw/<cite_key>.meta.json``: the flat fields scripts read, plus the full Work."""
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+    schema_version: int = 1
+    cite_key: str
+    title: str | None = None
+    authors: list[str] = Field(default_factory=list)
+    year: int | None = None
+    arxiv_id: str | None = None
+    doi: str | None = None
+    container_title: str | None = None
+    sources: list[str] = Field(default_factory=list)
+    reconciled: bool = False
+    warnings: list[str] = Field(default_factory=list)
+    pdf: str | None = Field(None, description="vault-relative PDF path, None if metadata-only")
+    pdf_sha256: str | None = None
+    captured_at: str | None = None
+    needs_retry: bool = False
+    work: Work
+
+    @classmethod
+    def from_work(cls, cite_key: str, work: Work, **extra: Any) -> MetaFile:
+        return cls(
+            cite_key=cite_key,
+            title=work.title,
+            authors=[a.display for a in work.authors],
+            year=work.year,
+            arxiv_id=work.arxiv_id,
+            doi=work.doi,
+            container_title=work.container_title,
+            sources=list(work.sources),
+            reconciled=work.reconciled,
+            warnings=list(work.warnings),
+            work=work,
+            **extra,
+        )

@@ -1,0 +1,71 @@
+"""``.vaultd/state.db``: the durable SQLite database (job queue, caches, capture records).
+
+Each module that owns tables registers its migrations here with ``@migration(name)``;
+``open_state_db`` applies every registered migration not yet applied, in registration
+order, and records it in ``migrations``. Names are global: prefix them with the owner
+(``capture_m001_create_http_cache``). Migrations must only add (new tables, columns).
+
+The built-in ``sqlite3`` module is enough here (no extensions); WAL mode lets the daemon
+and CLI commands use the database at the same time.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+from vaultd.errors import StoreError
+
+Migration = Callable[[sqlite3.Connection], None]
+
+_MIGRATIONS: dict[str, Migration] = {}
+
+BUSY_TIMEOUT_SECONDS = 30.0
+
+
+def migration(name: str) -> Callable[[Migration], Migration]:
+    """Register ``fn`` as migration ``name`` (applied once per database)."""
+
+    def register(fn: Migration) -> Migration:
+        if name in _MIGRATIONS and _MIGRATIONS[name] is not fn:
+            raise ValueError(f"duplicate state.db migration name {name!r}")
+        _MIGRATIONS[name] = fn
+        return fn
+
+    return register
+
+
+def apply_migrations(db: sqlite3.Connection) -> list[str]:
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+    )
+    done = {row[0] for row in db.execute("SELECT name FROM migrations")}
+    applied: list[str] = []
+    for name, fn in list(_MIGRATIONS.items()):
+        if name in done:
+            continue
+        with db:
+            fn(db)
+            db.execute(
+                "INSERT OR IGNORE INTO migrations(name, applied_at) VALUES (?, datetime('now'))",
+                (name,),
+            )
+        applied.append(name)
+    return applied
+
+
+def open_state_db(path: Path) -> sqlite3.Connection:
+    """Open (creating if needed) the state database in WAL mode, fully migrated."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA foreign_keys=ON")
+        apply_migrations(db)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open state database {path}: {exc}; "
+                         "check permissions or move it aside") from exc
+    return db

@@ -1,0 +1,220 @@
+"""The vault on disk: its paths, its creation, atomic writes and the single-instance lock."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from vaultd.errors import VaultError
+
+VAULT_ENV = "VAULTD_VAULT"
+
+
+@dataclass(frozen=True)
+class Vault:
+    """Paths of one vault. Constructing it touches nothing on disk."""
+
+    root: Path
+
+    @property
+    def inbox(self) -> Path:
+        return self.root / "Inbox"
+
+    @property
+    def failed(self) -> Path:
+        return self.inbox / "_failed"
+
+    @property
+    def raw(self) -> Path:
+        return self.root / "raw"
+
+    @property
+    def figs(self) -> Path:
+        return self.raw / "figs"
+
+    @property
+    def wiki(self) -> Path:
+        return self.root / "wiki"
+
+    @property
+    def library_bib(self) -> Path:
+        return self.root / "library.bib"
+
+    @property
+    def state_dir(self) -> Path:
+        return self.root / ".vaultd"
+
+    @property
+    def config_path(self) -> Path:
+        return self.state_dir / "config.toml"
+
+    @property
+    def state_db(self) -> Path:
+        return self.state_dir / "state.db"
+
+    @property
+    def index_db(self) -> Path:
+        return self.state_dir / "index.db"
+
+    @property
+    def rules_dir(self) -> Path:
+        return self.state_dir / "rules"
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.state_dir / "logs"
+
+    @property
+    def processed_dir(self) -> Path:
+        return self.state_dir / "processed"
+
+    def pdf_path(self, cite_key: str) -> Path:
+        return self.raw / f"{cite_key}.pdf"
+
+    def meta_path(self, cite_key: str) -> Path:
+        return self.raw / f"{cite_key}.meta.json"
+
+    def note_path(self, cite_key: str) -> Path:
+        return self.wiki / f"{cite_key}.md"
+
+    def rel(self, path: Path) -> str:
+        """Vault-relative POSIX path (the form links and frontmatter use)."""
+        return path.resolve().relative_to(self.root.resolve()).as_posix()
+
+    def exists(self) -> bool:
+        return self.state_dir.is_dir()
+
+    def init(self, config_text: str) -> list[Path]:
+        """Create the layout; idempotent. Returns the paths it created."""
+        created: list[Path] = []
+        for d in (self.inbox, self.failed, self.raw, self.wiki, self.state_dir,
+                  self.rules_dir, self.logs_dir):
+            if not d.is_dir():
+                d.mkdir(parents=True, exist_ok=True)
+                created.append(d)
+        if not self.config_path.exists():
+            atomic_write_text(self.config_path, config_text)
+            created.append(self.config_path)
+        return created
+
+    def require(self) -> Vault:
+        if not self.root.is_dir():
+            raise VaultError(f"vault {self.root} does not exist; run `vaultd init {self.root}`")
+        if not self.exists():
+            raise VaultError(
+                f"{self.root} is not a vaultd vault (no .vaultd/); run `vaultd init {self.root}`"
+            )
+        return self
+
+
+def user_config_dir() -> Path:
+    """Where vaultd remembers the default vault (outside any vault)."""
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "vaultd"
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "vaultd"
+
+
+def remember_default_vault(root: Path) -> None:
+    atomic_write_text(user_config_dir() / "default_vault", str(root.resolve()) + "\n")
+
+
+def resolve_vault(flag: str | os.PathLike[str] | None) -> Vault:
+    """--vault flag, else $VAULTD_VAULT, else the vault recorded by `vaultd init`."""
+    if flag:
+        return Vault(Path(flag).expanduser().resolve())
+    env = os.environ.get(VAULT_ENV)
+    if env:
+        return Vault(Path(env).expanduser().resolve())
+    remembered = user_config_dir() / "default_vault"
+    if remembered.is_file():
+        text = remembered.read_text(encoding="utf-8").strip()
+        if text:
+            return Vault(Path(text))
+    raise VaultError("no vault given; pass --vault DIR, set VAULTD_VAULT, or run `vaultd init DIR`")
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write via a temp file in the same directory, fsync, then rename over ``path``.
+
+    A reader (or a crash) sees either the old file or the new one, never a partial one.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        Path(tmp).replace(path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            Path(tmp).unlink()
+        raise
+    _fsync_dir(path.parent)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_copy(src: Path, dst: Path) -> None:
+    """Copy ``src`` to ``dst`` atomically (temp file + fsync + rename)."""
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", suffix=".tmp", dir=dst.parent)
+    try:
+        with os.fdopen(fd, "wb") as out, src.open("rb") as inp:
+            while block := inp.read(1 << 20):
+                out.write(block)
+            out.flush()
+            os.fsync(out.fileno())
+        Path(tmp).replace(dst)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            Path(tmp).unlink()
+        raise
+    _fsync_dir(dst.parent)
+
+
+def _fsync_dir(directory: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+@contextlib.contextmanager
+def vault_lock(vault: Vault, name: str = "vaultd.lock") -> Iterator[IO[str]]:
+    """Exclusive, non-blocking lock on the vault (one `vaultd run` per vault).
+
+    The lock is an ``flock`` on ``.vaultd/<name>``: the OS drops it when the process
+    dies, so a killed service never leaves a stale lock behind.
+    """
+    vault.state_dir.mkdir(parents=True, exist_ok=True)
+    path = vault.state_dir / name
+    fh = path.open("a+", encoding="utf-8")
+    try:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as exc:
+            fh.seek(0)
+            holder = fh.read().strip() or "another process"
+            raise VaultError(
+                f"vault {vault.root} is in use by {holder}; stop it first (`vaultd service stop`)"
+            ) from exc
+        fh.seek(0)
+        fh.truncate()
+        fh.write(f"pid {os.getpid()}\n")
+        fh.flush()
+        yield fh
+    finally:
+        fh.close()
