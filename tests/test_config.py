@@ -58,5 +58,5 @@ def test_bad_literal_value_lists_the_allowed_values(tmp_path: Path) -> None:
 def test_invalid_toml_is_one_line_naming_the_file(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text("[capture\n")
-    with pytest.raises(ConfigError, match="config.toml: not valid TOML"):
+    with pytest.raises(ConfigError, match=r"config\.toml: not valid TOML"):
         load_settings(path, environ={})

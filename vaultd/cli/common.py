@@ -58,7 +58,11 @@ def emit_json(data: Any) -> None:
 def progress(label: str, total: int | None, quiet: bool) -> Iterator[Callable[[int], None]]:
     """A progress bar on stderr; yields ``advance(n)``. Silent with --quiet or no TTY."""
     if quiet or not sys.stderr.isatty():
-        yield lambda n=1: None
+
+        def silent(n: int = 1) -> None:
+            return None
+
+        yield silent
         return
     with Progress(
         TextColumn("[bold]{task.description}"),
@@ -69,7 +73,11 @@ def progress(label: str, total: int | None, quiet: bool) -> Iterator[Callable[[i
         transient=True,
     ) as bar:
         task = bar.add_task(label, total=total)
-        yield lambda n=1: bar.advance(task, n)
+
+        def advance(n: int = 1) -> None:
+            bar.advance(task, n)
+
+        yield advance
 
 
 def _on_sigterm(signum: int, frame: object) -> None:

@@ -1,0 +1,1 @@
+"""Pipeline stages: capture → compile → enrich → index; every interface calls these."""
