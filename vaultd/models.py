@@ -256,6 +256,9 @@ class Note(_Model):
     citations: dict[str, str] = Field(default_factory=dict)
     chunks: list[Chunk] = Field(default_factory=list)
     user_blocks: list[str] = Field(default_factory=list)
+    frontmatter_extra: dict[str, Any] = Field(
+        default_factory=dict, description="frontmatter keys the user added (kept on re-render)"
+    )
 
 
 FindingKind = Literal["DRIFT", "STALE", "PDF CHANGED", "MALFORMED", "MISSING"]

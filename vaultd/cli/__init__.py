@@ -17,6 +17,7 @@ from vaultd.cli.common import AppContext, run_command
 # Each module registers its commands on `main` when imported. Add new command groups here.
 COMMAND_MODULES = [
     "vaultd.cli.init_cmd",
+    "vaultd.cli.enrich_cmd",
 ]
 
 

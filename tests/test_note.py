@@ -1,0 +1,209 @@
+"""Wiki note render / parse: round trip, the user's blocks, recompile merge, deep links."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from vaultd.canonical import text_sha256
+from vaultd.errors import NoteFormatError
+from vaultd.models import Chunk, Note, NoteMeta, Provenance
+from vaultd.note import (
+    MY_NOTES_BLOCK,
+    chunk_link,
+    merge_for_recompile,
+    parse_note,
+    render_note,
+)
+
+# Any character but surrogates and carriage returns (files are written with \n line ends).
+_chars = st.characters(blacklist_categories=("Cs",), blacklist_characters="\r")
+text = st.text(_chars, max_size=40)
+tricky = st.lists(
+    st.sampled_from([">", "<!--", "-->", "```", "---", "\n", "> ", "# ", "## x", "\n\n", "**Paraphrase:** x",
+                     "<!-- /chunk -->", "<!-- chunk id=x -->", "```yaml", " ", "\u2028", "\x85", "é", "e\u0301"])
+    | text,
+    max_size=6,
+).map("".join)
+finite = st.floats(allow_nan=False, allow_infinity=False, width=32)
+ident = st.from_regex(r"[A-Za-z0-9_:-]{1,12}", fullmatch=True)
+
+
+@st.composite
+def provenances(draw: st.DrawFn) -> Provenance:
+    return Provenance(
+        page=draw(st.integers(1, 999)),
+        page_label=draw(st.none() | text),
+        section=draw(st.none() | tricky),
+        bbox=draw(st.none() | st.lists(finite, min_size=4, max_size=4)),
+        pdf_rect=draw(st.none() | st.lists(finite, min_size=4, max_size=4)),
+        text_sha256=draw(st.from_regex(r"[0-9a-f]{64}", fullmatch=True) | text),
+        char_range=draw(st.lists(st.integers(0, 10**7), min_size=2, max_size=2)),
+        chunk_type=draw(st.sampled_from(["heading", "paragraph", "table", "figure", "reference"])),
+        parser=draw(st.sampled_from(["pymupdf", "pdftotext", "ocr"])),
+        ocr=draw(st.booleans()),
+        ocr_confidence=draw(st.none() | st.floats(0, 1)),
+    )
+
+
+@st.composite
+def chunks(draw: st.DrawFn, chunk_id: str) -> Chunk:
+    return Chunk(
+        id=chunk_id,
+        text=draw(tricky),
+        provenance=draw(provenances()),
+        markdown=draw(st.none() | tricky),
+        figure=draw(st.none() | st.from_regex(r"raw/figs/[a-z0-9]{1,8}\.png", fullmatch=True)),
+        refs=draw(st.lists(text, max_size=2)),
+        paraphrase=draw(st.none() | tricky),
+        implication=draw(st.none() | tricky),
+        key_sentence=draw(st.none() | st.integers(0, 20)),
+        enrichment=draw(st.sampled_from(["pending", "done", "skipped", "failed"])),
+        enrichment_note=draw(st.none() | tricky),
+    )
+
+
+def _no_marker_lines(s: str, *, extra: tuple[str, ...] = ()) -> bool:
+    markers = ("<!-- vaultd:", "<!-- /vaultd:", *extra)
+    return not any(line.startswith(markers) for line in s.split("\n"))
+
+
+citation_text = tricky.map(lambda s: s.strip("\n")).filter(
+    lambda s: _no_marker_lines(s, extra=("### ",))
+)
+user_body = tricky.filter(lambda s: _no_marker_lines(s, extra=("# ", "## ")))
+user_block = st.builds(lambda h, b: f"## {h}\n{b}\n", text.map(lambda s: s.replace("\n", " ")), user_body)
+
+
+@st.composite
+def notes(draw: st.DrawFn) -> Note:
+    ids = draw(st.lists(ident, max_size=4, unique=True))
+    meta = NoteMeta(
+        cite_key=draw(ident),
+        title=draw(st.none() | tricky),
+        authors=draw(st.lists(text, max_size=3)),
+        year=draw(st.none() | st.integers(1000, 2100)),
+        doi=draw(st.none() | text),
+        tags=draw(st.lists(text, max_size=2)),
+        warnings=draw(st.lists(tricky, max_size=2)),
+        captured=draw(st.none() | st.just("2024-05-01")),
+        chunks=len(ids),
+    )
+    styles = st.sampled_from(["apa", "mla", "chicago", "ieee", "bibtex", "custom"])
+    return Note(
+        meta=meta,
+        citations=draw(st.dictionaries(styles, citation_text, max_size=6)),
+        chunks=[draw(chunks(i)) for i in ids],
+        user_blocks=draw(st.lists(user_block, max_size=3)),
+        frontmatter_extra=draw(st.dictionaries(st.sampled_from(["status", "rating"]), text, max_size=2)),
+    )
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(notes())
+def test_parse_of_rendered_note_gives_back_the_same_note(note: Note) -> None:
+    assert parse_note(render_note(note)) == note
+
+
+def _sample_note(**chunk_kw: object) -> Note:
+    quote = "Attention is all\nyou need."
+    prov = Provenance(page=4, bbox=[72.0, 100.5, 300.2, 140.0], pdf_rect=[72.0, 651.9, 300.2, 691.5],
+                      text_sha256=text_sha256(quote), char_range=[0, 25], chunk_type="paragraph",
+                      parser="pymupdf")
+    chunk = Chunk(id="p4s2c1", text=quote, provenance=prov, **chunk_kw)  # type: ignore[arg-type]
+    meta = NoteMeta(cite_key="vaswani2017attention", title="Attention Is All You Need", year=2017)
+    return Note(meta=meta, citations={"apa": "Vaswani, A. (2017)."}, chunks=[chunk])
+
+
+def test_rendered_note_shows_quote_labels_and_provenance_like_the_format_doc() -> None:
+    md = render_note(merge_for_recompile(None, _sample_note()))
+    assert md.startswith("---\ncite_key: vaswani2017attention\ntitle: Attention Is All You Need\n")
+    assert "\n# Attention Is All You Need\n" in md
+    assert "## Citations\n\n### APA\n\nVaswani, A. (2017).\n" in md
+    assert "<!-- chunk id=p4s2c1 -->\n> Attention is all\n> you need.\n" in md
+    assert "**Paraphrase:** _pending_\n**Implication:** _pending_\n" in md
+    assert "```yaml\npage: 4\n" in md
+    assert "[[raw/vaswani2017attention.pdf#page=4&rect=72,651,301,692]]\n<!-- /chunk -->" in md
+    assert md.endswith("<!-- /vaultd:quotes -->\n\n## My notes\n\n")
+
+
+def test_ocr_chunk_is_marked_as_lower_trust_quote() -> None:
+    note = _sample_note()
+    prov = note.chunks[0].provenance.model_copy(update={"ocr": True, "ocr_confidence": 0.81})
+    note.chunks[0] = note.chunks[0].model_copy(update={"provenance": prov})
+    md = render_note(note)
+    assert "OCR text, confidence 0.81: lower-trust quote" in md
+    assert parse_note(md) == note
+
+
+def test_deep_link_without_rect_opens_the_page() -> None:
+    chunk = _sample_note().chunks[0]
+    chunk.provenance.pdf_rect = None
+    assert chunk_link("k", chunk) == "[[raw/k.pdf#page=4]]"
+
+
+def test_user_text_around_generated_regions_survives_rerender_byte_for_byte() -> None:
+    md = render_note(merge_for_recompile(None, _sample_note()))
+    mine = "## My notes\n\nThis contradicts [[lecun2015deep]].\n- [ ] read §3\n\n## Questions\n\n> my own quote\n"
+    md = md.replace("## My notes\n\n", mine)
+    md = md.replace("<!-- /vaultd:citations -->\n", "<!-- /vaultd:citations -->\n\n## Aside\nhello\n")
+    old = parse_note(md)
+    fresh = _sample_note()
+    fresh.citations["mla"] = "Vaswani, Ashish. 2017."
+    out = render_note(merge_for_recompile(old, fresh))
+    assert out.endswith(mine + "## Aside\nhello\n")
+    assert "### MLA\n\nVaswani, Ashish. 2017.\n" in out
+
+
+def test_user_frontmatter_properties_and_tags_survive_recompile() -> None:
+    md = render_note(_sample_note()).replace("tags: []\n", "tags:\n- toread\nstatus: reading\n")
+    md = md.replace("year: 2017\n", "year: 2017\nreviewed: 2024-05-01\n")
+    old = parse_note(md)
+    merged = merge_for_recompile(old, _sample_note())
+    assert merged.meta.tags == ["toread"]
+    assert merged.frontmatter_extra == {"status": "reading", "reviewed": "2024-05-01"}
+    assert "status: reading\n" in render_note(merged)
+
+
+def test_recompile_keeps_enrichment_only_of_chunks_whose_text_is_unchanged() -> None:
+    old = _sample_note(paraphrase="Attention suffices.", implication="Drop RNNs.", enrichment="done",
+                       key_sentence=0)
+    same = merge_for_recompile(old, _sample_note())
+    assert same.chunks[0].paraphrase == "Attention suffices."
+    assert same.chunks[0].enrichment == "done"
+    changed = _sample_note()
+    changed.chunks[0].provenance.text_sha256 = text_sha256("something else")
+    assert merge_for_recompile(old, changed).chunks[0].enrichment == "pending"
+    assert merge_for_recompile(old, changed).chunks[0].paraphrase is None
+
+
+def test_first_render_creates_an_empty_my_notes_section() -> None:
+    assert merge_for_recompile(None, _sample_note()).user_blocks == [MY_NOTES_BLOCK]
+
+
+def test_enriched_advisory_text_is_labelled_and_round_trips() -> None:
+    note = _sample_note(paraphrase='"Quoted" start', implication="line\nbreak", enrichment="done")
+    md = render_note(note)
+    assert '**Implication:** _(LLM, advisory)_ "line\\nbreak"' in md
+    assert parse_note(md) == note
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda s: s[4:], "no YAML frontmatter"),
+        (lambda s: s.replace("cite_key: vaswani2017attention\n", "cite_key: [\n"), "invalid YAML"),
+        (lambda s: s.replace("cite_key: vaswani2017attention\n", ""), "cite_key"),
+        (lambda s: s.replace("```yaml\n", "```\n"), "no ```yaml provenance block"),
+        (lambda s: s.replace("<!-- /chunk -->\n", ""), "not closed"),
+        (lambda s: s.replace("text_sha256:", "text_sha:"), "bad provenance"),
+        (lambda s: s.replace("> Attention is all\n> you need.\n", ""), "no '>' quote"),
+    ],
+)
+def test_broken_note_raises_note_format_error_naming_the_file(edit, message) -> None:  # type: ignore[no-untyped-def]
+    md = edit(render_note(_sample_note()))
+    with pytest.raises(NoteFormatError, match=message) as info:
+        parse_note(md, "wiki/vaswani2017attention.md")
+    assert str(info.value).startswith("wiki/vaswani2017attention.md: ")
+    assert "\n" not in str(info.value)

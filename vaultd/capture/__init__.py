@@ -1,0 +1,1 @@
+"""Capture adapters: input detection, one metadata client per source, reconciliation."""

@@ -1,0 +1,179 @@
+"""The polite HTTP layer every metadata source uses.
+
+User-Agent naming vaultd (with a mailto when configured, for CrossRef's and OpenAlex's
+polite pools), retries with exponential backoff on connect errors, timeouts, 429 and 5xx
+honouring ``Retry-After``, a per-host minimum interval (arXiv asks for one request every
+3 s) shared by every capture in the process, and a response cache in ``state.db``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import hashlib
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+import httpx
+
+from vaultd import __version__
+from vaultd.errors import FetchError
+from vaultd.statedb import migration
+
+BACKOFF_BASE_SECONDS = 0.5
+MAX_RETRY_AFTER_SECONDS = 60.0
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+
+
+@migration("capture_m001_create_http_cache")
+def m001_create_http_cache(db: sqlite3.Connection) -> None:
+    db.execute(
+        "CREATE TABLE http_cache (url TEXT PRIMARY KEY, status INTEGER NOT NULL, "
+        "content_type TEXT, body BLOB NOT NULL, fetched_at REAL NOT NULL)"
+    )
+
+
+def user_agent(email: str | None) -> str:
+    base = f"vaultd/{__version__} (https://github.com/vaultd/vaultd"
+    return base + (f"; mailto:{email})" if email else ")")
+
+
+@dataclass(frozen=True)
+class Response:
+    """A fetched (or cached) response: only what the parsers need."""
+
+    url: str
+    status: int
+    content_type: str
+    body: bytes
+    cached: bool = False
+
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8", errors="replace")
+
+
+class RateLimiter:
+    """At most one request per ``interval`` seconds, across every task sharing it."""
+
+    def __init__(self, interval_seconds: float, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        self.interval = interval_seconds
+        self._clock = clock
+        self._sleep = sleep
+        self._next = 0.0
+        self._lock = asyncio.Lock()
+        self.waits: list[float] = []
+
+    async def wait(self) -> None:
+        async with self._lock:
+            now = self._clock()
+            delay = self._next - now
+            if delay > 0:
+                self.waits.append(delay)
+                await self._sleep(delay)
+                now = self._clock()
+            self._next = now + self.interval
+
+
+def retry_after_seconds(value: str | None) -> float | None:
+    """``Retry-After`` as seconds: either delta-seconds or an HTTP date."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+@dataclass
+class Fetcher:
+    """GETs through an injected ``httpx.AsyncClient`` with the house politeness rules."""
+
+    client: httpx.AsyncClient
+    email: str | None = None
+    max_retries: int = 3
+    timeout_seconds: float = 20.0
+    cache: sqlite3.Connection | None = None
+    refresh: bool = False
+    limiters: dict[str, RateLimiter] = field(default_factory=dict)
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    backoff_base_seconds: float = BACKOFF_BASE_SECONDS
+    requests: int = 0
+
+    async def get(self, url: str, *, source: str, use_cache: bool = True,
+                  limiter: str | None = None) -> Response:
+        """GET ``url``; raises FetchError when the source cannot be reached after retries.
+
+        Any HTTP status (including 404) is returned, not raised: each source decides.
+        """
+        if use_cache and not self.refresh:
+            hit = self._cache_get(url)
+            if hit is not None:
+                return hit
+        headers = {"User-Agent": user_agent(self.email)}
+        attempt = 0
+        while True:
+            if limiter and limiter in self.limiters:
+                await self.limiters[limiter].wait()
+            self.requests += 1
+            try:
+                resp = await self.client.get(url, headers=headers, timeout=self.timeout_seconds,
+                                             follow_redirects=True)
+            except (httpx.TimeoutException, httpx.TransportError) as exc:
+                if attempt >= self.max_retries:
+                    kind = "timed out" if isinstance(exc, httpx.TimeoutException) else "unreachable"
+                    raise FetchError(
+                        f"{source} {kind} for {url} after {attempt + 1} attempts; "
+                        "check the network and retry later"
+                    ) from exc
+                await self.sleep(self.backoff_base_seconds * 2**attempt)
+                attempt += 1
+                continue
+            if resp.status_code in RETRY_STATUSES:
+                if attempt >= self.max_retries:
+                    raise FetchError(
+                        f"{source} answered HTTP {resp.status_code} for {url} after "
+                        f"{attempt + 1} attempts; retry later"
+                    )
+                wait = retry_after_seconds(resp.headers.get("Retry-After"))
+                if wait is None:
+                    wait = self.backoff_base_seconds * 2**attempt
+                await self.sleep(min(wait, MAX_RETRY_AFTER_SECONDS))
+                attempt += 1
+                continue
+            out = Response(url, resp.status_code, resp.headers.get("content-type", ""),
+                           resp.content)
+            if use_cache and resp.status_code in (200, 404):
+                self._cache_put(out)
+            return out
+
+    def _cache_get(self, url: str) -> Response | None:
+        if self.cache is None:
+            return None
+        row = self.cache.execute(
+            "SELECT status, content_type, body FROM http_cache WHERE url = ?", (url,)
+        ).fetchone()
+        if row is None:
+            return None
+        return Response(url, int(row[0]), str(row[1] or ""), bytes(row[2]), cached=True)
+
+    def _cache_put(self, resp: Response) -> None:
+        if self.cache is None:
+            return
+        with self.cache:
+            self.cache.execute(
+                "INSERT OR REPLACE INTO http_cache(url, status, content_type, body, fetched_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (resp.url, resp.status, resp.content_type, resp.body, time.time()),
+            )
+
+
+def url_digest(url: str) -> str:
+    return hashlib.sha256(url.encode()).hexdigest()[:16]

@@ -1,0 +1,98 @@
+"""What a PDF says about itself: printed DOI/arXiv ids, first-page title, embedded info.
+
+PyMuPDF is imported lazily (it is heavy); nothing here touches the network.
+A printed DOI is only a candidate: PDFs print references' and sister papers' DOIs, so the
+pipeline accepts one only after the id's title matches ``first_page_title``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vaultd.capture.detect import _trim, normalise_doi
+from vaultd.errors import ParseError
+
+SCAN_PAGES = 2
+MIN_TITLE_CHARS = 10
+
+_DOI_TEXT_RE = re.compile(r"\b(10\.\d{4,9}/[^\s\"]+)", re.IGNORECASE)
+_ARXIV_TEXT_RE = re.compile(
+    r"arXiv:\s*(\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)*(?:\.[A-Z]{2})?/\d{7})(v\d+)?", re.IGNORECASE
+)
+
+
+@dataclass
+class PdfMeta:
+    dois: list[str] = field(default_factory=list)
+    arxiv_ids: list[str] = field(default_factory=list)
+    first_page_title: str | None = None
+    info_title: str | None = None
+    info_authors: list[str] = field(default_factory=list)
+    info_year: int | None = None
+    pages: int = 0
+
+
+def find_ids(text: str) -> tuple[list[str], list[str]]:
+    """DOIs and arXiv ids (without version) in ``text``, in order of appearance."""
+    dois: list[str] = []
+    for m in _DOI_TEXT_RE.finditer(text):
+        doi = normalise_doi(_trim(m.group(1)))
+        if doi not in dois:
+            dois.append(doi)
+    arxiv: list[str] = []
+    for m in _ARXIV_TEXT_RE.finditer(text):
+        if m.group(1) not in arxiv:
+            arxiv.append(m.group(1))
+    return dois, arxiv
+
+
+def _title_from_page(page: Any) -> str | None:
+    """The first page's largest-font text (a title is set bigger than anything else)."""
+    spans: list[tuple[float, str]] = []
+    for block in page.get_text("dict", flags=0)["blocks"]:
+        for line in block.get("lines", []):
+            for span in line.get("spans", []):
+                text = span.get("text", "").strip()
+                # arXiv's rotated margin stamp is set larger than the title.
+                if text and not text.lower().startswith("arxiv:"):
+                    spans.append((round(float(span["size"]), 1), text))
+    for size in sorted({s for s, _ in spans}, reverse=True):
+        words = " ".join(t for s, t in spans if abs(s - size) <= 0.5)
+        title = " ".join(words.split())
+        if len(title) >= MIN_TITLE_CHARS and any(c.isalpha() for c in title):
+            return title
+    return None
+
+
+def _split_authors(value: str) -> list[str]:
+    parts = re.split(r"\s*(?:;|\band\b|,)\s*", value)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def read_pdf_meta(path: Path) -> PdfMeta:
+    """Ids, title and embedded metadata of the PDF at ``path``; ParseError if unreadable."""
+    import pymupdf
+
+    try:
+        doc: Any = pymupdf.open(path)  # type: ignore[no-untyped-call]
+    except Exception as exc:  # PyMuPDF raises its own and builtin types for bad files
+        raise ParseError(f"cannot open {path.name} as a PDF: {exc}; check the file") from exc
+    with doc:
+        if doc.needs_pass:
+            raise ParseError(f"{path.name} is encrypted; save an unlocked copy and capture that")
+        meta = PdfMeta(pages=doc.page_count)
+        info = doc.metadata or {}
+        xmp = re.sub(r"<[^>]*>", " ", doc.get_xml_metadata() or "")
+        text = "\n".join(doc[i].get_text() for i in range(min(SCAN_PAGES, doc.page_count)))
+        meta.dois, meta.arxiv_ids = find_ids(text + "\n" + xmp + "\n" + str(info.get("subject")))
+        if doc.page_count:
+            meta.first_page_title = _title_from_page(doc[0])
+        title = (info.get("title") or "").strip()
+        meta.info_title = title or None
+        meta.info_authors = _split_authors(info.get("author") or "")
+        m = re.search(r"(\d{4})", info.get("creationDate") or "")
+        meta.info_year = int(m.group(1)) if m else None
+    return meta

@@ -1,0 +1,181 @@
+"""Cross-check partial Works from several sources into one (pure).
+
+A record is ``reconciled`` only when at least two metadata sources agree on all three of
+normalised title, first author's family name and year. Every disagreement becomes one
+specific warning (``year: arxiv 2017 vs crossref 2018``). A preprint and its published
+version differing in year is expected: it is explained in ``notes``, not warned about.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from rapidfuzz import fuzz
+
+from vaultd.models import Author, Work
+
+# Sources whose answers count towards agreement; embedded PDF metadata and .bib entries
+# are hints, not witnesses.
+WITNESSES = ("crossref", "openalex", "arxiv", "unpaywall")
+PRIORITY = ("crossref", "openalex", "unpaywall", "arxiv", "bib", "pdf")
+TITLE_MATCH_RATIO = 95.0
+
+_LATEX_CMD = re.compile(r"\\([A-Za-z]+)")
+_LATEX_ACCENT = re.compile(r"\\[\"'`^~=.uvHc]\{?([A-Za-z])\}?")
+
+
+def normalise_title(title: str | None) -> str:
+    """Case, punctuation, Unicode and LaTeX (``$\\alpha$``, ``{BERT}``) folded away."""
+    if not title:
+        return ""
+    t = _LATEX_ACCENT.sub(r"\1", title)
+    t = _LATEX_CMD.sub(r"\1", t)
+    t = t.replace("$", " ").replace("{", "").replace("}", "")
+    t = unicodedata.normalize("NFKD", t)
+    t = "".join(c for c in t if not unicodedata.combining(c))
+    t = t.casefold()
+    t = re.sub(r"[^\w]+", " ", t)
+    return " ".join(t.replace("_", " ").split())
+
+
+def family_key(author: Author | None) -> str:
+    if author is None:
+        return ""
+    name = author.family or author.literal or ""
+    name = unicodedata.normalize("NFKD", name)
+    return "".join(c for c in name.casefold() if c.isalnum())
+
+
+def titles_match(a: str | None, b: str | None, ratio: float = TITLE_MATCH_RATIO) -> bool:
+    na, nb = normalise_title(a), normalise_title(b)
+    if not na or not nb:
+        return False
+    return na == nb or fuzz.ratio(na, nb) >= ratio
+
+
+def titles_roughly_match(a: str | None, b: str | None, ratio: float = 90.0) -> bool:
+    """Looser check for a title read off a page (may carry a "Research Article" kicker)."""
+    na, nb = normalise_title(a), normalise_title(b)
+    if not na or not nb:
+        return False
+    return na == nb or fuzz.token_set_ratio(na, nb) >= ratio
+
+
+@dataclass
+class Reconciled:
+    work: Work
+    notes: list[str] = field(default_factory=list)
+
+
+def _name(w: Work) -> str:
+    return w.sources[0] if w.sources else "?"
+
+
+def _is_pair(a: Work, b: Work) -> bool:
+    """``a`` and ``b`` are the preprint and the published version of one paper."""
+    pa, pb = {a.doi_preprint, a.doi_published}, {b.doi_preprint, b.doi_published}
+    if a.arxiv_id and a.doi_published and b.doi == a.doi_published:
+        return True
+    if b.arxiv_id and b.doi_published and a.doi == b.doi_published:
+        return True
+    return bool(a.doi and b.doi and a.doi != b.doi and (a.doi in pb or b.doi in pa))
+
+
+def _short(title: str | None) -> str:
+    t = title or ""
+    return t if len(t) <= 80 else t[:77] + "..."
+
+
+def reconcile(works: list[Work]) -> Reconciled:
+    """Merge the partial Works (one per source) into one, with warnings and notes."""
+    works = [w for w in works if w is not None]
+    if not works:
+        return Reconciled(Work.model_validate({}))
+    ordered = sorted(works, key=lambda w: PRIORITY.index(_name(w))
+                     if _name(w) in PRIORITY else len(PRIORITY))
+    merged = _merge(ordered)
+    warnings: list[str] = []
+    notes: list[str] = []
+
+    def first_with(attr: str) -> Work | None:
+        for w in ordered:
+            if attr == "title" and w.title is not None:
+                return w
+            if attr == "author" and w.authors:
+                return w
+            if attr == "year" and w.year is not None:
+                return w
+        return None
+
+    ref_title, ref_author, ref_year = first_with("title"), first_with("author"), first_with("year")
+    for w in ordered:
+        if ref_title is not None and w is not ref_title and w.title is not None \
+                and not titles_match(ref_title.title, w.title):
+            warnings.append(f'title: {_name(ref_title)} "{_short(ref_title.title)}" vs '
+                            f'{_name(w)} "{_short(w.title)}"')
+        if ref_author is not None and w is not ref_author and w.authors and \
+                family_key(ref_author.authors[0]) != family_key(w.authors[0]):
+            warnings.append(f"first author: {_name(ref_author)} "
+                            f"{ref_author.authors[0].family_full} vs {_name(w)} "
+                            f"{w.authors[0].family_full}")
+        if ref_year is not None and w is not ref_year and w.year is not None \
+                and w.year != ref_year.year:
+            if _is_pair(ref_year, w):
+                pre, pub = (w, ref_year) if w.arxiv_id or w.doi == merged.doi_preprint \
+                    else (ref_year, w)
+                notes.append(f"year: {_name(pre)} {pre.year} is the preprint, {_name(pub)} "
+                             f"{pub.year} the published version (expected difference)")
+            else:
+                warnings.append(f"year: {_name(ref_year)} {ref_year.year} vs "
+                                f"{_name(w)} {w.year}")
+    witnesses = [w for w in ordered if _name(w) in WITNESSES]
+    merged.reconciled = any(_agree(a, b) for a, b in combinations(witnesses, 2))
+    merged.warnings = _dedupe([*merged.warnings, *warnings])
+    if not merged.reconciled and len(witnesses) < 2:
+        merged.warnings.append(
+            "unreconciled: only " + (", ".join(_name(w) for w in witnesses) or "no source")
+            + " answered; need two sources that agree")
+    return Reconciled(merged, _dedupe(notes))
+
+
+def _agree(a: Work, b: Work) -> bool:
+    if not titles_match(a.title, b.title):
+        return False
+    if not a.authors or not b.authors or family_key(a.authors[0]) != family_key(b.authors[0]):
+        return False
+    if a.year is None or b.year is None:
+        return False
+    return a.year == b.year or _is_pair(a, b)
+
+
+def _dedupe(items: list[str]) -> list[str]:
+    out: list[str] = []
+    for i in items:
+        if i not in out:
+            out.append(i)
+    return out
+
+
+def _merge(ordered: list[Work]) -> Work:
+    data: dict[str, object] = {}
+    for name in Work.model_fields:
+        if name in ("sources", "warnings", "reconciled"):
+            continue
+        for w in ordered:
+            value = getattr(w, name)
+            if value not in (None, [], ""):
+                data[name] = value
+                break
+    data["sources"] = _dedupe([s for w in ordered for s in w.sources])
+    data["warnings"] = _dedupe([x for w in ordered for x in w.warnings])
+    merged = Work.model_validate(data)
+    arxiv = next((w for w in ordered if w.arxiv_id and _name(w) == "arxiv"), None)
+    if arxiv is not None:
+        merged.doi_preprint = merged.doi_preprint or f"10.48550/arxiv.{arxiv.arxiv_id}"
+        if arxiv.doi_published:
+            merged.doi_published = arxiv.doi_published
+            merged.doi = merged.doi or arxiv.doi_published
+    return merged

@@ -1,0 +1,101 @@
+"""Capture records: which arXiv id / DOI / PDF bytes already have a cite key.
+
+The ``captures`` table in state.db is an index over ``raw/*.meta.json``; it is rebuilt
+from those files whenever they disagree in number (e.g. after state.db was deleted), so
+idempotency survives losing the database.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from vaultd.models import MetaFile
+from vaultd.statedb import migration
+from vaultd.vault import Vault, atomic_write_text
+
+
+@migration("capture_m002_create_captures")
+def m002_create_captures(db: sqlite3.Connection) -> None:
+    db.execute(
+        "CREATE TABLE captures (cite_key TEXT PRIMARY KEY, doi TEXT, arxiv_id TEXT, "
+        "pdf_sha256 TEXT, doi_preprint TEXT, doi_published TEXT, captured_at TEXT)"
+    )
+    for col in ("doi", "arxiv_id", "pdf_sha256"):
+        db.execute(f"CREATE INDEX captures_{col} ON captures({col})")
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        while block := fh.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
+
+
+def read_meta(path: Path) -> MetaFile | None:
+    try:
+        return MetaFile.model_validate_json(path.read_bytes())
+    except (OSError, ValidationError, ValueError):
+        return None
+
+
+def write_meta(vault: Vault, meta: MetaFile) -> Path:
+    path = vault.meta_path(meta.cite_key)
+    data = meta.model_dump(mode="json", by_alias=True, exclude_none=False)
+    atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return path
+
+
+def record(db: sqlite3.Connection, meta: MetaFile) -> None:
+    with db:
+        db.execute(
+            "INSERT OR REPLACE INTO captures(cite_key, doi, arxiv_id, pdf_sha256, doi_preprint, "
+            "doi_published, captured_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (meta.cite_key, meta.doi, meta.arxiv_id, meta.pdf_sha256, meta.work.doi_preprint,
+             meta.work.doi_published, meta.captured_at),
+        )
+
+
+def sync(vault: Vault, db: sqlite3.Connection) -> None:
+    """Rebuild the index from raw/*.meta.json when the two disagree."""
+    files = sorted(vault.raw.glob("*.meta.json"))
+    (count,) = db.execute("SELECT count(*) FROM captures").fetchone()
+    if count == len(files):
+        return
+    with db:
+        db.execute("DELETE FROM captures")
+    for f in files:
+        meta = read_meta(f)
+        if meta is not None:
+            record(db, meta)
+
+
+def find(db: sqlite3.Connection, *, doi: str | None = None, arxiv_id: str | None = None,
+         pdf_sha256: str | None = None) -> str | None:
+    """The cite key already holding this arXiv id, DOI (either version) or PDF, if any."""
+    checks: list[tuple[str, str]] = []
+    if arxiv_id:
+        checks.append(("arxiv_id = ?", arxiv_id))
+    if doi:
+        doi = doi.lower()
+        checks += [("doi = ?", doi), ("doi_preprint = ?", doi), ("doi_published = ?", doi)]
+    if pdf_sha256:
+        checks.append(("pdf_sha256 = ?", pdf_sha256))
+    for where, value in checks:
+        row = db.execute(f"SELECT cite_key FROM captures WHERE {where}", (value,)).fetchone()
+        if row is not None:
+            return str(row[0])
+    return None
+
+
+def taken_keys(vault: Vault, db: sqlite3.Connection) -> set[str]:
+    keys = {str(r[0]) for r in db.execute("SELECT cite_key FROM captures")}
+    keys |= {p.name.removesuffix(".meta.json") for p in vault.raw.glob("*.meta.json")}
+    keys |= {p.stem for p in vault.raw.glob("*.pdf")}
+    keys |= {p.stem for p in vault.wiki.glob("*.md")} if vault.wiki.is_dir() else set()
+    return keys

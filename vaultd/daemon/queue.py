@@ -1,0 +1,259 @@
+"""The durable job queue in ``.vaultd/state.db``: queued → running → done | failed.
+
+One job per inbox file version (path + size + mtime): duplicate and coalesced events
+produce one job. ``idem_key`` (PDF SHA-256, arXiv id, DOI) makes a paper dropped twice
+one note. Transient failures go back to ``queued`` with exponential backoff.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ParamSpec, TypeVar
+
+from vaultd.statedb import migration
+
+MAX_ATTEMPTS = 5
+BACKOFF_BASE_SECONDS = 30.0
+BACKOFF_MAX_SECONDS = 6 * 3600.0
+STATES = ("queued", "running", "done", "failed")
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _locked(fn: Callable[P, R]) -> Callable[P, R]:
+    """Serialise queue operations: worker threads share one connection."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        with args[0]._lock:  # type: ignore[attr-defined]
+            return fn(*args, **kwargs)
+
+    return wrapper
+
+
+@migration("daemon_m001_create_jobs")
+def _m001(db: sqlite3.Connection) -> None:
+    db.execute(
+        """CREATE TABLE daemon_jobs (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            path TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            state TEXT NOT NULL DEFAULT 'queued',
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_at REAL NOT NULL DEFAULT 0,
+            idem_key TEXT,
+            rule TEXT,
+            cite_keys TEXT,
+            outcome TEXT,
+            error TEXT,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        )"""
+    )
+    db.execute(
+        "CREATE UNIQUE INDEX daemon_jobs_active ON daemon_jobs(path, fingerprint) "
+        "WHERE state IN ('queued', 'running', 'done')"
+    )
+    db.execute("CREATE INDEX daemon_jobs_state ON daemon_jobs(state, next_at)")
+    db.execute("CREATE INDEX daemon_jobs_idem ON daemon_jobs(idem_key)")
+    db.execute("CREATE TABLE daemon_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+
+
+@dataclass(frozen=True)
+class Job:
+    id: int
+    path: str
+    fingerprint: str
+    state: str
+    attempts: int
+    next_at: float
+    idem_key: str | None
+    rule: str | None
+    cite_keys: list[str]
+    outcome: str | None
+    error: str | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> Job:
+        return cls(
+            id=row["id"], path=row["path"], fingerprint=row["fingerprint"],
+            state=row["state"], attempts=row["attempts"], next_at=row["next_at"],
+            idem_key=row["idem_key"], rule=row["rule"],
+            cite_keys=json.loads(row["cite_keys"]) if row["cite_keys"] else [],
+            outcome=row["outcome"], error=row["error"],
+        )
+
+
+def backoff_seconds(attempts: int, cap: float = BACKOFF_MAX_SECONDS) -> float:
+    """Delay before retry number ``attempts`` (1-based): 30 s, 60 s, 120 s, … capped."""
+    return float(min(cap, BACKOFF_BASE_SECONDS * 2 ** max(0, attempts - 1)))
+
+
+class JobQueue:
+    """Queue operations over an open state.db connection (shared across threads)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self._lock = threading.RLock()
+
+    @_locked
+    def enqueue(self, path: str, fingerprint: str, now: float | None = None) -> int | None:
+        """Add a job for this file version; None when one already exists (dedup)."""
+        now = time.time() if now is None else now
+        with self.db:
+            cur = self.db.execute(
+                "INSERT OR IGNORE INTO daemon_jobs(path, fingerprint, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?)",
+                (path, fingerprint, now, now),
+            )
+        return cur.lastrowid if cur.rowcount else None
+
+    @_locked
+    def claim(self, now: float | None = None, busy_keys: set[str] | None = None) -> Job | None:
+        """Take the oldest due job (queued → running)."""
+        now = time.time() if now is None else now
+        with self.db:
+            rows = self.db.execute(
+                "SELECT * FROM daemon_jobs WHERE state='queued' AND next_at <= ? "
+                "ORDER BY next_at, id LIMIT 20",
+                (now,),
+            ).fetchall()
+            for row in rows:
+                if busy_keys and row["idem_key"] in busy_keys:
+                    continue
+                cur = self.db.execute(
+                    "UPDATE daemon_jobs SET state='running', attempts=attempts+1, updated_at=? "
+                    "WHERE id=? AND state='queued'",
+                    (now, row["id"]),
+                )
+                if cur.rowcount:
+                    return self.get(row["id"])
+        return None
+
+    @_locked
+    def get(self, job_id: int) -> Job:
+        row = self.db.execute("SELECT * FROM daemon_jobs WHERE id=?", (job_id,)).fetchone()
+        if row is None:
+            raise KeyError(job_id)
+        return Job.from_row(row)
+
+    @_locked
+    def set_idem_key(self, job_id: int, key: str | None, rule: str | None) -> None:
+        with self.db:
+            self.db.execute(
+                "UPDATE daemon_jobs SET idem_key=?, rule=? WHERE id=?", (key, rule, job_id)
+            )
+
+    @_locked
+    def done_with_key(self, key: str) -> Job | None:
+        row = self.db.execute(
+            "SELECT * FROM daemon_jobs WHERE idem_key=? AND state='done' AND cite_keys IS NOT NULL "
+            "ORDER BY id LIMIT 1",
+            (key,),
+        ).fetchone()
+        return Job.from_row(row) if row else None
+
+    @_locked
+    def finish(self, job_id: int, outcome: str, cite_keys: list[str] | None = None) -> None:
+        with self.db:
+            self.db.execute(
+                "UPDATE daemon_jobs SET state='done', outcome=?, cite_keys=?, error=NULL, "
+                "updated_at=? WHERE id=?",
+                (outcome, json.dumps(cite_keys) if cite_keys else None, time.time(), job_id),
+            )
+
+    @_locked
+    def fail(self, job_id: int, error: str, *, transient: bool = False,
+             now: float | None = None, max_attempts: int = MAX_ATTEMPTS) -> bool:
+        """Record a failure; returns True when the job will be retried."""
+        now = time.time() if now is None else now
+        job = self.get(job_id)
+        retry = transient and job.attempts < max_attempts
+        with self.db:
+            if retry:
+                self.db.execute(
+                    "UPDATE daemon_jobs SET state='queued', next_at=?, error=?, updated_at=? "
+                    "WHERE id=?",
+                    (now + backoff_seconds(job.attempts), error, now, job_id),
+                )
+            else:
+                self.db.execute(
+                    "UPDATE daemon_jobs SET state='failed', error=?, updated_at=? WHERE id=?",
+                    (error, now, job_id),
+                )
+        return retry
+
+    @_locked
+    def requeue(self, job_id: int) -> None:
+        """Put a running job back (shutdown): this attempt does not count."""
+        with self.db:
+            self.db.execute(
+                "UPDATE daemon_jobs SET state='queued', attempts=MAX(0, attempts-1), "
+                "updated_at=? WHERE id=? AND state='running'",
+                (time.time(), job_id),
+            )
+
+    @_locked
+    def requeue_stale(self) -> int:
+        """At startup: jobs left running by a killed process go back to the queue."""
+        with self.db:
+            cur = self.db.execute(
+                "UPDATE daemon_jobs SET state='queued', next_at=0, updated_at=? "
+                "WHERE state='running'",
+                (time.time(),),
+            )
+        return cur.rowcount
+
+    @_locked
+    def wake_retries(self) -> int:
+        """Make waiting transient retries due now (the scheduled retry pass)."""
+        with self.db:
+            cur = self.db.execute(
+                "UPDATE daemon_jobs SET next_at=0 WHERE state='queued' AND attempts > 0"
+            )
+        return cur.rowcount
+
+    @_locked
+    def counts(self) -> dict[str, int]:
+        out = dict.fromkeys(STATES, 0)
+        for row in self.db.execute("SELECT state, COUNT(*) FROM daemon_jobs GROUP BY state"):
+            out[row[0]] = row[1]
+        return out
+
+    @_locked
+    def jobs(self, state: str | None = None, limit: int = 1000) -> list[Job]:
+        if state is None:
+            rows = self.db.execute("SELECT * FROM daemon_jobs ORDER BY id LIMIT ?", (limit,))
+        else:
+            rows = self.db.execute(
+                "SELECT * FROM daemon_jobs WHERE state=? ORDER BY id DESC LIMIT ?", (state, limit)
+            )
+        return [Job.from_row(r) for r in rows]
+
+    @_locked
+    def active(self) -> int:
+        row = self.db.execute(
+            "SELECT COUNT(*) FROM daemon_jobs WHERE state IN ('queued', 'running')"
+        ).fetchone()
+        return int(row[0])
+
+    @_locked
+    def set_meta(self, key: str, value: Any) -> None:
+        with self.db:
+            self.db.execute(
+                "INSERT INTO daemon_meta(key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                (key, json.dumps(value)),
+            )
+
+    @_locked
+    def get_meta(self, key: str) -> Any:
+        row = self.db.execute("SELECT value FROM daemon_meta WHERE key=?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None

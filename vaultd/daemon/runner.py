@@ -1,0 +1,318 @@
+"""`vaultd run`: the long-running service (the composition root of the daemon).
+
+Threads: the main loop (debounce → enqueue → dispatch), ``concurrency`` job workers, one
+enrichment thread (the LLM never holds a job slot), one maintenance thread (wiki
+re-index, library.bib export), watchdog's observer and APScheduler's scheduler.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import logging.handlers
+import os
+import queue as stdqueue
+import signal
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from vaultd.config import Settings
+from vaultd.daemon import outcomes
+from vaultd.daemon.queue import Job, JobQueue
+from vaultd.daemon.rules import LINK_EXTENSIONS, LoadedRule, decide, load_rules, read_facts
+from vaultd.daemon.watcher import Debouncer, InboxWatcher, stat_file
+from vaultd.errors import VaultdError
+from vaultd.statedb import open_state_db
+from vaultd.vault import Vault, vault_lock
+
+log = logging.getLogger("vaultd.daemon")
+
+SHUTDOWN_GRACE_SECONDS = 7.0
+RETRY_TODO = "fix the file and drop it into Inbox/ again, or capture it with `vaultd capture`"
+
+
+def setup_logging(vault: Vault, verbose: bool = True) -> list[logging.Handler]:
+    """Rotating .vaultd/logs/vaultd.log plus stderr, on the ``vaultd`` logger."""
+    vault.logs_dir.mkdir(parents=True, exist_ok=True)
+    fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    file_handler = logging.handlers.RotatingFileHandler(
+        vault.logs_dir / "vaultd.log", maxBytes=5 * 1024 * 1024, backupCount=3, encoding="utf-8"
+    )
+    stream = logging.StreamHandler()
+    handlers: list[logging.Handler] = [file_handler, stream]
+    root = logging.getLogger("vaultd")
+    for h in handlers:
+        h.setFormatter(fmt)
+        root.addHandler(h)
+    root.setLevel(logging.INFO if verbose else logging.WARNING)
+    return handlers
+
+
+class Daemon:
+    def __init__(self, vault: Vault, settings: Settings, rules: list[LoadedRule] | None = None,
+                 *, scheduler: bool = True) -> None:
+        self.vault = vault
+        self.settings = settings
+        self.rules = rules if rules is not None else load_rules(vault.rules_dir)
+        self.use_scheduler = scheduler
+        self.stop_event = threading.Event()
+        self.db = open_state_db(vault.state_db)
+        self.queue = JobQueue(self.db)
+        self._work: stdqueue.Queue[Job | None] = stdqueue.Queue()
+        self._enrich: stdqueue.Queue[list[str] | None] = stdqueue.Queue()
+        self._maint: stdqueue.Queue[Callable[[], Any] | None] = stdqueue.Queue()
+        self._running: dict[int, float] = {}
+        self._running_lock = threading.Lock()
+        self._key_locks: dict[str, threading.Lock] = {}
+        self._key_locks_guard = threading.Lock()
+        self._wiki_debounce = Debouncer(max(1.0, settings.daemon.debounce_seconds))
+        self._wiki_lock = threading.Lock()
+        self._bib_dirty = threading.Event()
+        self._threads: list[threading.Thread] = []
+
+    # -- job processing -------------------------------------------------------------------
+
+    def _key_lock(self, key: str) -> threading.Lock:
+        with self._key_locks_guard:
+            return self._key_locks.setdefault(key, threading.Lock())
+
+    def _fail(self, job: Job, path: Path, what: str, todo: str = RETRY_TODO,
+              detail: str | None = None) -> None:
+        self.queue.fail(job.id, what)
+        note = outcomes.fail_item(self.vault, path, what, todo, detail)
+        log.warning("job %d failed: %s (see %s)", job.id, what, note)
+
+    def process(self, job: Job) -> None:
+        """Run one job to an outcome. Expected failures are recorded, never raised."""
+        path = Path(job.path)
+        if not path.exists() and not path.is_symlink():
+            self.queue.finish(job.id, "vanished")
+            return
+        st = stat_file(path)
+        limit = self.settings.daemon.max_file_mb
+        if st is not None and st.size > limit * 1024 * 1024:
+            self._fail(job, path, f"{path.name} is larger than the {limit} MB limit",
+                       "raise `daemon.max_file_mb` in .vaultd/config.toml and drop it again")
+            return
+        try:
+            facts = read_facts(path)
+        except OSError as exc:
+            self._fail(job, path, f"cannot read {path.name}: {exc.strerror or exc}",
+                       "check the file's permissions and drop a readable copy into Inbox/")
+            return
+        if st is not None and st.size == 0:
+            self._fail(job, path, f"{path.name} is empty", "drop the complete file again")
+            return
+        decision = decide(self.rules, facts)
+        if decision.rule is None:
+            if facts.suffix in LINK_EXTENSIONS and facts.url is None:
+                self._fail(job, path, f"no URL found in {path.name}",
+                           "put the link (https://…) in the file and drop it again")
+            else:
+                self._fail(job, path, f"no inbox rule matches {path.name}",
+                           "add a rule in .vaultd/rules/ (see `vaultd rules test FILE`) "
+                           "or capture it with `vaultd capture`")
+            return
+        rule = decision.rule.rule
+        if rule.action == "ignore":
+            self.queue.finish(job.id, f"ignored by rule {rule.name}")
+            return
+        from vaultd.pipeline.ingest import idempotency_key, ingest_item
+
+        key = idempotency_key(path, facts.url)
+        self.queue.set_idem_key(job.id, key, rule.name)
+        with self._key_lock(key):
+            dup = self.queue.done_with_key(key)
+            if dup is not None and all(self.vault.note_path(k).is_file() for k in dup.cite_keys):
+                where = outcomes.archive(self.vault, path)
+                self.queue.finish(job.id, f"duplicate of job {dup.id}; kept at "
+                                  f"{self.vault.rel(where)}", dup.cite_keys)
+                return
+            try:
+                result = ingest_item(self.vault, self.settings, path, action=rule.action,
+                                     url=facts.url, compile=rule.compile, tags=rule.tags)
+            except VaultdError as exc:
+                if self.queue.fail(job.id, str(exc), transient=exc.transient):
+                    log.info("job %d: transient failure, will retry: %s", job.id, exc)
+                else:
+                    outcomes.fail_item(self.vault, path, str(exc), RETRY_TODO)
+                    log.warning("job %d failed: %s", job.id, exc)
+                return
+            if facts.url is None and rule.action == "capture" and result.cite_keys:
+                where = outcomes.place_processed_pdf(self.vault, path, result.cite_keys[0])
+            else:
+                where = outcomes.archive(self.vault, path)
+            self.queue.finish(job.id, f"{'/'.join(result.statuses)}; file at "
+                              f"{self.vault.rel(where)}", result.cite_keys)
+        log.info("job %d done: %s → %s", job.id, path.name, ", ".join(result.cite_keys))
+        self._bib_dirty.set()
+        if rule.enrich and result.cite_keys:
+            self._enrich.put(result.cite_keys)
+
+    def _worker(self) -> None:
+        while True:
+            job = self._work.get()
+            if job is None:
+                return
+            try:
+                self.process(job)
+            except Exception as exc:  # the service survives any single bad item
+                log.exception("job %d crashed on %s", job.id, job.path)
+                with contextlib.suppress(Exception):
+                    self._fail(job, Path(job.path), f"internal error: {exc}",
+                               "report this with the log .vaultd/logs/vaultd.log; "
+                               "then drop the file again")
+            finally:
+                with self._running_lock:
+                    self._running.pop(job.id, None)
+
+    def _enricher(self) -> None:
+        from vaultd.pipeline.ingest import enrich_after
+
+        while True:
+            keys = self._enrich.get()
+            if keys is None:
+                return
+            try:
+                for message in enrich_after(self.vault, self.settings, keys):
+                    log.info("enrich: %s", message)
+            except Exception:
+                log.exception("enrichment of %s failed", keys)
+
+    def _maintenance(self) -> None:
+        while True:
+            task = self._maint.get()
+            if task is None:
+                return
+            try:
+                task()
+            except Exception:
+                log.exception("maintenance task failed")
+
+    # -- loop -----------------------------------------------------------------------------
+
+    def _on_wiki_change(self, path: Path) -> None:
+        with self._wiki_lock:
+            self._wiki_debounce.touch(path)
+
+    def _reindex_wiki(self, paths: list[Path]) -> None:
+        try:
+            from vaultd.pipeline.index import index_paths
+        except ImportError:
+            return
+        index_paths(self.vault, self.settings, paths)
+
+    def export_bib(self) -> None:
+        from vaultd.library_bib import export_library_bib
+
+        if export_library_bib(self.vault):
+            log.info("library.bib re-exported")
+
+    def _tick(self, watcher: InboxWatcher) -> None:
+        now = time.monotonic()
+        for path, st in watcher.poll(now):
+            job_id = self.queue.enqueue(str(path), st.fingerprint)
+            if job_id is not None:
+                log.info("queued job %d: %s", job_id, path.name)
+        with self._wiki_lock:
+            wiki_paths = list(self._wiki_debounce.pending)
+        if wiki_paths:
+            stats = {p: stat_file(p) for p in wiki_paths}
+            with self._wiki_lock:
+                ready = [p for p, _ in self._wiki_debounce.step(stats, now)]
+            if ready:
+                self._maint.put(lambda: self._reindex_wiki(ready))
+        if self._bib_dirty.is_set():
+            self._bib_dirty.clear()
+            self._maint.put(self.export_bib)
+        while True:
+            with self._running_lock:
+                if len(self._running) >= self.settings.daemon.concurrency:
+                    break
+                job = self.queue.claim()
+                if job is None:
+                    break
+                self._running[job.id] = time.monotonic()
+            self._work.put(job)
+
+    def _start_thread(self, target: Callable[[], None], name: str) -> None:
+        t = threading.Thread(target=target, name=name, daemon=True)
+        t.start()
+        self._threads.append(t)
+
+    def request_stop(self, signum: int | None = None, frame: FrameType | None = None) -> None:
+        log.info("stopping (signal %s)", signum)
+        self.stop_event.set()
+
+    def run(self, *, install_signals: bool = True, ready: Callable[[], None] | None = None) -> int:
+        """Run until stopped. Returns 0; leaves running jobs re-queued if they overrun."""
+        with vault_lock(self.vault):
+            if install_signals:
+                signal.signal(signal.SIGTERM, self.request_stop)
+                signal.signal(signal.SIGINT, self.request_stop)
+            stale = self.queue.requeue_stale()
+            if stale:
+                log.info("re-queued %d job(s) left running by a previous process", stale)
+            self.queue.set_meta("service", {"pid": os.getpid(), "started_at": time.time()})
+            for i in range(self.settings.daemon.concurrency):
+                self._start_thread(self._worker, f"vaultd-job-{i}")
+            self._start_thread(self._enricher, "vaultd-enrich")
+            self._start_thread(self._maintenance, "vaultd-maint")
+            watcher = InboxWatcher(self.vault.inbox, self.vault.wiki,
+                                   self.settings.daemon.debounce_seconds, self._on_wiki_change)
+            watcher.start()
+            sched = None
+            if self.use_scheduler:
+                from vaultd.daemon.scheduler import start_scheduler
+
+                sched = start_scheduler(self)
+            log.info("vaultd running on %s (%d rules, %d workers)", self.vault.root,
+                     len(self.rules), self.settings.daemon.concurrency)
+            if ready:
+                ready()
+            tick = max(0.05, min(0.5, self.settings.daemon.debounce_seconds / 4))
+            while not self.stop_event.is_set():
+                try:
+                    self._tick(watcher)
+                except Exception:
+                    log.exception("main loop error (continuing)")
+                self.stop_event.wait(tick)
+            watcher.stop()
+            if sched is not None:
+                sched.shutdown(wait=False)
+            return self._shutdown()
+
+    def _shutdown(self) -> int:
+        deadline = time.monotonic() + SHUTDOWN_GRACE_SECONDS
+        # Jobs not yet picked up by a worker go back to the queue untouched.
+        while True:
+            try:
+                job = self._work.get_nowait()
+            except stdqueue.Empty:
+                break
+            if job is not None:
+                self.queue.requeue(job.id)
+                with self._running_lock:
+                    self._running.pop(job.id, None)
+        while time.monotonic() < deadline:
+            with self._running_lock:
+                if not self._running:
+                    break
+            time.sleep(0.05)
+        with self._running_lock:
+            left = list(self._running)
+        for job_id in left:
+            self.queue.requeue(job_id)
+            log.info("job %d re-queued at shutdown", job_id)
+        for q in (self._work, self._enrich, self._maint):
+            for _ in range(len(self._threads)):
+                q.put(None)
+        self.abandoned = bool(left)
+        log.info("vaultd stopped")
+        return 0
+
+    abandoned: bool = False

@@ -1,0 +1,129 @@
+"""Scheduled work (APScheduler lives only here): daily verify, retries of transient
+failures, the enrichment backlog, index reconcile and the library.bib export."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from vaultd.config import Settings
+from vaultd.models import VerifyReport
+from vaultd.vault import Vault, atomic_write_text
+
+if TYPE_CHECKING:
+    from vaultd.daemon.runner import Daemon
+
+log = logging.getLogger("vaultd.daemon")
+
+ENRICH_BACKLOG_MINUTES = 30
+INDEX_RECONCILE_MINUTES = 60
+BIB_EXPORT_MINUTES = 10
+REPORT_REL = "vaultd/verify-report.md"
+
+
+def _stage(module: str, name: str) -> Any:
+    return getattr(importlib.import_module(module), name)
+
+
+def render_verify_report(notes: VerifyReport, sources: VerifyReport, when: dt.datetime) -> str:
+    findings = [*notes.findings, *sources.findings]
+    status = "OK" if not findings else f"{len(findings)} finding(s)"
+    lines = [
+        "---",
+        "tags: [vaultd]",
+        "---",
+        "# vaultd verify report",
+        "",
+        f"- Run: {when.strftime('%Y-%m-%d %H:%M %Z').strip()}",
+        f"- Notes checked: {notes.notes}, chunks: {notes.chunks}",
+        f"- Result: **{status}**",
+        "",
+    ]
+    if findings:
+        lines += ["| kind | note / source | chunk | what |", "|---|---|---|---|"]
+        for f in findings:
+            msg = f.message.replace("|", "\\|")
+            lines.append(f"| {f.kind} | {f.path} | {f.chunk_id or ''} | {msg} |")
+        lines += ["", "Run `vaultd verify --source` for details and fixes."]
+    else:
+        lines.append("Every quote matches its hash and every source matches its record.")
+    return "\n".join(lines) + "\n"
+
+
+def run_verify(vault: Vault) -> dict[str, Any]:
+    """Note drift + source staleness → wiki/vaultd/verify-report.md; returns a summary."""
+    verify_notes = _stage("vaultd.verify", "verify_notes")
+    verify_sources = _stage("vaultd.verify_source", "verify_sources")
+
+    when = dt.datetime.now().astimezone()
+    notes = verify_notes(vault)
+    sources = verify_sources(vault)
+    atomic_write_text(vault.wiki / REPORT_REL, render_verify_report(notes, sources, when))
+    findings = [*notes.findings, *sources.findings]
+    return {
+        "at": when.isoformat(timespec="seconds"),
+        "ok": not findings,
+        "notes": notes.notes,
+        "findings": len(findings),
+        "kinds": sorted({f.kind for f in findings}),
+        "report": f"wiki/{REPORT_REL}",
+    }
+
+
+def enrich_backlog(vault: Vault, settings: Settings) -> None:
+    if not settings.enrich.enabled:
+        return
+    enrich_pending = _stage("vaultd.pipeline.enrich", "enrich_pending")
+
+    results = enrich_pending(vault, settings)
+    if results:
+        log.info("enrichment backlog: %d note(s) processed", len(results))
+
+
+def index_reconcile(vault: Vault, settings: Settings) -> None:
+    index_vault = _stage("vaultd.pipeline.index", "index_vault")
+
+    index_vault(vault, settings)
+
+
+def start_scheduler(daemon: Daemon) -> Any:
+    from apscheduler.schedulers.background import BackgroundScheduler
+    from apscheduler.triggers.cron import CronTrigger
+
+    vault, settings = daemon.vault, daemon.settings
+    hour, minute = (int(x) for x in settings.daemon.verify_at.split(":"))
+
+    def verify_job() -> None:
+        try:
+            daemon.queue.set_meta("last_verify", run_verify(vault))
+        except Exception as exc:
+            log.exception("scheduled verify failed")
+            daemon.queue.set_meta("last_verify", {"at": dt.datetime.now().astimezone()
+                                                  .isoformat(timespec="seconds"),
+                                                  "ok": False, "error": str(exc)})
+
+    def guarded(name: str, fn: Any) -> Any:
+        def run() -> None:
+            try:
+                fn()
+            except ImportError as exc:
+                log.info("%s skipped: %s", name, exc)
+            except Exception:
+                log.exception("scheduled %s failed", name)
+        return run
+
+    sched = BackgroundScheduler(daemon=True)
+    sched.add_job(verify_job, CronTrigger(hour=hour, minute=minute), id="verify",
+                  coalesce=True, misfire_grace_time=3600)
+    sched.add_job(guarded("retry", daemon.queue.wake_retries), "interval",
+                  minutes=settings.daemon.retry_minutes, id="retry", coalesce=True)
+    sched.add_job(guarded("enrich backlog", lambda: enrich_backlog(vault, settings)), "interval",
+                  minutes=ENRICH_BACKLOG_MINUTES, id="enrich", coalesce=True)
+    sched.add_job(guarded("index reconcile", lambda: index_reconcile(vault, settings)),
+                  "interval", minutes=INDEX_RECONCILE_MINUTES, id="index", coalesce=True)
+    sched.add_job(guarded("library.bib export", daemon.export_bib), "interval",
+                  minutes=BIB_EXPORT_MINUTES, id="bib", coalesce=True)
+    sched.start()
+    return sched

@@ -1,0 +1,1 @@
+"""Local-LLM enrichment: contract, Ollama client, batching, cache."""

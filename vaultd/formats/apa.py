@@ -1,0 +1,98 @@
+"""APA 7th edition reference-list entries (the official apa.csl is the oracle)."""
+
+from __future__ import annotations
+
+from vaultd.formats._common import (
+    MONTHS,
+    Name,
+    doi_url,
+    family_first,
+    initials,
+    italic,
+    join,
+    names,
+    pages,
+    period,
+)
+from vaultd.models import Work
+
+MAX_AUTHORS = 20  # APA 7: up to 20; from 21 on, the first 19, an ellipsis, the last
+
+
+def _author(n: Name) -> str:
+    return family_first(n, initials(n.given))
+
+
+def authors(work: Work) -> str:
+    ns = [_author(n) for n in names(work.authors)]
+    if not ns:
+        return ""
+    if len(ns) == 1:
+        return ns[0]
+    if len(ns) > MAX_AUTHORS:
+        return ", ".join(ns[:19]) + ", … " + ns[-1]
+    return ", ".join(ns[:-1]) + ", & " + ns[-1]
+
+
+def _date(work: Work) -> str:
+    d = work.issued
+    if not d:
+        return "(n.d.)"
+    if work.type in ("motion_picture", "webpage") and len(d) >= 2:
+        tail = MONTHS[d[1] - 1] + (f" {d[2]}" if len(d) >= 3 else "")
+        return f"({d[0]}, {tail})"
+    return f"({d[0]})"
+
+
+def _link(work: Work) -> str:
+    if work.doi:
+        return doi_url(work.doi)
+    return work.url or ""
+
+
+def render(work: Work) -> str:
+    t = work.type
+    title = work.title or ""
+    italic_title = t in ("book", "thesis", "motion_picture", "article", "report")
+    shown_title = italic(title) if italic_title else title
+    # Bracketed description right after the title.
+    bracket = ""
+    if t == "thesis" and work.genre:
+        bracket = join([work.genre, (work.publisher or "") if work.url and not work.doi else ""], ", ")
+    elif t == "motion_picture":
+        bracket = work.genre or "Video recording"
+    if bracket:
+        shown_title += f" [{bracket}]"
+    if t == "article" and work.number:
+        shown_title += f" ({work.number})"
+
+    who = authors(work)
+    date = _date(work)
+    head = f"{period(who)} {date}." if who else f"{period(shown_title)} {date}."
+    body: list[str] = [] if not who else [period(shown_title)]
+
+    if t in ("article-journal", "paper-conference") or (
+        t not in ("book", "thesis", "motion_picture", "article", "report") and work.container_title
+    ):
+        src = italic(work.container_title or "")
+        if work.volume:
+            src = join([src, italic(work.volume)], ", ")
+            if work.issue:
+                src += f"({work.issue})"
+        elif work.issue:
+            src = join([src, f"({work.issue})"], ", ")
+        if work.page:
+            src = join([src, pages(work.page, "expanded")], ", ")
+        elif work.number:
+            src = join([src, f"Article {work.number}"], ", ")
+        if src:
+            body.append(period(src))
+    elif t == "thesis":
+        if work.publisher and not (work.url and not work.doi and work.genre):
+            body.append(period(work.publisher))
+    elif work.publisher:
+        body.append(period(work.publisher))
+    link = _link(work)
+    if link:
+        body.append(link)
+    return join([head, *body], " ")

@@ -1,0 +1,102 @@
+"""Chicago Manual of Style 17th edition, author-date reference lists
+(chicago-author-date-17th-edition.csl is the oracle)."""
+
+from __future__ import annotations
+
+from vaultd.formats._common import (
+    MONTHS,
+    Name,
+    doi_url,
+    given_first,
+    italic,
+    join,
+    names,
+    pages,
+    period,
+    quoted,
+    title_case,
+)
+from vaultd.models import Work
+
+ET_AL_MIN = 11  # 11 or more authors: the first 7, then "et al."
+ET_AL_FIRST = 7
+
+
+def _first(n: Name) -> str:
+    # The first author is inverted with the particle demoted: "Maaten, Laurens van der".
+    if n.literal is not None:
+        return n.literal
+    given = join([n.given, n.dropping, n.particle], " ")
+    out = n.family + (", " + given if given else "")
+    return out + (", " + n.suffix if n.suffix else "")
+
+
+def authors(work: Work) -> str:
+    ns = names(work.authors)
+    if not ns:
+        return ""
+    shown = [_first(ns[0])] + [given_first(n, n.given) for n in ns[1:]]
+    if len(shown) == 1:
+        return shown[0]
+    if len(shown) >= ET_AL_MIN:
+        return ", ".join(shown[:ET_AL_FIRST]) + ", et al."
+    return ", ".join(shown[:-1]) + ", and " + shown[-1]
+
+
+def _link(work: Work) -> str:
+    if work.doi:
+        return doi_url(work.doi)
+    return work.url or ""
+
+
+def render(work: Work) -> str:
+    t = work.type
+    title = title_case(work.title or "")
+    year = str(work.year) if work.year else "n.d."
+    who = authors(work)
+    italic_title = t in ("book", "motion_picture", "report")
+    shown_title = period(italic(title)) if italic_title else quoted(title, ".")
+    parts: list[str] = [f"{period(who)} {period(year)}" if who else f"{shown_title} {period(year)}"]
+    if who:
+        parts.append(shown_title)
+    if t in ("article-journal", "paper-conference"):
+        src = italic(title_case(work.container_title or ""))
+        page = pages(work.page, "chicago-16") if work.page else (work.number or "")
+        if work.volume:
+            src = join([src, work.volume], " ")
+            if work.issue:
+                src += f" ({work.issue})"
+            elif work.issued:
+                d = work.issued
+                src += f" ({MONTHS[d[1] - 1] + ' ' if len(d) >= 2 else ''}{d[0]})"
+            if page:
+                src += f": {page}"
+        elif t == "paper-conference":
+            src = join([src, str(work.year or ""), page], ", ")
+        elif work.issue:
+            src = join([src, f"({work.issue})"], " ") + (f": {page}" if page else "")
+        elif page:
+            src = f"{src}, {page}" if src else page
+        parts.append(period(src))
+    elif t == "article":
+        parts.append(period(work.number or ""))
+        when = ""
+        d = work.issued or []
+        if len(d) >= 2:
+            when = MONTHS[d[1] - 1] + (f" {d[2]}" if len(d) >= 3 else "")
+        parts.append(period(join(["Preprint", work.publisher or "", when], ", ")))
+    elif t == "thesis":
+        parts.append(period(join([work.genre or "", work.publisher or ""], ", ")))
+    elif t == "book":
+        pub = work.publisher or ""
+        if work.publisher_place:
+            pub = f"{work.publisher_place}: {pub}" if pub else work.publisher_place
+        parts.append(period(pub))
+    else:
+        if work.genre:
+            parts.append(period(work.genre))
+        parts.append(period(work.publisher or ""))
+    link = _link(work)
+    if link:
+        parts.append(period(link))
+    return join(parts, " ")

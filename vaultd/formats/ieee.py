@@ -1,0 +1,113 @@
+"""IEEE reference entries (ieee.csl, IEEE Reference Guide 11.29.2023, is the oracle).
+
+The numeric label ("[1] ") belongs to a reference list, not to one work, so it is left
+out."""
+
+from __future__ import annotations
+
+from vaultd.formats._common import (
+    MONTHS_IEEE,
+    Name,
+    given_first,
+    initials,
+    is_range,
+    italic,
+    join,
+    names,
+    pages,
+    quoted,
+)
+from vaultd.models import Work
+
+ET_AL_MIN = 7  # up to 6 authors are listed; 7 or more: the first, then "et al."
+
+
+def _author(n: Name) -> str:
+    return given_first(n, initials(n.given))
+
+
+def authors(work: Work) -> str:
+    ns = [_author(n) for n in names(work.authors)]
+    if not ns:
+        return ""
+    if len(ns) >= ET_AL_MIN:
+        return f"{ns[0]} *et al.*"
+    if len(ns) == 1:
+        return ns[0]
+    if len(ns) == 2:
+        return f"{ns[0]} and {ns[1]}"
+    return ", ".join(ns[:-1]) + ", and " + ns[-1]
+
+
+def _date(work: Work, *, with_day: bool) -> str:
+    d = work.issued
+    if not d:
+        return ""
+    if len(d) == 1:
+        return str(d[0])
+    month = MONTHS_IEEE[d[1] - 1]
+    if len(d) >= 3 and with_day:
+        return f"{month} {d[2]:02d}, {d[0]}" if work.type == "motion_picture" else f"{month} {d[2]}, {d[0]}"
+    return f"{month} {d[0]}"
+
+
+def _tail(body: str, work: Work, *, sep: str) -> str:
+    """DOI ('doi: …' ends the entry with a period) or URL ('Available: …', no period)."""
+    if work.doi:
+        return f"{body}{sep}doi: {work.doi}."
+    if work.url:
+        return f"{body}{sep}Available: {work.url}"
+    return body + "."
+
+
+def render(work: Work) -> str:
+    t = work.type
+    who = authors(work)
+    title = work.title or ""
+    if t in ("book", "motion_picture", "report"):
+        if t == "motion_picture":
+            date = _date(work, with_day=True)
+            first = join([who, italic(title)], ", ")
+            if date:
+                return _tail(f"{first}, ({date})", work, sep=". ")
+            return _tail(first, work, sep=". ")
+        pub = work.publisher or ""
+        if work.publisher_place:
+            pub = f"{work.publisher_place}: {pub}" if pub else work.publisher_place
+        first = join([who, italic(title)], ", ")
+        return _tail(f"{first}. " + join([pub, str(work.year or "")], ", "), work, sep=". ")
+    lead = join([who, quoted(title, ",")], ", ")
+    if t == "article":
+        body = join([_date(work, with_day=True), italic(work.publisher or "")], ", ")
+        if work.number:
+            body += f": {work.number}"
+        return _tail(f"{lead} {body}", work, sep=". ")
+    if t == "thesis":
+        body = join([work.genre or "", work.publisher or "", str(work.year or "")], ", ")
+        return _tail(f"{lead} {body}", work, sep=". ")
+    if t == "paper-conference":
+        body = join(
+            [
+                "in " + italic(work.container_title) if work.container_title else "",
+                work.publisher or "",
+                str(work.year or ""),
+                _pp(work),
+            ],
+            ", ",
+        )
+        return _tail(f"{lead} {body}", work, sep=". ")
+    fields = [
+        italic(work.container_title or ""),
+        f"vol. {work.volume}" if work.volume else "",
+        f"no. {work.issue}" if work.issue else "",
+        _pp(work) or (f"Art. no. {work.number}" if work.number else ""),
+        _date(work, with_day=False),
+    ]
+    return _tail(f"{lead} " + join(fields, ", "), work, sep=", ")
+
+
+def _pp(work: Work) -> str:
+    if not work.page:
+        return ""
+    prefix = "pp." if is_range(work.page) else "p."
+    return f"{prefix} {pages(work.page, 'expanded')}"

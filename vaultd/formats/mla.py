@@ -1,0 +1,90 @@
+"""MLA 9th edition works-cited entries (modern-language-association.csl is the oracle)."""
+
+from __future__ import annotations
+
+from vaultd.formats._common import (
+    MONTHS_SHORT,
+    doi_url,
+    family_first,
+    given_first,
+    is_range,
+    italic,
+    join,
+    names,
+    pages,
+    period,
+    quoted,
+    title_case,
+)
+from vaultd.models import Work
+
+
+def authors(work: Work) -> str:
+    ns = names(work.authors)
+    if not ns:
+        return ""
+    first = family_first(ns[0], ns[0].given)
+    if len(ns) == 1:
+        return first
+    if len(ns) == 2:
+        return f"{first}, and {given_first(ns[1], ns[1].given)}"
+    return f"{first}, et al."
+
+
+def _date(work: Work, *, with_day: bool) -> str:
+    d = work.issued
+    if not d:
+        return ""
+    if len(d) == 1:
+        return str(d[0])
+    month = MONTHS_SHORT[d[1] - 1]
+    if len(d) >= 3 and with_day:
+        return f"{d[2]} {month} {d[0]}"
+    return f"{month} {d[0]}"
+
+
+def _link(work: Work) -> str:
+    if work.doi:
+        return doi_url(work.doi)
+    return work.url or ""
+
+
+def render(work: Work) -> str:
+    t = work.type
+    title = title_case(work.title or "")
+    head = period(authors(work))
+    link = _link(work)
+    if t in ("book", "thesis", "motion_picture", "report"):
+        parts = [period(italic(title))]
+        if t == "thesis":
+            parts.append(period(join([str(work.year or ""), link], ", ")))
+            parts.append(period(join([work.publisher or "", work.genre or ""], ", ")))
+        elif t == "motion_picture":
+            if work.genre:
+                parts.append(period(work.genre))
+            year = str(work.year) if work.year else ""
+            parts.append(period(join([work.publisher or "", year, link], ", ")))
+        else:
+            year = str(work.year) if work.year else ""
+            parts.append(period(join([work.publisher or "", year, link], ", ")))
+        return join([head, *parts], " ")
+    container: list[str] = []
+    if t == "article":
+        container = [work.number or "", work.publisher or "", _date(work, with_day=True)]
+    else:
+        container = [italic(title_case(work.container_title or ""))]
+        if work.volume:
+            container.append(f"vol. {work.volume}")
+        if work.issue:
+            container.append(f"no. {work.issue}")
+        if work.number:
+            container.append(f"no. {work.number}")
+        if t == "article-journal":
+            container.append(_date(work, with_day=False))
+        elif work.year:
+            container.append(str(work.year))
+        if work.page:
+            prefix = "pp." if is_range(work.page) else "p."
+            container.append(f"{prefix} {pages(work.page, 'minimal-two')}")
+    container.append(link)
+    return join([head, quoted(title, "."), period(join(container, ", "))], " ")

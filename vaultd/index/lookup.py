@@ -1,0 +1,148 @@
+"""Cite, quote and bibliography lookups shared by the CLI and the MCP server.
+
+Citations come from ``raw/<key>.meta.json`` (the reconciled ``Work``), quotes from the
+wiki note itself (re-hashed on every read, so a drifted quote is refused, never served).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from vaultd.canonical import text_sha256
+from vaultd.errors import InputError, NoteFormatError, VaultdError
+from vaultd.models import MetaFile
+from vaultd.vault import Vault
+
+QUOTE_CONTRACT = (
+    "Quote only `text` (verbatim from the PDF text layer, hash-checked). Paraphrase and "
+    "implication are advisory LLM summaries: never put them in quotation marks or attribute "
+    "them to the authors."
+)
+
+
+class UnknownKeyError(InputError):
+    """A cite key that is not in the vault; ``suggestions`` are ``key — title`` lines."""
+
+    def __init__(self, message: str, suggestions: list[str]) -> None:
+        super().__init__(message)
+        self.suggestions = suggestions
+
+
+def known_works(vault: Vault, index_db: Any = None) -> dict[str, str]:
+    """cite key → 'title (authors)' for fuzzy matching: index papers + raw/*.meta.json names."""
+    works: dict[str, str] = {}
+    if index_db is not None:
+        for key, title, authors in index_db.conn.execute(
+                "SELECT cite_key, title, authors FROM papers"):
+            works[str(key)] = f"{title or ''} {authors or ''}".strip()
+    if vault.raw.is_dir():
+        for p in vault.raw.glob("*.meta.json"):
+            works.setdefault(p.name[: -len(".meta.json")], "")
+    return works
+
+
+def suggest(query: str, works: dict[str, str], limit: int = 5) -> list[str]:
+    """Top fuzzy matches for ``query`` over keys, titles and authors as ``key — title``."""
+    from rapidfuzz import fuzz, process, utils
+
+    choices = {k: f"{k} {v}" for k, v in works.items()}
+    found = process.extract(query, choices, scorer=fuzz.WRatio, processor=utils.default_process,
+                            limit=limit)
+    out = []
+    for _choice, _score, key in found:
+        title = works[key].strip()
+        out.append(f"{key} — {title}" if title else str(key))
+    return out
+
+
+def load_meta(vault: Vault, cite_key: str, *, index_db: Any = None) -> MetaFile:
+    path = vault.meta_path(cite_key)
+    if not cite_key or "/" in cite_key or not path.is_file():
+        hints = suggest(cite_key, known_works(vault, index_db)) if cite_key else []
+        tail = ("; did you mean: " + "; ".join(hints)) if hints else \
+            "; list keys with `vaultd search` or capture the paper first"
+        raise UnknownKeyError(f"unknown cite key {cite_key!r}{tail}", hints)
+    try:
+        return MetaFile.model_validate_json(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise InputError(f"cannot read {vault.rel(path)}: {exc.__class__.__name__}; "
+                         f"re-capture with `vaultd capture --refresh {cite_key}`") from exc
+
+
+def cite(vault: Vault, cite_key: str, style: str = "bibtex", *, index_db: Any = None) -> str:
+    from vaultd.formats import STYLES, render
+
+    if style not in STYLES:
+        raise InputError(f"unknown citation format {style!r}; use one of {', '.join(STYLES)}")
+    meta = load_meta(vault, cite_key, index_db=index_db)
+    return render(meta.work, cite_key, style)
+
+
+def bibliography(vault: Vault, cite_keys: Iterable[str], style: str = "bibtex", *,
+                 index_db: Any = None) -> tuple[str, list[dict[str, Any]]]:
+    """All entries joined (blank line between), plus the unknown keys with suggestions."""
+    from vaultd.formats import STYLES
+
+    if style not in STYLES:
+        raise InputError(f"unknown citation format {style!r}; use one of {', '.join(STYLES)}")
+    entries: list[str] = []
+    unknown: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for key in cite_keys:
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            entries.append(cite(vault, key, style, index_db=index_db).rstrip("\n"))
+        except UnknownKeyError as exc:
+            unknown.append({"cite_key": key, "did_you_mean": exc.suggestions})
+    return ("\n\n".join(entries) + ("\n" if entries else ""), unknown)
+
+
+def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: Any = None) -> dict[str, Any]:
+    """The verbatim text of one chunk with its provenance, re-verified against its hash."""
+    from vaultd.note import parse_note
+
+    path = vault.note_path(cite_key)
+    if "/" in cite_key or not path.is_file():
+        hints = suggest(cite_key, known_works(vault, index_db)) if cite_key else []
+        tail = ("; did you mean: " + "; ".join(hints)) if hints else ""
+        raise UnknownKeyError(f"no note for cite key {cite_key!r}{tail}", hints)
+    try:
+        note = parse_note(path.read_text(encoding="utf-8"), source=vault.rel(path))
+    except NoteFormatError:
+        raise
+    except (OSError, VaultdError) as exc:
+        raise InputError(f"cannot read {vault.rel(path)}: {exc}") from exc
+    chunk = next((c for c in note.chunks if c.id == chunk_id), None)
+    if chunk is None:
+        ids = [c.id for c in note.chunks]
+        sample = ", ".join(ids[:8]) + (" …" if len(ids) > 8 else "")
+        raise InputError(f"no chunk {chunk_id!r} in {cite_key}; "
+                         f"its chunks are {sample or 'none (metadata-only note)'}")
+    actual = text_sha256(chunk.text)
+    if actual != chunk.provenance.text_sha256:
+        raise InputError(f"chunk {chunk_id} of {cite_key} was edited (hash mismatch): refusing "
+                         f"to quote it; run `vaultd verify {cite_key}` and recompile")
+    prov = chunk.provenance
+    page = prov.page_label or str(prov.page)
+    return {
+        "cite_key": cite_key,
+        "chunk_id": chunk.id,
+        "text": chunk.text,
+        "text_sha256": actual,
+        "verified": True,
+        "title": note.meta.title,
+        "page": prov.page,
+        "page_label": prov.page_label,
+        "section": prov.section,
+        "chunk_type": prov.chunk_type,
+        "bbox": prov.bbox,
+        "pdf": note.meta.raw,
+        "link": f"{note.meta.raw}#page={prov.page}" if note.meta.raw else None,
+        "locator": f"p. {page}",
+        "paraphrase": chunk.paraphrase,
+        "implication": chunk.implication,
+        "advisory": QUOTE_CONTRACT,
+    }

@@ -1,0 +1,135 @@
+"""What goes into the index: rows from paper notes and user notes, and applying them.
+
+``sync_doc`` replaces one source file's rows incrementally: rows whose chunk id, hash and
+metadata are unchanged stay (with their FTS entry and vector); only the rest are
+deleted and inserted. Vectors live in a cache keyed by text hash, so a renamed note
+reuses them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import astuple, dataclass
+
+from vaultd.canonical import text_sha256
+from vaultd.index.store import CHUNK_COLUMNS, IndexDB
+from vaultd.index.usernotes import Section
+from vaultd.models import Note
+
+
+@dataclass(frozen=True)
+class Row:
+    hash: str
+    path: str
+    kind: str  # "paper" | "note"
+    cite_key: str | None
+    chunk_id: str
+    title: str | None
+    authors: str | None
+    year: int | None
+    page: int | None
+    page_label: str | None
+    section: str | None
+    chunk_type: str | None
+    heading: str | None
+    line_start: int | None
+    line_end: int | None
+    mtime: float | None
+    text: str
+
+
+def paper_rows(note: Note, path: str, mtime: float) -> list[Row]:
+    """One row per chunk of a paper note, plus its user blocks as the user's own text."""
+    m = note.meta
+    authors = "; ".join(m.authors) or None
+    rows = [
+        Row(hash=c.provenance.text_sha256 or text_sha256(c.text), path=path, kind="paper",
+            cite_key=m.cite_key, chunk_id=c.id, title=m.title, authors=authors, year=m.year,
+            page=c.provenance.page, page_label=c.provenance.page_label,
+            section=c.provenance.section, chunk_type=c.provenance.chunk_type, heading=None,
+            line_start=None, line_end=None, mtime=mtime, text=c.text)
+        for c in note.chunks if c.text.strip()
+    ]
+    for i, block in enumerate(note.user_blocks):
+        if block.strip():
+            rows.append(Row(hash=text_sha256(block), path=path, kind="note",
+                            cite_key=m.cite_key, chunk_id=f"u{i + 1}", title=m.title,
+                            authors=authors, year=m.year, page=None, page_label=None,
+                            section=None, chunk_type=None, heading=_first_heading(block),
+                            line_start=None, line_end=None, mtime=mtime, text=block))
+    return rows
+
+
+def _first_heading(block: str) -> str | None:
+    for line in block.splitlines():
+        if line.startswith("#"):
+            return line.lstrip("#").strip() or None
+    return None
+
+
+def note_rows(sections: Sequence[Section], path: str, title: str, mtime: float) -> list[Row]:
+    return [
+        Row(hash=text_sha256(s.text), path=path, kind="note", cite_key=None,
+            chunk_id=f"L{s.line_start}-{s.line_end}", title=title, authors=None, year=None,
+            page=None, page_label=None, section=s.heading, chunk_type=None, heading=s.heading,
+            line_start=s.line_start, line_end=s.line_end, mtime=mtime, text=s.text)
+        for s in sections
+    ]
+
+
+def sync_doc(db: IndexDB, path: str, rows: Sequence[Row]) -> tuple[int, int]:
+    """Make ``path``'s rows equal ``rows``; returns (inserted, deleted). Caller wraps in a
+    transaction."""
+    existing: dict[str, tuple[int, tuple[object, ...]]] = {}
+    cols = ", ".join(CHUNK_COLUMNS)
+    for r in db.conn.execute(f"SELECT rowid, {cols} FROM chunks WHERE path = ?", (path,)):
+        existing[str(r[5])] = (int(r[0]), tuple(r[1:]))
+    wanted = {row.chunk_id: row for row in rows}
+    deleted = 0
+    for chunk_id, (rowid, values) in existing.items():
+        new = wanted.get(chunk_id)
+        if new is not None and _same(values, astuple(new)):
+            del wanted[chunk_id]
+            if values[_MTIME] != new.mtime:
+                db.conn.execute("UPDATE chunks SET mtime = ? WHERE rowid = ?", (new.mtime, rowid))
+            continue
+        delete_row(db, rowid)
+        deleted += 1
+    for row in wanted.values():
+        insert_row(db, row)
+    return len(wanted), deleted
+
+
+_MTIME = CHUNK_COLUMNS.index("mtime")
+
+
+def _same(old: tuple[object, ...], new: tuple[object, ...]) -> bool:
+    # mtime changes on every save but only feeds recency: updated in place, not re-indexed.
+    return old[:_MTIME] == new[:_MTIME] and old[_MTIME + 1:] == new[_MTIME + 1:]
+
+
+def insert_row(db: IndexDB, row: Row) -> int:
+    marks = ", ".join("?" for _ in CHUNK_COLUMNS)
+    db.conn.execute(f"INSERT INTO chunks({', '.join(CHUNK_COLUMNS)}) VALUES ({marks})",
+                    astuple(row))
+    rowid = int(db.conn.last_insert_rowid())
+    db.conn.execute("INSERT INTO chunks_fts(rowid, title, section, text) VALUES (?, ?, ?, ?)",
+                    (rowid, row.title or "", row.section or row.heading or "", row.text))
+    return rowid
+
+
+def delete_row(db: IndexDB, rowid: int) -> None:
+    db.conn.execute("DELETE FROM chunks WHERE rowid = ?", (rowid,))
+    db.conn.execute("DELETE FROM chunks_fts WHERE rowid = ?", (rowid,))
+    if db.vec_available and db.vec_table_dim():
+        db.conn.execute("DELETE FROM vec_chunks WHERE rowid = ?", (rowid,))
+
+
+def delete_doc(db: IndexDB, path: str) -> int:
+    rowids = [int(r[0]) for r in db.conn.execute("SELECT rowid FROM chunks WHERE path = ?",
+                                                 (path,))]
+    for rowid in rowids:
+        delete_row(db, rowid)
+    db.conn.execute("DELETE FROM docs WHERE path = ?", (path,))
+    db.conn.execute("DELETE FROM papers WHERE path = ?", (path,))
+    return len(rowids)

@@ -1,0 +1,293 @@
+"""Hybrid recall: BM25 (FTS5) + vector KNN, fused with reciprocal rank fusion.
+
+Natural-language queries stay fast because the keyword side never asks FTS5 for every
+word: the query is tokenised with the index's own tokenizer (porter + unicode61), stop
+words and terms found in most passages are dropped, and only the rarest few terms are
+OR-ed. The vector side uses a warm in-memory matrix when the caller keeps the database
+open (the MCP server), else sqlite-vec's KNN.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import apsw
+
+from vaultd.errors import InputError
+from vaultd.index.embed import Embedder, pack
+from vaultd.index.store import IndexDB
+
+RRF_K = 60
+MAX_RESULTS = 20
+EXCERPT_CHARS = 400
+MAX_TERMS = 6
+COMMON_FRACTION = 0.25  # a term in more than this share of passages carries little signal
+CANDIDATES = 50
+
+_STOP_WORDS = (
+    "a about above after again all also am an and any are as at be because been before being "
+    "between both but by can could did do does doing down during each few for from further "
+    "had has have having he her here hers him his how i if in into is it its itself just me "
+    "more most my no nor not of off on once only or other our out over own same she should so "
+    "some such than that the their them then there these they this those through to too "
+    "under until up very was we were what when where which while who whom why will with "
+    "would you your yours"
+)
+_STOP = frozenset(_STOP_WORDS.split())
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+@dataclass
+class Filters:
+    cite_key: str | None = None
+    author: str | None = None
+    year_min: int | None = None
+    year_max: int | None = None
+    kind: str | None = None  # "paper" | "note"
+    recency_half_life_days: float | None = None  # boosts recently edited user notes
+
+    def where(self) -> tuple[str, list[Any]]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        if self.cite_key:
+            clauses.append("c.cite_key = ?")
+            params.append(self.cite_key)
+        if self.author:
+            clauses.append("c.authors LIKE ?")
+            params.append(f"%{self.author}%")
+        if self.year_min is not None:
+            clauses.append("c.year >= ?")
+            params.append(self.year_min)
+        if self.year_max is not None:
+            clauses.append("c.year <= ?")
+            params.append(self.year_max)
+        if self.kind:
+            if self.kind not in ("paper", "note"):
+                raise InputError(f"unknown source kind {self.kind!r}; use paper or note")
+            clauses.append("c.kind = ?")
+            params.append(self.kind)
+        return (" AND ".join(clauses), params)
+
+
+@dataclass
+class Hit:
+    kind: str
+    cite_key: str | None
+    title: str | None
+    authors: str | None
+    year: int | None
+    page: int | None
+    page_label: str | None
+    section: str | None
+    chunk_id: str
+    chunk_type: str | None
+    path: str
+    line_start: int | None
+    line_end: int | None
+    excerpt: str
+    score: float
+    matched: list[str] = field(default_factory=list)  # "bm25" and/or "vector"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def query_terms(db: IndexDB, query: str) -> list[str]:
+    """The few index terms worth searching for (stemmed, rarest first)."""
+    tok = db.conn.fts5_tokenizer("porter", ["unicode61"])
+    raw = [w for w in _WORD.findall(query.lower()) if w not in _STOP]
+    stems: list[str] = []
+    for w in raw:
+        for s in tok(w.encode(), apsw.FTS5_TOKENIZE_QUERY, None, include_offsets=False,
+                     include_colocated=False):
+            if s and s not in stems:
+                stems.append(str(s))
+    if not stems:
+        return []
+    total = max(1, int(db.cache.get("n_chunks") or _count(db)))
+    dfs = {s: _df(db, s) for s in stems}
+    present = [s for s in stems if dfs[s] > 0]
+    rare = [s for s in present if dfs[s] <= COMMON_FRACTION * total] or present
+    rare.sort(key=lambda s: dfs[s])
+    return rare[:MAX_TERMS]
+
+
+def _count(db: IndexDB) -> int:
+    n = int(db.scalar("SELECT count(*) FROM chunks") or 0)
+    db.cache["n_chunks"] = n
+    return n
+
+
+def _df(db: IndexDB, term: str) -> int:
+    row = db.conn.execute("SELECT doc FROM chunks_vocab WHERE term = ?", (term,)).fetchone()
+    return int(row[0]) if row else 0
+
+
+def bm25_ranked(db: IndexDB, terms: Sequence[str], filters: Filters, k: int) -> list[int]:
+    if not terms:
+        return []
+    match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+    where, params = filters.where()
+    if where:
+        sql = ("SELECT f.rowid FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid "
+               f"WHERE chunks_fts MATCH ? AND {where} ORDER BY bm25(chunks_fts, 1.0, 0.5, 1.0) "
+               "LIMIT ?")
+    else:
+        sql = ("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? "
+               "ORDER BY bm25(chunks_fts, 1.0, 0.5, 1.0) LIMIT ?")
+    return [int(r[0]) for r in db.execute(sql, (match, *params, k))]
+
+
+def _vector_model(db: IndexDB) -> str | None:
+    return db.get_meta("embed_model")
+
+
+def warm_matrix(db: IndexDB) -> Any:
+    """Load every vector of the current model into one float32 matrix (kept in db.cache)."""
+    import numpy as np
+
+    if "matrix" in db.cache:
+        return db.cache["matrix"]
+    model = _vector_model(db)
+    rowids: list[int] = []
+    blobs: list[bytes] = []
+    if model:
+        for rid, vec in db.conn.execute(
+                "SELECT c.rowid, v.vec FROM chunks c JOIN vectors v ON v.hash = c.hash "
+                "AND v.model = ?", (model,)):
+            rowids.append(int(rid))
+            blobs.append(bytes(vec))
+    if blobs:
+        dim = len(blobs[0]) // 4
+        mat = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), dim)
+    else:
+        mat = np.zeros((0, 0), dtype=np.float32)
+    db.cache["matrix"] = (np.asarray(rowids, dtype=np.int64), mat)
+    return db.cache["matrix"]
+
+
+def knn_ranked(db: IndexDB, qvec: Sequence[float], k: int, *, warm: bool) -> list[int]:
+    if warm:
+        import numpy as np
+
+        rowids, mat = warm_matrix(db)
+        if mat.shape[0] == 0 or mat.shape[1] != len(qvec):
+            return []
+        scores = mat @ np.asarray(qvec, dtype=np.float32)
+        k = min(k, len(scores))
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.argsort(-scores[top])]
+        return [int(rowids[i]) for i in top]
+    if not db.vec_available or db.vec_table_dim() != len(qvec):
+        return []
+    return [int(r[0]) for r in db.execute(
+        "SELECT rowid FROM vec_chunks WHERE embedding MATCH ? AND k = ? ORDER BY distance",
+        (pack(qvec), k))]
+
+
+def hybrid_search(db: IndexDB, query: str, *, limit: int = 5, filters: Filters | None = None,
+                  embedder: Embedder | None = None, warm: bool = False,
+                  bm25_weight: float = 1.0, vector_weight: float = 1.0) -> list[Hit]:
+    """Ranked passages for ``query`` (keywords + vectors when ``embedder`` is given)."""
+    query = query.strip()
+    if not query:
+        raise InputError("empty query; give a few words, e.g. `vaultd search \"attention heads\"`")
+    if not 1 <= limit <= MAX_RESULTS:
+        raise InputError(f"limit {limit} is out of range; use 1..{MAX_RESULTS}")
+    filters = filters or Filters()
+    pool = max(CANDIDATES, limit * 4)
+    terms = query_terms(db, query)
+    ranked: dict[str, list[int]] = {"bm25": bm25_ranked(db, terms, filters, pool)}
+    if embedder is not None and _vector_model(db) == f"{embedder.provider}:{embedder.model}":
+        qvec = embedder.embed_query(query)
+        knn = knn_ranked(db, qvec, pool * (4 if _has(filters) else 1), warm=warm)
+        ranked["vector"] = _filter_rowids(db, knn, filters) if _has(filters) else knn
+    weights = {"bm25": bm25_weight, "vector": vector_weight}
+    fused: dict[int, float] = {}
+    sources: dict[int, list[str]] = {}
+    for name, rowids in ranked.items():
+        for rank, rid in enumerate(rowids, 1):
+            fused[rid] = fused.get(rid, 0.0) + weights[name] / (RRF_K + rank)
+            sources.setdefault(rid, []).append(name)
+    rows = _rows(db, list(fused))
+    if filters.recency_half_life_days:
+        now = time.time()
+        for rid, row in rows.items():
+            if row["kind"] == "note" and row["mtime"]:
+                age = max(0.0, (now - float(row["mtime"])) / 86400)
+                fused[rid] *= 1.0 + 0.5 * math.pow(0.5, age / filters.recency_half_life_days)
+    order = sorted((r for r in fused if r in rows), key=lambda r: -fused[r])[:limit]
+    return [_hit(rows[r], fused[r], sources[r], terms, query) for r in order]
+
+
+def _has(filters: Filters) -> bool:
+    return bool(filters.where()[0])
+
+
+def _filter_rowids(db: IndexDB, rowids: list[int], filters: Filters) -> list[int]:
+    if not rowids:
+        return []
+    where, params = filters.where()
+    marks = ",".join("?" for _ in rowids)
+    ok = {int(r[0]) for r in db.execute(
+        f"SELECT c.rowid FROM chunks c WHERE c.rowid IN ({marks}) AND {where}",
+        (*rowids, *params))}
+    return [r for r in rowids if r in ok]
+
+
+_HIT_COLS = ("rowid", "kind", "cite_key", "title", "authors", "year", "page", "page_label",
+             "section", "chunk_id", "chunk_type", "path", "line_start", "line_end", "mtime",
+             "text")
+
+
+def _rows(db: IndexDB, rowids: list[int]) -> dict[int, dict[str, Any]]:
+    out: dict[int, dict[str, Any]] = {}
+    for start in range(0, len(rowids), 500):
+        part = rowids[start:start + 500]
+        marks = ",".join("?" for _ in part)
+        for r in db.execute(f"SELECT {', '.join(_HIT_COLS)} FROM chunks WHERE rowid IN ({marks})",
+                            part):
+            out[int(r[0])] = dict(zip(_HIT_COLS, r, strict=True))
+    return out
+
+
+def _hit(row: dict[str, Any], score: float, matched: list[str], terms: Sequence[str],
+         query: str) -> Hit:
+    return Hit(kind=row["kind"], cite_key=row["cite_key"], title=row["title"],
+               authors=row["authors"], year=row["year"], page=row["page"],
+               page_label=row["page_label"], section=row["section"], chunk_id=row["chunk_id"],
+               chunk_type=row["chunk_type"], path=row["path"], line_start=row["line_start"],
+               line_end=row["line_end"], excerpt=excerpt(row["text"], terms, query),
+               score=round(score, 6), matched=matched)
+
+
+def excerpt(text: str, terms: Sequence[str], query: str = "", size: int = EXCERPT_CHARS) -> str:
+    """At most ``size`` characters of ``text`` around its densest cluster of query terms."""
+    flat = " ".join(text.split())
+    if len(flat) <= size:
+        return flat
+    low = flat.lower()
+    phrase = " ".join(query.lower().split())
+    pos = low.find(phrase) if phrase else -1
+    if pos < 0:
+        hits: list[int] = []
+        for t in terms:
+            hits.extend(m.start() for m in re.finditer(r"\b" + re.escape(t[:6]), low))
+        hits.sort()
+        best, best_n = 0, 0
+        for i, h in enumerate(hits):
+            n = sum(1 for x in hits[i:] if x - h < size * 0.8)
+            if n > best_n:
+                best, best_n = h, n
+        pos = best
+    start = max(0, min(pos - size // 4, len(flat) - size))
+    end = start + size
+    prefix = "…" if start > 0 else ""
+    suffix = "…" if end < len(flat) else ""
+    body = flat[start + len(prefix):end - len(suffix)]
+    return prefix + body + suffix

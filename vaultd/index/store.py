@@ -1,0 +1,226 @@
+"""``.vaultd/index.db``: the search index (FTS5 + sqlite-vec), rebuildable from the vault.
+
+Rows are content-addressed: each indexed passage carries the SHA-256 of its canonical
+text, and vectors are cached by ``(hash, model)`` so renaming a note or re-indexing it
+never re-embeds unchanged text. The schema is built by migrations registered with
+``@migration`` (own to index.db, separate from state.db's). apsw is used because the
+built-in sqlite3 module cannot load extensions on every platform; when sqlite-vec cannot
+load, the index still works with BM25 only and says so in ``vec_error``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import apsw
+
+from vaultd.errors import StoreError
+from vaultd.vault import Vault
+
+Migration = Callable[[apsw.Connection], None]
+_MIGRATIONS: dict[str, Migration] = {}
+
+BUSY_TIMEOUT_MS = 30_000
+
+# Columns of the ``chunks`` table, in insertion order (rowid first is implicit).
+CHUNK_COLUMNS = (
+    "hash", "path", "kind", "cite_key", "chunk_id", "title", "authors", "year", "page",
+    "page_label", "section", "chunk_type", "heading", "line_start", "line_end", "mtime", "text",
+)
+
+
+def migration(name: str) -> Callable[[Migration], Migration]:
+    """Register ``fn`` as index.db migration ``name`` (applied once, in order)."""
+
+    def register(fn: Migration) -> Migration:
+        if name in _MIGRATIONS and _MIGRATIONS[name] is not fn:
+            raise ValueError(f"duplicate index.db migration name {name!r}")
+        _MIGRATIONS[name] = fn
+        return fn
+
+    return register
+
+
+@migration("index_m001_tables")
+def m001_tables(db: apsw.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE docs (
+            path TEXT PRIMARY KEY, kind TEXT NOT NULL, mtime_ns INTEGER NOT NULL,
+            size INTEGER NOT NULL
+        );
+        CREATE TABLE chunks (
+            rowid INTEGER PRIMARY KEY, hash TEXT NOT NULL, path TEXT NOT NULL,
+            kind TEXT NOT NULL, cite_key TEXT, chunk_id TEXT NOT NULL, title TEXT,
+            authors TEXT, year INTEGER, page INTEGER, page_label TEXT, section TEXT,
+            chunk_type TEXT, heading TEXT, line_start INTEGER, line_end INTEGER,
+            mtime REAL, text TEXT NOT NULL, UNIQUE(path, chunk_id)
+        );
+        CREATE INDEX chunks_hash ON chunks(hash);
+        CREATE INDEX chunks_cite_key ON chunks(cite_key);
+        CREATE TABLE papers (
+            cite_key TEXT PRIMARY KEY, title TEXT, authors TEXT, year INTEGER,
+            path TEXT NOT NULL, chunks INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE vectors (
+            hash TEXT NOT NULL, model TEXT NOT NULL, dim INTEGER NOT NULL,
+            vec BLOB NOT NULL, PRIMARY KEY (hash, model)
+        ) WITHOUT ROWID;
+        CREATE VIRTUAL TABLE chunks_fts USING fts5(
+            title, section, text, tokenize = 'porter unicode61'
+        );
+        CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, 'row');
+        """
+    )
+
+
+@dataclass
+class IndexDB:
+    """An open index database and what it can do."""
+
+    conn: apsw.Connection
+    path: Path
+    vec_error: str | None = None
+    #: Warm in-memory matrix for KNN (server mode); built lazily by search.
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def vec_available(self) -> bool:
+        return self.vec_error is None
+
+    def execute(self, sql: str, params: Any = None) -> apsw.Cursor:
+        try:
+            return self.conn.execute(sql, params)
+        except apsw.Error as exc:
+            raise StoreError(f"index query failed on {self.path}: {exc}; "
+                             "run `vaultd index --rebuild`") from exc
+
+    def scalar(self, sql: str, params: Any = None) -> Any:
+        row = self.execute(sql, params).fetchone()
+        return row[0] if row else None
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return str(row[0]) if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute(
+            "INSERT INTO meta(key, value) VALUES (?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self.conn:
+            yield
+        self.cache.clear()
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # -- vectors ---------------------------------------------------------------------
+
+    def vec_table_dim(self) -> int | None:
+        dim = self.get_meta("vec_dim")
+        return int(dim) if dim else None
+
+    def ensure_vec_table(self, dim: int, model: str) -> bool:
+        """(Re)create ``vec_chunks`` for ``dim``/``model``; False without sqlite-vec."""
+        if not self.vec_available:
+            return False
+        if self.vec_table_dim() == dim and self.get_meta("vec_model") == model:
+            return True
+        self.conn.execute("DROP TABLE IF EXISTS vec_chunks")
+        self.conn.execute(
+            f"CREATE VIRTUAL TABLE vec_chunks USING vec0(embedding float[{int(dim)}] "
+            "distance_metric=cosine)"
+        )
+        self.set_meta("vec_dim", str(dim))
+        self.set_meta("vec_model", model)
+        return True
+
+
+def apply_migrations(db: apsw.Connection) -> list[str]:
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+    )
+    done = {row[0] for row in db.execute("SELECT name FROM migrations")}
+    applied: list[str] = []
+    for name, fn in list(_MIGRATIONS.items()):
+        if name in done:
+            continue
+        with db:
+            fn(db)
+            db.execute(
+                "INSERT INTO migrations(name, applied_at) VALUES (?, datetime('now'))", (name,)
+            )
+        applied.append(name)
+    return applied
+
+
+def _load_vec(conn: apsw.Connection) -> str | None:
+    try:
+        import sqlite_vec
+
+        conn.enable_load_extension(True)
+        conn.load_extension(sqlite_vec.loadable_path())
+        conn.enable_load_extension(False)
+    except (ImportError, apsw.Error, AttributeError, OSError) as exc:
+        return f"sqlite-vec unavailable ({exc}); search uses keywords (BM25) only"
+    return None
+
+
+def open_index(path: Path, *, load_vec: bool = True) -> IndexDB:
+    """Open (creating if needed) the index database, migrated, with sqlite-vec if it loads."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = apsw.Connection(str(path))
+        conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+        vec_error = _load_vec(conn) if load_vec else "sqlite-vec disabled"
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        apply_migrations(conn)
+    except apsw.Error as exc:
+        raise StoreError(f"cannot open index {path}: {exc}; delete it and run "
+                         "`vaultd index --rebuild`") from exc
+    return IndexDB(conn=conn, path=path, vec_error=vec_error)
+
+
+def index_status(vault: Vault) -> dict[str, Any]:
+    """Counts and health of the index, for `vaultd status` and the MCP `status` tool."""
+    status: dict[str, Any] = {
+        "index": vault.rel(vault.index_db) if vault.root.exists() else str(vault.index_db),
+        "exists": vault.index_db.is_file(),
+        "notes": 0, "papers": 0, "user_notes": 0, "chunks": 0, "vectors": 0,
+        "provider": None, "model": None, "vec_available": False, "vec_error": None,
+        "last_indexed": None,
+    }
+    if not vault.index_db.is_file():
+        status["hint"] = "no index yet; run `vaultd index`"
+        return status
+    db = open_index(vault.index_db)
+    try:
+        q = db.scalar
+        status["papers"] = q("SELECT count(*) FROM papers")
+        status["user_notes"] = q("SELECT count(*) FROM docs WHERE kind = 'note'")
+        status["notes"] = status["papers"] + status["user_notes"]
+        status["chunks"] = q("SELECT count(*) FROM chunks")
+        model = db.get_meta("embed_model")
+        status["provider"] = db.get_meta("embed_provider") or "none"
+        status["model"] = model
+        if model:
+            status["vectors"] = q(
+                "SELECT count(*) FROM chunks c JOIN vectors v ON v.hash = c.hash "
+                "AND v.model = ?", (model,))
+        status["vec_available"] = db.vec_available
+        status["vec_error"] = db.vec_error
+        status["last_indexed"] = db.get_meta("last_indexed")
+    finally:
+        db.close()
+    return status

@@ -1,0 +1,390 @@
+"""Render and parse wiki notes (pure: strings in, strings out).
+
+A note is YAML frontmatter, a generated ``# Title``, a generated citations region, a
+generated quotes region of chunk blocks, and the user's own text. Generated parts sit
+between HTML-comment markers on their own lines (invisible in Obsidian's reading view), so
+parsing does not depend on headings or blank lines the user may edit around them::
+
+    <!-- vaultd:citations -->  ...  <!-- /vaultd:citations -->
+    <!-- vaultd:quotes -->  ...  <!-- /vaultd:quotes -->
+    <!-- chunk id=p4s32c1 -->  ...  <!-- /chunk -->
+
+Everything outside the markers (except the frontmatter and the title line) is the user's,
+kept byte-for-byte and re-rendered after the generated regions. The format is documented
+in docs/note-format.md.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import math
+import re
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from vaultd.errors import NoteFormatError
+from vaultd.models import Chunk, Note, NoteMeta, Provenance
+
+CITATIONS_BEGIN = "<!-- vaultd:citations -->"
+CITATIONS_END = "<!-- /vaultd:citations -->"
+QUOTES_BEGIN = "<!-- vaultd:quotes -->"
+QUOTES_END = "<!-- /vaultd:quotes -->"
+CHUNK_END = "<!-- /chunk -->"
+CHUNK_BEGIN_RE = re.compile(r"<!-- chunk id=(\S+) -->")
+YAML_FENCE_RE = re.compile(r"(`{3,})yaml")
+MY_NOTES_BLOCK = "## My notes\n\n"
+ADVISORY = "_(LLM, advisory)_ "
+
+STYLE_HEADINGS = {"apa": "APA", "mla": "MLA", "chicago": "Chicago", "ieee": "IEEE", "bibtex": "BibTeX"}
+_HEADING_STYLES = {v: k for k, v in STYLE_HEADINGS.items()}
+_PROVENANCE_FIELDS = tuple(Provenance.model_fields)
+_CHUNK_EXTRAS = ("figure", "markdown", "refs", "enrichment", "enrichment_note", "key_sentence")
+_META_FIELDS = frozenset(NoteMeta.model_fields)
+_USER_HEADING_RE = re.compile(r"#{1,2} ")
+_BaseDumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+_BaseLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _FrontDumper(_BaseDumper):  # type: ignore[misc]
+    """Multi-line strings double-quoted, so every value stays on one line."""
+
+
+class _BlockDumper(_BaseDumper):  # type: ignore[misc]
+    """Multi-line strings (Markdown tables) as readable literal blocks where YAML allows."""
+
+
+def _str_quoted(dumper: Any, value: str) -> Any:
+    style = '"' if "\n" in value or "\r" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+def _str_block(dumper: Any, value: str) -> Any:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_FrontDumper.add_representer(str, _str_quoted)
+_BlockDumper.add_representer(str, _str_block)
+
+
+def _dump(data: dict[str, Any], dumper: Any) -> str:
+    return str(yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, width=2**31 - 1))
+
+
+def _fence(body: str, info: str) -> str:
+    """A code fence longer than any backtick run inside ``body`` (CommonMark rule)."""
+    longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    return f"{ticks}{info}\n{body}{'' if body.endswith(chr(10)) or not body else chr(10)}{ticks}\n"
+
+
+# --- links ---------------------------------------------------------------------------
+
+
+def chunk_link(cite_key: str, chunk: Chunk) -> str:
+    """Obsidian deep link to the chunk's page; with ``pdf_rect`` the PDF++ region form.
+
+    The rect is widened to whole points (floor left/bottom, ceil right/top) so the linked
+    region always contains the chunk.
+    """
+    prov = chunk.provenance
+    link = f"raw/{cite_key}.pdf#page={prov.page}"
+    rect = prov.pdf_rect
+    if rect and len(rect) == 4 and all(math.isfinite(v) for v in rect):
+        x0, y0, x1, y1 = rect
+        parts = [math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1)]
+        link += "&rect=" + ",".join(str(p) for p in parts)
+    return f"[[{link}]]"
+
+
+# --- render --------------------------------------------------------------------------
+
+
+def _inline(value: str) -> str:
+    """One-line form of advisory text: raw when unambiguous, else a JSON string."""
+    raw_ok = bool(value) and value == value.strip() and "\n" not in value and "\r" not in value
+    return value if raw_ok and not value.startswith('"') else json.dumps(value, ensure_ascii=False)
+
+
+def _render_frontmatter(note: Note) -> str:
+    data = {k: v for k, v in note.meta.model_dump(mode="json").items() if v is not None}
+    data.update(note.frontmatter_extra)
+    return "---\n" + _dump(data, _FrontDumper) + "---\n"
+
+
+def _render_citations(citations: dict[str, str]) -> str:
+    out = [CITATIONS_BEGIN, "## Citations", ""]
+    for style, text in citations.items():
+        out += [f"### {STYLE_HEADINGS.get(style, style)}", ""]
+        body = _fence(text + "\n", "bibtex").rstrip("\n") if style == "bibtex" else text
+        out += [body, ""]
+    out.append(CITATIONS_END)
+    return "\n".join(out) + "\n"
+
+
+def _chunk_yaml(chunk: Chunk) -> str:
+    data: dict[str, Any] = chunk.provenance.model_dump(mode="json")
+    extras = chunk.model_dump(mode="json", include=set(_CHUNK_EXTRAS))
+    for key in _CHUNK_EXTRAS:
+        if key == "enrichment" or extras[key] not in (None, []):
+            data[key] = extras[key]
+    return _dump(data, _BlockDumper)
+
+
+def render_chunk(cite_key: str, chunk: Chunk) -> str:
+    prov = chunk.provenance
+    out = [f"<!-- chunk id={chunk.id} -->"]
+    if prov.ocr:
+        conf = "" if prov.ocr_confidence is None else f", confidence {prov.ocr_confidence:.2f}"
+        out.append(f"⚠ *OCR text{conf}: lower-trust quote, check it against the PDF page.*")
+        out.append("")
+    out += [f"> {line}" if line else ">" for line in chunk.text.split("\n")]
+    out.append("")
+    if chunk.figure:
+        out += [f"![[{chunk.figure}]]", ""]
+    for label, value in (("Paraphrase", chunk.paraphrase), ("Implication", chunk.implication)):
+        shown = f"_{chunk.enrichment}_" if value is None else ADVISORY + _inline(value)
+        out.append(f"**{label}:** {shown}")
+    out.append("")
+    out.append(_fence(_chunk_yaml(chunk), "yaml"))
+    out += [chunk_link(cite_key, chunk), CHUNK_END]
+    return "\n".join(out) + "\n"
+
+
+def render_note(note: Note) -> str:
+    """The note's Markdown. ``parse_note(render_note(n)) == n``."""
+    title = (note.meta.title or note.meta.cite_key).replace("\r", " ").replace("\n", " ")
+    parts = [_render_frontmatter(note), "\n", f"# {title}\n", "\n"]
+    parts += [_render_citations(note.citations), "\n", QUOTES_BEGIN + "\n", "## Quotes\n", "\n"]
+    parts += [render_chunk(note.meta.cite_key, c) + "\n" for c in note.chunks]
+    parts += [QUOTES_END + "\n", "\n"]
+    parts += note.user_blocks
+    return "".join(parts)
+
+
+# --- parse ---------------------------------------------------------------------------
+
+
+def _fail(source: str, what: str) -> NoteFormatError:
+    return NoteFormatError(f"{source}: {what}; fix the note by hand or recompile it")
+
+
+def _yaml_load(text: str, source: str, what: str) -> dict[str, Any]:
+    try:
+        data = yaml.load(text, Loader=_BaseLoader)
+    except yaml.YAMLError as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise _fail(source, f"invalid YAML in {what} ({first})") from exc
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise _fail(source, f"{what} is not a YAML mapping")
+    return {str(k): v.isoformat() if isinstance(v, _dt.date) else v for k, v in data.items()}
+
+
+def split_frontmatter(text: str, source: str = "<note>") -> tuple[str, int]:
+    """The frontmatter YAML and the offset where the body starts."""
+    if not text.startswith("---\n"):
+        raise _fail(source, "no YAML frontmatter (the note must start with a '---' line)")
+    end = re.compile(r"^---[ \t]*$\n?", re.MULTILINE).search(text, 4)
+    if end is None:
+        raise _fail(source, "frontmatter is not closed by a '---' line")
+    return text[4 : end.start()], end.end()
+
+
+def parse_meta(yaml_text: str, source: str) -> tuple[NoteMeta, dict[str, Any]]:
+    data = _yaml_load(yaml_text, source, "frontmatter")
+    known = {k: v for k, v in data.items() if k in _META_FIELDS}
+    try:
+        meta = NoteMeta.model_validate(known)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"])
+        raise _fail(source, f"frontmatter field {loc!r}: {err['msg']}") from exc
+    return meta, {k: v for k, v in data.items() if k not in _META_FIELDS}
+
+
+def _parse_inline(value: str) -> str:
+    return str(json.loads(value)) if value.startswith('"') else value
+
+
+def _parse_citations(lines: list[str], source: str) -> dict[str, str]:
+    citations: dict[str, str] = {}
+    style: str | None = None
+    body: list[str] = []
+
+    def flush() -> None:
+        if style is None:
+            return
+        text = "\n".join(body).strip("\n")
+        fence = re.fullmatch(r"(`{3,})bibtex\n(.*)\n\1", text, re.DOTALL)
+        citations[style] = fence.group(2) if fence else text
+
+    for line in lines:
+        if line.startswith("### "):
+            flush()
+            heading = line[4:]
+            style, body = _HEADING_STYLES.get(heading, heading), []
+        elif style is not None:
+            body.append(line)
+    flush()
+    return citations
+
+
+def quote_lines(block: list[str]) -> list[str] | None:
+    """The first run of '>' lines in a chunk block, unprefixed (None: no quote)."""
+    start = next((i for i, line in enumerate(block) if line.startswith(">")), None)
+    if start is None:
+        return None
+    out = []
+    for line in block[start:]:
+        if not line.startswith(">"):
+            break
+        out.append(line[2:] if line.startswith("> ") else line[1:])
+    return out
+
+
+def _parse_chunk(chunk_id: str, block: list[str], source: str) -> Chunk:
+    where = f"chunk {chunk_id}"
+    quote = quote_lines(block)
+    if quote is None:
+        raise _fail(source, f"{where} has no '>' quote")
+    fields: dict[str, Any] = {"paraphrase": None, "implication": None}
+    prov: dict[str, Any] | None = None
+    i = 0
+    while i < len(block):
+        line = block[i]
+        for label in ("Paraphrase", "Implication"):
+            prefix = f"**{label}:** "
+            if line.startswith(prefix) and line[len(prefix) :].startswith(ADVISORY):
+                try:
+                    fields[label.lower()] = _parse_inline(line[len(prefix) + len(ADVISORY) :])
+                except ValueError as exc:
+                    raise _fail(source, f"{where}: unreadable {label}") from exc
+        fence = YAML_FENCE_RE.fullmatch(line)
+        if fence and prov is None:
+            try:
+                close = block.index(fence.group(1), i + 1)
+            except ValueError as exc:
+                raise _fail(source, f"{where}: provenance block is not closed") from exc
+            prov = _yaml_load("\n".join(block[i + 1 : close]) + "\n", source, where)
+            i = close
+        i += 1
+    if prov is None:
+        raise _fail(source, f"{where} has no ```yaml provenance block")
+    for key in _CHUNK_EXTRAS:
+        if key in prov:
+            fields[key] = prov.pop(key)
+    try:
+        return Chunk(id=chunk_id, text="\n".join(quote), provenance=Provenance(**prov), **fields)
+    except (ValidationError, TypeError) as exc:
+        first = exc.errors()[0] if isinstance(exc, ValidationError) else {"loc": (), "msg": str(exc)}
+        loc = ".".join(str(p) for p in first["loc"])
+        raise _fail(source, f"{where}: bad provenance {loc} ({first['msg']})") from exc
+
+
+def _parse_quotes(lines: list[str], source: str, user: list[str]) -> list[Chunk]:
+    chunks: list[Chunk] = []
+    i = 0
+    while i < len(lines):
+        m = CHUNK_BEGIN_RE.fullmatch(lines[i])
+        if m is None:
+            if lines[i] and lines[i] != "## Quotes":
+                user.append(lines[i] + "\n")
+            i += 1
+            continue
+        try:
+            end = lines.index(CHUNK_END, i + 1)
+        except ValueError as exc:
+            raise _fail(source, f"chunk {m.group(1)} is not closed by {CHUNK_END}") from exc
+        chunks.append(_parse_chunk(m.group(1), lines[i + 1 : end], source))
+        i = end + 1
+    if len({c.id for c in chunks}) != len(chunks):
+        raise _fail(source, "two chunks share an id")
+    return chunks
+
+
+def split_user_blocks(text: str) -> list[str]:
+    """User text split before each level-1/2 heading line (concatenation is the text)."""
+    blocks: list[str] = []
+    for line in text.splitlines(keepends=True):
+        if not blocks or _USER_HEADING_RE.match(line):
+            blocks.append(line)
+        else:
+            blocks[-1] += line
+    return blocks
+
+
+def parse_note(text: str, source: str = "<note>") -> Note:
+    """Read a note back; raises NoteFormatError naming ``source`` for a broken note."""
+    fm, pos = split_frontmatter(text, source)
+    meta, extra = parse_meta(fm, source)
+    lines = text[pos:].split("\n")
+    user_text: list[str] = []
+    citations: dict[str, str] = {}
+    chunks: list[Chunk] = []
+    title_seen = regions_seen = False
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        region = {CITATIONS_BEGIN: CITATIONS_END, QUOTES_BEGIN: QUOTES_END}.get(line)
+        if region is not None:
+            try:
+                end = lines.index(region, i + 1)
+            except ValueError as exc:
+                raise _fail(source, f"{line} is not closed by {region}") from exc
+            inner, regions_seen = lines[i + 1 : end], True
+            if line == CITATIONS_BEGIN:
+                citations = _parse_citations(inner, source)
+            else:
+                chunks = _parse_quotes(inner, source, user_text)
+            # The blank line render puts after a region is the separator, not user text.
+            i = end + (2 if end + 1 < len(lines) and lines[end + 1] == "" else 1)
+            continue
+        if not (title_seen or regions_seen) and line.startswith("# ") and not "".join(user_text).strip():
+            title_seen, user_text = True, []
+            i += 2 if i + 1 < len(lines) and lines[i + 1] == "" else 1
+            continue
+        last = i == len(lines) - 1
+        user_text.append(line if last else line + "\n")
+        i += 1
+    user = "".join(user_text)
+    blocks = split_user_blocks(user) if user.strip() else []
+    return Note(meta=meta, citations=citations, chunks=chunks, user_blocks=blocks, frontmatter_extra=extra)
+
+
+# --- recompile -----------------------------------------------------------------------
+
+
+def merge_for_recompile(old: Note | None, new: Note) -> Note:
+    """``new`` (fresh from compile) with the user's blocks, extra frontmatter, tags and
+    aliases from ``old``, and the enrichment of every chunk whose text hash is unchanged.
+    A first render gets an empty ``## My notes`` section."""
+    if old is None:
+        return new.model_copy(update={"user_blocks": list(new.user_blocks) or [MY_NOTES_BLOCK]})
+    enriched = {c.provenance.text_sha256: c for c in old.chunks if c.enrichment != "pending"}
+    chunks = []
+    for chunk in new.chunks:
+        prior = enriched.get(chunk.provenance.text_sha256)
+        if prior is not None and chunk.enrichment == "pending":
+            keep = ("paraphrase", "implication", "key_sentence", "enrichment", "enrichment_note")
+            chunk = chunk.model_copy(update={k: getattr(prior, k) for k in keep})
+        chunks.append(chunk)
+    meta = new.meta.model_copy(
+        update={
+            "tags": _union(old.meta.tags, new.meta.tags),
+            "aliases": _union(old.meta.aliases, new.meta.aliases),
+            "enrichment": new.meta.enrichment or old.meta.enrichment,
+        }
+    )
+    extra = {**old.frontmatter_extra, **new.frontmatter_extra}
+    return new.model_copy(
+        update={"meta": meta, "chunks": chunks, "user_blocks": list(old.user_blocks), "frontmatter_extra": extra}
+    )
+
+
+def _union(first: list[str], second: list[str]) -> list[str]:
+    return first + [x for x in second if x not in first]

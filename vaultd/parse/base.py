@@ -1,0 +1,74 @@
+"""The parser contract: every tier turns a PDF into the same typed blocks.
+
+Coordinates: ``bbox`` is ``(x0, y0, x1, y1)`` in PDF points, origin at the top-left of
+the page's CropBox, y growing downward (PyMuPDF's convention). ``pdf_rect`` is the same
+box in PDF user space ``(left, bottom, right, top)``, the form PDF++ links read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from vaultd.models import ChunkType
+
+#: ``progress(done_pages, total_pages)``
+ProgressFn = Callable[[int, int], None]
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass
+class Block:
+    """One typed piece of a document, in reading order."""
+
+    type: ChunkType
+    text: str
+    page: int  # 1-based PDF page index
+    page_label: str | None = None
+    bbox: Box | None = None
+    pdf_rect: Box | None = None
+    section: str | None = None  # heading text this block sits under
+    section_token: str = "0"  # the s{...} part of chunk ids
+    markdown: str | None = None
+    figure_region: Box | None = None  # where the figure itself is drawn (above its caption)
+    pieces: list[tuple[int, str]] = field(default_factory=list)  # contiguous (page, text) runs
+    refs: list[str] = field(default_factory=list)
+    ocr: bool = False
+    ocr_confidence: float | None = None
+    page_end: int | None = None  # last page when a paragraph runs across a page break
+
+
+@dataclass
+class ParsedDocument:
+    parser: str
+    parser_version: str
+    pages: int
+    blocks: list[Block]
+    warnings: list[str] = field(default_factory=list)
+    textless_pages: list[int] = field(default_factory=list)  # 1-based, no text layer
+
+
+class Parser(Protocol):
+    name: str
+
+    @property
+    def version(self) -> str: ...
+
+    def parse(self, pdf: Path, progress: ProgressFn | None = None) -> ParsedDocument: ...
+
+
+def user_rect(bbox: Box, to_user: tuple[float, ...]) -> Box:
+    """Top-left page box → PDF user space ``(left, bottom, right, top)``.
+
+    ``to_user`` is the inverse of PyMuPDF's ``page.transformation_matrix`` as
+    ``(a, b, c, d, e, f)``; it carries the CropBox offset and the y flip.
+    """
+    a, b, c, d, e, f = to_user
+    xs, ys = [], []
+    for x, y in ((bbox[0], bbox[1]), (bbox[2], bbox[3])):
+        xs.append(a * x + c * y + e)
+        ys.append(b * x + d * y + f)
+    return (round(min(xs), 2), round(min(ys), 2), round(max(xs), 2), round(max(ys), 2))

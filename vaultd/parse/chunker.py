@@ -1,0 +1,93 @@
+"""Typed blocks → ``Chunk``s with ids, hashes and character ranges; tier selection.
+
+* ids are ``p{page}s{section}c{n}``: ``section`` is the heading number without dots
+  (``3.2`` → ``32``) or ``0`` + the heading's ordinal for unnumbered headings, and ``n``
+  counts from 1 within each (page, section). Unique within a note by construction, and
+  stable because the parse is deterministic.
+* ``text`` is the canonical text (vaultd.canonical) of the block; ``text_sha256`` its hash.
+* ``char_range`` is ``[start, end)`` into the document text: every chunk's canonical text
+  in note order, joined by one ``"\\n"``.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+
+from vaultd.canonical import canonical_text, text_sha256
+from vaultd.errors import InputError
+from vaultd.models import Chunk, Provenance
+from vaultd.parse.base import Block, Parser
+
+PARSERS = ("auto", "pymupdf", "marker", "pdftotext")
+
+
+def document_text(chunks: list[Chunk]) -> str:
+    """The text ``char_range`` indexes into."""
+    return "\n".join(c.text for c in chunks)
+
+
+def chunk_blocks(blocks: list[Block], parser: str) -> list[Chunk]:
+    chunks: list[Chunk] = []
+    counters: Counter[tuple[int, str]] = Counter()
+    offset = 0
+    for block in blocks:
+        text = canonical_text(block.text)
+        if not text:
+            continue
+        key = (block.page, block.section_token)
+        counters[key] += 1
+        start = offset
+        offset += len(text) + 1
+        chunks.append(
+            Chunk(
+                id=f"p{block.page}s{block.section_token}c{counters[key]}",
+                text=text,
+                markdown=block.markdown,
+                figure=None,
+                key_sentence=None,
+                refs=list(block.refs),
+                provenance=Provenance(
+                    page=block.page,
+                    page_label=block.page_label,
+                    section=block.section,
+                    bbox=list(block.bbox) if block.bbox else None,
+                    pdf_rect=list(block.pdf_rect) if block.pdf_rect else None,
+                    text_sha256=text_sha256(text),
+                    char_range=[start, start + len(text)],
+                    chunk_type=block.type,
+                    parser=parser,
+                    ocr=block.ocr,
+                    ocr_confidence=block.ocr_confidence,
+                ),
+            )
+        )
+    return chunks
+
+
+def marker_available() -> bool:
+    try:
+        import importlib.util
+
+        return importlib.util.find_spec("marker") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def select_parser(name: str) -> Parser:
+    """The parser for ``name``; ``auto`` picks PyMuPDF (Marker needs models it cannot fetch)."""
+    if name not in PARSERS:
+        raise InputError(f"unknown parser {name!r}; use one of {', '.join(PARSERS)}")
+    if name == "pdftotext":
+        from vaultd.parse.pdftotext import PdftotextParser
+
+        if shutil.which("pdftotext") is None:
+            raise InputError("pdftotext is not installed; install poppler-utils or use --parser pymupdf")
+        return PdftotextParser()
+    if name == "marker":
+        raise InputError(
+            "the marker tier needs marker-pdf and its downloaded models; use --parser pymupdf"
+        )
+    from vaultd.parse.pymupdf import PyMuPDFParser
+
+    return PyMuPDFParser()

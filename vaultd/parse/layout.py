@@ -1,0 +1,113 @@
+"""Layout repairs: the only changes allowed between the PDF text layer and a quote.
+
+Compile and verify both call these, so a quote re-extracted later reproduces exactly.
+
+1. **Line joins.** Lines of one paragraph are joined with one space.
+2. **End-of-line hyphenation.** A line ending in ``-`` is joined to the next line with no
+   space. The hyphen is *dropped* (``exam-`` + ``ple`` → ``example``) only when all hold:
+   the character before the hyphen is a lowercase letter, the next line starts with a
+   lowercase letter, the fragment before the hyphen contains no other hyphen and no digit
+   (``state-of-the-`` + ``art`` keeps it), and that fragment is not one of the common
+   compound prefixes in ``COMPOUND_PREFIXES`` (``self-`` + ``attention`` keeps it).
+   Otherwise the hyphen is kept (``Hodgkin-`` + ``Huxley`` → ``Hodgkin-Huxley``).
+   Without a dictionary this rule is a heuristic: a real compound split exactly at its
+   hyphen with a lowercase, hyphen-free, non-listed first part loses its hyphen.
+3. **Ligatures.** U+FB00–FB06 become their letters (ﬁ → fi).
+4. **Spacing accents stored before their letter** (``Par´e``) are combined (``Paré``).
+
+Nothing else: no spelling fixes, no punctuation reflow.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+LIGATURES = {
+    "\ufb00": "ff",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "\ufb05": "st",  # long s + t
+    "\ufb06": "st",
+}
+_LIG_TABLE = str.maketrans(LIGATURES)
+
+# Spacing accent → combining mark.
+SPACING_ACCENTS = {
+    "\u00b4": "\u0301",  # ´ acute
+    "\u0060": "\u0300",  # ` grave
+    "\u00a8": "\u0308",  # ¨ diaeresis
+    "\u02c6": "\u0302",  # ˆ circumflex
+    "\u02dc": "\u0303",  # ˜ tilde
+    "\u00b8": "\u0327",  # ¸ cedilla
+    "\u02c7": "\u030c",  # ˇ caron
+    "\u02d8": "\u0306",  # ˘ breve
+    "\u02da": "\u030a",  # ˚ ring
+    "\u02dd": "\u030b",  # ˝ double acute
+}
+_ACCENT_RE = re.compile("([" + "".join(SPACING_ACCENTS) + r"])\s?([A-Za-z\u0131])")
+
+COMPOUND_PREFIXES = frozenset(
+    {"self", "cross", "well", "semi", "quasi", "zero", "few", "two", "three", "four", "five"}
+)
+
+_HYPHENS = ("-", "\u2010")  # hyphen-minus and Unicode hyphen
+
+
+def fix_ligatures(text: str) -> str:
+    return text.translate(_LIG_TABLE)
+
+
+def combine_accents(text: str) -> str:
+    def repl(m: re.Match[str]) -> str:
+        letter = "i" if m.group(2) == "\u0131" else m.group(2)
+        return unicodedata.normalize("NFC", letter + SPACING_ACCENTS[m.group(1)])
+
+    return _ACCENT_RE.sub(repl, text)
+
+
+def repair_chars(text: str) -> str:
+    """Ligatures and stray spacing accents (rules 3 and 4)."""
+    return combine_accents(fix_ligatures(text))
+
+
+def _drops_hyphen(left: str, right: str) -> bool:
+    """``left`` ends with a hyphen; decide whether it is a line-break hyphen (rule 2)."""
+    body = left[:-1]
+    if not body or not right:
+        return False
+    if not (body[-1].isalpha() and body[-1].islower()):
+        return False
+    if not (right[0].isalpha() and right[0].islower()):
+        return False
+    fragment = body.split()[-1] if body.split() else ""
+    if "-" in fragment or any(c.isdigit() for c in fragment):
+        return False
+    word = fragment.lstrip("([{\"'“‘").lower()
+    return word not in COMPOUND_PREFIXES
+
+
+def join_two(left: str, right: str) -> str:
+    """Join two consecutive lines of one paragraph (rules 1 and 2)."""
+    left = left.rstrip()
+    right = right.lstrip()
+    if not left:
+        return right
+    if not right:
+        return left
+    if left.endswith(_HYPHENS) and not left.endswith(" -") and len(left) > 1:
+        if _drops_hyphen(left, right):
+            return left[:-1] + right
+        return left + right
+    return left + " " + right
+
+
+def join_lines(lines: Iterable[str]) -> str:
+    """Join a paragraph's lines and apply every character repair."""
+    out = ""
+    for line in lines:
+        out = join_two(out, repair_chars(line))
+    return out

@@ -1,0 +1,200 @@
+"""The default tier: PyMuPDF text blocks → lines → typed blocks in reading order.
+
+``import pymupdf`` happens inside ``parse`` so importing this module stays cheap.
+Page furniture (running headers, footers, page numbers) is removed here; structure
+(headings, paragraphs, references) is built by ``vaultd.parse.structure``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from vaultd.errors import ParseError
+from vaultd.parse.base import ParsedDocument, ProgressFn
+from vaultd.parse.structure import Line, PageInfo, build_blocks
+
+#: Top and bottom bands (fraction of page height) where running headers/footers live.
+MARGIN_FRACTION = 0.085
+_PAGE_NUMBER_RE = re.compile(r"^(page\s+)?(\d{1,4}|[ivxlcdm]{1,6})(\s*(of|/)\s*\d+)?$", re.I)
+
+
+def load_pymupdf() -> Any:
+    """``import pymupdf`` on first use (≈ 0.1 s, 60 MiB), typed loosely."""
+    return importlib.import_module("pymupdf")
+
+
+def open_pdf(pdf: Path) -> Any:
+    """Open ``pdf`` with PyMuPDF, mapping every failure to a one-line ParseError."""
+    pymupdf = load_pymupdf()
+
+    if not pdf.is_file():
+        raise ParseError(f"{pdf}: file not found; capture the source again")
+    size = pdf.stat().st_size
+    if size == 0:
+        raise ParseError(f"{pdf}: file is empty (0 bytes); download the PDF again")
+    with pdf.open("rb") as fh:
+        head = fh.read(1024)
+    if b"%PDF" not in head:
+        raise ParseError(f"{pdf}: not a PDF (no %PDF header); replace it with the real PDF")
+    try:
+        doc = pymupdf.open(pdf, filetype="pdf")
+    except Exception as exc:
+        raise ParseError(f"{pdf}: damaged PDF ({exc}); download it again") from exc
+    if doc.needs_pass:
+        doc.close()
+        raise ParseError(
+            f"{pdf}: PDF is encrypted; save an unencrypted copy (e.g. `qpdf --decrypt`) and capture it"
+        )
+    if doc.page_count == 0:
+        doc.close()
+        raise ParseError(f"{pdf}: PDF has zero pages (truncated?); download it again")
+    return doc
+
+
+def _norm_furniture(text: str) -> str:
+    return re.sub(r"\d+", "#", " ".join(text.lower().split()))
+
+
+def _read_page(page: Any, flags: int) -> list[Line]:
+    lines: list[Line] = []
+    data = page.get_text("dict", flags=flags)
+    for bno, block in enumerate(data["blocks"]):
+        if block.get("type", 0) != 0:
+            continue
+        for line in block["lines"]:
+            dx, dy = line["dir"]
+            if abs(dy) > 0.01 or dx <= 0:
+                continue  # rotated text (arXiv stamps, sidebars) is not body text
+            spans = [s for s in line["spans"] if s["text"]]
+            text = "".join(s["text"] for s in spans)
+            if not text.strip():
+                continue
+            sizes: Counter[float] = Counter()
+            bold = 0
+            for s in spans:
+                n = len(s["text"].strip())
+                sizes[round(s["size"], 1)] += n
+                if s["flags"] & 16 or "bold" in s["font"].lower() or ".B" in s["font"]:
+                    bold += n
+            total = sum(sizes.values()) or 1
+            x0, y0, x1, y1 = line["bbox"]
+            lines.append(
+                Line(
+                    text=text,
+                    bbox=(x0, y0, x1, y1),
+                    size=sizes.most_common(1)[0][0] if sizes else 0.0,
+                    bold=bold * 2 > total,
+                    block=bno,
+                    page=page.number + 1,
+                )
+            )
+    return _merge_same_baseline(lines)
+
+
+def _merge_same_baseline(lines: list[Line]) -> list[Line]:
+    """PyMuPDF splits one printed line at sub/superscripts; put the pieces back together."""
+    out: list[Line] = []
+    for ln in lines:
+        prev = out[-1] if out else None
+        if prev is not None and prev.block == ln.block:
+            py0, py1 = prev.bbox[1], prev.bbox[3]
+            overlap = min(py1, ln.bbox[3]) - max(py0, ln.bbox[1])
+            height = min(py1 - py0, ln.bbox[3] - ln.bbox[1]) or 1.0
+            if overlap > 0.5 * height and ln.bbox[0] >= prev.bbox[2] - 1.0:
+                gap = ln.bbox[0] - prev.bbox[2]
+                sep = " " if gap > 0.15 * max(prev.size, 1.0) and not prev.text.endswith(" ") else ""
+                prev.text = prev.text + sep + ln.text
+                prev.bbox = (
+                    min(prev.bbox[0], ln.bbox[0]),
+                    min(py0, ln.bbox[1]),
+                    max(prev.bbox[2], ln.bbox[2]),
+                    max(py1, ln.bbox[3]),
+                )
+                continue
+        out.append(ln)
+    return out
+
+
+def _drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
+    """Remove running headers/footers and page numbers, in place.
+
+    A line in the top or bottom band is furniture when it is a bare page number or when
+    its digit-masked text repeats in the bands of at least two pages.
+    """
+    seen: Counter[str] = Counter()
+    for lines, h in zip(pages, heights, strict=True):
+        keys = {
+            _norm_furniture(ln.text)
+            for ln in lines
+            if ln.bbox[3] < h * MARGIN_FRACTION or ln.bbox[1] > h * (1 - MARGIN_FRACTION)
+        }
+        seen.update(keys)
+    multi = len(pages) >= 2
+    for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
+        keep: list[Line] = []
+        for ln in lines:
+            in_band = ln.bbox[3] < h * MARGIN_FRACTION or ln.bbox[1] > h * (1 - MARGIN_FRACTION)
+            text = ln.text.strip()
+            if in_band and (
+                _PAGE_NUMBER_RE.match(text) or (multi and seen[_norm_furniture(text)] >= 2)
+            ):
+                continue
+            keep.append(ln)
+        pages[i] = keep
+
+
+class PyMuPDFParser:
+    """PyMuPDF tier: text with boxes, fonts, reading order and structure."""
+
+    name = "pymupdf"
+
+    @property
+    def version(self) -> str:
+        return str(load_pymupdf().VersionBind)
+
+    def parse(self, pdf: Path, progress: ProgressFn | None = None) -> ParsedDocument:
+        pymupdf = load_pymupdf()
+
+        doc = open_pdf(pdf)
+        try:
+            flags = (
+                pymupdf.TEXT_PRESERVE_LIGATURES
+                | pymupdf.TEXT_PRESERVE_WHITESPACE
+                | pymupdf.TEXT_MEDIABOX_CLIP
+            )
+            has_labels = bool(doc.get_page_labels())
+            pages: list[list[Line]] = []
+            infos: list[PageInfo] = []
+            n = doc.page_count
+            for page in doc:
+                try:
+                    lines = _read_page(page, flags)
+                except Exception as exc:  # MuPDF raises plain RuntimeError on broken streams
+                    raise ParseError(
+                        f"{pdf}: page {page.number + 1} cannot be read ({exc}); download the PDF again"
+                    ) from exc
+                pages.append(lines)
+                inv = ~page.transformation_matrix
+                infos.append(
+                    PageInfo(
+                        number=page.number + 1,
+                        label=(page.get_label() or None) if has_labels else None,
+                        width=page.rect.width,
+                        height=page.rect.height,
+                        to_user=(inv.a, inv.b, inv.c, inv.d, inv.e, inv.f),
+                        has_images=False,
+                    )
+                )
+                if progress:
+                    progress(page.number + 1, n)
+            textless = [i + 1 for i, lines in enumerate(pages) if not lines]
+            _drop_furniture(pages, [p.height for p in infos])
+            blocks = build_blocks(pages, infos, self.name)
+            return ParsedDocument(self.name, self.version, n, blocks, textless_pages=textless)
+        finally:
+            doc.close()
+

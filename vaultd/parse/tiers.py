@@ -1,0 +1,56 @@
+"""One entry point for compile and verify: pick the tier, parse, OCR textless pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from vaultd.errors import ParseError
+from vaultd.parse.base import ParsedDocument, ProgressFn
+from vaultd.parse.chunker import select_parser
+
+
+def parse_pdf(
+    pdf: Path,
+    parser: str = "auto",
+    *,
+    ocr: bool = True,
+    ocr_language: str = "eng",
+    progress: ProgressFn | None = None,
+) -> ParsedDocument:
+    """Parse ``pdf`` with the chosen tier; pages without a text layer go to tesseract.
+
+    Raises ParseError when nothing readable comes out (e.g. a scan without tesseract).
+    """
+    tier = select_parser(parser)
+    doc = tier.parse(pdf, progress)
+    if doc.parser != "pymupdf" or not doc.textless_pages:
+        if not doc.blocks:
+            raise ParseError(f"{pdf}: no text extracted; try --parser pymupdf")
+        return doc
+    from vaultd.parse.ocr import ocr_page, tesseract_available, tesseract_version
+
+    if not (ocr and tesseract_available()):
+        if len(doc.textless_pages) == doc.pages or not doc.blocks:
+            raise ParseError(
+                f"{pdf}: no text layer (scanned?); install tesseract-ocr and enable parse.ocr to OCR it"
+            )
+        doc.warnings.append(
+            f"pages {', '.join(map(str, doc.textless_pages))} have no text layer and were not OCRed"
+        )
+        return doc
+    from vaultd.parse.pymupdf import open_pdf
+
+    pdoc = open_pdf(pdf)
+    try:
+        ocr_blocks = [b for n in doc.textless_pages for b in ocr_page(pdoc[n - 1], ocr_language)]
+    finally:
+        pdoc.close()
+    merged = sorted(doc.blocks + ocr_blocks, key=lambda b: b.page)  # stable: keeps reading order
+    doc.blocks = merged
+    doc.parser_version = f"{doc.parser_version}+tesseract-{tesseract_version()}"
+    doc.warnings.append(
+        f"OCR (lower-trust quotes) on pages {', '.join(map(str, doc.textless_pages))}"
+    )
+    if not doc.blocks:
+        raise ParseError(f"{pdf}: OCR found no text; check the scan or the OCR language")
+    return doc

@@ -1,0 +1,156 @@
+"""Compile stage: raw/<key>.pdf + raw/<key>.meta.json → wiki/<key>.md.
+
+Parses the PDF with the chosen tier, chunks it, crops figures to raw/figs/, renders the
+citations, merges with the existing note (user blocks and unchanged enrichments survive)
+and writes the note atomically. Deterministic: the same PDF and parser give the same note.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from vaultd.config import Settings
+from vaultd.errors import InputError, ParseError
+from vaultd.models import Chunk, MetaFile, Note, NoteMeta
+from vaultd.parse.base import Block
+from vaultd.parse.chunker import chunk_blocks
+from vaultd.parse.pymupdf import load_pymupdf
+from vaultd.parse.tiers import parse_pdf
+from vaultd.vault import Vault, atomic_write_bytes, atomic_write_text
+
+FIGURE_ZOOM = 2.0  # render figures at 144 dpi
+
+
+@dataclass
+class CompileResult:
+    cite_key: str
+    note_path: Path
+    parser: str | None
+    chunks: int
+    pages: int
+    warnings: list[str] = field(default_factory=list)
+
+
+def _module(name: str) -> Any:
+    # formats/note are sibling helpers' modules; resolved at call time.
+    return importlib.import_module(name)
+
+
+def read_meta(vault: Vault, cite_key: str) -> MetaFile:
+    path = vault.meta_path(cite_key)
+    if not path.is_file():
+        raise InputError(f"{vault.rel(path) if path.parent.exists() else path}: no such record; "
+                         f"capture it first (`vaultd capture ...`)")
+    try:
+        return MetaFile.model_validate_json(path.read_text(encoding="utf-8"))
+    except (ValidationError, ValueError) as exc:
+        raise InputError(f"{path}: unreadable meta file ({exc.__class__.__name__}); capture it again") from exc
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        while block := fh.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
+                  chunks: list[Chunk]) -> None:
+    """Render each figure's region to raw/figs/<key>_fig<N>.png and link it on the chunk."""
+    figs = [(b, c) for b, c in zip(blocks, chunks, strict=True) if b.type == "figure"]
+    if not any(b.figure_region for b, _ in figs):
+        return
+    pymupdf = load_pymupdf()
+    doc = pymupdf.open(pdf)
+    try:
+        for n, (block, chunk) in enumerate(figs, start=1):
+            if block.figure_region is None:
+                continue
+            page = doc[block.page - 1]
+            pix = page.get_pixmap(matrix=pymupdf.Matrix(FIGURE_ZOOM, FIGURE_ZOOM),
+                                  clip=pymupdf.Rect(block.figure_region))
+            path = vault.figs / f"{cite_key}_fig{n}.png"
+            atomic_write_bytes(path, pix.tobytes("png"))
+            chunk.figure = vault.rel(path)
+    finally:
+        doc.close()
+
+
+def compile_note(
+    vault: Vault,
+    settings: Settings,
+    cite_key: str,
+    *,
+    parser: str = "auto",
+    progress: Callable[[int, int], None] | None = None,
+) -> CompileResult:
+    """Parse the source of ``cite_key`` and write its wiki note (see module doc)."""
+    meta = read_meta(vault, cite_key)
+    pdf = vault.pdf_path(cite_key)
+    chunks: list[Chunk] = []
+    warnings: list[str] = []
+    pages = 0
+    parser_name: str | None = None
+    parser_version: str | None = None
+    pdf_sha: str | None = None
+    if pdf.is_file():
+        pdf_sha = file_sha256(pdf)
+        doc = parse_pdf(
+            pdf,
+            parser,
+            ocr=settings.parse.ocr,
+            ocr_language=settings.parse.ocr_language,
+            progress=progress,
+        )
+        blocks = [b for b in doc.blocks if b.text.strip()]
+        chunks = chunk_blocks(blocks, doc.parser)
+        if len(chunks) != len(blocks):  # blank after canonicalisation: realign for figures
+            blocks = [b for b in blocks if " ".join(b.text.split())]
+        _crop_figures(vault, cite_key, pdf, blocks, chunks)
+        pages, parser_name, parser_version = doc.pages, doc.parser, doc.parser_version
+        warnings.extend(doc.warnings)
+    elif meta.pdf:
+        raise ParseError(f"{vault.rel(pdf)}: PDF named in the meta file is missing; capture it again")
+    work = meta.work
+    citations = _module("vaultd.formats").render_all(work, cite_key)
+    now = datetime.now(UTC).replace(microsecond=0).isoformat()
+    captured_at = meta.captured_at or now
+    note_meta = NoteMeta(
+        cite_key=cite_key,
+        title=meta.title,
+        authors=list(meta.authors),
+        year=meta.year,
+        doi=meta.doi,
+        arxiv_id=meta.arxiv_id,
+        doi_preprint=work.doi_preprint,
+        doi_published=work.doi_published,
+        reconciled=meta.reconciled,
+        warnings=list(meta.warnings),
+        sources=list(meta.sources),
+        captured=captured_at[:10],
+        captured_at=captured_at,
+        raw=vault.rel(pdf) if pdf_sha else None,
+        pdf_sha256=pdf_sha,
+        parser=parser_name,
+        parser_version=parser_version,
+        chunks=len(chunks),
+        enrichment="pending" if chunks else None,
+    )
+    new = Note(meta=note_meta, citations=citations, chunks=chunks)
+    note_mod = _module("vaultd.note")
+    note_path = vault.note_path(cite_key)
+    old = None
+    if note_path.is_file():
+        old = note_mod.parse_note(note_path.read_text(encoding="utf-8"), source=vault.rel(note_path))
+    merged = note_mod.merge_for_recompile(old, new)
+    atomic_write_text(note_path, note_mod.render_note(merged))
+    return CompileResult(cite_key, note_path, parser_name, len(chunks), pages, warnings)

@@ -1,0 +1,209 @@
+"""Index stage: paper notes and the user's own notes → FTS5 rows (+ vectors).
+
+Incremental: a file whose size and mtime are unchanged is not even read; a changed file
+re-indexes only the passages whose hash changed; files gone from the vault (deleted or
+renamed) lose their rows. Embedding failures never fail the run: passages stay keyword-
+searchable and the next run embeds what is missing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from vaultd.config import Settings
+from vaultd.errors import NoteFormatError, VaultdError
+from vaultd.index.embed import Embedder, make_embedder, pack
+from vaultd.index.rows import Row, delete_doc, note_rows, paper_rows, sync_doc
+from vaultd.index.store import IndexDB, open_index
+from vaultd.index.usernotes import iter_markdown_files, split_sections
+from vaultd.vault import Vault
+
+Progress = Callable[[int, int], None]
+EMBED_BATCH = 64
+
+
+@dataclass
+class IndexStats:
+    files: int = 0
+    changed: int = 0
+    removed: int = 0
+    chunks_added: int = 0
+    chunks_removed: int = 0
+    chunks_total: int = 0
+    embedded: int = 0
+    provider: str = "none"
+    vec_available: bool = False
+    seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+
+
+def index_vault(vault: Vault, settings: Settings, *, rebuild: bool = False,
+                progress: Progress | None = None,
+                embedder: Embedder | str | None = "settings") -> IndexStats:
+    """Bring ``.vaultd/index.db`` up to date with the vault (``rebuild``: from scratch)."""
+    vault.require()
+    if rebuild and vault.index_db.exists():
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(vault.index_db) + suffix).unlink(missing_ok=True)
+    files = list(iter_markdown_files(vault))
+    return _run(vault, settings, files, progress, embedder, full=True)
+
+
+def index_paths(vault: Vault, settings: Settings, paths: list[Path], *,
+                embedder: Embedder | str | None = "settings") -> IndexStats:
+    """Re-index just these files (the daemon's path after a note is written or removed)."""
+    vault.require()
+    return _run(vault, settings, [p.resolve() for p in paths], None, embedder, full=False)
+
+
+def _run(vault: Vault, settings: Settings, files: Sequence[Path], progress: Progress | None,
+         embedder: Embedder | str | None, *, full: bool) -> IndexStats:
+    t0 = time.perf_counter()
+    stats = IndexStats()
+    emb = _embedder(settings) if embedder == "settings" else embedder
+    assert not isinstance(emb, str)
+    db = open_index(vault.index_db)
+    try:
+        stats.vec_available = db.vec_available
+        if db.vec_error:
+            stats.warnings.append(db.vec_error)
+        known = {str(r[0]): (int(r[1]), int(r[2])) for r in
+                 db.conn.execute("SELECT path, mtime_ns, size FROM docs")}
+        seen: set[str] = set()
+        total = len(files)
+        for i, path in enumerate(files, 1):
+            rel = vault.rel(path) if path.exists() else _rel_missing(vault, path)
+            seen.add(rel)
+            if not path.is_file():
+                if rel in known:
+                    with db.transaction():
+                        stats.chunks_removed += delete_doc(db, rel)
+                    stats.removed += 1
+                continue
+            stats.files += 1
+            st = path.stat()
+            if known.get(rel) == (st.st_mtime_ns, st.st_size):
+                continue
+            with db.transaction():
+                added, removed = _index_file(db, vault, path, rel, st.st_mtime, stats)
+                db.conn.execute(
+                    "INSERT INTO docs(path, kind, mtime_ns, size) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT(path) DO UPDATE SET kind = excluded.kind, "
+                    "mtime_ns = excluded.mtime_ns, size = excluded.size",
+                    (rel, _kind(vault, path), st.st_mtime_ns, st.st_size))
+            stats.changed += 1
+            stats.chunks_added += added
+            stats.chunks_removed += removed
+            if progress:
+                progress(i, total)
+        if full:
+            for rel in set(known) - seen:
+                with db.transaction():
+                    stats.chunks_removed += delete_doc(db, rel)
+                stats.removed += 1
+        if progress:
+            progress(total, total)
+        if emb is not None:
+            stats.provider = emb.provider
+            try:
+                stats.embedded = embed_missing(db, emb)
+            except VaultdError as exc:
+                stats.warnings.append(f"embeddings skipped: {exc}")
+        with db.transaction():
+            db.set_meta("last_indexed", datetime.now(UTC).isoformat(timespec="seconds"))
+        stats.chunks_total = int(db.scalar("SELECT count(*) FROM chunks") or 0)
+    finally:
+        db.close()
+    stats.seconds = round(time.perf_counter() - t0, 3)
+    return stats
+
+
+def _rel_missing(vault: Vault, path: Path) -> str:
+    try:
+        return path.relative_to(vault.root.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _kind(vault: Vault, path: Path) -> str:
+    return "paper" if path.parent.resolve() == vault.wiki.resolve() else "note"
+
+
+def _index_file(db: IndexDB, vault: Vault, path: Path, rel: str, mtime: float,
+                stats: IndexStats) -> tuple[int, int]:
+    text = path.read_text(encoding="utf-8", errors="replace")
+    rows: list[Row] | None = None
+    if _kind(vault, path) == "paper" and text.startswith("---"):
+        rows = _paper(db, text, rel, mtime, stats)
+    if rows is None:
+        db.conn.execute("DELETE FROM papers WHERE path = ?", (rel,))
+        rows = note_rows(split_sections(text), rel, path.stem, mtime)
+    return sync_doc(db, rel, rows)
+
+
+def _paper(db: IndexDB, text: str, rel: str, mtime: float,
+           stats: IndexStats) -> list[Row] | None:
+    from vaultd.note import parse_note
+
+    try:
+        note = parse_note(text, source=rel)
+    except NoteFormatError as exc:
+        # A hand-written note in wiki/ is still the user's own text.
+        if "cite_key" in text.split("\n---", 1)[0]:
+            stats.warnings.append(f"{rel}: {exc}")
+        return None
+    m = note.meta
+    db.conn.execute(
+        "INSERT INTO papers(cite_key, title, authors, year, path, chunks) VALUES (?,?,?,?,?,?) "
+        "ON CONFLICT(cite_key) DO UPDATE SET title = excluded.title, authors = "
+        "excluded.authors, year = excluded.year, path = excluded.path, chunks = excluded.chunks",
+        (m.cite_key, m.title, "; ".join(m.authors), m.year, rel, len(note.chunks)))
+    return paper_rows(note, rel, mtime)
+
+
+def _embedder(settings: Settings) -> Embedder | None:
+    s = settings.index
+    return make_embedder(s.embedding_provider, s.embedding_model,
+                         ollama_host=settings.enrich.ollama_host)
+
+
+def embed_missing(db: IndexDB, emb: Embedder, *, progress: Progress | None = None) -> int:
+    """Embed passages with no cached vector for ``emb.model``; fill ``vec_chunks``.
+
+    Returns how many texts were sent to the provider.
+    """
+    model = f"{emb.provider}:{emb.model}"
+    todo = [(str(h), str(t)) for h, t in db.conn.execute(
+        "SELECT c.hash, min(c.text) FROM chunks c LEFT JOIN vectors v ON v.hash = c.hash "
+        "AND v.model = ? WHERE v.hash IS NULL GROUP BY c.hash", (model,))]
+    done = 0
+    for start in range(0, len(todo), EMBED_BATCH):
+        batch = todo[start:start + EMBED_BATCH]
+        vecs = emb.embed_documents([t for _, t in batch])
+        with db.transaction():
+            db.conn.executemany(
+                "INSERT OR REPLACE INTO vectors(hash, model, dim, vec) VALUES (?, ?, ?, ?)",
+                [(h, model, len(v), pack(v)) for (h, _), v in zip(batch, vecs, strict=True)])
+        done += len(batch)
+        if progress:
+            progress(done, len(todo))
+    with db.transaction():
+        db.set_meta("embed_provider", emb.provider)
+        db.set_meta("embed_model", model)
+        _fill_vec_table(db, model)
+    return done
+
+
+def _fill_vec_table(db: IndexDB, model: str) -> None:
+    row = db.conn.execute("SELECT dim FROM vectors WHERE model = ? LIMIT 1", (model,)).fetchone()
+    if row is None or not db.ensure_vec_table(int(row[0]), model):
+        return
+    have = {int(r[0]) for r in db.conn.execute("SELECT rowid FROM vec_chunks")}
+    rows = [(int(rid), bytes(vec)) for rid, vec in db.conn.execute(
+        "SELECT c.rowid, v.vec FROM chunks c JOIN vectors v ON v.hash = c.hash "
+        "AND v.model = ?", (model,)) if int(rid) not in have]
+    db.conn.executemany("INSERT INTO vec_chunks(rowid, embedding) VALUES (?, ?)", rows)

@@ -1,0 +1,175 @@
+"""One inbox item → capture → compile → index; enrichment is a separate, later pass.
+
+The daemon calls ``ingest_item`` from a worker thread and ``enrich_after`` from its
+background enrichment thread, so the LLM never holds a queue slot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import logging
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from vaultd.config import Settings
+from vaultd.errors import InputError, VaultdError
+from vaultd.vault import Vault, atomic_write_text
+
+log = logging.getLogger(__name__)
+
+Action = Literal["capture", "import_bib"]
+
+_ARXIV_RE = re.compile(
+    r"arxiv\.org/(?:abs|pdf)/([a-z\-]+(?:\.[A-Z]{2})?/\d{7}|\d{4}\.\d{4,5})(?:v\d+)?", re.I
+)
+_DOI_RE = re.compile(r"(10\.\d{4,9}/[^\s\"<>?#]+)", re.I)
+HASH_BLOCK_BYTES = 1 << 20
+
+
+@dataclass
+class IngestResult:
+    cite_keys: list[str]
+    statuses: list[str]
+    pdf: Path | None = None
+    notes: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        while block := fh.read(HASH_BLOCK_BYTES):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def idempotency_key(path: Path, url: str | None) -> str:
+    """The identity of what an item captures: arXiv id, DOI, URL, else content SHA-256."""
+    if url:
+        if m := _ARXIV_RE.search(url):
+            return f"arxiv:{m.group(1).lower()}"
+        if "doi.org/" in url.lower() and (m := _DOI_RE.search(url)):
+            return f"doi:{m.group(1).lower().rstrip('.')}"
+        return f"url:{url.strip()}"
+    return f"sha256:{file_sha256(path)}"
+
+
+def _stage(module: str, name: str) -> Any:
+    """A pipeline stage by name: imported late so the daemon starts without heavy deps."""
+    return getattr(importlib.import_module(module), name)
+
+
+def _capture(vault: Vault, settings: Settings, source: str) -> list[Any]:
+    capture_sync = _stage("vaultd.pipeline.capture", "capture_sync")
+    return list(capture_sync(vault, settings, source))
+
+
+def _bib_sources(path: Path) -> tuple[list[str], list[str]]:
+    """DOIs / arXiv ids of a .bib file's entries, and warnings for the ones without."""
+    parse_string = _stage("bibtexparser", "parse_string")
+    try:
+        library = parse_string(path.read_text(encoding="utf-8", errors="replace"))
+    except Exception as exc:  # bibtexparser raises assorted errors on malformed input
+        raise InputError(f"{path.name}: not a readable BibTeX file ({exc}); fix it and drop it again") from exc
+    sources: list[str] = []
+    warnings: list[str] = []
+    for entry in library.entries:
+        fields = {k.lower(): str(v.value).strip() for k, v in entry.fields_dict.items()}
+        if fields.get("doi"):
+            sources.append(fields["doi"])
+        elif fields.get("eprint") and fields.get("archiveprefix", "arxiv").lower() == "arxiv":
+            sources.append(f"arXiv:{fields['eprint']}")
+        else:
+            warnings.append(f"{entry.key}: no DOI or arXiv id; capture it by hand")
+    return sources, warnings
+
+
+def _apply_tags(vault: Vault, cite_key: str, tags: list[str]) -> None:
+    parse_note = _stage("vaultd.note", "parse_note")
+    render_note = _stage("vaultd.note", "render_note")
+    path = vault.note_path(cite_key)
+    if not tags or not path.is_file():
+        return
+    note = parse_note(path.read_text(encoding="utf-8"), str(path))
+    merged = list(dict.fromkeys([*note.meta.tags, *tags]))
+    if merged != note.meta.tags:
+        note.meta.tags = merged
+        atomic_write_text(path, render_note(note))
+
+
+def _index(vault: Vault, settings: Settings, notes: list[Path]) -> None:
+    try:
+        index_paths = _stage("vaultd.pipeline.index", "index_paths")
+    except ImportError:
+        log.warning("index module not installed; %d note(s) not indexed yet", len(notes))
+        return
+    index_paths(vault, settings, notes)
+
+
+def ingest_item(vault: Vault, settings: Settings, path: Path, *, action: Action,
+                url: str | None = None, compile: bool = True, tags: list[str] | None = None,
+                index: bool = True) -> IngestResult:
+    """Capture what ``path`` holds, compile its note(s) and index them.
+
+    Raises ``VaultdError`` subclasses; ``.transient`` tells the queue to retry later.
+    """
+    warnings: list[str] = []
+    if action == "import_bib":
+        sources, warnings = _bib_sources(path)
+        if not sources:
+            raise InputError(f"{path.name}: no entry has a DOI or arXiv id; add them and drop it again")
+    elif url is not None:
+        sources = [url]
+    else:
+        sources = [str(path)]
+    results: list[Any] = []
+    errors: list[VaultdError] = []
+    for source in sources:
+        try:
+            results.extend(_capture(vault, settings, source))
+        except VaultdError as exc:
+            if len(sources) == 1:
+                raise
+            errors.append(exc)
+            warnings.append(f"{source}: {exc}")
+    if not results and errors:
+        raise errors[0]
+    out = IngestResult(cite_keys=[r.cite_key for r in results],
+                       statuses=[r.status for r in results], warnings=warnings)
+    for r in results:
+        out.warnings.extend(r.warnings)
+        if r.pdf is not None and out.pdf is None:
+            out.pdf = r.pdf
+    if compile:
+        compile_note = _stage("vaultd.pipeline.compile", "compile_note")
+        for key in out.cite_keys:
+            result = compile_note(vault, settings, key, parser=settings.parse.parser)
+            out.notes.append(result.note_path)
+            out.warnings.extend(result.warnings)
+            if tags:
+                _apply_tags(vault, key, tags)
+    if index and out.notes:
+        _index(vault, settings, out.notes)
+    return out
+
+
+def enrich_after(vault: Vault, settings: Settings, cite_keys: list[str]) -> list[str]:
+    """The LLM pass for freshly written notes; never raises for a down LLM."""
+    if not settings.enrich.enabled:
+        return []
+    try:
+        enrich_note = _stage("vaultd.pipeline.enrich", "enrich_note")
+    except ImportError:
+        return ["enrichment module not installed; chunks stay pending"]
+    messages: list[str] = []
+    for key in cite_keys:
+        result = enrich_note(vault, settings, key)
+        hint = getattr(result, "hint", None) or getattr(result, "message", None)
+        if hint:
+            messages.append(f"{key}: {hint}")
+    if cite_keys:
+        _index(vault, settings, [vault.note_path(k) for k in cite_keys if vault.note_path(k).is_file()])
+    return messages
