@@ -11,7 +11,7 @@ def _a(family: str, given: str, **kw: str) -> Author:
 
 
 def _people(prefix: str, n: int) -> list[Author]:
-    givens = "Anna Bob Carl Dora Emil Fay Gus Hal Ivy Jo Kim Lee Max Ned Olga Pia Quinn Rita Sam Tom Uma Vic Wes Xia Yuri".split()
+    givens = ["Anna", "Bob", "Carl", "Dora", "Emil", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lee", "Max", "Ned", "Olga", "Pia", "Quinn", "Rita", "Sam", "Tom", "Uma", "Vic", "Wes", "Xia", "Yuri"]
     return [_a(f"{prefix}{i + 1}", givens[i % len(givens)]) for i in range(n)]
 
 

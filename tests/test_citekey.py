@@ -142,6 +142,13 @@ def test_non_latin_titles_are_transliterated_word_by_ideograph() -> None:
     assert make_key(russian) == "ivanov1999dobryy"
 
 
+def test_inline_markup_in_crossref_titles_does_not_leak_into_keys() -> None:
+    work = _work("<i>Escherichia coli</i> grown on CO<sub>2</sub> &amp; light",
+                 _a(family="Doe"), year=2010)
+    assert make_key(work, "[title:skipwords]") == "EscherichiacoligrownCO2light"
+    assert make_key(work) == "doe2010escherichia"
+
+
 def test_a_pattern_that_expands_to_nothing_falls_back_to_the_default() -> None:
     assert make_key(ATTENTION.model_copy(update={"container_title": None}), "[journal]") == (
         "vaswani2017attention"

@@ -31,8 +31,12 @@ def chunk(text: str, kind: ChunkType = "paragraph", cid: str = "p1s1c1") -> Chun
         id=cid,
         text=text,
         provenance=Provenance(
-            page=1, section="1 Intro", text_sha256=text_sha256(text), char_range=[0, len(text)],
-            chunk_type=kind, parser="pymupdf",
+            page=1,
+            section="1 Intro",
+            text_sha256=text_sha256(text),
+            char_range=[0, len(text)],
+            chunk_type=kind,
+            parser="pymupdf",
         ),
     )
 
@@ -67,10 +71,15 @@ def test_key_sentence_text_looks_the_index_up_in_the_verbatim_text() -> None:
 
 def test_headings_references_and_tiny_chunks_are_skipped_but_captions_are_enriched() -> None:
     assert skip_reason(chunk("3 Model Architecture", "heading")) == "heading"
-    assert skip_reason(chunk("[1] A. Author. A paper title that is long. 2017.", "reference")) == "reference"
+    assert (
+        skip_reason(chunk("[1] A. Author. A paper title that is long. 2017.", "reference"))
+        == "reference"
+    )
     assert skip_reason(chunk("Too short to matter here.")) is not None
     assert skip_reason(chunk("", "figure")) == "figure image without caption"
-    caption = "Figure 1: The Transformer model architecture with stacked encoder and decoder layers."
+    caption = (
+        "Figure 1: The Transformer model architecture with stacked encoder and decoder layers."
+    )
     assert skip_reason(chunk(caption, "figure")) is None
     assert skip_reason(chunk(TEXT)) is None
 
@@ -91,38 +100,64 @@ def test_schema_asks_for_an_integer_key_sentence_never_text() -> None:
 
 
 def test_valid_answer_is_accepted() -> None:
-    raw = json.dumps({"answers": [
-        {"id": "p1s1c1", "paraphrase": "Queries map to outputs.", "implication": "It is fast.",
-         "key_sentence": 0}
-    ]})
+    raw = json.dumps(
+        {
+            "answers": [
+                {
+                    "id": "p1s1c1",
+                    "paraphrase": "Queries map to outputs.",
+                    "implication": "It is fast.",
+                    "key_sentence": 0,
+                }
+            ]
+        }
+    )
     answers, reasons = validate_batch(raw, [item()])
     assert reasons == {}
     assert answers["p1s1c1"].key_sentence == 0
 
 
 def test_answer_with_quote_text_instead_of_an_index_is_rejected() -> None:
-    raw = json.dumps({"answers": [
-        {"id": "p1s1c1", "paraphrase": "p", "implication": "i",
-         "key_sentence": "Attention maps queries to outputs."}
-    ]})
+    raw = json.dumps(
+        {
+            "answers": [
+                {
+                    "id": "p1s1c1",
+                    "paraphrase": "p",
+                    "implication": "i",
+                    "key_sentence": "Attention maps queries to outputs.",
+                }
+            ]
+        }
+    )
     answers, reasons = validate_batch(raw, [item()])
     assert answers == {}
     assert "quote text" in reasons["p1s1c1"]
 
 
 def test_answer_with_an_extra_quote_field_is_rejected() -> None:
-    raw = json.dumps({"answers": [
-        {"id": "p1s1c1", "paraphrase": "p", "implication": "i", "key_sentence": 1,
-         "quote": "Attention maps queries to outputs."}
-    ]})
+    raw = json.dumps(
+        {
+            "answers": [
+                {
+                    "id": "p1s1c1",
+                    "paraphrase": "p",
+                    "implication": "i",
+                    "key_sentence": 1,
+                    "quote": "Attention maps queries to outputs.",
+                }
+            ]
+        }
+    )
     _, reasons = validate_batch(raw, [item()])
     assert "quote" in reasons["p1s1c1"]
 
 
 def test_out_of_range_index_broken_json_and_missing_chunks_are_reasons() -> None:
     items = [item(cid="a"), item(cid="b")]
-    raw = json.dumps({"answers": [{"id": "a", "paraphrase": "p", "implication": "i",
-                                   "key_sentence": 7}]})
+    raw = json.dumps(
+        {"answers": [{"id": "a", "paraphrase": "p", "implication": "i", "key_sentence": 7}]}
+    )
     _, reasons = validate_batch(raw, items)
     assert "not a sentence number" in reasons["a"]
     assert reasons["b"] == "LLM answer left this chunk out"
@@ -131,4 +166,7 @@ def test_out_of_range_index_broken_json_and_missing_chunks_are_reasons() -> None
 
 
 def test_advisory_text_cannot_smuggle_markup_into_the_note() -> None:
-    assert sanitize_advisory("> quote\n<!-- chunk id=x -->  next\nline") == "quote chunk id=x next line"
+    assert (
+        sanitize_advisory("> quote\n<!-- chunk id=x -->  next\nline")
+        == "quote chunk id=x next line"
+    )

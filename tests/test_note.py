@@ -152,7 +152,8 @@ def test_user_text_around_generated_regions_survives_rerender_byte_for_byte() ->
     fresh = _sample_note()
     fresh.citations["mla"] = "Vaswani, Ashish. 2017."
     out = render_note(merge_for_recompile(old, fresh))
-    assert out.endswith(mine + "## Aside\nhello\n")
+    # Blocks keep their order; the aside (first in the note) now follows the quotes.
+    assert out.endswith("<!-- /vaultd:quotes -->\n\n## Aside\nhello\n\n" + mine)
     assert "### MLA\n\nVaswani, Ashish. 2017.\n" in out
 
 

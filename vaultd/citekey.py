@@ -15,6 +15,7 @@ Keys are pinned once written: ``unique_key`` only ever suffixes the *new* item.
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from collections.abc import Collection, Sequence
@@ -58,7 +59,7 @@ _WORD_RE = re.compile(
 )
 _NON_KEY_RE = re.compile(r"[^A-Za-z0-9_:-]+")
 _NON_ALNUM_RE = re.compile(r"[^A-Za-z0-9]+")
-_FIELD_RE = re.compile(r"\[([^\[\]]*)\]")
+_TAG_RE = re.compile(r"</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?/?>")
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,14 +171,16 @@ def unique_key(base: str, taken: Collection[str]) -> str:
     """
     if not KEY_RE.fullmatch(base):
         raise InputError(f"invalid cite key {base!r}: use only A-Z a-z 0-9 _ : -")
-    folded = {k.casefold() for k in taken}
-    if base.casefold() not in folded:
+    # Keys are ASCII, so lower() is case folding; only keys sharing the prefix matter.
+    low = base.lower()
+    folded = {f for k in taken if (f := k.lower()).startswith(low)}
+    if low not in folded:
         return base
     for letter in "abcdefghijklmnopqrstuvwxyz":
-        if (base + letter).casefold() not in folded:
+        if low + letter not in folded:
             return base + letter
     n = 27
-    while f"{base}_{n}".casefold() in folded:
+    while f"{low}_{n}" in folded:
         n += 1
     return f"{base}_{n}"
 
@@ -258,6 +261,9 @@ def _translit(text: str) -> str:
 def _words(text: str | None) -> list[str]:
     if not text:
         return []
+    if "<" in text or "&" in text:
+        # CrossRef titles carry inline markup: "Structure of <i>E. coli</i>", "CO<sub>2</sub>".
+        text = html.unescape(_TAG_RE.sub("", text))
     return [w for w in (_translit(raw) for raw in _WORD_RE.findall(text)) if w]
 
 

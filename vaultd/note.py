@@ -172,7 +172,7 @@ def _fail(source: str, what: str) -> NoteFormatError:
     return NoteFormatError(f"{source}: {what}; fix the note by hand or recompile it")
 
 
-def _yaml_load(text: str, source: str, what: str) -> dict[str, Any]:
+def yaml_mapping(text: str, source: str, what: str) -> dict[str, Any]:
     try:
         data = yaml.load(text, Loader=_BaseLoader)
     except yaml.YAMLError as exc:
@@ -196,7 +196,7 @@ def split_frontmatter(text: str, source: str = "<note>") -> tuple[str, int]:
 
 
 def parse_meta(yaml_text: str, source: str) -> tuple[NoteMeta, dict[str, Any]]:
-    data = _yaml_load(yaml_text, source, "frontmatter")
+    data = yaml_mapping(yaml_text, source, "frontmatter")
     known = {k: v for k, v in data.items() if k in _META_FIELDS}
     try:
         meta = NoteMeta.model_validate(known)
@@ -270,7 +270,7 @@ def _parse_chunk(chunk_id: str, block: list[str], source: str) -> Chunk:
                 close = block.index(fence.group(1), i + 1)
             except ValueError as exc:
                 raise _fail(source, f"{where}: provenance block is not closed") from exc
-            prov = _yaml_load("\n".join(block[i + 1 : close]) + "\n", source, where)
+            prov = yaml_mapping("\n".join(block[i + 1 : close]) + "\n", source, where)
             i = close
         i += 1
     if prov is None:
@@ -310,7 +310,7 @@ def _parse_quotes(lines: list[str], source: str, user: list[str]) -> list[Chunk]
 def split_user_blocks(text: str) -> list[str]:
     """User text split before each level-1/2 heading line (concatenation is the text)."""
     blocks: list[str] = []
-    for line in text.splitlines(keepends=True):
+    for line in re.findall(r"[^\n]*\n|[^\n]+$", text):
         if not blocks or _USER_HEADING_RE.match(line):
             blocks.append(line)
         else:

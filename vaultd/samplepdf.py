@@ -174,7 +174,9 @@ def _build(fitz: Any, path: Path) -> SamplePaper:
     authors = ", ".join(AUTHORS)
     aw = w.width(authors, "helv", 11)
     w.page.insert_text(((PAGE_W - aw) / 2, 115), authors, fontname="helv", fontsize=11)
-    paper.blocks.append(SampleBlock("heading", TITLE, 1, ((PAGE_W - title_w) / 2, 76, (PAGE_W + title_w) / 2, 94), -1))
+    # line box = baseline - ascender .. baseline + descender (Helvetica: 1.075 / 0.299 em)
+    title_box = ((PAGE_W - title_w) / 2, 90 - 18 * 1.075, (PAGE_W + title_w) / 2, 90 + 18 * 0.299)
+    paper.blocks.append(SampleBlock("heading", TITLE, 1, title_box, -1))
     for kind, text in CONTENT:
         if kind == "pagebreak":
             w.new_page()

@@ -11,9 +11,9 @@ from typing import Any
 from urllib.parse import quote
 
 from vaultd.capture.http import Fetcher
-from vaultd.capture.names import clean_text, date_parts, make_author, make_work
+from vaultd.capture.names import clean_text, date_parts, make_author, make_work, split_name
 from vaultd.errors import FetchError
-from vaultd.models import Work
+from vaultd.models import Author, Work
 
 SOURCE = "unpaywall"
 
@@ -30,9 +30,16 @@ def oa_pdf_urls(data: dict[str, Any]) -> list[str]:
     return urls
 
 
+def _author(a: dict[str, Any]) -> Author:
+    # Older records carry CrossRef-style family/given; newer ones only raw_author_name.
+    if a.get("family"):
+        return make_author(family=clean_text(a.get("family")), given=clean_text(a.get("given")))
+    return split_name(str(a["raw_author_name"]))
+
+
 def parse_work(data: dict[str, Any]) -> Work:
-    authors = [make_author(family=clean_text(a.get("family")), given=clean_text(a.get("given")))
-               for a in data.get("z_authors") or [] if isinstance(a, dict) and a.get("family")]
+    authors = [_author(a) for a in data.get("z_authors") or []
+               if isinstance(a, dict) and (a.get("family") or a.get("raw_author_name"))]
     pdfs = oa_pdf_urls(data)
     issued = date_parts(data.get("published_date")) or (
         [int(data["year"])] if data.get("year") else None)

@@ -17,7 +17,19 @@ from vaultd.cli.common import AppContext, run_command
 # Each module registers its commands on `main` when imported. Add new command groups here.
 COMMAND_MODULES = [
     "vaultd.cli.init_cmd",
+    "vaultd.cli.capture_cmd",
+    "vaultd.cli.run_cmd",
+    "vaultd.cli.status_cmd",
+    "vaultd.cli.service_cmd",
+    "vaultd.cli.rules_cmd",
+    "vaultd.cli.demo_cmd",
+    "vaultd.cli.index_cmd",
+    "vaultd.cli.search_cmd",
+    "vaultd.cli.cite_cmd",
+    "vaultd.cli.mcp_cmd",
     "vaultd.cli.enrich_cmd",
+    "vaultd.cli.verify_cmd",
+    "vaultd.cli.compile_cmd",
 ]
 
 

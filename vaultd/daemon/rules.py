@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from vaultd.errors import ConfigError
 
+DEFAULT_ORDER = ("pdf.toml", "links.toml", "bib.toml")
 LINK_EXTENSIONS = (".url", ".webloc", ".txt", ".md")
 MAGIC_BYTES = 1024
 LINK_FILE_MAX_BYTES = 1 << 20
@@ -152,11 +153,13 @@ def load_rule_file(path: Path) -> list[LoadedRule]:
 def load_rules(user_dir: Path | None, defaults_dir: Path | None = None) -> list[LoadedRule]:
     """User rules (``*.toml`` in name order) first, then the shipped defaults."""
     loaded: list[LoadedRule] = []
-    dirs = [d for d in (user_dir, defaults_dir or default_rules_dir()) if d is not None]
-    for directory in dirs:
-        if directory.is_dir():
-            for path in sorted(directory.glob("*.toml")):
-                loaded.extend(load_rule_file(path))
+    if user_dir is not None and user_dir.is_dir():
+        for path in sorted(user_dir.glob("*.toml")):
+            loaded.extend(load_rule_file(path))
+    shipped = defaults_dir or default_rules_dir()
+    rank = {name: i for i, name in enumerate(DEFAULT_ORDER)}
+    for path in sorted(shipped.glob("*.toml"), key=lambda p: (rank.get(p.name, 99), p.name)):
+        loaded.extend(load_rule_file(path))
     return loaded
 
 

@@ -44,11 +44,12 @@ def setup_logging(vault: Vault, verbose: bool = True) -> list[logging.Handler]:
     )
     stream = logging.StreamHandler()
     handlers: list[logging.Handler] = [file_handler, stream]
+    stream.setLevel(logging.INFO if verbose else logging.WARNING)
     root = logging.getLogger("vaultd")
     for h in handlers:
         h.setFormatter(fmt)
         root.addHandler(h)
-    root.setLevel(logging.INFO if verbose else logging.WARNING)
+    root.setLevel(logging.INFO)
     return handlers
 
 
@@ -308,10 +309,18 @@ class Daemon:
         for job_id in left:
             self.queue.requeue(job_id)
             log.info("job %d re-queued at shutdown", job_id)
-        for q in (self._work, self._enrich, self._maint):
+        # Queued enrichment is dropped: those chunks stay pending for the backlog pass.
+        for q in (self._enrich, self._maint):
+            with contextlib.suppress(stdqueue.Empty):
+                while True:
+                    q.get_nowait()
+        for q2 in (self._work, self._enrich, self._maint):
             for _ in range(len(self._threads)):
-                q.put(None)
-        self.abandoned = bool(left)
+                q2.put(None)
+        # Let the enrichment and maintenance threads finish the note they are writing.
+        for t in self._threads:
+            t.join(max(0.0, deadline + 1.0 - time.monotonic()))
+        self.abandoned = bool(left) or any(t.is_alive() for t in self._threads)
         log.info("vaultd stopped")
         return 0
 

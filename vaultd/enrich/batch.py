@@ -47,7 +47,9 @@ def item_tokens(item: EnrichItem) -> int:
     )
 
 
-def plan_batches(items: list[EnrichItem], max_chunks: int, context_tokens: int) -> list[list[EnrichItem]]:
+def plan_batches(
+    items: list[EnrichItem], max_chunks: int, context_tokens: int
+) -> list[list[EnrichItem]]:
     """Consecutive groups of at most ``max_chunks`` items fitting ``context_tokens``.
 
     A single item larger than the budget still gets its own request (Ollama truncates

@@ -45,7 +45,9 @@ class EnrichCache:
                 (text_sha256, self.model, self.prompt_version),
             ).fetchone()
         except sqlite3.Error as exc:
-            raise StoreError(f"enrichment cache read failed: {exc}; check .vaultd/state.db") from exc
+            raise StoreError(
+                f"enrichment cache read failed: {exc}; check .vaultd/state.db"
+            ) from exc
         if row is None:
             return None
         return ValidatedAnswer(row[0], row[1], row[2])
@@ -66,4 +68,6 @@ class EnrichCache:
                     ),
                 )
         except sqlite3.Error as exc:
-            raise StoreError(f"enrichment cache write failed: {exc}; check .vaultd/state.db") from exc
+            raise StoreError(
+                f"enrichment cache write failed: {exc}; check .vaultd/state.db"
+            ) from exc

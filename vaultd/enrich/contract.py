@@ -36,7 +36,7 @@ SYSTEM_PROMPT = (
     "`implication`: one sentence on why it matters or what follows from it; "
     "`key_sentence`: the NUMBER in brackets of the single most important sentence, or null. "
     "Never copy sentences: give the number, not the text. Answer every chunk id given, "
-    "in the same order, inside {\"answers\": [...]}."
+    'in the same order, inside {"answers": [...]}.'
 )
 
 
@@ -93,8 +93,28 @@ class EnrichItem:
 # whitespace and an uppercase letter, digit, quote or bracket.
 _BOUNDARY = re.compile(r"""(?<=[.!?])["'\u201d\u2019)\]]*\s+(?=["'\u201c\u2018(\[A-Z0-9])""")
 _ABBREVIATIONS = (
-    "e.g.", "i.e.", "et al.", "etc.", "cf.", "vs.", "Fig.", "Figs.", "Eq.", "Eqs.", "Sec.",
-    "Tab.", "Ref.", "Refs.", "No.", "Dr.", "Mr.", "Ms.", "Prof.", "approx.", "resp.", "al.",
+    "e.g.",
+    "i.e.",
+    "et al.",
+    "etc.",
+    "cf.",
+    "vs.",
+    "Fig.",
+    "Figs.",
+    "Eq.",
+    "Eqs.",
+    "Sec.",
+    "Tab.",
+    "Ref.",
+    "Refs.",
+    "No.",
+    "Dr.",
+    "Mr.",
+    "Ms.",
+    "Prof.",
+    "approx.",
+    "resp.",
+    "al.",
 )
 
 

@@ -13,6 +13,7 @@ from vaultd.formats._common import (
     names,
     pages,
     period,
+    title_case,
 )
 from vaultd.models import Work
 
@@ -53,12 +54,14 @@ def _link(work: Work) -> str:
 def render(work: Work) -> str:
     t = work.type
     title = work.title or ""
-    italic_title = t in ("book", "thesis", "motion_picture", "article", "report")
+    italic_title = t in ("book", "thesis", "motion_picture", "article", "report") or (
+        t in ("article-journal", "paper-conference") and not work.container_title
+    )
     shown_title = italic(title) if italic_title else title
     # Bracketed description right after the title.
     bracket = ""
-    if t == "thesis" and work.genre:
-        bracket = join([work.genre, (work.publisher or "") if work.url and not work.doi else ""], ", ")
+    if t == "thesis":
+        bracket = join([work.genre or "", (work.publisher or "") if work.url or work.doi else ""], ", ")
     elif t == "motion_picture":
         bracket = work.genre or "Video recording"
     if bracket:
@@ -74,7 +77,7 @@ def render(work: Work) -> str:
     if t in ("article-journal", "paper-conference") or (
         t not in ("book", "thesis", "motion_picture", "article", "report") and work.container_title
     ):
-        src = italic(work.container_title or "")
+        src = italic(title_case(work.container_title or ""))
         if work.volume:
             src = join([src, italic(work.volume)], ", ")
             if work.issue:
@@ -88,7 +91,7 @@ def render(work: Work) -> str:
         if src:
             body.append(period(src))
     elif t == "thesis":
-        if work.publisher and not (work.url and not work.doi and work.genre):
+        if work.publisher and not (work.url or work.doi):
             body.append(period(work.publisher))
     elif work.publisher:
         body.append(period(work.publisher))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from vaultd.formats._common import Name, names
+from vaultd.formats._common import Name, join, names
 from vaultd.models import Author, Work
 
 _SPECIALS = {
@@ -23,7 +23,8 @@ _SPECIALS = {
 _SPECIAL_RE = re.compile(r"[\\&%$#_{}~^]")
 # Words with a capital after their first character ('LeCun', 't-SNE', 'BERT') are
 # braced so that bibliography styles which lowercase titles keep them.
-_PROTECT_RE = re.compile(r"\S*[A-Z]\S*")
+_PROTECT_RE = re.compile(r"[^\s,;:?!()\[\]]*[A-Z][^\s,;:?!()\[\]]*")
+_MONTH_MACROS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
 def escape(text: str) -> str:
@@ -51,30 +52,31 @@ def _url_safe(text: str) -> str:
 
 
 def _needs_brace(part: str) -> bool:
-    lowered = f" {part.lower()} "
-    return "," in part or " and " in lowered or (part[:1].islower() if part else False)
-
-
-def _part(text: str) -> str:
-    e = escape(text)
-    return "{" + e + "}" if _needs_brace(text) else e
-
-
-def name(n: Name) -> str:
-    if n.literal is not None:
-        return "{" + escape(n.literal) + "}"
-    family = _part(n.family) if n.family else "{}"
-    if n.particle:
-        family = escape(n.particle) + " " + family
-    given = " ".join(p for p in (n.given, n.dropping) if p)
-    given_part = escape(given) if given and not _needs_brace_given(given) else ("{" + escape(given) + "}" if given else "")
-    if n.suffix:
-        return f"{family}, {escape(n.suffix)}, {given_part}"
-    return f"{family}, {given_part}" if given_part else family
+    # Braced family names keep BibTeX from splitting 'Garcia de la Cruz' into von/last
+    # parts or reading a comma or ' and ' as structure.
+    return any(c.isspace() for c in part) or "," in part or part[:1].islower()
 
 
 def _needs_brace_given(given: str) -> bool:
     return "," in given or " and " in f" {given.lower()} "
+
+
+def name(n: Name) -> str:
+    if n.literal is not None or not n.family:
+        whole = n.literal if n.literal is not None else join([n.given, n.dropping], " ")
+        return "{" + escape(whole) + "}"
+    family = escape(n.family)
+    if _needs_brace(n.family):
+        family = "{" + family + "}"
+    if n.particle:
+        family = escape(n.particle) + " " + family
+    given = join([n.given, n.dropping], " ")
+    given_part = escape(given)
+    if given and _needs_brace_given(given):
+        given_part = "{" + given_part + "}"
+    if n.suffix:
+        return f"{family}, {escape(n.suffix)}, {given_part}"
+    return f"{family}, {given_part}" if given_part else family
 
 
 def name_list(authors: list[Author]) -> str:
@@ -125,10 +127,12 @@ def to_bibtex(work: Work, cite_key: str) -> str:
     elif etype == "misc" and work.type == "motion_picture":
         add("howpublished", work.publisher or work.container_title)
     add("year", work.year)
-    if work.issued and len(work.issued) >= 2:
-        add("month", work.issued[1])
+    month = _month(work)
     add("volume", work.volume)
-    add("number", work.issue if etype == "article" else work.number)
+    if etype == "article":
+        add("number", work.issue)
+    elif not work.arxiv_id:
+        add("number", work.number)
     if etype == "article" and work.number and not work.page:
         add("pages", work.number)
     if work.page:
@@ -151,5 +155,16 @@ def to_bibtex(work: Work, cite_key: str) -> str:
     add("isbn", work.isbn)
     add("issn", work.issn)
     add("note", work.journal_ref and f"Published in {work.journal_ref}")
-    body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields)
+    lines = [f"  {k} = {{{v}}}" for k, v in fields]
+    if month:
+        # An unbraced month macro: BibTeX styles print and sort it as a month name.
+        at = next((i for i, (k, _) in enumerate(fields) if k == "year"), len(fields) - 1)
+        lines.insert(at + 1, f"  month = {month}")
+    body = ",\n".join(lines)
     return f"@{etype}{{{cite_key},\n{body}\n}}\n" if body else f"@{etype}{{{cite_key},\n}}\n"
+
+
+def _month(work: Work) -> str:
+    if work.issued and len(work.issued) >= 2 and 1 <= work.issued[1] <= 12:
+        return _MONTH_MACROS[work.issued[1] - 1]
+    return ""

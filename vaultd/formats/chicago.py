@@ -54,25 +54,30 @@ def render(work: Work) -> str:
     title = title_case(work.title or "")
     year = str(work.year) if work.year else "n.d."
     who = authors(work)
-    italic_title = t in ("book", "motion_picture", "report")
+    italic_title = t in ("book", "report") or (
+        t in ("motion_picture", "article-journal", "paper-conference") and not work.container_title
+    )
     shown_title = period(italic(title)) if italic_title else quoted(title, ".")
     parts: list[str] = [f"{period(who)} {period(year)}" if who else f"{shown_title} {period(year)}"]
     if who:
         parts.append(shown_title)
     if t in ("article-journal", "paper-conference"):
         src = italic(title_case(work.container_title or ""))
+        if t == "paper-conference" and work.publisher_place:
+            src = join([src, f"({work.publisher_place})"], " ")
         page = pages(work.page, "chicago-16") if work.page else (work.number or "")
         if work.volume:
             src = join([src, work.volume], " ")
             if work.issue:
                 src += f" ({work.issue})"
             elif work.issued:
-                d = work.issued
-                src += f" ({MONTHS[d[1] - 1] + ' ' if len(d) >= 2 else ''}{d[0]})"
+                src += f" ({_long_date(work.issued[:2])})"
             if page:
                 src += f": {page}"
-        elif t == "paper-conference":
-            src = join([src, str(work.year or ""), page], ", ")
+        elif t == "paper-conference" or not work.issue:
+            # A journal article with nothing but a DOI is an online-first article.
+            ahead = "ahead of print" if t == "article-journal" and not page and work.doi else ""
+            src = join([src, ahead, _long_date(work.issued or []), page], ", ")
         elif work.issue:
             src = join([src, f"({work.issue})"], " ") + (f": {page}" if page else "")
         elif page:
@@ -95,8 +100,21 @@ def render(work: Work) -> str:
     else:
         if work.genre:
             parts.append(period(work.genre))
+        if work.container_title:
+            parts.append(period(italic(title_case(work.container_title))))
         parts.append(period(work.publisher or ""))
     link = _link(work)
     if link:
         parts.append(period(link))
     return join(parts, " ")
+
+
+def _long_date(d: list[int]) -> str:
+    """'April 5, 2003', 'November 2020', '2001' (the date Chicago puts in a source
+    that lacks volume or issue)."""
+    if not d:
+        return ""
+    if len(d) == 1:
+        return str(d[0])
+    month = MONTHS[d[1] - 1]
+    return f"{month} {d[2]}, {d[0]}" if len(d) >= 3 else f"{month} {d[0]}"

@@ -47,17 +47,21 @@ def _date(work: Work, *, with_day: bool) -> str:
         return str(d[0])
     month = MONTHS_IEEE[d[1] - 1]
     if len(d) >= 3 and with_day:
-        return f"{month} {d[2]:02d}, {d[0]}" if work.type == "motion_picture" else f"{month} {d[2]}, {d[0]}"
+        return f"{month} {d[2]:02d}, {d[0]}"
     return f"{month} {d[0]}"
 
 
 def _tail(body: str, work: Work, *, sep: str) -> str:
     """DOI ('doi: …' ends the entry with a period) or URL ('Available: …', no period)."""
+    if body.endswith(",” "):
+        # Nothing followed the quoted title: the entry ends inside the quotes ('“T.”').
+        body = body[:-3] + ("”" if body[-4:-3] in ".?!" else ".”")
+        sep = " "
     if work.doi:
         return f"{body}{sep}doi: {work.doi}."
     if work.url:
         return f"{body}{sep}Available: {work.url}"
-    return body + "."
+    return body if body.endswith("”") and sep == " " else body + "."
 
 
 def render(work: Work) -> str:
@@ -71,11 +75,10 @@ def render(work: Work) -> str:
             if date:
                 return _tail(f"{first}, ({date})", work, sep=". ")
             return _tail(first, work, sep=". ")
-        pub = work.publisher or ""
-        if work.publisher_place:
-            pub = f"{work.publisher_place}: {pub}" if pub else work.publisher_place
+        pub = _place_publisher(work)
         first = join([who, italic(title)], ", ")
-        return _tail(f"{first}. " + join([pub, str(work.year or "")], ", "), work, sep=". ")
+        rest = join([pub, str(work.year or "")], ", ")
+        return _tail(f"{first}. {rest}" if rest else first, work, sep=". ")
     lead = join([who, quoted(title, ",")], ", ")
     if t == "article":
         body = join([_date(work, with_day=True), italic(work.publisher or "")], ", ")
@@ -89,8 +92,8 @@ def render(work: Work) -> str:
         body = join(
             [
                 "in " + italic(work.container_title) if work.container_title else "",
-                work.publisher or "",
-                str(work.year or ""),
+                _place_publisher(work),
+                _date(work, with_day=False),
                 _pp(work),
             ],
             ", ",
@@ -111,3 +114,10 @@ def _pp(work: Work) -> str:
         return ""
     prefix = "pp." if is_range(work.page) else "p."
     return f"{prefix} {pages(work.page, 'expanded')}"
+
+
+def _place_publisher(work: Work) -> str:
+    pub = work.publisher or ""
+    if work.publisher_place:
+        return f"{work.publisher_place}: {pub}" if pub else work.publisher_place
+    return pub

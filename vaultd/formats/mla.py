@@ -54,7 +54,8 @@ def render(work: Work) -> str:
     title = title_case(work.title or "")
     head = period(authors(work))
     link = _link(work)
-    if t in ("book", "thesis", "motion_picture", "report"):
+    standalone = t in ("article-journal", "paper-conference") and not work.container_title
+    if t in ("book", "thesis", "report") or (t == "motion_picture" and not work.container_title):
         parts = [period(italic(title))]
         if t == "thesis":
             parts.append(period(join([str(work.year or ""), link], ", ")))
@@ -71,8 +72,13 @@ def render(work: Work) -> str:
     container: list[str] = []
     if t == "article":
         container = [work.number or "", work.publisher or "", _date(work, with_day=True)]
+    elif t == "motion_picture":
+        container = [italic(title_case(work.container_title or "")), work.publisher or ""]
+        container.append(str(work.year) if work.year else "")
     else:
         container = [italic(title_case(work.container_title or ""))]
+        if t == "paper-conference" and work.publisher_place:
+            container[0] = join([container[0], f"[{work.publisher_place}]"], " ")
         if work.volume:
             container.append(f"vol. {work.volume}")
         if work.issue:
@@ -87,4 +93,6 @@ def render(work: Work) -> str:
             prefix = "pp." if is_range(work.page) else "p."
             container.append(f"{prefix} {pages(work.page, 'minimal-two')}")
     container.append(link)
-    return join([head, quoted(title, "."), period(join(container, ", "))], " ")
+    genre = period(work.genre or "") if t == "motion_picture" else ""
+    shown = period(italic(title)) if standalone else quoted(title, ".")
+    return join([head, shown, genre, period(join(container, ", "))], " ")

@@ -42,7 +42,8 @@ def known_works(vault: Vault, index_db: Any = None) -> dict[str, str]:
     return works
 
 
-def suggest(query: str, works: dict[str, str], limit: int = 5) -> list[str]:
+def suggest(query: str, works: dict[str, str], limit: int = 5,
+            vault: Vault | None = None) -> list[str]:
     """Top fuzzy matches for ``query`` over keys, titles and authors as ``key — title``."""
     from rapidfuzz import fuzz, process, utils
 
@@ -51,15 +52,23 @@ def suggest(query: str, works: dict[str, str], limit: int = 5) -> list[str]:
                             limit=limit)
     out = []
     for _choice, _score, key in found:
-        title = works[key].strip()
+        title = works[key].strip() or (_meta_title(vault, key) if vault else "")
         out.append(f"{key} — {title}" if title else str(key))
     return out
+
+
+def _meta_title(vault: Vault, key: str) -> str:
+    try:
+        meta = MetaFile.model_validate_json(vault.meta_path(key).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    return meta.title or ""
 
 
 def load_meta(vault: Vault, cite_key: str, *, index_db: Any = None) -> MetaFile:
     path = vault.meta_path(cite_key)
     if not cite_key or "/" in cite_key or not path.is_file():
-        hints = suggest(cite_key, known_works(vault, index_db)) if cite_key else []
+        hints = suggest(cite_key, known_works(vault, index_db), vault=vault) if cite_key else []
         tail = ("; did you mean: " + "; ".join(hints)) if hints else \
             "; list keys with `vaultd search` or capture the paper first"
         raise UnknownKeyError(f"unknown cite key {cite_key!r}{tail}", hints)
@@ -106,7 +115,7 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: Any = None) -
 
     path = vault.note_path(cite_key)
     if "/" in cite_key or not path.is_file():
-        hints = suggest(cite_key, known_works(vault, index_db)) if cite_key else []
+        hints = suggest(cite_key, known_works(vault, index_db), vault=vault) if cite_key else []
         tail = ("; did you mean: " + "; ".join(hints)) if hints else ""
         raise UnknownKeyError(f"no note for cite key {cite_key!r}{tail}", hints)
     try:

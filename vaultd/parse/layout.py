@@ -13,7 +13,8 @@ Compile and verify both call these, so a quote re-extracted later reproduces exa
    Without a dictionary this rule is a heuristic: a real compound split exactly at its
    hyphen with a lowercase, hyphen-free, non-listed first part loses its hyphen.
 3. **Ligatures.** U+FB00–FB06 become their letters (ﬁ → fi).
-4. **Spacing accents stored before their letter** (``Par´e``) are combined (``Paré``).
+4. **Spacing accents stored before their letter** (``Par´e``) are combined (``Paré``);
+   a dotless ``ı`` carrying an accent becomes the accented ``i`` (TeX's ``\\'{\\i}``).
 
 Nothing else: no spelling fixes, no punctuation reflow.
 """
@@ -69,9 +70,18 @@ def combine_accents(text: str) -> str:
     return _ACCENT_RE.sub(repl, text)
 
 
+_DOTLESS_MARK_RE = re.compile("\u0131([\u0300-\u036f])")
+
+
 def repair_chars(text: str) -> str:
-    """Ligatures and stray spacing accents (rules 3 and 4)."""
-    return combine_accents(fix_ligatures(text))
+    """Ligatures and stray spacing accents (rules 3 and 4).
+
+    TeX writes í as a dotless ı under an accent; once combined, ``ı`` + mark is ``í``.
+    """
+    text = combine_accents(fix_ligatures(text))
+    if "\u0131" in text:
+        text = unicodedata.normalize("NFC", _DOTLESS_MARK_RE.sub(r"i\1", text))
+    return text
 
 
 def _drops_hyphen(left: str, right: str) -> bool:

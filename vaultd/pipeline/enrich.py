@@ -110,7 +110,9 @@ async def enrich_note_async(
     started = time.monotonic()
     path = vault.note_path(cite_key)
     if not path.is_file():
-        raise InputError(f"no note for {cite_key} at {vault.rel(path)}; run `vaultd compile {cite_key}` first")
+        raise InputError(
+            f"no note for {cite_key} at {vault.rel(path)}; run `vaultd compile {cite_key}` first"
+        )
     original = path.read_text(encoding="utf-8")
     note = parse_note(original, vault.rel(path))
     model = settings.enrich.model
@@ -125,7 +127,9 @@ async def enrich_note_async(
             if reason is not None:
                 result.skipped += 1
                 if chunk.enrichment != "skipped":
-                    chunks[n] = chunk.model_copy(update={"enrichment": "skipped", "enrichment_note": reason})
+                    chunks[n] = chunk.model_copy(
+                        update={"enrichment": "skipped", "enrichment_note": reason}
+                    )
                 continue
             result.content_chunks += 1
             if not force and chunk.enrichment == "done" and chunk.paraphrase:
@@ -184,13 +188,23 @@ async def enrich_note_async(
             result.pending = len(todo)
     finally:
         db.close()
-    label = enrichment_label(model) if result.pending == 0 else "pending"
-    if result.content_chunks == 0:
-        label = note.meta.enrichment or enrichment_label(model)
+    source = vault.rel(path)
+    current = path.read_text(encoding="utf-8")
+    if current != original:
+        # Recompiled or edited while the LLM was thinking: carry our answers over to the
+        # chunks that are still the same text, and keep everything else as it now is.
+        note, original = parse_note(current, source), current
+        chunks = _carry_over(note.chunks, chunks)
+    content = [c for c in chunks if skip_reason(c) is None]
+    label = enrichment_label(model)
+    if not content:
+        label = note.meta.enrichment or label
+    elif any(c.enrichment != "done" for c in content):
+        label = "pending"
     updated = note.model_copy(
         update={"chunks": chunks, "meta": note.meta.model_copy(update={"enrichment": label})}
     )
-    _write_checked(path, original, note, updated, render_note, parse_note, vault.rel(path))
+    _write_checked(path, original, note, updated, render_note, parse_note, source)
     result.seconds = time.monotonic() - started
     return result
 
@@ -204,11 +218,7 @@ def _write_checked(
     parse: Callable[[str, str], Note],
     source: str,
 ) -> None:
-    """Write ``after`` unless the note changed meanwhile or a quote would change."""
-    if path.read_text(encoding="utf-8") != original:
-        raise NoteFormatError(
-            f"{source} changed while it was being enriched; run `vaultd enrich` on it again"
-        )
+    """Write ``after`` over ``original`` unless a quote would change."""
     text = render(after)
     if text == original:
         return
@@ -220,6 +230,19 @@ def _write_checked(
             f"{source}: enrichment would alter a quote; note left unchanged (please report this)"
         )
     atomic_write_text(path, text)
+
+
+def _carry_over(fresh: list[Chunk], ours: list[Chunk]) -> list[Chunk]:
+    done = {(c.id, c.provenance.text_sha256): c for c in ours if c.enrichment != "pending"}
+    out: list[Chunk] = []
+    for chunk in fresh:
+        mine = done.get((chunk.id, chunk.provenance.text_sha256))
+        if mine is None or chunk.enrichment == "done":
+            out.append(chunk)
+            continue
+        keep = ("paraphrase", "implication", "key_sentence", "enrichment", "enrichment_note")
+        out.append(chunk.model_copy(update={k: getattr(mine, k) for k in keep}))
+    return out
 
 
 async def _close(llm: LLM) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from vaultd.config import Settings
-from vaultd.errors import InputError, VaultdError
+from vaultd.errors import InputError
 from vaultd.vault import Vault, atomic_write_text
 
 log = logging.getLogger(__name__)
@@ -67,26 +67,6 @@ def _capture(vault: Vault, settings: Settings, source: str) -> list[Any]:
     return list(capture_sync(vault, settings, source))
 
 
-def _bib_sources(path: Path) -> tuple[list[str], list[str]]:
-    """DOIs / arXiv ids of a .bib file's entries, and warnings for the ones without."""
-    parse_string = _stage("bibtexparser", "parse_string")
-    try:
-        library = parse_string(path.read_text(encoding="utf-8", errors="replace"))
-    except Exception as exc:  # bibtexparser raises assorted errors on malformed input
-        raise InputError(f"{path.name}: not a readable BibTeX file ({exc}); fix it and drop it again") from exc
-    sources: list[str] = []
-    warnings: list[str] = []
-    for entry in library.entries:
-        fields = {k.lower(): str(v.value).strip() for k, v in entry.fields_dict.items()}
-        if fields.get("doi"):
-            sources.append(fields["doi"])
-        elif fields.get("eprint") and fields.get("archiveprefix", "arxiv").lower() == "arxiv":
-            sources.append(f"arXiv:{fields['eprint']}")
-        else:
-            warnings.append(f"{entry.key}: no DOI or arXiv id; capture it by hand")
-    return sources, warnings
-
-
 def _apply_tags(vault: Vault, cite_key: str, tags: list[str]) -> None:
     parse_note = _stage("vaultd.note", "parse_note")
     render_note = _stage("vaultd.note", "render_note")
@@ -116,29 +96,13 @@ def ingest_item(vault: Vault, settings: Settings, path: Path, *, action: Action,
 
     Raises ``VaultdError`` subclasses; ``.transient`` tells the queue to retry later.
     """
-    warnings: list[str] = []
-    if action == "import_bib":
-        sources, warnings = _bib_sources(path)
-        if not sources:
-            raise InputError(f"{path.name}: no entry has a DOI or arXiv id; add them and drop it again")
-    elif url is not None:
-        sources = [url]
-    else:
-        sources = [str(path)]
-    results: list[Any] = []
-    errors: list[VaultdError] = []
-    for source in sources:
-        try:
-            results.extend(_capture(vault, settings, source))
-        except VaultdError as exc:
-            if len(sources) == 1:
-                raise
-            errors.append(exc)
-            warnings.append(f"{source}: {exc}")
-    if not results and errors:
-        raise errors[0]
+    # capture reads link files (every URL in them) and .bib files (every entry) itself.
+    results = _capture(vault, settings, str(path))
+    if not results:
+        what = "entry" if action == "import_bib" else "item"
+        raise InputError(f"{path.name}: no {what} could be captured; check its content")
     out = IngestResult(cite_keys=[r.cite_key for r in results],
-                       statuses=[r.status for r in results], warnings=warnings)
+                       statuses=[r.status for r in results])
     for r in results:
         out.warnings.extend(r.warnings)
         if r.pdf is not None and out.pdf is None:

@@ -1,0 +1,126 @@
+"""Benchmark compile: PyMuPDF parse + chunk + note write, side by side with pdftotext.
+
+    python3 bench/compile.py [--rounds N]
+
+Over the text-layer fixture PDFs in ../shared/fixtures/pdfs (or $VAULTD_TEST_FIXTURES):
+pages/s for `compile_note` with the PyMuPDF tier (parse, chunk, figure crops, note render
+and atomic write; net of process start), pages/s for `pdftotext -layout` on the same
+files in the same run (one process per PDF, as a user would run it), peak RSS, the
+verbatim share and the two-column reading-order check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vaultd.config import Settings, default_config_toml  # noqa: E402
+from vaultd.models import MetaFile, Work  # noqa: E402
+from vaultd.parse.pymupdf import PyMuPDFParser  # noqa: E402
+from vaultd.parse.verbatim import check_blocks  # noqa: E402
+from vaultd.pipeline.compile import compile_note  # noqa: E402
+from vaultd.vault import Vault  # noqa: E402
+
+TEXT_DIRS = ("math", "non_english", "single_column", "two_column", "two_column_ligatures")
+
+
+def fixtures() -> Path:
+    env = os.environ.get("VAULTD_TEST_FIXTURES")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "fixtures"
+
+
+def page_count(pdf: Path) -> int:
+    import pymupdf
+
+    with pymupdf.open(pdf) as doc:
+        return int(doc.page_count)
+
+
+def bench_compile(pdfs: list[Path], rounds: int) -> float:
+    best = float("inf")
+    with tempfile.TemporaryDirectory() as tmp:
+        vault = Vault(Path(tmp) / "v")
+        vault.init(default_config_toml())
+        keys = []
+        for i, pdf in enumerate(pdfs):
+            key = f"doc{i}"
+            shutil.copy(pdf, vault.pdf_path(key))
+            meta = MetaFile.from_work(key, Work(title=pdf.stem), pdf=f"raw/{key}.pdf",
+                                      captured_at="2024-01-01T00:00:00+00:00")
+            vault.meta_path(key).write_text(meta.model_dump_json(), encoding="utf-8")
+            keys.append(key)
+        settings = Settings()
+        compile_note(vault, settings, keys[0])  # warm-up: import pymupdf, formats, note
+        for _ in range(rounds):
+            t = time.perf_counter()
+            for key in keys:
+                compile_note(vault, settings, key)
+            best = min(best, time.perf_counter() - t)
+    return best
+
+
+def bench_pdftotext(pdfs: list[Path], rounds: int) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        t = time.perf_counter()
+        for pdf in pdfs:
+            subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, check=True)
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def reading_order(pdfs: list[Path]) -> tuple[int, int]:
+    ok = total = 0
+    for pdf in pdfs:
+        blocks = PyMuPDFParser().parse(pdf).blocks
+        for i, h in enumerate(blocks):
+            if h.type != "heading" or not h.bbox:
+                continue
+            nxt = next((b for b in blocks[i + 1 :] if b.type in ("paragraph", "reference")), None)
+            if nxt is None or not nxt.bbox:
+                continue
+            total += 1
+            col = lambda b: 0 if (b.bbox[0] + b.bbox[2]) / 2 < 306 else 1  # noqa: E731
+            ok += (nxt.page, col(nxt), nxt.bbox[1]) >= (h.page, col(h), h.bbox[1])
+    return ok, total
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    root = fixtures() / "pdfs"
+    pdfs = sorted(p for d in TEXT_DIRS for p in (root / d).glob("*.pdf"))
+    pages = sum(page_count(p) for p in pdfs)
+    print(f"{len(pdfs)} PDFs, {pages} pages, best of {args.rounds} rounds")
+    t_c = bench_compile(pdfs, args.rounds)
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    t_p = bench_pdftotext(pdfs, args.rounds)
+    c_rate, p_rate = pages / t_c, pages / t_p
+    print(f"compile (PyMuPDF parse+chunk+note write): {c_rate:7.1f} pages/s  ({t_c:.3f} s)")
+    print(f"pdftotext -layout (process per PDF):      {p_rate:7.1f} pages/s  ({t_p:.3f} s)")
+    print(f"ratio compile / pdftotext:                {c_rate / p_rate:7.2f}x  (target >= 0.6x)")
+    print(f"peak RSS (compile process):               {rss:7.1f} MiB")
+    checked = found = nospace = 0
+    for pdf in pdfs:
+        r = check_blocks(pdf, PyMuPDFParser().parse(pdf).blocks)
+        checked, found, nospace = checked + r.checked, found + r.found, nospace + r.found_ignoring_spaces
+        print(f"  verbatim {pdf.name:45s} {r.found:4d}/{r.checked:<4d} {r.share:6.1%} "
+              f"(ignoring spaces {r.share_ignoring_spaces:6.1%})")
+    print(f"verbatim share (paragraphs):              {found}/{checked} = {found / checked:.1%} "
+          f"(ignoring spaces {nospace / checked:.1%}; target 99%)")
+    ok, total = reading_order(sorted((root / "two_column").glob("*.pdf")))
+    print(f"reading order (two-column, heading → first paragraph after it): {ok}/{total}")
+
+
+if __name__ == "__main__":
+    main()

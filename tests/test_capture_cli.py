@@ -1,0 +1,63 @@
+"""`vaultd capture` from the command line, against the loopback replay server."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from replay_server import ReplayServer, serve_crossref, serve_openalex, serve_unpaywall
+
+from vaultd.cli import main_group
+from vaultd.cli.common import run_command
+from vaultd.vault import Vault
+
+HRP = "10.1023/a:1007154515475"
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch, fixtures_dir: Path) -> Iterator[ReplayServer]:
+    with ReplayServer() as s:
+        for var, path in [("VAULTD_CROSSREF_URL", "/crossref"), ("VAULTD_OPENALEX_URL", "/openalex"),
+                          ("VAULTD_UNPAYWALL_URL", "/unpaywall"),
+                          ("VAULTD_ARXIV_API_URL", "/arxiv/api/query"),
+                          ("VAULTD_ARXIV_PDF_URL", "/arxiv/pdf")]:
+            monkeypatch.setenv(var, s.url + path)
+        monkeypatch.setenv("VAULTD_EMAIL", "test@example.org")
+        serve_crossref(s, HRP, fixtures_dir / "crossref/works/10.1023_a_1007154515475.json")
+        serve_openalex(s, HRP, fixtures_dir / "openalex/works/doi_10.1023_a_1007154515475.json")
+        serve_unpaywall(s, HRP, fixtures_dir / "unpaywall/v2/10.1023_a_1007154515475.json")
+        yield s
+
+
+def test_capture_prints_the_cite_key_and_json_carries_the_record(vault: Vault,
+                                                                server: ReplayServer) -> None:
+    runner = CliRunner()
+    out = runner.invoke(main_group, ["--vault", str(vault.root), "capture", HRP, "--no-compile"],
+                        catch_exceptions=False)
+    assert out.exit_code == 0
+    key = out.stdout.strip()
+    assert key.startswith("adak2001") and vault.meta_path(key).is_file()
+    again = runner.invoke(main_group, ["--vault", str(vault.root), "capture", f"https://doi.org/{HRP}",
+                                       "--no-compile", "--json"], catch_exceptions=False)
+    data = json.loads(again.stdout)
+    assert [(d["cite_key"], d["status"]) for d in data] == [(key, "existing")]
+    assert data[0]["meta"]["doi"] == HRP and data[0]["reconciled"] is True
+
+
+def test_youtube_input_exits_1_with_not_supported_yet(vault: Vault, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.argv", ["vaultd", "--vault", str(vault.root), "capture",
+                                     "https://youtu.be/gogEJyoSB9s", "--no-compile"])
+    assert run_command(main_group) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Error: YouTube capture is not supported yet")
+
+
+def test_unrecognised_input_names_what_is_accepted(vault: Vault, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.argv", ["vaultd", "--vault", str(vault.root), "capture", "hello"])
+    assert run_command(main_group) == 1
+    assert "cannot recognise 'hello' as a PDF, arXiv id, DOI" in capsys.readouterr().err

@@ -1,0 +1,114 @@
+"""Input detection: every id form the issue lists, link files, and no crashes."""
+
+from __future__ import annotations
+
+import plistlib
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vaultd.capture.detect import (
+    detect,
+    detect_id,
+    links_in_text,
+    links_in_url_file,
+    links_in_webloc,
+)
+
+ARXIV_FORMS = [
+    ("https://arxiv.org/abs/1706.03762", "1706.03762", None),
+    ("https://arxiv.org/pdf/1706.03762v5", "1706.03762", 5),
+    ("arxiv.org/abs/hep-th/9901001", "hep-th/9901001", None),
+    ("1706.03762", "1706.03762", None),
+    ("1706.03762v2", "1706.03762", 2),
+    ("arXiv:1706.03762", "1706.03762", None),
+    ("astro-ph/0601001", "astro-ph/0601001", None),
+    ("https://arxiv.org/abs/astro-ph/0601001v1", "astro-ph/0601001", 1),
+    ("http://arxiv.org/pdf/1605.08386v1.pdf", "1605.08386", 1),
+]
+
+# Real DOIs (CrossRef fixtures and published Wiley SICI DOIs with ()<>;:).
+DOI_FORMS = [
+    ("https://doi.org/10.1073/pnas.1414271111", "10.1073/pnas.1414271111"),
+    ("http://dx.doi.org/10.1023/A:1007154515475", "10.1023/a:1007154515475"),
+    ("doi:10.1101/2024.04.01.587366", "10.1101/2024.04.01.587366"),
+    ("10.1007/978-3-0348-8720-5_13", "10.1007/978-3-0348-8720-5_13"),
+    ("10.1002/(SICI)1097-0118(199711)26:3<119::AID-JGT1>3.0.CO;2-U",
+     "10.1002/(sici)1097-0118(199711)26:3<119::aid-jgt1>3.0.co;2-u"),
+    ("https://doi.org/10.1002/(SICI)1099-0771(199806)11:2<85::AID-BDM282>3.0.CO;2-K",
+     "10.1002/(sici)1099-0771(199806)11:2<85::aid-bdm282>3.0.co;2-k"),
+]
+
+
+@pytest.mark.parametrize(("text", "arxiv_id", "version"), ARXIV_FORMS)
+def test_every_arxiv_form_is_detected_with_its_version(text: str, arxiv_id: str,
+                                                       version: int | None) -> None:
+    found = detect(text)
+    assert found is not None and found.kind == "arxiv"
+    assert (found.value, found.version) == (arxiv_id, version)
+
+
+@pytest.mark.parametrize(("text", "doi"), DOI_FORMS)
+def test_every_doi_form_is_detected_with_special_characters_kept(text: str, doi: str) -> None:
+    found = detect(text)
+    assert found is not None and found.kind == "doi"
+    assert found.value == doi
+
+
+def test_youtube_and_pdf_urls_are_told_apart() -> None:
+    assert detect_id("https://www.youtube.com/watch?v=JjQDik3yNhA").kind == "youtube"  # type: ignore[union-attr]
+    assert detect_id("https://youtu.be/gogEJyoSB9s").kind == "youtube"  # type: ignore[union-attr]
+    assert detect_id("https://www.pnas.org/content/pnas/111/45/E4832.full.pdf").kind == "pdf_url"  # type: ignore[union-attr]
+
+
+def test_local_files_are_detected_by_kind(tmp_path: Path, fixtures_dir: Path) -> None:
+    pdf = fixtures_dir / "pdfs/two_column/jner_2016_demarchis_0046d83a.pdf"
+    assert detect(str(pdf)).kind == "pdf"  # type: ignore[union-attr]
+    for name, kind in [("a.url", "url_file"), ("a.webloc", "webloc"), ("a.txt", "link_list"),
+                       ("a.md", "link_list"), ("a.bib", "bib")]:
+        (tmp_path / name).write_text("x")
+        assert detect(str(tmp_path / name)).kind == kind  # type: ignore[union-attr]
+
+
+def test_link_files_yield_their_urls() -> None:
+    url_file = "[InternetShortcut]\r\nURL=https://arxiv.org/abs/1706.03762\r\n"
+    assert links_in_url_file(url_file) == ["https://arxiv.org/abs/1706.03762"]
+    webloc = plistlib.dumps({"URL": "https://doi.org/10.1073/pnas.1414271111"})
+    assert links_in_webloc(webloc) == ["https://doi.org/10.1073/pnas.1414271111"]
+    assert links_in_webloc(b"not a plist") == []
+    md = ("Read [the paper](https://arxiv.org/abs/1605.08386) and doi:10.1023/a:1007154515475.\n"
+          "Also 10.1002/(SICI)1097-0118(199711)26:3<119::AID-JGT1>3.0.CO;2-U, arXiv:astro-ph/0601001\n")
+    assert links_in_text(md) == [
+        "https://arxiv.org/abs/1605.08386",
+        "doi:10.1023/a:1007154515475",
+        "10.1002/(SICI)1097-0118(199711)26:3<119::AID-JGT1>3.0.CO;2-U",
+        "arXiv:astro-ph/0601001",
+    ]
+
+
+def test_unrecognised_input_is_none() -> None:
+    for text in ["", "   ", "hello world", "10.12/x", "arxiv:", "ftp://example.org/a.pdf"]:
+        assert detect(text) is None
+
+
+@given(st.text(max_size=200))
+def test_detection_never_crashes(text: str) -> None:
+    detect(text)
+    links_in_text(text)
+    links_in_url_file(text)
+
+
+@given(st.sampled_from(ARXIV_FORMS), st.sampled_from(["", " ", "\n", "\t"]))
+def test_arxiv_forms_survive_surrounding_whitespace(form: tuple[str, str, int | None],
+                                                    pad: str) -> None:
+    found = detect(pad + form[0] + pad)
+    assert found is not None and (found.kind, found.value) == ("arxiv", form[1])
+
+
+@given(st.sampled_from(DOI_FORMS), st.sampled_from(["https://doi.org/", "doi:", ""]))
+def test_doi_forms_are_detected_whatever_the_prefix(form: tuple[str, str], prefix: str) -> None:
+    bare = form[1]
+    found = detect_id(prefix + bare)
+    assert found is not None and (found.kind, found.value) == ("doi", bare)

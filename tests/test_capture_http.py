@@ -1,0 +1,148 @@
+"""The polite HTTP client: retries, Retry-After, the arXiv interval, the cache."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from replay_server import Reply, ReplayServer, capture_overrides, loopback_client, serve_arxiv
+
+from vaultd.capture.http import Fetcher, RateLimiter, retry_after_seconds
+from vaultd.config import load_settings
+from vaultd.errors import FetchError
+from vaultd.pipeline.capture import capture
+from vaultd.statedb import open_state_db
+from vaultd.vault import Vault
+
+
+@pytest.fixture
+def server() -> Iterator[ReplayServer]:
+    with ReplayServer() as s:
+        yield s
+
+
+class Sleeps:
+    def __init__(self) -> None:
+        self.calls: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.calls.append(seconds)
+
+
+def test_a_429_with_retry_after_waits_that_long_then_gets_the_record(
+        server: ReplayServer, fixtures_dir: Path) -> None:
+    record = fixtures_dir / "crossref/works/10.1073_pnas.1414271111.json"
+    server.route("/works/10.1073/pnas.1414271111", responses=[
+        Reply(429, fixtures_dir / "crossref/errors/400_validation_failure.json",
+              headers={"Retry-After": "7"}),
+        Reply(200, record),
+    ])
+    sleeps = Sleeps()
+
+    async def go() -> int:
+        async with httpx.AsyncClient() as client:
+            f = Fetcher(client, max_retries=2, sleep=sleeps)
+            resp = await f.get(server.url + "/works/10.1073/pnas.1414271111", source="crossref")
+            return resp.status
+
+    assert asyncio.run(go()) == 200
+    assert sleeps.calls == [7.0]
+    assert len(server.requests) == 2
+
+
+def test_5xx_backs_off_exponentially_then_gives_up_with_a_fetch_error(
+        server: ReplayServer, fixtures_dir: Path) -> None:
+    server.route("/works/x", status=503,
+                 body=fixtures_dir / "crossref/errors/404_10.48550_arxiv.2312.07559.txt")
+    sleeps = Sleeps()
+
+    async def go() -> None:
+        async with httpx.AsyncClient() as client:
+            await Fetcher(client, max_retries=3, sleep=sleeps).get(server.url + "/works/x",
+                                                                   source="crossref")
+
+    with pytest.raises(FetchError, match="crossref answered HTTP 503 .* after 4 attempts"):
+        asyncio.run(go())
+    assert sleeps.calls == [0.5, 1.0, 2.0]
+
+
+def test_connect_errors_are_retried_and_reported_as_unreachable() -> None:
+    sleeps = Sleeps()
+
+    async def go() -> None:
+        async with httpx.AsyncClient() as client:
+            await Fetcher(client, max_retries=1, sleep=sleeps).get("http://127.0.0.1:9/x",
+                                                                   source="openalex")
+
+    with pytest.raises(FetchError, match="openalex unreachable"):
+        asyncio.run(go())
+    assert sleeps.calls == [0.5]
+
+
+def test_retry_after_accepts_seconds_and_http_dates() -> None:
+    assert retry_after_seconds("120") == 120.0
+    assert retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT") == 0.0
+    assert retry_after_seconds("soon") is None and retry_after_seconds(None) is None
+
+
+def test_responses_are_cached_in_state_db_until_refresh(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path) -> None:
+    server.route("/works/a", body=fixtures_dir / "crossref/works/10.1073_pnas.1414271111.json")
+    db = open_state_db(vault.state_db)
+
+    async def go(refresh: bool) -> bool:
+        async with httpx.AsyncClient() as client:
+            resp = await Fetcher(client, cache=db, refresh=refresh).get(server.url + "/works/a",
+                                                                        source="crossref")
+            return resp.cached
+
+    assert asyncio.run(go(False)) is False
+    assert asyncio.run(go(False)) is True
+    assert asyncio.run(go(True)) is False
+    assert len(server.requests) == 2
+    db.close()
+
+
+def test_rate_limiter_spaces_concurrent_callers() -> None:
+    now = [0.0]
+
+    async def fake_sleep(s: float) -> None:
+        now[0] += s
+
+    limiter = RateLimiter(3.0, clock=lambda: now[0], sleep=fake_sleep)
+
+    async def go() -> list[float]:
+        stamps: list[float] = []
+
+        async def one() -> None:
+            await limiter.wait()
+            stamps.append(now[0])
+
+        await asyncio.gather(*(one() for _ in range(4)))
+        return stamps
+
+    assert asyncio.run(go()) == [0.0, 3.0, 6.0, 9.0]
+
+
+def test_concurrent_arxiv_captures_respect_the_interval(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path) -> None:
+    interval = 0.15
+    for arxiv_id, name in [("1605.08386", "1605.08386"), ("1707.08567", "1707.08567"),
+                           ("astro-ph/0601001", "astro-ph_0601001")]:
+        serve_arxiv(server, arxiv_id, fixtures_dir / f"arxiv/{name}.atom.xml")
+    settings = load_settings(overrides=capture_overrides(server, arxiv_interval_seconds=interval))
+
+    async def go() -> None:
+        async with loopback_client(server) as client:
+            await asyncio.gather(*(capture(vault, settings, i, client=client)
+                                   for i in ("1605.08386", "1707.08567", "astro-ph/0601001")))
+
+    asyncio.run(go())
+    stamps = sorted(r.at for r in server.requests if r.path.startswith("/arxiv/"))
+    assert len(stamps) == 6  # three API calls, three PDF attempts
+    gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
+    assert min(gaps) >= interval * 0.9
+    assert len(list(vault.raw.glob("*.meta.json"))) == 3

@@ -1,0 +1,255 @@
+"""Capture end to end against a loopback server replaying recorded responses."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from replay_server import (
+    ReplayServer,
+    capture_overrides,
+    loopback_client,
+    serve_arxiv,
+    serve_crossref,
+    serve_openalex,
+    serve_unpaywall,
+)
+
+from vaultd.config import Settings, load_settings
+from vaultd.errors import InputError
+from vaultd.pipeline.capture import CaptureResult, capture
+from vaultd.vault import Vault
+
+PNAS = "10.1073/pnas.1414271111"
+PNAS_TITLE = ("Developing functional musculoskeletal tissues through hypoxia and lysyl "
+              "oxidase-induced collagen cross-linking")
+PNAS_PDF_URL = "/_ext/www.pnas.org/content/pnas/111/45/E4832.full.pdf"
+HRP = "10.1023/a:1007154515475"
+HRP_TITLE = ("An essential role of active site arginine residue in iodide binding and "
+             "histidine residue in electron transfer for iodide oxidation by horseradish "
+             "peroxidase")
+JNER = "pdfs/two_column/jner_2016_demarchis_0046d83a.pdf"
+
+
+@pytest.fixture
+def server() -> Iterator[ReplayServer]:
+    with ReplayServer() as s:
+        yield s
+
+
+def settings_for(server: ReplayServer, **extra: object) -> Settings:
+    return load_settings(overrides=capture_overrides(server, **extra))
+
+
+def run(vault: Vault, server: ReplayServer, text: str, settings: Settings | None = None,
+        **kw: object) -> list[CaptureResult]:
+    async def go() -> list[CaptureResult]:
+        async with loopback_client(server) as client:
+            return await capture(vault, settings or settings_for(server), text,
+                                 client=client, **kw)  # type: ignore[arg-type]
+    return asyncio.run(go())
+
+
+def serve_pnas(server: ReplayServer, fx: Path) -> None:
+    serve_crossref(server, PNAS, fx / "crossref/works/10.1073_pnas.1414271111.json")
+    serve_openalex(server, PNAS, fx / "openalex/works/doi_10.1073_pnas.1414271111.json")
+    serve_unpaywall(server, PNAS, fx / "unpaywall/v2/10.1073_pnas.1414271111.json")
+
+
+def serve_hrp(server: ReplayServer, fx: Path) -> None:
+    serve_crossref(server, HRP, fx / "crossref/works/10.1023_a_1007154515475.json")
+    serve_openalex(server, HRP, fx / "openalex/works/doi_10.1023_a_1007154515475.json")
+    serve_unpaywall(server, HRP, fx / "unpaywall/v2/10.1023_a_1007154515475.json")
+
+
+def make_pdf(path: Path, title: str, doi: str) -> Path:
+    """A one-page PDF with the title in the largest font and the DOI printed below it."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_textbox(pymupdf.Rect(50, 60, 550, 200), title, fontsize=18)
+    page.insert_text((50, 230), f"doi:{doi}", fontsize=9)
+    page.insert_text((50, 250), "Abstract. A body paragraph in a small font.", fontsize=9)
+    doc.save(path)
+    return path
+
+
+def test_doi_capture_with_three_agreeing_sources_is_reconciled_and_fetches_the_oa_pdf(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path) -> None:
+    serve_pnas(server, fixtures_dir)
+    server.route(PNAS_PDF_URL, body=fixtures_dir / JNER, content_type="application/pdf")
+    [res] = run(vault, server, f"https://doi.org/{PNAS}")
+    assert res.status == "created"
+    assert res.meta.reconciled is True
+    assert res.meta.title == PNAS_TITLE
+    assert res.meta.year == 2014 and res.meta.authors[0].endswith("Makris")
+    assert set(res.meta.sources) == {"crossref", "openalex", "unpaywall"}
+    assert res.pdf == vault.pdf_path(res.cite_key) and res.pdf.read_bytes().startswith(b"%PDF-")
+    on_disk = json.loads(vault.meta_path(res.cite_key).read_text())
+    assert on_disk["doi"] == PNAS and on_disk["pdf_sha256"] == res.meta.pdf_sha256
+    assert on_disk["pdf"] == f"raw/{res.cite_key}.pdf"
+    ua = [r.headers.get("User-Agent", "") for r in server.requests]
+    assert all("vaultd/" in u and "mailto:test@example.org" in u for u in ua)
+
+
+def test_a_title_disagreement_becomes_a_specific_warning(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path) -> None:
+    serve_pnas(server, fixtures_dir)
+    # OpenAlex answers with another paper's (real) record.
+    serve_openalex(server, PNAS, fixtures_dir / "openalex/works/doi_10.1023_a_1007154515475.json")
+    [res] = run(vault, server, PNAS)
+    assert any(w.startswith('title: crossref "Developing functional') and "openalex" in w
+               for w in res.warnings)
+    assert any(w.startswith("first author: crossref Makris vs openalex Adak") for w in res.warnings)
+    assert any(w == "year: crossref 2014 vs openalex 2001" for w in res.warnings)
+    # CrossRef and Unpaywall still agree on all three.
+    assert res.meta.reconciled is True
+
+
+def test_html_served_instead_of_a_pdf_is_never_saved(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path) -> None:
+    serve_pnas(server, fixtures_dir)
+    server.route(PNAS_PDF_URL, body=fixtures_dir / "openalex/errors/404_not_in_openalex.html",
+                 content_type="text/html")
+    [res] = run(vault, server, PNAS)
+    assert res.status == "metadata-only" and res.pdf is None
+    assert not vault.pdf_path(res.cite_key).exists()
+    assert any("served a web page instead of a PDF" in w for w in res.warnings)
+    assert any("drop the PDF into the Inbox" in w for w in res.warnings)
+
+
+def test_a_doi_nobody_knows_asks_for_the_cite_key_flag(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path) -> None:
+    doi = "10.48550/arxiv.2312.07559"
+    serve_crossref(server, doi, fixtures_dir / "crossref/errors/404_10.48550_arxiv.2312.07559.txt",
+                   status=404, content_type="text/plain")
+    serve_openalex(server, doi, fixtures_dir / "openalex/errors/404_not_in_openalex.html",
+                   status=404, content_type="text/html")
+    with pytest.raises(InputError, match="--cite-key"):
+        run(vault, server, doi, settings_for(server, email=None))
+    [res] = run(vault, server, doi, settings_for(server, email=None), cite_key="paperqa2023")
+    assert res.cite_key == "paperqa2023" and res.status == "metadata-only"
+    assert res.meta.doi == doi
+
+
+def test_a_source_timing_out_is_named_and_the_capture_still_succeeds(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path) -> None:
+    serve_pnas(server, fixtures_dir)
+    server.route(f"/openalex/works/doi:{PNAS}",
+                 body=fixtures_dir / "openalex/works/doi_10.1073_pnas.1414271111.json",
+                 delay_seconds=5.0)
+    settings = settings_for(server, timeout_seconds=0.3, max_retries=0)
+    [res] = run(vault, server, PNAS, settings)
+    assert res.meta.title == PNAS_TITLE
+    assert any(w.startswith("openalex unavailable:") and "timed out" in w for w in res.warnings)
+    assert "openalex" not in res.meta.sources and res.meta.reconciled is True
+
+
+def test_same_arxiv_id_twice_makes_one_record_even_without_state_db(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path) -> None:
+    serve_arxiv(server, "1605.08386", fixtures_dir / "arxiv/1605.08386.atom.xml")
+    server.route("/arxiv/pdf/1605.08386v1", body=fixtures_dir / JNER,
+                 content_type="application/pdf")
+    [first] = run(vault, server, "https://arxiv.org/abs/1605.08386")
+    assert first.status == "created" and first.meta.arxiv_id == "1605.08386"
+    assert first.meta.title == "Heat-bath random walks with Markov bases"
+    [again] = run(vault, server, "arXiv:1605.08386v1")
+    assert (again.status, again.cite_key) == ("existing", first.cite_key)
+    vault.state_db.unlink()
+    [third] = run(vault, server, "1605.08386")
+    assert (third.status, third.cite_key) == ("existing", first.cite_key)
+    assert len(list(vault.raw.glob("*.meta.json"))) == 1
+
+
+def test_refresh_re_asks_the_sources_and_keeps_the_key(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path) -> None:
+    serve_hrp(server, fixtures_dir)
+    [first] = run(vault, server, HRP)
+    asked = len(server.requests)
+    [cached] = run(vault, server, f"doi:{HRP}")
+    assert cached.status == "existing" and len(server.requests) == asked
+    [res] = run(vault, server, HRP, refresh=True)
+    assert (res.status, res.cite_key) == ("refreshed", first.cite_key)
+    assert len(server.requests) > asked
+
+
+def test_a_local_pdf_is_copied_and_reconciled_by_its_printed_doi(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path, tmp_path: Path) -> None:
+    serve_pnas(server, fixtures_dir)
+    pdf = make_pdf(tmp_path / "paper.pdf", PNAS_TITLE, PNAS)
+    [res] = run(vault, server, str(pdf))
+    assert pdf.exists(), "capture must copy, never move"
+    assert res.status == "created" and res.meta.reconciled and res.meta.doi == PNAS
+    assert res.pdf is not None and res.pdf.read_bytes() == pdf.read_bytes()
+    [again] = run(vault, server, str(pdf))
+    assert (again.status, again.cite_key) == ("existing", res.cite_key)
+
+
+def test_a_pdf_printing_a_wrong_doi_falls_back_to_its_own_metadata(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path) -> None:
+    # The DOI printed in the PDF resolves (here) to another paper's real record.
+    printed = "10.1186/s12984-016-0129-6"
+    serve_crossref(server, printed, fixtures_dir / "crossref/works/10.1073_pnas.1414271111.json")
+    [res] = run(vault, server, str(fixtures_dir / JNER), settings_for(server, email=None))
+    assert res.meta.doi is None
+    assert res.meta.title.startswith("Multi-contact functional electrical stimulation")  # type: ignore[union-attr]
+    assert res.meta.reconciled is False
+    assert any(w.startswith(f"doi {printed} printed in the PDF belongs to") for w in res.warnings)
+
+
+def test_a_local_pdf_with_every_source_down_is_saved_for_retry(
+        vault: Vault, tmp_path: Path, server: ReplayServer) -> None:
+    pdf = make_pdf(tmp_path / "paper.pdf", PNAS_TITLE, PNAS)
+    dead = "http://127.0.0.1:9"
+    settings = load_settings(overrides={"capture": {
+        "crossref_url": dead, "openalex_url": dead, "unpaywall_url": dead, "email": "t@e.org",
+        "max_retries": 0, "timeout_seconds": 2.0}})
+    [res] = asyncio.run(capture(vault, settings, str(pdf)))
+    assert res.needs_retry is True and res.meta.reconciled is False
+    assert res.pdf is not None and res.pdf.is_file()
+    assert any(w.startswith("crossref unavailable") for w in res.warnings)
+
+
+def test_a_pdf_dropped_later_attaches_to_the_metadata_only_record(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path, tmp_path: Path) -> None:
+    serve_hrp(server, fixtures_dir)  # Unpaywall: closed access, so no PDF anywhere
+    [meta_only] = run(vault, server, HRP)
+    assert meta_only.status == "metadata-only" and meta_only.pdf is None
+    pdf = make_pdf(tmp_path / "hrp.pdf", HRP_TITLE, HRP)
+    [res] = run(vault, server, str(pdf))
+    assert res.cite_key == meta_only.cite_key and res.status == "refreshed"
+    assert res.pdf is not None and res.pdf.is_file()
+    assert res.meta.pdf_sha256 is not None
+
+
+def test_youtube_is_not_supported_yet(vault: Vault, server: ReplayServer) -> None:
+    with pytest.raises(InputError, match="not supported yet"):
+        run(vault, server, "https://www.youtube.com/watch?v=JjQDik3yNhA")
+
+
+def test_a_link_list_captures_each_item(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path, tmp_path: Path) -> None:
+    serve_pnas(server, fixtures_dir)
+    serve_hrp(server, fixtures_dir)
+    links = tmp_path / "reading.md"
+    links.write_text(f"- https://doi.org/{PNAS}\n- doi:{HRP}\n")
+    results = run(vault, server, str(links))
+    assert [r.meta.doi for r in results] == [PNAS, HRP]
+
+
+def test_bib_import_keeps_the_users_keys(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path, tmp_path: Path) -> None:
+    doi = "10.1038/s42256-024-00832-8"
+    serve_crossref(server, doi, fixtures_dir / "crossref/works/10.1038_s42256-024-00832-8.json")
+    bib = tmp_path / "lib.bib"
+    bib.write_text((fixtures_dir / "crossref/transform/10.1038_s42256-024-00832-8.bib").read_text()
+                   + "\n@book{knuth1984tex, title={The {\\TeX}book}, author={Knuth, Donald E.},"
+                     " year={1984}, publisher={Addison-Wesley}}\n")
+    results = run(vault, server, str(bib), settings_for(server, email=None))
+    assert [r.cite_key for r in results] == ["M_Bran_2024", "knuth1984tex"]
+    assert results[0].meta.title == "Augmenting large language models with chemistry tools"
+    assert results[1].status == "metadata-only" and results[1].meta.year == 1984

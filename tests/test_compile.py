@@ -1,0 +1,139 @@
+"""compile_note and `vaultd compile`: the sample paper becomes a verbatim, stable note."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from vaultd.cli import main_group
+from vaultd.config import Settings
+from vaultd.errors import ParseError
+from vaultd.models import Author, MetaFile, Work
+from vaultd.note import parse_note, render_note
+from vaultd.pipeline.compile import compile_note
+from vaultd.samplepdf import write_sample_paper
+from vaultd.vault import Vault
+
+KEY = "lovelace2024verbatim"
+
+
+def _meta(vault: Vault, key: str = KEY, pdf: bool = True) -> None:
+    work = Work(
+        title="Verbatim Quotes from Two-Column Papers",
+        authors=[Author(family="Lovelace", given="Ada"), Author(family="Babbage", given="Charles")],
+        issued=[2024],
+        container_title="Journal of Careful Notes",
+        doi="10.1234/vaultd.sample.2024",
+    )
+    meta = MetaFile.from_work(key, work, pdf=f"raw/{key}.pdf" if pdf else None,
+                              captured_at="2024-01-15T12:00:00+00:00")
+    vault.meta_path(key).write_text(meta.model_dump_json(by_alias=True), encoding="utf-8")
+
+
+@pytest.fixture
+def sample_vault(vault: Vault) -> Vault:
+    write_sample_paper(vault.pdf_path(KEY))
+    _meta(vault)
+    return vault
+
+
+def test_compiling_the_sample_paper_writes_a_note_with_verbatim_chunks(sample_vault: Vault) -> None:
+    result = compile_note(sample_vault, Settings(), KEY)
+    assert result.parser == "pymupdf" and result.pages == 2
+    note = parse_note(result.note_path.read_text(encoding="utf-8"))
+    assert note.meta.parser == "pymupdf" and note.meta.chunks == result.chunks == len(note.chunks)
+    assert note.meta.pdf_sha256 and note.meta.raw == f"raw/{KEY}.pdf"
+    texts = [c.text for c in note.chunks]
+    assert any(t.startswith("The method reads") and "representation of the layout" in t for t in texts)
+    assert set(note.citations) >= {"apa", "bibtex"}
+    assert all(c.enrichment == "pending" for c in note.chunks)
+
+
+def test_compiling_twice_gives_a_byte_identical_note(sample_vault: Vault) -> None:
+    path = compile_note(sample_vault, Settings(), KEY).note_path
+    first = path.read_bytes()
+    compile_note(sample_vault, Settings(), KEY)
+    assert path.read_bytes() == first
+    assert len(list(sample_vault.wiki.glob("*.md"))) == 1
+
+
+def test_figure_region_is_cropped_to_raw_figs_and_linked(sample_vault: Vault) -> None:
+    note = parse_note(compile_note(sample_vault, Settings(), KEY).note_path.read_text("utf-8"))
+    fig = next(c for c in note.chunks if c.provenance.chunk_type == "figure")
+    assert fig.figure == f"raw/figs/{KEY}_fig1.png"
+    assert (sample_vault.root / fig.figure).read_bytes().startswith(b"\x89PNG")
+
+
+def test_recompile_keeps_the_users_own_section(sample_vault: Vault) -> None:
+    path = compile_note(sample_vault, Settings(), KEY).note_path
+    note = parse_note(path.read_text("utf-8"))
+    note.user_blocks.append("## My notes\n\nThis is mine.\n")
+    path.write_text(render_note(note), encoding="utf-8")
+    compile_note(sample_vault, Settings(), KEY)
+    assert "This is mine." in path.read_text("utf-8")
+
+
+def test_bad_pdf_fails_with_one_line_and_writes_nothing(vault: Vault, fixtures_dir: Path) -> None:
+    shutil.copy(fixtures_dir / "pdfs" / "encrypted" / "password-example_pw-test.pdf", vault.pdf_path(KEY))
+    _meta(vault)
+    with pytest.raises(ParseError, match="encrypted"):
+        compile_note(vault, Settings(), KEY)
+    assert list(vault.wiki.iterdir()) == []
+
+
+def test_metadata_only_record_compiles_to_a_note_with_citations_and_no_chunks(vault: Vault) -> None:
+    _meta(vault, pdf=False)
+    result = compile_note(vault, Settings(), KEY)
+    note = parse_note(result.note_path.read_text("utf-8"))
+    assert result.chunks == 0 and note.chunks == [] and note.citations
+
+
+def test_compile_command_reports_the_tier_as_json(sample_vault: Vault) -> None:
+    res = CliRunner().invoke(main_group, ["--vault", str(sample_vault.root), "compile", KEY, "--json"],
+                             catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["parser"] == "pymupdf" and data["note"] == f"wiki/{KEY}.md" and data["chunks"] > 10
+
+
+def test_compile_command_with_pdftotext_tier(sample_vault: Vault) -> None:
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext not installed")
+    res = CliRunner().invoke(main_group, ["--vault", str(sample_vault.root), "compile", KEY,
+                                          "--parser", "pdftotext"], catch_exceptions=False)
+    assert res.exit_code == 0
+    assert "2 chunks from 2 pages (parser: pdftotext)" in res.stdout
+
+
+def test_verify_source_is_clean_right_after_compile(sample_vault: Vault) -> None:
+    from vaultd.verify_source import verify_sources
+
+    compile_note(sample_vault, Settings(), KEY)
+    report = verify_sources(sample_vault)
+    assert report.notes == 1 and report.chunks > 10 and report.ok
+
+
+def test_verify_source_reports_pdf_changed_and_stale_chunks(sample_vault: Vault) -> None:
+    import pymupdf
+
+    from vaultd.verify_source import verify_sources
+
+    compile_note(sample_vault, Settings(), KEY)
+    pdf = sample_vault.pdf_path(KEY)
+    doc = pymupdf.open(pdf)
+    page = doc[1]
+    hit = page.search_for("Every paragraph of this paper")[0]
+    page.add_redact_annot(hit)
+    page.apply_redactions()
+    data = doc.tobytes()
+    doc.close()
+    pdf.write_bytes(data)
+    report = verify_sources(sample_vault, KEY)
+    kinds = [f.kind for f in report.findings]
+    assert "PDF CHANGED" in kinds
+    stale = [f for f in report.findings if f.kind == "STALE"]
+    assert len(stale) == 1 and stale[0].chunk_id is not None and stale[0].chunk_id.startswith("p2s3")

@@ -1,0 +1,160 @@
+"""Index store and incremental indexing of paper notes and the user's own notes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from test_index_support import ATTENTION, ollama_transport, paper, sample_vault
+
+from vaultd.config import Settings
+from vaultd.index.embed import OllamaEmbedder
+from vaultd.index.search import hybrid_search
+from vaultd.index.store import index_status, open_index
+from vaultd.index.usernotes import split_sections
+from vaultd.pipeline.index import index_paths, index_vault
+from vaultd.vault import Vault, atomic_write_text
+
+
+def _embedder(calls: list[int]) -> OllamaEmbedder:
+    return OllamaEmbedder("http://ollama.test", client=httpx.Client(transport=ollama_transport(calls)))
+
+
+def _rows(vault: Vault) -> set[tuple[str, str, str]]:
+    db = open_index(vault.index_db)
+    try:
+        return {(str(p), str(c), str(h)) for p, c, h in
+                db.conn.execute("SELECT path, chunk_id, hash FROM chunks")}
+    finally:
+        db.close()
+
+
+def test_index_holds_every_paper_chunk_and_user_note_section(vault: Vault) -> None:
+    sample_vault(vault)
+    stats = index_vault(vault, Settings(), embedder=None)
+    rows = _rows(vault)
+    assert {(p, c) for p, c, _ in rows if p.startswith("wiki/")} == {
+        ("wiki/vaswani2017attention.md", "p1s1c1"), ("wiki/vaswani2017attention.md", "p3s2c1"),
+        ("wiki/vaswani2017attention.md", "p5s3c1"), ("wiki/srivastava2014dropout.md", "p1s1c1"),
+        ("wiki/srivastava2014dropout.md", "p2s2c1")}
+    # thesis.md: frontmatter is 3 lines, so "Intro paragraph" is line 6.
+    assert {c for p, c, _ in rows if p == "Projects/thesis.md"} == {"L6-6", "L10-11", "L15-15"}
+    assert stats.chunks_total == 8
+    status = index_status(vault)
+    assert (status["papers"], status["user_notes"], status["chunks"]) == (2, 1, 8)
+
+
+def test_second_run_on_unchanged_vault_reads_nothing(vault: Vault) -> None:
+    sample_vault(vault)
+    index_vault(vault, Settings(), embedder=None)
+    again = index_vault(vault, Settings(), embedder=None)
+    assert (again.changed, again.chunks_added, again.chunks_removed) == (0, 0, 0)
+
+
+def test_editing_one_chunk_reindexes_only_that_chunk_and_embeds_only_its_text(vault: Vault) -> None:
+    sample_vault(vault)
+    calls: list[int] = []
+    index_vault(vault, Settings(), embedder=_embedder(calls))
+    assert sum(calls) == 8
+    changed = [*ATTENTION[:2], (ATTENTION[2][0], 5, "3.5 Positional Encoding",
+                                "Positional encodings are added to the input embeddings.")]
+    paper(vault, "vaswani2017attention", "Attention Is All You Need",
+          [("Ashish", "Vaswani"), ("Noam", "Shazeer")], 2017, changed)
+    calls.clear()
+    stats = index_vault(vault, Settings(), embedder=_embedder(calls))
+    assert (stats.changed, stats.chunks_added, stats.chunks_removed) == (1, 1, 1)
+    assert sum(calls) == 1
+    assert index_status(vault)["vectors"] == 8
+
+
+def test_renamed_note_moves_rows_without_re_embedding(vault: Vault) -> None:
+    sample_vault(vault)
+    calls: list[int] = []
+    index_vault(vault, Settings(), embedder=_embedder(calls))
+    old = vault.root / "Projects" / "thesis.md"
+    old.rename(vault.root / "Projects" / "dissertation.md")
+    calls.clear()
+    stats = index_vault(vault, Settings(), embedder=_embedder(calls))
+    assert stats.removed == 1 and sum(calls) == 0
+    paths = {p for p, _, _ in _rows(vault)}
+    assert "Projects/thesis.md" not in paths and "Projects/dissertation.md" in paths
+
+
+def test_deleted_paper_note_disappears_from_search(vault: Vault) -> None:
+    sample_vault(vault)
+    index_vault(vault, Settings(), embedder=None)
+    vault.note_path("srivastava2014dropout").unlink()
+    index_paths(vault, Settings(), [vault.note_path("srivastava2014dropout")], embedder=None)
+    db = open_index(vault.index_db)
+    hits = hybrid_search(db, "randomly drop units")
+    assert all(h.cite_key != "srivastava2014dropout" for h in hits)
+    assert index_status(vault)["papers"] == 1
+
+
+def test_rebuild_starts_from_an_empty_index(vault: Vault) -> None:
+    sample_vault(vault)
+    index_vault(vault, Settings(), embedder=None)
+    stats = index_vault(vault, Settings(), rebuild=True, embedder=None)
+    assert stats.changed == 3 and stats.chunks_total == 8
+
+
+def test_ollama_down_still_indexes_keywords_and_says_why(vault: Vault) -> None:
+    sample_vault(vault)
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    emb = OllamaEmbedder("http://127.0.0.1:9", client=httpx.Client(transport=httpx.MockTransport(refuse)))
+    stats = index_vault(vault, Settings(), embedder=emb)
+    assert stats.chunks_total == 8 and stats.embedded == 0
+    assert any("ollama serve" in w for w in stats.warnings)
+
+
+def test_without_sqlite_vec_search_is_keyword_only_and_status_says_so(vault: Vault) -> None:
+    sample_vault(vault)
+    index_vault(vault, Settings(), embedder=None)
+    db = open_index(vault.index_db, load_vec=False)
+    assert not db.vec_available and db.vec_error
+    hits = hybrid_search(db, "scaled dot-product attention")
+    assert hits[0].chunk_id == "p3s2c1"
+
+
+def test_status_of_a_vault_never_indexed_hints_at_vaultd_index(vault: Vault) -> None:
+    status = index_status(vault)
+    assert status["exists"] is False and "vaultd index" in status["hint"]
+
+
+def test_user_notes_skip_raw_state_and_inbox(vault: Vault) -> None:
+    for rel in ("raw/x.md", ".vaultd/x.md", "Inbox/x.md", ".obsidian/x.md", "Ideas.md"):
+        atomic_write_text(vault.root / rel, "# H\n\nunique-marker-word here\n")
+    index_vault(vault, Settings(), embedder=None)
+    assert {p for p, _, _ in _rows(vault)} == {"Ideas.md"}
+
+
+def test_headings_inside_code_fences_do_not_split_sections() -> None:
+    text = "# A\n\ntext\n\n```\n# not a heading\n```\n\n## B\n\nmore\n"
+    sections = split_sections(text)
+    assert [(s.heading, s.line_start, s.line_end) for s in sections] == [("A", 3, 7), ("B", 11, 11)]
+
+
+@given(st.lists(st.sampled_from(["# T", "## U", "", "plain text", "- item", "```", "x y"]),
+                max_size=30))
+def test_sections_cover_only_real_lines_in_order(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    sections = split_sections(text)
+    src = text.splitlines()
+    prev = 0
+    for s in sections:
+        assert prev < s.line_start <= s.line_end <= len(src)
+        assert s.text == "\n".join(src[s.line_start - 1:s.line_end]).strip()
+        prev = s.line_end
+
+
+def test_index_without_vault_fails_with_init_hint(tmp_path: Path) -> None:
+    from vaultd.errors import VaultError
+
+    with pytest.raises(VaultError, match="vaultd init"):
+        index_vault(Vault(tmp_path / "nope"), Settings(), embedder=None)

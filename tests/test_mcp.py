@@ -1,0 +1,133 @@
+"""The MCP server through real clients: in-memory and `vaultd mcp` spawned over stdio."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from test_index_support import sample_vault
+
+from vaultd.config import Settings
+from vaultd.mcp_server import INSTRUCTIONS, build_server
+from vaultd.pipeline.index import index_vault
+from vaultd.vault import Vault
+
+KEY = "vaswani2017attention"
+
+
+def _call_all(server_or_params: Any, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    from mcp import Client
+
+    async def go() -> list[Any]:
+        async with Client(server_or_params, read_timeout_seconds=30) as client:
+            return [await client.call_tool(name, args) for name, args in calls]
+
+    return anyio.run(go)
+
+
+def _text(result: Any) -> str:
+    return "\n".join(getattr(c, "text", "") for c in result.content)
+
+
+@pytest.fixture
+def indexed(vault: Vault) -> Vault:
+    sample_vault(vault)
+    index_vault(vault, Settings(), embedder=None)
+    return vault
+
+
+def test_recall_then_quote_then_cite_round_trip(indexed: Vault) -> None:
+    server = build_server(indexed, None)
+    recall, = _call_all(server, [("recall", {"query": "scaled dot-product attention"})])
+    assert not recall.is_error
+    top = recall.structured_content["hits"][0]
+    assert (top["cite_key"], top["chunk_id"], top["page"]) == (KEY, "p3s2c1", 3)
+    assert top["link"] == f"raw/{KEY}.pdf#page=3"
+    quote, apa, bib = _call_all(server, [
+        ("quote", {"cite_key": KEY, "chunk_id": top["chunk_id"]}),
+        ("cite", {"cite_key": KEY, "format": "apa"}),
+        ("bibliography", {"cite_keys": [KEY, "srivastava2014dropout", "nosuch2020x"]}),
+    ])
+    q = quote.structured_content
+    assert q["text"].startswith("We call our particular attention Scaled Dot-Product Attention.")
+    assert len(q["text_sha256"]) == 64 and q["locator"] == "p. 103"
+    assert "advisory" in q["advisory"] and "never" in q["advisory"]
+    assert "Vaswani" in _text(apa) and "2017" in _text(apa)
+    b = bib.structured_content
+    assert b["text"].count("@") == 2 and "vaswani2017attention" in b["text"]
+    assert [u["cite_key"] for u in b["unknown"]] == ["nosuch2020x"]
+
+
+def test_instructions_state_the_quoting_contract() -> None:
+    assert "quote(cite_key, chunk_id)" in INSTRUCTIONS and "advisory" in INSTRUCTIONS
+
+
+def test_error_paths_are_error_results_with_a_way_forward(indexed: Vault) -> None:
+    server = build_server(indexed, None)
+    results = _call_all(server, [
+        ("cite", {"cite_key": "vaswani2017atention"}),
+        ("quote", {"cite_key": KEY, "chunk_id": "p99s9c9"}),
+        ("cite", {"cite_key": KEY, "format": "harvard"}),
+        ("recall", {"query": "  "}),
+        ("recall", {"query": "attention", "limit": 50}),
+        ("bibliography", {"cite_keys": []}),
+    ])
+    assert all(r.is_error for r in results)
+    unknown, chunk, fmt, empty, limit, nokeys = (_text(r) for r in results)
+    assert f"{KEY} — Attention Is All You Need" in unknown
+    assert "p3s2c1" in chunk
+    assert "apa" in fmt and "bibtex" in fmt
+    assert "empty query" in empty
+    assert "1..20" in limit
+    assert "no cite keys" in nokeys
+
+
+def test_quote_refuses_a_chunk_whose_text_was_edited(indexed: Vault) -> None:
+    path = indexed.note_path(KEY)
+    path.write_text(path.read_text().replace("Scaled Dot-Product", "Scaled Dot Product"))
+    result, = _call_all(build_server(indexed, None),
+                        [("quote", {"cite_key": KEY, "chunk_id": "p3s2c1"})])
+    assert result.is_error and "hash mismatch" in _text(result)
+
+
+def test_missing_vault_and_missing_index_give_helpful_errors(tmp_path: Path, vault: Vault) -> None:
+    none, = _call_all(build_server(Vault(tmp_path / "nowhere"), None),
+                      [("recall", {"query": "x"})])
+    assert none.is_error and "vaultd init" in _text(none)
+    empty, status = _call_all(build_server(vault, None),
+                              [("recall", {"query": "x"}), ("status", {})])
+    assert empty.is_error and "vaultd index" in _text(empty)
+    assert not status.is_error and status.structured_content["exists"] is False
+
+
+def test_spawned_stdio_server_answers_every_tool(indexed: Vault) -> None:
+    from mcp import StdioServerParameters
+
+    env = {k: v for k, v in os.environ.items() if k != "VAULTD_VAULT"}
+    env["VAULTD_EMBEDDING_PROVIDER"] = "none"
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "vaultd", "--vault", str(indexed.root), "mcp"],
+        env=env)
+    t0 = time.perf_counter()
+    results = _call_all(params, [
+        ("recall", {"query": "randomly drop units", "limit": 3}),
+        ("cite", {"cite_key": KEY, "format": "bibtex"}),
+        ("quote", {"cite_key": "srivastava2014dropout", "chunk_id": "p2s2c1"}),
+        ("bibliography", {"cite_keys": [KEY], "format": "mla"}),
+        ("verify", {}),
+        ("status", {}),
+    ])
+    assert time.perf_counter() - t0 < 30
+    recall, cite, quote, bib, verify, status = results
+    assert recall.structured_content["hits"][0]["cite_key"] == "srivastava2014dropout"
+    assert _text(cite).startswith("@") and KEY in _text(cite)
+    assert quote.structured_content["text"].startswith("The key idea is to randomly drop units")
+    assert "Attention Is All You Need" in bib.structured_content["text"]
+    assert verify.is_error or "ok" in verify.structured_content
+    s = status.structured_content
+    assert (s["papers"], s["chunks"], s["provider"]) == (2, 8, "none")

@@ -1,0 +1,143 @@
+"""The parser tiers on the real fixture PDFs: verbatim share, reading order, bad files."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from vaultd.errors import ParseError
+from vaultd.parse.base import Block, ParsedDocument
+from vaultd.parse.pymupdf import PyMuPDFParser
+from vaultd.parse.tiers import parse_pdf
+from vaultd.parse.verbatim import check_blocks
+
+TEXT_PDFS = ("math", "non_english", "single_column", "two_column", "two_column_ligatures")
+_parsed: dict[Path, ParsedDocument] = {}
+
+
+def _parse(pdf: Path) -> ParsedDocument:
+    if pdf not in _parsed:
+        _parsed[pdf] = PyMuPDFParser().parse(pdf)
+    return _parsed[pdf]
+
+
+def _text_pdfs(fixtures_dir: Path) -> list[Path]:
+    return sorted(p for d in TEXT_PDFS for p in (fixtures_dir / "pdfs" / d).glob("*.pdf"))
+
+
+def test_paragraphs_are_verbatim_in_an_independent_pdftotext_extraction(
+    fixtures_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) not installed")
+    checked = found = found_nospace = 0
+    misses: list[str] = []
+    for pdf in _text_pdfs(fixtures_dir):
+        report = check_blocks(pdf, _parse(pdf).blocks)
+        checked += report.checked
+        found += report.found
+        found_nospace += report.found_ignoring_spaces
+        misses += [f"{pdf.name} p{page}: {text[:100]}" for page, text in report.misses]
+    with capsys.disabled():
+        print(f"\nverbatim share: {found}/{checked} = {found / checked:.1%} "
+              f"(ignoring spaces {found_nospace / checked:.1%}); misses:")
+        for m in misses:
+            print("  ", m)
+    assert checked > 800
+    # Target is 99 %; the measured share (see docs/compile.md) is guarded against regressions.
+    assert found / checked >= 0.89
+    assert found_nospace / checked >= 0.95
+
+
+def _column(block: Block, width: float = 612.0) -> int:
+    assert block.bbox is not None
+    return 0 if (block.bbox[0] + block.bbox[2]) / 2 < width / 2 else 1
+
+
+def test_two_column_fixtures_read_each_section_after_its_heading(fixtures_dir: Path) -> None:
+    for pdf in sorted((fixtures_dir / "pdfs" / "two_column").glob("*.pdf")):
+        blocks = _parse(pdf).blocks
+        headings = [b for b in blocks if b.type == "heading"]
+        assert len(headings) >= 5, pdf.name
+        for heading in headings:
+            i = blocks.index(heading)
+            nxt = next((b for b in blocks[i + 1 :] if b.type in ("paragraph", "reference")), None)
+            if nxt is None:  # a closing heading with nothing after it
+                continue
+            assert heading.bbox and nxt.bbox
+            # the section's first paragraph is below its heading, or in a later column/page
+            later = (nxt.page, _column(nxt), nxt.bbox[1]) >= (heading.page, _column(heading), heading.bbox[1])
+            assert later, (pdf.name, heading.text, nxt.text[:60])
+
+
+def test_numbered_sections_of_two_column_papers_come_in_order(fixtures_dir: Path) -> None:
+    pdf = fixtures_dir / "pdfs" / "two_column" / "2020.acl-main.207_specter.pdf"
+    tops = [int(b.text.split()[0].split(".")[0]) for b in _parse(pdf).blocks
+            if b.type == "heading" and re.match(r"^\d+(\.\d+)*\s+[A-Z]", b.text)]
+    assert tops[:6] == sorted(tops[:6])
+    assert tops[0] == 1
+
+
+def test_ligatures_in_the_text_layer_come_out_as_letters(fixtures_dir: Path) -> None:
+    pdf = fixtures_dir / "pdfs" / "two_column_ligatures" / "hindawi_rrp_2010_tully_test2.pdf"
+    text = " ".join(b.text for b in _parse(pdf).blocks)
+    assert not re.search("[\ufb00-\ufb06]", text)
+    assert "staff that" in text
+
+
+@pytest.mark.parametrize(
+    ("rel", "says"),
+    [
+        ("corrupt/broken-pdf.pdf", "not a PDF"),
+        ("corrupt/zero-size-pdf.pdf", "empty"),
+        ("encrypted/password-example_pw-test.pdf", "encrypted"),
+    ],
+)
+def test_bad_pdfs_fail_with_one_line_naming_the_file(fixtures_dir: Path, rel: str, says: str) -> None:
+    pdf = fixtures_dir / "pdfs" / rel
+    with pytest.raises(ParseError) as err:
+        parse_pdf(pdf)
+    msg = str(err.value)
+    assert str(pdf) in msg and says in msg and "\n" not in msg
+
+
+def test_truncated_pdf_fails_cleanly(fixtures_dir: Path, tmp_path: Path) -> None:
+    data = (fixtures_dir / "pdfs" / "two_column" / "bmc_jtmo_2010_datta_test1.pdf").read_bytes()
+    bad = tmp_path / "cut.pdf"
+    bad.write_bytes(data[:2000])
+    with pytest.raises(ParseError, match="damaged or truncated|zero pages"):
+        parse_pdf(bad)
+
+
+def test_scanned_page_without_tesseract_says_to_install_it(
+    fixtures_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("vaultd.parse.ocr.tesseract_available", lambda: False)
+    pdf = fixtures_dir / "pdfs" / "scanned" / "scanned_abstract_page_cermine_simple.pdf"
+    with pytest.raises(ParseError, match="install tesseract-ocr"):
+        parse_pdf(pdf)
+
+
+def test_scanned_page_goes_to_ocr_with_confidence(fixtures_dir: Path) -> None:
+    if shutil.which("tesseract") is None:
+        pytest.skip("tesseract not installed")
+    pdf = fixtures_dir / "pdfs" / "scanned" / "scanned_abstract_page_cermine_simple.pdf"
+    doc = parse_pdf(pdf)
+    assert doc.blocks and all(b.ocr for b in doc.blocks)
+    text = " ".join(b.text for b in doc.blocks)
+    assert "Hydrogen incorporation" in text
+    assert all(b.ocr_confidence is not None and 0 <= b.ocr_confidence <= 100 for b in doc.blocks)
+    assert "tesseract" in doc.parser_version
+
+
+def test_pdftotext_tier_gives_one_page_chunk_per_page_without_boxes(fixtures_dir: Path) -> None:
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) not installed")
+    pdf = fixtures_dir / "pdfs" / "two_column" / "bmc_jtmo_2010_datta_test1.pdf"
+    doc = parse_pdf(pdf, "pdftotext")
+    assert doc.parser == "pdftotext" and doc.pages == 4
+    assert [b.page for b in doc.blocks] == [1, 2, 3, 4]
+    assert all(b.type == "page" and b.bbox is None for b in doc.blocks)

@@ -1,0 +1,51 @@
+"""Layout repairs: the documented normalisation between the PDF text layer and a quote."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vaultd.parse.layout import combine_accents, fix_ligatures, join_lines, repair_chars
+
+
+def test_line_break_hyphen_inside_a_word_is_removed() -> None:
+    assert join_lines(["a good exam-", "ple of it"]) == "a good example of it"
+
+
+def test_hyphen_of_real_compounds_is_kept() -> None:
+    assert join_lines(["state-of-the-", "art results"]) == "state-of-the-art results"
+    assert join_lines(["uses self-", "attention"]) == "uses self-attention"
+    assert join_lines(["the Hodgkin-", "Huxley model"]) == "the Hodgkin-Huxley model"
+    assert join_lines(["COVID-19-", "related"]) == "COVID-19-related"
+    assert join_lines(["in 2019-", "2020"]) == "in 2019-2020"
+
+
+def test_lines_of_a_paragraph_are_joined_with_one_space() -> None:
+    assert join_lines(["one line  ", "  two line", "three"]) == "one line two line three"
+
+
+def test_ligature_code_points_become_letters() -> None:
+    assert fix_ligatures("\ufb01nd \ufb02ow e\ufb00ect o\ufb03ce ba\ufb04e") == "find flow effect office baffle"
+
+
+def test_spacing_accent_stored_before_its_letter_is_combined() -> None:
+    assert combine_accents("Par´e") == "Paré"
+    assert repair_chars("F´ısica Lemaˆıtre") == "Física Lemaître"
+    assert repair_chars("Fı\u0301sica") == "Física"
+
+
+_word = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFG0123456789.,", min_size=1, max_size=12)
+
+
+@given(st.lists(st.lists(_word, min_size=1, max_size=6), min_size=1, max_size=8))
+def test_lines_without_hyphens_join_to_the_words_separated_by_spaces(lines: list[list[str]]) -> None:
+    text = [" ".join(words) for words in lines]
+    assert join_lines(text) == " ".join(w for words in lines for w in words)
+
+
+@given(st.lists(_word, min_size=2, max_size=10))
+def test_hyphen_joins_only_ever_drop_the_hyphen_itself(words: list[str]) -> None:
+    lines = [w + "-" for w in words[:-1]] + [words[-1]]
+    joined = join_lines(lines)
+    assert joined.replace("-", "") == "".join(words)
+    assert " " not in joined

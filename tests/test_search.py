@@ -1,0 +1,99 @@
+"""Hybrid search quality and its error paths."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import httpx
+import pytest
+from test_index_support import ollama_transport, sample_vault
+
+from vaultd.config import Settings
+from vaultd.errors import InputError
+from vaultd.index.embed import OllamaEmbedder
+from vaultd.index.search import Filters, excerpt, hybrid_search
+from vaultd.index.store import IndexDB, open_index
+from vaultd.pipeline.index import index_vault
+from vaultd.vault import Vault, atomic_write_text
+
+PARAPHRASE = "how to stop networks memorising by removing neurons while learning"
+
+
+def _embedder() -> OllamaEmbedder:
+    return OllamaEmbedder("http://ollama.test", client=httpx.Client(transport=ollama_transport()))
+
+
+@pytest.fixture
+def db(vault: Vault) -> IndexDB:
+    sample_vault(vault)
+    index_vault(vault, Settings(), embedder=_embedder())
+    return open_index(vault.index_db)
+
+
+def test_distinctive_phrase_returns_its_chunk_first(db: IndexDB) -> None:
+    hits = hybrid_search(db, "Scaled Dot-Product Attention")
+    assert (hits[0].cite_key, hits[0].chunk_id, hits[0].page, hits[0].page_label) == (
+        "vaswani2017attention", "p3s2c1", 3, "103")
+    assert hits[0].section == "3.2 Attention" and hits[0].title == "Attention Is All You Need"
+
+
+def test_natural_language_question_with_stop_words_still_finds_the_passage(db: IndexDB) -> None:
+    hits = hybrid_search(db, "what is it that the model does about the absolute position of the tokens?")
+    assert hits[0].chunk_id == "p5s3c1"
+
+
+def test_paraphrase_with_no_shared_keyword_is_found_only_with_vectors(db: IndexDB) -> None:
+    keyword_only = hybrid_search(db, PARAPHRASE)
+    assert all(h.chunk_id != "p2s2c1" for h in keyword_only)
+    hybrid = hybrid_search(db, PARAPHRASE, embedder=_embedder())
+    assert hybrid[0].cite_key == "srivastava2014dropout"
+    assert "vector" in hybrid[0].matched
+    warm = hybrid_search(db, PARAPHRASE, embedder=_embedder(), warm=True)
+    assert [h.chunk_id for h in warm] == [h.chunk_id for h in hybrid]
+
+
+def test_user_notes_are_recalled_with_path_heading_and_lines(db: IndexDB) -> None:
+    hit = hybrid_search(db, "zebra-striped gradient")[0]
+    assert (hit.kind, hit.path, hit.section, hit.line_start, hit.line_end) == (
+        "note", "Projects/thesis.md", "Open questions", 10, 11)
+
+
+def test_filters_narrow_by_key_author_year_and_kind(db: IndexDB) -> None:
+    q = "neural networks"
+    assert {h.cite_key for h in hybrid_search(db, q, filters=Filters(cite_key="srivastava2014dropout"))} == {"srivastava2014dropout"}
+    assert {h.cite_key for h in hybrid_search(db, q, filters=Filters(author="Vaswani"))} == {"vaswani2017attention"}
+    assert {h.year for h in hybrid_search(db, q, filters=Filters(year_min=2015, year_max=2020))} == {2017}
+    assert {h.kind for h in hybrid_search(db, "dropout", filters=Filters(kind="note"))} == {"note"}
+    with pytest.raises(InputError, match="paper or note"):
+        hybrid_search(db, q, filters=Filters(kind="video"))
+
+
+def test_empty_query_and_out_of_range_limit_are_input_errors(db: IndexDB) -> None:
+    with pytest.raises(InputError, match="empty query"):
+        hybrid_search(db, "   ")
+    for bad in (0, 21):
+        with pytest.raises(InputError, match=r"1\.\.20"):
+            hybrid_search(db, "attention", limit=bad)
+
+
+def test_query_of_only_stop_words_returns_nothing_rather_than_everything(db: IndexDB) -> None:
+    assert hybrid_search(db, "the of and") == []
+
+
+def test_recency_boost_lifts_the_recently_edited_user_note(vault: Vault) -> None:
+    for name in ("old.md", "new.md"):
+        atomic_write_text(vault.root / name, "# Idea\n\nquokka habitat survey notes\n")
+    week = time.time() - 400 * 86400
+    os.utime(vault.root / "old.md", (week, week))
+    index_vault(vault, Settings(), embedder=None)
+    db = open_index(vault.index_db)
+    first = hybrid_search(db, "quokka habitat", filters=Filters(recency_half_life_days=30))[0]
+    assert first.path == "new.md"
+
+
+def test_excerpt_is_at_most_400_chars_and_centred_on_the_match() -> None:
+    text = ("filler words " * 100) + "the zebra crossing appears here " + ("tail words " * 100)
+    ex = excerpt(text, ["zebra"], "zebra crossing")
+    assert len(ex) <= 400 and "zebra crossing" in ex and ex.startswith("…") and ex.endswith("…")
+    assert excerpt("short text", ["short"]) == "short text"

@@ -1,0 +1,69 @@
+"""The CLI twins: vaultd index / search / cite / quote / bib."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+from test_index_support import sample_vault
+
+from vaultd.cli import main_group
+from vaultd.vault import Vault
+
+KEY = "vaswani2017attention"
+
+
+def _run(vault: Vault, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "vaultd", "--vault", str(vault.root), *args],
+                          capture_output=True, text=True, timeout=60,
+                          env={"PATH": "/usr/bin:/bin", "HOME": str(vault.root.parent),
+                               "VAULTD_EMBEDDING_PROVIDER": "none"})
+
+
+def test_index_then_search_json_lists_the_chunk_with_page_and_link(vault: Vault) -> None:
+    sample_vault(vault)
+    runner = CliRunner()
+    env = {"VAULTD_EMBEDDING_PROVIDER": "none"}
+    out = runner.invoke(main_group, ["--vault", str(vault.root), "index", "--json"], env=env)
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["chunks_total"] == 8
+    out = runner.invoke(main_group, ["--vault", str(vault.root), "search",
+                                     "scaled dot-product attention", "--json", "--limit", "2"],
+                        env=env)
+    hits = json.loads(out.stdout)["hits"]
+    assert len(hits) <= 2 and hits[0]["chunk_id"] == "p3s2c1"
+    assert hits[0]["link"] == f"raw/{KEY}.pdf#page=3"
+    plain = runner.invoke(main_group, ["--vault", str(vault.root), "search", "zebra-striped"],
+                          env=env)
+    assert "Projects/thesis.md:10" in plain.stdout
+
+
+def test_cite_quote_and_bib_print_to_stdout(vault: Vault) -> None:
+    sample_vault(vault)
+    apa = _run(vault, "cite", KEY, "--format", "apa")
+    assert apa.returncode == 0 and "Vaswani" in apa.stdout and "(2017)" in apa.stdout
+    quote = _run(vault, "quote", KEY, "p3s2c1")
+    assert quote.returncode == 0
+    assert "Scaled Dot-Product Attention" in quote.stdout and "p. 103" in quote.stdout
+    bib = _run(vault, "bib", KEY, "srivastava2014dropout")
+    assert bib.returncode == 0 and bib.stdout.count("@") == 2 and bib.stderr == ""
+
+
+def test_unknown_key_exits_1_with_suggestions_and_bib_lists_it(vault: Vault) -> None:
+    sample_vault(vault)
+    cite = _run(vault, "cite", "vaswani2017")
+    assert cite.returncode == 1 and f"{KEY} — Attention Is All You Need" in cite.stderr
+    bib = _run(vault, "bib", KEY, "nosuch1999", "--json")
+    assert bib.returncode == 1
+    data = json.loads(bib.stdout)
+    assert data["unknown"][0]["cite_key"] == "nosuch1999" and "@" in data["text"]
+
+
+def test_search_before_index_and_bad_limit_fail_cleanly(vault: Vault) -> None:
+    sample_vault(vault)
+    no_index = _run(vault, "search", "attention")
+    assert no_index.returncode == 1 and "vaultd index" in no_index.stderr
+    bad = _run(vault, "search", "attention", "--limit", "0")
+    assert bad.returncode == 2

@@ -1,0 +1,97 @@
+"""`vaultd capture`: any input → raw/<key>.pdf + raw/<key>.meta.json, then compile."""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+
+import click
+
+from vaultd.cli import main_group
+from vaultd.cli.common import app, emit_json, json_option, stderr
+
+
+def _result_json(res: Any, compiled: dict[str, Any] | None) -> dict[str, Any]:
+    return {
+        "cite_key": res.cite_key,
+        "status": res.status,
+        "pdf": str(res.pdf) if res.pdf else None,
+        "reconciled": res.meta.reconciled,
+        "needs_retry": res.needs_retry,
+        "warnings": res.warnings,
+        "notes": res.notes,
+        "meta": res.meta.model_dump(mode="json", by_alias=True),
+        "compile": compiled,
+    }
+
+
+@main_group.command("capture")
+@click.argument("input_text", metavar="INPUT")
+@click.option("--doi", help="Use this DOI for the item (e.g. for a PDF printing none).")
+@click.option("--cite-key", help="Cite key to use instead of the configured pattern.")
+@click.option("--refresh", is_flag=True, help="Re-ask every source; the cite key is kept.")
+@click.option("--no-compile", is_flag=True, help="Only capture; do not compile the note.")
+@json_option
+@click.pass_context
+def capture_command(ctx: click.Context, input_text: str, doi: str | None,
+                    cite_key: str | None, refresh: bool, no_compile: bool,
+                    as_json: bool) -> None:
+    """Capture INPUT: a PDF, an arXiv id/URL, a DOI, a PDF URL, a .url/.webloc/.txt/.md
+    link file or a .bib file. Prints the cite key(s).
+
+    \b
+    Examples:
+      vaultd capture https://arxiv.org/abs/1706.03762
+      vaultd capture 10.1073/pnas.1414271111 --json
+      vaultd capture ~/Downloads/paper.pdf --doi 10.1186/s12984-016-0129-6
+      vaultd capture library.bib --no-compile
+    """
+    from vaultd.pipeline.capture import capture_sync
+
+    a = app(ctx)
+    vault = a.vault()
+    settings = a.settings(vault)
+    results = capture_sync(vault, settings, input_text, doi=doi, cite_key=cite_key,
+                           refresh=refresh)
+    compiled = {} if no_compile else _compile_all(vault, settings, results, refresh)
+    if as_json:
+        emit_json([_result_json(r, compiled.get(r.cite_key)) for r in results])
+        return
+    for res in results:
+        click.echo(res.cite_key)
+        if not a.quiet:
+            state = res.status + ("" if res.meta.reconciled else " (unreconciled)") \
+                + (", will retry" if res.needs_retry else "")
+            stderr.print(f"{res.cite_key}: {state}", markup=False)
+            for line in [*res.notes, *res.warnings]:
+                stderr.print(f"  {line}", markup=False)
+    if any(c and "error" in c for c in compiled.values()):
+        ctx.exit(1)
+
+
+def _compile_all(vault: Any, settings: Any, results: list[Any],
+                 refresh: bool) -> dict[str, dict[str, Any] | None]:
+    """Compile each captured item; a compile failure is reported, the capture stays."""
+    from vaultd.errors import VaultdError
+
+    compiled: dict[str, dict[str, Any] | None] = {}
+    try:
+        if importlib.util.find_spec("vaultd.pipeline.compile") is None:
+            raise ImportError("vaultd.pipeline.compile")
+        from vaultd.pipeline.compile import compile_note
+    except ImportError:
+        stderr.print("compile skipped: the compile stage is not available yet")
+        return compiled
+    for res in results:
+        if res.status == "existing" and not refresh and vault.note_path(res.cite_key).exists():
+            compiled[res.cite_key] = None
+            continue
+        try:
+            out = compile_note(vault, settings, res.cite_key)
+        except VaultdError as exc:
+            stderr.print(f"Error: compile of {res.cite_key} failed: {exc}", markup=False)
+            compiled[res.cite_key] = {"error": str(exc)}
+            continue
+        compiled[res.cite_key] = {"note": str(out.note_path), "chunks": out.chunks,
+                                  "pages": out.pages, "warnings": list(out.warnings)}
+    return compiled

@@ -1,0 +1,59 @@
+"""`vaultd compile`: parse a captured PDF into its wiki note."""
+
+from __future__ import annotations
+
+import click
+
+from vaultd.cli import main_group
+from vaultd.cli.common import app, emit_json, json_option, progress, stderr
+
+
+@main_group.command("compile")
+@click.argument("cite_key")
+@click.option(
+    "--parser",
+    type=click.Choice(["auto", "pymupdf", "marker", "pdftotext"]),
+    default=None,
+    help="Parser tier (default: the vault's parse.parser setting, normally auto = PyMuPDF).",
+)
+@json_option
+@click.pass_context
+def compile_command(ctx: click.Context, cite_key: str, parser: str | None, as_json: bool) -> None:
+    """Parse raw/CITE_KEY.pdf and write wiki/CITE_KEY.md (verbatim, hashed chunks).
+
+    Re-compiling keeps your own sections and the enrichment of unchanged chunks.
+
+    \b
+    Examples:
+      vaultd compile vaswani2017attention
+      vaultd compile vaswani2017attention --parser pdftotext --json
+    """
+    from vaultd.pipeline.compile import compile_note
+
+    obj = app(ctx)
+    vault = obj.vault()
+    settings = obj.settings(vault)
+    tier = parser or settings.parse.parser
+    with progress(f"compile {cite_key}", None, obj.quiet) as advance:
+        done = [0]
+
+        def on_page(page: int, total: int) -> None:
+            advance(page - done[0])
+            done[0] = page
+
+        result = compile_note(vault, settings, cite_key, parser=tier, progress=on_page)
+    if as_json:
+        emit_json({
+            "cite_key": result.cite_key,
+            "note": vault.rel(result.note_path),
+            "parser": result.parser,
+            "pages": result.pages,
+            "chunks": result.chunks,
+            "warnings": result.warnings,
+        })
+        return
+    for warning in result.warnings:
+        stderr.print(f"[yellow]warning:[/] {warning}")
+    used = result.parser or "none (metadata only)"
+    click.echo(f"{vault.rel(result.note_path)}: {result.chunks} chunks from {result.pages} pages "
+               f"(parser: {used})")

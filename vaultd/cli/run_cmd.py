@@ -1,0 +1,52 @@
+"""`vaultd run`: the agent in the foreground (what launchd/systemd start)."""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+import click
+
+from vaultd.cli import main_group
+from vaultd.cli.common import app
+from vaultd.config import load_settings
+
+
+@main_group.command("run")
+@click.option("--debounce", type=float, default=None,
+              help="Seconds a file must stay unchanged before it is read (daemon.debounce_seconds).")
+@click.option("--concurrency", type=int, default=None, help="Jobs run at once (daemon.concurrency).")
+@click.option("--no-schedule", is_flag=True, help="Do not start the scheduled tasks (verify, retries…).")
+@click.pass_context
+def run_command(ctx: click.Context, debounce: float | None, concurrency: int | None,
+                no_schedule: bool) -> None:
+    """Watch the vault's Inbox/ and turn what lands there into compiled, indexed notes.
+
+    Runs until SIGTERM/SIGINT (Ctrl-C); the running job finishes or is re-queued and the
+    process exits 0. Logs go to .vaultd/logs/vaultd.log and stderr.
+
+    \b
+    Example:
+      vaultd --vault ~/Research run
+    """
+    from vaultd.daemon.rules import load_rules
+    from vaultd.daemon.runner import Daemon, setup_logging
+
+    a = app(ctx)
+    vault = a.vault()
+    daemon_over: dict[str, Any] = {}
+    if debounce is not None:
+        daemon_over["debounce_seconds"] = debounce
+    if concurrency is not None:
+        daemon_over["concurrency"] = concurrency
+    settings = load_settings(vault.config_path, overrides={"daemon": daemon_over} if daemon_over else None)
+    rules = load_rules(vault.rules_dir)  # an invalid rule stops startup with one line
+    setup_logging(vault, verbose=not a.quiet)
+    daemon = Daemon(vault, settings, rules, scheduler=not no_schedule)
+    code = daemon.run()
+    logging.shutdown()
+    if daemon.abandoned:
+        # A worker thread still inside a stage: its job is re-queued; do not wait for it.
+        os._exit(code)
+    ctx.exit(code)

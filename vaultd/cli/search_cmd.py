@@ -1,0 +1,72 @@
+"""`vaultd search QUERY`: the CLI twin of MCP recall."""
+
+from __future__ import annotations
+
+import click
+
+from vaultd.cli import main_group
+from vaultd.cli.common import app, emit_json, json_option
+from vaultd.errors import VaultdError, VaultError
+
+
+@main_group.command("search")
+@click.argument("query")
+@click.option("--limit", "-n", type=click.IntRange(1, 20), default=5, show_default=True)
+@click.option("--key", "cite_key", help="Only this paper (cite key).")
+@click.option("--author", help="Author name contains this text.")
+@click.option("--year-min", type=int, help="Published in or after this year.")
+@click.option("--year-max", type=int, help="Published in or before this year.")
+@click.option("--kind", type=click.Choice(["paper", "note"]), help="Papers or your own notes.")
+@click.option("--keywords-only", is_flag=True, help="Skip the embedding provider (BM25 only).")
+@json_option
+@click.pass_context
+def search_command(ctx: click.Context, query: str, limit: int, cite_key: str | None,
+                   author: str | None, year_min: int | None, year_max: int | None,
+                   kind: str | None, keywords_only: bool, as_json: bool) -> None:
+    """Search papers and your notes (keywords + vectors, fused).
+
+    \b
+    Examples:
+      vaultd search "scaled dot-product attention"
+      vaultd search "why layer norm" --kind paper --year-min 2017 --json
+    """
+    from vaultd.index.embed import make_embedder
+    from vaultd.index.search import Filters, hybrid_search
+    from vaultd.index.store import open_index
+    from vaultd.mcp_server import hit_json
+
+    a = app(ctx)
+    vault = a.vault()
+    settings = a.settings(vault)
+    if not vault.index_db.is_file():
+        raise VaultError(f"no search index in {vault.root}; run `vaultd index` first")
+    db = open_index(vault.index_db)
+    embedder = None if keywords_only else make_embedder(
+        settings.index.embedding_provider, settings.index.embedding_model,
+        ollama_host=settings.enrich.ollama_host)
+    filters = Filters(cite_key=cite_key, author=author, year_min=year_min, year_max=year_max,
+                      kind=kind, recency_half_life_days=90.0)
+    try:
+        try:
+            hits = hybrid_search(db, query, limit=limit, filters=filters, embedder=embedder)
+        except VaultdError as exc:
+            if embedder is None or not exc.transient:
+                raise
+            click.echo(f"warning: keyword search only: {exc}", err=True)
+            hits = hybrid_search(db, query, limit=limit, filters=filters)
+    finally:
+        db.close()
+    rows = [hit_json(vault, h) for h in hits]
+    if as_json:
+        emit_json({"query": query, "hits": rows})
+        return
+    if not hits:
+        click.echo("No matches.")
+    for i, (h, row) in enumerate(zip(hits, rows, strict=True), 1):
+        if h.kind == "paper":
+            where = f"{h.cite_key} p.{h.page_label or h.page} {h.chunk_id}"
+        else:
+            where = f"{h.path}:{h.line_start or ''} {h.section or ''}".strip()
+        click.echo(f"{i}. [{where}] {h.title or ''}")
+        click.echo(f"   {h.excerpt}")
+        click.echo(f"   {row['link']}")

@@ -1,0 +1,57 @@
+"""`vaultd verify`: re-hash every quote (and, with --source, re-check the source PDFs)."""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from vaultd.cli import main_group
+from vaultd.cli.common import app, emit_json, json_option
+from vaultd.models import Finding, VerifyReport
+from vaultd.verify import verify_notes
+
+
+def _line(f: Finding) -> str:
+    if f.kind == "DRIFT":
+        return f"DRIFT: {f.cite_key} chunk {f.chunk_id} expected {f.expected} actual {f.actual}"
+    return f"{f.kind}: {f.message}"
+
+
+@main_group.command("verify")
+@click.argument("cite_key", required=False)
+@click.option("--source", "check_source", is_flag=True,
+              help="Also re-extract from the PDFs: report STALE quotes and PDF CHANGED sources.")
+@json_option
+@click.pass_context
+def verify_command(ctx: click.Context, cite_key: str | None, check_source: bool, as_json: bool) -> None:
+    """Check that every quote in wiki/ still matches its recorded SHA-256.
+
+    Re-wrapping a quote is fine; changing any character is DRIFT. Exit 0 when clean,
+    1 on any drift or problem.
+
+    \b
+    Examples:
+      vaultd verify
+      vaultd verify vaswani2017attention --source
+      vaultd verify --json
+    """
+    vault = app(ctx).vault()
+    report = verify_notes(vault, cite_key)
+    if check_source:
+        # Lazy: source checks load the PDF stack, which plain verify never needs.
+        module = importlib.import_module("vaultd.verify_source")
+        extra: VerifyReport = module.verify_sources(vault, cite_key)
+        report.findings.extend(extra.findings)
+    drifts = sum(1 for f in report.findings if f.kind == "DRIFT")
+    others = len(report.findings) - drifts
+    if as_json:
+        emit_json({"ok": report.ok, "drifts": drifts, **report.model_dump(mode="json")})
+    else:
+        for finding in report.findings:
+            click.echo(_line(finding))
+        click.echo(f"Verified {report.chunks} chunks, {drifts} drift(s) detected.")
+        if others:
+            click.echo(f"{others} other problem(s) found (see above).")
+    if not report.ok:
+        ctx.exit(1)

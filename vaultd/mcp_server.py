@@ -1,0 +1,225 @@
+"""The MCP server: agents cite by key, recall passages and quote only verbatim text.
+
+Six tools with short schemas (tool schemas cost agents context): cite, recall, quote,
+bibliography, verify, status. Startup touches nothing but the index database (opened on
+the first call), so the first answer is fast however large the vault is. Logs go to
+stderr; stdout belongs to the protocol in stdio mode.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote as urlquote
+
+from vaultd.errors import VaultdError
+from vaultd.vault import Vault
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+    from vaultd.config import Settings
+    from vaultd.index.embed import Embedder
+    from vaultd.index.search import Hit
+    from vaultd.index.store import IndexDB
+
+log = logging.getLogger("vaultd.mcp")
+
+INSTRUCTIONS = """\
+vaultd serves a research vault whose citations are never wrong.
+- recall(query) finds passages in the user's papers and their own notes.
+- cite(cite_key, format) gives a citation (apa, mla, chicago, ieee, bibtex);
+  bibliography(cite_keys) gives many at once.
+- Quoting contract: to quote a source, call quote(cite_key, chunk_id) and copy its `text`
+  exactly, with its page. Only `text` from quote() is verbatim and hash-verified. Recall
+  excerpts may be trimmed; paraphrase and implication are advisory summaries by a local
+  LLM: never put them in quotation marks or attribute them to the authors.
+- Never invent a cite key: use keys returned by recall/cite; an unknown key returns close
+  matches.
+- verify(cite_key?) reports drift between notes and their sources; status() reports health.
+"""
+
+
+@dataclass
+class _State:
+    vault: Vault
+    settings: Settings | None
+    embedder: Embedder | bool | None = False  # False: not built yet
+    db: IndexDB | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def require_vault(self) -> Vault:
+        from mcp.server.mcpserver.exceptions import ToolError
+
+        try:
+            return self.vault.require()
+        except VaultdError as exc:
+            raise ToolError(f"{exc}. Ask the user to create or point vaultd at a vault "
+                            "(VAULTD_VAULT).") from exc
+
+    def index(self) -> IndexDB:
+        from mcp.server.mcpserver.exceptions import ToolError
+
+        from vaultd.index.store import open_index
+
+        vault = self.require_vault()
+        if self.db is None:
+            if not vault.index_db.is_file():
+                raise ToolError(f"the vault {vault.root} has no search index yet; ask the user "
+                                "to run `vaultd index` (or start `vaultd run`)")
+            self.db = open_index(vault.index_db)
+        return self.db
+
+    def index_if_any(self) -> IndexDB | None:
+        """The index for fuzzy key suggestions, if there is one (never an error)."""
+        if self.db is None and self.vault.index_db.is_file():
+            try:
+                return self.index()
+            except Exception:  # suggestions are a nicety; the files still answer
+                return None
+        return self.db
+
+    def query_embedder(self) -> Embedder | None:
+        if self.embedder is False:
+            from vaultd.index.embed import make_embedder
+
+            s = self.settings
+            self.embedder = None if s is None else make_embedder(
+                s.index.embedding_provider, s.index.embedding_model,
+                ollama_host=s.enrich.ollama_host)
+        return self.embedder if not isinstance(self.embedder, bool) else None
+
+
+def _tool_error(exc: VaultdError) -> Exception:
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    return ToolError(str(exc))
+
+
+def hit_json(vault: Vault, hit: Hit) -> dict[str, Any]:
+    """One recall hit as agents see it (with a link to open it)."""
+    data: dict[str, Any] = {k: v for k, v in hit.to_dict().items() if v not in (None, [])}
+    target = f"raw/{hit.cite_key}.pdf" if hit.kind == "paper" and hit.cite_key else hit.path
+    if hit.kind == "paper" and hit.page:
+        data["link"] = f"{target}#page={hit.page}"
+    elif hit.line_start:
+        data["link"] = f"{hit.path}#L{hit.line_start}"
+    else:
+        data["link"] = hit.path
+    data["obsidian"] = (f"obsidian://open?vault={urlquote(vault.root.name)}"
+                        f"&file={urlquote(hit.path)}")
+    return data
+
+
+def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
+    """The MCP server over ``vault`` (``settings`` None: keywords only, no embeddings)."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from vaultd import __version__
+
+    state = _State(vault=vault, settings=settings)
+    server: MCPServer = MCPServer("vaultd", instructions=INSTRUCTIONS, version=__version__)
+
+    @server.tool()
+    def cite(cite_key: str, format: str = "bibtex") -> str:
+        """Citation for one cite key: format apa, mla, chicago, ieee or bibtex."""
+        from vaultd.index.lookup import cite as do_cite
+
+        state.require_vault()
+        try:
+            return do_cite(vault, cite_key, format, index_db=state.index_if_any())
+        except VaultdError as exc:
+            raise _tool_error(exc) from exc
+
+    @server.tool()
+    def recall(query: str, limit: int = 5, cite_key: str | None = None,
+               author: str | None = None, year_min: int | None = None,
+               year_max: int | None = None, kind: str | None = None) -> dict[str, Any]:
+        """Find passages in papers and the user's notes. kind: paper|note. limit 1-20."""
+        from vaultd.index.search import Filters, hybrid_search
+
+        db = state.index()
+        filters = Filters(cite_key=cite_key, author=author, year_min=year_min,
+                          year_max=year_max, kind=kind, recency_half_life_days=90.0)
+        embedder = state.query_embedder()
+        note = None
+        try:
+            try:
+                hits = hybrid_search(db, query, limit=limit, filters=filters,
+                                     embedder=embedder, warm=True)
+            except VaultdError as exc:
+                if embedder is None or not exc.transient:
+                    raise
+                log.warning("embeddings unavailable, keyword search only: %s", exc)
+                state.embedder = None
+                note = f"keyword search only: {exc}"
+                hits = hybrid_search(db, query, limit=limit, filters=filters)
+        except VaultdError as exc:
+            raise _tool_error(exc) from exc
+        out: dict[str, Any] = {"query": query, "hits": [hit_json(vault, h) for h in hits],
+                               "note": "Excerpts may be trimmed: quote via quote()."}
+        if note:
+            out["warning"] = note
+        return out
+
+    @server.tool()
+    def quote(cite_key: str, chunk_id: str) -> dict[str, Any]:
+        """Verbatim, hash-verified text of one chunk with page and provenance."""
+        from vaultd.index.lookup import quote as do_quote
+
+        state.require_vault()
+        try:
+            return do_quote(vault, cite_key, chunk_id, index_db=state.index_if_any())
+        except VaultdError as exc:
+            raise _tool_error(exc) from exc
+
+    @server.tool()
+    def bibliography(cite_keys: list[str], format: str = "bibtex") -> dict[str, Any]:
+        """Citations for many keys at once (e.g. a references.bib); unknown keys listed."""
+        from vaultd.index.lookup import bibliography as do_bib
+
+        state.require_vault()
+        if not cite_keys:
+            raise ToolError("no cite keys given; pass a list such as [\"vaswani2017attention\"]")
+        try:
+            text, unknown = do_bib(vault, cite_keys, format, index_db=state.index_if_any())
+        except VaultdError as exc:
+            raise _tool_error(exc) from exc
+        return {"format": format, "text": text, "unknown": unknown}
+
+    @server.tool()
+    def verify(cite_key: str | None = None) -> dict[str, Any]:
+        """Drift report: do notes' quotes still match their hashes and sources?"""
+        import importlib
+
+        state.require_vault()
+        try:
+            # verify.py belongs to the note helper; imported by name so this module stands alone.
+            verify_notes = importlib.import_module("vaultd.verify").verify_notes
+        except ImportError as exc:
+            raise ToolError("verify is not available in this vaultd build; run "
+                            "`vaultd verify` in a terminal") from exc
+        try:
+            report = verify_notes(vault, cite_key)
+        except VaultdError as exc:
+            raise _tool_error(exc) from exc
+        return {"ok": report.ok, **report.model_dump(mode="json")}
+
+    @server.tool()
+    def status() -> dict[str, Any]:
+        """Vault and index health: notes, chunks, vectors, embedding provider."""
+        from vaultd.index.store import index_status
+
+        v = state.require_vault()
+        try:
+            data = index_status(v)
+        except VaultdError as exc:
+            raise _tool_error(exc) from exc
+        data["vault"] = str(v.root)
+        if settings is not None:
+            data["configured_provider"] = settings.index.embedding_provider
+        return data
+
+    return server

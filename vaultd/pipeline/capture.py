@@ -1,0 +1,359 @@
+"""Capture: any input → ``raw/<cite_key>.pdf`` + ``raw/<cite_key>.meta.json``.
+
+Detect the input, ask arXiv/CrossRef/OpenAlex/Unpaywall, reconcile, pick the cite key,
+fetch a PDF (given file, arXiv, Unpaywall, OpenAlex; HTML landing pages are refused by
+sniffing ``%PDF-``), write both files atomically. Idempotent by arXiv id, DOI and PDF
+SHA-256; ``refresh`` re-asks the sources and keeps the key.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import sqlite3
+import tempfile
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+import httpx
+
+from vaultd import citekey
+from vaultd.capture import records
+from vaultd.capture.bib import read_bib
+from vaultd.capture.detect import (
+    Detected,
+    detect,
+    detect_id,
+    links_in_text,
+    links_in_url_file,
+    links_in_webloc,
+)
+from vaultd.capture.http import Fetcher, RateLimiter
+from vaultd.capture.metadata import Gathered, gather
+from vaultd.capture.names import make_work, split_name
+from vaultd.capture.pdfmeta import PdfMeta, read_pdf_meta
+from vaultd.capture.reconcile import reconcile, titles_roughly_match
+from vaultd.config import Settings
+from vaultd.errors import FetchError, InputError
+from vaultd.models import MetaFile, Work
+from vaultd.statedb import open_state_db
+from vaultd.vault import Vault, atomic_copy, atomic_write_bytes
+
+Status = Literal["created", "existing", "refreshed", "metadata-only"]
+MAX_PRINTED_IDS = 3
+DROP_PDF_HINT = ("no open PDF found; drop the PDF into the Inbox and it will attach to "
+                 "this record by DOI")
+
+
+@dataclass
+class CaptureResult:
+    cite_key: str
+    status: Status
+    pdf: Path | None
+    meta: MetaFile
+    warnings: list[str] = field(default_factory=list)
+    needs_retry: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+# One limiter per event loop: asyncio locks cannot cross loops, and every capture running
+# in one loop must share arXiv's budget.
+_LIMITERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, RateLimiter]] = \
+    weakref.WeakKeyDictionary()
+_KEY_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = \
+    weakref.WeakKeyDictionary()
+
+
+def _loop_state(interval: float) -> tuple[dict[str, RateLimiter], asyncio.Lock]:
+    loop = asyncio.get_running_loop()
+    limiters = _LIMITERS.setdefault(loop, {})
+    if "arxiv" not in limiters or limiters["arxiv"].interval != interval:
+        limiters["arxiv"] = RateLimiter(interval)
+    return limiters, _KEY_LOCKS.setdefault(loop, asyncio.Lock())
+
+
+@dataclass
+class _Run:
+    vault: Vault
+    settings: Settings
+    fetcher: Fetcher
+    db: sqlite3.Connection
+    refresh: bool
+    key_lock: asyncio.Lock
+
+
+async def capture(vault: Vault, settings: Settings, input: str, *, doi: str | None = None,
+                  cite_key: str | None = None, refresh: bool = False,
+                  client: httpx.AsyncClient | None = None) -> list[CaptureResult]:
+    """Capture ``input`` (path, id, URL, link file or .bib); one result per item."""
+    found = detect(input)
+    if found is None:
+        raise InputError(f"cannot recognise {input!r} as a PDF, arXiv id, DOI, URL, link file "
+                         "or .bib; check the spelling or the path")
+    if found.kind == "youtube":
+        raise InputError(f"YouTube capture is not supported yet: {input}")
+    if doi is not None:
+        flag_doi = detect_id(doi)
+        if flag_doi is None or flag_doi.kind != "doi":
+            raise InputError(f"--doi {doi!r} is not a DOI; give it as 10.NNNN/...")
+        doi = flag_doi.value
+    cfg = settings.capture
+    own_client = client is None
+    http = client or httpx.AsyncClient()
+    limiters, key_lock = _loop_state(cfg.arxiv_interval_seconds)
+    db = open_state_db(vault.state_db)
+    try:
+        fetcher = Fetcher(http, email=cfg.email, max_retries=cfg.max_retries,
+                          timeout_seconds=cfg.timeout_seconds, cache=db, refresh=refresh,
+                          limiters=limiters)
+        run = _Run(vault, settings, fetcher, db, refresh, key_lock)
+        records.sync(vault, db)
+        return await _dispatch(run, found, doi, cite_key)
+    finally:
+        db.close()
+        if own_client:
+            await http.aclose()
+
+
+def capture_sync(vault: Vault, settings: Settings, input: str, *, doi: str | None = None,
+                 cite_key: str | None = None, refresh: bool = False) -> list[CaptureResult]:
+    return asyncio.run(capture(vault, settings, input, doi=doi, cite_key=cite_key,
+                               refresh=refresh))
+
+
+async def _dispatch(run: _Run, found: Detected, doi: str | None,
+                    cite_key: str | None) -> list[CaptureResult]:
+    if found.kind in ("url_file", "webloc", "link_list"):
+        path = Path(found.value)
+        if found.kind == "webloc":
+            links = links_in_webloc(path.read_bytes())
+        elif found.kind == "url_file":
+            links = links_in_url_file(path.read_text(encoding="utf-8", errors="replace"))
+        else:
+            links = links_in_text(path.read_text(encoding="utf-8", errors="replace"))
+        items = [d for d in (detect_id(link) for link in links) if d is not None]
+        if not items:
+            raise InputError(f"{path.name} holds no URL, DOI or arXiv id; add one per line")
+        if cite_key and len(items) > 1:
+            raise InputError(f"--cite-key needs a single item but {path.name} holds "
+                             f"{len(items)}; capture them one by one")
+        results: list[CaptureResult] = []
+        for item in items:
+            if item.kind == "youtube":
+                raise InputError(f"YouTube capture is not supported yet: {item.value}")
+            results += await _dispatch(run, item, doi if len(items) == 1 else None, cite_key)
+        return results
+    if found.kind == "bib":
+        return await _capture_bib(run, Path(found.value))
+    return [await _capture_one(run, found, doi, cite_key)]
+
+
+async def _capture_bib(run: _Run, path: Path) -> list[CaptureResult]:
+    results: list[CaptureResult] = []
+    for entry in read_bib(path):
+        if entry.arxiv_id or entry.doi:
+            item = Detected("arxiv", entry.arxiv_id) if entry.arxiv_id else \
+                Detected("doi", entry.doi or "")
+            results.append(await _capture_one(run, item, entry.doi, entry.key,
+                                              hint=entry.work))
+        else:
+            results.append(await _capture_one(run, None, None, entry.key, hint=entry.work))
+    return results
+
+
+async def _capture_one(run: _Run, found: Detected | None, doi: str | None,
+                       cite_key: str | None, *, hint: Work | None = None) -> CaptureResult:
+    arxiv_id = found.value if found and found.kind == "arxiv" else None
+    doi = doi or (found.value if found and found.kind == "doi" else None)
+    warnings: list[str] = []
+    pdf_file: Path | None = None
+    tmp: tempfile.TemporaryDirectory[str] | None = None
+    try:
+        if found and found.kind == "pdf_url":
+            tmp = tempfile.TemporaryDirectory(prefix="vaultd-capture-")
+            pdf_file = await _download_input_pdf(run, found.value, Path(tmp.name))
+        elif found and found.kind == "pdf":
+            pdf_file = Path(found.value)
+        return await _capture_resolved(run, arxiv_id, doi, cite_key, pdf_file, hint, warnings,
+                                       arxiv_version=found.version if found else None)
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+
+
+async def _download_input_pdf(run: _Run, url: str, into: Path) -> Path:
+    resp = await run.fetcher.get(url, source="PDF URL", use_cache=False)
+    if resp.status != 200 or not resp.body.startswith(b"%PDF-"):
+        what = f"HTTP {resp.status}" if resp.status != 200 else "a web page, not a PDF"
+        raise InputError(f"{url} answered {what}; pass the DOI or arXiv id instead")
+    path = into / "download.pdf"
+    path.write_bytes(resp.body)
+    return path
+
+
+async def _from_pdf(run: _Run, meta: PdfMeta, warnings: list[str]) -> tuple[
+        str | None, str | None, Gathered | None]:
+    """The arXiv id / DOI printed in the PDF whose record's title matches the page."""
+    page_title = meta.first_page_title or meta.info_title
+    candidates = [("arxiv", a) for a in meta.arxiv_ids] + [("doi", d) for d in meta.dois]
+    for kind, value in candidates[:MAX_PRINTED_IDS]:
+        got = await gather(run.fetcher, run.settings.capture,
+                           arxiv_id=value if kind == "arxiv" else None,
+                           doi=value if kind == "doi" else None)
+        titles = [w.title for w in got.works if w.title]
+        if any(titles_roughly_match(t, page_title) for t in titles):
+            return (value if kind == "arxiv" else None), (value if kind == "doi" else None), got
+        if titles:
+            warnings.append(f'{kind} {value} printed in the PDF belongs to "{titles[0]}", '
+                            "not this paper; ignored")
+        elif got.missing:
+            warnings.extend(got.missing)
+    return None, None, None
+
+
+def _pdf_hint(meta: PdfMeta) -> Work | None:
+    title = meta.info_title or meta.first_page_title
+    if not title and not meta.info_authors:
+        return None
+    return make_work(title=title, authors=[split_name(a) for a in meta.info_authors],
+                     issued=[meta.info_year] if meta.info_year else None, sources=["pdf"])
+
+
+async def _capture_resolved(run: _Run, arxiv_id: str | None, doi: str | None,
+                            cite_key: str | None, pdf_file: Path | None, hint: Work | None,
+                            warnings: list[str], *, arxiv_version: int | None) -> CaptureResult:
+    pdf_sha = records.sha256_file(pdf_file) if pdf_file else None
+    existing = records.find(run.db, doi=doi, arxiv_id=arxiv_id, pdf_sha256=pdf_sha)
+    if existing and not run.refresh:
+        result = _existing(run, existing, pdf_file, pdf_sha)
+        if result is not None:
+            return result
+    pdf_meta = read_pdf_meta(pdf_file) if pdf_file else None
+    got: Gathered | None = None
+    if arxiv_id or doi:
+        got = await gather(run.fetcher, run.settings.capture, arxiv_id=arxiv_id, doi=doi)
+    elif pdf_meta is not None:
+        arxiv_id, doi, got = await _from_pdf(run, pdf_meta, warnings)
+    works = list(got.works) if got else []
+    if not works:
+        # Embedded PDF metadata and .bib fields are hints, used only when no source answered.
+        works = [h for h in (hint, _pdf_hint(pdf_meta) if pdf_meta else None) if h is not None]
+    merged = reconcile(works)
+    work = merged.work
+    if arxiv_id and not work.arxiv_id:
+        work.arxiv_id = arxiv_id
+    if arxiv_version and work.arxiv_id == arxiv_id:
+        work.arxiv_version = arxiv_version
+    work.doi = work.doi or doi
+    if got:
+        warnings = [*warnings, *got.missing]
+    all_down = any(" unavailable: " in w for w in warnings) and not (got and got.works)
+    work.warnings = _unique([*work.warnings, *warnings])
+    if not work.title and not work.authors and not cite_key:
+        what = arxiv_id or doi or (pdf_file.name if pdf_file else "this item")
+        if all_down:
+            raise FetchError(f"no metadata source answered for {what}; retry later, or pass "
+                             "--cite-key KEY to save it now")
+        raise InputError(f"no metadata found for {what}; pass --cite-key KEY "
+                         "(and --doi DOI if you know it)")
+    async with run.key_lock:
+        existing = records.find(run.db, doi=work.doi or doi, arxiv_id=work.arxiv_id,
+                                pdf_sha256=pdf_sha) or existing
+        if existing and not run.refresh:
+            result = _existing(run, existing, pdf_file, pdf_sha)
+            if result is not None:
+                return result
+        key = existing or _new_key(run, work, cite_key)
+        return await _write(run, key, work, pdf_file, pdf_sha, got, merged.notes,
+                            refreshed=existing is not None, needs_retry=all_down)
+
+
+def _unique(items: Sequence[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def _new_key(run: _Run, work: Work, cite_key: str | None) -> str:
+    taken = records.taken_keys(run.vault, run.db)
+    if cite_key:
+        if cite_key in taken:
+            raise InputError(f"cite key {cite_key!r} already belongs to another record; "
+                             "choose another --cite-key")
+        return cite_key
+    base = citekey.make_key(work, run.settings.citekey.pattern)
+    return citekey.unique_key(base, taken)
+
+
+def _existing(run: _Run, key: str, pdf_file: Path | None,
+              pdf_sha: str | None) -> CaptureResult | None:
+    """The existing record; a new PDF attaches to a metadata-only record (None = go on)."""
+    meta = records.read_meta(run.vault.meta_path(key))
+    if meta is None:
+        return None  # index is stale; recapture under the same key
+    if pdf_file is not None and meta.pdf is None:
+        atomic_copy(pdf_file, run.vault.pdf_path(key))
+        meta.pdf = run.vault.rel(run.vault.pdf_path(key))
+        meta.pdf_sha256 = pdf_sha
+        meta.warnings = [w for w in meta.warnings if w != DROP_PDF_HINT]
+        meta.work.warnings = [w for w in meta.work.warnings if w != DROP_PDF_HINT]
+        records.write_meta(run.vault, meta)
+        records.record(run.db, meta)
+        return CaptureResult(key, "refreshed", run.vault.pdf_path(key), meta,
+                             list(meta.warnings), meta.needs_retry,
+                             ["PDF attached to the existing metadata-only record"])
+    pdf = run.vault.pdf_path(key) if meta.pdf else None
+    return CaptureResult(key, "existing", pdf, meta, list(meta.warnings), meta.needs_retry)
+
+
+async def _fetch_pdf(run: _Run, urls: list[str], warnings: list[str]) -> bytes | None:
+    for url in urls:
+        try:
+            resp = await run.fetcher.get(url, source="PDF host", use_cache=False,
+                                         limiter="arxiv" if "arxiv" in url else None)
+        except FetchError as exc:
+            warnings.append(f"PDF not fetched from {url}: {exc}")
+            continue
+        if resp.status == 200 and resp.body.startswith(b"%PDF-"):
+            return resp.body
+        if resp.status == 200:
+            warnings.append(f"{url} served a web page instead of a PDF; skipped")
+        else:
+            warnings.append(f"{url} answered HTTP {resp.status}; no PDF there")
+    return None
+
+
+async def _write(run: _Run, key: str, work: Work, pdf_file: Path | None, pdf_sha: str | None,
+                 got: Gathered | None, notes: list[str], *, refreshed: bool,
+                 needs_retry: bool) -> CaptureResult:
+    vault = run.vault
+    pdf_path = vault.pdf_path(key)
+    warnings = list(work.warnings)
+    if pdf_file is not None:
+        atomic_copy(pdf_file, pdf_path)
+    elif refreshed and pdf_path.is_file():
+        pdf_sha = records.sha256_file(pdf_path)
+    else:
+        fetch_warnings: list[str] = []
+        data = await _fetch_pdf(run, got.pdf_urls if got else [], fetch_warnings)
+        if data is not None:
+            atomic_write_bytes(pdf_path, data)
+            pdf_sha = hashlib.sha256(data).hexdigest()
+        else:
+            warnings += fetch_warnings
+    has_pdf = pdf_path.is_file()
+    if not has_pdf:
+        warnings.append(DROP_PDF_HINT)
+    work.warnings = _unique(warnings)
+    now = datetime.now(UTC).replace(microsecond=0).isoformat()
+    meta = MetaFile.from_work(key, work, pdf=vault.rel(pdf_path) if has_pdf else None,
+                              pdf_sha256=pdf_sha if has_pdf else None, captured_at=now,
+                              needs_retry=needs_retry)
+    records.write_meta(vault, meta)
+    records.record(run.db, meta)
+    status: Status = "refreshed" if refreshed else ("created" if has_pdf else "metadata-only")
+    notices = list(got.notices) if got else []
+    return CaptureResult(key, status, pdf_path if has_pdf else None, meta, list(work.warnings),
+                         needs_retry, [*notes, *notices])

@@ -1,0 +1,140 @@
+"""Note verify: re-hash every quote in wiki/ and compare with its recorded text_sha256.
+
+The hot path is a lean scanner (regexes over the note text, no pydantic) that extracts
+``(chunk id, quote, recorded hash)``; tests check it agrees with ``note.parse_note`` on every
+rendered note. A broken note becomes a MALFORMED finding for that file, never an exception.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from vaultd.canonical import text_sha256
+from vaultd.errors import NoteFormatError
+from vaultd.models import Finding, VerifyReport
+from vaultd.note import CHUNK_END, split_frontmatter, yaml_mapping
+from vaultd.vault import Vault
+
+_BEGIN_RE = re.compile(r"^<!-- chunk id=(\S+) -->$", re.MULTILINE)
+_END_RE = re.compile(r"^<!-- /chunk -->$", re.MULTILINE)
+_QUOTE_RE = re.compile(r"^>.*(?:\n>.*)*", re.MULTILINE)
+_PREFIX_RE = re.compile(r"^> ?", re.MULTILINE)
+_FENCE_RE = re.compile(r"^(`{3,})yaml\n(.*?)^\1$", re.MULTILINE | re.DOTALL)
+_HASH_RE = re.compile(r"^text_sha256: ?(.*)$", re.MULTILINE)
+_HEX64_RE = re.compile(r"[0-9a-f]{64}")
+_VAULTD_MARK = "<!-- vaultd:"
+
+
+@dataclass(frozen=True)
+class ScannedChunk:
+    id: str
+    quote: str | None  # None: the block has no '>' quote
+    recorded: str | None  # None: no provenance block or no text_sha256 in it
+    closed: bool = True
+
+
+def scan_chunks(body: str) -> Iterator[ScannedChunk]:
+    """Every chunk block of a note body, as the verifier sees it."""
+    starts = list(_BEGIN_RE.finditer(body))
+    for n, m in enumerate(starts):
+        limit = starts[n + 1].start() if n + 1 < len(starts) else len(body)
+        end = _END_RE.search(body, m.end(), limit)
+        if end is None:
+            yield ScannedChunk(m.group(1), None, None, closed=False)
+            continue
+        block = body[m.end() : end.start()]
+        q = _QUOTE_RE.search(block)
+        quote = _PREFIX_RE.sub("", q.group(0)) if q else None
+        yield ScannedChunk(m.group(1), quote, _recorded_hash(block))
+
+
+def _recorded_hash(block: str) -> str | None:
+    fence = _FENCE_RE.search(block)
+    if fence is None:
+        return None
+    h = _HASH_RE.search(fence.group(2))
+    if h is None:
+        return None
+    value = h.group(1)
+    if _HEX64_RE.fullmatch(value):
+        return value
+    try:  # quoted or otherwise unusual scalar: let YAML decide, as parse_note does
+        decoded = yaml_mapping(f"text_sha256: {value}\n", "<scan>", "hash").get("text_sha256")
+    except NoteFormatError:
+        return None
+    return decoded if isinstance(decoded, str) else None
+
+
+def _finding(kind: str, rel: str, key: str | None, message: str, **kw: str | None) -> Finding:
+    return Finding(kind=kind, path=rel, cite_key=key, message=message, **kw)  # type: ignore[arg-type]
+
+
+def verify_text(text: str, rel: str, report: VerifyReport) -> None:
+    """Check one note's text, adding its counts and findings to ``report``."""
+    key: str | None = Path(rel).stem
+    body = text
+    try:
+        fm, pos = split_frontmatter(text, rel)
+        body = text[pos:]
+        meta = yaml_mapping(fm, rel, "frontmatter")
+        if not isinstance(meta.get("cite_key"), str):
+            if _VAULTD_MARK not in body and _BEGIN_RE.search(body) is None:
+                return  # the user's own note, not one vaultd wrote
+            raise NoteFormatError(f"{rel}: frontmatter has no cite_key; recompile the note")
+        key = meta["cite_key"]
+    except NoteFormatError as exc:
+        if _VAULTD_MARK not in text and _BEGIN_RE.search(text) is None:
+            return
+        report.findings.append(_finding("MALFORMED", rel, key, str(exc)))
+    report.notes += 1
+    for chunk in scan_chunks(body):
+        report.chunks += 1
+        if not chunk.closed:
+            msg = f"{rel}: chunk {chunk.id} is not closed by {CHUNK_END}; recompile the note"
+        elif chunk.quote is None:
+            msg = f"{rel}: chunk {chunk.id} has no '>' quote; recompile the note"
+        elif chunk.recorded is None:
+            msg = f"{rel}: chunk {chunk.id} has no provenance text_sha256; recompile the note"
+        else:
+            actual = text_sha256(chunk.quote)
+            if actual != chunk.recorded:
+                report.findings.append(
+                    _finding("DRIFT", rel, key, f"{key} chunk {chunk.id}: quote differs from the "
+                             "recorded hash; restore it or recompile the note",
+                             chunk_id=chunk.id, expected=chunk.recorded, actual=actual)
+                )
+            continue
+        report.findings.append(_finding("MALFORMED", rel, key, msg, chunk_id=chunk.id))
+
+
+def _note_files(vault: Vault, cite_key: str | None) -> list[Path]:
+    if cite_key is not None:
+        return [vault.note_path(cite_key)]
+    if not vault.wiki.is_dir():
+        return []
+    return sorted(
+        p for p in vault.wiki.rglob("*.md")
+        if not any(part.startswith(".") for part in p.relative_to(vault.wiki).parts)
+    )
+
+
+def verify_notes(vault: Vault, cite_key: str | None = None) -> VerifyReport:
+    """Re-hash every quote in wiki/ (or only ``cite_key``'s note)."""
+    report = VerifyReport()
+    for path in _note_files(vault, cite_key):
+        rel = vault.rel(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            report.findings.append(_finding("MISSING", rel, cite_key, f"{rel}: no such note; "
+                                            "check the cite key or compile it first"))
+            continue
+        except (OSError, UnicodeDecodeError) as exc:
+            report.findings.append(_finding("MALFORMED", rel, cite_key or path.stem,
+                                            f"{rel}: unreadable ({type(exc).__name__}); fix the file"))
+            continue
+        verify_text(text, rel, report)
+    return report

@@ -1,0 +1,82 @@
+"""Source staleness: re-extract each note's PDF and check its chunks still reproduce.
+
+* ``PDF CHANGED``: the PDF's bytes no longer hash to the note's ``pdf_sha256``.
+* ``STALE``: a chunk whose ``text_sha256`` is not produced by re-extracting the PDF with
+  the note's parser (same tier, same layout repairs) — the quote no longer reproduces.
+* ``MISSING``: the note names a PDF that is not there; ``MALFORMED``: unreadable note.
+Notes without a PDF (metadata-only) are counted and skipped.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from vaultd.errors import NoteFormatError, VaultdError
+from vaultd.models import Finding, Note, VerifyReport
+from vaultd.note import parse_note
+from vaultd.parse.chunker import chunk_blocks
+from vaultd.parse.tiers import parse_pdf
+from vaultd.pipeline.compile import file_sha256
+from vaultd.vault import Vault
+
+
+def _finding(kind: str, rel: str, key: str, message: str, **kw: str | None) -> Finding:
+    return Finding(kind=kind, path=rel, cite_key=key, message=message, **kw)  # type: ignore[arg-type]
+
+
+def _check_note(vault: Vault, note: Note, rel: str, report: VerifyReport) -> None:
+    meta = note.meta
+    key = meta.cite_key
+    report.chunks += len(note.chunks)
+    if not meta.raw or not note.chunks:
+        return
+    pdf = vault.root / meta.raw
+    if not pdf.is_file():
+        report.findings.append(_finding("MISSING", meta.raw, key,
+                                        f"{meta.raw}: source PDF is missing; capture {key} again"))
+        return
+    actual = file_sha256(pdf)
+    if meta.pdf_sha256 and actual != meta.pdf_sha256:
+        report.findings.append(_finding(
+            "PDF CHANGED", meta.raw, key,
+            f"{meta.raw}: PDF bytes changed since compile; run `vaultd compile {key}`",
+            expected=meta.pdf_sha256, actual=actual))
+    parser = meta.parser or "pymupdf"
+    ocr = "tesseract" in (meta.parser_version or "")
+    try:
+        doc = parse_pdf(pdf, parser, ocr=ocr)
+    except VaultdError as exc:
+        for chunk in note.chunks:
+            report.findings.append(_finding(
+                "STALE", rel, key, f"{key}/{chunk.id}: source no longer parses ({exc})",
+                chunk_id=chunk.id, expected=chunk.provenance.text_sha256))
+        return
+    fresh = chunk_blocks(doc.blocks, doc.parser)
+    hashes = {c.provenance.text_sha256 for c in fresh}
+    by_id = {c.id: c.provenance.text_sha256 for c in fresh}
+    for chunk in note.chunks:
+        if chunk.provenance.text_sha256 not in hashes:
+            report.findings.append(_finding(
+                "STALE", rel, key,
+                f"{key}/{chunk.id}: quote no longer reproduces from {meta.raw}; "
+                f"run `vaultd compile {key}`",
+                chunk_id=chunk.id, expected=chunk.provenance.text_sha256, actual=by_id.get(chunk.id)))
+
+
+def verify_sources(vault: Vault, cite_key: str | None = None) -> VerifyReport:
+    """Re-extract the PDF of every note (or of ``cite_key``) and report what changed."""
+    report = VerifyReport()
+    paths: list[Path] = [vault.note_path(cite_key)] if cite_key else sorted(vault.wiki.glob("*.md"))
+    for path in paths:
+        rel = vault.rel(path) if path.exists() else f"wiki/{path.name}"
+        if not path.is_file():
+            report.findings.append(_finding("MISSING", rel, path.stem, f"{rel}: no such note"))
+            continue
+        report.notes += 1
+        try:
+            note = parse_note(path.read_text(encoding="utf-8"), source=rel)
+        except NoteFormatError as exc:
+            report.findings.append(_finding("MALFORMED", rel, path.stem, str(exc)))
+            continue
+        _check_note(vault, note, rel, report)
+    return report
