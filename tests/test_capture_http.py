@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from replay_server import Reply, ReplayServer, capture_overrides, loopback_client, serve_arxiv
+from replay_server import ReplayServer, Reply, capture_overrides, loopback_client, serve_arxiv
 
 from vaultd.capture.http import Fetcher, RateLimiter, retry_after_seconds
 from vaultd.config import load_settings
@@ -64,7 +65,7 @@ def test_5xx_backs_off_exponentially_then_gives_up_with_a_fetch_error(
             await Fetcher(client, max_retries=3, sleep=sleeps).get(server.url + "/works/x",
                                                                    source="crossref")
 
-    with pytest.raises(FetchError, match="crossref answered HTTP 503 .* after 4 attempts"):
+    with pytest.raises(FetchError, match=r"crossref answered HTTP 503 .* after 4 attempts"):
         asyncio.run(go())
     assert sleeps.calls == [0.5, 1.0, 2.0]
 
@@ -118,8 +119,8 @@ def test_rate_limiter_spaces_concurrent_callers() -> None:
         stamps: list[float] = []
 
         async def one() -> None:
-            await limiter.wait()
-            stamps.append(now[0])
+            async with limiter.slot():
+                stamps.append(now[0])
 
         await asyncio.gather(*(one() for _ in range(4)))
         return stamps
@@ -143,6 +144,6 @@ def test_concurrent_arxiv_captures_respect_the_interval(
     asyncio.run(go())
     stamps = sorted(r.at for r in server.requests if r.path.startswith("/arxiv/"))
     assert len(stamps) == 6  # three API calls, three PDF attempts
-    gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(stamps)]
     assert min(gaps) >= interval * 0.9
     assert len(list(vault.raw.glob("*.meta.json"))) == 3

@@ -253,3 +253,29 @@ def test_bib_import_keeps_the_users_keys(
     assert [r.cite_key for r in results] == ["M_Bran_2024", "knuth1984tex"]
     assert results[0].meta.title == "Augmenting large language models with chemistry tools"
     assert results[1].status == "metadata-only" and results[1].meta.year == 1984
+
+
+def test_a_pdf_url_with_doi_is_downloaded_and_a_landing_page_is_refused(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path) -> None:
+    serve_pnas(server, fixtures_dir)
+    server.route("/_ext/example.org/paper.pdf", body=fixtures_dir / JNER,
+                 content_type="application/pdf")
+    server.route("/_ext/example.org/landing.pdf",
+                 body=fixtures_dir / "openalex/errors/404_not_in_openalex.html",
+                 content_type="text/html")
+    [res] = run(vault, server, "https://example.org/paper.pdf", doi=PNAS)
+    assert res.status == "created" and res.meta.doi == PNAS
+    assert res.pdf is not None and res.pdf.read_bytes() == (fixtures_dir / JNER).read_bytes()
+    with pytest.raises(InputError, match="a web page, not a PDF"):
+        run(vault, server, "https://example.org/landing.pdf")
+
+
+def test_a_local_pdf_without_any_id_uses_its_embedded_metadata_unreconciled(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path) -> None:
+    pdf = fixtures_dir / "pdfs/two_column/N18-3011_naacl2018_literature_graph.pdf"
+    [res] = run(vault, server, str(pdf))
+    assert res.meta.title == "Construction of the Literature Graph in Semantic Scholar"
+    assert res.meta.authors[0] == "Waleed Ammar" and res.meta.year == 2018
+    assert res.meta.reconciled is False and res.needs_retry is False
+    assert res.cite_key.startswith("ammar2018")
+    assert server.requests == []

@@ -101,7 +101,7 @@ def sample_variant(base: bytes, n: int) -> bytes:
     meta = dict(doc.metadata or {})
     meta["title"] = f"Verbatim Quotes Variant {n}"
     doc.set_metadata(meta)
-    data: bytes = doc.tobytes(garbage=3, deflate=True)
+    data: bytes = doc.tobytes(garbage=3, deflate=True, no_new_id=True)
     doc.close()
     return data
 

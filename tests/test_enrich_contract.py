@@ -170,3 +170,16 @@ def test_advisory_text_cannot_smuggle_markup_into_the_note() -> None:
         sanitize_advisory("> quote\n<!-- chunk id=x -->  next\nline")
         == "quote chunk id=x next line"
     )
+
+
+def test_paraphrase_that_copies_a_sentence_word_for_word_is_rejected() -> None:
+    copied = "We use e.g. scaled dot products, as in Fig. 2 of Bahdanau et al. (2015)."
+    raw = json.dumps(
+        {
+            "answers": [
+                {"id": "p1s1c1", "paraphrase": f"The authors say: {copied}", "implication": "i"}
+            ]
+        }
+    )
+    answers, reasons = validate_batch(raw, [item()])
+    assert answers == {} and "copied sentence [1]" in reasons["p1s1c1"]

@@ -247,7 +247,7 @@ _entry = st.fixed_dictionaries(
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(data=st.data())
 def test_quotes_are_byte_identical_whatever_the_llm_answers(
@@ -323,3 +323,25 @@ def test_compiled_sample_paper_enriches_content_and_captions_and_still_verifies(
         if c.provenance.chunk_type in ("heading", "reference")
     )
     assert verify_notes(vault, key).ok
+
+
+def test_llm_timing_out_leaves_chunks_pending_with_a_timeout_hint(
+    vault: Vault, fake: FakeOllama
+) -> None:
+    before = write_note(vault, make_note())
+    fake.mode = "hang"
+    result = enrich_note(vault, settings_for(vault, fake.url, timeout_seconds=0.3), KEY)
+    assert result.pending == 3 and result.hint is not None
+    assert "did not answer within 0.3s" in result.hint
+    assert quote_blocks(vault.note_path(KEY).read_text(encoding="utf-8")) == quote_blocks(before)
+
+
+def test_cli_pending_fills_every_note_with_pending_chunks(vault: Vault, fake: FakeOllama) -> None:
+    runner = CliRunner()
+    args = ["--vault", str(vault.root), "enrich", "--pending"]
+    res = runner.invoke(main_group, args, env={"OLLAMA_HOST": fake.url})
+    assert res.exit_code == 0 and "No notes with pending chunks." in res.stdout
+    write_note(vault, make_note())
+    res = runner.invoke(main_group, [*args, "--json"], env={"OLLAMA_HOST": fake.url})
+    assert res.exit_code == 0
+    assert [(r["cite_key"], r["enriched"]) for r in json.loads(res.stdout)["results"]] == [(KEY, 3)]

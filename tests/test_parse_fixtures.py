@@ -108,7 +108,7 @@ def test_truncated_pdf_fails_cleanly(fixtures_dir: Path, tmp_path: Path) -> None
     data = (fixtures_dir / "pdfs" / "two_column" / "bmc_jtmo_2010_datta_test1.pdf").read_bytes()
     bad = tmp_path / "cut.pdf"
     bad.write_bytes(data[:2000])
-    with pytest.raises(ParseError, match="damaged or truncated|zero pages"):
+    with pytest.raises(ParseError, match=r"damaged or truncated|zero pages"):
         parse_pdf(bad)
 
 

@@ -109,7 +109,7 @@ def _detect_file(s: str) -> Detected | None:
         path = Path(s).expanduser()
         if not path.is_file():
             return None
-    except (OSError, ValueError):
+    except (OSError, ValueError, RuntimeError):  # RuntimeError: '~user' with no such home
         return None
     suffix = path.suffix.lower()
     kinds: dict[str, Kind] = {

@@ -9,11 +9,11 @@ honouring ``Retry-After``, a per-host minimum interval (arXiv asks for one reque
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import email.utils
-import hashlib
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 
 import httpx
@@ -56,7 +56,9 @@ class Response:
 
 
 class RateLimiter:
-    """At most one request per ``interval`` seconds, across every task sharing it."""
+    """One request at a time, each starting at least ``interval`` seconds after the
+    previous one finished (arXiv: "no more than one request every three seconds, and a
+    single connection at a time"), across every task sharing it."""
 
     def __init__(self, interval_seconds: float, clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
@@ -65,17 +67,17 @@ class RateLimiter:
         self._sleep = sleep
         self._next = 0.0
         self._lock = asyncio.Lock()
-        self.waits: list[float] = []
 
-    async def wait(self) -> None:
+    @contextlib.asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
         async with self._lock:
-            now = self._clock()
-            delay = self._next - now
+            delay = self._next - self._clock()
             if delay > 0:
-                self.waits.append(delay)
                 await self._sleep(delay)
-                now = self._clock()
-            self._next = now + self.interval
+            try:
+                yield
+            finally:
+                self._next = self._clock() + self.interval
 
 
 def retry_after_seconds(value: str | None) -> float | None:
@@ -120,12 +122,9 @@ class Fetcher:
         headers = {"User-Agent": user_agent(self.email)}
         attempt = 0
         while True:
-            if limiter and limiter in self.limiters:
-                await self.limiters[limiter].wait()
             self.requests += 1
             try:
-                resp = await self.client.get(url, headers=headers, timeout=self.timeout_seconds,
-                                             follow_redirects=True)
+                resp = await self._send(url, headers, limiter)
             except (httpx.TimeoutException, httpx.TransportError) as exc:
                 if attempt >= self.max_retries:
                     kind = "timed out" if isinstance(exc, httpx.TimeoutException) else "unreachable"
@@ -154,6 +153,14 @@ class Fetcher:
                 self._cache_put(out)
             return out
 
+    async def _send(self, url: str, headers: dict[str, str],
+                    limiter: str | None) -> httpx.Response:
+        slot = self.limiters[limiter].slot() if limiter and limiter in self.limiters \
+            else contextlib.nullcontext()
+        async with slot:
+            return await self.client.get(url, headers=headers, timeout=self.timeout_seconds,
+                                         follow_redirects=True)
+
     def _cache_get(self, url: str) -> Response | None:
         if self.cache is None:
             return None
@@ -173,7 +180,3 @@ class Fetcher:
                 "VALUES (?, ?, ?, ?, ?)",
                 (resp.url, resp.status, resp.content_type, resp.body, time.time()),
             )
-
-
-def url_digest(url: str) -> str:
-    return hashlib.sha256(url.encode()).hexdigest()[:16]

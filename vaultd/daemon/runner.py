@@ -8,6 +8,7 @@ re-index, library.bib export), watchdog's observer and APScheduler's scheduler.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import logging
 import logging.handlers
 import os
@@ -32,6 +33,8 @@ from vaultd.vault import Vault, vault_lock
 log = logging.getLogger("vaultd.daemon")
 
 SHUTDOWN_GRACE_SECONDS = 7.0
+PIPELINE_MODULES = ("vaultd.pipeline.capture", "vaultd.pipeline.compile",
+                    "vaultd.pipeline.enrich", "vaultd.pipeline.index")
 RETRY_TODO = "fix the file and drop it into Inbox/ again, or capture it with `vaultd capture`"
 
 
@@ -61,6 +64,14 @@ class Daemon:
         self.rules = rules if rules is not None else load_rules(vault.rules_dir)
         self.use_scheduler = scheduler
         self.stop_event = threading.Event()
+        self._capture_lock = threading.Lock()
+        # Import the stages first so their state.db migrations are applied here, once,
+        # not raced by two workers opening the database for the first time.
+        for module in PIPELINE_MODULES:
+            try:
+                importlib.import_module(module)
+            except ImportError as exc:
+                log.warning("%s not available: %s", module, exc)
         self.db = open_state_db(vault.state_db)
         self.queue = JobQueue(self.db)
         self._work: stdqueue.Queue[Job | None] = stdqueue.Queue()
@@ -135,7 +146,8 @@ class Daemon:
                 return
             try:
                 result = ingest_item(self.vault, self.settings, path, action=rule.action,
-                                     url=facts.url, compile=rule.compile, tags=rule.tags)
+                                     url=facts.url, compile=rule.compile, tags=rule.tags,
+                                     capture_lock=self._capture_lock)
             except VaultdError as exc:
                 if self.queue.fail(job.id, str(exc), transient=exc.transient):
                     log.info("job %d: transient failure, will retry: %s", job.id, exc)

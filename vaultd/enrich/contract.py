@@ -204,7 +204,8 @@ def validate_batch(
 
     Every chunk id asked ends up in exactly one of the two maps. An answer is refused when
     the JSON is broken, when ``key_sentence`` is not an integer index (quote text in place
-    of an index), when it is out of range, or when paraphrase/implication are empty.
+    of an index), when it is out of range, when paraphrase/implication are empty, or when
+    they copy a whole sentence of the chunk (quote text passed off as a paraphrase).
     """
     by_id = {i.chunk_id: i for i in items}
     reasons: dict[str, str] = {}
@@ -232,6 +233,8 @@ def validate_batch(
             reasons[cid] = f"key_sentence {parsed.key_sentence} is not a sentence number 0..{n - 1}"
         elif not paraphrase or not implication:
             reasons[cid] = "LLM answer has an empty paraphrase or implication"
+        elif (copied := _copied_sentence(by_id[cid], paraphrase, implication)) is not None:
+            reasons[cid] = f"LLM copied sentence [{copied}] verbatim instead of paraphrasing"
         else:
             reasons.pop(cid, None)
             answers[cid] = ValidatedAnswer(paraphrase, implication, parsed.key_sentence)
@@ -239,6 +242,16 @@ def validate_batch(
         if cid not in answers and cid not in reasons:
             reasons[cid] = "LLM answer left this chunk out"
     return answers, reasons
+
+
+def _copied_sentence(item: EnrichItem, *texts: str) -> int | None:
+    """Index of a long chunk sentence repeated word for word in the advisory text."""
+    haystack = " ".join(" ".join(t.split()).casefold() for t in texts)
+    for n, sentence in enumerate(item.sentences):
+        words = sentence.split()
+        if len(words) >= MIN_CONTENT_WORDS and " ".join(words).casefold() in haystack:
+            return n
+    return None
 
 
 def _reason(exc: ValidationError) -> str:

@@ -39,7 +39,9 @@ def _date(work: Work) -> str:
     d = work.issued
     if not d:
         return "(n.d.)"
-    if work.type in ("motion_picture", "webpage") and len(d) >= 2:
+    # Conference papers without volume or pages are presentations: dated to the day.
+    presentation = work.type == "paper-conference" and not (work.volume or work.page)
+    if (work.type in ("motion_picture", "webpage") or presentation) and len(d) >= 2:
         tail = MONTHS[d[1] - 1] + (f" {d[2]}" if len(d) >= 3 else "")
         return f"({d[0]}, {tail})"
     return f"({d[0]})"
@@ -54,7 +56,8 @@ def _link(work: Work) -> str:
 def render(work: Work) -> str:
     t = work.type
     title = work.title or ""
-    italic_title = t in ("book", "thesis", "motion_picture", "article", "report") or (
+    in_container = t == "motion_picture" and bool(work.container_title)
+    italic_title = (t in ("book", "thesis", "motion_picture", "article", "report") and not in_container) or (
         t in ("article-journal", "paper-conference") and not work.container_title
     )
     shown_title = italic(title) if italic_title else title
@@ -64,7 +67,7 @@ def render(work: Work) -> str:
         bracket = join([work.genre or "", (work.publisher or "") if work.url or work.doi else ""], ", ")
     elif t == "motion_picture":
         bracket = work.genre or "Video recording"
-    if bracket:
+    if bracket and who_present(work):
         shown_title += f" [{bracket}]"
     if t == "article" and work.number:
         shown_title += f" ({work.number})"
@@ -72,7 +75,10 @@ def render(work: Work) -> str:
     who = authors(work)
     date = _date(work)
     head = f"{period(who)} {date}." if who else f"{period(shown_title)} {date}."
-    body: list[str] = [] if not who else [period(shown_title)]
+    body: list[str] = [period(shown_title)] if who else []
+    if bracket and not who:
+        # Without an author the title leads and the description follows the date.
+        body.append(f"[{bracket}].")
 
     if t in ("article-journal", "paper-conference") or (
         t not in ("book", "thesis", "motion_picture", "article", "report") and work.container_title
@@ -93,9 +99,16 @@ def render(work: Work) -> str:
     elif t == "thesis":
         if work.publisher and not (work.url or work.doi):
             body.append(period(work.publisher))
-    elif work.publisher:
-        body.append(period(work.publisher))
+    else:
+        if in_container:
+            body.append(period("In " + italic(work.container_title or "")))
+        if work.publisher:
+            body.append(period(work.publisher))
     link = _link(work)
     if link:
         body.append(link)
     return join([head, *body], " ")
+
+
+def who_present(work: Work) -> bool:
+    return bool(work.authors)

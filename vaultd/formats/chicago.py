@@ -55,7 +55,7 @@ def render(work: Work) -> str:
     year = str(work.year) if work.year else "n.d."
     who = authors(work)
     italic_title = t in ("book", "report") or (
-        t in ("motion_picture", "article-journal", "paper-conference") and not work.container_title
+        t in ("motion_picture", "article-journal") and not work.container_title
     )
     shown_title = period(italic(title)) if italic_title else quoted(title, ".")
     parts: list[str] = [f"{period(who)} {period(year)}" if who else f"{shown_title} {period(year)}"]
@@ -76,7 +76,11 @@ def render(work: Work) -> str:
                 src += f": {page}"
         elif t == "paper-conference" or not work.issue:
             # A journal article with nothing but a DOI is an online-first article.
-            ahead = "ahead of print" if t == "article-journal" and not page and work.doi else ""
+            ahead = (
+                "ahead of print"
+                if t == "article-journal" and not page and work.doi and work.issued
+                else ""
+            )
             src = join([src, ahead, _long_date(work.issued or []), page], ", ")
         elif work.issue:
             src = join([src, f"({work.issue})"], " ") + (f": {page}" if page else "")

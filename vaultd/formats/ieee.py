@@ -54,14 +54,22 @@ def _date(work: Work, *, with_day: bool) -> str:
 def _tail(body: str, work: Work, *, sep: str) -> str:
     """DOI ('doi: …' ends the entry with a period) or URL ('Available: …', no period)."""
     if body.endswith(",” "):
-        # Nothing followed the quoted title: the entry ends inside the quotes ('“T.”').
-        body = body[:-3] + ("”" if body[-4:-3] in ".?!" else ".”")
-        sep = " "
+        # Nothing followed the quoted title: a link follows its comma; else the entry
+        # ends inside the quotes ('“T.”').
+        if work.type in ("article", "thesis"):
+            body = body[:-3] + ("”" if body[-4:-3] in ".?!" else ".”")
+            sep = " "
+            if not (work.doi or work.url):
+                return body
+        elif work.doi or work.url:
+            body, sep = body[:-1], " "
+        else:
+            return body[:-3] + ("”" if body[-4:-3] in ".?!" else ".”")
     if work.doi:
         return f"{body}{sep}doi: {work.doi}."
     if work.url:
         return f"{body}{sep}Available: {work.url}"
-    return body if body.endswith("”") and sep == " " else body + "."
+    return body + "."
 
 
 def render(work: Work) -> str:
@@ -98,7 +106,8 @@ def render(work: Work) -> str:
             ],
             ", ",
         )
-        return _tail(f"{lead} {body}", work, sep=". ")
+        only_container = body.startswith("in ") and "," not in body[3 + len(work.container_title or "") + 2 :]
+        return _tail(f"{lead} {body}", work, sep=", " if only_container else ". ")
     fields = [
         italic(work.container_title or ""),
         f"vol. {work.volume}" if work.volume else "",

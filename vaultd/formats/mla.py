@@ -54,7 +54,7 @@ def render(work: Work) -> str:
     title = title_case(work.title or "")
     head = period(authors(work))
     link = _link(work)
-    standalone = t in ("article-journal", "paper-conference") and not work.container_title
+    standalone = t == "article-journal" and not work.container_title
     if t in ("book", "thesis", "report") or (t == "motion_picture" and not work.container_title):
         parts = [period(italic(title))]
         if t == "thesis":
@@ -67,7 +67,8 @@ def render(work: Work) -> str:
             parts.append(period(join([work.publisher or "", year, link], ", ")))
         else:
             year = str(work.year) if work.year else ""
-            parts.append(period(join([work.publisher or "", year, link], ", ")))
+            pub = work.publisher or work.publisher_place or ""
+            parts.append(period(join([pub, year, link], ", ")))
         return join([head, *parts], " ")
     container: list[str] = []
     if t == "article":

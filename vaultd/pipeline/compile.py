@@ -75,10 +75,13 @@ def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
         for n, (block, chunk) in enumerate(figs, start=1):
             if block.figure_region is None:
                 continue
+            path = vault.figs / f"{cite_key}_fig{n}.png"
+            chunk.figure = vault.rel(path) if path.parent.is_dir() else f"raw/figs/{path.name}"
+            if path.is_file() and path.stat().st_mtime >= pdf.stat().st_mtime:
+                continue  # rendered from this same PDF already (rendering is deterministic)
             page = doc[block.page - 1]
             pix = page.get_pixmap(matrix=pymupdf.Matrix(FIGURE_ZOOM, FIGURE_ZOOM),
                                   clip=pymupdf.Rect(block.figure_region))
-            path = vault.figs / f"{cite_key}_fig{n}.png"
             atomic_write_bytes(path, pix.tobytes("png"))
             chunk.figure = vault.rel(path)
     finally:

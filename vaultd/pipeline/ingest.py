@@ -10,6 +10,7 @@ import hashlib
 import importlib
 import logging
 import re
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -91,13 +92,17 @@ def _index(vault: Vault, settings: Settings, notes: list[Path]) -> None:
 
 def ingest_item(vault: Vault, settings: Settings, path: Path, *, action: Action,
                 url: str | None = None, compile: bool = True, tags: list[str] | None = None,
-                index: bool = True) -> IngestResult:
+                index: bool = True,
+                capture_lock: AbstractContextManager[Any] | None = None) -> IngestResult:
     """Capture what ``path`` holds, compile its note(s) and index them.
 
     Raises ``VaultdError`` subclasses; ``.transient`` tells the queue to retry later.
+    ``capture_lock`` serialises the capture step between concurrent callers (cite-key
+    assignment must see every earlier key); compile and index run in parallel.
     """
     # capture reads link files (every URL in them) and .bib files (every entry) itself.
-    results = _capture(vault, settings, str(path))
+    with capture_lock or nullcontext():
+        results = _capture(vault, settings, str(path))
     if not results:
         what = "entry" if action == "import_bib" else "item"
         raise InputError(f"{path.name}: no {what} could be captured; check its content")
