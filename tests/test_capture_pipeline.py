@@ -198,6 +198,7 @@ def test_a_pdf_printing_a_wrong_doi_falls_back_to_its_own_metadata(
     assert res.meta.doi is None
     assert res.meta.title.startswith("Multi-contact functional electrical stimulation")  # type: ignore[union-attr]
     assert res.meta.reconciled is False
+    assert res.cite_key.startswith("demarchis2016")
     assert any(w.startswith(f"doi {printed} printed in the PDF belongs to") for w in res.warnings)
 
 

@@ -122,3 +122,12 @@ def test_bib_entries_keep_keys_and_ids(fixtures_dir: Path) -> None:
     assert entries[0].doi == "10.1007/s40278-023-41815-2"
     assert (entries[1].key, entries[1].arxiv_id) == ("vaswani2017", "1706.03762")
     assert [a.family for a in entries[1].work.authors] == ["Vaswani", "Shazeer"]
+
+
+def test_names_keep_capitalised_particles_in_the_family_name() -> None:
+    from vaultd.capture.names import split_name
+
+    assert split_name("Cristiano De Marchis").family == "De Marchis"
+    lvdm = split_name("Laurens van der Maaten")
+    assert (lvdm.family, lvdm.non_dropping_particle) == ("Maaten", "van der")
+    assert split_name("Webb, Andrew E.").given == "Andrew E."

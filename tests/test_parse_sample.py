@@ -135,3 +135,15 @@ def test_parsing_is_deterministic(sample: tuple[SamplePaper, ParsedDocument], tm
     paper, doc = sample
     again = PyMuPDFParser().parse(paper.path)
     assert chunk_blocks(again.blocks, "pymupdf") == chunk_blocks(doc.blocks, "pymupdf")
+
+
+def test_printed_page_labels_are_kept_beside_the_page_index(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    for n in range(3):
+        doc.new_page().insert_text((72, 300), f"Body text of page {n + 1}.", fontname="helv", fontsize=11)
+    doc.set_page_labels([{"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 1},
+                         {"startpage": 1, "prefix": "", "style": "D", "firstpagenum": 2271}])
+    path = tmp_path / "labels.pdf"
+    doc.save(path)
+    blocks = PyMuPDFParser().parse(path).blocks
+    assert [(b.page, b.page_label) for b in blocks] == [(1, "i"), (2, "2271"), (3, "2272")]

@@ -66,8 +66,14 @@ def _str_block(dumper: Any, value: str) -> Any:
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
+def _list_flow(dumper: Any, value: list[Any]) -> Any:
+    flow = bool(value) and all(isinstance(v, int | float) for v in value)  # bbox, char_range
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
+
+
 _FrontDumper.add_representer(str, _str_quoted)
 _BlockDumper.add_representer(str, _str_block)
+_BlockDumper.add_representer(list, _list_flow)
 
 
 def _dump(data: dict[str, Any], dumper: Any) -> str:
@@ -147,8 +153,7 @@ def render_chunk(cite_key: str, chunk: Chunk) -> str:
         out += [f"![[{chunk.figure}]]", ""]
     for label, value in (("Paraphrase", chunk.paraphrase), ("Implication", chunk.implication)):
         shown = f"_{chunk.enrichment}_" if value is None else ADVISORY + _inline(value)
-        out.append(f"**{label}:** {shown}")
-    out.append("")
+        out += [f"**{label}:** {shown}", ""]
     out.append(_fence(_chunk_yaml(chunk), "yaml"))
     out += [chunk_link(cite_key, chunk), CHUNK_END]
     return "\n".join(out) + "\n"

@@ -37,7 +37,7 @@ async def _guard(name: str, coro: Awaitable[Work | None], out: Gathered) -> Work
     try:
         work = await coro
     except FetchError as exc:
-        out.missing.append(f"{name} unavailable: {exc}")
+        out.missing.append(f"{name} unavailable: {str(exc).removeprefix(name + ' ')}")
         return None
     if work is not None:
         out.works.append(work)

@@ -23,8 +23,13 @@ def split_name(name: str) -> Author:
     family = parts[-1]
     i = len(parts) - 1
     particles: list[str] = []
-    while i - 1 > 0 and parts[i - 1].lower() in _PARTICLES:
+    # Lower-case particles ('van der Maaten') stand apart; capitalised ones ('De Marchis')
+    # are part of the family name as printed.
+    while i - 1 > 0 and parts[i - 1] in _PARTICLES:
         particles.insert(0, parts[i - 1])
+        i -= 1
+    while i - 1 > 0 and parts[i - 1].lower() in _PARTICLES and parts[i - 1][:1].isupper():
+        family = f"{parts[i - 1]} {family}"
         i -= 1
     return make_author(family=family, given=" ".join(parts[:i]) or None,
                        non_dropping_particle=" ".join(particles) or None)

@@ -135,9 +135,10 @@ def reconcile(works: list[Work]) -> Reconciled:
     merged.reconciled = any(_agree(a, b) for a, b in combinations(witnesses, 2))
     merged.warnings = _dedupe([*merged.warnings, *warnings])
     if not merged.reconciled and len(witnesses) < 2:
+        answered = ", ".join(_name(w) for w in witnesses)
         merged.warnings.append(
-            "unreconciled: only " + (", ".join(_name(w) for w in witnesses) or "no source")
-            + " answered; need two sources that agree")
+            f"unreconciled: only {answered} answered; need two sources that agree" if answered
+            else "unreconciled: no metadata source answered; need two sources that agree")
     return Reconciled(merged, _dedupe(notes))
 
 

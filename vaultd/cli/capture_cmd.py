@@ -62,9 +62,9 @@ def capture_command(ctx: click.Context, input_text: str, doi: str | None,
         if not a.quiet:
             state = res.status + ("" if res.meta.reconciled else " (unreconciled)") \
                 + (", will retry" if res.needs_retry else "")
-            stderr.print(f"{res.cite_key}: {state}", markup=False)
+            stderr.print(f"{res.cite_key}: {state}", markup=False, soft_wrap=True)
             for line in [*res.notes, *res.warnings]:
-                stderr.print(f"  {line}", markup=False)
+                stderr.print(f"  {line}", markup=False, soft_wrap=True)
     if any(c and "error" in c for c in compiled.values()):
         ctx.exit(1)
 

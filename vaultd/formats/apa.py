@@ -67,7 +67,7 @@ def render(work: Work) -> str:
         bracket = join([work.genre or "", (work.publisher or "") if work.url or work.doi else ""], ", ")
     elif t == "motion_picture":
         bracket = work.genre or "Video recording"
-    if bracket and who_present(work):
+    if bracket and work.authors:
         shown_title += f" [{bracket}]"
     if t == "article" and work.number:
         shown_title += f" ({work.number})"
@@ -108,7 +108,3 @@ def render(work: Work) -> str:
     if link:
         body.append(link)
     return join([head, *body], " ")
-
-
-def who_present(work: Work) -> bool:
-    return bool(work.authors)

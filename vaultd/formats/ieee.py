@@ -53,18 +53,17 @@ def _date(work: Work, *, with_day: bool) -> str:
 
 def _tail(body: str, work: Work, *, sep: str) -> str:
     """DOI ('doi: …' ends the entry with a period) or URL ('Available: …', no period)."""
+    link = bool(work.doi or work.url)
     if body.endswith(",” "):
-        # Nothing followed the quoted title: a link follows its comma; else the entry
-        # ends inside the quotes ('“T.”').
-        if work.type in ("article", "thesis"):
+        # Nothing followed the quoted title. ieee.csl closes it ('“T.”') for preprints,
+        # theses and link-less entries; otherwise the link follows its comma.
+        if work.type in ("article", "thesis") or not link:
             body = body[:-3] + ("”" if body[-4:-3] in ".?!" else ".”")
-            sep = " "
-            if not (work.doi or work.url):
+            if not link:
                 return body
-        elif work.doi or work.url:
-            body, sep = body[:-1], " "
         else:
-            return body[:-3] + ("”" if body[-4:-3] in ".?!" else ".”")
+            body = body[:-1]
+        sep = " "
     if work.doi:
         return f"{body}{sep}doi: {work.doi}."
     if work.url:
@@ -106,8 +105,9 @@ def render(work: Work) -> str:
             ],
             ", ",
         )
-        only_container = body.startswith("in ") and "," not in body[3 + len(work.container_title or "") + 2 :]
-        return _tail(f"{lead} {body}", work, sep=", " if only_container else ". ")
+        # With nothing after the proceedings title, the link follows a comma.
+        bare = not (_place_publisher(work) or work.issued or work.page)
+        return _tail(f"{lead} {body}", work, sep=", " if bare else ". ")
     fields = [
         italic(work.container_title or ""),
         f"vol. {work.volume}" if work.volume else "",

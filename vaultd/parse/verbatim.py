@@ -9,11 +9,14 @@ across a column break with a caption or footnote between the pieces).
 
 Word spaces are not characters of most PDF text layers: every extractor infers them from
 glyph gaps, and PyMuPDF and poppler disagree around math and superscripts (``∼10`` vs
-``∼ 10``). So the report also gives the share found when spaces are ignored.
+``∼ 10``), and a glyph the font maps to no Unicode comes out as U+FFFD from one and a
+control character from the other. So the report also gives the share found when spaces
+and those stand-ins are ignored.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,11 +53,20 @@ def reference_pages(pdf: Path) -> list[list[str]]:
     return out
 
 
+_UNMAPPED_RE = re.compile("[\ufffd\x00-\x1f\x7f-\x9f]")
+
+
+def _loose(text: str) -> str:
+    """No spaces, no unmapped-glyph stand-ins (PyMuPDF writes U+FFFD, poppler a control
+    character, for a glyph whose font maps it to no Unicode)."""
+    return _UNMAPPED_RE.sub("", "".join(text.split()))
+
+
 def _in_pages(text: str, refs: list[list[str]], first: int, last: int, spaces: bool = True) -> bool:
     for pages in refs:
         hay = " ".join(pages[first - 1 : last])
         if not spaces:
-            hay, text = "".join(hay.split()), "".join(text.split())
+            hay, text = _loose(hay), _loose(text)
         if text in hay:
             return True
     return False
