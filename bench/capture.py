@@ -10,6 +10,7 @@ Responses are the real recordings in ../shared/fixtures (set VAULTD_TEST_FIXTURE
 from __future__ import annotations
 
 import asyncio
+import importlib
 import itertools
 import os
 import re
@@ -18,6 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -46,8 +48,7 @@ ARXIV_INTERVAL_SECONDS = 0.05
 
 
 def make_pdf(path: Path) -> Path:
-    import pymupdf
-
+    pymupdf: Any = importlib.import_module("pymupdf")
     doc = pymupdf.open()
     page = doc.new_page()
     page.insert_textbox(pymupdf.Rect(50, 60, 550, 200), PNAS_TITLE, fontsize=18)

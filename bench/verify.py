@@ -49,16 +49,19 @@ def main() -> None:
             note = make_note(rng, n, n_chunks)
             atomic_write_text(vault.note_path(note.meta.cite_key), render_note(note))
         gen = time.perf_counter() - t0
-        best = float("inf")
+        best = best_cpu = float("inf")
         for _ in range(3):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             report = verify_notes(vault)
             best = min(best, time.perf_counter() - t0)
+            best_cpu = min(best_cpu, time.process_time() - c0)
         assert report.ok and report.chunks == n_notes * n_chunks, report.findings[:3]
         size = sum(p.stat().st_size for p in vault.wiki.glob("*.md")) / 1e6
     print(f"generated {n_notes} notes x {n_chunks} chunks ({size:.1f} MB) in {gen:.1f} s")
     print(f"verify_notes: {report.chunks} chunks in {best:.3f} s (best of 3) = "
-          f"{report.chunks / best:,.0f} chunks/s (target >= 50,000)")
+          f"{report.chunks / best:,.0f} chunks/s wall (target >= 50,000)")
+    print(f"  CPU time {best_cpu:.3f} s = {report.chunks / best_cpu:,.0f} chunks/s of CPU "
+          f"(wall time suffers when other processes share the cores)")
 
 
 if __name__ == "__main__":

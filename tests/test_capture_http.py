@@ -147,3 +147,32 @@ def test_concurrent_arxiv_captures_respect_the_interval(
     gaps = [b - a for a, b in itertools.pairwise(stamps)]
     assert min(gaps) >= interval * 0.9
     assert len(list(vault.raw.glob("*.meta.json"))) == 3
+
+
+def test_the_arxiv_limiter_is_shared_by_captures_in_different_threads() -> None:
+    import threading
+    import time
+
+    from vaultd.capture.http import shared_limiter
+
+    interval = 0.05
+    limiter = shared_limiter("test-threads", interval)
+    assert shared_limiter("test-threads", interval) is limiter
+    spans: list[tuple[float, float]] = []
+
+    async def three() -> None:
+        for _ in range(3):
+            async with limiter.slot():
+                start = time.monotonic()
+                await asyncio.sleep(0.005)
+                spans.append((start, time.monotonic()))
+
+    threads = [threading.Thread(target=asyncio.run, args=(three(),)) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=10)
+    spans.sort()
+    assert len(spans) == 6
+    # Each request starts at least `interval` after the previous one ended.
+    assert all(b[0] - a[1] >= interval * 0.99 for a, b in itertools.pairwise(spans))

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from replay_server import (
@@ -67,8 +69,7 @@ def serve_hrp(server: ReplayServer, fx: Path) -> None:
 
 def make_pdf(path: Path, title: str, doi: str) -> Path:
     """A one-page PDF with the title in the largest font and the DOI printed below it."""
-    import pymupdf
-
+    pymupdf: Any = importlib.import_module("pymupdf")
     doc = pymupdf.open()
     page = doc.new_page()
     page.insert_textbox(pymupdf.Rect(50, 60, 550, 200), title, fontsize=18)
@@ -157,6 +158,7 @@ def test_same_arxiv_id_twice_makes_one_record_even_without_state_db(
     [first] = run(vault, server, "https://arxiv.org/abs/1605.08386")
     assert first.status == "created" and first.meta.arxiv_id == "1605.08386"
     assert first.meta.title == "Heat-bath random walks with Markov bases"
+    assert "/arxiv/pdf/1605.08386v1" in server.paths()
     [again] = run(vault, server, "arXiv:1605.08386v1")
     assert (again.status, again.cite_key) == ("existing", first.cite_key)
     vault.state_db.unlink()
@@ -232,6 +234,12 @@ def test_youtube_is_not_supported_yet(vault: Vault, server: ReplayServer) -> Non
         run(vault, server, "https://www.youtube.com/watch?v=JjQDik3yNhA")
 
 
+def test_a_missing_file_is_reported_as_missing(vault: Vault, server: ReplayServer,
+                                               tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        run(vault, server, str(tmp_path / "nope.pdf"))
+
+
 def test_a_link_list_captures_each_item(
         vault: Vault, server: ReplayServer, fixtures_dir: Path, tmp_path: Path) -> None:
     serve_pnas(server, fixtures_dir)
@@ -254,6 +262,18 @@ def test_bib_import_keeps_the_users_keys(
     assert [r.cite_key for r in results] == ["M_Bran_2024", "knuth1984tex"]
     assert results[0].meta.title == "Augmenting large language models with chemistry tools"
     assert results[1].status == "metadata-only" and results[1].meta.year == 1984
+    again = run(vault, server, str(bib), settings_for(server, email=None))
+    assert [(r.cite_key, r.status) for r in again] == [("M_Bran_2024", "existing"),
+                                                        ("knuth1984tex", "existing")]
+
+
+def test_a_url_shortcut_file_captures_its_link(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path, tmp_path: Path) -> None:
+    serve_hrp(server, fixtures_dir)
+    shortcut = tmp_path / "paper.url"
+    shortcut.write_text(f"[InternetShortcut]\r\nURL=https://doi.org/{HRP}\r\n")
+    [res] = run(vault, server, str(shortcut))
+    assert res.meta.doi == HRP and res.meta.title == HRP_TITLE
 
 
 def test_a_pdf_url_with_doi_is_downloaded_and_a_landing_page_is_refused(
@@ -266,6 +286,8 @@ def test_a_pdf_url_with_doi_is_downloaded_and_a_landing_page_is_refused(
                  content_type="text/html")
     [res] = run(vault, server, "https://example.org/paper.pdf", doi=PNAS)
     assert res.status == "created" and res.meta.doi == PNAS
+    # The served PDF is another paper: the mismatch with --doi is reported.
+    assert any(w.startswith('pdf: first page reads "Multi-contact') for w in res.warnings)
     assert res.pdf is not None and res.pdf.read_bytes() == (fixtures_dir / JNER).read_bytes()
     with pytest.raises(InputError, match="a web page, not a PDF"):
         run(vault, server, "https://example.org/landing.pdf")
@@ -280,3 +302,49 @@ def test_a_local_pdf_without_any_id_uses_its_embedded_metadata_unreconciled(
     assert res.meta.reconciled is False and res.needs_retry is False
     assert res.cite_key.startswith("ammar2018")
     assert server.requests == []
+
+
+def test_an_arxiv_preprint_records_its_published_doi_and_answers_to_both(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path) -> None:
+    # The real search feed holds 2405.13786, whose arxiv:doi names the ICSTW 2023 paper.
+    serve_arxiv(server, "2405.13786", fixtures_dir / "arxiv/search_testing_start0_max10.atom.xml")
+    published = "10.1109/icstw58534.2023.00023"
+    serve_crossref(server, published,
+                   fixtures_dir / "crossref/errors/404_10.48550_arxiv.2312.07559.txt",
+                   status=404, content_type="text/plain")
+    settings = settings_for(server, email=None)
+    [res] = run(vault, server, "https://arxiv.org/abs/2405.13786v1", settings)
+    assert res.meta.arxiv_id == "2405.13786" and res.meta.work.arxiv_version == 1
+    assert res.meta.work.doi_preprint == "10.48550/arxiv.2405.13786"
+    assert res.meta.work.doi_published == published
+    assert res.meta.reconciled is False  # only arXiv answered
+    [again] = run(vault, server, f"https://doi.org/{published}", settings)
+    assert (again.status, again.cite_key) == ("existing", res.cite_key)
+
+
+def test_the_same_id_captured_concurrently_asks_arxiv_once_and_makes_one_record(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path) -> None:
+    serve_arxiv(server, "1605.08386", fixtures_dir / "arxiv/1605.08386.atom.xml")
+    settings = settings_for(server)
+
+    async def go() -> list[list[CaptureResult]]:
+        async with loopback_client(server) as client:
+            return await asyncio.gather(*(capture(vault, settings, text, client=client)
+                                          for text in ("1605.08386", "arXiv:1605.08386",
+                                                       "https://arxiv.org/abs/1605.08386")))
+
+    results = [r for batch in asyncio.run(go()) for r in batch]
+    assert len({r.cite_key for r in results}) == 1
+    assert sorted(r.status for r in results) == ["existing", "existing", "metadata-only"]
+    assert server.paths().count("/arxiv/api/query?id_list=1605.08386") == 1
+
+
+@pytest.mark.parametrize("rel", ["pdfs/corrupt/broken-pdf.pdf", "pdfs/corrupt/zero-size-pdf.pdf",
+                                 "pdfs/encrypted/password-example_pw-test.pdf"])
+def test_broken_and_encrypted_pdfs_fail_cleanly_and_leave_nothing(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path, rel: str) -> None:
+    from vaultd.errors import ParseError
+
+    with pytest.raises(ParseError, match=Path(rel).name):
+        run(vault, server, str(fixtures_dir / rel))
+    assert list(vault.raw.iterdir()) == []

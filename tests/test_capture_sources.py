@@ -131,3 +131,9 @@ def test_names_keep_capitalised_particles_in_the_family_name() -> None:
     lvdm = split_name("Laurens van der Maaten")
     assert (lvdm.family, lvdm.non_dropping_particle) == ("Maaten", "van der")
     assert split_name("Webb, Andrew E.").given == "Andrew E."
+
+
+def test_openalex_record_of_an_arxiv_doi_becomes_an_arxiv_id(fixtures_dir: Path) -> None:
+    result = _json(fixtures_dir, "openalex/search/title_search_paperqa.json")["results"][0]
+    w = openalex.parse_work(result)
+    assert (w.arxiv_id, w.doi, w.year) == ("2312.07559", None, 2023)

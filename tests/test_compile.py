@@ -65,7 +65,15 @@ def test_figure_region_is_cropped_to_raw_figs_and_linked(sample_vault: Vault) ->
     note = parse_note(compile_note(sample_vault, Settings(), KEY).note_path.read_text("utf-8"))
     fig = next(c for c in note.chunks if c.provenance.chunk_type == "figure")
     assert fig.figure == f"raw/figs/{KEY}_fig1.png"
-    assert (sample_vault.root / fig.figure).read_bytes().startswith(b"\x89PNG")
+    png = sample_vault.root / fig.figure
+    assert png.read_bytes().startswith(b"\x89PNG")
+    import pymupdf
+
+    from vaultd.samplepdf import write_sample_paper as _w
+
+    box = _w(sample_vault.root / "check.pdf").figure_box
+    # the crop spans the drawn shapes (plus 4 pt padding) at 2x zoom, not the whole column
+    assert abs(pymupdf.Pixmap(str(png)).width - (box[2] - box[0] + 8) * 2) <= 4
 
 
 def test_recompile_keeps_the_users_own_section(sample_vault: Vault) -> None:
@@ -137,3 +145,24 @@ def test_verify_source_reports_pdf_changed_and_stale_chunks(sample_vault: Vault)
     assert "PDF CHANGED" in kinds
     stale = [f for f in report.findings if f.kind == "STALE"]
     assert len(stale) == 1 and stale[0].chunk_id is not None and stale[0].chunk_id.startswith("p2s3")
+
+
+def test_compile_command_on_a_bad_pdf_prints_one_error_line_and_exits_1(
+    vault: Vault, fixtures_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vaultd.cli.common import run_command
+
+    shutil.copy(fixtures_dir / "pdfs" / "corrupt" / "broken-pdf.pdf", vault.pdf_path(KEY))
+    _meta(vault)
+    import sys
+
+    argv = sys.argv
+    sys.argv = ["vaultd", "--vault", str(vault.root), "compile", KEY]
+    try:
+        code = run_command(main_group)
+    finally:
+        sys.argv = argv
+    assert code == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("Error: ") and "not a PDF" in err[0]
+    assert not vault.note_path(KEY).exists()

@@ -382,6 +382,36 @@ def test_bibtex_round_trip_preserves_arbitrary_titles_and_names(
     assert _decode(" ".join(name.first)) == given_name
 
 
+_works = st.builds(
+    Work,
+    type=st.sampled_from(["article-journal", "article", "paper-conference", "book", "thesis",
+                          "motion_picture", "report", "webpage"]),
+    title=_text,
+    authors=st.lists(st.builds(Author, family=st.one_of(st.none(), _name_part),
+                               given=st.one_of(st.none(), _name_part),
+                               literal=st.one_of(st.none(), _name_part)), max_size=25),
+    issued=st.one_of(st.none(), st.tuples(st.integers(1000, 2100), st.integers(1, 12),
+                                          st.integers(1, 28)).flatmap(lambda d: st.sampled_from([list(d[:1]), list(d[:2]), list(d)]))),
+    container_title=st.one_of(st.none(), _text), volume=st.one_of(st.none(), _name_part),
+    page=st.one_of(st.none(), _name_part), doi=st.one_of(st.none(), _name_part),
+    url=st.one_of(st.none(), _name_part), publisher=st.one_of(st.none(), _name_part),
+    arxiv_id=st.one_of(st.none(), st.just("2101.00001")),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(work=_works)
+def test_any_work_renders_in_every_style_and_its_bibtex_parses(work: Work) -> None:
+    out = render_all(work, "key")
+    assert all(out[s].strip() for s in STYLES)
+    # The title's first letter or digit shows (in any case: MLA and Chicago title-case).
+    first = next((c for c in work.title or "" if c.isalnum()), "").casefold()
+    assert all(first in out[s].casefold() for s in STYLES if s != "bibtex")
+    if "none" not in work.model_dump_json(exclude_none=True).casefold():
+        assert "None" not in "".join(out.values())  # no missing field printed as None
+    _parse(out["bibtex"])
+
+
 # --- CSL-JSON -------------------------------------------------------------------------
 
 

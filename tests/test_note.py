@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from vaultd.canonical import text_sha256
 from vaultd.errors import NoteFormatError
-from vaultd.models import Chunk, Note, NoteMeta, Provenance
+from vaultd.models import Chunk, MetaFile, Note, NoteMeta, Provenance
 from vaultd.note import (
     MY_NOTES_BLOCK,
     chunk_link,
@@ -123,7 +127,7 @@ def test_rendered_note_shows_quote_labels_and_provenance_like_the_format_doc() -
     assert "\n# Attention Is All You Need\n" in md
     assert "## Citations\n\n### APA\n\nVaswani, A. (2017).\n" in md
     assert "<!-- chunk id=p4s2c1 -->\n> Attention is all\n> you need.\n" in md
-    assert "**Paraphrase:** _pending_\n**Implication:** _pending_\n" in md
+    assert "**Paraphrase:** _pending_\n\n**Implication:** _pending_\n" in md
     assert "```yaml\npage: 4\n" in md
     assert "[[raw/vaswani2017attention.pdf#page=4&rect=72,651,301,692]]\n<!-- /chunk -->" in md
     assert md.endswith("<!-- /vaultd:quotes -->\n\n## My notes\n\n")
@@ -209,3 +213,38 @@ def test_broken_note_raises_note_format_error_naming_the_file(edit, message) -> 
         parse_note(md, "wiki/vaswani2017attention.md")
     assert str(info.value).startswith("wiki/vaswani2017attention.md: ")
     assert "\n" not in str(info.value)
+
+
+# --- docs/note-format.md stays in sync with the models and the renderer ---------------
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "note-format.md"
+_GENERATED_RE = re.compile(r"(<!-- BEGIN GENERATED: (\w+) -->\n)(.*?)(<!-- END GENERATED: \2 -->)", re.DOTALL)
+
+
+def _schema_block(name: str) -> str:
+    model = {"NoteMeta": NoteMeta, "MetaFile": MetaFile}[name]
+    return "```json\n" + json.dumps(model.model_json_schema(), indent=2, ensure_ascii=False) + "\n```\n"
+
+
+def _regenerated(doc: str) -> str:
+    return _GENERATED_RE.sub(lambda m: m.group(1) + _schema_block(m.group(2)) + m.group(4), doc)
+
+
+def test_schema_sections_of_the_format_doc_match_the_models() -> None:
+    doc = DOC.read_text(encoding="utf-8")
+    assert {m.group(2) for m in _GENERATED_RE.finditer(doc)} == {"NoteMeta", "MetaFile"}
+    assert doc == _regenerated(doc), "docs/note-format.md is stale: run python3 tests/test_note.py"
+
+
+def test_example_note_in_the_format_doc_round_trips_and_verifies() -> None:
+    doc = DOC.read_text(encoding="utf-8")
+    example = re.search(r"<!-- BEGIN EXAMPLE -->\n````markdown\n(.*?)````\n", doc, re.DOTALL)
+    assert example is not None
+    note = parse_note(example.group(1))
+    assert render_note(note) == example.group(1)
+    assert all(c.provenance.text_sha256 == text_sha256(c.text) for c in note.chunks)
+    assert note.chunks[1].provenance.ocr and "lower-trust quote" in example.group(1)
+
+
+if __name__ == "__main__":  # regenerate the schema sections of docs/note-format.md
+    DOC.write_text(_regenerated(DOC.read_text(encoding="utf-8")), encoding="utf-8")

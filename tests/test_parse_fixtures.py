@@ -43,13 +43,13 @@ def test_paragraphs_are_verbatim_in_an_independent_pdftotext_extraction(
         misses += [f"{pdf.name} p{page}: {text[:100]}" for page, text in report.misses]
     with capsys.disabled():
         print(f"\nverbatim share: {found}/{checked} = {found / checked:.1%} "
-              f"(ignoring spaces {found_nospace / checked:.1%}); misses:")
+              f"(ignoring spaces and unmapped glyphs {found_nospace / checked:.1%}); misses:")
         for m in misses:
             print("  ", m)
     assert checked > 800
     # Target is 99 %; the measured share (see docs/compile.md) is guarded against regressions.
     assert found / checked >= 0.89
-    assert found_nospace / checked >= 0.95
+    assert found_nospace / checked >= 0.98
 
 
 def _column(block: Block, width: float = 612.0) -> int:

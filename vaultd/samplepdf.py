@@ -192,7 +192,7 @@ def _build(fitz: Any, path: Path) -> SamplePaper:
             fig = (x0 + 20, w.y, x1 - 20, w.y + 90)
             w.page.draw_rect(fitz.Rect(fig[0], fig[1], fig[0] + 90, fig[3]), color=(0, 0, 0.6), fill=(0.7, 0.8, 1), width=1.2)
             w.page.draw_circle(fitz.Point(fig[2] - 50, fig[1] + 45), 40, color=(0.6, 0, 0), fill=(1, 0.8, 0.7))
-            paper.figure_box = fig
+            paper.figure_box = (fig[0], fig[1], fig[2] - 10, fig[3])  # rect left, circle right
             w.y += 96
             (page, col, box), *_ = w.write(text, "helv", 9.0, 0.0)
             paper.blocks.append(SampleBlock("figure", text, page, box, col))

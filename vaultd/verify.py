@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from vaultd.canonical import text_sha256
 from vaultd.errors import NoteFormatError
@@ -30,8 +30,7 @@ _HEX64_RE = re.compile(r" ?([0-9a-f]{64})\n")
 _VAULTD_MARK = "<!-- vaultd:"
 
 
-@dataclass(frozen=True)
-class ScannedChunk:
+class ScannedChunk(NamedTuple):
     id: str
     quote: str | None  # None: the block has no '>' quote
     recorded: str | None  # None: no provenance block or no text_sha256 in it

@@ -12,7 +12,9 @@ import asyncio
 import contextlib
 import email.utils
 import sqlite3
+import threading
 import time
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -24,6 +26,7 @@ from vaultd.statedb import migration
 
 BACKOFF_BASE_SECONDS = 0.5
 MAX_RETRY_AFTER_SECONDS = 60.0
+THREAD_POLL_SECONDS = 0.01
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 
 
@@ -36,8 +39,7 @@ def m001_create_http_cache(db: sqlite3.Connection) -> None:
 
 
 def user_agent(email: str | None) -> str:
-    base = f"vaultd/{__version__} (https://github.com/vaultd/vaultd"
-    return base + (f"; mailto:{email})" if email else ")")
+    return f"vaultd/{__version__}" + (f" (mailto:{email})" if email else "")
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,7 @@ class Response:
 class RateLimiter:
     """One request at a time, each starting at least ``interval`` seconds after the
     previous one finished (arXiv: "no more than one request every three seconds, and a
-    single connection at a time"), across every task sharing it."""
+    single connection at a time"), across every task and thread sharing it."""
 
     def __init__(self, interval_seconds: float, clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
@@ -66,18 +68,39 @@ class RateLimiter:
         self._clock = clock
         self._sleep = sleep
         self._next = 0.0
-        self._lock = asyncio.Lock()
+        self._held = threading.Lock()  # across threads (daemon workers run their own loops)
+        self._loop_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop,
+                                                    asyncio.Lock] = weakref.WeakKeyDictionary()
 
     @contextlib.asynccontextmanager
     async def slot(self) -> AsyncIterator[None]:
-        async with self._lock:
-            delay = self._next - self._clock()
-            if delay > 0:
-                await self._sleep(delay)
+        loop_lock = self._loop_locks.setdefault(asyncio.get_running_loop(), asyncio.Lock())
+        async with loop_lock:
+            # Polling keeps cancellation safe; it only spins while another thread's loop
+            # holds the slot.
+            while not self._held.acquire(blocking=False):
+                await asyncio.sleep(THREAD_POLL_SECONDS)
             try:
+                delay = self._next - self._clock()
+                if delay > 0:
+                    await self._sleep(delay)
                 yield
             finally:
                 self._next = self._clock() + self.interval
+                self._held.release()
+
+
+_SHARED: dict[str, RateLimiter] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_limiter(name: str, interval_seconds: float) -> RateLimiter:
+    """The process-wide limiter ``name`` (re-made if the configured interval changed)."""
+    with _SHARED_LOCK:
+        limiter = _SHARED.get(name)
+        if limiter is None or limiter.interval != interval_seconds:
+            limiter = _SHARED[name] = RateLimiter(interval_seconds)
+        return limiter
 
 
 def retry_after_seconds(value: str | None) -> float | None:

@@ -45,17 +45,15 @@ async def _guard(name: str, coro: Awaitable[Work | None], out: Gathered) -> Work
 
 
 async def gather(fetcher: Fetcher, cfg: CaptureSettings, *, arxiv_id: str | None = None,
-                 doi: str | None = None) -> Gathered:
+                 doi: str | None = None, arxiv_version: int | None = None) -> Gathered:
     """Every source's partial Work for the paper named by ``arxiv_id`` and/or ``doi``."""
     out = Gathered()
     arxiv_work: Work | None = None
     if arxiv_id:
         arxiv_work = await _guard("arxiv", arxiv.fetch(fetcher, cfg.arxiv_api_url, arxiv_id), out)
-        if arxiv_work is not None:
-            out.pdf_urls.append(arxiv.pdf_url(cfg.arxiv_pdf_url, arxiv_id,
-                                              arxiv_work.arxiv_version))
-        else:
-            out.pdf_urls.append(arxiv.pdf_url(cfg.arxiv_pdf_url, arxiv_id))
+        # The version the user named, else the latest one the API reports.
+        version = arxiv_version or (arxiv_work.arxiv_version if arxiv_work else None)
+        out.pdf_urls.append(arxiv.pdf_url(cfg.arxiv_pdf_url, arxiv_id, version))
         if not doi and arxiv_work is not None and arxiv_work.doi_published:
             doi = arxiv_work.doi_published
     tasks: list[Awaitable[Work | None]] = []

@@ -7,6 +7,7 @@ The OA locations feed the PDF search (``oa_pdf_urls``).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -92,7 +93,21 @@ def parse_work(data: dict[str, Any]) -> Work:
     if doi and doi.startswith("10.48550/arxiv."):
         work.arxiv_id = doi.removeprefix("10.48550/arxiv.")
         work.doi = None
+    elif doi and (arxiv_id := _arxiv_location(data)):
+        # The published record lists its arXiv preprint among its locations.
+        work.arxiv_id = arxiv_id
+        work.doi_preprint = f"10.48550/arxiv.{arxiv_id}"
+        work.doi_published = doi
     return work
+
+
+def _arxiv_location(data: dict[str, Any]) -> str | None:
+    for loc in data.get("locations") or []:
+        url = (loc or {}).get("landing_page_url") or ""
+        m = re.search(r"arxiv\.org/abs/([^\s?#]+?)(?:v\d+)?$", str(url))
+        if m:
+            return m.group(1)
+    return None
 
 
 async def fetch_json(fetcher: Fetcher, base: str, doi: str) -> dict[str, Any] | None:

@@ -7,9 +7,12 @@ idempotency survives losing the database.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -99,3 +102,15 @@ def taken_keys(vault: Vault, db: sqlite3.Connection) -> set[str]:
     keys |= {p.stem for p in vault.raw.glob("*.pdf")}
     keys |= {p.stem for p in vault.wiki.glob("*.md")} if vault.wiki.is_dir() else set()
     return keys
+
+
+@contextlib.contextmanager
+def capture_lock(vault: Vault) -> Iterator[None]:
+    """Exclusive across processes and threads while a key is chosen and written (short)."""
+    vault.state_dir.mkdir(parents=True, exist_ok=True)
+    with (vault.state_dir / "capture.lock").open("a") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)

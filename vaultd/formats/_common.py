@@ -65,8 +65,12 @@ class Name:
 def names(authors: list[Author]) -> list[Name]:
     out: list[Name] = []
     for a in authors:
-        if a.literal and not a.family:
-            out.append(Name(a.literal, "", "", "", "", ""))
+        if not a.family:
+            # Corporate names, and single names stored only as 'given' (Plato); an
+            # author with no name at all is dropped.
+            whole = a.literal or join([a.given or "", a.dropping_particle or ""], " ")
+            if whole:
+                out.append(Name(whole, "", "", "", "", ""))
         else:
             out.append(
                 Name(

@@ -61,21 +61,26 @@ def _needs_brace_given(given: str) -> bool:
     return "," in given or " and " in f" {given.lower()} "
 
 
+def _name_escape(text: str) -> str:
+    # A word starting with an escape (a lone '\&') is braced: name splitters (bibtexparser's
+    # among them) otherwise mis-read it next to ' and '.
+    return " ".join("{" + w + "}" if w.startswith("\\") else w for w in escape(text).split())
+
+
 def name(n: Name) -> str:
-    if n.literal is not None or not n.family:
-        whole = n.literal if n.literal is not None else join([n.given, n.dropping], " ")
-        return "{" + escape(whole) + "}"
-    family = escape(n.family)
+    if n.literal is not None:
+        return "{" + _name_escape(n.literal) + "}"
+    family = _name_escape(n.family)
     if _needs_brace(n.family):
         family = "{" + family + "}"
     if n.particle:
-        family = escape(n.particle) + " " + family
+        family = _name_escape(n.particle) + " " + family
     given = join([n.given, n.dropping], " ")
-    given_part = escape(given)
+    given_part = _name_escape(given)
     if given and _needs_brace_given(given):
         given_part = "{" + given_part + "}"
     if n.suffix:
-        return f"{family}, {escape(n.suffix)}, {given_part}"
+        return f"{family}, {_name_escape(n.suffix)}, {given_part}"
     return f"{family}, {given_part}" if given_part else family
 
 

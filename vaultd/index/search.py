@@ -148,7 +148,12 @@ def _vector_model(db: IndexDB) -> str | None:
 
 
 def warm_matrix(db: IndexDB) -> Any:
-    """Load every vector of the current model into one float32 matrix (kept in db.cache)."""
+    """Every vector of the current model as (rowids, float32 matrix), cached in
+    ``db.cache`` for the life of the connection (the MCP server keeps it warm).
+
+    One exact mat-vec product over 100k x 384 float32 takes ~5 ms here; a binary-quantised
+    prefilter was measured slower (gathering the re-rank rows costs more than it saves).
+    """
     import numpy as np
 
     if "matrix" in db.cache:
@@ -171,18 +176,22 @@ def warm_matrix(db: IndexDB) -> Any:
     return db.cache["matrix"]
 
 
+def _warm_knn(db: IndexDB, qvec: Sequence[float], k: int) -> list[int]:
+    import numpy as np
+
+    rowids, mat = warm_matrix(db)
+    if mat.shape[0] == 0 or mat.shape[1] != len(qvec):
+        return []
+    scores = mat @ np.asarray(qvec, dtype=np.float32)
+    k = min(k, len(scores))
+    top = np.argpartition(-scores, k - 1)[:k]
+    top = top[np.argsort(-scores[top])]
+    return [int(rowids[i]) for i in top]
+
+
 def knn_ranked(db: IndexDB, qvec: Sequence[float], k: int, *, warm: bool) -> list[int]:
     if warm:
-        import numpy as np
-
-        rowids, mat = warm_matrix(db)
-        if mat.shape[0] == 0 or mat.shape[1] != len(qvec):
-            return []
-        scores = mat @ np.asarray(qvec, dtype=np.float32)
-        k = min(k, len(scores))
-        top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.argsort(-scores[top])]
-        return [int(rowids[i]) for i in top]
+        return _warm_knn(db, qvec, k)
     if not db.vec_available or db.vec_table_dim() != len(qvec):
         return []
     return [int(r[0]) for r in db.execute(

@@ -75,20 +75,21 @@ def _read_page(page: Any, flags: int) -> list[Line]:
             text = "".join(s["text"] for s in spans)
             if not text.strip():
                 continue
-            sizes: Counter[float] = Counter()
-            bold = 0
-            for s in spans:
-                n = len(s["text"].strip())
-                sizes[round(s["size"], 1)] += n
-                if s["flags"] & 16 or "bold" in s["font"].lower() or ".B" in s["font"]:
+            size, best, bold, total = 0.0, -1, 0, 0
+            for sp in spans:
+                n = len(sp["text"])
+                total += n
+                if n > best:  # the size of the longest span stands for the line
+                    size, best = sp["size"], n
+                font = sp["font"]
+                if sp["flags"] & 16 or "Bold" in font or "bold" in font or ".B" in font:
                     bold += n
-            total = sum(sizes.values()) or 1
             x0, y0, x1, y1 = line["bbox"]
             lines.append(
                 Line(
                     text=text,
                     bbox=(x0, y0, x1, y1),
-                    size=sizes.most_common(1)[0][0] if sizes else 0.0,
+                    size=round(size, 1),
                     bold=bold * 2 > total,
                     block=bno,
                     page=page.number + 1,

@@ -168,16 +168,17 @@ def _alpha_ratio(text: str) -> float:
 def _classify(lines: list[Line], text: str, body: float, standalone: bool) -> tuple[ChunkType, str | None]:
     size = max(ln.size for ln in lines)
     bold = all(ln.bold for ln in lines)
-    words = text.split()
     if _CAPTION_RE.match(text):
         return ("table" if text[:1] in "Tt" else "figure"), None
     if _LIST_RE.match(text):
         return "list", None
-    short = len(lines) <= 2 and len(text) <= 120 and 0 < len(words) <= 15
-    mathy = any(c in _MATH_CHARS for c in text)
+    if len(text) >= 300:
+        return "paragraph", None
+    short = len(lines) <= 2 and len(text) <= 120 and 0 < len(text.split()) <= 15
+    math = sum(c in _MATH_CHARS for c in text)
     if (
         short
-        and not mathy
+        and not math
         and (text[0].isupper() or text[0].isdigit())
         and not text.endswith((".", ",", ";"))
     ):
@@ -188,8 +189,7 @@ def _classify(lines: list[Line], text: str, body: float, standalone: bool) -> tu
             return "heading", number
         if number is not None and size >= body + 0.5:
             return "heading", number
-    math = sum(c in _MATH_CHARS for c in text)
-    if len(text) < 300 and (
+    if (
         (_EQNUM_RE.search(text) and (math >= 1 or _alpha_ratio(text) < 0.6))
         or (math >= 3 and _alpha_ratio(text) < 0.5)
     ):

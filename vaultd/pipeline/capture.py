@@ -32,7 +32,7 @@ from vaultd.capture.detect import (
     links_in_url_file,
     links_in_webloc,
 )
-from vaultd.capture.http import Fetcher, RateLimiter
+from vaultd.capture.http import Fetcher, shared_limiter
 from vaultd.capture.metadata import Gathered, gather
 from vaultd.capture.names import make_work, split_name
 from vaultd.capture.pdfmeta import PdfMeta, read_pdf_meta
@@ -45,6 +45,7 @@ from vaultd.vault import Vault, atomic_copy, atomic_write_bytes
 
 Status = Literal["created", "existing", "refreshed", "metadata-only"]
 MAX_PRINTED_IDS = 3
+FILE_SUFFIXES = (".pdf", ".bib", ".url", ".webloc", ".txt", ".md")
 DROP_PDF_HINT = ("no open PDF found; drop the PDF into the Inbox and it will attach to "
                  "this record by DOI")
 
@@ -60,20 +61,14 @@ class CaptureResult:
     notes: list[str] = field(default_factory=list)
 
 
-# One limiter per event loop: asyncio locks cannot cross loops, and every capture running
-# in one loop must share arXiv's budget.
-_LIMITERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, RateLimiter]] = \
-    weakref.WeakKeyDictionary()
+# Cite-key assignment must see every earlier key: one lock per event loop (captures in
+# one loop run concurrently; the daemon serialises its threads with its own lock).
 _KEY_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = \
     weakref.WeakKeyDictionary()
 
 
-def _loop_state(interval: float) -> tuple[dict[str, RateLimiter], asyncio.Lock]:
-    loop = asyncio.get_running_loop()
-    limiters = _LIMITERS.setdefault(loop, {})
-    if "arxiv" not in limiters or limiters["arxiv"].interval != interval:
-        limiters["arxiv"] = RateLimiter(interval)
-    return limiters, _KEY_LOCKS.setdefault(loop, asyncio.Lock())
+_ITEM_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Lock]] = \
+    weakref.WeakKeyDictionary()
 
 
 @dataclass
@@ -91,6 +86,9 @@ async def capture(vault: Vault, settings: Settings, input: str, *, doi: str | No
                   client: httpx.AsyncClient | None = None) -> list[CaptureResult]:
     """Capture ``input`` (path, id, URL, link file or .bib); one result per item."""
     found = detect(input)
+    if found is None and Path(input.strip()).suffix.lower() in FILE_SUFFIXES \
+            and "://" not in input:
+        raise InputError(f"{input}: no such file; check the path")
     if found is None:
         raise InputError(f"cannot recognise {input!r} as a PDF, arXiv id, DOI, URL, link file "
                          "or .bib; check the spelling or the path")
@@ -104,7 +102,8 @@ async def capture(vault: Vault, settings: Settings, input: str, *, doi: str | No
     cfg = settings.capture
     own_client = client is None
     http = client or httpx.AsyncClient()
-    limiters, key_lock = _loop_state(cfg.arxiv_interval_seconds)
+    limiters = {"arxiv": shared_limiter("arxiv", cfg.arxiv_interval_seconds)}
+    key_lock = _KEY_LOCKS.setdefault(asyncio.get_running_loop(), asyncio.Lock())
     db = open_state_db(vault.state_db)
     try:
         fetcher = Fetcher(http, email=cfg.email, max_retries=cfg.max_retries,
@@ -216,7 +215,11 @@ async def _from_pdf(run: _Run, meta: PdfMeta, warnings: list[str]) -> tuple[
 
 
 def _pdf_hint(meta: PdfMeta) -> Work | None:
-    title = meta.info_title or meta.first_page_title
+    # The Info title is cleaner when it is really the title (not "Microsoft Word - x.doc");
+    # otherwise trust the page.
+    title = meta.first_page_title or meta.info_title
+    if meta.info_title and titles_roughly_match(meta.info_title, meta.first_page_title):
+        title = meta.info_title
     if not title and not meta.info_authors:
         return None
     return make_work(title=title, authors=[split_name(a) for a in meta.info_authors],
@@ -227,6 +230,24 @@ async def _capture_resolved(run: _Run, arxiv_id: str | None, doi: str | None,
                             cite_key: str | None, pdf_file: Path | None, hint: Work | None,
                             warnings: list[str], *, arxiv_version: int | None) -> CaptureResult:
     pdf_sha = records.sha256_file(pdf_file) if pdf_file else None
+    # The same item captured twice at once: the second waits and finds the first's record
+    # (instead of asking arXiv twice).
+    ident = f"arxiv:{arxiv_id}" if arxiv_id else f"doi:{doi}" if doi else f"sha:{pdf_sha}"
+    locks = _ITEM_LOCKS.setdefault(asyncio.get_running_loop(), {})
+    lock = locks.setdefault(ident, asyncio.Lock())
+    try:
+        async with lock:
+            return await _capture_item(run, arxiv_id, doi, cite_key, pdf_file, pdf_sha, hint,
+                                       warnings, arxiv_version=arxiv_version)
+    finally:
+        if not lock.locked():
+            locks.pop(ident, None)
+
+
+async def _capture_item(run: _Run, arxiv_id: str | None, doi: str | None,
+                        cite_key: str | None, pdf_file: Path | None, pdf_sha: str | None,
+                        hint: Work | None, warnings: list[str], *,
+                        arxiv_version: int | None) -> CaptureResult:
     existing = records.find(run.db, doi=doi, arxiv_id=arxiv_id, pdf_sha256=pdf_sha)
     if existing and not run.refresh:
         result = _existing(run, existing, pdf_file, pdf_sha)
@@ -235,7 +256,14 @@ async def _capture_resolved(run: _Run, arxiv_id: str | None, doi: str | None,
     pdf_meta = read_pdf_meta(pdf_file) if pdf_file else None
     got: Gathered | None = None
     if arxiv_id or doi:
-        got = await gather(run.fetcher, run.settings.capture, arxiv_id=arxiv_id, doi=doi)
+        got = await gather(run.fetcher, run.settings.capture, arxiv_id=arxiv_id, doi=doi,
+                           arxiv_version=arxiv_version)
+        page_title = pdf_meta.first_page_title if pdf_meta else None
+        titles = [w.title for w in got.works if w.title]
+        if page_title and titles and not any(titles_roughly_match(t, page_title)
+                                             for t in titles):
+            warnings.append(f'pdf: first page reads "{page_title}", not the title of '
+                            f"{arxiv_id or doi}; check that the PDF and the id match")
     elif pdf_meta is not None:
         arxiv_id, doi, got = await _from_pdf(run, pdf_meta, warnings)
     works = list(got.works) if got else []
@@ -260,16 +288,28 @@ async def _capture_resolved(run: _Run, arxiv_id: str | None, doi: str | None,
                              "--cite-key KEY to save it now")
         raise InputError(f"no metadata found for {what}; pass --cite-key KEY "
                          "(and --doi DOI if you know it)")
+    # Fetch the PDF before taking the key lock, so concurrent captures download in parallel.
+    downloaded: bytes | None = None
+    fetch_warnings: list[str] = []
+    if pdf_file is None and not (existing and run.vault.pdf_path(existing).is_file()):
+        downloaded = await _fetch_pdf(run, got.pdf_urls if got else [], fetch_warnings)
     async with run.key_lock:
-        existing = records.find(run.db, doi=work.doi or doi, arxiv_id=work.arxiv_id,
-                                pdf_sha256=pdf_sha) or existing
-        if existing and not run.refresh:
-            result = _existing(run, existing, pdf_file, pdf_sha)
-            if result is not None:
-                return result
-        key = existing or _new_key(run, work, cite_key)
-        return await _write(run, key, work, pdf_file, pdf_sha, got, merged.notes,
-                            refreshed=existing is not None, needs_retry=all_down)
+        with records.capture_lock(run.vault):
+            existing = records.find(run.db, doi=work.doi or doi, arxiv_id=work.arxiv_id,
+                                    pdf_sha256=pdf_sha) or existing
+            if existing and not run.refresh:
+                result = _existing(run, existing, pdf_file, pdf_sha)
+                if result is not None:
+                    return result
+            if not existing and cite_key and not (work.doi or work.arxiv_id) \
+                    and run.vault.meta_path(cite_key).is_file():
+                existing = cite_key  # an id-less record (e.g. a .bib entry) captured before
+                if not run.refresh and (result := _existing(run, cite_key, pdf_file, pdf_sha)):
+                    return result
+            key = existing or _new_key(run, work, cite_key)
+            return _write(run, key, work, pdf_file, pdf_sha, (downloaded, fetch_warnings),
+                          got, merged.notes, refreshed=existing is not None,
+                          needs_retry=all_down)
 
 
 def _unique(items: Sequence[str]) -> list[str]:
@@ -325,24 +365,23 @@ async def _fetch_pdf(run: _Run, urls: list[str], warnings: list[str]) -> bytes |
     return None
 
 
-async def _write(run: _Run, key: str, work: Work, pdf_file: Path | None, pdf_sha: str | None,
-                 got: Gathered | None, notes: list[str], *, refreshed: bool,
-                 needs_retry: bool) -> CaptureResult:
+def _write(run: _Run, key: str, work: Work, pdf_file: Path | None, pdf_sha: str | None,
+           fetched: tuple[bytes | None, list[str]], got: Gathered | None, notes: list[str], *,
+           refreshed: bool, needs_retry: bool) -> CaptureResult:
     vault = run.vault
     pdf_path = vault.pdf_path(key)
     warnings = list(work.warnings)
+    # Why each PDF location failed is reported now, not kept in the record.
+    transient: list[str] = []
     if pdf_file is not None:
         atomic_copy(pdf_file, pdf_path)
     elif refreshed and pdf_path.is_file():
         pdf_sha = records.sha256_file(pdf_path)
+    elif fetched[0] is not None:
+        atomic_write_bytes(pdf_path, fetched[0])
+        pdf_sha = hashlib.sha256(fetched[0]).hexdigest()
     else:
-        fetch_warnings: list[str] = []
-        data = await _fetch_pdf(run, got.pdf_urls if got else [], fetch_warnings)
-        if data is not None:
-            atomic_write_bytes(pdf_path, data)
-            pdf_sha = hashlib.sha256(data).hexdigest()
-        else:
-            warnings += fetch_warnings
+        transient = fetched[1]
     has_pdf = pdf_path.is_file()
     if not has_pdf:
         warnings.append(DROP_PDF_HINT)
@@ -355,5 +394,5 @@ async def _write(run: _Run, key: str, work: Work, pdf_file: Path | None, pdf_sha
     records.record(run.db, meta)
     status: Status = "refreshed" if refreshed else ("created" if has_pdf else "metadata-only")
     notices = list(got.notices) if got else []
-    return CaptureResult(key, status, pdf_path if has_pdf else None, meta, list(work.warnings),
-                         needs_retry, [*notes, *notices])
+    return CaptureResult(key, status, pdf_path if has_pdf else None, meta,
+                         [*transient, *work.warnings], needs_retry, [*notes, *notices])

@@ -22,6 +22,7 @@ from vaultd.errors import InputError, ParseError
 from vaultd.models import Chunk, MetaFile, Note, NoteMeta
 from vaultd.parse.base import Block
 from vaultd.parse.chunker import chunk_blocks
+from vaultd.parse.figures import figure_region
 from vaultd.parse.pymupdf import load_pymupdf
 from vaultd.parse.tiers import parse_pdf
 from vaultd.vault import Vault, atomic_write_bytes, atomic_write_text
@@ -67,21 +68,26 @@ def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
                   chunks: list[Chunk]) -> None:
     """Render each figure's region to raw/figs/<key>_fig<N>.png and link it on the chunk."""
     figs = [(b, c) for b, c in zip(blocks, chunks, strict=True) if b.type == "figure"]
-    if not any(b.figure_region for b, _ in figs):
+    if not figs:
         return
     pymupdf = load_pymupdf()
     doc = pymupdf.open(pdf)
     try:
         for n, (block, chunk) in enumerate(figs, start=1):
-            if block.figure_region is None:
-                continue
             path = vault.figs / f"{cite_key}_fig{n}.png"
             chunk.figure = vault.rel(path) if path.parent.is_dir() else f"raw/figs/{path.name}"
             if path.is_file() and path.stat().st_mtime >= pdf.stat().st_mtime:
                 continue  # rendered from this same PDF already (rendering is deterministic)
             page = doc[block.page - 1]
+            region = None
+            if block.bbox is not None:
+                region = figure_region(page, block.bbox, block.figure_region)
+            region = region or block.figure_region
+            if region is None:
+                chunk.figure = None
+                continue
             pix = page.get_pixmap(matrix=pymupdf.Matrix(FIGURE_ZOOM, FIGURE_ZOOM),
-                                  clip=pymupdf.Rect(block.figure_region))
+                                  clip=pymupdf.Rect(region))
             atomic_write_bytes(path, pix.tobytes("png"))
             chunk.figure = vault.rel(path)
     finally:

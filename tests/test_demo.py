@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+
+def test_demo_makes_a_note_from_the_generated_paper_and_finds_it_offline(tmp_path: Path) -> None:
+    target = tmp_path / "demo"
+    result = subprocess.run(
+        [sys.executable, "-m", "vaultd", "demo", str(target), "--json", "--timeout", "60"],
+        capture_output=True, text=True, timeout=90, check=False)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    note = Path(data["note"])
+    assert note.is_file() and note.parent == target / "wiki"
+    assert "Verbatim Quotes from Two-Column Papers" in note.read_text(encoding="utf-8")
+    assert data["search_hit"]["cite_key"] == data["cite_key"]
+    assert "Scaled Dot-Product Attention" in json.dumps(data["search_hit"])
+    assert data["agent_exit"] == 0
+    assert not (target / "Inbox" / "sample-paper.pdf").exists()  # moved to raw/
+    assert (target / "raw" / f"{data['cite_key']}.pdf").is_file()
+
+
+def test_demo_without_a_directory_uses_vaultd_demo_in_the_current_directory(
+        tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "vaultd", "--quiet", "demo"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=90, check=False)
+    assert result.returncode == 0, result.stderr
+    assert f"note:   {tmp_path / 'vaultd-demo' / 'wiki'}" in result.stdout
+    assert "search: vaultd search" in result.stdout
