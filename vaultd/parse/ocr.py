@@ -1,7 +1,7 @@
 """OCR tier for pages with no text layer: tesseract (subprocess) on the rendered page.
 
 Each tesseract paragraph becomes a ``paragraph`` block with ``ocr=True`` and the mean
-word confidence (0–100) of its words; boxes are converted back to PDF points.
+word confidence of its words, scaled to 0–1; boxes are converted back to PDF points.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def ocr_page(page: Any, language: str = "eng") -> list[Block]:
                 bbox=bbox,
                 pdf_rect=user_rect(bbox, to_user),
                 ocr=True,
-                ocr_confidence=round(sum(confs) / len(confs), 1) if confs else 0.0,
+                ocr_confidence=round(sum(confs) / len(confs) / 100, 3) if confs else 0.0,
                 pieces=[(page.number + 1, text)],
             )
         )
