@@ -131,3 +131,36 @@ def test_spawned_stdio_server_answers_every_tool(indexed: Vault) -> None:
     assert verify.is_error or "ok" in verify.structured_content
     s = status.structured_content
     assert (s["papers"], s["chunks"], s["provider"]) == (2, 8, "none")
+
+
+def test_http_transport_serves_the_same_tools_on_loopback(indexed: Vault) -> None:
+    import socket
+    import subprocess
+
+    from mcp import Client
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "VAULTD_EMBEDDING_PROVIDER": "none"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "vaultd", "--vault", str(indexed.root), "mcp", "--http", str(port)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert proc.poll() is None, "server exited"
+            time.sleep(0.05)
+
+        async def go() -> Any:
+            async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                return await client.call_tool("recall", {"query": "scaled dot-product attention"})
+
+        result = anyio.run(go)
+        assert result.structured_content["hits"][0]["chunk_id"] == "p3s2c1"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

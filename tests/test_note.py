@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 from vaultd.canonical import text_sha256
 from vaultd.errors import NoteFormatError
@@ -222,7 +223,8 @@ _GENERATED_RE = re.compile(r"(<!-- BEGIN GENERATED: (\w+) -->\n)(.*?)(<!-- END G
 
 
 def _schema_block(name: str) -> str:
-    model = {"NoteMeta": NoteMeta, "MetaFile": MetaFile}[name]
+    models: dict[str, type[BaseModel]] = {"NoteMeta": NoteMeta, "MetaFile": MetaFile}
+    model = models[name]
     return "```json\n" + json.dumps(model.model_json_schema(), indent=2, ensure_ascii=False) + "\n```\n"
 
 

@@ -81,6 +81,15 @@ def test_numbered_sections_of_two_column_papers_come_in_order(fixtures_dir: Path
     assert tops[0] == 1
 
 
+def test_paragraph_continues_across_a_page_break_past_footnotes(fixtures_dir: Path) -> None:
+    pdf = fixtures_dir / "pdfs" / "two_column" / "2020.acl-main.207_specter.pdf"
+    para = next(b for b in _parse(pdf).blocks if b.text.startswith("where Transformer is the"))
+    assert (para.page, para.page_end) == (2, 3)
+    assert "concatenation of the [CLS] token and the title and abstract of the paper, " \
+        "separated by the [SEP] token. We use SciBERT" in para.text
+    assert "We also experimented with additional fields" not in para.text  # footnote 4 stays out
+
+
 def test_ligatures_in_the_text_layer_come_out_as_letters(fixtures_dir: Path) -> None:
     pdf = fixtures_dir / "pdfs" / "two_column_ligatures" / "hindawi_rrp_2010_tully_test2.pdf"
     text = " ".join(b.text for b in _parse(pdf).blocks)

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import textwrap
 
 import pytest
@@ -176,3 +178,14 @@ def test_cli_source_flag_merges_source_findings(vault: Vault) -> None:
     data = json.loads(out)
     assert data["chunks"] == 3
     assert code == (0 if data["ok"] else 1)
+
+
+def test_installed_command_exits_1_on_drift_and_0_when_clean(vault: Vault) -> None:
+    md = render_note(_note())
+    _write(vault, "vaswani2017attention.md", md)
+    cmd = [sys.executable, "-m", "vaultd", "--vault", str(vault.root), "verify"]
+    assert subprocess.run(cmd, capture_output=True, timeout=60).returncode == 0
+    _write(vault, "vaswani2017attention.md", md.replace("> Attention Is All", "> Attention Was All"))
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "1 drift(s) detected" in done.stdout

@@ -42,7 +42,9 @@ def verify_command(ctx: click.Context, cite_key: str | None, check_source: bool,
         # Lazy: source checks load the PDF stack, which plain verify never needs.
         module = importlib.import_module("vaultd.verify_source")
         extra: VerifyReport = module.verify_sources(vault, cite_key)
-        report.findings.extend(extra.findings)
+        # Both passes read the notes; a note broken for one is broken for the other.
+        seen = {(f.kind, f.path, f.chunk_id) for f in report.findings}
+        report.findings.extend(f for f in extra.findings if (f.kind, f.path, f.chunk_id) not in seen)
     drifts = sum(1 for f in report.findings if f.kind == "DRIFT")
     others = len(report.findings) - drifts
     if as_json:
@@ -54,4 +56,6 @@ def verify_command(ctx: click.Context, cite_key: str | None, check_source: bool,
         if others:
             click.echo(f"{others} other problem(s) found (see above).")
     if not report.ok:
-        ctx.exit(1)
+        # SystemExit, not ctx.exit: run_command drops the code click returns for ctx.exit
+        # under standalone_mode=False, and drift must exit 1.
+        raise SystemExit(1)

@@ -61,7 +61,7 @@ _REFS_RE = re.compile(
     r"^((\d+|[IVX]+)\.?\s*)?(references|bibliography|literature cited|works cited|reference list)$",
     re.I,
 )
-_CAPTION_RE = re.compile(r"^(figure|fig\.?|table)\s*(\d+|[ivx]+)\s*[.:|]", re.I)
+_CAPTION_RE = re.compile(r"^(?i:figure|fig\.?|table)\s*(\d+|[ivxIVX]+)\s*([.:|]|\s+[A-Z])")
 _REF_START_RE = re.compile(r"^\s*(\[\d+\]|\d{1,3}\.\s)")
 _EQNUM_RE = re.compile(r"\(\d{1,3}[a-z]?\)$")
 _MATH_CHARS = set("=+−×∑∫∂≤≥≈∈∀∃→←⇒∞√∝±·∇αβγδεθλμπσφψωΣΠΩ^_")
