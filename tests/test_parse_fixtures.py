@@ -85,7 +85,7 @@ def test_paragraph_continues_across_a_page_break_past_footnotes(fixtures_dir: Pa
     pdf = fixtures_dir / "pdfs" / "two_column" / "2020.acl-main.207_specter.pdf"
     para = next(b for b in _parse(pdf).blocks if b.text.startswith("where Transformer is the"))
     assert (para.page, para.page_end) == (2, 3)
-    assert "concatenation of the [CLS] token and the title and abstract of the paper, " \
+    assert "of the title and abstract of a paper, " \
         "separated by the [SEP] token. We use SciBERT" in para.text
     assert "We also experimented with additional fields" not in para.text  # footnote 4 stays out
 

@@ -189,3 +189,10 @@ def test_installed_command_exits_1_on_drift_and_0_when_clean(vault: Vault) -> No
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert "1 drift(s) detected" in done.stdout
+
+
+def test_note_saved_with_crlf_line_ends_still_verifies_and_parses() -> None:
+    md = render_note(_note()).replace("\n", "\r\n")
+    assert _check(md).findings == []
+    assert _check(md).chunks == 3
+    assert parse_note(md).chunks == _note().chunks

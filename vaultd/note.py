@@ -325,6 +325,7 @@ def split_user_blocks(text: str) -> list[str]:
 
 def parse_note(text: str, source: str = "<note>") -> Note:
     """Read a note back; raises NoteFormatError naming ``source`` for a broken note."""
+    text = text.replace("\r\n", "\n")  # an editor that saved CRLF line ends
     fm, pos = split_frontmatter(text, source)
     meta, extra = parse_meta(fm, source)
     lines = text[pos:].split("\n")

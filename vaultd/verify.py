@@ -102,6 +102,7 @@ def _finding(kind: str, rel: str, key: str | None, message: str, **kw: str | Non
 def verify_text(text: str, rel: str, report: VerifyReport) -> None:
     """Check one note's text, adding its counts and findings to ``report``."""
     key: str | None = Path(rel).stem
+    text = text.replace("\r\n", "\n")  # as parse_note does
     body = text
     try:
         fm, pos = split_frontmatter(text, rel)

@@ -25,7 +25,7 @@ from vaultd.index.store import IndexDB
 RRF_K = 60
 MAX_RESULTS = 20
 EXCERPT_CHARS = 400
-MAX_TERMS = 6
+MAX_TERMS = 8
 COMMON_FRACTION = 0.25  # a term in more than this share of passages carries little signal
 CANDIDATES = 50
 
