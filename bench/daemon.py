@@ -25,6 +25,9 @@ OFFLINE_ENV = {
     "VAULTD_ARXIV_API_URL": CLOSED, "VAULTD_ARXIV_PDF_URL": CLOSED, "VAULTD_CROSSREF_URL": CLOSED,
     "VAULTD_OPENALEX_URL": CLOSED, "VAULTD_UNPAYWALL_URL": CLOSED, "OLLAMA_HOST": CLOSED,
     "VAULTD_CAPTURE_MAX_RETRIES": "0",
+    # The closed local port stands in for arXiv; its 3 s politeness gap would only
+    # measure the rate limiter (the sample paper prints an arXiv id in its references).
+    "VAULTD_CAPTURE_ARXIV_INTERVAL_SECONDS": "0",
 }
 
 

@@ -90,9 +90,12 @@ def test_error_paths_are_error_results_with_a_way_forward(indexed: Vault) -> Non
 def test_quote_refuses_a_chunk_whose_text_was_edited(indexed: Vault) -> None:
     path = indexed.note_path(KEY)
     path.write_text(path.read_text().replace("Scaled Dot-Product", "Scaled Dot Product"))
-    result, = _call_all(build_server(indexed, None),
-                        [("quote", {"cite_key": KEY, "chunk_id": "p3s2c1"})])
+    result, verify = _call_all(build_server(indexed, None),
+                               [("quote", {"cite_key": KEY, "chunk_id": "p3s2c1"}),
+                                ("verify", {"cite_key": KEY})])
     assert result.is_error and "hash mismatch" in _text(result)
+    report = verify.structured_content
+    assert report["ok"] is False and report["findings"][0]["chunk_id"] == "p3s2c1"
 
 
 def test_missing_vault_and_missing_index_give_helpful_errors(tmp_path: Path, vault: Vault) -> None:
@@ -128,7 +131,7 @@ def test_spawned_stdio_server_answers_every_tool(indexed: Vault) -> None:
     assert _text(cite).startswith("@") and KEY in _text(cite)
     assert quote.structured_content["text"].startswith("The key idea is to randomly drop units")
     assert "Attention Is All You Need" in bib.structured_content["text"]
-    assert verify.is_error or "ok" in verify.structured_content
+    assert verify.structured_content["ok"] is True and verify.structured_content["notes"] == 2
     s = status.structured_content
     assert (s["papers"], s["chunks"], s["provider"]) == (2, 8, "none")
 

@@ -179,6 +179,10 @@ def test_recompile_keeps_enrichment_only_of_chunks_whose_text_is_unchanged() -> 
     same = merge_for_recompile(old, _sample_note())
     assert same.chunks[0].paraphrase == "Attention suffices."
     assert same.chunks[0].enrichment == "done"
+    old.meta.enrichment = "qwen2.5:7b / v1"
+    fresh = _sample_note()
+    fresh.meta.enrichment = "pending"
+    assert merge_for_recompile(old, fresh).meta.enrichment == "qwen2.5:7b / v1"
     changed = _sample_note()
     changed.chunks[0].provenance.text_sha256 = text_sha256("something else")
     assert merge_for_recompile(old, changed).chunks[0].enrichment == "pending"

@@ -383,13 +383,21 @@ def merge_for_recompile(old: Note | None, new: Note) -> Note:
         update={
             "tags": _union(old.meta.tags, new.meta.tags),
             "aliases": _union(old.meta.aliases, new.meta.aliases),
-            "enrichment": new.meta.enrichment or old.meta.enrichment,
+            "enrichment": _meta_enrichment(old, new, chunks),
         }
     )
     extra = {**old.frontmatter_extra, **new.frontmatter_extra}
     return new.model_copy(
         update={"meta": meta, "chunks": chunks, "user_blocks": list(old.user_blocks), "frontmatter_extra": extra}
     )
+
+
+def _meta_enrichment(old: Note, new: Note, chunks: list[Chunk]) -> str | None:
+    """The model/prompt label stays when every chunk kept its enrichment."""
+    carried = chunks and all(c.enrichment != "pending" for c in chunks)
+    if carried and new.meta.enrichment in (None, "pending") and old.meta.enrichment:
+        return old.meta.enrichment
+    return new.meta.enrichment
 
 
 def _union(first: list[str], second: list[str]) -> list[str]:

@@ -86,10 +86,8 @@ def _recorded_hash(text: str, start: int, end: int) -> str | None:
     m = _HEX64_RE.match(text, k + len(_HASH_KEY), end)
     if m is not None:
         return m.group(1)
-    line_end = text.find("\n", k + 1, end)
-    value = text[k + len(_HASH_KEY) : line_end].strip()
-    try:  # quoted or otherwise unusual scalar: let YAML decide, as parse_note does
-        decoded = yaml_mapping(f"text_sha256: {value}\n", "<scan>", "hash").get("text_sha256")
+    try:  # quoted, multi-line or otherwise unusual value: let YAML decide, as parse_note does
+        decoded = yaml_mapping(text[start:end], "<scan>", "provenance").get("text_sha256")
     except NoteFormatError:
         return None
     return decoded if isinstance(decoded, str) else None

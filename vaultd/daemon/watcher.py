@@ -25,10 +25,13 @@ class FileStat:
     size: int
     mtime_ns: int
     dataless: bool = False
+    # ctime changes when a file is renamed into the inbox: the same file dropped again
+    # later (even with its mtime preserved) is a new job, while repeated events are not.
+    ctime_ns: int = 0
 
     @property
     def fingerprint(self) -> str:
-        return f"{self.size}:{self.mtime_ns}"
+        return f"{self.size}:{self.mtime_ns}:{self.ctime_ns}"
 
 
 def is_ignored_name(name: str) -> bool:
@@ -62,7 +65,7 @@ def stat_file(path: Path) -> FileStat | None:
     if not path.is_file():
         return None
     dataless = bool(getattr(st, "st_flags", 0) & SF_DATALESS)
-    return FileStat(st.st_size, st.st_mtime_ns, dataless)
+    return FileStat(st.st_size, st.st_mtime_ns, dataless, st.st_ctime_ns)
 
 
 @dataclass

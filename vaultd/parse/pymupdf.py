@@ -72,7 +72,7 @@ def _read_page(page: Any, flags: int) -> list[Line]:
             if abs(dy) > 0.01 or dx <= 0:
                 continue  # rotated text (arXiv stamps, sidebars) is not body text
             spans = [s for s in line["spans"] if s["text"]]
-            text = "".join(s["text"] for s in spans)
+            text = join_spans(spans)
             if not text.strip():
                 continue
             size, best, bold, total = 0.0, -1, 0, 0
@@ -98,6 +98,40 @@ def _read_page(page: Any, flags: int) -> list[Line]:
     return _merge_same_baseline(lines)
 
 
+#: Word-gap rule (poppler's, as fractions of the font size): a gap wider than
+#: ``WORD_GAP`` between glyphs on one baseline is a word space; where the baseline or the
+#: font size changes (sub/superscripts, footnote marks) a gap of ``SHIFT_GAP`` is enough.
+WORD_GAP = 0.1
+SHIFT_GAP = 0.03
+
+
+def needs_space(left: str, right: str, gap: float, size: float, shifted: bool) -> bool:
+    """Whether a word space belongs between two pieces of one printed line."""
+    if not left or not right or left[-1].isspace() or right[0].isspace():
+        return False
+    return gap >= (SHIFT_GAP if shifted else WORD_GAP) * max(size, 1.0)
+
+
+def join_spans(spans: list[dict[str, Any]]) -> str:
+    """Text of one line from its spans, with word spaces decided at span boundaries.
+
+    Inside a span MuPDF has already placed spaces; at a boundary (font, size or baseline
+    change, where math and superscripts live) the gap between the span boxes decides.
+    """
+    if not spans:
+        return ""
+    out = spans[0]["text"]
+    prev = spans[0]
+    for sp in spans[1:]:
+        gap = sp["bbox"][0] - prev["bbox"][2]
+        shifted = abs(sp["origin"][1] - prev["origin"][1]) > 0.5 or abs(sp["size"] - prev["size"]) > 0.05
+        if needs_space(out, sp["text"], gap, max(sp["size"], prev["size"]), shifted):
+            out += " "
+        out += sp["text"]
+        prev = sp
+    return out
+
+
 def _merge_same_baseline(lines: list[Line]) -> list[Line]:
     """PyMuPDF splits one printed line at sub/superscripts; put the pieces back together."""
     out: list[Line] = []
@@ -109,7 +143,8 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
             height = min(py1 - py0, ln.bbox[3] - ln.bbox[1]) or 1.0
             if overlap > 0.5 * height and ln.bbox[0] >= prev.bbox[2] - 1.0:
                 gap = ln.bbox[0] - prev.bbox[2]
-                sep = " " if gap > 0.15 * max(prev.size, 1.0) and not prev.text.endswith(" ") else ""
+                shifted = abs(ln.bbox[3] - py1) > 0.5 or abs(ln.size - prev.size) > 0.05
+                sep = " " if needs_space(prev.text, ln.text, gap, max(prev.size, ln.size), shifted) else ""
                 prev.text = prev.text + sep + ln.text
                 prev.bbox = (
                     min(prev.bbox[0], ln.bbox[0]),

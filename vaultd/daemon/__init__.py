@@ -1,0 +1,1 @@
+"""The vault agent: inbox watcher, rules, job queue, scheduler and service install."""
