@@ -82,12 +82,12 @@ class DaemonSettings(_Section):
 
 
 class Settings(_Section):
-    citekey: CitekeySettings = Field(default_factory=CitekeySettings)  # type: ignore[arg-type]
-    capture: CaptureSettings = Field(default_factory=CaptureSettings)  # type: ignore[arg-type]
-    parse: ParseSettings = Field(default_factory=ParseSettings)  # type: ignore[arg-type]
-    enrich: EnrichSettings = Field(default_factory=EnrichSettings)  # type: ignore[arg-type]
-    index: IndexSettings = Field(default_factory=IndexSettings)  # type: ignore[arg-type]
-    daemon: DaemonSettings = Field(default_factory=DaemonSettings)  # type: ignore[arg-type]
+    citekey: CitekeySettings = Field(default_factory=CitekeySettings)
+    capture: CaptureSettings = Field(default_factory=CaptureSettings)
+    parse: ParseSettings = Field(default_factory=ParseSettings)
+    enrich: EnrichSettings = Field(default_factory=EnrichSettings)
+    index: IndexSettings = Field(default_factory=IndexSettings)
+    daemon: DaemonSettings = Field(default_factory=DaemonSettings)
 
 
 # Environment variables with established names; every other field is also reachable

@@ -94,7 +94,7 @@ def _recorded_hash(text: str, start: int, end: int) -> str | None:
 
 
 def _finding(kind: str, rel: str, key: str | None, message: str, **kw: str | None) -> Finding:
-    return Finding(kind=kind, path=rel, cite_key=key, message=message, **kw)  # type: ignore[arg-type]
+    return Finding(kind=kind, path=rel, cite_key=key, message=message, **kw)
 
 
 def verify_text(text: str, rel: str, report: VerifyReport) -> None:

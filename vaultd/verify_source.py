@@ -21,7 +21,7 @@ from vaultd.vault import Vault
 
 
 def _finding(kind: str, rel: str, key: str, message: str, **kw: str | None) -> Finding:
-    return Finding(kind=kind, path=rel, cite_key=key, message=message, **kw)  # type: ignore[arg-type]
+    return Finding(kind=kind, path=rel, cite_key=key, message=message, **kw)
 
 
 def _check_note(vault: Vault, note: Note, rel: str, report: VerifyReport) -> None:

@@ -88,7 +88,7 @@ def run_command(group: click.Group) -> int:
     """Run the CLI, mapping expected failures to one `Error:` line and exit code 1."""
     signal.signal(signal.SIGTERM, _on_sigterm)
     try:
-        group.main(standalone_mode=False)
+        rv = group.main(standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         return 130
@@ -102,4 +102,5 @@ def run_command(group: click.Group) -> int:
     except VaultdError as exc:
         click.echo(f"Error: {exc}", err=True)
         return 1
-    return 0
+    # standalone_mode=False: `ctx.exit(n)` comes back as the return value
+    return rv if isinstance(rv, int) else 0

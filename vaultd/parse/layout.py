@@ -15,6 +15,9 @@ Compile and verify both call these, so a quote re-extracted later reproduces exa
 3. **Ligatures.** U+FB00–FB06 become their letters (ﬁ → fi).
 4. **Spacing accents stored before their letter** (``Par´e``) are combined (``Paré``);
    a dotless ``ı`` carrying an accent becomes the accented ``i`` (TeX's ``\\'{\\i}``).
+5. **Unmapped glyphs.** A glyph whose font maps it to no Unicode is U+FFFD ``�``. PyMuPDF
+   writes that itself; extractors that pass the raw character code through instead (a
+   C0/C1 control character, e.g. poppler's ``\\x8d``) get the same ``�``.
 
 Nothing else: no spelling fixes, no punctuation reflow.
 """
@@ -73,12 +76,16 @@ def combine_accents(text: str) -> str:
 _DOTLESS_MARK_RE = re.compile("\u0131([\u0300-\u036f])")
 
 
+_CONTROL_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+
+
 def repair_chars(text: str) -> str:
-    """Ligatures and stray spacing accents (rules 3 and 4).
+    """Ligatures, stray spacing accents and unmapped-glyph codes (rules 3, 4 and 5).
 
     TeX writes í as a dotless ı under an accent; once combined, ``ı`` + mark is ``í``.
+    Tab, newline, form feed and carriage return are layout whitespace, not glyphs.
     """
-    text = combine_accents(fix_ligatures(text))
+    text = _CONTROL_RE.sub("\ufffd", combine_accents(fix_ligatures(text)))
     if "\u0131" in text:
         text = unicodedata.normalize("NFC", _DOTLESS_MARK_RE.sub(r"i\1", text))
     return text
