@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -168,6 +169,48 @@ def test_kill_9_mid_compile_then_restart_completes_the_job_without_a_partial_not
         (job,) = jobs(vault)
         assert job.state == "done", job.error
         assert notes_are_whole() and vault.note_path(job.cite_keys[0]).is_file()
+        assert b.stop() == 0
+
+
+def test_sigterm_during_a_job_exits_0_within_10_s_and_leaves_no_job_running(
+        vault: Vault, fixtures_dir: Path) -> None:
+    pdf = fixtures_dir / "pdfs" / "two_column" / "2020.acl-main.207_specter.pdf"
+    with agent(vault) as a:
+        drop(vault.inbox, "specter.pdf", pdf.read_bytes())
+        wait_for(lambda: [j.state for j in jobs(vault)] == ["running"], 20, "the job to start")
+        started = time.monotonic()
+        assert a.stop(timeout=10) == 0
+        assert time.monotonic() - started < 10
+    (job,) = jobs(vault)
+    assert job.state in ("done", "queued")  # finished, or re-queued for the next start
+    if job.state == "queued":
+        assert (vault.inbox / "specter.pdf").exists()
+
+
+def test_network_failure_is_retried_later_and_succeeds_when_the_source_answers(
+        vault: Vault, fixtures_dir: Path) -> None:
+    from test_daemon_support import arxiv_replay, replay_env
+
+    from vaultd.daemon.queue import JobQueue
+    from vaultd.statedb import open_state_db
+
+    link = b"[InternetShortcut]\nURL=https://arxiv.org/abs/1605.08386\n"
+    with agent(vault) as a:  # every source points at a closed port
+        drop(vault.inbox, "paper.url", link)
+        wait_for(lambda: any(j.attempts == 1 and j.state == "queued" and j.error
+                             for j in jobs(vault)), 20, "a transient failure")
+        (job,) = jobs(vault)
+        assert "retry later" in (job.error or "")
+        assert (vault.inbox / "paper.url").exists() and _failed_names(vault) == set()
+        assert a.stop() == 0
+    with arxiv_replay(fixtures_dir) as url, agent(vault, env=replay_env(url)) as b:
+        db = open_state_db(vault.state_db)
+        JobQueue(db).wake_retries()  # what the scheduled retry pass does
+        db.close()
+        wait_for(lambda: settled(vault, 1), 20, "the retried job")
+        (job,) = jobs(vault)
+        assert job.state == "done" and job.attempts == 2, job.error
+        assert vault.note_path(job.cite_keys[0]).is_file()
         assert b.stop() == 0
 
 

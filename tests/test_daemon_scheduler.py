@@ -16,6 +16,8 @@ from vaultd.vault import Vault
 @pytest.fixture
 def settings(vault: Vault, monkeypatch: pytest.MonkeyPatch) -> Settings:
     monkeypatch.setenv("VAULTD_CAPTURE_MAX_RETRIES", "0")
+    # Sources point at a closed port; arXiv's 3 s politeness gap would only slow the test.
+    monkeypatch.setenv("VAULTD_CAPTURE_ARXIV_INTERVAL_SECONDS", "0")
     return load_settings(vault.config_path)
 
 

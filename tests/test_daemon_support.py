@@ -77,7 +77,8 @@ def agent(vault: Vault, *, debounce: float = 0.2, concurrency: int = 2,
 def start_agent(vault: Vault, *, debounce: float = 0.2, concurrency: int = 2,
                 env: dict[str, str] | None = None) -> Agent:
     log = vault.root.parent / f"agent-{time.monotonic_ns()}.stderr"
-    full_env = {**os.environ, "VAULTD_CAPTURE_MAX_RETRIES": "0", **(env or {})}
+    full_env = {**os.environ, "VAULTD_CAPTURE_MAX_RETRIES": "0",
+                "VAULTD_CAPTURE_ARXIV_INTERVAL_SECONDS": "0", **(env or {})}
     with log.open("wb") as err:
         proc = subprocess.Popen(
             [sys.executable, "-m", "vaultd", "--vault", str(vault.root), "run",
