@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.server
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -17,7 +18,6 @@ from urllib.parse import parse_qs, urlsplit
 
 from vaultd.daemon.queue import Job, JobQueue
 from vaultd.daemon.status import service_running
-from vaultd.statedb import open_state_db
 from vaultd.vault import Vault
 
 POLL = 0.05
@@ -33,9 +33,15 @@ def wait_for(cond: Callable[[], bool], timeout: float, what: str) -> None:
 
 
 def jobs(vault: Vault) -> list[Job]:
-    db = open_state_db(vault.state_db)
+    """Read the queue the way an observer should: read-only, never taking a write lock."""
+    if not vault.state_db.exists():
+        return []
+    db = sqlite3.connect(f"file:{vault.state_db}?mode=ro", uri=True, timeout=5)
+    db.row_factory = sqlite3.Row
     try:
         return JobQueue(db).jobs(limit=100000)
+    except sqlite3.OperationalError:
+        return []  # the agent has not created its tables yet
     finally:
         db.close()
 

@@ -45,6 +45,7 @@ def test_index_holds_every_paper_chunk_and_user_note_section(vault: Vault) -> No
     assert stats.chunks_total == 8
     status = index_status(vault)
     assert (status["papers"], status["user_notes"], status["chunks"]) == (2, 1, 8)
+    assert status["enrichment_pending"] == 5  # every paper chunk: no LLM has run yet
 
 
 def test_second_run_on_unchanged_vault_reads_nothing(vault: Vault) -> None:

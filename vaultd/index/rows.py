@@ -36,6 +36,7 @@ class Row:
     line_end: int | None
     mtime: float | None
     text: str
+    enrichment: str | None = None
 
 
 def paper_rows(note: Note, path: str, mtime: float) -> list[Row]:
@@ -47,7 +48,7 @@ def paper_rows(note: Note, path: str, mtime: float) -> list[Row]:
             cite_key=m.cite_key, chunk_id=c.id, title=m.title, authors=authors, year=m.year,
             page=c.provenance.page, page_label=c.provenance.page_label,
             section=c.provenance.section, chunk_type=c.provenance.chunk_type, heading=None,
-            line_start=None, line_end=None, mtime=mtime, text=c.text)
+            line_start=None, line_end=None, mtime=mtime, text=c.text, enrichment=c.enrichment)
         for c in note.chunks if c.text.strip()
     ]
     for i, block in enumerate(note.user_blocks):

@@ -30,6 +30,7 @@ BUSY_TIMEOUT_MS = 30_000
 CHUNK_COLUMNS = (
     "hash", "path", "kind", "cite_key", "chunk_id", "title", "authors", "year", "page",
     "page_label", "section", "chunk_type", "heading", "line_start", "line_end", "mtime", "text",
+    "enrichment",
 )
 
 
@@ -77,6 +78,13 @@ def m001_tables(db: apsw.Connection) -> None:
         CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, 'row');
         """
     )
+
+
+@migration("index_m002_chunk_enrichment")
+def m002_chunk_enrichment(db: apsw.Connection) -> None:
+    # Lets `status` count passages still waiting for the LLM without reading every note.
+    db.execute("ALTER TABLE chunks ADD COLUMN enrichment TEXT")
+    db.execute("DELETE FROM docs")  # next `vaultd index` re-reads notes to fill the column
 
 
 @dataclass
@@ -198,6 +206,7 @@ def index_status(vault: Vault) -> dict[str, Any]:
         "index": vault.rel(vault.index_db) if vault.root.exists() else str(vault.index_db),
         "exists": vault.index_db.is_file(),
         "notes": 0, "papers": 0, "user_notes": 0, "chunks": 0, "vectors": 0,
+        "enrichment_pending": 0,
         "provider": None, "model": None, "vec_available": False, "vec_error": None,
         "last_indexed": None,
     }
@@ -211,6 +220,8 @@ def index_status(vault: Vault) -> dict[str, Any]:
         status["user_notes"] = q("SELECT count(*) FROM docs WHERE kind = 'note'")
         status["notes"] = status["papers"] + status["user_notes"]
         status["chunks"] = q("SELECT count(*) FROM chunks")
+        status["enrichment_pending"] = q(
+            "SELECT count(*) FROM chunks WHERE kind = 'paper' AND enrichment = 'pending'")
         model = db.get_meta("embed_model")
         status["provider"] = db.get_meta("embed_provider") or "none"
         status["model"] = model
