@@ -37,6 +37,17 @@ def test_duplicate_events_for_one_file_produce_one_ready_item() -> None:
     assert d.step({P: FileStat(5, 5)}, now=9.0) == []
 
 
+def test_path_touched_after_the_stat_snapshot_stays_pending() -> None:
+    d = Debouncer(window=1.0)
+    d.touch(P)
+    later = Path("/inbox/later.pdf")
+    d.touch(later)  # the event arrived after the caller stat'ed only P
+    d.step({P: FileStat(1, 1)}, now=0.0)
+    assert later in d.pending
+    assert d.step({P: FileStat(1, 1), later: FileStat(2, 2)}, now=1.0) == [(P, FileStat(1, 1))]
+    assert d.step({later: FileStat(2, 2)}, now=2.0) == [(later, FileStat(2, 2))]
+
+
 def test_vanished_file_is_forgotten() -> None:
     d = Debouncer(window=1.0)
     d.touch(P)

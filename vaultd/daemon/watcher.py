@@ -89,9 +89,11 @@ class Debouncer:
     def step(self, stats: dict[Path, FileStat | None], now: float) -> list[tuple[Path, FileStat]]:
         """Advance with fresh stats for the pending paths; return those now complete."""
         ready: list[tuple[Path, FileStat]] = []
-        for path in list(self.pending):
+        # Only the paths that were stat'ed: one touched after the caller took its snapshot
+        # stays pending for the next step (it must not be mistaken for a vanished file).
+        for path in [p for p in stats if p in self.pending]:
             entry = self.pending[path]
-            current = stats.get(path)
+            current = stats[path]
             if current is None:
                 del self.pending[path]  # vanished (moved away, renamed, deleted)
                 continue
