@@ -12,13 +12,12 @@ from vaultd.enrich.contract import (
     EnrichItem,
     answer_schema,
     build_messages,
-    key_sentence_text,
     sanitize_advisory,
     skip_reason,
-    split_sentences,
     validate_batch,
 )
 from vaultd.models import Chunk, ChunkType, Provenance
+from vaultd.sentences import key_sentence_text, split_sentences
 
 TEXT = (
     "Attention maps queries to outputs. We use e.g. scaled dot products, as in Fig. 2 "

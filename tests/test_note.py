@@ -254,3 +254,21 @@ def test_example_note_in_the_format_doc_round_trips_and_verifies() -> None:
 
 if __name__ == "__main__":  # regenerate the schema sections of docs/note-format.md
     DOC.write_text(_regenerated(DOC.read_text(encoding="utf-8")), encoding="utf-8")
+
+
+def test_key_sentence_is_shown_from_the_verbatim_quote_by_index() -> None:
+    from vaultd.canonical import text_sha256
+    from vaultd.models import Chunk, Note, NoteMeta, Provenance
+    from vaultd.note import parse_note, render_note
+
+    text = "We propose a model. It beats the baseline by 2 points. We release code."
+    chunk = Chunk(
+        id="p1s1c1", text=text, paraphrase="A new model.", implication="It is better.",
+        key_sentence=1, enrichment="done",
+        provenance=Provenance(page=1, text_sha256=text_sha256(text), char_range=[0, len(text)],
+                              chunk_type="paragraph", parser="pymupdf"),
+    )
+    note = Note(meta=NoteMeta(cite_key="k2020x", chunks=1), chunks=[chunk])
+    rendered = render_note(note)
+    assert "“It beats the baseline by 2 points.”" in rendered
+    assert parse_note(rendered) == note

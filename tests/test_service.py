@@ -40,7 +40,10 @@ def test_systemd_unit_starts_vaultd_run_and_restarts_it(vault: Vault, tmp_path: 
     lines = p.content.splitlines()
     assert f'ExecStart="{exe}" --vault "{vault.root}" run' in lines
     assert "Restart=always" in lines and "WantedBy=default.target" in lines
-    assert any(line.startswith("Environment=PATH=/opt/venv/bin:/opt/homebrew/bin") for line in lines)
+    assert any(line.startswith('Environment="PATH=/opt/venv/bin:/opt/homebrew/bin')
+               for line in lines)
+    assert f"WorkingDirectory={vault.root}" in lines
+    assert f'Environment="VAULTD_VAULT={vault.root}"' in lines
     assert ["systemctl", "--user", "enable", "--now", "vaultd.service"] in p.install_commands
 
 

@@ -27,6 +27,7 @@ from pydantic import ValidationError
 
 from vaultd.errors import NoteFormatError
 from vaultd.models import Chunk, Note, NoteMeta, Provenance
+from vaultd.sentences import key_sentence_text
 
 CITATIONS_BEGIN = "<!-- vaultd:citations -->"
 CITATIONS_END = "<!-- /vaultd:citations -->"
@@ -154,6 +155,11 @@ def render_chunk(cite_key: str, chunk: Chunk) -> str:
     for label, value in (("Paraphrase", chunk.paraphrase), ("Implication", chunk.implication)):
         shown = f"_{chunk.enrichment}_" if value is None else ADVISORY + _inline(value)
         out += [f"**{label}:** {shown}", ""]
+    key = key_sentence_text(chunk.text, chunk.key_sentence)
+    if key is not None:
+        # The LLM chose only the index; the words are looked up in the verbatim quote.
+        shown_key = " ".join(key.split())
+        out += [f"**Key sentence** _(chosen by LLM, words from the quote)_: “{shown_key}”", ""]
     out.append(_fence(_chunk_yaml(chunk), "yaml"))
     out += [chunk_link(cite_key, chunk), CHUNK_END]
     return "\n".join(out) + "\n"

@@ -102,6 +102,8 @@ def plan(vault: Vault, *, home: Path, vaultd: Path, label: str = DEFAULT_LABEL,
     text = (templates_dir() / "vaultd.service.template").read_text(encoding="utf-8")
     values["vaultd_q"] = _systemd_quote(values["vaultd"])
     values["vault_q"] = _systemd_quote(values["vault"])
+    values["path_env_q"] = _systemd_quote(f"PATH={values['path']}")
+    values["vault_env_q"] = _systemd_quote(f"VAULTD_VAULT={values['vault']}")
     content = Template(text).substitute(values)
     config = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config")
     unit = SYSTEMD_UNIT if label == DEFAULT_LABEL else f"{label}.service"

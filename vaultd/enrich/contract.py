@@ -13,13 +13,13 @@ keyed by it, so a new version re-enriches on request (``vaultd enrich KEY --forc
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from vaultd.models import Chunk
+from vaultd.sentences import split_sentences
 
 PROMPT_VERSION = "enrich-v1"
 
@@ -91,64 +91,6 @@ class EnrichItem:
 
 # A sentence ends at . ! or ? (optionally followed by closing quotes/brackets) before
 # whitespace and an uppercase letter, digit, quote or bracket.
-_BOUNDARY = re.compile(r"""(?<=[.!?])["'\u201d\u2019)\]]*\s+(?=["'\u201c\u2018(\[A-Z0-9])""")
-_ABBREVIATIONS = (
-    "e.g.",
-    "i.e.",
-    "et al.",
-    "etc.",
-    "cf.",
-    "vs.",
-    "Fig.",
-    "Figs.",
-    "Eq.",
-    "Eqs.",
-    "Sec.",
-    "Tab.",
-    "Ref.",
-    "Refs.",
-    "No.",
-    "Dr.",
-    "Mr.",
-    "Ms.",
-    "Prof.",
-    "approx.",
-    "resp.",
-    "al.",
-)
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences of ``text`` as exact substrings (stripped), in order.
-
-    Deterministic and pure, so the note and the prompt number sentences identically.
-    Common abbreviations ("e.g.", "et al.", "Fig.") and initials ("A. Smith") do not end
-    a sentence.
-    """
-    out: list[str] = []
-    start = 0
-    for match in _BOUNDARY.finditer(text):
-        head = text[start : match.start()].rstrip("\"'\u201d\u2019)]")
-        if head.endswith(_ABBREVIATIONS) or re.search(r"(?:^|\s)[A-Z]\.$", head):
-            continue
-        piece = text[start : match.start()].strip()
-        if piece:
-            out.append(piece)
-        start = match.end()
-    tail = text[start:].strip()
-    if tail:
-        out.append(tail)
-    return out
-
-
-def key_sentence_text(text: str, index: int | None) -> str | None:
-    """The verbatim sentence ``index`` of ``text`` (None when out of range or None)."""
-    if index is None:
-        return None
-    sentences = split_sentences(text)
-    return sentences[index] if 0 <= index < len(sentences) else None
-
-
 def skip_reason(chunk: Chunk) -> str | None:
     """Why ``chunk`` is not sent to the LLM, or None when it is content to enrich.
 
