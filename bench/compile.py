@@ -41,7 +41,7 @@ def fixtures() -> Path:
 def page_count(pdf: Path) -> int:
     import pymupdf
 
-    with pymupdf.open(pdf) as doc:
+    with pymupdf.open(pdf) as doc:  # type: ignore[no-untyped-call]
         return int(doc.page_count)
 
 
@@ -87,6 +87,10 @@ def bench_pdftotext(pdfs: list[Path], rounds: int) -> float:
     return best
 
 
+def _col(bbox: tuple[float, float, float, float]) -> int:
+    return 0 if (bbox[0] + bbox[2]) / 2 < 306 else 1
+
+
 def reading_order(pdfs: list[Path]) -> tuple[int, int]:
     ok = total = 0
     for pdf in pdfs:
@@ -98,8 +102,7 @@ def reading_order(pdfs: list[Path]) -> tuple[int, int]:
             if nxt is None or not nxt.bbox:
                 continue
             total += 1
-            col = lambda b: 0 if (b.bbox[0] + b.bbox[2]) / 2 < 306 else 1  # noqa: E731
-            ok += (nxt.page, col(nxt), nxt.bbox[1]) >= (h.page, col(h), h.bbox[1])
+            ok += (nxt.page, _col(nxt.bbox), nxt.bbox[1]) >= (h.page, _col(h.bbox), h.bbox[1])
     return ok, total
 
 

@@ -48,7 +48,7 @@ def test_paragraphs_are_verbatim_in_an_independent_pdftotext_extraction(
             print("  ", m)
     assert checked > 800
     # Target is 99 %; the measured share (see docs/compile.md) is guarded against regressions.
-    assert found / checked >= 0.89
+    assert found / checked >= 0.94
     assert found_nospace / checked >= 0.98
 
 

@@ -118,18 +118,21 @@ def join_spans(spans: list[dict[str, Any]]) -> str:
     Inside a span MuPDF has already placed spaces; at a boundary (font, size or baseline
     change, where math and superscripts live) the gap between the span boxes decides.
     """
-    if not spans:
-        return ""
-    out = spans[0]["text"]
+    if len(spans) < 2:  # most lines: nothing to decide
+        return str(spans[0]["text"]) if spans else ""
+    parts = [spans[0]["text"]]
     prev = spans[0]
     for sp in spans[1:]:
-        gap = sp["bbox"][0] - prev["bbox"][2]
-        shifted = abs(sp["origin"][1] - prev["origin"][1]) > 0.5 or abs(sp["size"] - prev["size"]) > 0.05
-        if needs_space(out, sp["text"], gap, max(sp["size"], prev["size"]), shifted):
-            out += " "
-        out += sp["text"]
+        text = sp["text"]
+        if not (parts[-1][-1].isspace() or text[0].isspace()):
+            size = max(sp["size"], prev["size"], 1.0)
+            gap = sp["bbox"][0] - prev["bbox"][2]
+            shifted = abs(sp["origin"][1] - prev["origin"][1]) > 0.5 or abs(sp["size"] - prev["size"]) > 0.05
+            if gap >= (SHIFT_GAP if shifted else WORD_GAP) * size:
+                parts.append(" ")
+        parts.append(text)
         prev = sp
-    return out
+    return "".join(parts)
 
 
 def _merge_same_baseline(lines: list[Line]) -> list[Line]:
