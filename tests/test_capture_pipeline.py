@@ -348,3 +348,33 @@ def test_broken_and_encrypted_pdfs_fail_cleanly_and_leave_nothing(
     with pytest.raises(ParseError, match=Path(rel).name):
         run(vault, server, str(fixtures_dir / rel))
     assert list(vault.raw.iterdir()) == []
+
+
+def test_papers_with_the_same_base_key_captured_from_threads_get_distinct_keys(
+        vault: Vault, server: ReplayServer, tmp_path: Path) -> None:
+    import threading
+
+    from test_daemon_support import sample_bytes, sample_variant
+
+    base = sample_bytes(tmp_path)
+    pdfs = []
+    for n in range(6):  # same first author, year and first title word: one base key
+        pdfs.append(tmp_path / f"variant{n}.pdf")
+        pdfs[-1].write_bytes(sample_variant(base, n))
+    settings = settings_for(server)
+    keys: dict[int, str] = {}
+    barrier = threading.Barrier(len(pdfs))
+
+    def worker(n: int) -> None:
+        barrier.wait()
+        [res] = run(vault, server, str(pdfs[n]), settings)
+        keys[n] = res.cite_key
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(len(pdfs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert len(set(keys.values())) == len(pdfs), keys
+    for n, key in keys.items():  # each key holds its own PDF
+        assert vault.pdf_path(key).read_bytes() == pdfs[n].read_bytes()

@@ -130,6 +130,39 @@ def test_items_dropped_while_the_agent_was_down_are_processed_at_startup(
         assert a.stop() == 0
 
 
+def test_a_user_rule_files_the_note_in_its_folder_with_its_tags(
+        vault: Vault, tmp_path: Path) -> None:
+    (vault.rules_dir / "10-mine.toml").write_text(
+        '[[rules]]\nname = "ml-papers"\naction = "capture"\nfolder = "Papers/ML"\n'
+        'tags = ["to-read"]\nmatch = { magic = "%PDF-", glob = "ml-*" }\n', encoding="utf-8")
+    with agent(vault) as a:
+        drop(vault.inbox, "ml-attention.pdf", sample_bytes(tmp_path))
+        wait_for(lambda: settled(vault, 1), 20, "the job to finish")
+        (job,) = jobs(vault)
+        assert job.state == "done", job.error
+        assert a.stop() == 0
+    key = job.cite_keys[0]
+    filed = vault.wiki / "Papers" / "ML" / f"{key}.md"
+    assert filed.is_file() and not (vault.wiki / f"{key}.md").exists()
+    assert vault.note_path(key) == filed
+    text = filed.read_text(encoding="utf-8")
+    assert "to-read" in text.split("\n---", 1)[0]
+    # The filed note is still a paper note: verified, quotable, cited by key.
+    runner = CliRunner()
+    verify = runner.invoke(main_group, ["--vault", str(vault.root), "verify", key, "--json"])
+    assert verify.exit_code == 0, verify.output
+    cite = runner.invoke(main_group, ["--vault", str(vault.root), "cite", key, "--format",
+                                      "bibtex"])
+    assert cite.exit_code == 0 and f"{{{key}," in cite.output
+    chunk_id = text.split("<!-- chunk id=", 1)[1].split(" ", 1)[0]
+    quote = runner.invoke(main_group, ["--vault", str(vault.root), "quote", key, chunk_id])
+    assert quote.exit_code == 0, quote.output
+    search = runner.invoke(main_group, ["--vault", str(vault.root), "search", "verbatim quotes",
+                                        "--kind", "paper", "--keywords-only", "--json"])
+    assert search.exit_code == 0, search.output
+    assert key in {h["cite_key"] for h in json.loads(search.output)["hits"]}
+
+
 def test_invalid_user_rule_stops_startup_with_one_line(vault: Vault) -> None:
     (vault.rules_dir / "bad.toml").write_text(
         '[[rules]]\nname = "x"\naction = "capture"\nmatch = { magik = "%PDF" }\n', encoding="utf-8")

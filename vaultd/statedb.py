@@ -37,6 +37,12 @@ def migration(name: str) -> Callable[[Migration], Migration]:
 
 
 def apply_migrations(db: sqlite3.Connection) -> list[str]:
+    """Apply pending migrations; safe when several processes open the database at once.
+
+    Each migration runs in a ``BEGIN IMMEDIATE`` transaction (one writer at a time) and
+    re-checks ``migrations`` inside it, so the daemon and a CLI command starting together
+    never run the same migration twice.
+    """
     db.execute(
         "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
     )
@@ -45,13 +51,19 @@ def apply_migrations(db: sqlite3.Connection) -> list[str]:
     for name, fn in list(_MIGRATIONS.items()):
         if name in done:
             continue
-        with db:
-            fn(db)
-            db.execute(
-                "INSERT OR IGNORE INTO migrations(name, applied_at) VALUES (?, datetime('now'))",
-                (name,),
-            )
-        applied.append(name)
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if db.execute("SELECT 1 FROM migrations WHERE name = ?", (name,)).fetchone() is None:
+                fn(db)
+                db.execute(
+                    "INSERT INTO migrations(name, applied_at) VALUES (?, datetime('now'))",
+                    (name,),
+                )
+                applied.append(name)
+            db.commit()
+        except BaseException:
+            db.rollback()
+            raise
     return applied
 
 

@@ -82,7 +82,36 @@ class Vault:
         return self.raw / f"{cite_key}.meta.json"
 
     def note_path(self, cite_key: str) -> Path:
-        return self.wiki / f"{cite_key}.md"
+        """Where ``cite_key``'s paper note is: ``wiki/<key>.md``, or wherever in a subfolder
+        of ``wiki/`` it was filed (by an inbox rule's ``folder`` or by the user moving it).
+        A key without a note yet gets the default ``wiki/<key>.md``."""
+        default = self.wiki / f"{cite_key}.md"
+        if default.is_file() or "/" in cite_key or not self.wiki.is_dir():
+            return default
+        for path in self._wiki_markdown():
+            if path.name == default.name and path.parent != self.wiki:
+                return path
+        return default
+
+    def new_note_path(self, cite_key: str, folder: str | None = None) -> Path:
+        """The existing note of ``cite_key`` if any, else its place in ``wiki/[folder/]``."""
+        path = self.note_path(cite_key)
+        if path.is_file() or not folder:
+            return path
+        return self.wiki / folder / f"{cite_key}.md"
+
+    def paper_notes(self) -> list[Path]:
+        """Every paper note in ``wiki/`` (any subfolder): a Markdown file whose name is the
+        cite key of a record in ``raw/``, sorted by path."""
+        if not self.wiki.is_dir():
+            return []
+        return sorted(p for p in self._wiki_markdown()
+                      if p.parent == self.wiki or self.meta_path(p.stem).is_file())
+
+    def _wiki_markdown(self) -> list[Path]:
+        """Markdown files under ``wiki/``, skipping hidden folders (``.obsidian``, ``.trash``)."""
+        return [p for p in self.wiki.rglob("*.md")
+                if not any(part.startswith(".") for part in p.relative_to(self.wiki).parts)]
 
     def rel(self, path: Path) -> str:
         """Vault-relative POSIX path (the form links and frontmatter use)."""
@@ -209,7 +238,7 @@ def vault_lock(vault: Vault, name: str = "vaultd.lock") -> Iterator[IO[str]]:
             fh.seek(0)
             holder = fh.read().strip() or "another process"
             raise VaultError(
-                f"vault {vault.root} is in use by {holder}; stop it first (`vaultd service stop`)"
+                f"vault {vault.root} is in use by {holder}; stop that process first (`vaultd service uninstall` if it runs as a login service, else end it with Ctrl-C or `kill`)"
             ) from exc
         fh.seek(0)
         fh.truncate()

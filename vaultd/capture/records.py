@@ -100,7 +100,7 @@ def taken_keys(vault: Vault, db: sqlite3.Connection) -> set[str]:
     keys = {str(r[0]) for r in db.execute("SELECT cite_key FROM captures")}
     keys |= {p.name.removesuffix(".meta.json") for p in vault.raw.glob("*.meta.json")}
     keys |= {p.stem for p in vault.raw.glob("*.pdf")}
-    keys |= {p.stem for p in vault.wiki.glob("*.md")} if vault.wiki.is_dir() else set()
+    keys |= {p.stem for p in vault.paper_notes()}
     return keys
 
 

@@ -64,7 +64,6 @@ class Daemon:
         self.rules = rules if rules is not None else load_rules(vault.rules_dir)
         self.use_scheduler = scheduler
         self.stop_event = threading.Event()
-        self._capture_lock = threading.Lock()
         # Import the stages first so their state.db migrations are applied here, once,
         # not raced by two workers opening the database for the first time.
         for module in PIPELINE_MODULES:
@@ -147,7 +146,7 @@ class Daemon:
             try:
                 result = ingest_item(self.vault, self.settings, path, action=rule.action,
                                      url=facts.url, compile=rule.compile, tags=rule.tags,
-                                     capture_lock=self._capture_lock)
+                                     folder=rule.folder)
             except VaultdError as exc:
                 if self.queue.fail(job.id, str(exc), transient=exc.transient):
                     log.info("job %d: transient failure, will retry: %s", job.id, exc)

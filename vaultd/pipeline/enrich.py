@@ -271,7 +271,7 @@ def notes_with_pending(vault: Vault) -> list[str]:
     from vaultd.note import parse_note
 
     keys: list[str] = []
-    for path in sorted(vault.wiki.glob("*.md")):
+    for path in vault.paper_notes():
         try:
             note = parse_note(path.read_text(encoding="utf-8"), vault.rel(path))
         except (VaultdError, OSError):

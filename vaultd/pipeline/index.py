@@ -130,7 +130,12 @@ def _rel_missing(vault: Vault, path: Path) -> str:
 
 
 def _kind(vault: Vault, path: Path) -> str:
-    return "paper" if path.parent.resolve() == vault.wiki.resolve() else "note"
+    wiki = vault.wiki.resolve()
+    if path.parent.resolve() == wiki:
+        return "paper"
+    # A paper note filed in a subfolder of wiki/ (inbox rule `folder`, or moved by the user).
+    in_wiki = path.resolve().is_relative_to(wiki)
+    return "paper" if in_wiki and vault.meta_path(path.stem).is_file() else "note"
 
 
 def _index_file(db: IndexDB, vault: Vault, path: Path, rel: str, mtime: float,

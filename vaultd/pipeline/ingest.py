@@ -10,7 +10,6 @@ import hashlib
 import importlib
 import logging
 import re
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -92,17 +91,14 @@ def _index(vault: Vault, settings: Settings, notes: list[Path]) -> None:
 
 def ingest_item(vault: Vault, settings: Settings, path: Path, *, action: Action,
                 url: str | None = None, compile: bool = True, tags: list[str] | None = None,
-                index: bool = True,
-                capture_lock: AbstractContextManager[Any] | None = None) -> IngestResult:
+                folder: str | None = None, index: bool = True) -> IngestResult:
     """Capture what ``path`` holds, compile its note(s) and index them.
 
     Raises ``VaultdError`` subclasses; ``.transient`` tells the queue to retry later.
-    ``capture_lock`` serialises the capture step between concurrent callers (cite-key
-    assignment must see every earlier key); compile and index run in parallel.
+    Concurrent callers are safe: capture chooses cite keys under a vault-wide lock.
     """
     # capture reads link files (every URL in them) and .bib files (every entry) itself.
-    with capture_lock or nullcontext():
-        results = _capture(vault, settings, str(path))
+    results = _capture(vault, settings, str(path))
     if not results:
         what = "entry" if action == "import_bib" else "item"
         raise InputError(f"{path.name}: no {what} could be captured; check its content")
@@ -115,7 +111,8 @@ def ingest_item(vault: Vault, settings: Settings, path: Path, *, action: Action,
     if compile:
         compile_note = _stage("vaultd.pipeline.compile", "compile_note")
         for key in out.cite_keys:
-            result = compile_note(vault, settings, key, parser=settings.parse.parser)
+            result = compile_note(vault, settings, key, parser=settings.parse.parser,
+                                 folder=folder)
             out.notes.append(result.note_path)
             out.warnings.extend(result.warnings)
             if tags:
