@@ -66,7 +66,7 @@ def _check_note(vault: Vault, note: Note, rel: str, report: VerifyReport) -> Non
 def verify_sources(vault: Vault, cite_key: str | None = None) -> VerifyReport:
     """Re-extract the PDF of every note (or of ``cite_key``) and report what changed."""
     report = VerifyReport()
-    paths: list[Path] = [vault.note_path(cite_key)] if cite_key else sorted(vault.wiki.glob("*.md"))
+    paths: list[Path] = [vault.note_path(cite_key)] if cite_key else vault.paper_notes()
     for path in paths:
         rel = vault.rel(path) if path.exists() else f"wiki/{path.name}"
         if not path.is_file():

@@ -101,8 +101,12 @@ def compile_note(
     *,
     parser: str = "auto",
     progress: Callable[[int, int], None] | None = None,
+    folder: str | None = None,
 ) -> CompileResult:
-    """Parse the source of ``cite_key`` and write its wiki note (see module doc)."""
+    """Parse the source of ``cite_key`` and write its wiki note (see module doc).
+
+    A note that already exists is rewritten where it is; a new one goes to
+    ``wiki/[folder/]<cite_key>.md``."""
     meta = read_meta(vault, cite_key)
     pdf = vault.pdf_path(cite_key)
     chunks: list[Chunk] = []
@@ -156,7 +160,7 @@ def compile_note(
     )
     new = Note(meta=note_meta, citations=citations, chunks=chunks)
     note_mod = _module("vaultd.note")
-    note_path = vault.note_path(cite_key)
+    note_path = vault.new_note_path(cite_key, folder)
     old = None
     if note_path.is_file():
         old = note_mod.parse_note(note_path.read_text(encoding="utf-8"), source=vault.rel(note_path))
