@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from vaultd.capture import arxiv, crossref, openalex, unpaywall
 from vaultd.capture.bib import parse_bib
 from vaultd.capture.names import make_work
-from vaultd.capture.pdfmeta import find_ids, read_pdf_meta
+from vaultd.capture.pdfmeta import find_ids, read_pdf_meta, split_authors
 from vaultd.capture.reconcile import normalise_title, reconcile
 from vaultd.models import Author
 
@@ -137,3 +139,18 @@ def test_openalex_record_of_an_arxiv_doi_becomes_an_arxiv_id(fixtures_dir: Path)
     result = _json(fixtures_dir, "openalex/search/title_search_paperqa.json")["results"][0]
     w = openalex.parse_work(result)
     assert (w.arxiv_id, w.doi, w.year) == ("2312.07559", None, 2023)
+
+
+@pytest.mark.parametrize(("field", "names"), [
+    ("Nuala E. Tully {et al.}", ["Nuala E. Tully"]),  # a real Author field (Hindawi 2010)
+    ("A. Smith et al.", ["A. Smith"]),
+    ("Ada Lovelace; Charles Babbage", ["Ada Lovelace", "Charles Babbage"]),
+    ("Ada Lovelace and Charles Babbage", ["Ada Lovelace", "Charles Babbage"]),
+    ("Ada Lovelace & Charles Babbage", ["Ada Lovelace", "Charles Babbage"]),
+    ("Alan Etal", ["Alan Etal"]),
+    ("", []),
+])
+def test_embedded_author_field_splits_into_names_without_et_al(
+        field: str, names: list[str]) -> None:
+    assert split_authors(field) == names
+

@@ -125,6 +125,13 @@ def test_missing_author_falls_back_to_the_first_significant_title_word() -> None
     assert make_key(_work("The Transformer Book", year=2022)) == "transformer2022transformer"
 
 
+def test_missing_author_fallback_drops_the_title_words_punctuation() -> None:
+    # A key is a file name in wiki/: Obsidian refuses ":" there.
+    work = _work("VESPA: Very large-scale Evolutionary Analyses", year=2017)
+    assert make_key(work) == "vespa2017vespa"
+    assert make_key(_work("¿Qué? Nada", year=2001)) == "que2001que"
+
+
 def test_missing_author_and_title_still_give_a_key() -> None:
     assert make_key(_w()) == "anonnd"
 

@@ -249,8 +249,11 @@ def _token_words(work: Work, field: Field) -> tuple[list[str], bool]:
 
 
 def _no_author(work: Work) -> str:
-    title_words = _significant(_words(work.title))
-    return title_words[0] if title_words else "anon"
+    # Stands in for a name, so it is cleaned like one: "VESPA:" must not leave a ":".
+    for word in _significant(_words(work.title)):
+        if cleaned := _NON_ALNUM_RE.sub("", anyascii(word)):
+            return cleaned
+    return "anon"
 
 
 @lru_cache(maxsize=4096)

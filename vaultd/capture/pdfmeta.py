@@ -67,8 +67,13 @@ def _title_from_page(page: Any) -> str | None:
     return None
 
 
-def _split_authors(value: str) -> list[str]:
-    parts = re.split(r"\s*(?:;|\band\b|,)\s*", value)
+# "Nuala E. Tully {et al.}", "A. Smith et al": the rest of the list is elided, not a name.
+_ET_AL = re.compile(r"[\s,;]*[{(\[]?\s*\bet\.?\s+al\b\.?\s*[})\]]?\s*$", re.IGNORECASE)
+
+
+def split_authors(value: str) -> list[str]:
+    """The names in a PDF's Author field (``;``, ``,`` or ``and`` separated)."""
+    parts = re.split(r"\s*(?:;|\band\b|,|&)\s*", _ET_AL.sub("", value))
     return [p.strip() for p in parts if p.strip()]
 
 
@@ -92,7 +97,7 @@ def read_pdf_meta(path: Path) -> PdfMeta:
             meta.first_page_title = _title_from_page(doc[0])
         title = (info.get("title") or "").strip()
         meta.info_title = title or None
-        meta.info_authors = _split_authors(info.get("author") or "")
+        meta.info_authors = split_authors(info.get("author") or "")
         m = re.search(r"(\d{4})", info.get("creationDate") or "")
         meta.info_year = int(m.group(1)) if m else None
     return meta
