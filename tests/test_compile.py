@@ -166,3 +166,22 @@ def test_compile_command_on_a_bad_pdf_prints_one_error_line_and_exits_1(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("Error: ") and "not a PDF" in err[0]
     assert not vault.note_path(KEY).exists()
+
+
+def test_a_record_without_a_title_gets_no_citation_but_says_how_to_fix_it(vault: Vault) -> None:
+    key = "scan2024"
+    write_sample_paper(vault.pdf_path(key))
+    meta = MetaFile.from_work(key, Work(), pdf=f"raw/{key}.pdf",
+                              captured_at="2024-01-15T12:00:00+00:00")
+    vault.meta_path(key).write_text(meta.model_dump_json(by_alias=True), encoding="utf-8")
+    compile_note(vault, Settings(), key)
+    text = vault.note_path(key).read_text(encoding="utf-8")
+    assert "(n.d.)" not in text and "@article{scan2024,\n}" not in text
+    assert f"`vaultd capture raw/{key}.pdf --doi DOI --refresh`" in text
+    assert parse_note(text).citations == {}
+    runner = CliRunner()
+    cite = runner.invoke(main_group, ["--vault", str(vault.root), "cite", key])
+    assert cite.exit_code == 1  # run_command prints the error as one line on stderr
+    assert "has no title yet" in str(cite.exception) and "--doi DOI --refresh" in str(cite.exception)
+    verify = runner.invoke(main_group, ["--vault", str(vault.root), "verify", key])
+    assert verify.exit_code == 0, verify.output

@@ -122,8 +122,11 @@ def _render_frontmatter(note: Note) -> str:
     return "---\n" + _dump(data, _FrontDumper) + "---\n"
 
 
-def _render_citations(citations: dict[str, str]) -> str:
+def _render_citations(citations: dict[str, str], cite_key: str) -> str:
     out = [CITATIONS_BEGIN, "## Citations", ""]
+    if not citations:
+        out += [f"*No citation yet: this record has no title. Give it an id with "
+                f"`vaultd capture raw/{cite_key}.pdf --doi DOI --refresh`.*", ""]
     for style, text in citations.items():
         out += [f"### {STYLE_HEADINGS.get(style, style)}", ""]
         body = _fence(text + "\n", "bibtex").rstrip("\n") if style == "bibtex" else text
@@ -169,7 +172,7 @@ def render_note(note: Note) -> str:
     """The note's Markdown. ``parse_note(render_note(n)) == n``."""
     title = (note.meta.title or note.meta.cite_key).replace("\r", " ").replace("\n", " ")
     parts = [_render_frontmatter(note), "\n", f"# {title}\n", "\n"]
-    parts += [_render_citations(note.citations), "\n", QUOTES_BEGIN + "\n", "## Quotes\n", "\n"]
+    parts += [_render_citations(note.citations, note.meta.cite_key), "\n", QUOTES_BEGIN + "\n", "## Quotes\n", "\n"]
     parts += [render_chunk(note.meta.cite_key, c) + "\n" for c in note.chunks]
     parts += [QUOTES_END + "\n", "\n"]
     parts += note.user_blocks

@@ -77,4 +77,6 @@ def bib_command(ctx: click.Context, cite_keys: tuple[str, ...], style: str,
         click.echo(text, nl=False)
     if unknown:
         keys = ", ".join(u["cite_key"] for u in unknown)
-        raise InputError(f"unknown cite key(s): {keys}; see `vaultd search` for the keys")
+        reasons = "; ".join(u["reason"] for u in unknown if "reason" in u)
+        raise InputError(f"no citation for: {keys}; " + (reasons or "unknown cite key(s): see "
+                         "`vaultd search` for the keys"))

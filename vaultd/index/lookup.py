@@ -85,7 +85,15 @@ def cite(vault: Vault, cite_key: str, style: str = "bibtex", *, index_db: Any = 
     if style not in STYLES:
         raise InputError(f"unknown citation format {style!r}; use one of {', '.join(STYLES)}")
     meta = load_meta(vault, cite_key, index_db=index_db)
+    if not meta.work.title:
+        raise InputError(no_citation_hint(cite_key))
     return render(meta.work, cite_key, style)
+
+
+def no_citation_hint(cite_key: str) -> str:
+    """Why a record without a title gets no citation, and how to give it one."""
+    return (f"{cite_key} has no title yet, so no citation is made for it; give it an id: "
+            f"`vaultd capture raw/{cite_key}.pdf --doi DOI --refresh`")
 
 
 def bibliography(vault: Vault, cite_keys: Iterable[str], style: str = "bibtex", *,
@@ -106,6 +114,8 @@ def bibliography(vault: Vault, cite_keys: Iterable[str], style: str = "bibtex", 
             entries.append(cite(vault, key, style, index_db=index_db).rstrip("\n"))
         except UnknownKeyError as exc:
             unknown.append({"cite_key": key, "did_you_mean": exc.suggestions})
+        except InputError as exc:  # a record without a title: listed, never a broken entry
+            unknown.append({"cite_key": key, "did_you_mean": [], "reason": str(exc)})
     return ("\n\n".join(entries) + ("\n" if entries else ""), unknown)
 
 

@@ -134,7 +134,8 @@ def compile_note(
     elif meta.pdf:
         raise ParseError(f"{vault.rel(pdf)}: PDF named in the meta file is missing; capture it again")
     work = meta.work
-    citations = _module("vaultd.formats").render_all(work, cite_key)
+    # No title, no citation: an empty "(n.d.)." would be a wrong one. The note says why.
+    citations = _module("vaultd.formats").render_all(work, cite_key) if work.title else {}
     now = datetime.now(UTC).replace(microsecond=0).isoformat()
     captured_at = meta.captured_at or now
     note_meta = NoteMeta(
