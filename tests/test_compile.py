@@ -185,3 +185,13 @@ def test_a_record_without_a_title_gets_no_citation_but_says_how_to_fix_it(vault:
     assert "has no title yet" in str(cite.exception) and "--doi DOI --refresh" in str(cite.exception)
     verify = runner.invoke(main_group, ["--vault", str(vault.root), "verify", key])
     assert verify.exit_code == 0, verify.output
+
+
+def test_a_compiled_note_is_searchable_without_running_index(sample_vault: Vault) -> None:
+    runner = CliRunner()
+    res = runner.invoke(main_group, ["--vault", str(sample_vault.root), "compile", KEY])
+    assert res.exit_code == 0, res.output
+    found = runner.invoke(main_group, ["--vault", str(sample_vault.root), "search",
+                                       "two-column papers", "--keywords-only", "--json"])
+    assert found.exit_code == 0, found.output
+    assert KEY in {h["cite_key"] for h in json.loads(found.stdout)["hits"]}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
 from typing import Any
 
 import click
@@ -94,4 +95,10 @@ def _compile_all(vault: Any, settings: Any, results: list[Any],
             continue
         compiled[res.cite_key] = {"note": str(out.note_path), "chunks": out.chunks,
                                   "pages": out.pages, "warnings": list(out.warnings)}
+    notes = [Path(c["note"]) for c in compiled.values() if c and "note" in c]
+    if notes:
+        from vaultd.pipeline.index import index_after_compile
+
+        for warning in index_after_compile(vault, settings, notes):
+            stderr.print(f"warning: {warning}", markup=False, soft_wrap=True)
     return compiled

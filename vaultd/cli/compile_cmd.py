@@ -42,6 +42,9 @@ def compile_command(ctx: click.Context, cite_key: str, parser: str | None, as_js
             done[0] = page
 
         result = compile_note(vault, settings, cite_key, parser=tier, progress=on_page)
+    from vaultd.pipeline.index import index_after_compile
+
+    result.warnings.extend(index_after_compile(vault, settings, [result.note_path]))
     if as_json:
         emit_json({
             "cite_key": result.cite_key,

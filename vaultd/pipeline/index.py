@@ -60,6 +60,22 @@ def index_paths(vault: Vault, settings: Settings, paths: list[Path], *,
     return _run(vault, settings, [p.resolve() for p in paths], None, embedder, full=False)
 
 
+def index_after_compile(vault: Vault, settings: Settings, notes: list[Path]) -> list[str]:
+    """Make freshly written notes searchable right away; returns the warnings.
+
+    The first time (no index yet) the whole vault is indexed, so search never sees only the
+    newest notes. Index trouble is reported, never raised: the notes are already written.
+    """
+    try:
+        if vault.index_db.exists():
+            stats = index_paths(vault, settings, notes)
+        else:
+            stats = index_vault(vault, settings)
+    except VaultdError as exc:
+        return [f"notes not indexed: {exc}; run `vaultd index` later"]
+    return stats.warnings
+
+
 def _run(vault: Vault, settings: Settings, files: Sequence[Path], progress: Progress | None,
          embedder: Embedder | str | None, *, full: bool) -> IndexStats:
     t0 = time.perf_counter()

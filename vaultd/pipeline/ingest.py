@@ -81,12 +81,9 @@ def _apply_tags(vault: Vault, cite_key: str, tags: list[str]) -> None:
 
 
 def _index(vault: Vault, settings: Settings, notes: list[Path]) -> None:
-    try:
-        index_paths = _stage("vaultd.pipeline.index", "index_paths")
-    except ImportError:
-        log.warning("index module not installed; %d note(s) not indexed yet", len(notes))
-        return
-    index_paths(vault, settings, notes)
+    index_after_compile = _stage("vaultd.pipeline.index", "index_after_compile")
+    for warning in index_after_compile(vault, settings, notes):
+        log.warning("index: %s", warning)
 
 
 def ingest_item(vault: Vault, settings: Settings, path: Path, *, action: Action,
