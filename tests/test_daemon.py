@@ -263,6 +263,7 @@ def test_status_reports_the_running_service_and_queue(vault: Vault, tmp_path: Pa
     result = CliRunner().invoke(main_group, ["--vault", str(vault.root), "status", "--no-probe"],
                                 catch_exceptions=False)
     assert "service:  not running" in result.output
+    assert "index:    none yet; `vaultd index` builds it" in result.output  # nothing compiled
 
 
 @pytest.mark.slow

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from vaultd.cli import main_group
@@ -42,7 +44,8 @@ def status_command(ctx: click.Context, no_probe: bool, as_json: bool) -> None:
         result = "OK" if lv.get("ok") else f"{lv.get('findings', '?')} finding(s)"
         click.echo(f"verify:   {lv.get('at')}: {result} ({lv.get('report', lv.get('error', ''))})")
     else:
-        click.echo("verify:   not run yet")
+        click.echo("verify:   no scheduled run yet (the agent verifies daily; "
+                   "`vaultd verify --source` checks now)")
     prov = data["providers"]
     tiers = [k for k, v in prov["parser"]["tiers"].items() if v]
     click.echo(f"parser:   {prov['parser']['setting']} (available: {', '.join(tiers) or 'none'})")
@@ -54,7 +57,20 @@ def status_command(ctx: click.Context, no_probe: bool, as_json: bool) -> None:
         click.echo(f"llm:      {'enabled' if llm.get('enabled') else 'disabled'}")
     emb = prov["embedding"]
     click.echo(f"embedding: {emb['provider']} ({emb['model']})")
-    idx = data.get("index")
-    if idx:
-        click.echo("index:    " + ", ".join(f"{k} {v}" for k, v in idx.items()
-                                           if not isinstance(v, dict | list)))
+    click.echo(f"index:    {_index_line(data.get('index') or {})}")
+
+
+def _index_line(idx: dict[str, Any]) -> str:
+    if idx.get("error"):
+        return f"unreadable ({idx['error']}); rebuild it with `vaultd index --rebuild`"
+    if not idx.get("exists"):
+        return "none yet; `vaultd index` builds it (capture and compile also do)"
+    line = (f"{idx.get('papers', 0)} paper note(s), {idx.get('user_notes', 0)} of your notes, "
+            f"{idx.get('chunks', 0)} passages, {idx.get('vectors', 0)} vectors")
+    if not idx.get("vec_available", True):
+        line += f"; keyword search only ({idx.get('vec_error') or 'sqlite-vec not loaded'})"
+    if idx.get("enrichment_pending"):
+        line += f"; {idx['enrichment_pending']} passages await enrichment"
+    if idx.get("last_indexed"):
+        line += f"; updated {idx['last_indexed']}"
+    return line
