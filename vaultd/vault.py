@@ -88,7 +88,7 @@ class Vault:
         default = self.wiki / f"{cite_key}.md"
         if default.is_file() or "/" in cite_key or not self.wiki.is_dir():
             return default
-        for path in self._wiki_markdown():
+        for path in self.wiki_markdown():
             if path.name == default.name and path.parent != self.wiki:
                 return path
         return default
@@ -102,13 +102,12 @@ class Vault:
 
     def paper_notes(self) -> list[Path]:
         """Every paper note in ``wiki/`` (any subfolder): a Markdown file whose name is the
-        cite key of a record in ``raw/``, sorted by path."""
+        cite key of a record in ``raw/``, sorted by path. The user's own notes are not."""
         if not self.wiki.is_dir():
             return []
-        return sorted(p for p in self._wiki_markdown()
-                      if p.parent == self.wiki or self.meta_path(p.stem).is_file())
+        return sorted(p for p in self.wiki_markdown() if self.meta_path(p.stem).is_file())
 
-    def _wiki_markdown(self) -> list[Path]:
+    def wiki_markdown(self) -> list[Path]:
         """Markdown files under ``wiki/``, skipping hidden folders (``.obsidian``, ``.trash``)."""
         return [p for p in self.wiki.rglob("*.md")
                 if not any(part.startswith(".") for part in p.relative_to(self.wiki).parts)]

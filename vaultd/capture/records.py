@@ -100,7 +100,9 @@ def taken_keys(vault: Vault, db: sqlite3.Connection) -> set[str]:
     keys = {str(r[0]) for r in db.execute("SELECT cite_key FROM captures")}
     keys |= {p.name.removesuffix(".meta.json") for p in vault.raw.glob("*.meta.json")}
     keys |= {p.stem for p in vault.raw.glob("*.pdf")}
-    keys |= {p.stem for p in vault.paper_notes()}
+    # A new key must not land on any note in wiki/ (the user's own included): keys are
+    # file names there.
+    keys |= {p.stem for p in vault.wiki.rglob("*.md")} if vault.wiki.is_dir() else set()
     return keys
 
 

@@ -271,7 +271,8 @@ def notes_with_pending(vault: Vault) -> list[str]:
     from vaultd.note import parse_note
 
     keys: list[str] = []
-    for path in vault.paper_notes():
+    # Every note with pending chunks, whether or not raw/ still holds its record.
+    for path in sorted(vault.wiki_markdown()):
         try:
             note = parse_note(path.read_text(encoding="utf-8"), vault.rel(path))
         except (VaultdError, OSError):

@@ -146,11 +146,8 @@ def _rel_missing(vault: Vault, path: Path) -> str:
 
 
 def _kind(vault: Vault, path: Path) -> str:
-    wiki = vault.wiki.resolve()
-    if path.parent.resolve() == wiki:
-        return "paper"
-    # A paper note filed in a subfolder of wiki/ (inbox rule `folder`, or moved by the user).
-    in_wiki = path.resolve().is_relative_to(wiki)
+    # A paper note is named for a record in raw/, wherever in wiki/ it is filed.
+    in_wiki = path.resolve().is_relative_to(vault.wiki.resolve())
     return "paper" if in_wiki and vault.meta_path(path.stem).is_file() else "note"
 
 
