@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
+from _chunks import make_chunk
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vaultd.canonical import text_sha256
 from vaultd.enrich.contract import (
     EnrichItem,
     answer_schema,
@@ -16,7 +16,7 @@ from vaultd.enrich.contract import (
     skip_reason,
     validate_batch,
 )
-from vaultd.models import Chunk, ChunkType, Provenance
+from vaultd.models import Chunk, ChunkType
 from vaultd.sentences import key_sentence_text, split_sentences
 
 TEXT = (
@@ -26,18 +26,7 @@ TEXT = (
 
 
 def chunk(text: str, kind: ChunkType = "paragraph", cid: str = "p1s1c1") -> Chunk:
-    return Chunk(
-        id=cid,
-        text=text,
-        provenance=Provenance(
-            page=1,
-            section="1 Intro",
-            text_sha256=text_sha256(text),
-            char_range=[0, len(text)],
-            chunk_type=kind,
-            parser="pymupdf",
-        ),
-    )
+    return make_chunk(cid, text, kind, section="1 Intro")
 
 
 def item(text: str = TEXT, cid: str = "p1s1c1") -> EnrichItem:

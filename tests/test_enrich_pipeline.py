@@ -8,15 +8,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from _chunks import make_chunk
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.fake_ollama import ChunkSpec, FakeOllama, closed_port_url, good_answer
-from vaultd.canonical import text_sha256
 from vaultd.cli import main_group
 from vaultd.config import Settings, load_settings
-from vaultd.models import Chunk, ChunkType, Note, NoteMeta, Provenance
+from vaultd.models import Note, NoteMeta
 from vaultd.note import parse_note, render_note
 from vaultd.pipeline.enrich import enrich_note, enrich_pending
 from vaultd.vault import Vault
@@ -33,21 +33,6 @@ PARAGRAPHS = [
     "An attention function can be described as mapping a query and a set of key-value pairs "
     "to an output, where the query, keys, values, and output are all vectors.",
 ]
-
-
-def make_chunk(cid: str, text: str, kind: ChunkType = "paragraph") -> Chunk:
-    return Chunk(
-        id=cid,
-        text=text,
-        provenance=Provenance(
-            page=1,
-            section="1 Introduction",
-            text_sha256=text_sha256(text),
-            char_range=[0, len(text)],
-            chunk_type=kind,
-            parser="pymupdf",
-        ),
-    )
 
 
 def make_note(paragraphs: list[str] = PARAGRAPHS) -> Note:

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from vaultd.canonical import text_sha256
 from vaultd.errors import NoteFormatError
-from vaultd.models import Finding, VerifyReport
+from vaultd.models import Finding, FindingKind, VerifyReport
 from vaultd.note import CHUNK_END, split_frontmatter, yaml_mapping
 from vaultd.vault import Vault
 
@@ -93,7 +93,8 @@ def _recorded_hash(text: str, start: int, end: int) -> str | None:
     return decoded if isinstance(decoded, str) else None
 
 
-def _finding(kind: str, rel: str, key: str | None, message: str, **kw: str | None) -> Finding:
+def finding(kind: FindingKind, rel: str, key: str | None, message: str, **kw: str | None) -> Finding:
+    """A Finding in the positional shorthand both verifiers (notes, sources) use."""
     return Finding(kind=kind, path=rel, cite_key=key, message=message, **kw)
 
 
@@ -114,7 +115,7 @@ def verify_text(text: str, rel: str, report: VerifyReport) -> None:
     except NoteFormatError as exc:
         if _VAULTD_MARK not in text and _BEGIN_RE.search(text) is None:
             return
-        report.findings.append(_finding("MALFORMED", rel, key, str(exc)))
+        report.findings.append(finding("MALFORMED", rel, key, str(exc)))
     report.notes += 1
     count = 0
     for chunk in scan_chunks(body):
@@ -129,12 +130,12 @@ def verify_text(text: str, rel: str, report: VerifyReport) -> None:
             actual = text_sha256(chunk.quote)
             if actual != chunk.recorded:
                 report.findings.append(
-                    _finding("DRIFT", rel, key, f"{key} chunk {chunk.id}: quote differs from the "
+                    finding("DRIFT", rel, key, f"{key} chunk {chunk.id}: quote differs from the "
                              "recorded hash; restore it or recompile the note",
                              chunk_id=chunk.id, expected=chunk.recorded, actual=actual)
                 )
             continue
-        report.findings.append(_finding("MALFORMED", rel, key, msg, chunk_id=chunk.id))
+        report.findings.append(finding("MALFORMED", rel, key, msg, chunk_id=chunk.id))
     report.chunks += count
 
 
@@ -157,11 +158,11 @@ def verify_notes(vault: Vault, cite_key: str | None = None) -> VerifyReport:
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            report.findings.append(_finding("MISSING", rel, cite_key, f"{rel}: no such note; "
+            report.findings.append(finding("MISSING", rel, cite_key, f"{rel}: no such note; "
                                             "check the cite key or compile it first"))
             continue
         except (OSError, UnicodeDecodeError) as exc:
-            report.findings.append(_finding("MALFORMED", rel, cite_key or path.stem,
+            report.findings.append(finding("MALFORMED", rel, cite_key or path.stem,
                                             f"{rel}: unreadable ({type(exc).__name__}); fix the file"))
             continue
         verify_text(text, rel, report)

@@ -12,16 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from vaultd.errors import NoteFormatError, VaultdError
-from vaultd.models import Finding, Note, VerifyReport
+from vaultd.models import Note, VerifyReport
 from vaultd.note import parse_note
 from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.tiers import parse_pdf
 from vaultd.pipeline.compile import file_sha256
 from vaultd.vault import Vault
-
-
-def _finding(kind: str, rel: str, key: str, message: str, **kw: str | None) -> Finding:
-    return Finding(kind=kind, path=rel, cite_key=key, message=message, **kw)
+from vaultd.verify import finding
 
 
 def _check_note(vault: Vault, note: Note, rel: str, report: VerifyReport) -> None:
@@ -32,12 +29,12 @@ def _check_note(vault: Vault, note: Note, rel: str, report: VerifyReport) -> Non
         return
     pdf = vault.root / meta.raw
     if not pdf.is_file():
-        report.findings.append(_finding("MISSING", meta.raw, key,
+        report.findings.append(finding("MISSING", meta.raw, key,
                                         f"{meta.raw}: source PDF is missing; capture {key} again"))
         return
     actual = file_sha256(pdf)
     if meta.pdf_sha256 and actual != meta.pdf_sha256:
-        report.findings.append(_finding(
+        report.findings.append(finding(
             "PDF CHANGED", meta.raw, key,
             f"{meta.raw}: PDF bytes changed since compile; run `vaultd compile {key}`",
             expected=meta.pdf_sha256, actual=actual))
@@ -47,7 +44,7 @@ def _check_note(vault: Vault, note: Note, rel: str, report: VerifyReport) -> Non
         doc = parse_pdf(pdf, parser, ocr=ocr)
     except VaultdError as exc:
         for chunk in note.chunks:
-            report.findings.append(_finding(
+            report.findings.append(finding(
                 "STALE", rel, key, f"{key}/{chunk.id}: source no longer parses ({exc})",
                 chunk_id=chunk.id, expected=chunk.provenance.text_sha256))
         return
@@ -56,7 +53,7 @@ def _check_note(vault: Vault, note: Note, rel: str, report: VerifyReport) -> Non
     by_id = {c.id: c.provenance.text_sha256 for c in fresh}
     for chunk in note.chunks:
         if chunk.provenance.text_sha256 not in hashes:
-            report.findings.append(_finding(
+            report.findings.append(finding(
                 "STALE", rel, key,
                 f"{key}/{chunk.id}: quote no longer reproduces from {meta.raw}; "
                 f"run `vaultd compile {key}`",
@@ -70,13 +67,13 @@ def verify_sources(vault: Vault, cite_key: str | None = None) -> VerifyReport:
     for path in paths:
         rel = vault.rel(path) if path.exists() else f"wiki/{path.name}"
         if not path.is_file():
-            report.findings.append(_finding("MISSING", rel, path.stem, f"{rel}: no such note"))
+            report.findings.append(finding("MISSING", rel, path.stem, f"{rel}: no such note"))
             continue
         report.notes += 1
         try:
             note = parse_note(path.read_text(encoding="utf-8"), source=rel)
         except NoteFormatError as exc:
-            report.findings.append(_finding("MALFORMED", rel, path.stem, str(exc)))
+            report.findings.append(finding("MALFORMED", rel, path.stem, str(exc)))
             continue
         _check_note(vault, note, rel, report)
     return report

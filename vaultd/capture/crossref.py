@@ -7,14 +7,12 @@ arrays with embedded newlines; no ``author`` at all; JATS abstracts; a plain-tex
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
-from urllib.parse import quote
 
 from vaultd.capture.http import Fetcher
+from vaultd.capture.jsonapi import api_url, get_json, orcid_id
 from vaultd.capture.names import clean_text, make_author, make_work
-from vaultd.errors import FetchError
 from vaultd.models import Author, CSLType, Work
 
 SOURCE = "crossref"
@@ -34,8 +32,7 @@ _TYPES: dict[str, CSLType] = {
 
 
 def works_url(base: str, doi: str, email: str | None = None) -> str:
-    url = f"{base.rstrip('/')}/works/{quote(doi, safe='/:;()<>')}"
-    return url + (f"?mailto={quote(email)}" if email else "")
+    return api_url(base, "works/", doi, email)
 
 
 def _first(value: Any) -> str | None:
@@ -52,12 +49,11 @@ def _date(obj: Any) -> list[int] | None:
 
 
 def _author(a: dict[str, Any]) -> Author:
-    orcid = a.get("ORCID")
-    orcid_id = orcid.rsplit("/", 1)[-1] if isinstance(orcid, str) else None
+    orcid = orcid_id(a.get("ORCID"))
     if a.get("family"):
         return make_author(family=clean_text(a["family"]), given=clean_text(a.get("given")),
-                      suffix=a.get("suffix"), orcid=orcid_id)
-    return make_author(literal=clean_text(a.get("name")) or "Anonymous", orcid=orcid_id)
+                      suffix=a.get("suffix"), orcid=orcid)
+    return make_author(literal=clean_text(a.get("name")) or "Anonymous", orcid=orcid)
 
 
 def strip_jats(text: str | None) -> str | None:
@@ -113,15 +109,7 @@ def parse_work(message: dict[str, Any]) -> Work:
 
 async def fetch(fetcher: Fetcher, base: str, doi: str) -> Work | None:
     """CrossRef's record for ``doi``; None on 404/400 (unknown or not a CrossRef DOI)."""
-    resp = await fetcher.get(works_url(base, doi, fetcher.email), source=SOURCE)
-    if resp.status in (404, 400):
-        return None
-    if resp.status != 200:
-        raise FetchError(f"CrossRef answered HTTP {resp.status} for {doi}; retry later")
-    try:
-        data = json.loads(resp.body)
-    except ValueError as exc:
-        raise FetchError(f"CrossRef sent something that is not JSON for {doi}; retry later") \
-            from exc
-    message = data.get("message") if isinstance(data, dict) else None
+    data = await get_json(fetcher, works_url(base, doi, fetcher.email), source=SOURCE,
+                          label="CrossRef", doi=doi, not_json_is_error=True)
+    message = data.get("message") if data is not None else None
     return parse_work(message) if isinstance(message, dict) else None

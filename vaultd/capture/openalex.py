@@ -6,14 +6,12 @@ The OA locations feed the PDF search (``oa_pdf_urls``).
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
-from urllib.parse import quote
 
 from vaultd.capture.http import Fetcher
+from vaultd.capture.jsonapi import api_url, get_json, orcid_id, pdf_urls
 from vaultd.capture.names import clean_text, date_parts, make_author, make_work, split_name
-from vaultd.errors import FetchError
 from vaultd.models import Author, CSLType, Work
 
 SOURCE = "openalex"
@@ -30,8 +28,7 @@ _TYPES: dict[str, CSLType] = {
 
 
 def works_url(base: str, doi: str, email: str | None = None) -> str:
-    url = f"{base.rstrip('/')}/works/doi:{quote(doi, safe='/:;()<>')}"
-    return url + (f"?mailto={quote(email)}" if email else "")
+    return api_url(base, "works/doi:", doi, email)
 
 
 def arxiv_doi(arxiv_id: str) -> str:
@@ -52,19 +49,15 @@ def _abstract(index: Any) -> str | None:
 def _author(a: dict[str, Any]) -> Author:
     name = (a.get("author") or {}).get("display_name") or a.get("raw_author_name") or ""
     author = split_name(name) if name else make_author(literal="Anonymous")
-    orcid = (a.get("author") or {}).get("orcid")
-    if isinstance(orcid, str):
-        author.orcid = orcid.rsplit("/", 1)[-1]
+    orcid = orcid_id((a.get("author") or {}).get("orcid"))
+    if orcid is not None:
+        author.orcid = orcid
     return author
 
 
 def oa_pdf_urls(data: dict[str, Any]) -> list[str]:
     """PDF URLs of the OA locations, best first."""
-    urls: list[str] = []
-    for loc in [data.get("best_oa_location"), *(data.get("locations") or [])]:
-        if isinstance(loc, dict) and loc.get("pdf_url") and loc["pdf_url"] not in urls:
-            urls.append(str(loc["pdf_url"]))
-    return urls
+    return pdf_urls([data.get("best_oa_location"), *(data.get("locations") or [])], "pdf_url")
 
 
 def parse_work(data: dict[str, Any]) -> Work:
@@ -111,16 +104,9 @@ def _arxiv_location(data: dict[str, Any]) -> str | None:
 
 
 async def fetch_json(fetcher: Fetcher, base: str, doi: str) -> dict[str, Any] | None:
-    resp = await fetcher.get(works_url(base, doi, fetcher.email), source=SOURCE)
-    if resp.status in (404, 400):
-        return None
-    if resp.status != 200:
-        raise FetchError(f"OpenAlex answered HTTP {resp.status} for {doi}; retry later")
-    try:
-        data = json.loads(resp.body)
-    except ValueError:
-        return None  # OpenAlex serves HTML error pages for some failures
-    return data if isinstance(data, dict) else None
+    # OpenAlex serves HTML error pages for some failures: not JSON means no record.
+    return await get_json(fetcher, works_url(base, doi, fetcher.email), source=SOURCE,
+                          label="OpenAlex", doi=doi, not_json_is_error=False)
 
 
 async def fetch(fetcher: Fetcher, base: str, doi: str) -> Work | None:

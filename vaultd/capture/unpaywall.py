@@ -6,13 +6,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import quote
 
 from vaultd.capture.http import Fetcher
+from vaultd.capture.jsonapi import get_json, pdf_urls
 from vaultd.capture.names import clean_text, date_parts, make_author, make_work, split_name
-from vaultd.errors import FetchError
 from vaultd.models import Author, Work
 
 SOURCE = "unpaywall"
@@ -23,11 +22,8 @@ def v2_url(base: str, doi: str, email: str) -> str:
 
 
 def oa_pdf_urls(data: dict[str, Any]) -> list[str]:
-    urls: list[str] = []
-    for loc in [data.get("best_oa_location"), *(data.get("oa_locations") or [])]:
-        if isinstance(loc, dict) and loc.get("url_for_pdf") and loc["url_for_pdf"] not in urls:
-            urls.append(str(loc["url_for_pdf"]))
-    return urls
+    return pdf_urls([data.get("best_oa_location"), *(data.get("oa_locations") or [])],
+                    "url_for_pdf")
 
 
 def _author(a: dict[str, Any]) -> Author:
@@ -57,16 +53,9 @@ def parse_work(data: dict[str, Any]) -> Work:
 
 
 async def fetch_json(fetcher: Fetcher, base: str, doi: str, email: str) -> dict[str, Any] | None:
-    resp = await fetcher.get(v2_url(base, doi, email), source=SOURCE)
-    if resp.status in (404, 422):
-        return None
-    if resp.status != 200:
-        raise FetchError(f"Unpaywall answered HTTP {resp.status} for {doi}; retry later")
-    try:
-        data = json.loads(resp.body)
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
+    # 422: Unpaywall's answer for a string that is not a DOI it can look up.
+    return await get_json(fetcher, v2_url(base, doi, email), source=SOURCE, label="Unpaywall",
+                          doi=doi, not_json_is_error=False, not_found=(404, 422))
 
 
 async def fetch(fetcher: Fetcher, base: str, doi: str, email: str) -> Work | None:

@@ -228,5 +228,46 @@ def is_range(page: str) -> bool:
     return bool(re.search(r"\w\s*[-–—]\s*\w", page))
 
 
+def page_label(page: str, fmt: str) -> str:
+    """'pp. 436–44' for a range, 'p. 7' for one page (MLA, IEEE)."""
+    return f"{'pp.' if is_range(page) else 'p.'} {pages(page, fmt)}"
+
+
 def doi_url(doi: str) -> str:
     return doi if doi.lower().startswith("http") else "https://doi.org/" + doi
+
+
+def link(work: Work) -> str:
+    """The entry's link: the DOI as a URL, else the URL, else ''."""
+    if work.doi:
+        return doi_url(work.doi)
+    return work.url or ""
+
+
+def place_publisher(work: Work) -> str:
+    """'Boston: MIT Press', or whichever of the two is known."""
+    pub = work.publisher or ""
+    if work.publisher_place:
+        return f"{work.publisher_place}: {pub}" if pub else work.publisher_place
+    return pub
+
+
+# --- dates ---------------------------------------------------------------------------
+
+
+def date_text(d: list[int] | None, months: tuple[str, ...], day_format: str | None = None) -> str:
+    """'2001', 'Month 2001', or with a day ``day_format`` filled from {year}, {month}, {day}
+    (None: the day is left out); '' without a date."""
+    if not d:
+        return ""
+    if len(d) == 1:
+        return str(d[0])
+    month = months[d[1] - 1]
+    if len(d) >= 3 and day_format:
+        return day_format.format(year=d[0], month=month, day=d[2])
+    return f"{month} {d[0]}"
+
+
+def month_day(d: list[int]) -> str:
+    """'March 5' or 'March' of a date that has at least a month (APA, Chicago)."""
+    return MONTHS[d[1] - 1] + (f" {d[2]}" if len(d) >= 3 else "")

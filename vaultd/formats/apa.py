@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from vaultd.formats._common import (
-    MONTHS,
     Name,
-    doi_url,
     family_first,
     initials,
     italic,
     join,
+    link,
+    month_day,
     names,
     pages,
     period,
@@ -42,15 +42,8 @@ def _date(work: Work) -> str:
     # Conference papers without volume or pages are presentations: dated to the day.
     presentation = work.type == "paper-conference" and not (work.volume or work.page)
     if (work.type in ("motion_picture", "webpage") or presentation) and len(d) >= 2:
-        tail = MONTHS[d[1] - 1] + (f" {d[2]}" if len(d) >= 3 else "")
-        return f"({d[0]}, {tail})"
+        return f"({d[0]}, {month_day(d)})"
     return f"({d[0]})"
-
-
-def _link(work: Work) -> str:
-    if work.doi:
-        return doi_url(work.doi)
-    return work.url or ""
 
 
 def render(work: Work) -> str:
@@ -104,7 +97,7 @@ def render(work: Work) -> str:
             body.append(period("In " + italic(work.container_title or "")))
         if work.publisher:
             body.append(period(work.publisher))
-    link = _link(work)
-    if link:
-        body.append(link)
+    url = link(work)
+    if url:
+        body.append(url)
     return join([head, *body], " ")

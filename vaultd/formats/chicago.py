@@ -6,13 +6,16 @@ from __future__ import annotations
 from vaultd.formats._common import (
     MONTHS,
     Name,
-    doi_url,
+    date_text,
     given_first,
     italic,
     join,
+    link,
+    month_day,
     names,
     pages,
     period,
+    place_publisher,
     quoted,
     title_case,
 )
@@ -41,12 +44,6 @@ def authors(work: Work) -> str:
     if len(shown) >= ET_AL_MIN:
         return ", ".join(shown[:ET_AL_FIRST]) + ", et al."
     return ", ".join(shown[:-1]) + ", and " + shown[-1]
-
-
-def _link(work: Work) -> str:
-    if work.doi:
-        return doi_url(work.doi)
-    return work.url or ""
 
 
 def render(work: Work) -> str:
@@ -89,36 +86,26 @@ def render(work: Work) -> str:
         parts.append(period(src))
     elif t == "article":
         parts.append(period(work.number or ""))
-        when = ""
         d = work.issued or []
-        if len(d) >= 2:
-            when = MONTHS[d[1] - 1] + (f" {d[2]}" if len(d) >= 3 else "")
+        when = month_day(d) if len(d) >= 2 else ""
         parts.append(period(join(["Preprint", work.publisher or "", when], ", ")))
     elif t == "thesis":
         parts.append(period(join([work.genre or "", work.publisher or ""], ", ")))
     elif t == "book":
-        pub = work.publisher or ""
-        if work.publisher_place:
-            pub = f"{work.publisher_place}: {pub}" if pub else work.publisher_place
-        parts.append(period(pub))
+        parts.append(period(place_publisher(work)))
     else:
         if work.genre:
             parts.append(period(work.genre))
         if work.container_title:
             parts.append(period(italic(title_case(work.container_title))))
         parts.append(period(work.publisher or ""))
-    link = _link(work)
-    if link:
-        parts.append(period(link))
+    url = link(work)
+    if url:
+        parts.append(period(url))
     return join(parts, " ")
 
 
 def _long_date(d: list[int]) -> str:
     """'April 5, 2003', 'November 2020', '2001' (the date Chicago puts in a source
     that lacks volume or issue)."""
-    if not d:
-        return ""
-    if len(d) == 1:
-        return str(d[0])
-    month = MONTHS[d[1] - 1]
-    return f"{month} {d[2]}, {d[0]}" if len(d) >= 3 else f"{month} {d[0]}"
+    return date_text(d, MONTHS, "{month} {day}, {year}")

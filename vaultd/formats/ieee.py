@@ -8,13 +8,14 @@ from __future__ import annotations
 from vaultd.formats._common import (
     MONTHS_IEEE,
     Name,
+    date_text,
     given_first,
     initials,
-    is_range,
     italic,
     join,
     names,
-    pages,
+    page_label,
+    place_publisher,
     quoted,
 )
 from vaultd.models import Work
@@ -40,15 +41,7 @@ def authors(work: Work) -> str:
 
 
 def _date(work: Work, *, with_day: bool) -> str:
-    d = work.issued
-    if not d:
-        return ""
-    if len(d) == 1:
-        return str(d[0])
-    month = MONTHS_IEEE[d[1] - 1]
-    if len(d) >= 3 and with_day:
-        return f"{month} {d[2]:02d}, {d[0]}"
-    return f"{month} {d[0]}"
+    return date_text(work.issued, MONTHS_IEEE, "{month} {day:02d}, {year}" if with_day else None)
 
 
 def _tail(body: str, work: Work, *, sep: str) -> str:
@@ -82,7 +75,7 @@ def render(work: Work) -> str:
             if date:
                 return _tail(f"{first}, ({date})", work, sep=". ")
             return _tail(first, work, sep=". ")
-        pub = _place_publisher(work)
+        pub = place_publisher(work)
         first = join([who, italic(title)], ", ")
         rest = join([pub, str(work.year or "")], ", ")
         return _tail(f"{first}. {rest}" if rest else first, work, sep=". ")
@@ -99,14 +92,14 @@ def render(work: Work) -> str:
         body = join(
             [
                 "in " + italic(work.container_title) if work.container_title else "",
-                _place_publisher(work),
+                place_publisher(work),
                 _date(work, with_day=False),
                 _pp(work),
             ],
             ", ",
         )
         # With nothing after the proceedings title, the link follows a comma.
-        bare = not (_place_publisher(work) or work.issued or work.page)
+        bare = not (place_publisher(work) or work.issued or work.page)
         return _tail(f"{lead} {body}", work, sep=", " if bare else ". ")
     fields = [
         italic(work.container_title or ""),
@@ -119,14 +112,4 @@ def render(work: Work) -> str:
 
 
 def _pp(work: Work) -> str:
-    if not work.page:
-        return ""
-    prefix = "pp." if is_range(work.page) else "p."
-    return f"{prefix} {pages(work.page, 'expanded')}"
-
-
-def _place_publisher(work: Work) -> str:
-    pub = work.publisher or ""
-    if work.publisher_place:
-        return f"{work.publisher_place}: {pub}" if pub else work.publisher_place
-    return pub
+    return page_label(work.page, "expanded") if work.page else ""

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from vaultd.formats._common import (
     MONTHS_SHORT,
-    doi_url,
+    date_text,
     family_first,
     given_first,
-    is_range,
     italic,
     join,
+    link,
     names,
-    pages,
+    page_label,
     period,
     quoted,
     title_case,
@@ -32,43 +32,29 @@ def authors(work: Work) -> str:
 
 
 def _date(work: Work, *, with_day: bool) -> str:
-    d = work.issued
-    if not d:
-        return ""
-    if len(d) == 1:
-        return str(d[0])
-    month = MONTHS_SHORT[d[1] - 1]
-    if len(d) >= 3 and with_day:
-        return f"{d[2]} {month} {d[0]}"
-    return f"{month} {d[0]}"
-
-
-def _link(work: Work) -> str:
-    if work.doi:
-        return doi_url(work.doi)
-    return work.url or ""
+    return date_text(work.issued, MONTHS_SHORT, "{day} {month} {year}" if with_day else None)
 
 
 def render(work: Work) -> str:
     t = work.type
     title = title_case(work.title or "")
     head = period(authors(work))
-    link = _link(work)
+    url = link(work)
     standalone = t == "article-journal" and not work.container_title
     if t in ("book", "thesis", "report") or (t == "motion_picture" and not work.container_title):
         parts = [period(italic(title))]
         if t == "thesis":
-            parts.append(period(join([str(work.year or ""), link], ", ")))
+            parts.append(period(join([str(work.year or ""), url], ", ")))
             parts.append(period(join([work.publisher or "", work.genre or ""], ", ")))
         elif t == "motion_picture":
             if work.genre:
                 parts.append(period(work.genre))
             year = str(work.year) if work.year else ""
-            parts.append(period(join([work.publisher or "", year, link], ", ")))
+            parts.append(period(join([work.publisher or "", year, url], ", ")))
         else:
             year = str(work.year) if work.year else ""
             pub = work.publisher or work.publisher_place or ""
-            parts.append(period(join([pub, year, link], ", ")))
+            parts.append(period(join([pub, year, url], ", ")))
         return join([head, *parts], " ")
     container: list[str] = []
     if t == "article":
@@ -91,9 +77,8 @@ def render(work: Work) -> str:
         elif work.year:
             container.append(str(work.year))
         if work.page:
-            prefix = "pp." if is_range(work.page) else "p."
-            container.append(f"{prefix} {pages(work.page, 'minimal-two')}")
-    container.append(link)
+            container.append(page_label(work.page, "minimal-two"))
+    container.append(url)
     genre = period(work.genre or "") if t == "motion_picture" else ""
     shown = period(italic(title)) if standalone else quoted(title, ".")
     return join([head, shown, genre, period(join(container, ", "))], " ")
