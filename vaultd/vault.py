@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import os
 import sys
 import tempfile
@@ -218,6 +219,15 @@ def _fsync_dir(directory: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file's bytes (hex), read in 1 MiB blocks: the identity of a PDF."""
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        while block := fh.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 @contextlib.contextmanager

@@ -16,8 +16,7 @@ from vaultd.models import Note, VerifyReport
 from vaultd.note import parse_note
 from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.tiers import parse_pdf
-from vaultd.pipeline.compile import file_sha256
-from vaultd.vault import Vault
+from vaultd.vault import Vault, file_sha256
 from vaultd.verify import finding
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -30,14 +29,6 @@ def m002_create_captures(db: sqlite3.Connection) -> None:
     )
     for col in ("doi", "arxiv_id", "pdf_sha256"):
         db.execute(f"CREATE INDEX captures_{col} ON captures({col})")
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        while block := fh.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
 
 
 def read_meta(path: Path) -> MetaFile | None:

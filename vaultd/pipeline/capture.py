@@ -41,7 +41,7 @@ from vaultd.config import Settings
 from vaultd.errors import FetchError, InputError
 from vaultd.models import MetaFile, Work
 from vaultd.statedb import open_state_db
-from vaultd.vault import Vault, atomic_copy, atomic_write_bytes
+from vaultd.vault import Vault, atomic_copy, atomic_write_bytes, file_sha256
 
 Status = Literal["created", "existing", "refreshed", "metadata-only"]
 MAX_PRINTED_IDS = 3
@@ -229,7 +229,7 @@ def _pdf_hint(meta: PdfMeta) -> Work | None:
 async def _capture_resolved(run: _Run, arxiv_id: str | None, doi: str | None,
                             cite_key: str | None, pdf_file: Path | None, hint: Work | None,
                             warnings: list[str], *, arxiv_version: int | None) -> CaptureResult:
-    pdf_sha = records.sha256_file(pdf_file) if pdf_file else None
+    pdf_sha = file_sha256(pdf_file) if pdf_file else None
     # The same item captured twice at once: the second waits and finds the first's record
     # (instead of asking arXiv twice).
     ident = f"arxiv:{arxiv_id}" if arxiv_id else f"doi:{doi}" if doi else f"sha:{pdf_sha}"
@@ -376,7 +376,7 @@ def _write(run: _Run, key: str, work: Work, pdf_file: Path | None, pdf_sha: str 
     if pdf_file is not None:
         atomic_copy(pdf_file, pdf_path)
     elif refreshed and pdf_path.is_file():
-        pdf_sha = records.sha256_file(pdf_path)
+        pdf_sha = file_sha256(pdf_path)
     elif fetched[0] is not None:
         atomic_write_bytes(pdf_path, fetched[0])
         pdf_sha = hashlib.sha256(fetched[0]).hexdigest()

@@ -7,7 +7,6 @@ and writes the note atomically. Deterministic: the same PDF and parser give the 
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,7 +24,7 @@ from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.figures import figure_region
 from vaultd.parse.pymupdf import load_pymupdf
 from vaultd.parse.tiers import parse_pdf
-from vaultd.vault import Vault, atomic_write_bytes, atomic_write_text
+from vaultd.vault import Vault, atomic_write_bytes, atomic_write_text, file_sha256
 
 FIGURE_ZOOM = 2.0  # render figures at 144 dpi
 
@@ -54,14 +53,6 @@ def read_meta(vault: Vault, cite_key: str) -> MetaFile:
         return MetaFile.model_validate_json(path.read_text(encoding="utf-8"))
     except (ValidationError, ValueError) as exc:
         raise InputError(f"{path}: unreadable meta file ({exc.__class__.__name__}); capture it again") from exc
-
-
-def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        while block := fh.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
 
 
 def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],

@@ -6,7 +6,6 @@ background enrichment thread, so the LLM never holds a queue slot.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import logging
 import re
@@ -16,7 +15,7 @@ from typing import Any, Literal
 
 from vaultd.config import Settings
 from vaultd.errors import InputError
-from vaultd.vault import Vault, atomic_write_text
+from vaultd.vault import Vault, atomic_write_text, file_sha256
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +25,6 @@ _ARXIV_RE = re.compile(
     r"arxiv\.org/(?:abs|pdf)/([a-z\-]+(?:\.[A-Z]{2})?/\d{7}|\d{4}\.\d{4,5})(?:v\d+)?", re.I
 )
 _DOI_RE = re.compile(r"(10\.\d{4,9}/[^\s\"<>?#]+)", re.I)
-HASH_BLOCK_BYTES = 1 << 20
 
 
 @dataclass
@@ -36,14 +34,6 @@ class IngestResult:
     pdf: Path | None = None
     notes: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        while block := fh.read(HASH_BLOCK_BYTES):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def idempotency_key(path: Path, url: str | None) -> str:
