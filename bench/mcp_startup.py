@@ -77,7 +77,7 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         vault = build(args.keep or Path(tmp) / "v", args.notes)
-        for module in ("vaultd.cli", "vaultd.mcp_server", "mcp.server.fastmcp"):
+        for module in ("vaultd.cli", "vaultd.mcp_server", "mcp.server.mcpserver", "pydantic"):
             print(f"import {module}: {import_ms(module):.0f} ms")
         code = CLIENT.replace("VAULT", repr(str(vault.root)), 1)
         runs = []

@@ -14,26 +14,81 @@ import click
 from vaultd import __version__
 from vaultd.cli.common import AppContext, run_command
 
-# Each module registers its commands on `main` when imported. Add new command groups here.
-COMMAND_MODULES = [
-    "vaultd.cli.init_cmd",
-    "vaultd.cli.capture_cmd",
-    "vaultd.cli.run_cmd",
-    "vaultd.cli.status_cmd",
-    "vaultd.cli.service_cmd",
-    "vaultd.cli.rules_cmd",
-    "vaultd.cli.demo_cmd",
-    "vaultd.cli.index_cmd",
-    "vaultd.cli.search_cmd",
-    "vaultd.cli.cite_cmd",
-    "vaultd.cli.mcp_cmd",
-    "vaultd.cli.enrich_cmd",
-    "vaultd.cli.verify_cmd",
-    "vaultd.cli.compile_cmd",
-]
+# Command → (module that registers it on `main_group`, its one-line help). Modules are
+# imported only when their command runs, so `vaultd mcp` does not pay for the PDF, daemon
+# and LLM stacks, and `vaultd --help` imports none of them. tests/test_cli_lazy.py checks
+# this table against the real commands. Add new commands here.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "bib": ("vaultd.cli.cite_cmd",
+            "Print many citations at once (BibTeX by default); exit 1 if a key is unknown."),
+    "capture": ("vaultd.cli.capture_cmd",
+                "Capture INPUT: a PDF, an arXiv id/URL, a DOI, a PDF URL, a .url/.webloc/.txt/.md "
+                "link file or a .bib file."),
+    "cite": ("vaultd.cli.cite_cmd", "Print the citation of CITE_KEY."),
+    "compile": ("vaultd.cli.compile_cmd",
+                "Parse raw/CITE_KEY.pdf and write wiki/CITE_KEY.md (verbatim, hashed chunks)."),
+    "demo": ("vaultd.cli.demo_cmd",
+             "Create a demo vault, start the agent, drop a generated paper into its Inbox/, and "
+             "show the note it becomes plus one search hit."),
+    "enrich": ("vaultd.cli.enrich_cmd",
+               "Add the local LLM's paraphrase and implication to each content chunk of a note."),
+    "index": ("vaultd.cli.index_cmd",
+              "Index paper notes and your own Markdown notes for `vaultd search` and MCP recall."),
+    "init": ("vaultd.cli.init_cmd",
+             "Create a vault in DIRECTORY (default: --vault, else the current directory)."),
+    "mcp": ("vaultd.cli.mcp_cmd",
+            "Run the MCP server for agents (cite, recall, quote, bibliography, verify, status)."),
+    "quote": ("vaultd.cli.cite_cmd",
+              "Print the verbatim, hash-checked text of one chunk with its page."),
+    "rules": ("vaultd.cli.rules_cmd",
+              "Inbox rules: user rules in .vaultd/rules/*.toml, then the shipped defaults."),
+    "run": ("vaultd.cli.run_cmd",
+            "Watch the vault's Inbox/ and turn what lands there into compiled, indexed notes."),
+    "search": ("vaultd.cli.search_cmd", "Search papers and your notes (keywords + vectors, fused)."),
+    "service": ("vaultd.cli.service_cmd",
+                "Install the agent as a login service (launchd on macOS, systemd --user on Linux)."),
+    "status": ("vaultd.cli.status_cmd",
+               "Show the agent's state: service, queue counts, failures, last verify, providers."),
+    "verify": ("vaultd.cli.verify_cmd",
+               "Check that every quote in wiki/ still matches its recorded SHA-256."),
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A click group whose subcommands are imported on first use (see ``COMMANDS``)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(self.commands) | set(COMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            importlib.import_module(COMMANDS[cmd_name][0])
+        return self.commands.get(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = []
+        for name in names:
+            if name in self.commands:
+                short = self.commands[name].get_short_help_str(limit)
+            else:
+                # Truncated exactly as click would, without importing the module.
+                short = click.Command(name, help=COMMANDS[name][1]).get_short_help_str(limit)
+            rows.append((name, short))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+def load_all_commands() -> None:
+    """Import every command module (for tools that inspect the whole CLI)."""
+    for module, _ in COMMANDS.values():
+        importlib.import_module(module)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="vaultd")
 @click.option(
     "--vault",
@@ -55,10 +110,6 @@ def main_group(ctx: click.Context, vault_dir: str | None, quiet: bool) -> None:
       vaultd verify --json
     """
     ctx.obj = AppContext(vault_dir=vault_dir, quiet=quiet)
-
-
-for _name in COMMAND_MODULES:
-    importlib.import_module(_name)
 
 
 def main() -> None:
