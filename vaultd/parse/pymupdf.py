@@ -236,7 +236,9 @@ class PyMuPDFParser:
                 warnings.append("the PDF was damaged and repaired while reading; check the note")
             textless = [i + 1 for i, lines in enumerate(pages) if not lines]
             _drop_furniture(pages, [p.height for p in infos])
-            blocks = build_blocks(pages, infos, self.name)
+            from vaultd.parse.tables import build_blocks_with_tables  # needs the open doc
+
+            blocks = build_blocks_with_tables(doc, pages, infos, self.name, build=build_blocks)
             return ParsedDocument(self.name, self.version, n, blocks, warnings, textless)
         finally:
             doc.close()

@@ -1,0 +1,130 @@
+"""Tables: a ``Table N`` caption's table as its cells' text, rendered as Markdown when clear.
+
+Only pages whose lines carry a ``Table N`` caption are searched (``page.find_tables()``
+costs 5–300 ms a page, far more than the page's text extraction). A table found there is
+attached to the nearest table caption on its page:
+
+* the chunk text (the quote, hashed) is the caption followed by the cells' text-layer
+  characters in reading order (row by row, left to right, one space between cells), so it
+  is reproducible by re-extraction like every other quote;
+* ``markdown`` is a rendering of the same cells as a Markdown table (first row as header,
+  ``|`` escaped), set only when the structure is clear: at least 2 rows and 2 columns, a
+  complete header row, and at most a third of the cells empty;
+* the table's lines are taken out of the page before paragraphs are built, so its cells
+  no longer come out as short paragraphs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from vaultd.parse.base import Block, Box
+from vaultd.parse.structure import _CAPTION_RE, Line, PageInfo, build_blocks
+
+BuildFn = Callable[[list[list[Line]], list[PageInfo], str], list[Block]]
+
+#: Largest share of empty cells a table may have and still be rendered as Markdown.
+MAX_EMPTY = 1 / 3
+
+
+@dataclass
+class FoundTable:
+    page: int
+    bbox: Box
+    rows: list[list[str]]
+    caption: Line  # the caption line the table belongs to
+
+
+def is_table_caption(text: str) -> bool:
+    return bool(_CAPTION_RE.match(text)) and text.lstrip()[:1] in "Tt"
+
+
+def cell_text(cell: str | None) -> str:
+    return " ".join((cell or "").split())
+
+
+def table_text(rows: list[list[str]]) -> str:
+    """The cells' text in reading order: the quote part of a table chunk."""
+    return " ".join(c for row in rows for c in row if c)
+
+
+def is_clear(rows: list[list[str]]) -> bool:
+    if len(rows) < 2 or min(len(r) for r in rows) < 2 or len({len(r) for r in rows}) != 1:
+        return False
+    if not all(rows[0]):
+        return False
+    cells = [c for r in rows for c in r]
+    return sum(1 for c in cells if not c) <= MAX_EMPTY * len(cells)
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|")
+
+
+def to_markdown(rows: list[list[str]]) -> str:
+    """A GitHub-flavoured Markdown table, first row as the header."""
+    out = ["| " + " | ".join(_md_cell(c) for c in rows[0]) + " |",
+           "|" + "---|" * len(rows[0])]
+    out += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows[1:]]
+    return "\n".join(out)
+
+
+def _centre_in(bbox: Box, region: Box) -> bool:
+    cx, cy = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
+    return region[0] <= cx <= region[2] and region[1] <= cy <= region[3]
+
+
+def _distance(a: Box, b: Box) -> float:
+    """Vertical gap between two boxes (0 when they overlap), plus a penalty when they do
+    not overlap horizontally (a table in the other column)."""
+    gap = max(0.0, max(a[1], b[1]) - min(a[3], b[3]))
+    apart = min(a[2], b[2]) <= max(a[0], b[0])
+    return gap + (1e4 if apart else 0.0)
+
+
+def find_page_tables(page: Any, lines: list[Line]) -> list[FoundTable]:
+    """Tables on one page, each paired with its nearest ``Table N`` caption line."""
+    captions = [ln for ln in lines if is_table_caption(ln.text)]
+    if not captions:
+        return []
+    found: list[FoundTable] = []
+    free = list(captions)
+    for tab in page.find_tables().tables:
+        rows = [[cell_text(c) for c in row] for row in tab.extract()]
+        if not table_text(rows) or not free:
+            continue
+        bbox: Box = tuple(tab.bbox)  # type: ignore[assignment]
+        cap = min(free, key=lambda ln: _distance(ln.bbox, bbox))
+        if _distance(cap.bbox, bbox) >= 1e4:
+            continue
+        free.remove(cap)
+        found.append(FoundTable(page.number + 1, bbox, rows, cap))
+    return found
+
+
+def build_blocks_with_tables(doc: Any, pages: list[list[Line]], infos: list[PageInfo],
+                             parser: str, build: BuildFn = build_blocks) -> list[Block]:
+    """``build_blocks`` with each found table folded into its caption's ``table`` block."""
+    tables: list[FoundTable] = []
+    for i, lines in enumerate(pages):
+        found = find_page_tables(doc[i], lines)
+        if not found:
+            continue
+        tables.extend(found)
+        caps = {id(t.caption) for t in found}
+        pages[i] = [ln for ln in lines if id(ln) in caps
+                    or not any(_centre_in(ln.bbox, t.bbox) for t in found)]
+    blocks = build(pages, infos, parser)
+    for tab in tables:
+        for block in blocks:
+            if block.type != "table" or block.page != tab.page or block.bbox is None:
+                continue
+            top = block.bbox[1]
+            if abs(top - tab.caption.bbox[1]) < 0.5 and block.text.startswith(tab.caption.text.strip()):
+                block.text = f"{block.text} {table_text(tab.rows)}"
+                block.pieces = [(block.page, block.text)]
+                block.markdown = to_markdown(tab.rows) if is_clear(tab.rows) else None
+                break
+    return blocks
