@@ -216,6 +216,9 @@ class Chunk(_Model):
     markdown: str | None = Field(None, description="table rendered as Markdown, when clear")
     figure: str | None = Field(None, description="vault-relative path of the cropped figure")
     refs: list[str] = Field(default_factory=list, description="doi:/arxiv: ids in a reference")
+    linked_notes: list[str] = Field(
+        default_factory=list, description="cite keys of vault notes a reference's ids match"
+    )
     paraphrase: str | None = None
     implication: str | None = None
     key_sentence: int | None = Field(None, description="index into the chunk's sentences")

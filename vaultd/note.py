@@ -42,7 +42,8 @@ ADVISORY = "_(LLM, advisory)_ "
 STYLE_HEADINGS = {"apa": "APA", "mla": "MLA", "chicago": "Chicago", "ieee": "IEEE", "bibtex": "BibTeX"}
 _HEADING_STYLES = {v: k for k, v in STYLE_HEADINGS.items()}
 _PROVENANCE_FIELDS = tuple(Provenance.model_fields)
-_CHUNK_EXTRAS = ("figure", "markdown", "refs", "enrichment", "enrichment_note", "key_sentence")
+_CHUNK_EXTRAS = ("figure", "markdown", "refs", "linked_notes", "enrichment", "enrichment_note",
+                 "key_sentence")
 _META_FIELDS = frozenset(NoteMeta.model_fields)
 _USER_HEADING_RE = re.compile(r"#{1,2} ")
 _BaseDumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -107,6 +108,16 @@ def chunk_link(cite_key: str, chunk: Chunk) -> str:
     return f"[[{link}]]"
 
 
+def ref_link(ref: str) -> str:
+    """A ``doi:``/``arxiv:`` id as a Markdown link to its landing page."""
+    kind, _, value = ref.partition(":")
+    if kind == "doi":
+        return f"[{ref}](https://doi.org/{value.replace(')', '%29').replace(' ', '%20')})"
+    if kind == "arxiv":
+        return f"[{ref}](https://arxiv.org/abs/{value})"
+    return ref
+
+
 # --- render --------------------------------------------------------------------------
 
 
@@ -155,6 +166,11 @@ def render_chunk(cite_key: str, chunk: Chunk) -> str:
     out.append("")
     if chunk.figure:
         out += [f"![[{chunk.figure}]]", ""]
+    if chunk.markdown:  # rendering of the quoted cells; the quote above is what is hashed
+        out += [chunk.markdown, ""]
+    if chunk.refs or chunk.linked_notes:
+        out += ["**Links:** " + " · ".join([ref_link(r) for r in chunk.refs]
+                                          + [f"[[{k}]]" for k in chunk.linked_notes]), ""]
     for label, value in (("Paraphrase", chunk.paraphrase), ("Implication", chunk.implication)):
         shown = f"_{chunk.enrichment}_" if value is None else ADVISORY + _inline(value)
         out += [f"**{label}:** {shown}", ""]

@@ -16,6 +16,7 @@ attached to the nearest table caption on its page:
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -89,13 +90,16 @@ def find_page_tables(page: Any, lines: list[Line]) -> list[FoundTable]:
     captions = [ln for ln in lines if is_table_caption(ln.text)]
     if not captions:
         return []
+    # PyMuPDF prints an advert for its layout add-on on the first find_tables call.
+    getattr(importlib.import_module("pymupdf"), "no_recommend_layout", lambda: None)()
     found: list[FoundTable] = []
     free = list(captions)
     for tab in page.find_tables().tables:
         rows = [[cell_text(c) for c in row] for row in tab.extract()]
         if not table_text(rows) or not free:
             continue
-        bbox: Box = tuple(tab.bbox)  # type: ignore[assignment]
+        x0, y0, x1, y1 = (float(v) for v in tab.bbox)
+        bbox: Box = (x0, y0, x1, y1)
         cap = min(free, key=lambda ln: _distance(ln.bbox, bbox))
         if _distance(cap.bbox, bbox) >= 1e4:
             continue

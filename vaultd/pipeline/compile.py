@@ -8,6 +8,8 @@ and writes the note atomically. Deterministic: the same PDF and parser give the 
 from __future__ import annotations
 
 import importlib
+import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -85,6 +87,58 @@ def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
         doc.close()
 
 
+def _norm_id(kind: str, value: str) -> str:
+    value = value.strip().lower()
+    if kind == "arxiv":
+        value = re.sub(r"^arxiv:|v\d+$", "", value)
+    return f"{kind}:{value}"
+
+
+def vault_ids(vault: Vault) -> dict[str, str]:
+    """``doi:…``/``arxiv:…`` → cite key for every record in raw/ (plain JSON reads, no
+    validation: this runs on every compile)."""
+    known: dict[str, str] = {}
+    for path in sorted(vault.raw.glob("*.meta.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(data, dict) or not isinstance(data.get("cite_key"), str):
+            continue
+        work = data.get("work")
+        work = work if isinstance(work, dict) else {}
+        for field_name in ("doi", "doi_preprint", "doi_published", "arxiv_id"):
+            for value in (data.get(field_name), work.get(field_name)):
+                if not isinstance(value, str) or not value.strip():
+                    continue
+                if field_name == "arxiv_id":
+                    known.setdefault(_norm_id("arxiv", value), data["cite_key"])
+                    continue
+                known.setdefault(_norm_id("doi", value), data["cite_key"])
+                m = re.match(r"10\.48550/arxiv\.(.+)$", value.strip(), re.I)
+                if m:  # arXiv's own DOI names the same paper as its id
+                    known.setdefault(_norm_id("arxiv", m.group(1)), data["cite_key"])
+    return known
+
+
+def linked_keys(refs: list[str], known: dict[str, str], own_key: str) -> list[str]:
+    """Cite keys of vault records matching a reference's ids, in ref order (pure)."""
+    keys = []
+    for ref in refs:
+        kind, _, value = ref.partition(":")
+        key = known.get(_norm_id(kind, value))
+        if key is not None and key != own_key and key not in keys:
+            keys.append(key)
+    return keys
+
+
+def link_references(chunks: list[Chunk], known: dict[str, str], own_key: str) -> None:
+    """Set ``linked_notes`` on reference chunks; the quote and its hash are untouched."""
+    for chunk in chunks:
+        if chunk.refs:
+            chunk.linked_notes = linked_keys(chunk.refs, known, own_key)
+
+
 def compile_note(
     vault: Vault,
     settings: Settings,
@@ -120,6 +174,7 @@ def compile_note(
         if len(chunks) != len(blocks):  # blank after canonicalisation: realign for figures
             blocks = [b for b in blocks if " ".join(b.text.split())]
         _crop_figures(vault, cite_key, pdf, blocks, chunks)
+        link_references(chunks, vault_ids(vault), cite_key)
         pages, parser_name, parser_version = doc.pages, doc.parser, doc.parser_version
         warnings.extend(doc.warnings)
     elif meta.pdf:

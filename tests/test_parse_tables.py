@@ -1,0 +1,124 @@
+"""Tables: a captioned table becomes one chunk quoting its cells, with a Markdown rendering."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vaultd.canonical import text_sha256
+from vaultd.parse.chunker import chunk_blocks
+from vaultd.parse.pymupdf import PyMuPDFParser, load_pymupdf
+from vaultd.parse.tables import is_clear, to_markdown
+
+ROWS = [["Model", "BLEU", "Cost"], ["Transformer", "28.4", "2.3"], ["ConvS2S|v2", "26.4", "9.6"]]
+
+
+def _table_pdf(path: Path) -> Path:
+    """One page: a paragraph, a 'Table 1:' caption, then a ruled 3x3 table, then a paragraph."""
+    pymupdf = load_pymupdf()
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 100), "Results are summarised in the table below for all models.", fontsize=10)
+    page.insert_text((72, 140), "Table 1: Translation quality and training cost.", fontsize=10)
+    x0, y0, w, h = 72.0, 150.0, 120.0, 20.0
+    for r, row in enumerate(ROWS):
+        for c, cell in enumerate(row):
+            rect = pymupdf.Rect(x0 + c * w, y0 + r * h, x0 + (c + 1) * w, y0 + (r + 1) * h)
+            page.draw_rect(rect, color=(0, 0, 0), width=0.5)
+            page.insert_text((rect.x0 + 4, rect.y1 - 6), cell, fontsize=10)
+    page.insert_text((72, 260), "The big model is best on every measure we tried.", fontsize=10)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_captioned_ruled_table_becomes_one_markdown_table_chunk(tmp_path: Path) -> None:
+    doc = PyMuPDFParser().parse(_table_pdf(tmp_path / "t.pdf"))
+    tables = [b for b in doc.blocks if b.type == "table"]
+    assert len(tables) == 1
+    table = tables[0]
+    assert table.text == ("Table 1: Translation quality and training cost. "
+                          "Model BLEU Cost Transformer 28.4 2.3 ConvS2S|v2 26.4 9.6")
+    assert table.markdown == (
+        "| Model | BLEU | Cost |\n|---|---|---|\n| Transformer | 28.4 | 2.3 |\n| ConvS2S\\|v2 | 26.4 | 9.6 |"
+    )
+
+
+def test_table_cells_no_longer_come_out_as_short_paragraphs(tmp_path: Path) -> None:
+    doc = PyMuPDFParser().parse(_table_pdf(tmp_path / "t.pdf"))
+    paragraphs = [b.text for b in doc.blocks if b.type == "paragraph"]
+    assert paragraphs == [
+        "Results are summarised in the table below for all models.",
+        "The big model is best on every measure we tried.",
+    ]
+
+
+def test_table_chunk_hash_is_the_quote_and_reproduces_on_reparse(tmp_path: Path) -> None:
+    pdf = _table_pdf(tmp_path / "t.pdf")
+    first = chunk_blocks(PyMuPDFParser().parse(pdf).blocks, "pymupdf")
+    again = chunk_blocks(PyMuPDFParser().parse(pdf).blocks, "pymupdf")
+    table = next(c for c in first if c.provenance.chunk_type == "table")
+    assert table.provenance.text_sha256 == text_sha256(table.text)  # quote, not the Markdown
+    assert [c.provenance.text_sha256 for c in first] == [c.provenance.text_sha256 for c in again]
+    assert table.markdown is not None
+
+
+def test_fixture_paper_tables_keep_their_caption_and_gain_cell_text(fixtures_dir: Path) -> None:
+    pdf = fixtures_dir / "pdfs" / "two_column" / "N18-3011_naacl2018_literature_graph.pdf"
+    doc = PyMuPDFParser().parse(pdf)
+    tables = [b for b in doc.blocks if b.type == "table"]
+    captions = [b for b in tables if b.text.startswith("Table 1:")]
+    assert captions, [b.text[:40] for b in tables]
+    table = captions[0]
+    assert table.text.startswith("Table 1: Results of the ScienceParse")
+    # cell text follows the caption; the numbers of the table are in the quote
+    assert any(ch.isdigit() for ch in table.text[len("Table 1: Results of the ScienceParse"):])
+
+
+def test_page_without_a_table_caption_is_not_searched(tmp_path: Path) -> None:
+    pymupdf = load_pymupdf()
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.draw_rect(pymupdf.Rect(72, 72, 300, 200), color=(0, 0, 0))
+    page.insert_text((80, 100), "A boxed note, not a table.", fontsize=10)
+    doc.save(tmp_path / "n.pdf")
+    parsed = PyMuPDFParser().parse(tmp_path / "n.pdf")
+    assert [b.text for b in parsed.blocks] == ["A boxed note, not a table."]
+    assert all(b.markdown is None for b in parsed.blocks)
+
+
+def test_unclear_structure_keeps_text_without_markdown() -> None:
+    assert not is_clear([["only one column"], ["x"]])
+    assert not is_clear([["", "b"], ["1", "2"]])  # incomplete header
+    assert not is_clear([["a", "b"], ["", ""], ["", "3"]])  # mostly empty
+    assert is_clear([["a", "b"], ["1", ""]])
+
+
+cell = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=8).map(
+    lambda s: " ".join(s.split()) or "x"
+)
+
+
+@given(st.integers(2, 4).flatmap(lambda n: st.lists(st.lists(cell, min_size=n, max_size=n), min_size=2, max_size=5)))
+def test_markdown_table_has_one_line_per_row_and_unescaped_cells_round_trip(rows: list[list[str]]) -> None:
+    md = to_markdown(rows).split("\n")
+    assert len(md) == len(rows) + 1
+    for line, row in zip([md[0], *md[2:]], rows, strict=True):
+        inner = line[2:-2]
+        parts: list[str] = []
+        cur, i = "", 0
+        while i < len(inner):
+            if inner[i] == "\\" and i + 1 < len(inner):
+                cur += inner[i + 1]
+                i += 2
+                continue
+            if inner.startswith(" | ", i):
+                parts.append(cur)
+                cur, i = "", i + 3
+                continue
+            cur += inner[i]
+            i += 1
+        parts.append(cur)
+        assert parts == row
