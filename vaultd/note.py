@@ -166,11 +166,14 @@ def render_chunk(cite_key: str, chunk: Chunk) -> str:
     out.append("")
     if chunk.figure:
         out += [f"![[{chunk.figure}]]", ""]
-    if chunk.markdown:  # rendering of the quoted cells; the quote above is what is hashed
-        out += [chunk.markdown, ""]
-    if chunk.refs or chunk.linked_notes:
-        out += ["**Links:** " + " · ".join([ref_link(r) for r in chunk.refs]
-                                          + [f"[[{k}]]" for k in chunk.linked_notes]), ""]
+    # Derived views (not parsed back, not hashed): shown only when they cannot be mistaken
+    # for a marker, a quote or a fence line.
+    table = chunk.markdown.split("\n") if chunk.markdown else []
+    if table and all(line.startswith("|") and "\r" not in line for line in table):
+        out += [*table, ""]
+    links = " · ".join([ref_link(r) for r in chunk.refs] + [f"[[{k}]]" for k in chunk.linked_notes])
+    if links and "\n" not in links and "\r" not in links:
+        out += ["**Links:** " + links, ""]
     for label, value in (("Paraphrase", chunk.paraphrase), ("Implication", chunk.implication)):
         shown = f"_{chunk.enrichment}_" if value is None else ADVISORY + _inline(value)
         out += [f"**{label}:** {shown}", ""]
