@@ -1,12 +1,20 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import pytest
 
 from vaultd.errors import VaultError
-from vaultd.vault import Vault, atomic_write_text, remember_default_vault, resolve_vault, vault_lock
+from vaultd.vault import (
+    Vault,
+    atomic_copy,
+    atomic_write_text,
+    remember_default_vault,
+    resolve_vault,
+    vault_lock,
+)
 
 
 def test_init_creates_the_design_layout_and_is_idempotent(tmp_path: Path) -> None:
@@ -65,3 +73,39 @@ def test_second_lock_on_the_same_vault_is_refused(vault: Vault) -> None:
         pass
     with vault_lock(vault):  # released on exit
         assert (vault.state_dir / "vaultd.lock").read_text().strip() == f"pid {os.getpid()}"
+
+
+@pytest.fixture
+def umask_022() -> object:
+    old = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def test_a_new_note_is_readable_by_group_and_others_under_umask_022(
+    tmp_path: Path, umask_022: object
+) -> None:
+    note = tmp_path / "wiki" / "vaswani2017attention.md"
+    atomic_write_text(note, "# Attention\n")
+    copied = tmp_path / "raw" / "vaswani2017attention.pdf"
+    atomic_copy(note, copied)
+    assert stat.S_IMODE(note.stat().st_mode) == 0o644
+    assert stat.S_IMODE(copied.stat().st_mode) == 0o644
+
+
+def test_a_users_chmod_on_an_existing_note_survives_a_rewrite(
+    tmp_path: Path, umask_022: object
+) -> None:
+    note = tmp_path / "note.md"
+    atomic_write_text(note, "v1\n")
+    note.chmod(0o640)
+    atomic_write_text(note, "v2\n")
+    assert note.read_text() == "v2\n"
+    assert stat.S_IMODE(note.stat().st_mode) == 0o640
+    pdf = tmp_path / "paper.pdf"
+    atomic_copy(note, pdf)
+    pdf.chmod(0o600)
+    atomic_copy(note, pdf)
+    assert stat.S_IMODE(pdf.stat().st_mode) == 0o600

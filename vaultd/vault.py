@@ -6,8 +6,10 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import stat
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -170,14 +172,42 @@ def resolve_vault(flag: str | os.PathLike[str] | None) -> Vault:
     raise VaultError("no vault given; pass --vault DIR, set VAULTD_VAULT, or run `vaultd init DIR`")
 
 
+def _current_umask() -> int:
+    """The process umask, read without changing it where Linux allows (``/proc``)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    with _UMASK_LOCK:
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return mask
+
+
+_UMASK_LOCK = threading.Lock()
+
+
+def _target_mode(path: Path) -> int:
+    """The mode a rewritten ``path`` should have: an existing file keeps its own (the
+    user's chmod survives); a new file gets what ``open()`` would give it (0666 & ~umask).
+    ``mkstemp`` alone would leave every file vaultd writes at 0600."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return 0o666 & ~_current_umask()
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write via a temp file in the same directory, fsync, then rename over ``path``.
 
     A reader (or a crash) sees either the old file or the new one, never a partial one.
+    The file's mode is kept when it exists, else set from the umask (see ``_target_mode``).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
+    mode = _target_mode(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -195,10 +225,13 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 
 def atomic_copy(src: Path, dst: Path) -> None:
-    """Copy ``src`` to ``dst`` atomically (temp file + fsync + rename)."""
+    """Copy ``src`` to ``dst`` atomically (temp file + fsync + rename); the mode follows
+    the same rule as ``atomic_write_bytes``."""
     dst.parent.mkdir(parents=True, exist_ok=True)
+    mode = _target_mode(dst)
     fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", suffix=".tmp", dir=dst.parent)
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as out, src.open("rb") as inp:
             while block := inp.read(1 << 20):
                 out.write(block)
