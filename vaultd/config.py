@@ -78,7 +78,18 @@ class DaemonSettings(_Section):
     verify_at: str = Field(
         "03:00", pattern=r"^\d{2}:\d{2}$", description="daily verify time (HH:MM, local)"
     )
-    retry_minutes: int = Field(15, ge=1, description="how often transient failures retry")
+    retry_minutes: int = Field(
+        15, ge=1, description="how often the retry pass reports waiting transient failures"
+    )
+    enrich_backlog_minutes: int = Field(
+        30, ge=1, description="how often notes still waiting for the LLM are enriched"
+    )
+    index_reconcile_minutes: int = Field(
+        60, ge=1, description="how often the search index is reconciled with the vault"
+    )
+    bib_export_minutes: int = Field(
+        10, ge=1, description="how often library.bib is re-exported if citation data changed"
+    )
 
 
 class Settings(_Section):

@@ -17,9 +17,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("vaultd.daemon")
 
-ENRICH_BACKLOG_MINUTES = 30
-INDEX_RECONCILE_MINUTES = 60
-BIB_EXPORT_MINUTES = 10
 REPORT_REL = "vaultd/verify-report.md"
 
 
@@ -120,10 +117,10 @@ def start_scheduler(daemon: Daemon) -> Any:
     sched.add_job(guarded("retry", daemon.queue.wake_retries), "interval",
                   minutes=settings.daemon.retry_minutes, id="retry", coalesce=True)
     sched.add_job(guarded("enrich backlog", lambda: enrich_backlog(vault, settings)), "interval",
-                  minutes=ENRICH_BACKLOG_MINUTES, id="enrich", coalesce=True)
+                  minutes=settings.daemon.enrich_backlog_minutes, id="enrich", coalesce=True)
     sched.add_job(guarded("index reconcile", lambda: index_reconcile(vault, settings)),
-                  "interval", minutes=INDEX_RECONCILE_MINUTES, id="index", coalesce=True)
+                  "interval", minutes=settings.daemon.index_reconcile_minutes, id="index", coalesce=True)
     sched.add_job(guarded("library.bib export", daemon.export_bib), "interval",
-                  minutes=BIB_EXPORT_MINUTES, id="bib", coalesce=True)
+                  minutes=settings.daemon.bib_export_minutes, id="bib", coalesce=True)
     sched.start()
     return sched
