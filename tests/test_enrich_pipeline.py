@@ -249,8 +249,14 @@ def test_quotes_are_byte_identical_whatever_the_llm_answers(
         return {"answers": [{**m, **e} for m, e in zip(merged, entries, strict=False)]}
 
     fake.answer = answer
+    # A fresh cache each example: otherwise later examples are answered from state.db and
+    # the arbitrary answer drawn for them is never rendered.
+    for leftover in vault.state_db.parent.glob(vault.state_db.name + "*"):
+        leftover.unlink()
+    fake.requests.clear()
     before = write_note(vault, make_note())
-    enrich_note(vault, settings_for(vault, fake.url), KEY)
+    result = enrich_note(vault, settings_for(vault, fake.url), KEY)
+    assert fake.chat_requests() and result.cached == 0
     after = vault.note_path(KEY).read_text(encoding="utf-8")
     assert quote_blocks(after) == quote_blocks(before)
     assert [c.text for c in parse_note(after).chunks] == [c.text for c in make_note().chunks]
