@@ -200,3 +200,22 @@ def test_a_compiled_note_is_searchable_without_running_index(sample_vault: Vault
                                        "two-column papers", "--keywords-only", "--json"])
     assert found.exit_code == 0, found.output
     assert KEY in {h["cite_key"] for h in json.loads(found.stdout)["hits"]}
+
+
+def test_a_compiled_note_has_its_title_as_alias_and_the_paper_tag(vault: Vault) -> None:
+    _meta(vault, pdf=False)
+    note = parse_note(compile_note(vault, Settings(), KEY).note_path.read_text("utf-8"))
+    assert note.meta.aliases == ["Verbatim Quotes from Two-Column Papers"]
+    assert note.meta.tags == ["paper"]
+
+
+def test_recompile_keeps_the_tags_and_aliases_the_user_added(vault: Vault) -> None:
+    _meta(vault, pdf=False)
+    path = compile_note(vault, Settings(), KEY).note_path
+    text = path.read_text("utf-8")
+    text = text.replace("tags:\n- paper\n", "tags:\n- to-read\n- paper\n", 1)
+    text = text.replace("aliases:\n", "aliases:\n- Lovelace & Babbage\n", 1)
+    path.write_text(text, encoding="utf-8")
+    note = parse_note(compile_note(vault, Settings(), KEY).note_path.read_text("utf-8"))
+    assert note.meta.tags == ["to-read", "paper"]
+    assert note.meta.aliases == ["Lovelace & Babbage", "Verbatim Quotes from Two-Column Papers"]

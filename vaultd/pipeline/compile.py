@@ -29,6 +29,7 @@ from vaultd.parse.tiers import parse_pdf
 from vaultd.vault import Vault, atomic_write_bytes, atomic_write_text, file_sha256
 
 FIGURE_ZOOM = 2.0  # render figures at 144 dpi
+DEFAULT_TAGS = ("paper",)  # every compiled note; inbox-rule and user tags are merged in
 
 
 @dataclass
@@ -193,6 +194,10 @@ def compile_note(
         arxiv_id=meta.arxiv_id,
         doi_preprint=work.doi_preprint,
         doi_published=work.doi_published,
+        # The user's own tags/aliases (and an inbox rule's tags) are merged back in by
+        # merge_for_recompile / the ingest stage; vaultd only ever adds to these lists.
+        tags=list(DEFAULT_TAGS),
+        aliases=[" ".join(meta.title.split())] if meta.title and meta.title.strip() else [],
         reconciled=meta.reconciled,
         warnings=list(meta.warnings),
         sources=list(meta.sources),
