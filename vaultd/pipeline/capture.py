@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 import sqlite3
 import tempfile
 import weakref
@@ -36,7 +37,7 @@ from vaultd.capture.http import Fetcher, shared_limiter
 from vaultd.capture.metadata import Gathered, gather
 from vaultd.capture.names import make_work, split_name
 from vaultd.capture.pdfmeta import PdfMeta, read_pdf_meta
-from vaultd.capture.reconcile import reconcile, titles_roughly_match
+from vaultd.capture.reconcile import reconcile, titles_match, titles_roughly_match
 from vaultd.config import Settings
 from vaultd.errors import FetchError, InputError
 from vaultd.models import MetaFile, Work
@@ -94,6 +95,9 @@ async def capture(vault: Vault, settings: Settings, input: str, *, doi: str | No
                          "or .bib; check the spelling or the path")
     if found.kind == "youtube":
         raise InputError(f"YouTube capture is not supported yet: {input}")
+    if cite_key is not None and not citekey.KEY_RE.fullmatch(cite_key):
+        raise InputError(f"--cite-key {cite_key!r} is not a valid cite key: use only the "
+                         "characters A-Z a-z 0-9 _ : -")
     if doi is not None:
         flag_doi = detect_id(doi)
         if flag_doi is None or flag_doi.kind != "doi":
@@ -151,21 +155,50 @@ async def _dispatch(run: _Run, found: Detected, doi: str | None,
     return [await _capture_one(run, found, doi, cite_key)]
 
 
+def bib_cite_key(key: str) -> tuple[str | None, str | None]:
+    """A valid cite key for a .bib entry's key, and a warning when it had to change.
+
+    Keys are file names under raw/: anything outside ``[A-Za-z0-9_:-]`` is transliterated
+    or dropped; a key left empty falls back to the configured pattern (None).
+    """
+    if citekey.KEY_RE.fullmatch(key):
+        return key, None
+    from anyascii import anyascii
+
+    cleaned = re.sub(r"[^A-Za-z0-9_:-]+", "", anyascii(key))
+    if cleaned:
+        return cleaned, (f".bib key {key!r} holds characters a cite key cannot "
+                         f"(A-Z a-z 0-9 _ : -); saved as {cleaned!r}")
+    return None, (f".bib key {key!r} holds no usable character (A-Z a-z 0-9 _ : -); "
+                  "the configured pattern chose the key")
+
+
 async def _capture_bib(run: _Run, path: Path) -> list[CaptureResult]:
     results: list[CaptureResult] = []
     for entry in read_bib(path):
+        key, key_warning = bib_cite_key(entry.key)
+        item: Detected | None = None
         if entry.arxiv_id or entry.doi:
             item = Detected("arxiv", entry.arxiv_id) if entry.arxiv_id else \
                 Detected("doi", entry.doi or "")
-            results.append(await _capture_one(run, item, entry.doi, entry.key,
-                                              hint=entry.work))
-        else:
-            results.append(await _capture_one(run, None, None, entry.key, hint=entry.work))
+        res = await _capture_one(run, item, entry.doi if item else None, key,
+                                 hint=entry.work, bib=True)
+        extra = [key_warning] if key_warning else []
+        if key and res.cite_key.lower() != key.lower():
+            if res.status == "existing":
+                extra.append(f".bib key {key!r}: {entry.doi or entry.arxiv_id or 'this entry'}"
+                             f" is already captured as {res.cite_key!r}; kept that record")
+            else:
+                extra.append(f".bib key {key!r} already belongs to a different paper; this "
+                             f"entry was saved as {res.cite_key!r}")
+        res.warnings = _unique([*extra, *res.warnings])
+        results.append(res)
     return results
 
 
 async def _capture_one(run: _Run, found: Detected | None, doi: str | None,
-                       cite_key: str | None, *, hint: Work | None = None) -> CaptureResult:
+                       cite_key: str | None, *, hint: Work | None = None,
+                       bib: bool = False) -> CaptureResult:
     arxiv_id = found.value if found and found.kind == "arxiv" else None
     doi = doi or (found.value if found and found.kind == "doi" else None)
     warnings: list[str] = []
@@ -178,7 +211,8 @@ async def _capture_one(run: _Run, found: Detected | None, doi: str | None,
         elif found and found.kind == "pdf":
             pdf_file = Path(found.value)
         return await _capture_resolved(run, arxiv_id, doi, cite_key, pdf_file, hint, warnings,
-                                       arxiv_version=found.version if found else None)
+                                       arxiv_version=found.version if found else None,
+                                       bib=bib)
     finally:
         if tmp is not None:
             tmp.cleanup()
@@ -228,7 +262,8 @@ def _pdf_hint(meta: PdfMeta) -> Work | None:
 
 async def _capture_resolved(run: _Run, arxiv_id: str | None, doi: str | None,
                             cite_key: str | None, pdf_file: Path | None, hint: Work | None,
-                            warnings: list[str], *, arxiv_version: int | None) -> CaptureResult:
+                            warnings: list[str], *, arxiv_version: int | None,
+                            bib: bool = False) -> CaptureResult:
     pdf_sha = file_sha256(pdf_file) if pdf_file else None
     # The same item captured twice at once: the second waits and finds the first's record
     # (instead of asking arXiv twice).
@@ -238,7 +273,7 @@ async def _capture_resolved(run: _Run, arxiv_id: str | None, doi: str | None,
     try:
         async with lock:
             return await _capture_item(run, arxiv_id, doi, cite_key, pdf_file, pdf_sha, hint,
-                                       warnings, arxiv_version=arxiv_version)
+                                       warnings, arxiv_version=arxiv_version, bib=bib)
     finally:
         if not lock.locked():
             locks.pop(ident, None)
@@ -247,7 +282,7 @@ async def _capture_resolved(run: _Run, arxiv_id: str | None, doi: str | None,
 async def _capture_item(run: _Run, arxiv_id: str | None, doi: str | None,
                         cite_key: str | None, pdf_file: Path | None, pdf_sha: str | None,
                         hint: Work | None, warnings: list[str], *,
-                        arxiv_version: int | None) -> CaptureResult:
+                        arxiv_version: int | None, bib: bool = False) -> CaptureResult:
     existing = records.find(run.db, doi=doi, arxiv_id=arxiv_id, pdf_sha256=pdf_sha)
     if existing and not run.refresh:
         result = _existing(run, existing, pdf_file, pdf_sha)
@@ -301,12 +336,14 @@ async def _capture_item(run: _Run, arxiv_id: str | None, doi: str | None,
                 result = _existing(run, existing, pdf_file, pdf_sha)
                 if result is not None:
                     return result
-            if not existing and cite_key and not (work.doi or work.arxiv_id) \
-                    and run.vault.meta_path(cite_key).is_file():
-                existing = cite_key  # an id-less record (e.g. a .bib entry) captured before
-                if not run.refresh and (result := _existing(run, cite_key, pdf_file, pdf_sha)):
+            if not existing and cite_key and not (work.doi or work.arxiv_id):
+                # An id-less record (e.g. a .bib entry) captured before: under its key, or
+                # under a suffixed key when the key belonged to another paper.
+                existing = _same_paper(run, cite_key, work)
+                if existing and not run.refresh \
+                        and (result := _existing(run, existing, pdf_file, pdf_sha)):
                     return result
-            key = existing or _new_key(run, work, cite_key)
+            key = existing or _new_key(run, work, cite_key, suffix_if_taken=bib)
             return _write(run, key, work, pdf_file, pdf_sha, (downloaded, fetch_warnings),
                           got, merged.notes, refreshed=existing is not None,
                           needs_retry=all_down)
@@ -316,10 +353,28 @@ def _unique(items: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-def _new_key(run: _Run, work: Work, cite_key: str | None) -> str:
+def _same_paper(run: _Run, key: str, work: Work) -> str | None:
+    """The record of the paper ``work`` describes (same title) under ``key`` or a
+    suffixed form of it (``keya``, ``key_27``), if any."""
+    low = key.lower()
+    suffixed = sorted(k for k in records.taken_keys(run.vault, run.db)
+                      if re.fullmatch(rf"{re.escape(low)}(?:[a-z]|_\d+)", k.lower()))
+    for candidate in [key, *suffixed]:
+        meta = records.read_meta(run.vault.meta_path(candidate))
+        if meta is not None and (titles_match(meta.work.title, work.title)
+                                 or not (meta.work.title or work.title)):
+            return candidate
+    return None
+
+
+def _new_key(run: _Run, work: Work, cite_key: str | None, *,
+             suffix_if_taken: bool = False) -> str:
     taken = records.taken_keys(run.vault, run.db)
+    if cite_key and suffix_if_taken:
+        return citekey.unique_key(cite_key, taken)
     if cite_key:
-        if cite_key in taken:
+        # Keys are file names; macOS/Windows file systems ignore case (as unique_key does).
+        if cite_key.lower() in {k.lower() for k in taken}:
             raise InputError(f"cite key {cite_key!r} already belongs to another record; "
                              "choose another --cite-key")
         return cite_key
