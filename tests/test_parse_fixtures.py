@@ -13,6 +13,7 @@ from vaultd.parse.base import Block, ParsedDocument
 from vaultd.parse.pymupdf import PyMuPDFParser
 from vaultd.parse.tiers import parse_pdf
 from vaultd.parse.verbatim import check_blocks
+from vaultd.samplepdf import write_sample_paper
 
 TEXT_PDFS = ("math", "non_english", "single_column", "two_column", "two_column_ligatures")
 _parsed: dict[Path, ParsedDocument] = {}
@@ -119,6 +120,56 @@ def test_truncated_pdf_fails_cleanly(fixtures_dir: Path, tmp_path: Path) -> None
     bad.write_bytes(data[:2000])
     with pytest.raises(ParseError, match=r"damaged or truncated|zero pages"):
         parse_pdf(bad)
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        "two_column/bmc_jtmo_2010_datta_test1.pdf",
+        "two_column/2020.acl-main.207_specter.pdf",
+        "two_column/jner_2016_demarchis_0046d83a.pdf",
+        "non_english/korean_nars_issue_brief_4pages.pdf",
+        "single_column/peerj_cs_2017_vespa_test6.pdf",
+    ],
+)
+@pytest.mark.parametrize("fraction", [0.3, 0.5, 0.8])
+def test_pdf_cut_short_fails_with_one_line_saying_download_it_again(
+    fixtures_dir: Path, tmp_path: Path, rel: str, fraction: float
+) -> None:
+    data = (fixtures_dir / "pdfs" / rel).read_bytes()
+    cut = tmp_path / "cut.pdf"
+    cut.write_bytes(data[: int(len(data) * fraction)])
+    with pytest.raises(ParseError) as err:
+        parse_pdf(cut)
+    msg = str(err.value)
+    assert str(cut) in msg and "download it again" in msg and "\n" not in msg
+
+
+def test_repaired_pdf_whose_pages_lost_their_text_is_refused_not_ocred(
+    fixtures_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A cut-off download with a forged trailer: MuPDF repairs it, but pages 1-7 lost their
+    # fonts. They hold a real text layer, so they must not come back as OCR quotes.
+    ocred: list[int] = []
+    monkeypatch.setattr("vaultd.parse.ocr.ocr_page", lambda page, lang="eng": ocred.append(1) or [])
+    data = (fixtures_dir / "pdfs" / "two_column" / "2020.acl-main.207_specter.pdf").read_bytes()
+    cut = tmp_path / "cut.pdf"
+    cut.write_bytes(data[: len(data) // 2] + b"\nstartxref\n0\n%%EOF\n")
+    with pytest.raises(ParseError, match=r"lost their text.*download it again"):
+        parse_pdf(cut)
+    assert not ocred
+
+
+def test_complete_pdf_with_a_wrong_xref_offset_still_compiles_with_a_warning(tmp_path: Path) -> None:
+    good, bad = tmp_path / "good.pdf", tmp_path / "bad.pdf"
+    write_sample_paper(good)
+    data = good.read_bytes()
+    m = re.search(rb"startxref\s+(\d+)", data)
+    assert m is not None
+    bad.write_bytes(data[: m.start(1)] + str(int(m.group(1)) + 7).encode() + data[m.end(1) :])
+    fixed = parse_pdf(bad)
+    assert [b.text for b in fixed.blocks] == [b.text for b in parse_pdf(good).blocks]
+    assert any("repaired" in w for w in fixed.warnings)
 
 
 def test_scanned_page_without_tesseract_says_to_install_it(

@@ -49,6 +49,7 @@ class ParsedDocument:
     blocks: list[Block]
     warnings: list[str] = field(default_factory=list)
     textless_pages: list[int] = field(default_factory=list)  # 1-based, no text layer
+    repaired: bool = False  # MuPDF rebuilt the xref: a textless page may be lost fonts, not a scan
 
 
 class Parser(Protocol):

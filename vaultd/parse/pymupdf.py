@@ -54,7 +54,32 @@ def open_pdf(pdf: Path) -> Any:
     if doc.page_count == 0:
         doc.close()
         raise ParseError(f"{pdf}: PDF has zero pages (truncated?); download it again")
+    if doc.is_repaired and is_truncated(pdf):
+        doc.close()
+        raise ParseError(
+            f"{pdf}: PDF is truncated (no startxref/%%EOF at its end; MuPDF could only "
+            "rebuild part of it); download it again"
+        )
     return doc
+
+
+#: How far from the end a complete PDF keeps its ``startxref``/``%%EOF`` trailer (the
+#: spec asks for the last 1024 bytes; some writers append a little junk after it).
+TAIL_BYTES = 4096
+
+
+def is_truncated(pdf: Path) -> bool:
+    """Whether ``pdf`` lacks the closing ``startxref … %%EOF`` a complete PDF ends with.
+
+    A download cut short loses it; a PDF that is merely damaged (a wrong xref offset)
+    keeps it. Only consulted for files MuPDF had to repair, so a valid PDF is never
+    rejected on this test alone.
+    """
+    size = pdf.stat().st_size
+    with pdf.open("rb") as fh:
+        fh.seek(max(0, size - TAIL_BYTES))
+        tail = fh.read()
+    return b"%%EOF" not in tail or b"startxref" not in tail
 
 
 def _norm_furniture(text: str) -> str:
@@ -239,7 +264,9 @@ class PyMuPDFParser:
             from vaultd.parse.tables import build_blocks_with_tables  # needs the open doc
 
             blocks = build_blocks_with_tables(doc, pages, infos, self.name, build=build_blocks)
-            return ParsedDocument(self.name, self.version, n, blocks, warnings, textless)
+            return ParsedDocument(
+                self.name, self.version, n, blocks, warnings, textless, repaired=doc.is_repaired
+            )
         finally:
             doc.close()
 

@@ -27,6 +27,15 @@ def parse_pdf(
         if not doc.blocks:
             raise ParseError(f"{pdf}: no text extracted; try --parser pymupdf")
         return doc
+    if doc.repaired:
+        # Pages of a repaired file that lost their text lost their fonts or content
+        # streams (a cut-off download), they are not scans: OCR would turn a real text
+        # layer into lower-trust quotes, so the file is refused instead.
+        pages = ", ".join(map(str, doc.textless_pages))
+        raise ParseError(
+            f"{pdf}: PDF is damaged (pages {pages} lost their text when it was repaired; "
+            "truncated download?); download it again"
+        )
     from vaultd.parse.ocr import ocr_page, tesseract_available, tesseract_version
 
     if not (ocr and tesseract_available()):
