@@ -155,6 +155,34 @@ def test_changing_the_model_misses_the_cache(vault: Vault, fake: FakeOllama) -> 
     assert result.cached == 0 and result.enriched == 3
 
 
+def test_switching_model_without_force_keeps_the_label_of_the_model_that_wrote_the_text(
+    vault: Vault, fake: FakeOllama
+) -> None:
+    from vaultd.note import merge_for_recompile
+
+    other = "qwen2.5:7b"
+    fake.models.append(other)
+    write_note(vault, make_note())
+    enrich_note(vault, settings_for(vault, fake.url), KEY)
+    fake.requests.clear()
+    result = enrich_note(vault, settings_for(vault, fake.url, model=other), KEY)
+    assert result.requests == 0 and result.already == 3
+    note = parse_note(vault.note_path(KEY).read_text(encoding="utf-8"))
+    assert note.meta.enrichment == f"{MODEL} enrich-v1"
+
+    # A recompile changes one paragraph; the new model writes only that one.
+    changed = [*PARAGRAPHS[:2], PARAGRAPHS[2].replace("vectors", "vectors of reals")]
+    write_note(vault, merge_for_recompile(note, make_note(changed)))
+    result = enrich_note(vault, settings_for(vault, fake.url, model=other), KEY)
+    assert (result.enriched, result.already) == (1, 2)
+    note = parse_note(vault.note_path(KEY).read_text(encoding="utf-8"))
+    assert note.meta.enrichment == f"{MODEL} enrich-v1; {other} enrich-v1"
+
+    enrich_note(vault, settings_for(vault, fake.url, model=other), KEY, force=True)
+    note = parse_note(vault.note_path(KEY).read_text(encoding="utf-8"))
+    assert note.meta.enrichment == f"{other} enrich-v1"
+
+
 def test_answer_with_quote_text_leaves_chunks_pending_with_the_reason(
     vault: Vault, fake: FakeOllama
 ) -> None:

@@ -71,3 +71,22 @@ class EnrichCache:
             raise StoreError(
                 f"enrichment cache write failed: {exc}; check .vaultd/state.db"
             ) from exc
+
+    def producers(self, text_sha256: str, answer: ValidatedAnswer) -> list[tuple[str, str]]:
+        """(model, prompt version) pairs, in any model, whose cached answer for this text is
+        exactly ``answer``: which model wrote an enrichment already in a note."""
+        try:
+            rows = self.db.execute(
+                "SELECT model, prompt_version, paraphrase, implication, key_sentence "
+                "FROM enrich_cache WHERE text_sha256 = ? ORDER BY model, prompt_version",
+                (text_sha256,),
+            ).fetchall()
+        except sqlite3.Error as exc:
+            raise StoreError(
+                f"enrichment cache read failed: {exc}; check .vaultd/state.db"
+            ) from exc
+        return [
+            (row[0], row[1])
+            for row in rows
+            if ValidatedAnswer(row[2], row[3], row[4]) == answer
+        ]

@@ -72,6 +72,26 @@ def enrichment_label(model: str) -> str:
     return f"{model} {PROMPT_VERSION}"
 
 
+LABEL_SEPARATOR = "; "
+UNKNOWN_MODEL = "unknown model"
+
+
+def _producer(cache: EnrichCache, chunk: Chunk, current: str, previous: str | None) -> str:
+    """Label of the model that wrote ``chunk``'s enrichment (kept from an earlier run)."""
+    answer = ValidatedAnswer(chunk.paraphrase or "", chunk.implication or "", chunk.key_sentence)
+    found = [enrichment_label(m) if v == PROMPT_VERSION else f"{m} {v}"
+             for m, v in cache.producers(chunk.provenance.text_sha256, answer)]
+    if current in found:
+        return current
+    if found:
+        return found[0]
+    # Not in the cache (state.db deleted, or the text was edited): trust the note's own
+    # label when it names a single model, never the model configured now.
+    if previous and previous != "pending" and LABEL_SEPARATOR not in previous:
+        return previous
+    return UNKNOWN_MODEL
+
+
 def build_llm(settings: Settings) -> LLM:
     from vaultd.enrich.ollama import OllamaLLM
 
@@ -120,6 +140,10 @@ async def enrich_note_async(
     db = open_state_db(vault.state_db)
     try:
         cache = EnrichCache(db, model, PROMPT_VERSION)
+        label = enrichment_label(model)
+        # Which model wrote each chunk kept from an earlier run (the frontmatter label
+        # must name the model that produced the text, not the one configured now).
+        producers: dict[str, str] = {}
         chunks = list(note.chunks)
         todo: dict[str, int] = {}
         for n, chunk in enumerate(chunks):
@@ -134,6 +158,7 @@ async def enrich_note_async(
             result.content_chunks += 1
             if not force and chunk.enrichment == "done" and chunk.paraphrase:
                 result.already += 1
+                producers[chunk.id] = _producer(cache, chunk, label, note.meta.enrichment)
                 continue
             hit = None if force else cache.get(chunk.provenance.text_sha256)
             if hit is not None:
@@ -196,11 +221,13 @@ async def enrich_note_async(
         note, original = parse_note(current, source), current
         chunks = _carry_over(note.chunks, chunks)
     content = [c for c in chunks if skip_reason(c) is None]
-    label = enrichment_label(model)
     if not content:
         label = note.meta.enrichment or label
     elif any(c.enrichment != "done" for c in content):
         label = "pending"
+    else:
+        labels = {producers.get(c.id, label) for c in content}
+        label = LABEL_SEPARATOR.join(sorted(labels))
     updated = note.model_copy(
         update={"chunks": chunks, "meta": note.meta.model_copy(update={"enrichment": label})}
     )
