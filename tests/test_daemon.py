@@ -238,7 +238,7 @@ def test_network_failure_is_retried_later_and_succeeds_when_the_source_answers(
         assert a.stop() == 0
     with arxiv_replay(fixtures_dir) as url, agent(vault, env=replay_env(url)) as b:
         db = open_state_db(vault.state_db)
-        JobQueue(db).wake_retries()  # what the scheduled retry pass does
+        JobQueue(db).wake_retries(force=True)  # the network is known to be back
         db.close()
         wait_for(lambda: settled(vault, 1), 20, "the retried job")
         (job,) = jobs(vault)

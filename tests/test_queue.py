@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from vaultd.daemon.queue import JobQueue, backoff_seconds
+from vaultd.daemon.queue import MAX_CRASHES, JobQueue, backoff_seconds
 from vaultd.statedb import open_state_db
 from vaultd.vault import Vault
 
@@ -44,13 +44,56 @@ def test_transient_failure_is_retried_with_exponential_backoff(vault: Vault) -> 
 
 def test_transient_failure_gives_up_after_max_attempts(vault: Vault) -> None:
     q = _queue(vault)
-    jid = q.enqueue("/i/a.url", "1:1")
+    jid = q.enqueue("/i/a.url", "1:1", now=0.0)
     assert jid is not None
     for n in range(3):
-        assert q.claim(now=1e12 * (n + 1)) is not None
-        retried = q.fail(jid, "down", transient=True, now=1e12 * (n + 1), max_attempts=3)
+        assert q.claim(now=float(n)) is not None
+        retried = q.fail(jid, "down", transient=True, now=float(n), max_attempts=3)
         assert retried == (n < 2)
+        q.wake_retries(now=float(n), force=True)
     assert q.get(jid).state == "failed"
+
+
+def test_a_twelve_hour_outage_does_not_send_a_link_to_failed(vault: Vault) -> None:
+    q = _queue(vault)
+    clock = 1000.0
+    jid = q.enqueue("/i/a.url", "1:1", now=clock)
+    assert jid is not None
+    while clock < 1000.0 + 12 * 3600:  # the network is down for 12 h
+        job = q.claim(now=clock)
+        assert job is not None, "a waiting retry must become due by itself"
+        assert q.fail(jid, "network down", transient=True, now=clock)
+        assert q.get(jid).next_at - clock <= 3600.0  # backoff capped at 1 h
+        clock = q.get(jid).next_at
+    assert q.claim(now=clock) is not None  # back: it runs
+    q.finish(jid, "created", ["k"])
+    assert q.get(jid).state == "done"
+
+
+def test_transient_failures_give_up_after_a_day(vault: Vault) -> None:
+    q = _queue(vault)
+    jid = q.enqueue("/i/a.url", "1:1", now=0.0)
+    assert jid is not None
+    q.claim(now=0.0)
+    assert q.fail(jid, "down", transient=True, now=23 * 3600.0)
+    q.claim(now=1e9)
+    assert not q.fail(jid, "down", transient=True, now=25 * 3600.0)
+    assert q.get(jid).state == "failed"
+
+
+def test_scheduled_retry_pass_does_not_override_backoff(vault: Vault) -> None:
+    q = _queue(vault)
+    jid = q.enqueue("/i/a.url", "1:1", now=1000.0)
+    assert jid is not None
+    for _ in range(4):  # four failures: the next retry waits 8 min
+        job = q.claim(now=q.get(jid).next_at)
+        assert job is not None
+        q.fail(jid, "down", transient=True, now=job.next_at or 1000.0)
+    waiting = q.get(jid).next_at
+    assert q.wake_retries(now=waiting - 60) == 0
+    assert q.get(jid).next_at == waiting
+    assert q.claim(now=waiting - 60) is None
+    assert q.wake_retries(now=waiting) == 1
 
 
 def test_permanent_failure_is_not_retried(vault: Vault) -> None:
@@ -68,9 +111,28 @@ def test_jobs_left_running_by_a_killed_process_are_requeued_at_startup(vault: Va
     q.claim()
     q.db.close()
     q2 = _queue(vault)  # the restarted service
-    assert q2.requeue_stale() == 1
+    stale = q2.requeue_stale()
+    assert stale.requeued == 1 and stale.failed == []
     job = q2.claim()
-    assert job is not None and job.id == jid
+    assert job is not None and job.id == jid and job.crashes == 1
+
+
+def test_a_file_that_keeps_crashing_the_service_fails_for_good(vault: Vault) -> None:
+    q = _queue(vault)
+    jid = q.enqueue("/i/segfault.pdf", "1:1")
+    assert jid is not None and q.claim() is not None
+    for restart in range(1, MAX_CRASHES + 1):
+        q.db.close()
+        q = _queue(vault)  # the service died while processing the file, then restarted
+        stale = q.requeue_stale()
+        if restart < MAX_CRASHES:
+            assert stale.requeued == 1
+            assert q.claim() is not None
+        else:
+            assert stale.requeued == 0 and [j.id for j in stale.failed] == [jid]
+    job = q.get(jid)
+    assert job.state == "failed" and "vaultd stopped while processing" in (job.error or "")
+    assert q.claim() is None
 
 
 def test_idempotency_key_finds_the_earlier_done_job(vault: Vault) -> None:

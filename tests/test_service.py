@@ -17,7 +17,9 @@ def test_launchd_plist_runs_vaultd_for_the_vault_at_load_and_keeps_it_alive(
     assert p.path == tmp_path / "home" / "Library" / "LaunchAgents" / "org.vaultd.agent.plist"
     data = plistlib.loads(p.content.encode("utf-8"))
     assert data["Label"] == "org.vaultd.agent"
-    assert data["ProgramArguments"] == [str(exe), "--vault", str(vault.root), "run"]
+    # --quiet: only warnings, errors and tracebacks reach the (unrotated) stderr log;
+    # the full log goes to the rotating .vaultd/logs/vaultd.log.
+    assert data["ProgramArguments"] == [str(exe), "--vault", str(vault.root), "--quiet", "run"]
     assert data["RunAtLoad"] is True and data["KeepAlive"] is True
     path = data["EnvironmentVariables"]["PATH"].split(":")
     assert path[0] == str(exe.parent)
@@ -38,7 +40,7 @@ def test_systemd_unit_starts_vaultd_run_and_restarts_it(vault: Vault, tmp_path: 
     p = service.plan(vault, home=tmp_path, vaultd=exe, platform="systemd")
     assert p.path.name == "vaultd.service" and p.path.parent.name == "user"
     lines = p.content.splitlines()
-    assert f'ExecStart="{exe}" --vault "{vault.root}" run' in lines
+    assert f'ExecStart="{exe}" --vault "{vault.root}" --quiet run' in lines
     assert "Restart=always" in lines and "WantedBy=default.target" in lines
     assert any(line.startswith('Environment="PATH=/opt/venv/bin:/opt/homebrew/bin')
                for line in lines)

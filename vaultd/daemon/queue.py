@@ -2,7 +2,10 @@
 
 One job per inbox file version (path + size + mtime): duplicate and coalesced events
 produce one job. ``idem_key`` (PDF SHA-256, arXiv id, DOI) makes a paper dropped twice
-one note. Transient failures go back to ``queued`` with exponential backoff.
+one note. Transient failures go back to ``queued`` with exponential backoff (30 s doubling,
+capped at 1 h) until the job is ``RETRY_WINDOW_SECONDS`` (24 h) old or has had
+``MAX_ATTEMPTS`` attempts. A job left ``running`` by a process that died counts a crash;
+after ``MAX_CRASHES`` the file is assumed to crash vaultd and the job fails for good.
 """
 
 from __future__ import annotations
@@ -18,9 +21,11 @@ from typing import Any, ParamSpec, TypeVar
 
 from vaultd.statedb import migration
 
-MAX_ATTEMPTS = 5
+MAX_ATTEMPTS = 40
+RETRY_WINDOW_SECONDS = 24 * 3600.0
 BACKOFF_BASE_SECONDS = 30.0
-BACKOFF_MAX_SECONDS = 6 * 3600.0
+BACKOFF_MAX_SECONDS = 3600.0
+MAX_CRASHES = 3
 STATES = ("queued", "running", "done", "failed")
 
 P = ParamSpec("P")
@@ -66,6 +71,11 @@ def _m001(db: sqlite3.Connection) -> None:
     db.execute("CREATE TABLE daemon_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
 
 
+@migration("daemon_m002_crashes")
+def _m002(db: sqlite3.Connection) -> None:
+    db.execute("ALTER TABLE daemon_jobs ADD COLUMN crashes INTEGER NOT NULL DEFAULT 0")
+
+
 @dataclass(frozen=True)
 class Job:
     id: int
@@ -79,6 +89,8 @@ class Job:
     cite_keys: list[str]
     outcome: str | None
     error: str | None
+    created_at: float = 0.0
+    crashes: int = 0
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Job:
@@ -87,12 +99,21 @@ class Job:
             state=row["state"], attempts=row["attempts"], next_at=row["next_at"],
             idem_key=row["idem_key"], rule=row["rule"],
             cite_keys=json.loads(row["cite_keys"]) if row["cite_keys"] else [],
-            outcome=row["outcome"], error=row["error"],
+            outcome=row["outcome"], error=row["error"], created_at=row["created_at"],
+            crashes=row["crashes"],
         )
 
 
+@dataclass(frozen=True)
+class StaleJobs:
+    """What :meth:`JobQueue.requeue_stale` did: jobs re-queued, jobs failed for good."""
+
+    requeued: int
+    failed: list[Job]
+
+
 def backoff_seconds(attempts: int, cap: float = BACKOFF_MAX_SECONDS) -> float:
-    """Delay before retry number ``attempts`` (1-based): 30 s, 60 s, 120 s, … capped."""
+    """Delay before retry number ``attempts`` (1-based): 30 s, 60 s, 120 s, … capped at 1 h."""
     return float(min(cap, BACKOFF_BASE_SECONDS * 2 ** max(0, attempts - 1)))
 
 
@@ -171,11 +192,18 @@ class JobQueue:
 
     @_locked
     def fail(self, job_id: int, error: str, *, transient: bool = False,
-             now: float | None = None, max_attempts: int = MAX_ATTEMPTS) -> bool:
-        """Record a failure; returns True when the job will be retried."""
+             now: float | None = None, max_attempts: int = MAX_ATTEMPTS,
+             retry_window: float = RETRY_WINDOW_SECONDS) -> bool:
+        """Record a failure; returns True when the job will be retried.
+
+        A transient failure is retried while the job is younger than ``retry_window``
+        and has had fewer than ``max_attempts`` attempts, so an outage of some hours
+        (network, LLM) does not send the item to ``_failed/``.
+        """
         now = time.time() if now is None else now
         job = self.get(job_id)
-        retry = transient and job.attempts < max_attempts
+        retry = (transient and job.attempts < max_attempts
+                 and now - job.created_at < retry_window)
         with self.db:
             if retry:
                 self.db.execute(
@@ -201,24 +229,63 @@ class JobQueue:
             )
 
     @_locked
-    def requeue_stale(self) -> int:
-        """At startup: jobs left running by a killed process go back to the queue."""
+    def requeue_stale(self, max_crashes: int = MAX_CRASHES,
+                      now: float | None = None) -> StaleJobs:
+        """At startup: jobs left running by a killed process go back to the queue.
+
+        Each such job counts a crash; one that has now crashed vaultd ``max_crashes``
+        times fails for good (returned in ``failed``) so a file that kills the process
+        (segfault, out of memory) cannot make the service crash-loop.
+        """
+        now = time.time() if now is None else now
         with self.db:
-            cur = self.db.execute(
-                "UPDATE daemon_jobs SET state='queued', next_at=0, updated_at=? "
-                "WHERE state='running'",
-                (time.time(),),
-            )
-        return cur.rowcount
+            rows = self.db.execute(
+                "SELECT id, crashes FROM daemon_jobs WHERE state='running'"
+            ).fetchall()
+            failed_ids: list[int] = []
+            requeued = 0
+            for row in rows:
+                crashes = row["crashes"] + 1
+                if crashes >= max_crashes:
+                    self.db.execute(
+                        "UPDATE daemon_jobs SET state='failed', crashes=?, error=?, updated_at=? "
+                        "WHERE id=?",
+                        (crashes, f"vaultd stopped while processing this file {crashes} times",
+                         now, row["id"]),
+                    )
+                    failed_ids.append(row["id"])
+                else:
+                    self.db.execute(
+                        "UPDATE daemon_jobs SET state='queued', crashes=?, next_at=0, "
+                        "updated_at=? WHERE id=?",
+                        (crashes, now, row["id"]),
+                    )
+                    requeued += 1
+        return StaleJobs(requeued, [self.get(i) for i in failed_ids])
 
     @_locked
-    def wake_retries(self) -> int:
-        """Make waiting transient retries due now (the scheduled retry pass)."""
+    def wake_retries(self, now: float | None = None, *, force: bool = False) -> int:
+        """The scheduled retry pass: count transient retries that are due.
+
+        Backoff decides when a retry runs (the main loop claims due jobs), so by default
+        this changes nothing. ``force=True`` makes every waiting retry due now (for a
+        user who knows the network or LLM is back).
+        """
+        now = time.time() if now is None else now
         with self.db:
-            cur = self.db.execute(
-                "UPDATE daemon_jobs SET next_at=0 WHERE state='queued' AND attempts > 0"
-            )
-        return cur.rowcount
+            if force:
+                cur = self.db.execute(
+                    "UPDATE daemon_jobs SET next_at=? WHERE state='queued' AND attempts > 0 "
+                    "AND next_at > ?",
+                    (now, now),
+                )
+                return cur.rowcount
+            row = self.db.execute(
+                "SELECT COUNT(*) FROM daemon_jobs WHERE state='queued' AND attempts > 0 "
+                "AND next_at <= ?",
+                (now,),
+            ).fetchone()
+        return int(row[0])
 
     @_locked
     def counts(self) -> dict[str, int]:

@@ -97,6 +97,19 @@ class Daemon:
         note = outcomes.fail_item(self.vault, path, what, todo, detail)
         log.warning("job %d failed: %s (see %s)", job.id, what, note)
 
+    def _fail_crashed(self, job: Job) -> None:
+        """A file that stopped vaultd MAX_CRASHES times goes to _failed/ (no crash loop)."""
+        path = Path(job.path)
+        if not path.exists():
+            return
+        what = (f"vaultd stopped while processing {path.name} ({job.crashes} times: "
+                "the process crashed or was killed, e.g. out of memory)")
+        todo = ("check the file opens in another app; try `vaultd capture FILE` in a terminal "
+                "to see the error; if it is a valid file, report it with "
+                ".vaultd/logs/vaultd.log, then drop it into Inbox/ again")
+        note = outcomes.fail_item(self.vault, path, what, todo)
+        log.warning("job %d failed for good: %s (see %s)", job.id, what, note)
+
     def process(self, job: Job) -> None:
         """Run one job to an outcome. Expected failures are recorded, never raised."""
         path = Path(job.path)
@@ -267,8 +280,11 @@ class Daemon:
                 signal.signal(signal.SIGTERM, self.request_stop)
                 signal.signal(signal.SIGINT, self.request_stop)
             stale = self.queue.requeue_stale()
-            if stale:
-                log.info("re-queued %d job(s) left running by a previous process", stale)
+            if stale.requeued:
+                log.info("re-queued %d job(s) left running by a previous process",
+                         stale.requeued)
+            for job in stale.failed:
+                self._fail_crashed(job)
             self.queue.set_meta("service", {"pid": os.getpid(), "started_at": time.time()})
             for i in range(self.settings.daemon.concurrency):
                 self._start_thread(self._worker, f"vaultd-job-{i}")

@@ -114,7 +114,12 @@ def start_scheduler(daemon: Daemon) -> Any:
     sched = BackgroundScheduler(daemon=True)
     sched.add_job(verify_job, CronTrigger(hour=hour, minute=minute), id="verify",
                   coalesce=True, misfire_grace_time=3600)
-    sched.add_job(guarded("retry", daemon.queue.wake_retries), "interval",
+    def retry_pass() -> None:
+        due = daemon.queue.wake_retries()  # backoff decides; this only reports
+        if due:
+            log.info("retry pass: %d transient failure(s) due", due)
+
+    sched.add_job(guarded("retry", retry_pass), "interval",
                   minutes=settings.daemon.retry_minutes, id="retry", coalesce=True)
     sched.add_job(guarded("enrich backlog", lambda: enrich_backlog(vault, settings)), "interval",
                   minutes=settings.daemon.enrich_backlog_minutes, id="enrich", coalesce=True)
