@@ -10,13 +10,13 @@ from __future__ import annotations
 import os
 import tomllib
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from vaultd.errors import ConfigError
+from vaultd.errors import ConfigError, VaultdError
 
 
 class _Section(BaseModel):
@@ -124,20 +124,25 @@ def _sections() -> dict[str, type[_Section]]:
     return {name: hints[name] for name in Settings.model_fields}
 
 
-def _env_layer(environ: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+def _env_layer(environ: Mapping[str, str]) -> tuple[dict[str, dict[str, Any]], dict[tuple[str, str], str]]:
+    """The settings the environment sets, and for each (section, field) the variable
+    that set it (so an error can name it)."""
     layer: dict[str, dict[str, Any]] = {}
+    source: dict[tuple[str, str], str] = {}
     for section, model in _sections().items():
         for field in model.model_fields:
             var = f"VAULTD_{section}_{field}".upper()
             if var in environ:
                 layer.setdefault(section, {})[field] = environ[var]
+                source[(section, field)] = var
     for var, (section, field) in ENV_ALIASES.items():
         if environ.get(var):
             value = environ[var]
             if var == "OLLAMA_HOST" and "://" not in value:
                 value = f"http://{value}"
             layer.setdefault(section, {})[field] = value
-    return layer
+            source[(section, field)] = var
+    return layer, source
 
 
 def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
@@ -150,33 +155,52 @@ def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _one_line(exc: ValidationError, origin: str) -> str:
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _one_line(exc: ValidationError, origin: str | Callable[[tuple[str, ...]], str]) -> str:
+    """One line for the first error: where it came from, the key, what is allowed.
+    ``origin`` is a fixed label or a function of the error's key path."""
     err = exc.errors()[0]
-    key = ".".join(str(p) for p in err["loc"])
+    loc = tuple(str(p) for p in err["loc"])
+    key = ".".join(loc)
+    where = origin if isinstance(origin, str) else origin(loc)
     if err["type"] == "extra_forbidden":
-        section = str(err["loc"][0])
+        section = loc[0]
         sections = _sections()
-        if len(err["loc"]) == 1 or section not in sections:
+        if len(loc) == 1 or section not in sections:
             allowed = ", ".join(sections)
         else:
             allowed = ", ".join(sections[section].model_fields)
-        return f"{origin}: unknown key '{key}' (allowed: {allowed})"
+        return f"{where}: unknown key '{key}' (allowed: {allowed})"
     ctx = err.get("ctx") or {}
-    allowed = f" (allowed: {ctx['expected']})" if "expected" in ctx else ""
-    return f"{origin}: bad value for '{key}': {err['msg']}{allowed}"
+    if "expected" in ctx:  # pydantic's message repeats the same list: say it once
+        return f"{where}: bad value {_short(err.get('input'))} for '{key}' (allowed: {ctx['expected']})"
+    return f"{where}: bad value for '{key}': {err['msg']}"
+
+
+FieldCheck = Callable[[Any], object]
 
 
 def load_settings(
     config_path: Path | None = None,
     environ: Mapping[str, str] | None = None,
     overrides: Mapping[str, Mapping[str, Any]] | None = None,
+    checks: Mapping[tuple[str, str], FieldCheck] | None = None,
 ) -> Settings:
-    """Build settings from the layers; raises ConfigError with a one-line message."""
+    """Build settings from the layers; raises ConfigError with a one-line message naming
+    the layer a bad value came from (the file, the ``VAULTD_*`` variable, or the flags).
+
+    ``checks`` maps (section, field) to a validator that raises ``ValueError`` or a
+    ``VaultdError`` (e.g. the cite-key pattern compiler, which this module may not import);
+    it runs on the final value and its message is reported the same way."""
     environ = os.environ if environ is None else environ
     data: dict[str, Any] = {}
-    origin = "defaults"
+    file_origin = "defaults"
     if config_path is not None and config_path.is_file():
-        origin = str(config_path)
+        file_origin = str(config_path)
         try:
             file_data = tomllib.loads(config_path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
@@ -184,19 +208,35 @@ def load_settings(
         try:
             Settings.model_validate(file_data)
         except ValidationError as exc:
-            raise ConfigError(_one_line(exc, origin)) from exc
+            raise ConfigError(_one_line(exc, file_origin)) from exc
         data = _merge(data, file_data)
-    env = _env_layer(environ)
+    env, env_source = _env_layer(environ)
     if env:
         data = _merge(data, env)
-        origin = f"{origin} + environment"
-    if overrides:
-        data = _merge(data, {k: dict(v) for k, v in overrides.items()})
-        origin = f"{origin} + flags"
+    flags = {k: dict(v) for k, v in (overrides or {}).items()}
+    if flags:
+        data = _merge(data, flags)
+
+    def origin(loc: tuple[str, ...]) -> str:
+        if len(loc) >= 2 and loc[1] in flags.get(loc[0], {}):
+            return "command-line flags"
+        var = env_source.get((loc[0], loc[1])) if len(loc) >= 2 else None
+        if var is not None:
+            return f"{var}={environ[var]}"
+        return file_origin
+
     try:
-        return Settings.model_validate(data)
+        settings = Settings.model_validate(data)
     except ValidationError as exc:
         raise ConfigError(_one_line(exc, origin)) from exc
+    for (section, field), check in (checks or {}).items():
+        try:
+            check(getattr(getattr(settings, section), field))
+        except (ValueError, VaultdError) as exc:
+            raise ConfigError(
+                f"{origin((section, field))}: bad value for '{section}.{field}': {exc}"
+            ) from exc
+    return settings
 
 
 def _toml_value(value: Any) -> str:

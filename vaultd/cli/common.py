@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -35,8 +36,25 @@ class AppContext:
     def settings(self, vault: Vault | None = None) -> Settings:
         if self._settings is None:
             v = vault or self.vault()
-            self._settings = load_settings(v.config_path)
+            self._settings = load_checked_settings(v.config_path)
         return self._settings
+
+
+def _check_citekey_pattern(pattern: object) -> None:
+    from vaultd.citekey import compile_pattern  # loaded only when settings are
+
+    compile_pattern(str(pattern))
+
+
+def load_checked_settings(
+    config_path: Path | None, overrides: Mapping[str, Mapping[str, Any]] | None = None
+) -> Settings:
+    """``load_settings`` plus the checks ``config`` cannot make itself (it may not import
+    the cite-key compiler): a malformed ``citekey.pattern`` fails here, at load, with one
+    line naming the file or variable, the key and the position, not later at capture."""
+    return load_settings(
+        config_path, overrides=overrides, checks={("citekey", "pattern"): _check_citekey_pattern}
+    )
 
 
 def app(ctx: click.Context) -> AppContext:

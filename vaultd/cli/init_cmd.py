@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from vaultd.cli import main_group
-from vaultd.cli.common import app, emit_json, json_option
-from vaultd.config import default_config_toml, load_settings
+from vaultd.cli.common import app, emit_json, json_option, load_checked_settings
+from vaultd.config import default_config_toml
 from vaultd.vault import Vault, remember_default_vault
 
 
@@ -29,7 +29,7 @@ def init_command(ctx: click.Context, directory: str | None, as_json: bool) -> No
     target = directory or app(ctx).vault_dir or "."
     vault = Vault(Path(target).expanduser().resolve())
     created = vault.init(default_config_toml())
-    load_settings(vault.config_path)  # fail now, not later, if an existing config is bad
+    load_checked_settings(vault.config_path)  # fail now, not later, if an existing config is bad
     remember_default_vault(vault.root)
     if as_json:
         emit_json({"vault": str(vault.root), "created": [vault.rel(p) for p in created]})

@@ -9,8 +9,7 @@ from typing import Any
 import click
 
 from vaultd.cli import main_group
-from vaultd.cli.common import app
-from vaultd.config import load_settings
+from vaultd.cli.common import app, load_checked_settings
 
 
 @main_group.command("run")
@@ -40,7 +39,7 @@ def run_command(ctx: click.Context, debounce: float | None, concurrency: int | N
         daemon_over["debounce_seconds"] = debounce
     if concurrency is not None:
         daemon_over["concurrency"] = concurrency
-    settings = load_settings(vault.config_path, overrides={"daemon": daemon_over} if daemon_over else None)
+    settings = load_checked_settings(vault.config_path, overrides={"daemon": daemon_over} if daemon_over else None)
     rules = load_rules(vault.rules_dir)  # an invalid rule stops startup with one line
     setup_logging(vault, verbose=not a.quiet)
     daemon = Daemon(vault, settings, rules, scheduler=not no_schedule)
