@@ -47,9 +47,11 @@ def test_paragraphs_are_verbatim_in_an_independent_pdftotext_extraction(
               f"(ignoring spaces and unmapped glyphs {found_nospace / checked:.1%}); misses:")
         for m in misses:
             print("  ", m)
-    assert checked > 800
+    # bmc and jner bibliographies are reference chunks now (143 entries that used to be
+    # counted as found paragraphs), so fewer paragraphs are checked; the 48 misses are the same.
+    assert checked > 700
     # Target is 99 %; the measured share (see docs/compile.md) is guarded against regressions.
-    assert found / checked >= 0.94
+    assert found / checked >= 0.93
     assert found_nospace / checked >= 0.98
 
 
@@ -201,3 +203,22 @@ def test_pdftotext_tier_gives_one_page_chunk_per_page_without_boxes(fixtures_dir
     assert doc.parser == "pdftotext" and doc.pages == 4
     assert [b.page for b in doc.blocks] == [1, 2, 3, 4]
     assert all(b.type == "page" and b.bbox is None for b in doc.blocks)
+
+
+@pytest.mark.parametrize(
+    ("name", "first"),
+    [
+        ("bmc_jtmo_2010_datta_test1.pdf", "1. Kudsk KA"),
+        ("jner_2016_demarchis_0046d83a.pdf", "1. Quandt F"),
+    ],
+)
+def test_references_heading_set_on_the_first_entry_line_still_yields_reference_chunks(
+    fixtures_dir: Path, name: str, first: str
+) -> None:
+    blocks = _parse(fixtures_dir / "pdfs" / "two_column" / name).blocks
+    assert not any(b.type == "paragraph" and b.text.startswith("References") for b in blocks)
+    heading = next(i for i, b in enumerate(blocks) if b.type == "heading" and b.text == "References")
+    assert blocks[heading + 1].type == "reference" and blocks[heading + 1].text.startswith(first)
+    refs = [b for b in blocks if b.type == "reference"]
+    assert len(refs) >= 40 and all(b.section == "References" for b in refs)
+    assert any(r.startswith("doi:10.") for b in refs for r in b.refs)

@@ -233,22 +233,16 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     in_refs = False
     for lines, info in zip(pages, infos, strict=True):
         for group in order_page(lines, info.width):
+            if not in_refs and len(group) > 1 and _REFS_RE.match(group[0].text.strip()):
+                # "References" set as the first line of the block holding the first
+                # entries (bmc, jner): split it off as the heading.
+                head = group[0]
+                paras.append(_Para("heading", [head], head.text.strip(),
+                                   [(head.page, head.text.strip())], _heading_number(head.text)))
+                paras[-1].head = 1
+                in_refs, group = True, group[1:]
             if in_refs:
-                for entry in _split_references(group):
-                    text = join_lines(ln.text for ln in entry)
-                    kind, number = _classify(entry, text, body, False)
-                    if kind == "heading" and not _REF_START_RE.match(text):
-                        in_refs = bool(_REFS_RE.match(text))
-                        paras.append(_Para(kind, entry, text, [(entry[0].page, text)], number))
-                        continue
-                    if entry[0].bbox[0] > min(ln.bbox[0] for ln in group) + 3.0 and paras \
-                            and paras[-1].type == "reference":
-                        prev = paras[-1]
-                        prev.text = join_two(prev.text, text)
-                        prev.lines.extend(entry)
-                        prev.pieces.append((entry[0].page, text))
-                        continue
-                    paras.append(_Para("reference", entry, text, [(entry[0].page, text)]))
+                in_refs = _add_references(group, paras, body)
                 continue
             split = _split_group(group)
             for para_lines in split:
@@ -269,6 +263,27 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     continue
                 paras.append(cur)
     return _to_blocks(paras, infos)
+
+
+def _add_references(group: list[Line], paras: list[_Para], body: float) -> bool:
+    """Bibliography lines → one ``reference`` para per entry; False once a heading ends it."""
+    in_refs = True
+    for entry in _split_references(group):
+        text = join_lines(ln.text for ln in entry)
+        kind, number = _classify(entry, text, body, False)
+        if kind == "heading" and not _REF_START_RE.match(text):
+            in_refs = bool(_REFS_RE.match(text))
+            paras.append(_Para(kind, entry, text, [(entry[0].page, text)], number))
+            continue
+        if entry[0].bbox[0] > min(ln.bbox[0] for ln in group) + 3.0 and paras \
+                and paras[-1].type == "reference":
+            prev = paras[-1]
+            prev.text = join_two(prev.text, text)
+            prev.lines.extend(entry)
+            prev.pieces.append((entry[0].page, text))
+            continue
+        paras.append(_Para("reference", entry, text, [(entry[0].page, text)]))
+    return in_refs
 
 
 def _is_small_print(lines: list[Line], body: float, info: PageInfo) -> bool:
