@@ -231,6 +231,16 @@ class Daemon:
             return
         index_paths(self.vault, self.settings, paths)
 
+    def _reconcile_index(self) -> None:
+        """Startup: catch up with wiki/ edits and deletions made while vaultd was down."""
+        try:
+            from vaultd.daemon.scheduler import index_reconcile
+
+            index_reconcile(self.vault, self.settings)
+        except ImportError:
+            return
+        log.info("index reconciled with the vault")
+
     def export_bib(self) -> None:
         from vaultd.library_bib import export_library_bib
 
@@ -249,6 +259,8 @@ class Daemon:
             stats = {p: stat_file(p) for p in wiki_paths}
             with self._wiki_lock:
                 ready = [p for p, _ in self._wiki_debounce.step(stats, now)]
+            # Deleted or renamed-away notes leave the index now, not at the next reconcile.
+            ready += [p for p, st in stats.items() if st is None]
             if ready:
                 self._maint.put(lambda: self._reindex_wiki(ready))
         if self._bib_dirty.is_set():
@@ -290,6 +302,9 @@ class Daemon:
                 self._start_thread(self._worker, f"vaultd-job-{i}")
             self._start_thread(self._enricher, "vaultd-enrich")
             self._start_thread(self._maintenance, "vaultd-maint")
+            # In the background (maintenance thread): never delays the inbox.
+            if self.vault.index_db.exists():  # none yet: the first compile builds it
+                self._maint.put(self._reconcile_index)
             watcher = InboxWatcher(self.vault.inbox, self.vault.wiki,
                                    self.settings.daemon.debounce_seconds, self._on_wiki_change)
             watcher.start()

@@ -1,0 +1,102 @@
+"""The agent as a user meets it: crash loops, wiki edits, limits, a second instance."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+from test_daemon_support import agent, drop, jobs, settled, wait_for
+
+from vaultd.cli import main_group
+from vaultd.daemon.queue import MAX_CRASHES, JobQueue
+from vaultd.daemon.watcher import stat_file
+from vaultd.statedb import open_state_db
+from vaultd.vault import Vault
+
+
+def _search_paths(vault: Vault, query: str) -> set[str]:
+    result = CliRunner().invoke(main_group, ["--vault", str(vault.root), "search", query,
+                                             "--keywords-only", "--json"])
+    if result.exit_code != 0:
+        return set()
+    return {h["path"] for h in json.loads(result.output)["hits"]}
+
+
+def test_a_file_that_kills_vaultd_three_times_lands_in_failed_instead_of_a_crash_loop(
+        vault: Vault) -> None:
+    item = drop(vault.inbox, "crasher.pdf", b"%PDF-1.4 pretend this segfaults the parser\n")
+    st = stat_file(item)
+    assert st is not None
+    # The service died MAX_CRASHES - 1 times while processing it (what launchd's KeepAlive
+    # restarts would record): the real queue API, as the killed processes left it.
+    q = JobQueue(open_state_db(vault.state_db))
+    q.enqueue(str(item), st.fingerprint)
+    for _ in range(MAX_CRASHES - 1):
+        assert q.claim() is not None
+        q.requeue_stale()
+    assert q.claim() is not None  # the last run, killed mid-job
+    q.db.close()
+    with agent(vault) as a:
+        wait_for(lambda: (vault.failed / "crasher.pdf.error.md").is_file(), 20,
+                 "the crashing file in _failed/")
+        note = (vault.failed / "crasher.pdf.error.md").read_text(encoding="utf-8")
+        assert "vaultd stopped while processing crasher.pdf" in note
+        assert (vault.failed / "crasher.pdf").is_file() and not item.exists()
+        (job,) = jobs(vault)
+        assert job.state == "failed"
+        assert a.proc.poll() is None  # still running, not crash-looping
+        assert a.stop() == 0
+
+
+def test_a_wiki_note_becomes_searchable_and_leaves_search_when_deleted_or_renamed(
+        vault: Vault) -> None:
+    with agent(vault) as a:
+        idea = vault.wiki / "myidea.md"
+        idea.write_text("# My idea\n\nZorblaxian lattices tile the plane.\n", encoding="utf-8")
+        wait_for(lambda: _search_paths(vault, "zorblaxian") == {"wiki/myidea.md"}, 20,
+                 "the new note in search")
+        idea.unlink()
+        wait_for(lambda: _search_paths(vault, "zorblaxian") == set(), 20,
+                 "the deleted note to leave search")
+        other = vault.wiki / "other.md"
+        other.write_text("# Other\n\nQuuxable monoids.\n", encoding="utf-8")
+        wait_for(lambda: _search_paths(vault, "quuxable") == {"wiki/other.md"}, 20, "other.md")
+        other.rename(vault.wiki / "renamed.md")
+        wait_for(lambda: _search_paths(vault, "quuxable") == {"wiki/renamed.md"}, 20,
+                 "the rename in search")
+        assert a.stop() == 0
+    # Edits made while the agent was down are reconciled at startup.
+    (vault.wiki / "renamed.md").unlink()
+    (vault.wiki / "offline.md").write_text("# Offline\n\nFrobnicated sheaves.\n",
+                                           encoding="utf-8")
+    with agent(vault) as b:
+        wait_for(lambda: _search_paths(vault, "frobnicated") == {"wiki/offline.md"}, 30,
+                 "the startup reconcile")
+        assert _search_paths(vault, "quuxable") == set()
+        assert b.stop() == 0
+
+
+def test_a_file_over_the_size_limit_lands_in_failed_with_an_error_note(vault: Vault) -> None:
+    with agent(vault, env={"VAULTD_DAEMON_MAX_FILE_MB": "1"}) as a:
+        drop(vault.inbox, "huge.pdf", b"%PDF-1.4\n" + b"0" * (2 * 1024 * 1024))
+        wait_for(lambda: settled(vault, 1), 20, "the oversized job")
+        wait_for(lambda: (vault.failed / "huge.pdf.error.md").is_file(), 10, "the error note")
+        note = (vault.failed / "huge.pdf.error.md").read_text(encoding="utf-8")
+        assert "larger than the 1 MB limit" in note and "daemon.max_file_mb" in note
+        assert (vault.failed / "huge.pdf").is_file()
+        assert a.stop() == 0
+
+
+def test_a_second_vaultd_run_on_the_same_vault_exits_1_naming_the_pid(vault: Vault) -> None:
+    with agent(vault) as a:
+        second = subprocess.run(
+            [sys.executable, "-m", "vaultd", "--vault", str(vault.root), "run", "--no-schedule"],
+            capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+        assert second.returncode == 1
+        assert f"pid {a.proc.pid}" in second.stderr
+        assert a.proc.poll() is None
+        assert a.stop() == 0
+
+
