@@ -364,3 +364,62 @@ def test_cli_pending_fills_every_note_with_pending_chunks(vault: Vault, fake: Fa
     res = runner.invoke(main_group, [*args, "--json"], env={"OLLAMA_HOST": fake.url})
     assert res.exit_code == 0
     assert [(r["cite_key"], r["enriched"]) for r in json.loads(res.stdout)["results"]] == [(KEY, 3)]
+
+
+def _sample_paper_captured(vault: Vault, key: str) -> None:
+    from vaultd.models import Author, MetaFile, Work
+    from vaultd.samplepdf import write_sample_paper
+    from vaultd.vault import atomic_write_text
+
+    paper = write_sample_paper(vault.pdf_path(key))
+    work = Work(
+        title=paper.title, authors=[Author(literal=a) for a in paper.authors], issued=[2024]
+    )
+    meta = MetaFile.from_work(key, work, pdf=vault.rel(vault.pdf_path(key)))
+    atomic_write_text(vault.meta_path(key), meta.model_dump_json())
+
+
+def test_compile_leaving_chunks_pending_says_what_to_run_and_json_counts_them(
+    vault: Vault, fake: FakeOllama
+) -> None:
+    key = "sample2024paper"
+    _sample_paper_captured(vault, key)
+    runner = CliRunner()
+    args = ["--vault", str(vault.root), "compile", key]
+    res = runner.invoke(main_group, args, env={"OLLAMA_HOST": fake.url})
+    assert res.exit_code == 0, res.output
+    hints = [line for line in res.stderr.splitlines() if "await enrichment" in line]
+    assert len(hints) == 1 and f"run `vaultd enrich {key}`" in hints[0]
+    assert "agent (`vaultd run`) fills them when Ollama is up" in hints[0]
+    assert fake.chat_requests() == []  # compiling never waits for the LLM
+    res = runner.invoke(main_group, [*args, "--json"], env={"OLLAMA_HOST": fake.url})
+    pending = json.loads(res.stdout)["enrichment_pending"]
+    assert pending > 0 and f"{pending} chunks of {key} await enrichment" in res.stderr
+
+    enrich_note(vault, settings_for(vault, fake.url), key)
+    res = runner.invoke(main_group, [*args, "--json"], env={"OLLAMA_HOST": fake.url})
+    assert json.loads(res.stdout)["enrichment_pending"] == 0
+    assert "await enrichment" not in res.stderr
+
+
+def test_capture_of_a_pdf_says_what_fills_its_pending_chunks(
+    vault: Vault, tmp_path: Any
+) -> None:
+    from vaultd.samplepdf import write_sample_paper
+
+    pdf = tmp_path / "paper.pdf"
+    write_sample_paper(pdf)
+    offline = closed_port_url()
+    env = {
+        var: offline
+        for var in ("VAULTD_CROSSREF_URL", "VAULTD_OPENALEX_URL", "VAULTD_UNPAYWALL_URL",
+                    "VAULTD_ARXIV_API_URL", "VAULTD_ARXIV_PDF_URL", "OLLAMA_HOST")
+    }
+    args = ["--vault", str(vault.root), "capture", str(pdf), "--cite-key", "sample2024paper"]
+    res = CliRunner().invoke(main_group, [*args, "--json"], env=env)
+    assert res.exit_code == 0, res.output
+    compiled = json.loads(res.stdout)[0]["compile"]
+    assert compiled["enrichment_pending"] > 0
+    hints = [line for line in res.stderr.splitlines() if "await enrichment" in line]
+    assert len(hints) == 1 and "run `vaultd enrich sample2024paper`" in hints[0]
+

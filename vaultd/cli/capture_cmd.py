@@ -57,6 +57,7 @@ def capture_command(ctx: click.Context, input_text: str, doi: str | None,
     compiled = {} if no_compile else _compile_all(vault, settings, results, refresh)
     if as_json:
         emit_json([_result_json(r, compiled.get(r.cite_key)) for r in results])
+        _enrich_hint(settings, compiled, a.quiet)
         return
     for res in results:
         click.echo(res.cite_key)
@@ -66,8 +67,26 @@ def capture_command(ctx: click.Context, input_text: str, doi: str | None,
             stderr.print(f"{res.cite_key}: {state}", markup=False, soft_wrap=True)
             for line in [*res.notes, *res.warnings]:
                 stderr.print(f"  {line}", markup=False, soft_wrap=True)
+    _enrich_hint(settings, compiled, a.quiet)
     if any(c and "error" in c for c in compiled.values()):
         ctx.exit(1)
+
+
+def _pending(vault: Any, cite_key: str) -> int:
+    from vaultd.pipeline.enrich import pending_count
+
+    return pending_count(vault, cite_key)
+
+
+def _enrich_hint(settings: Any, compiled: dict[str, dict[str, Any] | None], quiet: bool) -> None:
+    """Compiling never waits for the LLM: one stderr line says what fills pending chunks."""
+    from vaultd.pipeline.enrich import pending_hint
+
+    counts = {k: c["enrichment_pending"] for k, c in compiled.items()
+              if c and "enrichment_pending" in c}
+    hint = pending_hint(settings, counts)
+    if hint and not quiet:
+        click.echo(hint, err=True)
 
 
 def _compile_all(vault: Any, settings: Any, results: list[Any],
@@ -94,7 +113,8 @@ def _compile_all(vault: Any, settings: Any, results: list[Any],
             compiled[res.cite_key] = {"error": str(exc)}
             continue
         compiled[res.cite_key] = {"note": str(out.note_path), "chunks": out.chunks,
-                                  "pages": out.pages, "warnings": list(out.warnings)}
+                                  "pages": out.pages, "warnings": list(out.warnings),
+                                  "enrichment_pending": _pending(vault, res.cite_key)}
     notes = [Path(c["note"]) for c in compiled.values() if c and "note" in c]
     if notes:
         from vaultd.pipeline.index import index_after_compile

@@ -45,6 +45,11 @@ def compile_command(ctx: click.Context, cite_key: str, parser: str | None, as_js
     from vaultd.pipeline.index import index_after_compile
 
     result.warnings.extend(index_after_compile(vault, settings, [result.note_path]))
+    from vaultd.pipeline.enrich import pending_count, pending_hint
+
+    # Compiling never waits for the LLM: say what fills the pending chunks instead.
+    pending = pending_count(vault, result.cite_key)
+    hint = pending_hint(settings, {result.cite_key: pending})
     if as_json:
         emit_json({
             "cite_key": result.cite_key,
@@ -52,11 +57,14 @@ def compile_command(ctx: click.Context, cite_key: str, parser: str | None, as_js
             "parser": result.parser,
             "pages": result.pages,
             "chunks": result.chunks,
+            "enrichment_pending": pending,
             "warnings": result.warnings,
         })
-        return
-    for warning in result.warnings:
-        stderr.print(f"[yellow]warning:[/] {warning}")
-    used = result.parser or "none (metadata only)"
-    click.echo(f"{vault.rel(result.note_path)}: {result.chunks} chunks from {result.pages} pages "
-               f"(parser: {used})")
+    else:
+        for warning in result.warnings:
+            stderr.print(f"[yellow]warning:[/] {warning}")
+        used = result.parser or "none (metadata only)"
+        click.echo(f"{vault.rel(result.note_path)}: {result.chunks} chunks from "
+                   f"{result.pages} pages (parser: {used})")
+    if hint and not obj.quiet:
+        click.echo(hint, err=True)
