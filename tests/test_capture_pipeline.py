@@ -107,8 +107,8 @@ def test_a_title_disagreement_becomes_a_specific_warning(
                for w in res.warnings)
     assert any(w.startswith("first author: crossref Makris vs openalex Adak") for w in res.warnings)
     assert any(w == "year: crossref 2014 vs openalex 2001" for w in res.warnings)
-    # CrossRef and Unpaywall still agree on all three.
-    assert res.meta.reconciled is True
+    # CrossRef and Unpaywall agree, but Unpaywall repeats CrossRef: not two witnesses.
+    assert res.meta.reconciled is False
 
 
 def test_html_served_instead_of_a_pdf_is_never_saved(
@@ -137,7 +137,7 @@ def test_a_doi_nobody_knows_asks_for_the_cite_key_flag(
     assert res.meta.doi == doi
 
 
-def test_a_source_timing_out_is_named_and_the_capture_still_succeeds(
+def test_a_source_timing_out_is_named_and_crossref_with_unpaywall_alone_is_unreconciled(
         vault: Vault, server: ReplayServer, fixtures_dir: Path) -> None:
     serve_pnas(server, fixtures_dir)
     server.route(f"/openalex/works/doi:{PNAS}",
@@ -147,7 +147,10 @@ def test_a_source_timing_out_is_named_and_the_capture_still_succeeds(
     [res] = run(vault, server, PNAS, settings)
     assert res.meta.title == PNAS_TITLE
     assert any(w.startswith("openalex unavailable:") and "timed out" in w for w in res.warnings)
-    assert "openalex" not in res.meta.sources and res.meta.reconciled is True
+    # Unpaywall's metadata is CrossRef's: it agrees, but it is not a second witness.
+    assert "openalex" not in res.meta.sources and "unpaywall" in res.meta.sources
+    assert res.meta.reconciled is False
+    assert any("unpaywall repeats crossref" in w for w in res.warnings)
 
 
 def test_same_arxiv_id_twice_makes_one_record_even_without_state_db(

@@ -17,23 +17,75 @@ from rapidfuzz import fuzz
 
 from vaultd.models import Author, Work
 
-# Sources whose answers count towards agreement; embedded PDF metadata and .bib entries
-# are hints, not witnesses.
-WITNESSES = ("crossref", "openalex", "arxiv", "unpaywall")
+# Independent sources whose answers count towards agreement. Unpaywall's metadata is
+# CrossRef's, so it is not a second witness; embedded PDF metadata and .bib entries are
+# hints, not witnesses.
+WITNESSES = ("crossref", "openalex", "arxiv")
 PRIORITY = ("crossref", "openalex", "unpaywall", "arxiv", "bib", "pdf")
 TITLE_MATCH_RATIO = 95.0
 
-_LATEX_CMD = re.compile(r"\\([A-Za-z]+)")
-_LATEX_ACCENT = re.compile(r"\\[\"'`^~=.uvHc]\{?([A-Za-z])\}?")
+# \"a \'{e} \v{c} \c c; a letter accent never eats a command (\upsilon is not \u p).
+_LATEX_ACCENT = re.compile(
+    r"\\(?:[\"'`^~=.]\{?([A-Za-z])\}?|[uvHc](?:\{([A-Za-z])\}|\s+([A-Za-z])(?![A-Za-z])))")
+_LATEX_GREEK = (
+    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota",
+    "kappa", "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon",
+    "phi", "chi", "psi", "omega",
+)
+# LaTeX commands CrossRef and PDFs print as one Unicode character.
+_LATEX_SYMBOLS: dict[str, str] = {
+    **dict(zip(_LATEX_GREEK, "αβγδεζηθικλμνξπρστυφχψω", strict=True)),
+    **dict(zip((g.capitalize() for g in _LATEX_GREEK), "ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΠΡΣΤΥΦΧΨΩ",
+               strict=True)),
+    "varepsilon": "ε", "vartheta": "θ", "varphi": "φ", "varpi": "π", "varrho": "ρ",
+    "varsigma": "ς", "ell": "ℓ", "hbar": "ℏ", "partial": "∂", "nabla": "∇", "infty": "∞",
+    "to": "→", "rightarrow": "→", "leftarrow": "←", "leftrightarrow": "↔", "mapsto": "↦",
+    "times": "×", "pm": "±", "mp": "∓", "cdot": "·", "leq": "≤", "le": "≤", "geq": "≥",
+    "ge": "≥", "neq": "≠", "ne": "≠", "approx": "≈", "sim": "∼", "simeq": "≃",
+    "equiv": "≡", "propto": "∝", "in": "∈", "sqrt": "√", "sum": "∑", "prod": "∏",
+    "int": "∫", "star": "⋆", "ast": "∗", "circ": "∘", "dagger": "†", "prime": "′",
+    "minus": "−", "ss": "ß", "ae": "æ", "AE": "Æ", "o": "ø", "O": "Ø", "aa": "å", "AA": "Å",
+    "l": "ł", "L": "Ł", "i": "ı",
+}
+# Formatting commands whose argument is kept as it is: \emph{Ab} → Ab.
+_LATEX_WRAPPERS = (
+    "emph", "textit", "textbf", "textrm", "textsf", "texttt", "textsc", "textup",
+    "textnormal", "text", "mathrm", "mathit", "mathbf", "mathsf", "mathtt",
+    "mathcal", "mathbb", "mathfrak", "mathscr", "boldsymbol", "bm", "operatorname",
+    "mbox", "hbox", "ensuremath",
+)
+_LATEX_WRAP_RE = re.compile(r"\\(?:" + "|".join(_LATEX_WRAPPERS) + r")\s*\{([^{}]*)\}")
+_LATEX_SYMBOL_RE = re.compile(r"\\([A-Za-z]+)(?![A-Za-z])\s*")
+_LATEX_SPACING_RE = re.compile(r"\\[,;:! ]")
+
+
+def latex_to_unicode(text: str) -> str:
+    """LaTeX maths and formatting in a title as the Unicode CrossRef and PDFs print:
+    ``$\\Lambda$CDM`` → ``ΛCDM``, ``$B^0_s\\to\\mu^+\\mu^-$`` → ``B0s→μ+μ−``,
+    ``\\emph{Ab} initio`` → ``Ab initio``. Text without a backslash or ``$`` is returned
+    unchanged."""
+    if "\\" not in text and "$" not in text:
+        return text
+    t = _LATEX_ACCENT.sub(lambda m: m.group(1) or m.group(2) or m.group(3), text)
+    for _ in range(3):  # nested wrappers: \mathrm{\emph{x}}
+        t, n = _LATEX_WRAP_RE.subn(r"\1", t)
+        if not n:
+            break
+    t = _LATEX_SPACING_RE.sub(" ", t)
+    t = _LATEX_SYMBOL_RE.sub(lambda m: _LATEX_SYMBOLS.get(m.group(1), m.group(1)), t)
+
+    def maths(m: re.Match[str]) -> str:
+        # Inside $...$: ^ and _ drop, a minus is the Unicode minus PDFs print.
+        return m.group(1).replace("^", "").replace("_", "").replace("-", "−").replace(" ", "")
+    t = re.sub(r"\$([^$]*)\$", maths, t)
+    return t.replace("$", "").replace("{", "").replace("}", "")
 
 
 def normalise_title(title: str | None) -> str:
     """Case, punctuation, Unicode and LaTeX (``$\\alpha$``, ``{BERT}``) folded away."""
     if not title:
         return ""
-    t = _LATEX_ACCENT.sub(r"\1", title)
-    t = _LATEX_CMD.sub(r"\1", t)
-    t = t.replace("$", " ").replace("{", "").replace("}", "")
+    t = latex_to_unicode(title).replace("{", "").replace("}", "")
     t = unicodedata.normalize("NFKD", t)
     t = "".join(c for c in t if not unicodedata.combining(c))
     t = t.casefold()
@@ -137,7 +189,8 @@ def reconcile(works: list[Work]) -> Reconciled:
     if not merged.reconciled and len(witnesses) < 2:
         answered = ", ".join(_name(w) for w in witnesses)
         merged.warnings.append(
-            f"unreconciled: only {answered} answered; need two sources that agree" if answered
+            f"unreconciled: only {answered} answered; need two independent sources that "
+            "agree (unpaywall repeats crossref)" if answered
             else "unreconciled: no metadata source answered; need two sources that agree")
     return Reconciled(merged, _dedupe(notes))
 

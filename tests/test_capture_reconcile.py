@@ -1,0 +1,66 @@
+"""Reconcile: LaTeX in arXiv titles equals the Unicode CrossRef/PDFs print; only
+independent sources count as witnesses."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vaultd.capture.names import make_work
+from vaultd.capture.reconcile import (
+    _LATEX_GREEK,
+    latex_to_unicode,
+    normalise_title,
+    reconcile,
+    titles_match,
+)
+
+GREEK_SMALL = "αβγδεζηθικλμνξπρστυφχψω"
+GREEK_CAPITAL = "ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΠΡΣΤΥΦΧΨΩ"
+
+
+@pytest.mark.parametrize(("latex", "printed"), [
+    (r"The role of $\alpha$-synuclein in disease", "The role of α-synuclein in disease"),
+    (r"Constraints on $\Lambda$CDM from galaxy clusters",
+     "Constraints on ΛCDM from galaxy clusters"),
+    (r"Search for the rare decay $B^0_s\to\mu^+\mu^-$ at LHCb",
+     "Search for the rare decay B0s→μ+μ− at LHCb"),
+    (r"\emph{Ab} initio molecular dynamics", "Ab initio molecular dynamics"),
+    (r"\textit{In vivo} imaging of $\mathrm{H}_2\mathrm{O}_2$", "In vivo imaging of H2O2"),
+    (r"Measurement of $\sin^2\theta_W$", "Measurement of sin2θW"),
+    (r"The $\eta \to \pi^0 \gamma\gamma$ decay", "The η→π0γγ decay"),
+])
+def test_latex_titles_compare_equal_to_the_unicode_form_crossref_prints(latex: str,
+                                                                         printed: str) -> None:
+    assert normalise_title(latex) == normalise_title(printed)
+    assert titles_match(latex, printed)
+
+
+def test_a_different_greek_letter_is_a_different_title() -> None:
+    assert normalise_title(r"$\alpha$-decay rates") != normalise_title("β-decay rates")
+
+
+@given(st.sampled_from(range(len(_LATEX_GREEK))), st.booleans(), st.text(max_size=20))
+def test_every_greek_letter_command_becomes_its_unicode_letter(i: int, capital: bool,
+                                                               rest: str) -> None:
+    name = _LATEX_GREEK[i].capitalize() if capital else _LATEX_GREEK[i]
+    letter = (GREEK_CAPITAL if capital else GREEK_SMALL)[i]
+    assert latex_to_unicode(f"${chr(92)}{name}$") == letter
+    assert normalise_title(f"${chr(92)}{name}$ {rest}") == normalise_title(f"{letter} {rest}")
+
+
+@given(st.text(max_size=200))
+def test_no_title_crashes_the_normaliser_and_plain_text_is_untouched(title: str) -> None:
+    normalise_title(title)
+    if "\\" not in title and "$" not in title:
+        assert latex_to_unicode(title) == title
+
+
+def test_crossref_and_unpaywall_agreeing_is_not_two_witnesses() -> None:
+    def w(source: str) -> object:
+        return make_work(title="Same Title", authors=[{"family": "Adak"}], issued=[2001],
+                         doi="10.1023/a:1007154515475", sources=[source])
+    out = reconcile([w("crossref"), w("unpaywall")])  # type: ignore[list-item]
+    assert out.work.reconciled is False
+    assert reconcile([w("crossref"), w("openalex")]).work.reconciled is True  # type: ignore[list-item]
