@@ -407,16 +407,19 @@ def test_capture_of_a_pdf_says_what_fills_its_pending_chunks(
 ) -> None:
     from vaultd.samplepdf import write_sample_paper
 
+    from replay_server import ReplayServer
+
     pdf = tmp_path / "paper.pdf"
     write_sample_paper(pdf)
-    offline = closed_port_url()
-    env = {
-        var: offline
-        for var in ("VAULTD_CROSSREF_URL", "VAULTD_OPENALEX_URL", "VAULTD_UNPAYWALL_URL",
-                    "VAULTD_ARXIV_API_URL", "VAULTD_ARXIV_PDF_URL", "OLLAMA_HOST")
-    }
-    args = ["--vault", str(vault.root), "capture", str(pdf), "--cite-key", "sample2024paper"]
-    res = CliRunner().invoke(main_group, [*args, "--json"], env=env)
+    with ReplayServer() as nothing:  # every metadata source answers 404, fast
+        env = {
+            var: nothing.url
+            for var in ("VAULTD_CROSSREF_URL", "VAULTD_OPENALEX_URL", "VAULTD_UNPAYWALL_URL",
+                        "VAULTD_ARXIV_API_URL", "VAULTD_ARXIV_PDF_URL")
+        }
+        env["OLLAMA_HOST"] = closed_port_url()
+        args = ["--vault", str(vault.root), "capture", str(pdf), "--cite-key", "sample2024paper"]
+        res = CliRunner().invoke(main_group, [*args, "--json"], env=env)
     assert res.exit_code == 0, res.output
     compiled = json.loads(res.stdout)[0]["compile"]
     assert compiled["enrichment_pending"] > 0
