@@ -79,7 +79,9 @@ def test_error_paths_are_error_results_with_a_way_forward(indexed: Vault) -> Non
     ])
     assert all(r.is_error for r in results)
     unknown, chunk, fmt, empty, limit, nokeys = (_text(r) for r in results)
-    assert f"{KEY} — Attention Is All You Need" in unknown
+    # Each suggestion is exactly `key — title`: authors help the match but are not printed.
+    assert unknown.split("did you mean: ", 1)[1].split("; ")[0] == \
+        f"{KEY} — Attention Is All You Need"
     assert "p3s2c1" in chunk
     assert "apa" in fmt and "bibtex" in fmt
     assert "empty query" in empty

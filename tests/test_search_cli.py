@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import time
 
 from click.testing import CliRunner
 from test_index_support import sample_vault
 
 from vaultd.cli import main_group
-from vaultd.vault import Vault
+from vaultd.vault import Vault, atomic_write_text
 
 KEY = "vaswani2017attention"
 
@@ -54,7 +56,9 @@ def test_cite_quote_and_bib_print_to_stdout(vault: Vault) -> None:
 def test_unknown_key_exits_1_with_suggestions_and_bib_lists_it(vault: Vault) -> None:
     sample_vault(vault)
     cite = _run(vault, "cite", "vaswani2017")
-    assert cite.returncode == 1 and f"{KEY} — Attention Is All You Need" in cite.stderr
+    assert cite.returncode == 1
+    hints = cite.stderr.split("did you mean: ", 1)[1].strip().split("; ")
+    assert hints[0] == f"{KEY} — Attention Is All You Need"
     bib = _run(vault, "bib", KEY, "nosuch1999", "--json")
     assert bib.returncode == 1
     data = json.loads(bib.stdout)
@@ -67,3 +71,23 @@ def test_search_before_index_and_bad_limit_fail_cleanly(vault: Vault) -> None:
     assert no_index.returncode == 1 and "vaultd index" in no_index.stderr
     bad = _run(vault, "search", "attention", "--limit", "0")
     assert bad.returncode == 2
+
+
+def test_no_recency_flag_ranks_own_notes_by_relevance_alone(vault: Vault) -> None:
+    atomic_write_text(vault.root / "old.md", "# Idea\n\nquokka habitat, quokka habitat survey\n")
+    atomic_write_text(vault.root / "new.md", "# Idea\n\nquokka habitat and other survey notes\n")
+    old = time.time() - 400 * 86400
+    os.utime(vault.root / "old.md", (old, old))
+    runner = CliRunner()
+    env = {"VAULTD_EMBEDDING_PROVIDER": "none"}
+    base = ["--vault", str(vault.root)]
+    assert runner.invoke(main_group, [*base, "index"], env=env).exit_code == 0
+
+    def first(*flags: str) -> str:
+        out = runner.invoke(main_group, [*base, "search", "quokka habitat", "--json", *flags],
+                            env=env)
+        assert out.exit_code == 0, out.output
+        return str(json.loads(out.stdout)["hits"][0]["path"])
+
+    assert first() == "new.md"  # recently edited notes are boosted by default
+    assert first("--no-recency") == "old.md"

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote as urlquote
 
 from vaultd.errors import VaultdError
 from vaultd.vault import Vault
@@ -21,7 +20,6 @@ if TYPE_CHECKING:
 
     from vaultd.config import Settings
     from vaultd.index.embed import Embedder
-    from vaultd.index.search import Hit
     from vaultd.index.store import IndexDB
 
 log = logging.getLogger("vaultd.mcp")
@@ -97,21 +95,6 @@ def _tool_error(exc: VaultdError) -> Exception:
     return ToolError(str(exc))
 
 
-def hit_json(vault: Vault, hit: Hit) -> dict[str, Any]:
-    """One recall hit as agents see it (with a link to open it)."""
-    data: dict[str, Any] = {k: v for k, v in hit.to_dict().items() if v not in (None, [])}
-    target = f"raw/{hit.cite_key}.pdf" if hit.kind == "paper" and hit.cite_key else hit.path
-    if hit.kind == "paper" and hit.page:
-        data["link"] = f"{target}#page={hit.page}"
-    elif hit.line_start:
-        data["link"] = f"{hit.path}#L{hit.line_start}"
-    else:
-        data["link"] = hit.path
-    data["obsidian"] = (f"obsidian://open?vault={urlquote(vault.root.name)}"
-                        f"&file={urlquote(hit.path)}")
-    return data
-
-
 def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
     """The MCP server over ``vault`` (``settings`` None: keywords only, no embeddings)."""
     from mcp.server.mcpserver import MCPServer
@@ -136,13 +119,16 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
     @server.tool()
     def recall(query: str, limit: int = 5, cite_key: str | None = None,
                author: str | None = None, year_min: int | None = None,
-               year_max: int | None = None, kind: str | None = None) -> dict[str, Any]:
-        """Find passages in papers and the user's notes. kind: paper|note. limit 1-20."""
-        from vaultd.index.search import Filters, hybrid_search
+               year_max: int | None = None, kind: str | None = None,
+               recency: bool = True) -> dict[str, Any]:
+        """Find passages in papers and the user's notes. kind: paper|note. limit 1-20.
+        recency=false: no boost for recently edited notes."""
+        from vaultd.index.search import RECENCY_HALF_LIFE_DAYS, Filters, hit_json, hybrid_search
 
         db = state.index()
         filters = Filters(cite_key=cite_key, author=author, year_min=year_min,
-                          year_max=year_max, kind=kind, recency_half_life_days=90.0)
+                          year_max=year_max, kind=kind,
+                          recency_half_life_days=RECENCY_HALF_LIFE_DAYS if recency else None)
         embedder = state.query_embedder()
         note = None
         try:

@@ -18,11 +18,13 @@ from vaultd.errors import VaultdError, VaultError
 @click.option("--year-max", type=int, help="Published in or before this year.")
 @click.option("--kind", type=click.Choice(["paper", "note"]), help="Papers or your own notes.")
 @click.option("--keywords-only", is_flag=True, help="Skip the embedding provider (BM25 only).")
+@click.option("--no-recency", is_flag=True,
+              help="Do not boost recently edited notes of your own (pure relevance order).")
 @json_option
 @click.pass_context
 def search_command(ctx: click.Context, query: str, limit: int, cite_key: str | None,
                    author: str | None, year_min: int | None, year_max: int | None,
-                   kind: str | None, keywords_only: bool, as_json: bool) -> None:
+                   kind: str | None, keywords_only: bool, no_recency: bool, as_json: bool) -> None:
     """Search papers and your notes (keywords + vectors, fused).
 
     \b
@@ -31,9 +33,8 @@ def search_command(ctx: click.Context, query: str, limit: int, cite_key: str | N
       vaultd search "why layer norm" --kind paper --year-min 2017 --json
     """
     from vaultd.index.embed import make_embedder
-    from vaultd.index.search import Filters, hybrid_search
+    from vaultd.index.search import RECENCY_HALF_LIFE_DAYS, Filters, hit_json, hybrid_search
     from vaultd.index.store import open_index
-    from vaultd.mcp_server import hit_json
 
     a = app(ctx)
     vault = a.vault()
@@ -45,7 +46,8 @@ def search_command(ctx: click.Context, query: str, limit: int, cite_key: str | N
         settings.index.embedding_provider, settings.index.embedding_model,
         ollama_host=settings.enrich.ollama_host)
     filters = Filters(cite_key=cite_key, author=author, year_min=year_min, year_max=year_max,
-                      kind=kind, recency_half_life_days=90.0)
+                      kind=kind,
+                      recency_half_life_days=None if no_recency else RECENCY_HALF_LIFE_DAYS)
     try:
         try:
             hits = hybrid_search(db, query, limit=limit, filters=filters, embedder=embedder)

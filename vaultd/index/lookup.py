@@ -29,30 +29,31 @@ class UnknownKeyError(InputError):
         self.suggestions = suggestions
 
 
-def known_works(vault: Vault, index_db: Any = None) -> dict[str, str]:
-    """cite key → 'title (authors)' for fuzzy matching: index papers + raw/*.meta.json names."""
-    works: dict[str, str] = {}
+def known_works(vault: Vault, index_db: Any = None) -> dict[str, tuple[str, str]]:
+    """cite key → (title, authors) for fuzzy matching: index papers + raw/*.meta.json names."""
+    works: dict[str, tuple[str, str]] = {}
     if index_db is not None:
         for key, title, authors in index_db.conn.execute(
                 "SELECT cite_key, title, authors FROM papers"):
-            works[str(key)] = f"{title or ''} {authors or ''}".strip()
+            works[str(key)] = (str(title or "").strip(), str(authors or "").strip())
     if vault.raw.is_dir():
         for p in vault.raw.glob("*.meta.json"):
-            works.setdefault(p.name[: -len(".meta.json")], "")
+            works.setdefault(p.name[: -len(".meta.json")], ("", ""))
     return works
 
 
-def suggest(query: str, works: dict[str, str], limit: int = 5,
+def suggest(query: str, works: dict[str, tuple[str, str]], limit: int = 5,
             vault: Vault | None = None) -> list[str]:
-    """Top fuzzy matches for ``query`` over keys, titles and authors as ``key — title``."""
+    """Top fuzzy matches for ``query`` over keys, titles and authors, as ``key — title``
+    lines (authors help the match but are not printed)."""
     from rapidfuzz import fuzz, process, utils
 
-    choices = {k: f"{k} {v}" for k, v in works.items()}
+    choices = {k: " ".join(x for x in (k, *v) if x) for k, v in works.items()}
     found = process.extract(query, choices, scorer=fuzz.WRatio, processor=utils.default_process,
                             limit=limit)
     out = []
     for _choice, _score, key in found:
-        title = works[key].strip() or (_meta_title(vault, key) if vault else "")
+        title = works[key][0] or (_meta_title(vault, key) if vault else "")
         out.append(f"{key} — {title}" if title else str(key))
     return out
 

@@ -14,13 +14,17 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote as urlquote
 
 import apsw
 
 from vaultd.errors import InputError
 from vaultd.index.embed import Embedder, pack
 from vaultd.index.store import IndexDB
+
+if TYPE_CHECKING:
+    from vaultd.vault import Vault
 
 RRF_K = 60
 MAX_RESULTS = 20
@@ -40,6 +44,11 @@ _STOP_WORDS = (
 )
 _STOP = frozenset(_STOP_WORDS.split())
 _WORD = re.compile(r"\w+", re.UNICODE)
+
+
+# Recently edited user notes get up to ×1.5 on their fused score, halving every 90 days
+# (`vaultd search --no-recency` / MCP `recall(recency=false)` turn it off).
+RECENCY_HALF_LIFE_DAYS = 90.0
 
 
 @dataclass
@@ -232,6 +241,21 @@ def hybrid_search(db: IndexDB, query: str, *, limit: int = 5, filters: Filters |
                 fused[rid] *= 1.0 + 0.5 * math.pow(0.5, age / filters.recency_half_life_days)
     order = sorted((r for r in fused if r in rows), key=lambda r: -fused[r])[:limit]
     return [_hit(rows[r], fused[r], sources[r], terms, query) for r in order]
+
+
+def hit_json(vault: Vault, hit: Hit) -> dict[str, Any]:
+    """One hit as `vaultd search --json` and MCP recall show it (with a link to open it)."""
+    data: dict[str, Any] = {k: v for k, v in hit.to_dict().items() if v not in (None, [])}
+    target = f"raw/{hit.cite_key}.pdf" if hit.kind == "paper" and hit.cite_key else hit.path
+    if hit.kind == "paper" and hit.page:
+        data["link"] = f"{target}#page={hit.page}"
+    elif hit.line_start:
+        data["link"] = f"{hit.path}#L{hit.line_start}"
+    else:
+        data["link"] = hit.path
+    data["obsidian"] = (f"obsidian://open?vault={urlquote(vault.root.name)}"
+                        f"&file={urlquote(hit.path)}")
+    return data
 
 
 def _has(filters: Filters) -> bool:
