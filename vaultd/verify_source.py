@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from vaultd.config import load_settings
 from vaultd.errors import NoteFormatError, VaultdError
 from vaultd.models import Note, VerifyReport
 from vaultd.note import parse_note
@@ -20,7 +21,7 @@ from vaultd.vault import Vault, file_sha256
 from vaultd.verify import finding
 
 
-def _check_note(vault: Vault, note: Note, rel: str, report: VerifyReport) -> None:
+def _check_note(vault: Vault, note: Note, rel: str, report: VerifyReport, ocr_language: str) -> None:
     meta = note.meta
     key = meta.cite_key
     report.chunks += len(note.chunks)
@@ -40,7 +41,7 @@ def _check_note(vault: Vault, note: Note, rel: str, report: VerifyReport) -> Non
     parser = meta.parser or "pymupdf"
     ocr = "tesseract" in (meta.parser_version or "")
     try:
-        doc = parse_pdf(pdf, parser, ocr=ocr)
+        doc = parse_pdf(pdf, parser, ocr=ocr, ocr_language=ocr_language)
     except VaultdError as exc:
         for chunk in note.chunks:
             report.findings.append(finding(
@@ -59,8 +60,17 @@ def _check_note(vault: Vault, note: Note, rel: str, report: VerifyReport) -> Non
                 chunk_id=chunk.id, expected=chunk.provenance.text_sha256, actual=by_id.get(chunk.id)))
 
 
-def verify_sources(vault: Vault, cite_key: str | None = None) -> VerifyReport:
-    """Re-extract the PDF of every note (or of ``cite_key``) and report what changed."""
+def verify_sources(
+    vault: Vault, cite_key: str | None = None, *, ocr_language: str | None = None
+) -> VerifyReport:
+    """Re-extract the PDF of every note (or of ``cite_key``) and report what changed.
+
+    OCRed pages are re-read with ``ocr_language`` — by default the vault's
+    ``parse.ocr_language`` setting (config file, then ``VAULTD_*`` variables), the same
+    language compile used, so an OCR quote in another script does not read as STALE.
+    """
+    if ocr_language is None:
+        ocr_language = load_settings(vault.config_path).parse.ocr_language
     report = VerifyReport()
     paths: list[Path] = [vault.note_path(cite_key)] if cite_key else vault.paper_notes()
     for path in paths:
@@ -74,5 +84,5 @@ def verify_sources(vault: Vault, cite_key: str | None = None) -> VerifyReport:
         except NoteFormatError as exc:
             report.findings.append(finding("MALFORMED", rel, path.stem, str(exc)))
             continue
-        _check_note(vault, note, rel, report)
+        _check_note(vault, note, rel, report, ocr_language)
     return report

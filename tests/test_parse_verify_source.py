@@ -1,0 +1,62 @@
+"""`vaultd verify --source` re-reads OCRed pages in the language the vault is set to."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vaultd.models import Author, MetaFile, Work
+from vaultd.parse.base import Block, ParsedDocument
+from vaultd.vault import Vault
+
+KEY = "scan2024ocr"
+
+
+def _vault_with_ocr_note(vault: Vault, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """A compiled note whose chunks came from OCR; returns the languages parse_pdf saw."""
+    from vaultd.config import Settings
+    from vaultd.pipeline.compile import compile_note
+
+    seen: list[str] = []
+
+    def fake_parse(pdf: Path, parser: str = "auto", *, ocr: bool = True,
+                   ocr_language: str = "eng", progress: Any = None) -> ParsedDocument:
+        seen.append(ocr_language)
+        block = Block(type="paragraph", text="Ein gescannter Absatz über Öl.", page=1,
+                      bbox=(72.0, 72.0, 300.0, 90.0), ocr=True, ocr_confidence=0.9)
+        return ParsedDocument("pymupdf", "1.24+tesseract-5.3.0", 1, [block])
+
+    monkeypatch.setattr("vaultd.pipeline.compile.parse_pdf", fake_parse)
+    monkeypatch.setattr("vaultd.verify_source.parse_pdf", fake_parse)
+    vault.pdf_path(KEY).write_bytes(b"%PDF-1.4\n% stand-in, parse_pdf is faked\n%%EOF\n")
+    work = Work(title="A Scan", authors=[Author(family="Muster", given="Eva")], issued=[2024])
+    meta = MetaFile.from_work(KEY, work, pdf=f"raw/{KEY}.pdf", captured_at="2024-01-15T12:00:00+00:00")
+    vault.meta_path(KEY).write_text(meta.model_dump_json(by_alias=True), encoding="utf-8")
+    compile_note(vault, Settings.model_validate({"parse": {"ocr_language": "deu"}}), KEY)
+    return seen
+
+
+def test_verify_source_reocrs_with_the_vaults_configured_language(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vaultd.verify_source import verify_sources
+
+    seen = _vault_with_ocr_note(vault, monkeypatch)
+    text = vault.config_path.read_text(encoding="utf-8")
+    assert '# ocr_language = "eng"' in text
+    vault.config_path.write_text(text.replace('# ocr_language = "eng"', 'ocr_language = "deu"'),
+                                 encoding="utf-8")
+    report = verify_sources(vault, KEY)
+    assert seen == ["deu", "deu"] and report.ok, report.findings
+
+
+def test_verify_source_uses_an_explicit_ocr_language_over_the_config(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vaultd.verify_source import verify_sources
+
+    seen = _vault_with_ocr_note(vault, monkeypatch)
+    verify_sources(vault, KEY, ocr_language="eng+deu")
+    assert seen[-1] == "eng+deu"
