@@ -100,3 +100,37 @@ def test_a_second_vaultd_run_on_the_same_vault_exits_1_naming_the_pid(vault: Vau
         assert a.stop() == 0
 
 
+
+
+def test_status_of_a_stopped_service_shows_no_stale_pid(vault: Vault) -> None:
+    from vaultd.config import Settings
+    from vaultd.daemon.status import collect_status
+
+    q = JobQueue(open_state_db(vault.state_db))
+    q.set_meta("service", {"pid": 424242, "started_at": 1.0})  # left by a stopped run
+    q.db.close()
+    data = collect_status(vault, Settings(), probe_llm=False)
+    assert data["service"] == {"running": False}
+    result = CliRunner().invoke(main_group, ["--vault", str(vault.root), "status", "--no-probe"])
+    assert "424242" not in result.output
+
+
+def test_status_says_whether_the_embedding_provider_is_usable(vault: Vault) -> None:
+    import importlib.util
+
+    from vaultd.config import Settings
+    from vaultd.daemon.status import _embedding
+
+    none = Settings.model_validate({"index": {"embedding_provider": "none"}})
+    assert _embedding(none, None)["available"] is False
+    st = Settings.model_validate({"index": {"embedding_provider": "sentence-transformers"}})
+    assert _embedding(st, None)["available"] is (
+        importlib.util.find_spec("sentence_transformers") is not None)
+    ollama = Settings()
+    assert _embedding(ollama, ["nomic-embed-text:latest"])["available"] is True
+    missing = _embedding(ollama, ["llama3.2:3b"])
+    assert missing["available"] is False and "ollama pull nomic-embed-text" in missing["reason"]
+    assert _embedding(ollama, "ConnectError")["available"] is False
+    result = CliRunner().invoke(main_group, ["--vault", str(vault.root), "status"],
+                                env={"VAULTD_EMBEDDING_PROVIDER": "none"})
+    assert "embedding: none (nomic-embed-text) unavailable: disabled" in result.output

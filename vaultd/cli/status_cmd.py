@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import click
@@ -31,8 +32,12 @@ def status_command(ctx: click.Context, no_probe: bool, as_json: bool) -> None:
         return
     svc = data["service"]
     click.echo(f"vault:    {data['vault']}")
+    started = ""
+    if svc.get("running") and svc.get("started_at"):
+        started = ", since " + datetime.fromtimestamp(svc["started_at"]).astimezone().isoformat(
+            timespec="seconds")
     click.echo(f"service:  {'running' if svc.get('running') else 'not running'}"
-               + (f" ({svc['holder']})" if svc.get("holder") else ""))
+               + (f" ({svc['holder']}{started})" if svc.get("holder") else ""))
     q = data["queue"]
     click.echo("queue:    " + ", ".join(f"{k} {v}" for k, v in q.items()))
     for f in data["failures"]:
@@ -56,7 +61,13 @@ def status_command(ctx: click.Context, no_probe: bool, as_json: bool) -> None:
     else:
         click.echo(f"llm:      {'enabled' if llm.get('enabled') else 'disabled'}")
     emb = prov["embedding"]
-    click.echo(f"embedding: {emb['provider']} ({emb['model']})")
+    if emb.get("available") is True:
+        emb_state = "available"
+    elif emb.get("available") is None:
+        emb_state = "not checked (--no-probe)"
+    else:
+        emb_state = f"unavailable: {emb.get('reason')}"
+    click.echo(f"embedding: {emb['provider']} ({emb['model']}) {emb_state}")
     click.echo(f"index:    {_index_line(data.get('index') or {})}")
 
 

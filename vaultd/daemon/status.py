@@ -42,18 +42,49 @@ def _parser_tiers() -> dict[str, bool]:
     }
 
 
-def _ollama(settings: Settings) -> dict[str, Any]:
+def _ollama_models(host: str) -> list[str] | str:
+    """Model names the Ollama server has, or the error's name (one short request)."""
     import httpx
 
-    host = settings.enrich.ollama_host.rstrip("/")
     try:
         resp = httpx.get(f"{host}/api/tags", timeout=PROBE_TIMEOUT_SECONDS)
         resp.raise_for_status()
-        models = [m.get("name") for m in resp.json().get("models", [])]
+        return [str(m.get("name")) for m in resp.json().get("models", [])]
     except (httpx.HTTPError, ValueError) as exc:
-        return {"host": host, "reachable": False, "error": type(exc).__name__}
+        return type(exc).__name__
+
+
+def _has_model(models: list[str], name: str) -> bool:
+    return any(m == name or m.startswith(name + ":") for m in models)
+
+
+def _ollama(settings: Settings, models: list[str] | str) -> dict[str, Any]:
+    host = settings.enrich.ollama_host.rstrip("/")
+    if isinstance(models, str):
+        return {"host": host, "reachable": False, "error": models}
     return {"host": host, "reachable": True, "model": settings.enrich.model,
-            "model_present": any(str(m).startswith(settings.enrich.model) for m in models)}
+            "model_present": _has_model(models, settings.enrich.model)}
+
+
+def _embedding(settings: Settings, models: list[str] | str | None) -> dict[str, Any]:
+    """Is the configured embedding provider usable right now? (cheap: no model is loaded)"""
+    provider, model = settings.index.embedding_provider, settings.index.embedding_model
+    out: dict[str, Any] = {"provider": provider, "model": model}
+    if provider == "none":
+        out.update(available=False, reason="disabled: keyword search only")
+    elif provider == "sentence-transformers":
+        ok = importlib.util.find_spec("sentence_transformers") is not None
+        out.update(available=ok, reason=None if ok else
+                   "sentence-transformers is not installed: keyword search only")
+    elif models is None:
+        out.update(available=None, reason="not probed")
+    elif isinstance(models, str):
+        out.update(available=False, reason=f"Ollama not reachable ({models}): keyword search only")
+    else:
+        ok = _has_model(models, model)
+        out.update(available=ok, reason=None if ok else
+                   f"model not pulled (`ollama pull {model}`): keyword search only")
+    return out
 
 
 def _index(vault: Vault) -> dict[str, Any]:
@@ -71,6 +102,9 @@ def collect_status(vault: Vault, settings: Settings, *, probe_llm: bool = True) 
     db = open_state_db(vault.state_db)
     try:
         q = JobQueue(db)
+        service = service_running(vault)
+        if service["running"]:  # pid/started_at of a stopped service would mislead
+            service.update(q.get_meta("service") or {})
         failures = [
             {"id": j.id, "file": j.path, "error": j.error, "attempts": j.attempts}
             for j in q.jobs("failed", limit=20)
@@ -81,7 +115,7 @@ def collect_status(vault: Vault, settings: Settings, *, probe_llm: bool = True) 
         ]
         out: dict[str, Any] = {
             "vault": str(vault.root),
-            "service": {**service_running(vault), **(q.get_meta("service") or {})},
+            "service": service,
             "queue": q.counts(),
             "failures": failures,
             "retrying": retrying,
@@ -89,12 +123,14 @@ def collect_status(vault: Vault, settings: Settings, *, probe_llm: bool = True) 
         }
     finally:
         db.close()
+    need_ollama = probe_llm and (settings.enrich.enabled
+                                 or settings.index.embedding_provider == "ollama")
+    models = _ollama_models(settings.enrich.ollama_host.rstrip("/")) if need_ollama else None
     out["providers"] = {
         "parser": {"setting": settings.parse.parser, "tiers": _parser_tiers()},
-        "llm": _ollama(settings) if probe_llm and settings.enrich.enabled
+        "llm": _ollama(settings, models) if models is not None and settings.enrich.enabled
         else {"enabled": settings.enrich.enabled},
-        "embedding": {"provider": settings.index.embedding_provider,
-                      "model": settings.index.embedding_model},
+        "embedding": _embedding(settings, models),
     }
     with contextlib.suppress(Exception):
         out["index"] = _index(vault)
