@@ -44,20 +44,29 @@ def variant(base: bytes, n: int) -> bytes:
     return data
 
 
-def counts(state_db: Path) -> tuple[int, int]:
-    """(jobs, settled jobs)."""
+def counts(state_db: Path) -> tuple[int, int, int]:
+    """(jobs, done jobs, failed jobs)."""
     if not state_db.exists():
-        return 0, 0
+        return 0, 0, 0
     db = sqlite3.connect(state_db, timeout=30)
     try:
         total = db.execute("SELECT COUNT(*) FROM daemon_jobs").fetchone()[0]
-        settled = db.execute(
-            "SELECT COUNT(*) FROM daemon_jobs WHERE state IN ('done', 'failed')").fetchone()[0]
+        done = db.execute("SELECT COUNT(*) FROM daemon_jobs WHERE state='done'").fetchone()[0]
+        failed = db.execute("SELECT COUNT(*) FROM daemon_jobs WHERE state='failed'").fetchone()[0]
     except sqlite3.OperationalError:
-        return 0, 0
+        return 0, 0, 0
     finally:
         db.close()
-    return int(total), int(settled)
+    return int(total), int(done), int(failed)
+
+
+def failures(state_db: Path) -> list[str]:
+    db = sqlite3.connect(state_db, timeout=30)
+    try:
+        return [f"{Path(p).name}: {e}" for p, e in
+                db.execute("SELECT path, error FROM daemon_jobs WHERE state='failed'")]
+    finally:
+        db.close()
 
 
 def wait(cond: object, timeout: float, what: str) -> None:
@@ -126,12 +135,16 @@ def main() -> None:
     Vault(vault).init(default_config_toml())
     proc = start(vault, args.debounce)
     latencies: list[float] = []
+    db1 = vault / ".vaultd" / "state.db"
     for i in range(args.drops):
         t0 = time.monotonic()
         drop(vault, f"drop-{i:03d}.pdf", pdfs[i])
-        wait(lambda i=i: counts(vault / ".vaultd" / "state.db")[1] >= i + 1, 60, f"drop {i}")
-        latencies.append(time.monotonic() - t0)
+        wait(lambda i=i: sum(counts(db1)[1:]) >= i + 1, 60, f"drop {i}")
+        if counts(db1)[1] == len(latencies) + 1:  # a failed job is not a drop-to-note
+            latencies.append(time.monotonic() - t0)
     stop_latency = stop(proc)
+    if not latencies:
+        raise SystemExit("every drop failed: " + "; ".join(failures(db1)[:3]))
 
     vault2 = tmp / "burst"
     Vault(vault2).init(default_config_toml())
@@ -139,8 +152,10 @@ def main() -> None:
     t0 = time.monotonic()
     for i in range(args.burst):
         drop(vault2, f"burst-{i:03d}.pdf", pdfs[args.drops + i])
-    wait(lambda: counts(vault2 / ".vaultd" / "state.db")[1] >= args.burst, 900, "burst")
+    db2 = vault2 / ".vaultd" / "state.db"
+    wait(lambda: sum(counts(db2)[1:]) >= args.burst, 900, "burst")
     burst_s = time.monotonic() - t0
+    _, burst_done, burst_failed = counts(db2)
     notes = len(list((vault2 / "wiki").glob("*.md")))
 
     # Idle: the same agent, inbox now empty.
@@ -155,8 +170,13 @@ def main() -> None:
     print(f"drop-to-note latency over {len(latencies)} drops (debounce {args.debounce} s, "
           f"no LLM): p50 {statistics.median(latencies):.2f} s, p90 {q[8]:.2f} s, "
           f"max {max(latencies):.2f} s")
-    print(f"burst of {args.burst} PDFs: all settled in {burst_s:.1f} s "
-          f"({args.burst / burst_s * 60:.0f} PDFs/min, {notes} notes)")
+    if len(latencies) < args.drops:
+        print(f"  {args.drops - len(latencies)} drop(s) FAILED (not counted): "
+              + "; ".join(failures(db1)[:3]))
+    print(f"burst of {args.burst} PDFs: all settled in {burst_s:.1f} s, {burst_done} done "
+          f"({burst_done / burst_s * 60:.0f} notes/min, {notes} notes), {burst_failed} failed")
+    if burst_failed:
+        print("  failures: " + "; ".join(failures(db2)[:3]))
     print(f"idle over {args.idle_seconds:.0f} s: CPU {100 * (cpu1 - cpu0) / (w1 - w0):.2f} %, "
           f"RSS {rss:.0f} MB")
     print(f"SIGTERM to exit: {stop_latency:.2f} s")
