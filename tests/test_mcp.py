@@ -110,6 +110,23 @@ def test_missing_vault_and_missing_index_give_helpful_errors(tmp_path: Path, vau
     assert not status.is_error and status.structured_content["exists"] is False
 
 
+def test_status_reports_pending_and_failed_daemon_jobs(indexed: Vault) -> None:
+    import vaultd.daemon.queue  # noqa: F401  (registers the job table's migrations)
+    from vaultd.statedb import open_state_db
+
+    none, = _call_all(build_server(indexed, None), [("status", {})])
+    assert none.structured_content["jobs"] == {"queued": 0, "running": 0, "failed": 0}
+    db = open_state_db(indexed.state_db)
+    for i, state in enumerate(("queued", "queued", "running", "failed", "done")):
+        db.execute("INSERT INTO daemon_jobs(path, fingerprint, state, created_at, updated_at) "
+                   "VALUES (?, ?, ?, 0, 0)", (f"Inbox/{i}.pdf", str(i), state))
+    db.commit()
+    db.close()
+    status, = _call_all(build_server(indexed, None), [("status", {})])
+    s = status.structured_content
+    assert s["jobs"] == {"queued": 2, "running": 1, "failed": 1} and s["jobs_pending"] == 3
+
+
 def test_spawned_stdio_server_answers_every_tool(indexed: Vault) -> None:
     from mcp import StdioServerParameters
 

@@ -195,14 +195,18 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
 
     @server.tool()
     def status() -> dict[str, Any]:
-        """Vault and index health: notes, chunks, vectors, embedding provider."""
+        """Vault and index health: notes, chunks, pending jobs, vectors, embedding provider."""
         from vaultd.index.store import index_status
+        from vaultd.statedb import job_counts
 
         v = state.require_vault()
         try:
             data = index_status(v)
         except VaultdError as exc:
             raise _tool_error(exc) from exc
+        jobs = job_counts(v.state_db)
+        data["jobs"] = {k: jobs.get(k, 0) for k in ("queued", "running", "failed")}
+        data["jobs_pending"] = data["jobs"]["queued"] + data["jobs"]["running"]
         data["vault"] = str(v.root)
         if settings is not None:
             data["configured_provider"] = settings.index.embedding_provider

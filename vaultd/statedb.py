@@ -81,3 +81,24 @@ def open_state_db(path: Path) -> sqlite3.Connection:
         raise StoreError(f"cannot open state database {path}: {exc}; "
                          "check permissions or move it aside") from exc
     return db
+
+
+def job_counts(path: Path) -> dict[str, int]:
+    """Daemon job counts by state (``queued``, ``running``, ``failed``, …), read-only.
+
+    For readers such as the MCP ``status`` tool that must not import the daemon nor create
+    or migrate the database: a missing database or job table counts as no jobs.
+    """
+    if not path.is_file():
+        return {}
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=2.0)
+    except sqlite3.Error:
+        return {}
+    try:
+        rows = db.execute("SELECT state, COUNT(*) FROM daemon_jobs GROUP BY state").fetchall()
+    except sqlite3.Error:  # no job table yet (the daemon never ran)
+        return {}
+    finally:
+        db.close()
+    return {str(state): int(n) for state, n in rows}
