@@ -61,3 +61,27 @@ def test_unrecognised_input_names_what_is_accepted(vault: Vault, monkeypatch: py
     monkeypatch.setattr("sys.argv", ["vaultd", "--vault", str(vault.root), "capture", "hello"])
     assert run_command(main_group) == 1
     assert "cannot recognise 'hello' as a PDF, arXiv id, DOI" in capsys.readouterr().err
+
+
+def test_a_link_file_with_a_bad_item_captures_the_rest_and_exits_1_naming_it(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path, tmp_path: Path) -> None:
+    landing = server.url + "/landing.pdf"
+    server.route("/landing.pdf",
+                 body=fixtures_dir / "openalex/errors/404_not_in_openalex.html",
+                 content_type="text/html")
+    links = tmp_path / "reading.md"
+    links.write_text(f"- {landing}\n- https://doi.org/{HRP}\n"
+                     "- https://www.youtube.com/watch?v=gogEJyoSB9s\n")
+    out = CliRunner().invoke(main_group, ["--vault", str(vault.root), "capture", str(links),
+                                          "--no-compile"], catch_exceptions=False)
+    assert out.exit_code == 1
+    [key] = out.stdout.split()
+    assert key.startswith("adak2001") and vault.meta_path(key).is_file()
+    errors = [line for line in out.stderr.splitlines() if line.startswith("Error:")]
+    assert errors == [
+        f"Error: {landing}: {landing} answered a web page, not a PDF; pass the DOI or arXiv "
+        "id instead",
+        "Error: https://www.youtube.com/watch?v=gogEJyoSB9s: YouTube capture is not supported "
+        "yet: https://www.youtube.com/watch?v=gogEJyoSB9s",
+    ]
+

@@ -55,9 +55,15 @@ def capture_command(ctx: click.Context, input_text: str, doi: str | None,
     results = capture_sync(vault, settings, input_text, doi=doi, cite_key=cite_key,
                            refresh=refresh)
     compiled = {} if no_compile else _compile_all(vault, settings, results, refresh)
+    # Items of a link file or .bib that failed (the others were captured): one line each.
+    failed: list[tuple[str, str]] = getattr(results, "failed", [])
+    for item, message in failed:
+        stderr.print(f"Error: {item}: {message}", markup=False, soft_wrap=True)
     if as_json:
         emit_json([_result_json(r, compiled.get(r.cite_key)) for r in results])
         _enrich_hint(settings, compiled, a.quiet)
+        if failed:
+            ctx.exit(1)
         return
     for res in results:
         click.echo(res.cite_key)
@@ -68,7 +74,7 @@ def capture_command(ctx: click.Context, input_text: str, doi: str | None,
             for line in [*res.notes, *res.warnings]:
                 stderr.print(f"  {line}", markup=False, soft_wrap=True)
     _enrich_hint(settings, compiled, a.quiet)
-    if any(c and "error" in c for c in compiled.values()):
+    if failed or any(c and "error" in c for c in compiled.values()):
         ctx.exit(1)
 
 

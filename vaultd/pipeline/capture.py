@@ -14,9 +14,10 @@ import re
 import sqlite3
 import tempfile
 import weakref
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Literal
 
@@ -24,7 +25,7 @@ import httpx
 
 from vaultd import citekey
 from vaultd.capture import records
-from vaultd.capture.bib import read_bib
+from vaultd.capture.bib import BibEntry, read_bib
 from vaultd.capture.detect import (
     Detected,
     detect,
@@ -39,7 +40,7 @@ from vaultd.capture.names import make_work, split_name
 from vaultd.capture.pdfmeta import PdfMeta, read_pdf_meta
 from vaultd.capture.reconcile import reconcile, titles_match, titles_roughly_match
 from vaultd.config import Settings
-from vaultd.errors import FetchError, InputError
+from vaultd.errors import FetchError, InputError, VaultdError
 from vaultd.models import MetaFile, Work
 from vaultd.statedb import open_state_db
 from vaultd.vault import Vault, atomic_copy, atomic_write_bytes, file_sha256
@@ -122,6 +123,39 @@ async def capture(vault: Vault, settings: Settings, input: str, *, doi: str | No
             await http.aclose()
 
 
+class CaptureResults(list[CaptureResult]):
+    """The items captured, plus ``failed``: (item, error message) for each item of a link
+    file or .bib that could not be captured (the others still were)."""
+
+    def __init__(self, items: Sequence[CaptureResult] = (),
+                 failed: Sequence[tuple[str, str]] = ()) -> None:
+        super().__init__(items)
+        self.failed: list[tuple[str, str]] = list(failed)
+
+
+async def _each(items: Sequence[tuple[str, Callable[[], Awaitable[list[CaptureResult]]]]]
+                ) -> CaptureResults:
+    """Run each item's capture in turn; one item failing does not stop the others.
+
+    When every item failed, the first error is raised (a single item behaves as before).
+    """
+    out = CaptureResults()
+    errors: list[VaultdError] = []
+    for label, job in items:
+        try:
+            out += await job()
+        except VaultdError as exc:
+            errors.append(exc)
+            out.failed.append((label, str(exc)))
+    if errors and not out:
+        if len(errors) == 1:
+            raise errors[0]
+        summary = "; ".join(f"{label}: {msg}" for label, msg in out.failed)
+        cls = FetchError if all(e.transient for e in errors) else InputError
+        raise cls(f"none of the {len(errors)} items could be captured: {summary}")
+    return out
+
+
 def capture_sync(vault: Vault, settings: Settings, input: str, *, doi: str | None = None,
                  cite_key: str | None = None, refresh: bool = False) -> list[CaptureResult]:
     return asyncio.run(capture(vault, settings, input, doi=doi, cite_key=cite_key,
@@ -144,15 +178,19 @@ async def _dispatch(run: _Run, found: Detected, doi: str | None,
         if cite_key and len(items) > 1:
             raise InputError(f"--cite-key needs a single item but {path.name} holds "
                              f"{len(items)}; capture them one by one")
-        results: list[CaptureResult] = []
-        for item in items:
-            if item.kind == "youtube":
-                raise InputError(f"YouTube capture is not supported yet: {item.value}")
-            results += await _dispatch(run, item, doi if len(items) == 1 else None, cite_key)
-        return results
+        one_doi = doi if len(items) == 1 else None
+        return await _each([(item.value, partial(_dispatch_item, run, item, one_doi, cite_key))
+                            for item in items])
     if found.kind == "bib":
         return await _capture_bib(run, Path(found.value))
     return [await _capture_one(run, found, doi, cite_key)]
+
+
+async def _dispatch_item(run: _Run, item: Detected, doi: str | None,
+                         cite_key: str | None) -> list[CaptureResult]:
+    if item.kind == "youtube":
+        raise InputError(f"YouTube capture is not supported yet: {item.value}")
+    return await _dispatch(run, item, doi, cite_key)
 
 
 def bib_cite_key(key: str) -> tuple[str | None, str | None]:
@@ -173,27 +211,29 @@ def bib_cite_key(key: str) -> tuple[str | None, str | None]:
                   "the configured pattern chose the key")
 
 
-async def _capture_bib(run: _Run, path: Path) -> list[CaptureResult]:
-    results: list[CaptureResult] = []
-    for entry in read_bib(path):
-        key, key_warning = bib_cite_key(entry.key)
-        item: Detected | None = None
-        if entry.arxiv_id or entry.doi:
-            item = Detected("arxiv", entry.arxiv_id) if entry.arxiv_id else \
-                Detected("doi", entry.doi or "")
-        res = await _capture_one(run, item, entry.doi if item else None, key,
-                                 hint=entry.work, bib=True)
-        extra = [key_warning] if key_warning else []
-        if key and res.cite_key.lower() != key.lower():
-            if res.status == "existing":
-                extra.append(f".bib key {key!r}: {entry.doi or entry.arxiv_id or 'this entry'}"
-                             f" is already captured as {res.cite_key!r}; kept that record")
-            else:
-                extra.append(f".bib key {key!r} already belongs to a different paper; this "
-                             f"entry was saved as {res.cite_key!r}")
-        res.warnings = _unique([*extra, *res.warnings])
-        results.append(res)
-    return results
+async def _capture_bib(run: _Run, path: Path) -> CaptureResults:
+    return await _each([(f"@{entry.key}", partial(_capture_bib_entry, run, entry))
+                        for entry in read_bib(path)])
+
+
+async def _capture_bib_entry(run: _Run, entry: BibEntry) -> list[CaptureResult]:
+    key, key_warning = bib_cite_key(entry.key)
+    item: Detected | None = None
+    if entry.arxiv_id or entry.doi:
+        item = Detected("arxiv", entry.arxiv_id) if entry.arxiv_id else \
+            Detected("doi", entry.doi or "")
+    res = await _capture_one(run, item, entry.doi if item else None, key,
+                             hint=entry.work, bib=True)
+    extra = [key_warning] if key_warning else []
+    if key and res.cite_key.lower() != key.lower():
+        if res.status == "existing":
+            extra.append(f".bib key {key!r}: {entry.doi or entry.arxiv_id or 'this entry'}"
+                         f" is already captured as {res.cite_key!r}; kept that record")
+        else:
+            extra.append(f".bib key {key!r} already belongs to a different paper; this "
+                         f"entry was saved as {res.cite_key!r}")
+    res.warnings = _unique([*extra, *res.warnings])
+    return [res]
 
 
 async def _capture_one(run: _Run, found: Detected | None, doi: str | None,
