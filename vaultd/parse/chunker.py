@@ -75,7 +75,8 @@ def marker_available() -> bool:
 
 
 def select_parser(name: str) -> Parser:
-    """The parser for ``name``; ``auto`` picks PyMuPDF (Marker needs models it cannot fetch)."""
+    """The parser for ``name``; ``auto`` picks Marker when ``marker-pdf`` is installed
+    (falling back to PyMuPDF, with a warning, when its models cannot be loaded), else PyMuPDF."""
     if name not in PARSERS:
         raise InputError(f"unknown parser {name!r}; use one of {', '.join(PARSERS)}")
     if name == "pdftotext":
@@ -84,10 +85,17 @@ def select_parser(name: str) -> Parser:
         if shutil.which("pdftotext") is None:
             raise InputError("pdftotext is not installed; install poppler-utils or use --parser pymupdf")
         return PdftotextParser()
-    if name == "marker":
-        raise InputError(
-            "the marker tier needs marker-pdf and its downloaded models; use --parser pymupdf"
-        )
     from vaultd.parse.pymupdf import PyMuPDFParser
 
+    if name == "marker":
+        if not marker_available():
+            raise InputError("the marker tier needs marker-pdf (pip install marker-pdf); "
+                             "use --parser pymupdf")
+        from vaultd.parse.marker import MarkerParser
+
+        return MarkerParser()
+    if name == "auto" and marker_available():
+        from vaultd.parse.marker import MarkerParser
+
+        return MarkerParser(fallback=PyMuPDFParser())
     return PyMuPDFParser()

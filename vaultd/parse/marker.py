@@ -1,20 +1,25 @@
 """Marker adapter: a Marker JSON block tree → the same typed blocks as the other tiers.
 
-Marker (``marker-pdf``) cannot run here (its first step downloads models), so vaultd does
-not call it; this adapter converts its JSON output (``marker_single --output_format json``)
-so a Marker run made elsewhere compiles to the same chunks. Each Marker block carries a
-``polygon`` and ``bbox`` in PDF points (top-left origin); block HTML refers to children
-through ``<content-ref src=…>``, and the page's HTML gives the reading order.
+``MarkerParser`` runs ``marker-pdf`` when it is installed (imported lazily, on first
+parse) and converts its JSON block tree (the same tree ``marker_single --output_format
+json`` writes) with ``blocks_from_marker_json``. Each Marker block carries a ``polygon``
+and ``bbox`` in PDF points, top-left origin of the rendered (CropBox) page; the block's
+``bbox`` is the polygon's bounding box. Block HTML refers to children through
+``<content-ref src=…>``, and the page's HTML gives the reading order.
 """
 
 from __future__ import annotations
 
 import html
+import importlib
 import re
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+from vaultd.errors import ParseError
 from vaultd.models import ChunkType
-from vaultd.parse.base import Block, Box
+from vaultd.parse.base import Block, Box, ParsedDocument, ProgressFn, user_rect
 from vaultd.parse.layout import join_two, repair_chars
 from vaultd.parse.structure import _REFS_RE, _SENT_END, _heading_number, refs_of
 
@@ -78,8 +83,28 @@ def _ordered(node: dict[str, Any], ids: dict[str, dict[str, Any]]) -> list[dict[
     return out
 
 
-def blocks_from_marker_json(data: dict[str, Any]) -> list[Block]:
-    """Convert Marker's JSON document (``block_type: Document``) into typed blocks."""
+def _box(node: dict[str, Any]) -> tuple[float, float, float, float]:
+    """The node's polygon as a box (Marker's ``bbox`` when there is no polygon)."""
+    poly = node.get("polygon")
+    if poly:
+        xs = [float(p[0]) for p in poly]
+        ys = [float(p[1]) for p in poly]
+        return min(xs), min(ys), max(xs), max(ys)
+    x0, y0, x1, y1 = (float(v) for v in node["bbox"])
+    return x0, y0, x1, y1
+
+
+def blocks_from_marker_json(
+    data: dict[str, Any],
+    to_user: Sequence[tuple[float, ...]] | None = None,
+    labels: Sequence[str | None] | None = None,
+) -> list[Block]:
+    """Convert Marker's JSON document (``block_type: Document``) into typed blocks.
+
+    ``to_user[i]`` is page i's top-left → PDF user space matrix (``PageInfo.to_user``),
+    which carries the CropBox offset into ``pdf_rect``; without it (a JSON file alone)
+    ``pdf_rect`` assumes the CropBox starts at the user-space origin. ``labels[i]`` is
+    page i's printed label."""
     ids: dict[str, dict[str, Any]] = {}
     _index(data, ids)
     blocks: list[Block] = []
@@ -109,14 +134,19 @@ def blocks_from_marker_json(data: dict[str, Any]) -> list[Block]:
                 ctype = "table"
             elif in_refs and ctype in ("list", "paragraph"):
                 ctype = "reference"
-            x0, y0, x1, y1 = (float(v) for v in node["bbox"])
+            x0, y0, x1, y1 = _box(node)
             bbox: Box = (round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2))
+            if to_user is not None and page_no <= len(to_user):
+                rect = user_rect((x0, y0, x1, y1), to_user[page_no - 1])
+            else:
+                rect = (bbox[0], round(height - y1, 2), bbox[2], round(height - y0, 2))
             block = Block(
                 type=ctype,
                 text=text,
                 page=page_no,
+                page_label=labels[page_no - 1] if labels and page_no <= len(labels) else None,
                 bbox=bbox,
-                pdf_rect=(bbox[0], round(height - y1, 2), bbox[2], round(height - y0, 2)),
+                pdf_rect=rect,
                 section=section,
                 section_token=token,
                 pieces=[(page_no, text)],
@@ -146,3 +176,84 @@ def _open_paragraph(blocks: list[Block], hiers: list[str], hier: str) -> Block |
             continue  # an e-mail address marks a title-page author block, not prose
         return block if block.type == "paragraph" else None
     return None
+
+
+def _marker_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("marker-pdf")
+    except Exception:  # not installed, or installed without metadata
+        return "unknown"
+
+
+class MarkerParser:
+    """Marker tier: ``marker-pdf``'s layout models, converted to the common blocks.
+
+    ``fallback`` (used by ``auto``) parses instead when Marker's models cannot be loaded;
+    the document then names the fallback tier and carries a warning.
+    """
+
+    name = "marker"
+
+    def __init__(self, fallback: Any | None = None) -> None:
+        self.fallback = fallback
+
+    @property
+    def version(self) -> str:
+        return _marker_version()
+
+    def run_marker(self, pdf: Path) -> dict[str, Any]:
+        """Marker's JSON block tree for ``pdf``; ParseError (one line) when it cannot run."""
+        try:
+            converters = importlib.import_module("marker.converters.pdf")
+            models = importlib.import_module("marker.models")
+        except ImportError as exc:
+            raise ParseError(
+                f"{pdf}: marker-pdf is not installed; install it or use --parser pymupdf"
+            ) from exc
+        try:
+            artifacts = models.create_model_dict()
+        except Exception as exc:  # missing/undownloadable weights surface as many types
+            raise ParseError(
+                f"{pdf}: marker-pdf cannot load its models ({type(exc).__name__}); download them "
+                "with an online `marker_single` run first, or use --parser pymupdf"
+            ) from exc
+        try:
+            converter = converters.PdfConverter(
+                artifact_dict=artifacts, renderer="marker.renderers.json.JSONRenderer"
+            )
+            rendered = converter(str(pdf))
+        except Exception as exc:
+            msg = " ".join(str(exc).split())[:120]
+            raise ParseError(f"{pdf}: marker-pdf failed ({msg}); try --parser pymupdf") from exc
+        data = rendered.model_dump(mode="json") if hasattr(rendered, "model_dump") else rendered
+        return dict(data)
+
+    def parse(self, pdf: Path, progress: ProgressFn | None = None) -> ParsedDocument:
+        from vaultd.parse.pymupdf import open_pdf
+
+        doc = open_pdf(pdf)  # same clean errors for bad files; page geometry and labels
+        try:
+            has_labels = bool(doc.get_page_labels())
+            to_user: list[tuple[float, ...]] = []
+            labels: list[str | None] = []
+            for page in doc:
+                inv = ~page.transformation_matrix
+                to_user.append((inv.a, inv.b, inv.c, inv.d, inv.e, inv.f))
+                labels.append((page.get_label() or None) if has_labels else None)
+            n = doc.page_count
+        finally:
+            doc.close()
+        try:
+            data = self.run_marker(pdf)
+        except ParseError as exc:
+            if self.fallback is None:
+                raise
+            parsed: ParsedDocument = self.fallback.parse(pdf, progress)
+            parsed.warnings.append(f"marker tier unavailable ({exc}); parsed with {parsed.parser}")
+            return parsed
+        blocks = blocks_from_marker_json(data, to_user, labels)
+        if progress:
+            progress(n, n)
+        return ParsedDocument(self.name, self.version, n, blocks)
