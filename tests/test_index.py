@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
@@ -12,8 +13,9 @@ from test_index_support import ATTENTION, ollama_transport, paper, sample_vault
 
 from vaultd.config import Settings
 from vaultd.index.embed import OllamaEmbedder
+from vaultd.index.rows import Row, sync_doc
 from vaultd.index.search import hybrid_search
-from vaultd.index.store import index_status, open_index
+from vaultd.index.store import CHUNK_COLUMNS, index_status, open_index
 from vaultd.index.usernotes import split_sections
 from vaultd.pipeline.index import index_paths, index_vault
 from vaultd.vault import Vault, atomic_write_text
@@ -159,3 +161,32 @@ def test_index_without_vault_fails_with_init_hint(tmp_path: Path) -> None:
 
     with pytest.raises(VaultError, match="vaultd init"):
         index_vault(Vault(tmp_path / "nope"), Settings(), embedder=None)
+
+
+def test_enrichment_change_updates_rows_in_place_without_reindexing(vault: Vault) -> None:
+    sample_vault(vault)
+    index_vault(vault, Settings(), embedder=None)
+    path = "wiki/vaswani2017attention.md"
+    db = open_index(vault.index_db)
+    try:
+        cols = ", ".join(CHUNK_COLUMNS)
+        before = {str(r[0]): int(r[1]) for r in db.conn.execute(
+            "SELECT chunk_id, rowid FROM chunks WHERE path = ?", (path,))}
+        rows = [Row(*r) for r in db.conn.execute(
+            f"SELECT {cols} FROM chunks WHERE path = ? ORDER BY chunk_id", (path,))]
+        enriched = [replace(r, enrichment="llama3.2:3b/v1") if r.kind == "paper" else r
+                    for r in rows]
+        with db.conn:
+            assert sync_doc(db, path, enriched) == (0, 0)  # nothing deleted or re-inserted
+        after = {str(r[0]): (int(r[1]), r[2]) for r in db.conn.execute(
+            "SELECT chunk_id, rowid, enrichment FROM chunks WHERE path = ?", (path,))}
+        assert {k: v[0] for k, v in after.items()} == before
+        assert {v[1] for v in after.values()} == {"llama3.2:3b/v1"}
+        hits = hybrid_search(db, "scaled dot-product attention")
+        assert hits[0].chunk_id == "p3s2c1"
+        retitled = [replace(r, title="Attention Is Everything") for r in enriched]
+        with db.conn:
+            assert sync_doc(db, path, retitled) == (3, 3)  # title feeds FTS: re-indexed
+    finally:
+        db.close()
+    assert index_status(vault)["enrichment_pending"] == 2

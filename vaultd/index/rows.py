@@ -1,8 +1,8 @@
 """What goes into the index: rows from paper notes and user notes, and applying them.
 
 ``sync_doc`` replaces one source file's rows incrementally: rows whose chunk id, hash and
-metadata are unchanged stay (with their FTS entry and vector); only the rest are
-deleted and inserted. Vectors live in a cache keyed by text hash, so a renamed note
+searchable fields are unchanged stay (with their FTS entry and vector; other metadata such
+as the enrichment state is updated in place); only the rest are deleted and inserted. Vectors live in a cache keyed by text hash, so a renamed note
 reuses them.
 """
 
@@ -80,20 +80,31 @@ def note_rows(sections: Sequence[Section], path: str, title: str, mtime: float) 
 
 def sync_doc(db: IndexDB, path: str, rows: Sequence[Row]) -> tuple[int, int]:
     """Make ``path``'s rows equal ``rows``; returns (inserted, deleted). Caller wraps in a
-    transaction."""
+    transaction.
+
+    A row whose chunk id, text hash and searchable fields (title, section, heading, text)
+    are unchanged keeps its rowid, FTS entry and vector: any other column that changed
+    (mtime, enrichment state, page label, year, …) is updated in place.
+    """
     existing: dict[str, tuple[int, tuple[object, ...]]] = {}
     cols = ", ".join(CHUNK_COLUMNS)
     for r in db.conn.execute(f"SELECT rowid, {cols} FROM chunks WHERE path = ?", (path,)):
-        existing[str(r[5])] = (int(r[0]), tuple(r[1:]))
+        existing[str(r[1 + _CHUNK_ID])] = (int(r[0]), tuple(r[1:]))
     wanted = {row.chunk_id: row for row in rows}
     deleted = 0
     for chunk_id, (rowid, values) in existing.items():
         new = wanted.get(chunk_id)
-        if new is not None and _same(values, astuple(new)):
-            del wanted[chunk_id]
-            if values[_MTIME] != new.mtime:
-                db.conn.execute("UPDATE chunks SET mtime = ? WHERE rowid = ?", (new.mtime, rowid))
-            continue
+        if new is not None:
+            fresh = astuple(new)
+            if all(values[i] == fresh[i] for i in _SEARCHED):
+                del wanted[chunk_id]
+                changed = [i for i, (a, b) in enumerate(zip(values, fresh, strict=True))
+                           if a != b]
+                if changed:
+                    sets = ", ".join(f"{CHUNK_COLUMNS[i]} = ?" for i in changed)
+                    db.conn.execute(f"UPDATE chunks SET {sets} WHERE rowid = ?",
+                                    (*(fresh[i] for i in changed), rowid))
+                continue
         delete_row(db, rowid)
         deleted += 1
     for row in wanted.values():
@@ -101,12 +112,10 @@ def sync_doc(db: IndexDB, path: str, rows: Sequence[Row]) -> tuple[int, int]:
     return len(wanted), deleted
 
 
-_MTIME = CHUNK_COLUMNS.index("mtime")
-
-
-def _same(old: tuple[object, ...], new: tuple[object, ...]) -> bool:
-    # mtime changes on every save but only feeds recency: updated in place, not re-indexed.
-    return old[:_MTIME] == new[:_MTIME] and old[_MTIME + 1:] == new[_MTIME + 1:]
+_CHUNK_ID = CHUNK_COLUMNS.index("chunk_id")
+# Columns that feed the FTS entry or the vector (by hash): a change there re-indexes the row.
+_SEARCHED = tuple(CHUNK_COLUMNS.index(c) for c in
+                  ("hash", "chunk_id", "title", "section", "heading", "text"))
 
 
 def insert_row(db: IndexDB, row: Row) -> int:
