@@ -27,6 +27,9 @@ ARXIV_FORMS = [
     ("astro-ph/0601001", "astro-ph/0601001", None),
     ("https://arxiv.org/abs/astro-ph/0601001v1", "astro-ph/0601001", 1),
     ("http://arxiv.org/pdf/1605.08386v1.pdf", "1605.08386", 1),
+    ("arxiv.org/abs/1706.03762?context=cs", "1706.03762", None),
+    ("https://arxiv.org/abs/1706.03762v2#", "1706.03762", 2),
+    ("https://arxiv.org/abs/hep-th/9901001?context=hep-ph", "hep-th/9901001", None),
 ]
 
 # Real DOIs (CrossRef fixtures and published Wiley SICI DOIs with ()<>;:).
@@ -39,6 +42,9 @@ DOI_FORMS = [
      "10.1002/(sici)1097-0118(199711)26:3<119::aid-jgt1>3.0.co;2-u"),
     ("https://doi.org/10.1002/(SICI)1099-0771(199806)11:2<85::AID-BDM282>3.0.CO;2-K",
      "10.1002/(sici)1099-0771(199806)11:2<85::aid-bdm282>3.0.co;2-k"),
+    ("https://www.doi.org/10.1073/pnas.1414271111", "10.1073/pnas.1414271111"),
+    ("doi.org/10.1000/182?x=1", "10.1000/182"),
+    ("https://doi.org/10.1023/A:1007154515475#abstract", "10.1023/a:1007154515475"),
 ]
 
 
@@ -61,6 +67,32 @@ def test_youtube_and_pdf_urls_are_told_apart() -> None:
     assert detect_id("https://www.youtube.com/watch?v=JjQDik3yNhA").kind == "youtube"  # type: ignore[union-attr]
     assert detect_id("https://youtu.be/gogEJyoSB9s").kind == "youtube"  # type: ignore[union-attr]
     assert detect_id("https://www.pnas.org/content/pnas/111/45/E4832.full.pdf").kind == "pdf_url"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("url", [
+    "https://www.youtube.com/playlist?list=PLZHQObOWTQDPD3MizzM2xVFitgF8hE_ab",
+    "https://www.youtube.com/@3blue1brown",
+    "https://www.youtube.com/channel/UCYO_jab_esuFRV4b17AJtAw",
+    "https://www.youtube-nocookie.com/embed/gogEJyoSB9s",
+])
+def test_youtube_playlists_channels_and_nocookie_embeds_are_youtube(url: str) -> None:
+    found = detect_id(url)
+    assert found is not None and found.kind == "youtube"
+
+
+def test_bare_old_style_arxiv_ids_in_a_text_file_are_found_once() -> None:
+    text = ("See hep-th/9901001, and math.AG/0601001v2 (old ids).\n"
+            "Again https://arxiv.org/abs/hep-th/9901001 -- not items/1234567.\n")
+    assert links_in_text(text) == ["hep-th/9901001", "math.AG/0601001v2"]
+
+
+@given(st.sampled_from(ARXIV_FORMS[:3] + ARXIV_FORMS[7:]),
+       st.sampled_from(["?context=cs", "#", "#abstract", "?context=hep-ph#x"]))
+def test_arxiv_urls_with_a_query_or_fragment_keep_their_id(form: tuple[str, str, int | None],
+                                                          tail: str) -> None:
+    found = detect(form[0] + tail)
+    assert found is not None and (found.kind, found.value, found.version) == \
+        ("arxiv", form[1], form[2])
 
 
 def test_local_files_are_detected_by_kind(tmp_path: Path, fixtures_dir: Path) -> None:

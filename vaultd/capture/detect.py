@@ -21,20 +21,32 @@ _NEW_ID = r"\d{4}\.\d{4,5}(?:v\d+)?"
 _OLD_ID = r"[a-z]+(?:-[a-z]+)*(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?"
 ARXIV_ID_RE = re.compile(rf"^(?:{_NEW_ID}|{_OLD_ID})$")
 _ARXIV_URL_RE = re.compile(
-    rf"^(?:https?://)?(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/({_NEW_ID}|{_OLD_ID})(?:\.pdf)?/?$",
+    rf"^(?:https?://)?(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/({_NEW_ID}|{_OLD_ID})(?:\.pdf)?/?"
+    r"(?:[?#].*)?$",  # ?context=cs, a trailing #
     re.IGNORECASE,
 )
 _ARXIV_PREFIX_RE = re.compile(rf"^arxiv:\s*({_NEW_ID}|{_OLD_ID})$", re.IGNORECASE)
 # A DOI is 10.<registrant>/<suffix>; the suffix may hold ()<>;/: and most printable chars.
 DOI_RE = re.compile(r"^10\.\d{4,9}(?:\.\d+)*/\S+$")
-_DOI_URL_RE = re.compile(r"^(?:https?://)?(?:dx\.)?doi\.org/(10\..+)$", re.IGNORECASE)
+_DOI_URL_RE = re.compile(r"^(?:https?://)?(?:dx\.|www\.)?doi\.org/(10\.[^?#]+)(?:[?#].*)?$",
+                         re.IGNORECASE)
 _DOI_PREFIX_RE = re.compile(r"^doi:\s*(10\..+)$", re.IGNORECASE)
 _YOUTUBE_RE = re.compile(
-    r"^(?:https?://)?(?:www\.|m\.|music\.)?(?:youtube\.com/(?:watch\?|shorts/|live/|embed/)|youtu\.be/)",
+    r"^(?:https?://)?(?:www\.|m\.|music\.)?(?:youtube\.com/(?:watch\?|shorts/|live/|embed/"
+    r"|playlist\?|@|channel/|c/|user/|v/)|youtube-nocookie\.com/|youtu\.be/)",
     re.IGNORECASE,
 )
-_TOKEN_RE = re.compile(r"(?:https?://|doi:|arxiv:|10\.\d{4,9}/)\S+|\b" + _NEW_ID + r"\b",
-                       re.IGNORECASE)
+# Old-style archives, so a bare ``hep-th/9901001`` in prose is found but not any "a/1234567".
+_OLD_ARCHIVES = (
+    "acc-phys|adap-org|alg-geom|ao-sci|astro-ph|atom-ph|bayes-an|chao-dyn|chem-ph|cmp-lg|"
+    "comp-gas|cond-mat|cs|dg-ga|funct-an|gr-qc|hep-ex|hep-lat|hep-ph|hep-th|math|math-ph|"
+    "mtrl-th|nlin|nucl-ex|nucl-th|patt-sol|physics|plasm-ph|q-alg|q-bio|quant-ph|solv-int|"
+    "supr-con"
+)
+_TOKEN_RE = re.compile(
+    r"(?:https?://|doi:|arxiv:|10\.\d{4,9}/)\S+|\b" + _NEW_ID + r"\b"
+    rf"|(?<![\w/.-])(?:{_OLD_ARCHIVES})(?:\.[A-Z]{{2}})?/\d{{7}}(?:v\d+)?\b",
+    re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -149,9 +161,13 @@ def links_in_webloc(data: bytes) -> list[str]:
 def links_in_text(text: str) -> list[str]:
     """Every URL, DOI or arXiv id in a .txt/.md file, in order, without duplicates."""
     found: list[str] = []
+    seen: set[tuple[str, str]] = set()
     for m in _TOKEN_RE.finditer(text):
         token = _trim(m.group(0))
-        if detect_id(token) is not None and token not in found:
+        item = detect_id(token)
+        # The same paper named twice (hep-th/9901001 and its abs URL) is one capture.
+        if item is not None and (item.kind, item.value) not in seen:
+            seen.add((item.kind, item.value))
             found.append(token)
     return found
 
