@@ -143,7 +143,8 @@ async def enrich_note_async(
         label = enrichment_label(model)
         # Which model wrote each chunk kept from an earlier run (the frontmatter label
         # must name the model that produced the text, not the one configured now).
-        producers: dict[str, str] = {}
+        producers: dict[tuple[str, str], str] = {}
+        ours: set[tuple[str, str]] = set()  # (id, text hash) answered by `model` this run
         chunks = list(note.chunks)
         todo: dict[str, int] = {}
         for n, chunk in enumerate(chunks):
@@ -158,12 +159,14 @@ async def enrich_note_async(
             result.content_chunks += 1
             if not force and chunk.enrichment == "done" and chunk.paraphrase:
                 result.already += 1
-                producers[chunk.id] = _producer(cache, chunk, label, note.meta.enrichment)
+                writer = _producer(cache, chunk, label, note.meta.enrichment)
+                producers[(chunk.id, chunk.provenance.text_sha256)] = writer
                 continue
             hit = None if force else cache.get(chunk.provenance.text_sha256)
             if hit is not None:
                 chunks[n] = _apply(chunk, hit)
                 result.cached += 1
+                ours.add((chunk.id, chunk.provenance.text_sha256))
                 continue
             todo[chunk.id] = n
         total = result.content_chunks
@@ -201,6 +204,7 @@ async def enrich_note_async(
                     cache.put(chunk.provenance.text_sha256, answer)
                     chunks[n] = _apply(chunk, answer)
                     result.enriched += 1
+                    ours.add((cid, chunk.provenance.text_sha256))
                 else:
                     reason = outcome.reasons.get(cid, UNAVAILABLE_NOTE)
                     chunks[n] = _pending(chunk, reason)
@@ -226,14 +230,42 @@ async def enrich_note_async(
     elif any(c.enrichment != "done" for c in content):
         label = "pending"
     else:
-        labels = {producers.get(c.id, label) for c in content}
-        label = LABEL_SEPARATOR.join(sorted(labels))
+        label = _note_label(vault, content, label, ours, producers, note.meta.enrichment)
     updated = note.model_copy(
         update={"chunks": chunks, "meta": note.meta.model_copy(update={"enrichment": label})}
     )
     _write_checked(path, original, note, updated, render_note, parse_note, source)
     result.seconds = time.monotonic() - started
     return result
+
+
+def _note_label(
+    vault: Vault,
+    content: list[Chunk],
+    current: str,
+    ours: set[tuple[str, str]],
+    producers: dict[tuple[str, str], str],
+    previous: str | None,
+) -> str:
+    """The labels of the models that wrote the (all done) content chunks, sorted."""
+    labels: set[str] = set()
+    others: list[Chunk] = []
+    for c in content:
+        key = (c.id, c.provenance.text_sha256)
+        if key in ours:
+            labels.add(current)
+        elif key in producers:
+            labels.add(producers[key])
+        else:  # kept by a recompile that happened while the LLM was answering
+            others.append(c)
+    if others:
+        db = open_state_db(vault.state_db)
+        try:
+            cache = EnrichCache(db, "", PROMPT_VERSION)
+            labels.update(_producer(cache, c, current, previous) for c in others)
+        finally:
+            db.close()
+    return LABEL_SEPARATOR.join(sorted(labels))
 
 
 def _write_checked(
