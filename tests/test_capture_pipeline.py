@@ -381,3 +381,21 @@ def test_papers_with_the_same_base_key_captured_from_threads_get_distinct_keys(
     assert len(set(keys.values())) == len(pdfs), keys
     for n, key in keys.items():  # each key holds its own PDF
         assert vault.pdf_path(key).read_bytes() == pdfs[n].read_bytes()
+
+
+def test_every_openalex_oa_location_is_tried_in_order_until_one_serves_a_pdf(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path) -> None:
+    serve_pnas(server, fixtures_dir)
+    # Unpaywall's PDF URL is not routed (404); OpenAlex's first location serves a web page,
+    # its second the PDF.
+    server.route("/_ext/europepmc.org/articles/pmc4234579",
+                 body=fixtures_dir / "openalex/errors/404_not_in_openalex.html",
+                 content_type="text/html")
+    server.route("/_ext/escholarship.org/content/qt4ws805f2/qt4ws805f2.pdf",
+                 body=fixtures_dir / JNER, content_type="application/pdf")
+    [res] = run(vault, server, PNAS)
+    assert res.status == "created" and res.pdf is not None
+    assert res.pdf.read_bytes() == (fixtures_dir / JNER).read_bytes()
+    asked = [r.path for r in server.requests if r.path.startswith("/_ext/")]
+    assert [p.split("/")[2] for p in asked] == ["www.pnas.org", "europepmc.org",
+                                                "escholarship.org"]

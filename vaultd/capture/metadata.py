@@ -60,8 +60,13 @@ async def gather(fetcher: Fetcher, cfg: CaptureSettings, *, arxiv_id: str | None
     if doi:
         tasks.append(_guard("crossref", crossref.fetch(fetcher, cfg.crossref_url, doi), out))
     oa_doi = doi or (openalex.arxiv_doi(arxiv_id) if arxiv_id else None)
+    oa_pdfs: list[str] = []
     if oa_doi:
-        tasks.append(_guard("openalex", openalex.fetch(fetcher, cfg.openalex_url, oa_doi), out))
+        async def openalex_work(doi: str) -> Work | None:
+            work, urls = await openalex.fetch_with_pdfs(fetcher, cfg.openalex_url, doi)
+            oa_pdfs.extend(urls)
+            return work
+        tasks.append(_guard("openalex", openalex_work(oa_doi), out))
     email = unpaywall_email(cfg)
     if doi and email:
         tasks.append(_guard("unpaywall",
@@ -70,8 +75,9 @@ async def gather(fetcher: Fetcher, cfg: CaptureSettings, *, arxiv_id: str | None
         out.notices.append("unpaywall skipped: no email configured (set capture.email or "
                            "VAULTD_UNPAYWALL_EMAIL)")
     await asyncio.gather(*tasks)
-    for name in ("unpaywall", "openalex"):
-        for w in out.works:
-            if name in w.sources and w.pdf_url and w.pdf_url not in out.pdf_urls:
-                out.pdf_urls.append(w.pdf_url)
+    # PDF order: arXiv, Unpaywall's best OA location, then every OpenAlex OA location.
+    upw = [w.pdf_url for w in out.works if "unpaywall" in w.sources and w.pdf_url]
+    for url in [*upw, *oa_pdfs]:
+        if url not in out.pdf_urls:
+            out.pdf_urls.append(url)
     return out

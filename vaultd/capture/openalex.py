@@ -112,3 +112,11 @@ async def fetch_json(fetcher: Fetcher, base: str, doi: str) -> dict[str, Any] | 
 async def fetch(fetcher: Fetcher, base: str, doi: str) -> Work | None:
     data = await fetch_json(fetcher, base, doi)
     return parse_work(data) if data is not None else None
+
+
+async def fetch_with_pdfs(fetcher: Fetcher, base: str, doi: str) -> tuple[Work | None, list[str]]:
+    """The Work and every OA PDF location OpenAlex lists, best first."""
+    data = await fetch_json(fetcher, base, doi)
+    if data is None:
+        return None, []
+    return parse_work(data), oa_pdf_urls(data)
