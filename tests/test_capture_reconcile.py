@@ -64,3 +64,11 @@ def test_crossref_and_unpaywall_agreeing_is_not_two_witnesses() -> None:
     out = reconcile([w("crossref"), w("unpaywall")])  # type: ignore[list-item]
     assert out.work.reconciled is False
     assert reconcile([w("crossref"), w("openalex")]).work.reconciled is True  # type: ignore[list-item]
+
+
+def test_bib_titles_read_as_printed_with_accents_and_maths() -> None:
+    from vaultd.capture.bib import parse_bib
+
+    [entry] = parse_bib(r'@misc{k, title={M{\"u}ller and {\v{C}}ech on $\Lambda$CDM in '
+                        r'{\TeX}}}')
+    assert entry.work.title == "Müller and Čech on ΛCDM in TeX"

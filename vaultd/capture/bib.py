@@ -12,6 +12,7 @@ from pathlib import Path
 
 from vaultd.capture.detect import ARXIV_ID_RE, normalise_doi, split_arxiv_version
 from vaultd.capture.names import clean_text, make_work, split_name
+from vaultd.capture.reconcile import latex_to_unicode
 from vaultd.errors import InputError
 from vaultd.models import CSLType, Work
 
@@ -45,6 +46,11 @@ def _strip_braces(value: str) -> str:
     return clean_text(re.sub(r"(?<!\\)[{}]", "", value)) or ""
 
 
+def _latex_text(value: str) -> str:
+    """A title as printed: ``The {\\TeX}book`` → ``The TeXbook``, ``$\\alpha$`` → ``α``."""
+    return clean_text(latex_to_unicode(value)) or ""
+
+
 def parse_bib(text: str, source: str = "<bib>") -> list[BibEntry]:
     import bibtexparser
 
@@ -67,7 +73,7 @@ def parse_bib(text: str, source: str = "<bib>") -> list[BibEntry]:
                    for a in re.split(r"\s+and\s+", fields.get("author", "")) if a.strip()]
         work = make_work(
             type=_TYPES.get(entry.entry_type.lower(), "article-journal"),
-            title=_strip_braces(fields["title"]) if "title" in fields else None,
+            title=_latex_text(fields["title"]) if "title" in fields else None,
             authors=authors,
             issued=[int(year_m.group(0))] if year_m else None,
             container_title=_strip_braces(fields.get("journal") or fields.get("booktitle") or "")

@@ -26,7 +26,16 @@ TITLE_MATCH_RATIO = 95.0
 
 # \"a \'{e} \v{c} \c c; a letter accent never eats a command (\upsilon is not \u p).
 _LATEX_ACCENT = re.compile(
-    r"\\(?:[\"'`^~=.]\{?([A-Za-z])\}?|[uvHc](?:\{([A-Za-z])\}|\s+([A-Za-z])(?![A-Za-z])))")
+    r"\\(?:([\"'`^~=.])\{?([A-Za-z])\}?|([uvHc])(?:\{([A-Za-z])\}|\s+([A-Za-z])(?![A-Za-z])))")
+_COMBINING = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303",
+              "=": "\u0304", ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b",
+              "c": "\u0327"}
+
+
+def _accent(m: re.Match[str]) -> str:
+    accent = m.group(1) or m.group(3)
+    letter = m.group(2) or m.group(4) or m.group(5)
+    return unicodedata.normalize("NFC", letter + _COMBINING[accent])
 _LATEX_GREEK = (
     "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota",
     "kappa", "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon",
@@ -66,7 +75,7 @@ def latex_to_unicode(text: str) -> str:
     unchanged."""
     if "\\" not in text and "$" not in text:
         return text
-    t = _LATEX_ACCENT.sub(lambda m: m.group(1) or m.group(2) or m.group(3), text)
+    t = _LATEX_ACCENT.sub(_accent, text)
     for _ in range(3):  # nested wrappers: \mathrm{\emph{x}}
         t, n = _LATEX_WRAP_RE.subn(r"\1", t)
         if not n:
