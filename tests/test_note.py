@@ -16,11 +16,13 @@ from vaultd.canonical import text_sha256
 from vaultd.errors import NoteFormatError
 from vaultd.models import Chunk, MetaFile, Note, NoteMeta, Provenance
 from vaultd.note import (
+    CHUNK_END,
     MY_NOTES_BLOCK,
     chunk_link,
     merge_for_recompile,
     parse_note,
     render_note,
+    split_frontmatter,
 )
 
 # Any character but surrogates and carriage returns (files are written with \n line ends).
@@ -112,6 +114,31 @@ def test_parse_of_rendered_note_gives_back_the_same_note(note: Note) -> None:
     assert parse_note(render_note(note)) == note
 
 
+typed_text = tricky.filter(
+    lambda s: s.strip() != "" and _no_marker_lines(s, extra=("# ", "<!-- chunk", CHUNK_END))
+).map(lambda s: s + "\n")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(notes(), typed_text, typed_text)
+def test_text_typed_above_the_title_and_between_chunks_is_kept_byte_for_byte(
+    note: Note, above: str, between: str
+) -> None:
+    md = render_note(note)
+    _, pos = split_frontmatter(md)
+    md = md[:pos] + "\n" + above + md[pos + 1 :]
+    if note.chunks:
+        end_line = "\n" + CHUNK_END + "\n\n"  # the first chunk's closing marker line
+        md = md.replace(end_line, end_line + between, 1)
+    parsed = parse_note(md)
+    assert parsed.meta == note.meta and parsed.chunks == note.chunks
+    assert parsed.citations == note.citations
+    typed = above + (between if note.chunks else "")
+    assert "".join(parsed.user_blocks) == typed + "".join(note.user_blocks)
+    again = render_note(parsed)
+    assert parse_note(again) == parsed  # stable from the first re-render on
+
+
 def _sample_note(**chunk_kw: object) -> Note:
     quote = "Attention is all\nyou need."
     prov = Provenance(page=4, bbox=[72.0, 100.5, 300.2, 140.0], pdf_rect=[72.0, 651.9, 300.2, 691.5],
@@ -161,6 +188,26 @@ def test_user_text_around_generated_regions_survives_rerender_byte_for_byte() ->
     # Blocks keep their order; the aside (first in the note) now follows the quotes.
     assert out.endswith("<!-- /vaultd:quotes -->\n\n## Aside\nhello\n\n" + mine)
     assert "### MLA\n\nVaswani, Ashish. 2017.\n" in out
+
+
+def test_paragraphs_typed_between_chunks_keep_their_blank_lines() -> None:
+    note = _sample_note()
+    second = note.chunks[0].model_copy(update={"id": "p5s1c1"})
+    note.chunks.append(second)
+    md = render_note(merge_for_recompile(None, note))
+    mine = "First thought.\n\nSecond thought,\nwrapped.\n\n"
+    md = md.replace("<!-- /chunk -->\n\n", "<!-- /chunk -->\n\n" + mine, 1)
+    out = render_note(merge_for_recompile(parse_note(md), note))
+    assert out.endswith("<!-- /vaultd:quotes -->\n\n" + mine + MY_NOTES_BLOCK)
+    assert render_note(merge_for_recompile(parse_note(out), note)) == out
+
+
+def test_text_typed_above_the_title_does_not_duplicate_the_title() -> None:
+    md = render_note(merge_for_recompile(None, _sample_note()))
+    md = md.replace("\n# Attention Is All You Need\n", "\n# Reading list\nTyped on top.\n\n# Attention Is All You Need\n")
+    out = render_note(merge_for_recompile(parse_note(md), _sample_note()))
+    assert out.count("# Attention Is All You Need\n") == 1
+    assert out.endswith("<!-- /vaultd:quotes -->\n\n# Reading list\nTyped on top.\n\n" + MY_NOTES_BLOCK)
 
 
 def test_user_frontmatter_properties_and_tags_survive_recompile() -> None:

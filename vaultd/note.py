@@ -319,14 +319,21 @@ def _parse_chunk(chunk_id: str, block: list[str], source: str) -> Chunk:
         raise _fail(source, f"{where}: bad provenance {loc} ({first['msg']})") from exc
 
 
+def _skip_blank(lines: list[str], i: int) -> int:
+    """``i`` past one blank line at ``i`` (the separator render writes), if there is one."""
+    return i + 1 if i < len(lines) and lines[i] == "" else i
+
+
 def _parse_quotes(lines: list[str], source: str, user: list[str]) -> list[Chunk]:
+    """Chunks of the quotes region; any other line (blank ones too) is the user's and is
+    appended to ``user`` verbatim, except the lines render itself writes: the
+    ``## Quotes`` heading with its blank line and the blank line after each chunk."""
     chunks: list[Chunk] = []
-    i = 0
+    i = _skip_blank(lines, 1) if lines and lines[0] == "## Quotes" else 0
     while i < len(lines):
         m = CHUNK_BEGIN_RE.fullmatch(lines[i])
         if m is None:
-            if lines[i] and lines[i] != "## Quotes":
-                user.append(lines[i] + "\n")
+            user.append(lines[i] + "\n")
             i += 1
             continue
         try:
@@ -334,7 +341,7 @@ def _parse_quotes(lines: list[str], source: str, user: list[str]) -> list[Chunk]
         except ValueError as exc:
             raise _fail(source, f"chunk {m.group(1)} is not closed by {CHUNK_END}") from exc
         chunks.append(_parse_chunk(m.group(1), lines[i + 1 : end], source))
-        i = end + 1
+        i = _skip_blank(lines, end + 1)
     if len({c.id for c in chunks}) != len(chunks):
         raise _fail(source, "two chunks share an id")
     return chunks
@@ -351,6 +358,18 @@ def split_user_blocks(text: str) -> list[str]:
     return blocks
 
 
+def _title_line(lines: list[str], meta: NoteMeta) -> int | None:
+    """Index of the generated ``# Title`` line: before the first generated region, the
+    line render would write for this title, else the first ``# `` line (the title was
+    edited). Text the user typed above it does not hide it."""
+    end = next((i for i, line in enumerate(lines) if line in (CITATIONS_BEGIN, QUOTES_BEGIN)), len(lines))
+    rendered = "# " + (meta.title or meta.cite_key).replace("\r", " ").replace("\n", " ")
+    head = lines[:end]
+    if rendered in head:
+        return head.index(rendered)
+    return next((i for i, line in enumerate(head) if line.startswith("# ")), None)
+
+
 def parse_note(text: str, source: str = "<note>") -> Note:
     """Read a note back; raises NoteFormatError naming ``source`` for a broken note."""
     text = text.replace("\r\n", "\n")  # an editor that saved CRLF line ends
@@ -360,8 +379,8 @@ def parse_note(text: str, source: str = "<note>") -> Note:
     user_text: list[str] = []
     citations: dict[str, str] = {}
     chunks: list[Chunk] = []
-    title_seen = regions_seen = False
-    i = 0
+    title_at = _title_line(lines, meta)
+    i = _skip_blank(lines, 0)  # the blank line render writes after the frontmatter
     while i < len(lines):
         line = lines[i]
         region = {CITATIONS_BEGIN: CITATIONS_END, QUOTES_BEGIN: QUOTES_END}.get(line)
@@ -370,7 +389,7 @@ def parse_note(text: str, source: str = "<note>") -> Note:
                 end = lines.index(region, i + 1)
             except ValueError as exc:
                 raise _fail(source, f"{line} is not closed by {region}") from exc
-            inner, regions_seen = lines[i + 1 : end], True
+            inner = lines[i + 1 : end]
             if line == CITATIONS_BEGIN:
                 citations = _parse_citations(inner, source)
             else:
@@ -378,9 +397,10 @@ def parse_note(text: str, source: str = "<note>") -> Note:
             # The blank line render puts after a region is the separator, not user text.
             i = end + (2 if end + 1 < len(lines) and lines[end + 1] == "" else 1)
             continue
-        if not (title_seen or regions_seen) and line.startswith("# ") and not "".join(user_text).strip():
-            title_seen, user_text = True, []
-            i += 2 if i + 1 < len(lines) and lines[i + 1] == "" else 1
+        if i == title_at:
+            if not "".join(user_text).strip():
+                user_text = []  # only blank lines above the title: nothing of the user's
+            i = _skip_blank(lines, i + 1)
             continue
         last = i == len(lines) - 1
         user_text.append(line if last else line + "\n")
