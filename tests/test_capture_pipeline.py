@@ -399,3 +399,22 @@ def test_every_openalex_oa_location_is_tried_in_order_until_one_serves_a_pdf(
     asked = [r.path for r in server.requests if r.path.startswith("/_ext/")]
     assert [p.split("/")[2] for p in asked] == ["www.pnas.org", "europepmc.org",
                                                 "escholarship.org"]
+
+
+def test_a_link_list_goes_on_past_a_bad_item_and_fails_only_when_every_item_does(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path, tmp_path: Path) -> None:
+    serve_hrp(server, fixtures_dir)
+    server.route("/_ext/example.org/landing.pdf",
+                 body=fixtures_dir / "openalex/errors/404_not_in_openalex.html",
+                 content_type="text/html")
+    links = tmp_path / "reading.txt"
+    links.write_text(f"https://example.org/landing.pdf\n{HRP}\n")
+    results = run(vault, server, str(links))
+    assert [r.meta.doi for r in results] == [HRP]
+    assert [item for item, _ in results.failed] == [  # type: ignore[attr-defined]
+        "https://example.org/landing.pdf"]
+    bad = tmp_path / "bad.txt"
+    bad.write_text("https://example.org/landing.pdf\nhttps://youtu.be/gogEJyoSB9s\n")
+    with pytest.raises(InputError, match=r"none of the 2 items could be captured: "
+                                         r"https://example\.org/landing\.pdf: .*web page"):
+        run(vault, server, str(bad))

@@ -90,9 +90,9 @@ def test_preprint_and_published_year_difference_is_explained_not_warned(
 
 
 def test_unrelated_year_disagreement_is_a_specific_warning() -> None:
-    a = make_work(title="Attention is all you need", authors=[Author(family="Vaswani")],  # type: ignore[call-arg]
+    a = make_work(title="Attention is all you need", authors=[Author(family="Vaswani")],
                   issued=[2017], arxiv_id="1706.03762", sources=["arxiv"])
-    b = make_work(title="Attention Is All You Need", authors=[Author(family="Vaswani")],  # type: ignore[call-arg]
+    b = make_work(title="Attention Is All You Need", authors=[Author(family="Vaswani")],
                   issued=[2018], doi="10.5555/3295222", sources=["crossref"])
     out = reconcile([a, b])
     assert "year: crossref 2018 vs arxiv 2017" in out.work.warnings
