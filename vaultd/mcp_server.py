@@ -9,6 +9,7 @@ stderr; stdout belongs to the protocol in stdio mode.
 from __future__ import annotations
 
 import logging
+import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,55 @@ vaultd serves a research vault whose citations are never wrong.
   matches.
 - verify(cite_key?) reports drift between notes and their sources; status() reports health.
 """
+
+
+def prepare_fast_start() -> None:
+    """Cut the server process's start-up before the SDK is imported (`vaultd mcp` only).
+
+    The ``mcp`` package's ``__init__`` imports the whole client side (client sessions,
+    httpx, auth) that a server never uses; here ``mcp`` is registered as a bare package so
+    ``mcp.server.*`` loads alone, and the real ``__init__`` runs only if some code asks the
+    package itself for a name. Pydantic models are built on first use rather than at
+    import (``defer_build``): the SDK defines hundreds of protocol models and the server
+    validates only a few kinds of message. Both are start-up costs only; behaviour is
+    the SDK's own.
+    """
+    if "mcp" not in sys.modules:
+        import importlib.util
+        import types
+
+        spec = importlib.util.find_spec("mcp")
+        if spec is not None and spec.loader is not None and spec.submodule_search_locations:
+            pkg = types.ModuleType("mcp")
+            pkg.__path__ = list(spec.submodule_search_locations)
+            pkg.__spec__ = spec
+            pkg.__file__ = spec.origin
+            pkg.__package__ = "mcp"
+            loader = spec.loader
+            loading: list[bool] = []
+
+            def full_package(name: str) -> Any:
+                if not loading:  # run the real __init__ once, into this same module
+                    loading.append(True)
+                    loader.exec_module(pkg)
+                    if name in pkg.__dict__:
+                        return pkg.__dict__[name]
+                raise AttributeError(f"module 'mcp' has no attribute {name!r}")
+
+            pkg.__getattr__ = full_package  # type: ignore[method-assign]
+            sys.modules["mcp"] = pkg
+    try:
+        from pydantic import TypeAdapter
+        from pydantic._internal import _config
+
+        _config.config_defaults["defer_build"] = True
+        # The SDK's module-level adapters over message unions have no config of their own.
+        own: Any = TypeAdapter.__dict__["_defer_build"]
+        TypeAdapter._defer_build = property(  # type: ignore[method-assign,assignment]
+            lambda self: bool(own.fget(self) or (self._config is None and not
+                                                 self._model_config)))
+    except (ImportError, AttributeError, KeyError, TypeError):  # other pydantic: just slower
+        pass
 
 
 @dataclass

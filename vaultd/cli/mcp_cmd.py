@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -27,7 +28,10 @@ def mcp_command(ctx: click.Context, http_port: int | None) -> None:
       vaultd mcp                      # stdio, for Claude Desktop / Claude Code
       vaultd --vault ~/Research mcp --http 8765
     """
-    from vaultd.mcp_server import build_server
+    from vaultd.mcp_server import build_server, prepare_fast_start
+
+    if os.environ.get("VAULTD_MCP_FAST_START", "1") != "0":  # 0: plain SDK imports
+        prepare_fast_start()
 
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
                         format="vaultd-mcp %(levelname)s %(message)s")

@@ -172,12 +172,21 @@ def apply_migrations(db: apsw.Connection) -> list[str]:
     return applied
 
 
+def _vec_extension_path() -> str:
+    """sqlite-vec's bundled ``vec0`` library, found without importing ``sqlite_vec`` (whose
+    ``__init__`` imports numpy: ~0.1 s at the MCP server's first recall)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is None or spec.origin is None:
+        raise ImportError("the sqlite-vec package is not installed")
+    return str(Path(spec.origin).parent / "vec0")
+
+
 def _load_vec(conn: apsw.Connection) -> str | None:
     try:
-        import sqlite_vec
-
         conn.enable_load_extension(True)
-        conn.load_extension(sqlite_vec.loadable_path())
+        conn.load_extension(_vec_extension_path())
         conn.enable_load_extension(False)
     except (ImportError, apsw.Error, AttributeError, OSError) as exc:
         return f"sqlite-vec unavailable ({exc}); search uses keywords (BM25) only"
