@@ -9,11 +9,12 @@ from __future__ import annotations
 import importlib
 import struct
 from collections.abc import Sequence
-from typing import Any, Protocol
-
-import httpx
+from typing import TYPE_CHECKING, Any, Protocol
 
 from vaultd.errors import ConfigError, LLMUnavailableError
+
+if TYPE_CHECKING:  # httpx is imported when an Ollama embedder is made, not by every search
+    import httpx
 
 BATCH_SIZE = 32
 
@@ -51,6 +52,8 @@ class OllamaEmbedder:
     def __init__(self, host: str, model: str = "nomic-embed-text", *,
                  client: httpx.Client | None = None, timeout: float = 60.0) -> None:
         self.host = host.rstrip("/")
+        import httpx
+
         self.model = model
         self._client = client or httpx.Client(timeout=timeout)
 
@@ -58,6 +61,8 @@ class OllamaEmbedder:
         return f"{kind}: " if self.model.startswith("nomic-embed") else ""
 
     def _embed(self, texts: Sequence[str]) -> list[list[float]]:
+        import httpx
+
         out: list[list[float]] = []
         for start in range(0, len(texts), BATCH_SIZE):
             batch = list(texts[start:start + BATCH_SIZE])
