@@ -1,8 +1,16 @@
 """Tables: a ``Table N`` caption's table as its cells' text, rendered as Markdown when clear.
 
-Only pages whose lines carry a ``Table N`` caption are searched (``page.find_tables()``
-costs 5–300 ms a page, far more than the page's text extraction). A table found there is
-attached to the nearest table caption on its page:
+Only pages whose lines carry a ``Table N`` caption *and* whose vector drawings include a
+vertical rule are searched (``page.find_tables()`` costs 90–400 ms a page under load, far
+more than the page's text extraction). PyMuPDF's default ``lines`` strategy builds cells
+only from drawn rules, so a page without any vertical stroke (booktabs tables, which have
+only horizontal rules, or tables with no rules at all) cannot yield a table; the check
+reads the page's drawings with ``page.get_cdrawings()`` (≈1 ms) and counts a vertical rule
+as a line, or the side of a rectangle or filled shape, at least ``MIN_RULE`` points tall.
+PyMuPDF's own header-row guess (``Table._get_header``, which re-extracts the text above
+the table and costs about half of each call) is switched off for the duration of the call:
+vaultd takes the first row as the header itself. A table found there is attached to the
+nearest table caption on its page:
 
 * the chunk text (the quote, hashed) is the caption followed by the cells' text-layer
   characters in reading order (row by row, left to right, one space between cells), so it
@@ -17,7 +25,8 @@ attached to the nearest table caption on its page:
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +37,9 @@ BuildFn = Callable[[list[list[Line]], list[PageInfo], str], list[Block]]
 
 #: Largest share of empty cells a table may have and still be rendered as Markdown.
 MAX_EMPTY = 1 / 3
+
+#: Shortest vertical stroke (PDF points) that can be a table rule: one row of body text.
+MIN_RULE = 12.0
 
 
 @dataclass
@@ -85,20 +97,55 @@ def _distance(a: Box, b: Box) -> float:
     return gap + (1e4 if apart else 0.0)
 
 
+@contextmanager
+def _no_header_guess() -> Iterator[None]:
+    """Skip PyMuPDF's header-row guess while tables are found (we never read ``.header``)."""
+    table_mod = importlib.import_module("pymupdf.table")
+    cls = getattr(table_mod, "Table", None)
+    orig = getattr(cls, "_get_header", None)
+    if cls is None or orig is None:
+        yield
+        return
+    cls._get_header = lambda self, *a, **k: None
+    try:
+        yield
+    finally:
+        cls._get_header = orig
+
+
+def has_vertical_rule(page: Any) -> bool:
+    """Whether any drawing on the page has a vertical edge at least ``MIN_RULE`` tall."""
+    for path in page.get_cdrawings():
+        x0, y0, x1, y1 = path["rect"]
+        if y1 - y0 < MIN_RULE:
+            continue
+        if path.get("type") != "s" or x1 - x0 <= 3.0:  # a filled box's side, a rule
+            return True
+        for item in path["items"]:  # a stroked path: look for an upright segment
+            if item[0] == "l" and abs(item[1][0] - item[2][0]) <= 3.0 and abs(item[1][1] - item[2][1]) >= MIN_RULE:
+                return True
+            if item[0] in ("re", "qu"):
+                return True
+    return False
+
+
 def find_page_tables(page: Any, lines: list[Line]) -> list[FoundTable]:
     """Tables on one page, each paired with its nearest ``Table N`` caption line."""
     captions = [ln for ln in lines if is_table_caption(ln.text)]
-    if not captions:
+    if not captions or not has_vertical_rule(page):
         return []
     # PyMuPDF prints an advert for its layout add-on on the first find_tables call.
     getattr(importlib.import_module("pymupdf"), "no_recommend_layout", lambda: None)()
     found: list[FoundTable] = []
     free = list(captions)
-    for tab in page.find_tables().tables:
-        rows = [[cell_text(c) for c in row] for row in tab.extract()]
+    with _no_header_guess():
+        tabs = page.find_tables().tables
+        extracted = [(tab.bbox, tab.extract()) for tab in tabs]
+    for tab_bbox, cells in extracted:
+        rows = [[cell_text(c) for c in row] for row in cells]
         if not table_text(rows) or not free:
             continue
-        x0, y0, x1, y1 = (float(v) for v in tab.bbox)
+        x0, y0, x1, y1 = (float(v) for v in tab_bbox)
         bbox: Box = (x0, y0, x1, y1)
         cap = min(free, key=lambda ln: _distance(ln.bbox, bbox))
         if _distance(cap.bbox, bbox) >= 1e4:
