@@ -85,3 +85,20 @@ def test_a_link_file_with_a_bad_item_captures_the_rest_and_exits_1_naming_it(
         "yet: https://www.youtube.com/watch?v=gogEJyoSB9s",
     ]
 
+
+
+def test_json_lists_the_failed_items_of_a_link_file_after_the_captured_ones_and_exits_1(
+        vault: Vault, server: ReplayServer, tmp_path: Path) -> None:
+    links = tmp_path / "reading.md"
+    links.write_text(f"- https://doi.org/{HRP}\n- https://www.youtube.com/watch?v=gogEJyoSB9s\n")
+    out = CliRunner().invoke(main_group, ["--vault", str(vault.root), "capture", str(links),
+                                          "--no-compile", "--json"], catch_exceptions=False)
+    assert out.exit_code == 1
+    data = json.loads(out.stdout)
+    assert [d["status"] for d in data] == ["created", "failed"] or \
+        [d["status"] for d in data] == ["metadata-only", "failed"]
+    assert data[0]["cite_key"].startswith("adak2001")
+    assert data[1] == {"cite_key": None, "status": "failed",
+                       "input": "https://www.youtube.com/watch?v=gogEJyoSB9s",
+                       "error": "YouTube capture is not supported yet: "
+                                "https://www.youtube.com/watch?v=gogEJyoSB9s"}

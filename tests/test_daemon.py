@@ -313,3 +313,22 @@ def test_burst_of_200_files_makes_exactly_one_job_each_and_all_settle(
         assert (vault.inbox / "download.pdf.part").exists()
         assert a.proc.poll() is None
         assert a.stop() == 0
+
+
+def test_a_link_file_with_one_bad_item_is_done_and_its_error_note_names_that_item(
+        vault: Vault, fixtures_dir: Path) -> None:
+    from test_daemon_support import arxiv_replay, replay_env
+
+    links = (b"- https://arxiv.org/abs/1605.08386\n"
+             b"- https://www.youtube.com/watch?v=gogEJyoSB9s\n")
+    with arxiv_replay(fixtures_dir) as url, agent(vault, env=replay_env(url)) as a:
+        drop(vault.inbox, "reading.txt", links)
+        wait_for(lambda: settled(vault, 1), 30, "the job to finish")
+        (job,) = jobs(vault)
+        assert job.state == "done", job.error
+        assert len(job.cite_keys) == 1 and vault.note_path(job.cite_keys[0]).is_file()
+        assert "1 of 2 items failed" in (job.outcome or "")
+        report = (vault.failed / "reading.txt.error.md").read_text(encoding="utf-8")
+        assert "gogEJyoSB9s" in report and "YouTube capture is not supported yet" in report
+        assert job.cite_keys[0] in report
+        assert a.stop() == 0

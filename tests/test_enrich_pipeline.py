@@ -405,9 +405,9 @@ def test_compile_leaving_chunks_pending_says_what_to_run_and_json_counts_them(
 def test_capture_of_a_pdf_says_what_fills_its_pending_chunks(
     vault: Vault, tmp_path: Any
 ) -> None:
-    from vaultd.samplepdf import write_sample_paper
-
     from replay_server import ReplayServer
+
+    from vaultd.samplepdf import write_sample_paper
 
     pdf = tmp_path / "paper.pdf"
     write_sample_paper(pdf)

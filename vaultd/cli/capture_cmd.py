@@ -60,7 +60,9 @@ def capture_command(ctx: click.Context, input_text: str, doi: str | None,
     for item, message in failed:
         stderr.print(f"Error: {item}: {message}", markup=False, soft_wrap=True)
     if as_json:
-        emit_json([_result_json(r, compiled.get(r.cite_key)) for r in results])
+        emit_json([*(_result_json(r, compiled.get(r.cite_key)) for r in results),
+                   *({"cite_key": None, "status": "failed", "input": item, "error": message}
+                     for item, message in failed)])
         _enrich_hint(settings, compiled, a.quiet)
         if failed:
             ctx.exit(1)

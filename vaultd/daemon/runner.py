@@ -145,7 +145,12 @@ class Daemon:
         if rule.action == "ignore":
             self.queue.finish(job.id, f"ignored by rule {rule.name}")
             return
-        from vaultd.pipeline.ingest import idempotency_key, ingest_item
+        from vaultd.pipeline.ingest import (
+            idempotency_key,
+            ingest_item,
+            partial_summary,
+            write_partial_report,
+        )
 
         key = idempotency_key(path, facts.url)
         self.queue.set_idem_key(job.id, key, rule.name)
@@ -171,8 +176,12 @@ class Daemon:
                 where = outcomes.place_processed_pdf(self.vault, path, result.cite_keys[0])
             else:
                 where = outcomes.archive(self.vault, path)
+            partial = ""
+            if result.failed:  # some items of a link file / .bib failed: name each
+                write_partial_report(self.vault, path.name, self.vault.rel(where), result)
+                partial = f"; {partial_summary(result)}"
             self.queue.finish(job.id, f"{'/'.join(result.statuses)}; file at "
-                              f"{self.vault.rel(where)}", result.cite_keys)
+                              f"{self.vault.rel(where)}{partial}", result.cite_keys)
         log.info("job %d done: %s → %s", job.id, path.name, ", ".join(result.cite_keys))
         self._bib_dirty.set()
         if rule.enrich and result.cite_keys:

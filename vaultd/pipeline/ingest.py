@@ -6,6 +6,7 @@ background enrichment thread, so the LLM never holds a queue slot.
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib
 import logging
 import re
@@ -34,6 +35,9 @@ class IngestResult:
     pdf: Path | None = None
     notes: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # Items of a link file or .bib that could not be captured while others were:
+    # (item, why). The job is done; ``write_partial_report`` tells the user which.
+    failed: list[tuple[str, str]] = field(default_factory=list)
 
 
 def idempotency_key(path: Path, url: str | None) -> str:
@@ -52,9 +56,11 @@ def _stage(module: str, name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-def _capture(vault: Vault, settings: Settings, source: str) -> list[Any]:
+def _capture(vault: Vault, settings: Settings, source: str
+             ) -> tuple[list[Any], list[tuple[str, str]]]:
     capture_sync = _stage("vaultd.pipeline.capture", "capture_sync")
-    return list(capture_sync(vault, settings, source))
+    results = capture_sync(vault, settings, source)
+    return list(results), list(getattr(results, "failed", []))
 
 
 def _apply_tags(vault: Vault, cite_key: str, tags: list[str]) -> None:
@@ -85,12 +91,14 @@ def ingest_item(vault: Vault, settings: Settings, path: Path, *, action: Action,
     Concurrent callers are safe: capture chooses cite keys under a vault-wide lock.
     """
     # capture reads link files (every URL in them) and .bib files (every entry) itself.
-    results = _capture(vault, settings, str(path))
+    results, failed = _capture(vault, settings, str(path))
     if not results:
         what = "entry" if action == "import_bib" else "item"
         raise InputError(f"{path.name}: no {what} could be captured; check its content")
     out = IngestResult(cite_keys=[r.cite_key for r in results],
-                       statuses=[r.status for r in results])
+                       statuses=[r.status for r in results], failed=failed)
+    for item, why in failed:
+        log.warning("%s: could not capture %s: %s", path.name, item, why)
     for r in results:
         out.warnings.extend(r.warnings)
         if r.pdf is not None and out.pdf is None:
@@ -107,6 +115,38 @@ def ingest_item(vault: Vault, settings: Settings, path: Path, *, action: Action,
     if index and out.notes:
         _index(vault, settings, out.notes)
     return out
+
+
+def partial_summary(result: IngestResult) -> str:
+    """The job-list line for a file some of whose items failed, e.g. '1 of 3 items failed'."""
+    total = len(result.cite_keys) + len(result.failed)
+    return f"{len(result.failed)} of {total} items failed (see Inbox/_failed/)"
+
+
+def write_partial_report(vault: Vault, name: str, kept_at: str, result: IngestResult) -> Path:
+    """``Inbox/_failed/<name>.error.md`` for a link file or .bib whose other items were
+    captured: each failed item and why, and the cite keys that were made."""
+    from vaultd.daemon.outcomes import _unique
+
+    note = _unique(vault.failed / f"{name}.error.md")
+    lines = [
+        f"# vaultd captured only part of {name}",
+        "",
+        f"**What failed:** {len(result.failed)} of {len(result.cite_keys) + len(result.failed)}"
+        " items could not be captured:",
+        "",
+        *[f"- `{item}`: {why}" for item, why in result.failed],
+        "",
+        "**What to do:** fix or remove the items above and drop a file with just those "
+        "items into Inbox/ again (the captured ones are not captured twice).",
+        "",
+        f"- Captured: {', '.join(result.cite_keys)}",
+        f"- File: `{kept_at}` (processed; kept unchanged)",
+        f"- When: {dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M:%S UTC')}",
+    ]
+    note.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(note, "\n".join(lines) + "\n")
+    return note
 
 
 def enrich_after(vault: Vault, settings: Settings, cite_keys: list[str]) -> list[str]:
