@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import subprocess
+import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -176,3 +180,58 @@ def test_the_arxiv_limiter_is_shared_by_captures_in_different_threads() -> None:
     assert len(spans) == 6
     # Each request starts at least `interval` after the previous one ended.
     assert all(b[0] - a[1] >= interval * 0.99 for a, b in itertools.pairwise(spans))
+
+
+_LIMITED_REQUESTS = """
+import asyncio, sys, time
+from pathlib import Path
+from vaultd.capture.http import RateLimiter
+
+async def main() -> None:
+    limiter = RateLimiter(float(sys.argv[2]), state_file=Path(sys.argv[1]))
+    for _ in range(3):
+        async with limiter.slot():
+            start = time.time()
+            await asyncio.sleep(0.02)  # the request
+            print(start, time.time(), flush=True)
+
+asyncio.run(main())
+"""
+
+
+def test_two_processes_sharing_a_vault_never_send_requests_closer_than_the_interval(
+        tmp_path: Path) -> None:
+    interval = 0.2
+    lock = tmp_path / ".vaultd" / "ratelimit-arxiv.lock"
+    procs = [subprocess.Popen([sys.executable, "-c", _LIMITED_REQUESTS, str(lock), str(interval)],
+                              stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    spans = sorted(tuple(map(float, line.split()))
+                   for p in procs for line in p.communicate(timeout=30)[0].splitlines())
+    assert [p.returncode for p in procs] == [0, 0] and len(spans) == 6
+    for (_, prev_end), (start, _) in itertools.pairwise(spans):
+        assert start - prev_end >= interval - 0.005, spans  # one at a time, spaced
+
+
+def test_two_limiters_on_one_lock_file_space_their_requests(tmp_path: Path) -> None:
+    lock = tmp_path / "ratelimit-arxiv.lock"
+    spans: list[tuple[float, float]] = []
+
+    async def three(limiter: RateLimiter) -> None:
+        for _ in range(3):
+            async with limiter.slot():
+                start = time.time()
+                await asyncio.sleep(0.01)
+                spans.append((start, time.time()))
+
+    def run() -> None:
+        asyncio.run(three(RateLimiter(0.1, state_file=lock)))
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    spans.sort()
+    assert len(spans) == 6
+    for (_, prev_end), (start, _) in itertools.pairwise(spans):
+        assert start - prev_end >= 0.1 - 0.005, spans

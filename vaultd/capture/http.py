@@ -3,7 +3,9 @@
 User-Agent naming vaultd (with a mailto when configured, for CrossRef's and OpenAlex's
 polite pools), retries with exponential backoff on connect errors, timeouts, 429 and 5xx
 honouring ``Retry-After``, a per-host minimum interval (arXiv asks for one request every
-3 s) shared by every capture in the process, and a response cache in ``state.db``.
+3 s) shared by every capture in the process and, through a lock file under
+``<vault>/.vaultd/``, by every vaultd process on the vault (the service and a CLI capture),
+and a response cache in ``state.db``.
 """
 
 from __future__ import annotations
@@ -11,12 +13,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import email.utils
+import fcntl
+import os
 import sqlite3
 import threading
 import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import httpx
 
@@ -60,12 +65,20 @@ class Response:
 class RateLimiter:
     """One request at a time, each starting at least ``interval`` seconds after the
     previous one finished (arXiv: "no more than one request every three seconds, and a
-    single connection at a time"), across every task and thread sharing it."""
+    single connection at a time"), across every task and thread sharing it.
+
+    With ``state_file``, other processes take part too: the slot also holds an exclusive
+    ``flock`` on that file, which stores when the last request (of any process) finished.
+    """
 
     def __init__(self, interval_seconds: float, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                 state_file: Path | None = None,
+                 wall_clock: Callable[[], float] = time.time) -> None:
         self.interval = interval_seconds
+        self.state_file = state_file
         self._clock = clock
+        self._wall = wall_clock
         self._sleep = sleep
         self._next = 0.0
         self._held = threading.Lock()  # across threads (daemon workers run their own loops)
@@ -80,26 +93,64 @@ class RateLimiter:
             # holds the slot.
             while not self._held.acquire(blocking=False):
                 await asyncio.sleep(THREAD_POLL_SECONDS)
+            fd: int | None = None
             try:
                 delay = self._next - self._clock()
+                if self.state_file is not None:
+                    fd = await self._lock_file(self.state_file)
+                    delay = max(delay, _read_stamp(fd) + self.interval - self._wall())
                 if delay > 0:
                     await self._sleep(delay)
                 yield
             finally:
                 self._next = self._clock() + self.interval
+                if fd is not None:
+                    with contextlib.suppress(OSError):
+                        os.ftruncate(fd, 0)
+                        os.pwrite(fd, f"{self._wall():.6f}\n".encode(), 0)
+                    os.close(fd)  # closing releases the flock
                 self._held.release()
 
+    @staticmethod
+    async def _lock_file(path: Path) -> int:
+        """Open ``path`` and take its exclusive lock, polling so the loop stays free."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    return fd
+                except BlockingIOError:
+                    await asyncio.sleep(THREAD_POLL_SECONDS)
+        except BaseException:
+            os.close(fd)
+            raise
 
-_SHARED: dict[str, RateLimiter] = {}
+
+def _read_stamp(fd: int) -> float:
+    """When the last request through this lock file finished (0 when never / unreadable)."""
+    try:
+        return float(os.pread(fd, 64, 0).decode().strip() or 0.0)
+    except (OSError, ValueError):
+        return 0.0
+
+
+_SHARED: dict[tuple[str, Path | None], RateLimiter] = {}
 _SHARED_LOCK = threading.Lock()
 
 
-def shared_limiter(name: str, interval_seconds: float) -> RateLimiter:
-    """The process-wide limiter ``name`` (re-made if the configured interval changed)."""
+def shared_limiter(name: str, interval_seconds: float,
+                   state_dir: Path | None = None) -> RateLimiter:
+    """The process-wide limiter ``name`` (re-made if the configured interval changed);
+    with ``state_dir`` (a vault's ``.vaultd/``), shared with other processes through
+    ``<state_dir>/ratelimit-<name>.lock``."""
+    state_file = state_dir / f"ratelimit-{name}.lock" if state_dir is not None else None
     with _SHARED_LOCK:
-        limiter = _SHARED.get(name)
+        limiter = _SHARED.get((name, state_file))
         if limiter is None or limiter.interval != interval_seconds:
-            limiter = _SHARED[name] = RateLimiter(interval_seconds)
+            limiter = _SHARED[(name, state_file)] = RateLimiter(interval_seconds,
+                                                                state_file=state_file)
         return limiter
 
 
