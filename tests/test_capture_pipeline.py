@@ -418,3 +418,15 @@ def test_a_link_list_goes_on_past_a_bad_item_and_fails_only_when_every_item_does
     with pytest.raises(InputError, match=r"none of the 2 items could be captured: "
                                          r"https://example\.org/landing\.pdf: .*web page"):
         run(vault, server, str(bad))
+
+
+@pytest.mark.parametrize("body", [b'{"title": "T", "publication_year": "n/a"}',
+                                  b'{"title": "T", "authorships": ["A. Author"]}'])
+def test_a_source_answering_in_an_unexpected_shape_is_named_and_the_capture_goes_on(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path, body: bytes) -> None:
+    serve_pnas(server, fixtures_dir)
+    server.route(f"/openalex/works/doi:{PNAS}", body=body, content_type="application/json")
+    [res] = run(vault, server, PNAS)
+    assert res.meta.title == PNAS_TITLE and "openalex" not in res.meta.sources
+    assert any(w.startswith("openalex answered in an unexpected shape (") for w in res.warnings), \
+        res.warnings

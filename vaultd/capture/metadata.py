@@ -1,12 +1,13 @@
 """Ask every source about one paper, concurrently, and collect what answered.
 
-A source that is down is not fatal: it is named in ``missing`` (one line each) and the
-capture goes on with the others.
+A source that is down, or answers in a shape its parser does not know, is not fatal: it
+is named in ``missing`` (one line each) and the capture goes on with the others.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 
@@ -15,6 +16,8 @@ from vaultd.capture.http import Fetcher
 from vaultd.config import CaptureSettings
 from vaultd.errors import FetchError
 from vaultd.models import Work
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -38,6 +41,14 @@ async def _guard(name: str, coro: Awaitable[Work | None], out: Gathered) -> Work
         work = await coro
     except FetchError as exc:
         out.missing.append(f"{name} unavailable: {str(exc).removeprefix(name + ' ')}")
+        return None
+    except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+        # An answer shaped unlike what the parser knows: that source is skipped, the
+        # capture goes on with the others.
+        what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        log.warning("%s answer could not be read", name, exc_info=True)
+        out.missing.append(f"{name} answered in an unexpected shape ({what}); "
+                           "its metadata was skipped")
         return None
     if work is not None:
         out.works.append(work)
