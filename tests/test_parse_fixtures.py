@@ -48,10 +48,11 @@ def test_paragraphs_are_verbatim_in_an_independent_pdftotext_extraction(
         for m in misses:
             print("  ", m)
     # bmc and jner bibliographies are reference chunks now (143 entries that used to be
-    # counted as found paragraphs), so fewer paragraphs are checked; the 48 misses are the same.
+    # counted as found paragraphs), so fewer paragraphs are checked. Short display-formula
+    # fragments with unmapped glyphs are equation chunks now (12 former misses).
     assert checked > 700
     # Target is 99 %; the measured share (see docs/compile.md) is guarded against regressions.
-    assert found / checked >= 0.93
+    assert found / checked >= 0.95
     assert found_nospace / checked >= 0.98
 
 

@@ -165,6 +165,17 @@ def _alpha_ratio(text: str) -> float:
     return sum(c.isalpha() for c in chars) / max(len(chars), 1)
 
 
+#: Longest text (non-space characters) taken as a display-formula fragment.
+FRAGMENT_MAX = 16
+
+
+def _is_glyph_fragment(text: str) -> bool:
+    """A short piece of a display formula: a glyph with no Unicode mapping (U+FFFD, typical
+    of the big brackets and radicals of math-extension fonts) among few letters."""
+    chars = "".join(text.split())
+    return 0 < len(chars) <= FRAGMENT_MAX and "\ufffd" in chars and _alpha_ratio(text) < 0.6
+
+
 def _classify(lines: list[Line], text: str, body: float, standalone: bool) -> tuple[ChunkType, str | None]:
     size = max(ln.size for ln in lines)
     bold = all(ln.bold for ln in lines)
@@ -192,6 +203,7 @@ def _classify(lines: list[Line], text: str, body: float, standalone: bool) -> tu
     if (
         (_EQNUM_RE.search(text) and (math >= 1 or _alpha_ratio(text) < 0.6))
         or (math >= 3 and _alpha_ratio(text) < 0.5)
+        or _is_glyph_fragment(text)
     ):
         return "equation", None
     return "paragraph", None
