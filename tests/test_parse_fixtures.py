@@ -154,7 +154,11 @@ def test_repaired_pdf_whose_pages_lost_their_text_is_refused_not_ocred(
     # A cut-off download with a forged trailer: MuPDF repairs it, but pages 1-7 lost their
     # fonts. They hold a real text layer, so they must not come back as OCR quotes.
     ocred: list[int] = []
-    monkeypatch.setattr("vaultd.parse.ocr.ocr_page", lambda page, lang="eng": ocred.append(1) or [])
+    def fake_ocr(page: object, lang: str = "eng") -> list[object]:
+        ocred.append(1)
+        return []
+
+    monkeypatch.setattr("vaultd.parse.ocr.ocr_page", fake_ocr)
     data = (fixtures_dir / "pdfs" / "two_column" / "2020.acl-main.207_specter.pdf").read_bytes()
     cut = tmp_path / "cut.pdf"
     cut.write_bytes(data[: len(data) // 2] + b"\nstartxref\n0\n%%EOF\n")
