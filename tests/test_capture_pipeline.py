@@ -430,3 +430,28 @@ def test_a_source_answering_in_an_unexpected_shape_is_named_and_the_capture_goes
     assert res.meta.title == PNAS_TITLE and "openalex" not in res.meta.sources
     assert any(w.startswith("openalex answered in an unexpected shape (") for w in res.warnings), \
         res.warnings
+
+
+def test_an_openalex_published_record_naming_the_arxiv_preprint_explains_the_year_in_meta_json(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path, tmp_path: Path) -> None:
+    # arXiv's entry has no arxiv:doi; OpenAlex, asked by the arXiv DOI, answers with the
+    # published record (the recorded OpenAlex shape) that lists the arXiv preprint.
+    serve_arxiv(server, "1605.08386", fixtures_dir / "arxiv/1605.08386.atom.xml")
+    data = json.loads((fixtures_dir / "openalex/works/doi_10.1073_pnas.1414271111.json")
+                      .read_text())
+    data.update(doi="https://doi.org/10.1000/heatbath.2018", publication_year=2018,
+                publication_date="2018-03-01", title="Heat-bath random walks with Markov bases",
+                display_name="Heat-bath random walks with Markov bases")
+    data["authorships"][0]["author"]["display_name"] = "Caprice Stanley"
+    data["locations"].append({**data["locations"][1], "pdf_url": None,
+                              "landing_page_url": "https://arxiv.org/abs/1605.08386v2"})
+    body = tmp_path / "openalex.json"
+    body.write_text(json.dumps(data))
+    serve_openalex(server, "10.48550/arxiv.1605.08386", body)
+    [res] = run(vault, server, "arXiv:1605.08386", settings_for(server, email=None))
+    expected = ("year: arxiv 2016 is the preprint, openalex 2018 the published version "
+                "(expected difference)")
+    assert not any(w.startswith("year:") for w in res.warnings), res.warnings
+    assert res.meta.reconciled is True
+    on_disk = json.loads(vault.meta_path(res.cite_key).read_text())
+    assert on_disk["notes"] == [expected]

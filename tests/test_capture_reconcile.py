@@ -3,6 +3,8 @@ independent sources count as witnesses."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -72,3 +74,25 @@ def test_bib_titles_read_as_printed_with_accents_and_maths() -> None:
     [entry] = parse_bib(r'@misc{k, title={M{\"u}ller and {\v{C}}ech on $\Lambda$CDM in '
                         r'{\TeX}}}')
     assert entry.work.title == "Müller and Čech on ΛCDM in TeX"
+
+
+def test_an_arxiv_journal_ref_naming_the_published_version_makes_the_year_a_note(
+        fixtures_dir: Path) -> None:
+    from vaultd.capture.arxiv import parse_feed
+
+    feed = (fixtures_dir / "arxiv/astro-ph_0601001.atom.xml").read_text()
+    preprint = parse_feed(feed, "astro-ph/0601001")
+    assert preprint is not None and preprint.journal_ref == "ActaAstron.56:1-50,2006"
+    assert preprint.doi_published is None  # arXiv does not know the published DOI
+    preprint.issued = [2005, 12, 30]  # posted the year before the journal printed it
+    published = make_work(title=preprint.title, authors=preprint.authors, issued=[2006],
+                          doi="10.1000/acta.56.1", volume="56", sources=["crossref"])
+    out = reconcile([preprint, published])
+    assert out.notes == ["year: arxiv 2005 is the preprint, crossref 2006 the published "
+                         "version (expected difference)"]
+    assert not any(w.startswith("year:") for w in out.work.warnings)
+    assert out.work.reconciled is True
+    # A journal_ref for another volume names another paper: the year is a warning.
+    other = published.model_copy(update={"volume": "57"})
+    assert any(w == "year: crossref 2006 vs arxiv 2005" for w in reconcile([preprint, other])
+               .work.warnings)

@@ -305,6 +305,9 @@ class MetaFile(_Model):
     sources: list[str] = Field(default_factory=list)
     reconciled: bool = False
     warnings: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list,
+                             description="expected differences between sources, explained "
+                                         "(e.g. preprint vs published year); not problems")
     pdf: str | None = Field(None, description="vault-relative PDF path, None if metadata-only")
     pdf_sha256: str | None = None
     captured_at: str | None = None

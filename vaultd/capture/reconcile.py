@@ -135,6 +135,32 @@ def _name(w: Work) -> str:
     return w.sources[0] if w.sources else "?"
 
 
+def _is_preprint(w: Work) -> bool:
+    """``w`` describes the arXiv preprint (arXiv's own record, or the arXiv DOI)."""
+    return _name(w) == "arxiv" or bool(w.doi and w.doi.startswith("10.48550/arxiv.")) \
+        or bool(w.arxiv_id and not w.doi)
+
+
+def _is_published(w: Work) -> bool:
+    """``w`` describes a published version: it carries a DOI that is not arXiv's."""
+    return bool(w.doi and not w.doi.startswith("10.48550/arxiv.")) and _name(w) != "arxiv"
+
+
+_JOURNAL_REF_NUMBERS = re.compile(r"\d+")
+
+
+def _journal_ref_names(pre: Work, pub: Work) -> bool:
+    """The preprint's arXiv ``journal_ref`` ("ActaAstron.56:1-50,2006") names the published
+    record: same title, its year printed there, and its volume too when both carry one."""
+    if not pre.journal_ref or pub.year is None or not titles_match(pre.title, pub.title):
+        return False
+    numbers = set(_JOURNAL_REF_NUMBERS.findall(pre.journal_ref))
+    if str(pub.year) not in numbers:
+        return False
+    volume = (pub.volume or "").strip()
+    return not volume.isdigit() or volume in numbers
+
+
 def _is_pair(a: Work, b: Work) -> bool:
     """``a`` and ``b`` are the preprint and the published version of one paper."""
     pa, pb = {a.doi_preprint, a.doi_published}, {b.doi_preprint, b.doi_published}
@@ -142,6 +168,15 @@ def _is_pair(a: Work, b: Work) -> bool:
         return True
     if b.arxiv_id and b.doi_published and a.doi == b.doi_published:
         return True
+    for pre, pub in ((a, b), (b, a)):
+        if not (_is_preprint(pre) and _is_published(pub)):
+            continue
+        # A published record listing this arXiv id (OpenAlex's arXiv location), even when
+        # arXiv itself does not know the published DOI.
+        if pre.arxiv_id and pub.arxiv_id == pre.arxiv_id:
+            return True
+        if _journal_ref_names(pre, pub):
+            return True
     return bool(a.doi and b.doi and a.doi != b.doi and (a.doi in pb or b.doi in pa))
 
 
@@ -185,8 +220,8 @@ def reconcile(works: list[Work]) -> Reconciled:
         if ref_year is not None and w is not ref_year and w.year is not None \
                 and w.year != ref_year.year:
             if _is_pair(ref_year, w):
-                pre, pub = (w, ref_year) if w.arxiv_id or w.doi == merged.doi_preprint \
-                    else (ref_year, w)
+                pre, pub = (w, ref_year) if (_is_preprint(w) and not _is_preprint(ref_year)) \
+                    or (w.doi and w.doi == merged.doi_preprint) else (ref_year, w)
                 notes.append(f"year: {_name(pre)} {pre.year} is the preprint, {_name(pub)} "
                              f"{pub.year} the published version (expected difference)")
             else:

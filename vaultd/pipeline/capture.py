@@ -485,7 +485,7 @@ def _write(run: _Run, key: str, work: Work, pdf_file: Path | None, pdf_sha: str 
     now = datetime.now(UTC).replace(microsecond=0).isoformat()
     meta = MetaFile.from_work(key, work, pdf=vault.rel(pdf_path) if has_pdf else None,
                               pdf_sha256=pdf_sha if has_pdf else None, captured_at=now,
-                              needs_retry=needs_retry)
+                              needs_retry=needs_retry, notes=list(notes))
     records.write_meta(vault, meta)
     records.record(run.db, meta)
     status: Status = "refreshed" if refreshed else ("created" if has_pdf else "metadata-only")
