@@ -145,3 +145,20 @@ def test_caption_page_with_only_horizontal_rules_is_not_searched_and_keeps_its_t
     parsed = PyMuPDFParser().parse(tmp_path / "b.pdf")
     text = " ".join(b.text for b in parsed.blocks)
     assert "Table 2: Scores." in text and "Base 12.5" in text
+
+
+def test_table_search_is_clipped_to_the_rules_beside_the_caption_not_a_far_footnote_rule(tmp_path: Path) -> None:
+    from vaultd.parse.structure import Line
+    from vaultd.parse.tables import rule_region
+
+    pdf = _table_pdf(tmp_path / "t.pdf")
+    pymupdf = load_pymupdf()
+    with pymupdf.open(pdf) as doc:
+        doc[0].draw_line(pymupdf.Point(72, 760), pymupdf.Point(140, 760), width=0.4)  # footnote rule
+        caption = Line(text="Table 1: Translation quality and training cost.", bbox=(72.0, 132.0, 290.0, 142.0),
+                       size=10.0, bold=False, block=0, page=1)
+        region = rule_region(doc[0], [caption])
+    assert region is not None
+    x0, y0, x1, y1 = region
+    assert x0 <= 72 and x1 >= 432 and y0 <= 150 and y1 >= 210  # the whole grid, all columns
+    assert y1 < 300  # not stretched down to the footnote rule

@@ -7,7 +7,10 @@ only from drawn rules, so a page without any vertical stroke (booktabs tables, w
 only horizontal rules, or tables with no rules at all) cannot yield a table; the check
 reads the page's drawings with ``page.get_cdrawings()`` (≈1 ms) and counts a vertical rule
 as a line, or the side of a rectangle or filled shape, at least ``MIN_RULE`` points tall.
-PyMuPDF's own header-row guess (``Table._get_header``, which re-extracts the text above
+The search is clipped to the page's rules near the caption (``rule_region``: the
+connected group of rules that starts from those within ``SEED_GAP`` above or below a
+caption and sharing horizontal extent with it),
+so PyMuPDF builds its per-character list for that region only, not the whole page. PyMuPDF's own header-row guess (``Table._get_header``, which re-extracts the text above
 the table and costs about half of each call) is switched off for the duration of the call:
 vaultd takes the first row as the header itself. A table found there is attached to the
 nearest table caption on its page:
@@ -40,6 +43,11 @@ MAX_EMPTY = 1 / 3
 
 #: Shortest vertical stroke (PDF points) that can be a table rule: one row of body text.
 MIN_RULE = 12.0
+#: Points added around the rules' box to form the search clip.
+CLIP_MARGIN = 3.0
+#: Largest vertical gap (points, about four lines) between a caption line and a rule of
+#: its table: captions sit right above or below their table.
+SEED_GAP = 48.0
 
 
 @dataclass
@@ -113,33 +121,111 @@ def _no_header_guess() -> Iterator[None]:
         cls._get_header = orig
 
 
+def _chars_in_rect_in_page_space(chars: list[dict[str, Any]], rect: Any) -> bool:
+    return any(rect[0] <= c["x0"] and c["x1"] <= rect[2] and rect[1] <= c["top"] and c["bottom"] <= rect[3]
+               for c in chars)
+
+
+@contextmanager
+def _chars_in_rect_fixed() -> Iterator[None]:
+    """PyMuPDF 1.28's ``table.chars_in_rect`` compares a page-space box with the chars'
+    unflipped PDF ``y0``/``y1``, so a clipped search only finds a table when the page's
+    mirror image of its region also holds text; compare with ``top``/``bottom`` instead."""
+    table_mod = importlib.import_module("pymupdf.table")
+    orig = getattr(table_mod, "chars_in_rect", None)
+    if orig is None:
+        yield
+        return
+    setattr(table_mod, "chars_in_rect", _chars_in_rect_in_page_space)  # noqa: B010
+    try:
+        yield
+    finally:
+        setattr(table_mod, "chars_in_rect", orig)  # noqa: B010
+
+
+def _upright(path: dict[str, Any]) -> bool:
+    """Whether a drawing has a vertical edge at least ``MIN_RULE`` tall."""
+    x0, y0, x1, y1 = path["rect"]
+    if y1 - y0 < MIN_RULE:
+        return False
+    if path.get("type") != "s" or x1 - x0 <= 3.0:  # a filled box's side, a rule
+        return True
+    for item in path["items"]:  # a stroked path: look for an upright segment
+        if item[0] == "l" and abs(item[1][0] - item[2][0]) <= 3.0 and abs(item[1][1] - item[2][1]) >= MIN_RULE:
+            return True
+        if item[0] in ("re", "qu"):
+            return True
+    return False
+
+
 def has_vertical_rule(page: Any) -> bool:
     """Whether any drawing on the page has a vertical edge at least ``MIN_RULE`` tall."""
+    return any(_upright(path) for path in page.get_cdrawings())
+
+
+def _near(a: Box, b: Box, tol: float) -> bool:
+    return a[0] - tol <= b[2] and b[0] - tol <= a[2] and a[1] - tol <= b[3] and b[1] - tol <= a[3]
+
+
+def _beside(rule: Box, caption: Box) -> bool:
+    """A rule shares horizontal extent with the caption line and is within ``SEED_GAP``."""
+    across = min(rule[2], caption[2]) >= max(rule[0], caption[0])
+    gap = max(0.0, rule[1] - caption[3], caption[1] - rule[3])
+    return across and gap <= SEED_GAP
+
+
+def rule_region(page: Any, captions: list[Line]) -> Box | None:
+    """Where a ruled table of these captions can be, or None when no upright rule is there.
+
+    Rules are drawings at least ``MIN_RULE`` long in one direction (glyph-sized shapes such
+    as logos and dotted-line dots are ignored). Starting from the rules that share some
+    horizontal extent with a caption line and lie within ``SEED_GAP`` above or below it,
+    rules within ``CLIP_MARGIN`` of the group are added
+    until none is left; the group's box, widened by ``CLIP_MARGIN``, is the search clip.
+    """
+    rules: list[tuple[Box, dict[str, Any]]] = []
     for path in page.get_cdrawings():
-        x0, y0, x1, y1 = path["rect"]
-        if y1 - y0 < MIN_RULE:
-            continue
-        if path.get("type") != "s" or x1 - x0 <= 3.0:  # a filled box's side, a rule
-            return True
-        for item in path["items"]:  # a stroked path: look for an upright segment
-            if item[0] == "l" and abs(item[1][0] - item[2][0]) <= 3.0 and abs(item[1][1] - item[2][1]) >= MIN_RULE:
-                return True
-            if item[0] in ("re", "qu"):
-                return True
-    return False
+        x0, y0, x1, y1 = (float(v) for v in path["rect"])
+        if max(x1 - x0, y1 - y0) >= MIN_RULE:
+            rules.append(((x0, y0, x1, y1), path))
+    group = [r for r in rules if any(_beside(r[0], c.bbox) for c in captions)]
+    rest = [r for r in rules if r not in group]
+    if not group:
+        return None
+    box = _box_of([g[0] for g in group])
+    grew = True
+    while grew:
+        grew = False
+        for r in list(rest):
+            if _near(r[0], box, CLIP_MARGIN):
+                group.append(r)
+                rest.remove(r)
+                box = _box_of([box, r[0]])
+                grew = True
+    if not any(_upright(g[1]) for g in group):
+        return None
+    m = CLIP_MARGIN
+    return (box[0] - m, box[1] - m, box[2] + m, box[3] + m)
+
+
+def _box_of(boxes: list[Box]) -> Box:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
 def find_page_tables(page: Any, lines: list[Line]) -> list[FoundTable]:
     """Tables on one page, each paired with its nearest ``Table N`` caption line."""
     captions = [ln for ln in lines if is_table_caption(ln.text)]
-    if not captions or not has_vertical_rule(page):
+    if not captions:
+        return []
+    region = rule_region(page, captions)
+    if region is None:
         return []
     # PyMuPDF prints an advert for its layout add-on on the first find_tables call.
     getattr(importlib.import_module("pymupdf"), "no_recommend_layout", lambda: None)()
     found: list[FoundTable] = []
     free = list(captions)
-    with _no_header_guess():
-        tabs = page.find_tables().tables
+    with _no_header_guess(), _chars_in_rect_fixed():
+        tabs = page.find_tables(clip=region).tables
         extracted = [(tab.bbox, tab.extract()) for tab in tabs]
     for tab_bbox, cells in extracted:
         rows = [[cell_text(c) for c in row] for row in cells]
