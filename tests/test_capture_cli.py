@@ -102,3 +102,15 @@ def test_json_lists_the_failed_items_of_a_link_file_after_the_captured_ones_and_
                        "input": "https://www.youtube.com/watch?v=gogEJyoSB9s",
                        "error": "YouTube capture is not supported yet: "
                                 "https://www.youtube.com/watch?v=gogEJyoSB9s"}
+
+
+def test_retry_pending_with_nothing_waiting_says_so_and_refuses_an_input_too(
+        vault: Vault, server: ReplayServer) -> None:
+    runner = CliRunner()
+    out = runner.invoke(main_group, ["--vault", str(vault.root), "capture", "--retry-pending"],
+                        catch_exceptions=False)
+    assert out.exit_code == 0 and out.stdout == ""
+    assert "no record is waiting for a retry" in out.stderr
+    both = runner.invoke(main_group, ["--vault", str(vault.root), "capture", HRP,
+                                      "--retry-pending"])
+    assert both.exit_code == 2 and "give INPUT or --retry-pending (not both)" in both.stderr

@@ -455,3 +455,27 @@ def test_an_openalex_published_record_naming_the_arxiv_preprint_explains_the_yea
     assert res.meta.reconciled is True
     on_disk = json.loads(vault.meta_path(res.cite_key).read_text())
     assert on_disk["notes"] == [expected]
+
+
+def test_retry_pending_re_asks_the_sources_for_a_pdf_saved_while_they_were_down(
+        vault: Vault, tmp_path: Path, server: ReplayServer, fixtures_dir: Path) -> None:
+    from vaultd.pipeline.capture import pending_retries, retry_pending
+
+    pdf = make_pdf(tmp_path / "paper.pdf", PNAS_TITLE, PNAS)
+    dead = "http://127.0.0.1:9"
+    down = load_settings(overrides={"capture": {
+        "crossref_url": dead, "openalex_url": dead, "unpaywall_url": dead, "email": "t@e.org",
+        "max_retries": 0, "timeout_seconds": 2.0}})
+    [saved] = asyncio.run(capture(vault, down, str(pdf)))
+    assert saved.needs_retry is True and pending_retries(vault) == [saved.cite_key]
+    serve_pnas(server, fixtures_dir)  # the sources are back
+
+    async def go() -> list[CaptureResult]:
+        async with loopback_client(server) as client:
+            return await retry_pending(vault, settings_for(server), client=client)
+    [res] = asyncio.run(go())
+    assert (res.cite_key, res.status) == (saved.cite_key, "refreshed")
+    assert res.needs_retry is False and res.meta.reconciled is True and res.meta.doi == PNAS
+    assert json.loads(vault.meta_path(res.cite_key).read_text())["needs_retry"] is False
+    assert vault.pdf_path(res.cite_key).read_bytes() == pdf.read_bytes()
+    assert pending_retries(vault) == []

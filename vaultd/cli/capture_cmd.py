@@ -27,16 +27,19 @@ def _result_json(res: Any, compiled: dict[str, Any] | None) -> dict[str, Any]:
 
 
 @main_group.command("capture")
-@click.argument("input_text", metavar="INPUT")
+@click.argument("input_text", metavar="INPUT", required=False)
 @click.option("--doi", help="Use this DOI for the item (e.g. for a PDF printing none).")
 @click.option("--cite-key", help="Cite key to use instead of the configured pattern.")
 @click.option("--refresh", is_flag=True, help="Re-ask every source; the cite key is kept.")
 @click.option("--no-compile", is_flag=True, help="Only capture; do not compile the note.")
+@click.option("--retry-pending", is_flag=True,
+              help="Instead of INPUT: ask the sources again for every PDF saved while they "
+                   "were all down (needs_retry); keys are kept.")
 @json_option
 @click.pass_context
-def capture_command(ctx: click.Context, input_text: str, doi: str | None,
+def capture_command(ctx: click.Context, input_text: str | None, doi: str | None,
                     cite_key: str | None, refresh: bool, no_compile: bool,
-                    as_json: bool) -> None:
+                    retry_pending: bool, as_json: bool) -> None:
     """Capture INPUT: a PDF, an arXiv id/URL, a DOI, a PDF URL, a .url/.webloc/.txt/.md
     link file or a .bib file. Prints the cite key(s).
 
@@ -46,14 +49,29 @@ def capture_command(ctx: click.Context, input_text: str, doi: str | None,
       vaultd capture 10.1073/pnas.1414271111 --json
       vaultd capture ~/Downloads/paper.pdf --doi 10.1186/s12984-016-0129-6
       vaultd capture library.bib --no-compile
+      vaultd capture --retry-pending
     """
-    from vaultd.pipeline.capture import capture_sync
+    import asyncio
 
+    from vaultd.pipeline.capture import capture_sync
+    from vaultd.pipeline.capture import retry_pending as retry_all
+
+    if retry_pending == (input_text is not None):
+        raise click.UsageError("give INPUT or --retry-pending (not both)")
+    if retry_pending and (doi or cite_key):
+        raise click.UsageError("--doi and --cite-key need INPUT, not --retry-pending")
     a = app(ctx)
     vault = a.vault()
     settings = a.settings(vault)
-    results = capture_sync(vault, settings, input_text, doi=doi, cite_key=cite_key,
-                           refresh=refresh)
+    results: list[Any]
+    if input_text is None:
+        results = asyncio.run(retry_all(vault, settings))
+        refresh = True
+        if not results and not getattr(results, "failed", None) and not a.quiet:
+            stderr.print("no record is waiting for a retry", markup=False)
+    else:
+        results = capture_sync(vault, settings, input_text, doi=doi, cite_key=cite_key,
+                               refresh=refresh)
     compiled = {} if no_compile else _compile_all(vault, settings, results, refresh)
     # Items of a link file or .bib that failed (the others were captured): one line each.
     failed: list[tuple[str, str]] = getattr(results, "failed", [])

@@ -157,6 +157,32 @@ async def _each(items: Sequence[tuple[str, Callable[[], Awaitable[list[CaptureRe
     return out
 
 
+def pending_retries(vault: Vault) -> list[str]:
+    """Cite keys of records saved with ``needs_retry`` (a local PDF captured while every
+    metadata source was down) whose PDF is still under raw/."""
+    keys: list[str] = []
+    for path in sorted(vault.raw.glob("*.meta.json")) if vault.raw.is_dir() else []:
+        meta = records.read_meta(path)
+        if meta is not None and meta.needs_retry and vault.pdf_path(meta.cite_key).is_file():
+            keys.append(meta.cite_key)
+    return keys
+
+
+async def retry_pending(vault: Vault, settings: Settings, *,
+                        client: httpx.AsyncClient | None = None) -> CaptureResults:
+    """Ask the sources again for every ``needs_retry`` record, keeping its cite key; a
+    record whose sources are still down stays pending (and is listed in ``failed`` only
+    when its capture raised)."""
+    keys = pending_retries(vault)
+    if not keys:
+        return CaptureResults()
+
+    async def one(key: str) -> list[CaptureResult]:
+        return await capture(vault, settings, str(vault.pdf_path(key)), refresh=True,
+                             client=client)
+    return await _each([(key, partial(one, key)) for key in keys])
+
+
 def capture_sync(vault: Vault, settings: Settings, input: str, *, doi: str | None = None,
                  cite_key: str | None = None, refresh: bool = False) -> list[CaptureResult]:
     return asyncio.run(capture(vault, settings, input, doi=doi, cite_key=cite_key,
