@@ -20,6 +20,11 @@ def test_hyphen_of_real_compounds_is_kept() -> None:
     assert join_lines(["in 2019-", "2020"]) == "in 2019-2020"
 
 
+def test_hyphen_before_a_line_that_goes_on_with_a_hyphenated_compound_is_kept() -> None:
+    assert join_lines(["outperform the state-", "of-the-art on tasks"]) == "outperform the state-of-the-art on tasks"
+    assert join_lines(["an end-", "to-end model"]) == "an end-to-end model"
+
+
 def test_lines_of_a_paragraph_are_joined_with_one_space() -> None:
     assert join_lines(["one line  ", "  two line", "three"]) == "one line two line three"
 

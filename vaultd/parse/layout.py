@@ -103,6 +103,8 @@ def _drops_hyphen(left: str, right: str) -> bool:
     fragment = body.split()[-1] if body.split() else ""
     if "-" in fragment or any(c.isdigit() for c in fragment):
         return False
+    if "-" in right.split()[0].rstrip("-.,;:)]}"):
+        return False  # the line goes on with a hyphenated compound: state-/of-the-art
     word = fragment.lstrip("([{\"'“‘").lower()
     return word not in COMPOUND_PREFIXES
 
