@@ -27,7 +27,7 @@ def _result_json(res: Any, compiled: dict[str, Any] | None) -> dict[str, Any]:
 
 
 @main_group.command("capture")
-@click.argument("input_text", metavar="INPUT", required=False)
+@click.argument("input_text", metavar="[INPUT]", required=False)
 @click.option("--doi", help="Use this DOI for the item (e.g. for a PDF printing none).")
 @click.option("--cite-key", help="Cite key to use instead of the configured pattern.")
 @click.option("--refresh", is_flag=True, help="Re-ask every source; the cite key is kept.")
@@ -41,7 +41,8 @@ def capture_command(ctx: click.Context, input_text: str | None, doi: str | None,
                     cite_key: str | None, refresh: bool, no_compile: bool,
                     retry_pending: bool, as_json: bool) -> None:
     """Capture INPUT: a PDF, an arXiv id/URL, a DOI, a PDF URL, a .url/.webloc/.txt/.md
-    link file or a .bib file. Prints the cite key(s).
+    link file or a .bib file. Prints the cite key(s). With --retry-pending instead of
+    INPUT: ask the sources again for PDFs saved while they were all down.
 
     \b
     Examples:
