@@ -144,8 +144,11 @@ def write_partial_report(vault: Vault, name: str, kept_at: str, result: IngestRe
         f"- File: `{kept_at}` (processed; kept unchanged)",
         f"- When: {dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M:%S UTC')}",
     ]
-    note.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(note, "\n".join(lines) + "\n")
+    try:  # the captured items are done; a report that cannot be written is only logged
+        note.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(note, "\n".join(lines) + "\n")
+    except OSError as exc:
+        log.warning("cannot write %s: %s", note, exc)
     return note
 
 
