@@ -162,3 +162,16 @@ def test_table_search_is_clipped_to_the_rules_beside_the_caption_not_a_far_footn
     x0, y0, x1, y1 = region
     assert x0 <= 72 and x1 >= 432 and y0 <= 150 and y1 >= 210  # the whole grid, all columns
     assert y1 < 300  # not stretched down to the footnote rule
+
+
+def test_table_search_leaves_pymupdf_unpatched_afterwards_even_from_parallel_threads(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    import pymupdf.table as pt
+
+    before = (pt.chars_in_rect, pt.Table._get_header)  # type: ignore[attr-defined]
+    pdf = _table_pdf(tmp_path / "t.pdf")
+    with ThreadPoolExecutor(4) as pool:
+        docs = list(pool.map(lambda _: PyMuPDFParser().parse(pdf), range(4)))
+    assert all(any(b.markdown for b in d.blocks) for d in docs)
+    assert (pt.chars_in_rect, pt.Table._get_header) == before  # type: ignore[attr-defined]

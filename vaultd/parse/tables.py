@@ -28,6 +28,7 @@ nearest table caption on its page:
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -40,6 +41,10 @@ BuildFn = Callable[[list[list[Line]], list[PageInfo], str], list[Block]]
 
 #: Largest share of empty cells a table may have and still be rendered as Markdown.
 MAX_EMPTY = 1 / 3
+
+#: The two PyMuPDF patches below are module-wide; daemon job workers run in threads, so
+#: one table search at a time holds them (and restores the originals afterwards).
+_PATCH_LOCK = threading.Lock()
 
 #: Shortest vertical stroke (PDF points) that can be a table rule: one row of body text.
 MIN_RULE = 12.0
@@ -224,7 +229,7 @@ def find_page_tables(page: Any, lines: list[Line]) -> list[FoundTable]:
     getattr(importlib.import_module("pymupdf"), "no_recommend_layout", lambda: None)()
     found: list[FoundTable] = []
     free = list(captions)
-    with _no_header_guess(), _chars_in_rect_fixed():
+    with _PATCH_LOCK, _no_header_guess(), _chars_in_rect_fixed():
         tabs = page.find_tables(clip=region).tables
         extracted = [(tab.bbox, tab.extract()) for tab in tabs]
     for tab_bbox, cells in extracted:
