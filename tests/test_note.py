@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
@@ -124,6 +124,8 @@ typed_text = tricky.filter(
 def test_text_typed_above_the_title_and_between_chunks_is_kept_byte_for_byte(
     note: Note, above: str, between: str
 ) -> None:
+    outside = [*note.user_blocks, *note.citations.values()]
+    assume(not any("<!-- chunk id=" in s or CHUNK_END in s for s in outside))  # the edit's anchor
     md = render_note(note)
     _, pos = split_frontmatter(md)
     md = md[:pos] + "\n" + above + md[pos + 1 :]
