@@ -479,3 +479,22 @@ def test_retry_pending_re_asks_the_sources_for_a_pdf_saved_while_they_were_down(
     assert json.loads(vault.meta_path(res.cite_key).read_text())["needs_retry"] is False
     assert vault.pdf_path(res.cite_key).read_bytes() == pdf.read_bytes()
     assert pending_retries(vault) == []
+
+
+def test_the_agents_retry_pass_fetches_metadata_and_recompiles_a_pdf_saved_while_offline(
+        vault: Vault, tmp_path: Path, server: ReplayServer, fixtures_dir: Path) -> None:
+    from vaultd.pipeline.ingest import retry_pending_records
+
+    pdf = make_pdf(tmp_path / "paper.pdf", PNAS_TITLE, PNAS)
+    dead = "http://127.0.0.1:9"
+    down = load_settings(overrides={"capture": {
+        "crossref_url": dead, "openalex_url": dead, "unpaywall_url": dead, "email": "t@e.org",
+        "max_retries": 0, "timeout_seconds": 2.0}})
+    [saved] = asyncio.run(capture(vault, down, str(pdf)))
+    assert retry_pending_records(vault, down) == []  # still offline: stays pending
+    assert json.loads(vault.meta_path(saved.cite_key).read_text())["needs_retry"] is True
+    serve_pnas(server, fixtures_dir)  # the sources are back
+    assert retry_pending_records(vault, settings_for(server)) == [saved.cite_key]
+    note = vault.note_path(saved.cite_key).read_text(encoding="utf-8")
+    assert f"doi: {PNAS}" in note and "reconciled: true" in note
+    assert json.loads(vault.meta_path(saved.cite_key).read_text())["needs_retry"] is False

@@ -118,6 +118,10 @@ def start_scheduler(daemon: Daemon) -> Any:
         due = daemon.queue.wake_retries()  # backoff decides; this only reports
         if due:
             log.info("retry pass: %d transient failure(s) due", due)
+        # PDFs saved while every metadata source was down: ask again, recompile.
+        refreshed = _stage("vaultd.pipeline.ingest", "retry_pending_records")(vault, settings)
+        if refreshed:
+            log.info("retry pass: metadata fetched for %s", ", ".join(refreshed))
 
     sched.add_job(guarded("retry", retry_pass), "interval",
                   minutes=settings.daemon.retry_minutes, id="retry", coalesce=True)

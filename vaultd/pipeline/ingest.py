@@ -169,3 +169,21 @@ def enrich_after(vault: Vault, settings: Settings, cite_keys: list[str]) -> list
     if cite_keys:
         _index(vault, settings, [vault.note_path(k) for k in cite_keys if vault.note_path(k).is_file()])
     return messages
+
+
+def retry_pending_records(vault: Vault, settings: Settings) -> list[str]:
+    """Records saved while every metadata source was down (``needs_retry``): ask the
+    sources again (the cite key is kept), then recompile and re-index each note whose
+    metadata came back. Returns those cite keys; records still unanswered stay pending."""
+    import asyncio
+
+    retry_pending = _stage("vaultd.pipeline.capture", "retry_pending")
+    compile_note = _stage("vaultd.pipeline.compile", "compile_note")
+    results = asyncio.run(retry_pending(vault, settings))
+    for item, why in getattr(results, "failed", []):
+        log.warning("retry of %s failed: %s", item, why)
+    keys = [r.cite_key for r in results if not r.needs_retry]
+    notes = [compile_note(vault, settings, key).note_path for key in keys]
+    if notes:
+        _index(vault, settings, notes)
+    return keys
