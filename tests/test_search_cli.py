@@ -53,6 +53,23 @@ def test_cite_quote_and_bib_print_to_stdout(vault: Vault) -> None:
     assert bib.returncode == 0 and bib.stdout.count("@") == 2 and bib.stderr == ""
 
 
+def test_cite_and_bib_export_csl_json_that_reads_back_as_the_same_record(vault: Vault) -> None:
+    from vaultd.models import Work
+
+    sample_vault(vault)
+    runner = CliRunner()
+    one = runner.invoke(main_group, ["--vault", str(vault.root), "cite", KEY, "-f", "csl-json"])
+    assert one.exit_code == 0, one.output
+    [item] = json.loads(one.stdout)
+    assert item["id"] == KEY and item["title"] == "Attention Is All You Need"
+    assert item["author"][0]["family"] == "Vaswani"
+    assert Work.from_csl(item).title == "Attention Is All You Need"
+    both = runner.invoke(main_group, ["--vault", str(vault.root), "bib", "-f", "csl-json", KEY,
+                                      "srivastava2014dropout", KEY])
+    assert both.exit_code == 0, both.output
+    assert [i["id"] for i in json.loads(both.stdout)] == [KEY, "srivastava2014dropout"]
+
+
 def test_unknown_key_exits_1_with_suggestions_and_bib_lists_it(vault: Vault) -> None:
     sample_vault(vault)
     cite = _run(vault, "cite", "vaswani2017")

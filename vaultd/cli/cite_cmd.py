@@ -8,7 +8,7 @@ from vaultd.cli import main_group
 from vaultd.cli.common import app, emit_json, json_option
 from vaultd.errors import InputError
 
-_FORMATS = click.Choice(["apa", "mla", "chicago", "ieee", "bibtex"])
+_FORMATS = click.Choice(["apa", "mla", "chicago", "ieee", "bibtex", "csl-json"])
 
 
 @main_group.command("cite")
@@ -23,6 +23,7 @@ def cite_command(ctx: click.Context, cite_key: str, style: str, as_json: bool) -
     Examples:
       vaultd cite vaswani2017attention --format apa
       vaultd cite vaswani2017attention -f bibtex
+      vaultd cite vaswani2017attention -f csl-json   # CSL-JSON for pandoc/Zotero
     """
     from vaultd.index.lookup import cite
 
@@ -67,6 +68,7 @@ def bib_command(ctx: click.Context, cite_keys: tuple[str, ...], style: str,
     \b
     Example:
       vaultd bib vaswani2017attention devlin2019bert > refs.bib
+      vaultd bib -f csl-json vaswani2017attention devlin2019bert > refs.json
     """
     from vaultd.index.lookup import bibliography
 

@@ -80,15 +80,41 @@ def load_meta(vault: Vault, cite_key: str, *, index_db: Any = None) -> MetaFile:
                          f"re-capture with `vaultd capture --refresh {cite_key}`") from exc
 
 
-def cite(vault: Vault, cite_key: str, style: str = "bibtex", *, index_db: Any = None) -> str:
-    from vaultd.formats import STYLES, render
+CSL_JSON = "csl-json"  # an export format beside the five citation styles
 
-    if style not in STYLES:
-        raise InputError(f"unknown citation format {style!r}; use one of {', '.join(STYLES)}")
+
+def _check_format(style: str) -> None:
+    from vaultd.formats import STYLES
+
+    if style not in (*STYLES, CSL_JSON):
+        raise InputError(f"unknown citation format {style!r}; use one of "
+                         f"{', '.join((*STYLES, CSL_JSON))}")
+
+
+def _csl_item(vault: Vault, cite_key: str, index_db: Any) -> dict[str, Any]:
+    from vaultd.formats import to_csl_json
+
+    return to_csl_json(load_meta(vault, cite_key, index_db=index_db).work, cite_key)
+
+
+def cite(vault: Vault, cite_key: str, style: str = "bibtex", *, index_db: Any = None) -> str:
+    """One citation in ``style``; ``csl-json`` gives the record as a CSL-JSON array of one
+    item (what pandoc's ``--bibliography`` and Zotero import read)."""
+    from vaultd.formats import render
+
+    _check_format(style)
+    if style == CSL_JSON:
+        return _json_text([_csl_item(vault, cite_key, index_db)])
     meta = load_meta(vault, cite_key, index_db=index_db)
     if not meta.work.title:
         raise InputError(no_citation_hint(cite_key))
     return render(meta.work, cite_key, style)
+
+
+def _json_text(items: list[dict[str, Any]]) -> str:
+    import json
+
+    return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
 
 
 def no_citation_hint(cite_key: str) -> str:
@@ -100,11 +126,9 @@ def no_citation_hint(cite_key: str) -> str:
 def bibliography(vault: Vault, cite_keys: Iterable[str], style: str = "bibtex", *,
                  index_db: Any = None) -> tuple[str, list[dict[str, Any]]]:
     """All entries joined (blank line between), plus the unknown keys with suggestions."""
-    from vaultd.formats import STYLES
-
-    if style not in STYLES:
-        raise InputError(f"unknown citation format {style!r}; use one of {', '.join(STYLES)}")
+    _check_format(style)
     entries: list[str] = []
+    items: list[dict[str, Any]] = []
     unknown: list[dict[str, Any]] = []
     seen: set[str] = set()
     for key in cite_keys:
@@ -112,11 +136,16 @@ def bibliography(vault: Vault, cite_keys: Iterable[str], style: str = "bibtex", 
             continue
         seen.add(key)
         try:
-            entries.append(cite(vault, key, style, index_db=index_db).rstrip("\n"))
+            if style == CSL_JSON:
+                items.append(_csl_item(vault, key, index_db))
+            else:
+                entries.append(cite(vault, key, style, index_db=index_db).rstrip("\n"))
         except UnknownKeyError as exc:
             unknown.append({"cite_key": key, "did_you_mean": exc.suggestions})
         except InputError as exc:  # a record without a title: listed, never a broken entry
             unknown.append({"cite_key": key, "did_you_mean": [], "reason": str(exc)})
+    if style == CSL_JSON:
+        return _json_text(items), unknown
     return ("\n\n".join(entries) + ("\n" if entries else ""), unknown)
 
 
