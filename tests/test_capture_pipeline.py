@@ -209,12 +209,7 @@ def test_a_pdf_printing_a_wrong_doi_falls_back_to_its_own_metadata(
 
 def test_a_local_pdf_with_every_source_down_is_saved_for_retry(
         vault: Vault, tmp_path: Path, server: ReplayServer) -> None:
-    pdf = make_pdf(tmp_path / "paper.pdf", PNAS_TITLE, PNAS)
-    dead = "http://127.0.0.1:9"
-    settings = load_settings(overrides={"capture": {
-        "crossref_url": dead, "openalex_url": dead, "unpaywall_url": dead, "email": "t@e.org",
-        "max_retries": 0, "timeout_seconds": 2.0}})
-    [res] = asyncio.run(capture(vault, settings, str(pdf)))
+    _, _, res = _captured_while_offline(vault, tmp_path)
     assert res.needs_retry is True and res.meta.reconciled is False
     assert res.pdf is not None and res.pdf.is_file()
     assert any(w.startswith("crossref unavailable") for w in res.warnings)
@@ -457,16 +452,22 @@ def test_an_openalex_published_record_naming_the_arxiv_preprint_explains_the_yea
     assert on_disk["notes"] == [expected]
 
 
-def test_retry_pending_re_asks_the_sources_for_a_pdf_saved_while_they_were_down(
-        vault: Vault, tmp_path: Path, server: ReplayServer, fixtures_dir: Path) -> None:
-    from vaultd.pipeline.capture import pending_retries, retry_pending
-
+def _captured_while_offline(vault: Vault, tmp_path: Path) -> tuple[Path, Settings, CaptureResult]:
+    """A local PDF captured while every metadata source is unreachable."""
     pdf = make_pdf(tmp_path / "paper.pdf", PNAS_TITLE, PNAS)
     dead = "http://127.0.0.1:9"
     down = load_settings(overrides={"capture": {
         "crossref_url": dead, "openalex_url": dead, "unpaywall_url": dead, "email": "t@e.org",
         "max_retries": 0, "timeout_seconds": 2.0}})
     [saved] = asyncio.run(capture(vault, down, str(pdf)))
+    return pdf, down, saved
+
+
+def test_retry_pending_re_asks_the_sources_for_a_pdf_saved_while_they_were_down(
+        vault: Vault, tmp_path: Path, server: ReplayServer, fixtures_dir: Path) -> None:
+    from vaultd.pipeline.capture import pending_retries, retry_pending
+
+    pdf, _, saved = _captured_while_offline(vault, tmp_path)
     assert saved.needs_retry is True and pending_retries(vault) == [saved.cite_key]
     serve_pnas(server, fixtures_dir)  # the sources are back
 
@@ -485,12 +486,7 @@ def test_the_agents_retry_pass_fetches_metadata_and_recompiles_a_pdf_saved_while
         vault: Vault, tmp_path: Path, server: ReplayServer, fixtures_dir: Path) -> None:
     from vaultd.pipeline.ingest import retry_pending_records
 
-    pdf = make_pdf(tmp_path / "paper.pdf", PNAS_TITLE, PNAS)
-    dead = "http://127.0.0.1:9"
-    down = load_settings(overrides={"capture": {
-        "crossref_url": dead, "openalex_url": dead, "unpaywall_url": dead, "email": "t@e.org",
-        "max_retries": 0, "timeout_seconds": 2.0}})
-    [saved] = asyncio.run(capture(vault, down, str(pdf)))
+    _, down, saved = _captured_while_offline(vault, tmp_path)
     assert retry_pending_records(vault, down) == []  # still offline: stays pending
     assert json.loads(vault.meta_path(saved.cite_key).read_text())["needs_retry"] is True
     serve_pnas(server, fixtures_dir)  # the sources are back
