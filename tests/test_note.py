@@ -321,3 +321,67 @@ def test_key_sentence_is_shown_from_the_verbatim_quote_by_index() -> None:
     rendered = render_note(note)
     assert "“It beats the baseline by 2 points.”" in rendered
     assert parse_note(rendered) == note
+
+
+# --- fast provenance YAML: byte-identical to PyYAML ------------------------------------
+
+plainish = st.from_regex(r"[A-Za-z0-9_][A-Za-z0-9_./() :#'-]{0,20}", fullmatch=True)
+yaml_values = st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.floats(width=64) | text | plainish | st.lists(
+    st.integers() | st.floats(), max_size=4) | st.lists(text | plainish, max_size=3)
+
+
+def _pyyaml_block(data: dict[str, object]) -> str:
+    from vaultd import note as note_mod
+
+    return str(note_mod._dump(data, note_mod._BlockDumper))
+
+
+@given(chunks("p1s1c1"))
+def test_provenance_block_is_written_exactly_as_pyyaml_would_write_it(chunk: Chunk) -> None:
+    from vaultd.note import _chunk_data, fast_block_yaml
+
+    data = _chunk_data(chunk)
+    fast = fast_block_yaml(data)
+    assert fast is None or fast == _pyyaml_block(data)
+
+
+@given(st.dictionaries(st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True) | text, yaml_values, min_size=1, max_size=6))
+def test_fast_yaml_writer_and_reader_agree_with_pyyaml_on_arbitrary_values(data: dict[str, object]) -> None:
+    import math
+
+    import yaml
+
+    from vaultd.note import fast_block_mapping, fast_block_yaml
+
+    fast = fast_block_yaml(data)
+    expected = _pyyaml_block(data)
+    if fast is not None:
+        assert fast == expected
+    read = fast_block_mapping(expected)
+    if read is not None:
+        loaded = yaml.safe_load(expected)
+        assert list(read) == list(loaded)
+        for key, value in read.items():
+            other = loaded[key]
+            assert type(value) is type(other)
+            if isinstance(value, float) and math.isnan(value):
+                assert math.isnan(other)
+            elif not isinstance(value, list) or not any(isinstance(v, float) and math.isnan(v) for v in value):
+                assert value == other
+
+
+def test_typical_provenance_block_takes_the_fast_path() -> None:
+    from vaultd.note import _chunk_data, fast_block_mapping, fast_block_yaml
+
+    chunk = _sample_note().chunks[0]
+    chunk.provenance.section = "3.2 Scaled Dot-Product Attention"
+    chunk.provenance.page_label = "12"
+    data = _chunk_data(chunk)
+    fast = fast_block_yaml(data)
+    assert fast == _pyyaml_block(data)
+    assert "page_label: '12'" in fast
+    # A block with a quoted scalar is read by PyYAML; the plain one is read directly.
+    assert fast_block_mapping(fast) is None
+    chunk.provenance.page_label = "xii"
+    plain = fast_block_yaml(_chunk_data(chunk))
+    assert plain is not None and fast_block_mapping(plain) == _chunk_data(chunk)

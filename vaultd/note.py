@@ -17,6 +17,7 @@ in docs/note-format.md.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import json
 import math
 import re
@@ -146,13 +147,152 @@ def _render_citations(citations: dict[str, str], cite_key: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def _chunk_yaml(chunk: Chunk) -> str:
+def _chunk_data(chunk: Chunk) -> dict[str, Any]:
     data: dict[str, Any] = chunk.provenance.model_dump(mode="json")
     extras = chunk.model_dump(mode="json", include=set(_CHUNK_EXTRAS))
     for key in _CHUNK_EXTRAS:
         if key == "enrichment" or extras[key] not in (None, []):
             data[key] = extras[key]
-    return _dump(data, _BlockDumper)
+    return data
+
+
+def _chunk_yaml(chunk: Chunk) -> str:
+    data = _chunk_data(chunk)
+    fast = fast_block_yaml(data)
+    return fast if fast is not None else _dump(data, _BlockDumper)
+
+
+# --- fast provenance YAML ----------------------------------------------------------------
+# The provenance block of every chunk is a flat mapping of scalars and short lists. PyYAML
+# (even with the C emitter) spends most of its time in its Python representer, so these
+# blocks are written here directly, byte-identical to ``_dump(data, _BlockDumper)``
+# (tests/test_note.py checks this on arbitrary values). Anything else (strings that need
+# quoting or a literal block, unusual keys) is still dumped by PyYAML, one key at a time
+# and cached: a top-level block mapping's entries are emitted independently of each other.
+
+_RESOLVER: Any = yaml.resolver.Resolver()
+_STR_TAG = "tag:yaml.org,2002:str"
+_PLAIN_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./() -]*(?<! )")
+_KEY_RE = re.compile(r"[a-z_][a-z0-9_]*")
+_INT_RE = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_FLOAT_RE = re.compile(r"-?[0-9]+\.[0-9]+(?:e[-+][0-9]+)?")
+_LIST_LINE_RE = re.compile(r"([a-z_][a-z0-9_]*): \[(.*)\]")
+
+
+def _is_plain_str(value: str) -> bool:
+    """Whether PyYAML writes ``value`` as a plain (unquoted) string scalar."""
+    return (_PLAIN_RE.fullmatch(value) is not None
+            and _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) == _STR_TAG)
+
+
+def _plain_key(key: str) -> bool:
+    return _KEY_RE.fullmatch(key) is not None and _is_plain_str(key)
+
+
+def _yaml_float(value: float) -> str:
+    """PyYAML's SafeRepresenter.represent_float."""
+    if value != value:
+        return ".nan"
+    if value in (math.inf, -math.inf):
+        return ".inf" if value > 0 else "-.inf"
+    text = repr(value).lower()
+    return text.replace("e", ".0e", 1) if "." not in text and "e" in text else text
+
+
+def _yaml_number(value: Any) -> str | None:
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return _yaml_float(value)
+    return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _pair_yaml(key: str, value: Any) -> str | None:
+    """PyYAML's block-style entry for one key (None: it would end the document, '...')."""
+    out = _dump({key: list(value) if isinstance(value, tuple) else value}, _BlockDumper)
+    return None if out.endswith("...\n") else out
+
+
+def fast_block_yaml(data: dict[str, Any]) -> str | None:
+    """``data`` as ``_dump(data, _BlockDumper)`` writes it, or None when not a flat mapping."""
+    out: list[str] = []
+    for key, value in data.items():
+        if not isinstance(key, str) or not _plain_key(key):
+            return None
+        if value is None:
+            out.append(f"{key}: null\n")
+        elif isinstance(value, str):
+            if _is_plain_str(value):
+                out.append(f"{key}: {value}\n")
+            else:
+                pair = _pair_yaml(key, value)
+                if pair is None:
+                    return None
+                out.append(pair)
+        elif isinstance(value, list):
+            if not value:
+                out.append(f"{key}: []\n")
+                continue
+            nums = [_yaml_number(v) for v in value]
+            if all(n is not None for n in nums):
+                out.append(f"{key}: [{', '.join(nums)}]\n")  # type: ignore[arg-type]
+            elif all(isinstance(v, str) for v in value):
+                pair = _pair_yaml(key, tuple(value))
+                if pair is None:
+                    return None
+                out.append(pair)
+            else:
+                return None
+        else:
+            num = _yaml_number(value)
+            if num is None:
+                return None
+            out.append(f"{key}: {num}\n")
+    return "".join(out) if out else None
+
+
+def _fast_scalar(text: str) -> tuple[bool, Any]:
+    if text == "null":
+        return True, None
+    if text in ("true", "false"):
+        return True, text == "true"
+    if _INT_RE.fullmatch(text):
+        return True, int(text)
+    if _FLOAT_RE.fullmatch(text):
+        return True, float(text)
+    if _is_plain_str(text):
+        return True, text
+    return False, None
+
+
+def fast_block_mapping(text: str) -> dict[str, Any] | None:
+    """What ``yaml.load`` reads from a block ``fast_block_yaml`` writes with only scalars
+    and number lists, or None for anything else (then PyYAML reads it)."""
+    data: dict[str, Any] = {}
+    for line in text.split("\n"):
+        if not line:
+            continue
+        m = _LIST_LINE_RE.fullmatch(line)
+        if m is not None and _plain_key(m.group(1)):
+            items: list[Any] = []
+            if m.group(2):
+                for part in m.group(2).split(", "):
+                    if not (_INT_RE.fullmatch(part) or _FLOAT_RE.fullmatch(part)):
+                        return None
+                    items.append(int(part) if _INT_RE.fullmatch(part) else float(part))
+            data[m.group(1)] = items
+            continue
+        key, sep, value = line.partition(": ")
+        if not sep or not _plain_key(key):
+            return None
+        ok, parsed = _fast_scalar(value)
+        if not ok:
+            return None
+        data[key] = parsed
+    return data or None
 
 
 def render_chunk(cite_key: str, chunk: Chunk) -> str:
@@ -303,7 +443,10 @@ def _parse_chunk(chunk_id: str, block: list[str], source: str) -> Chunk:
                 close = block.index(fence.group(1), i + 1)
             except ValueError as exc:
                 raise _fail(source, f"{where}: provenance block is not closed") from exc
-            prov = yaml_mapping("\n".join(block[i + 1 : close]) + "\n", source, where)
+            body = "\n".join(block[i + 1 : close]) + "\n"
+            prov = fast_block_mapping(body)
+            if prov is None:
+                prov = yaml_mapping(body, source, where)
             i = close
         i += 1
     if prov is None:
