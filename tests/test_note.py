@@ -380,8 +380,8 @@ def test_typical_provenance_block_takes_the_fast_path() -> None:
     fast = fast_block_yaml(data)
     assert fast == _pyyaml_block(data)
     assert "page_label: '12'" in fast
-    # A block with a quoted scalar is read by PyYAML; the plain one is read directly.
-    assert fast_block_mapping(fast) is None
-    chunk.provenance.page_label = "xii"
-    plain = fast_block_yaml(_chunk_data(chunk))
-    assert plain is not None and fast_block_mapping(plain) == _chunk_data(chunk)
+    assert fast_block_mapping(fast) == data
+    chunk.refs = ["doi:10.1093/nar/gkw343", "arxiv:1706.03762"]
+    with_refs = fast_block_yaml(_chunk_data(chunk))
+    assert with_refs is not None and "refs:\n- doi:10.1093/nar/gkw343\n" in with_refs
+    assert fast_block_mapping(with_refs) == _chunk_data(chunk)

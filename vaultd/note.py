@@ -254,6 +254,10 @@ def fast_block_yaml(data: dict[str, Any]) -> str | None:
     return "".join(out) if out else None
 
 
+_QUOTED_RE = re.compile(r"'((?:[ -&(-~]|'')*)'")
+_READ_PLAIN_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./() :-]*")
+
+
 def _fast_scalar(text: str) -> tuple[bool, Any]:
     if text == "null":
         return True, None
@@ -263,18 +267,33 @@ def _fast_scalar(text: str) -> tuple[bool, Any]:
         return True, int(text)
     if _FLOAT_RE.fullmatch(text):
         return True, float(text)
-    if _is_plain_str(text):
+    quoted = _QUOTED_RE.fullmatch(text)
+    if quoted is not None:
+        return True, quoted.group(1).replace("''", "'")
+    if (_READ_PLAIN_RE.fullmatch(text) and ": " not in text and text[-1] not in ": "
+            and _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == _STR_TAG):
         return True, text
     return False, None
 
 
 def fast_block_mapping(text: str) -> dict[str, Any] | None:
-    """What ``yaml.load`` reads from a block ``fast_block_yaml`` writes with only scalars
-    and number lists, or None for anything else (then PyYAML reads it)."""
+    """What ``yaml.load`` reads from a flat block mapping of the kind ``fast_block_yaml``
+    writes (scalars, number lists, lists of simple strings), or None for anything else
+    (then PyYAML reads it)."""
     data: dict[str, Any] = {}
+    seq: list[Any] | None = None
     for line in text.split("\n"):
         if not line:
             continue
+        if line.startswith("- "):
+            ok, parsed = _fast_scalar(line[2:])
+            if seq is None or not ok:
+                return None
+            seq.append(parsed)
+            continue
+        if seq is not None and not seq:
+            return None  # "key:" with nothing under it
+        seq = None
         m = _LIST_LINE_RE.fullmatch(line)
         if m is not None and _plain_key(m.group(1)):
             items: list[Any] = []
@@ -285,6 +304,9 @@ def fast_block_mapping(text: str) -> dict[str, Any] | None:
                     items.append(int(part) if _INT_RE.fullmatch(part) else float(part))
             data[m.group(1)] = items
             continue
+        if line.endswith(":") and _plain_key(line[:-1]):
+            seq = data[line[:-1]] = []
+            continue
         key, sep, value = line.partition(": ")
         if not sep or not _plain_key(key):
             return None
@@ -292,6 +314,8 @@ def fast_block_mapping(text: str) -> dict[str, Any] | None:
         if not ok:
             return None
         data[key] = parsed
+    if seq is not None and not seq:
+        return None
     return data or None
 
 
