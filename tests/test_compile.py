@@ -219,3 +219,24 @@ def test_recompile_keeps_the_tags_and_aliases_the_user_added(vault: Vault) -> No
     note = parse_note(compile_note(vault, Settings(), KEY).note_path.read_text("utf-8"))
     assert note.meta.tags == ["to-read", "paper"]
     assert note.meta.aliases == ["Lovelace & Babbage", "Verbatim Quotes from Two-Column Papers"]
+
+
+def test_figure_crops_are_rerendered_only_when_their_source_pdf_changes(sample_vault: Vault) -> None:
+    import os
+
+    compile_note(sample_vault, Settings(), KEY)
+    png = sample_vault.figs / f"{KEY}_fig1.png"
+    first = png.read_bytes()
+    png.write_bytes(b"stale")  # a crop with the same source is kept as it is, not redrawn
+    compile_note(sample_vault, Settings(), KEY)
+    assert png.read_bytes() == b"stale"
+    # A different PDF (even one whose file time is older) gets its figures re-cropped.
+    pdf = sample_vault.pdf_path(KEY)
+    pdf.write_bytes(pdf.read_bytes() + b"\n% changed\n")
+    os.utime(pdf, (0, 0))
+    compile_note(sample_vault, Settings(), KEY)
+    assert png.read_bytes() == first
+    # A deleted crop is drawn again, with the same bytes.
+    png.unlink()
+    compile_note(sample_vault, Settings(), KEY)
+    assert png.read_bytes() == first

@@ -58,20 +58,44 @@ def read_meta(vault: Vault, cite_key: str) -> MetaFile:
         raise InputError(f"{path}: unreadable meta file ({exc.__class__.__name__}); capture it again") from exc
 
 
+def _crop_source(pdf_sha: str, block: Block, version: str) -> str:
+    """What a figure crop is rendered from: the PDF bytes, the region inputs, the zoom."""
+    return json.dumps([pdf_sha, block.page, block.bbox, block.figure_region, FIGURE_ZOOM, version])
+
+
 def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
-                  chunks: list[Chunk]) -> None:
-    """Render each figure's region to raw/figs/<key>_fig<N>.png and link it on the chunk."""
+                  chunks: list[Chunk], pdf_sha: str | None = None) -> None:
+    """Render each figure's region to raw/figs/<key>_fig<N>.png and link it on the chunk.
+
+    A crop is re-rendered only when what it is rendered from changed: the sources of the
+    crops are kept in raw/figs/.<key>_figs.json (PDF SHA-256, page, boxes, zoom, MuPDF
+    version). Rendering is deterministic, so a skipped crop has the same bytes.
+    """
     figs = [(b, c) for b, c in zip(blocks, chunks, strict=True) if b.type == "figure"]
     if not figs:
         return
     pymupdf = load_pymupdf()
-    doc = pymupdf.open(pdf)
+    index_path = vault.figs / f".{cite_key}_figs.json"
+    try:
+        loaded: Any = json.loads(index_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        loaded = None
+    cached: dict[str, Any] = loaded if isinstance(loaded, dict) else {}
+    sha = pdf_sha or file_sha256(pdf)
+    version = str(pymupdf.VersionBind)
+    sources: dict[str, str] = {}
+    doc = None
+    lists: dict[int, Any] = {}  # one display list per page, shared by its figures
     try:
         for n, (block, chunk) in enumerate(figs, start=1):
             path = vault.figs / f"{cite_key}_fig{n}.png"
             chunk.figure = vault.rel(path) if path.parent.is_dir() else f"raw/figs/{path.name}"
-            if path.is_file() and path.stat().st_mtime >= pdf.stat().st_mtime:
-                continue  # rendered from this same PDF already (rendering is deterministic)
+            source = _crop_source(sha, block, version)
+            if cached.get(path.name) == source and path.is_file():
+                sources[path.name] = source
+                continue  # rendered from this same source already
+            if doc is None:
+                doc = pymupdf.open(pdf)
             page = doc[block.page - 1]
             region = None
             if block.bbox is not None:
@@ -80,12 +104,20 @@ def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
             if region is None:
                 chunk.figure = None
                 continue
-            pix = page.get_pixmap(matrix=pymupdf.Matrix(FIGURE_ZOOM, FIGURE_ZOOM),
-                                  clip=pymupdf.Rect(region))
+            if block.page not in lists:
+                lists[block.page] = page.get_displaylist()
+            pix = lists[block.page].get_pixmap(matrix=pymupdf.Matrix(FIGURE_ZOOM, FIGURE_ZOOM),
+                                               clip=pymupdf.Rect(region), alpha=False,
+                                               colorspace=pymupdf.csRGB)
             atomic_write_bytes(path, pix.tobytes("png"))
             chunk.figure = vault.rel(path)
+            sources[path.name] = source
     finally:
-        doc.close()
+        lists.clear()
+        if doc is not None:
+            doc.close()
+    if sources != cached and index_path.parent.is_dir():
+        atomic_write_text(index_path, json.dumps(sources, indent=1, sort_keys=True) + "\n")
 
 
 def _norm_id(kind: str, value: str) -> str:
@@ -174,7 +206,7 @@ def compile_note(
         chunks = chunk_blocks(blocks, doc.parser)
         if len(chunks) != len(blocks):  # blank after canonicalisation: realign for figures
             blocks = [b for b in blocks if " ".join(b.text.split())]
-        _crop_figures(vault, cite_key, pdf, blocks, chunks)
+        _crop_figures(vault, cite_key, pdf, blocks, chunks, pdf_sha)
         link_references(chunks, vault_ids(vault), cite_key)
         pages, parser_name, parser_version = doc.pages, doc.parser, doc.parser_version
         warnings.extend(doc.warnings)
