@@ -227,9 +227,12 @@ def test_figure_crops_are_rerendered_only_when_their_source_pdf_changes(sample_v
     compile_note(sample_vault, Settings(), KEY)
     png = sample_vault.figs / f"{KEY}_fig1.png"
     first = png.read_bytes()
-    png.write_bytes(b"stale")  # a crop with the same source is kept as it is, not redrawn
+    inode = png.stat().st_ino  # a crop with the same source is kept, not written again
     compile_note(sample_vault, Settings(), KEY)
-    assert png.read_bytes() == b"stale"
+    assert png.stat().st_ino == inode and png.read_bytes() == first
+    png.write_bytes(b"")  # a crop damaged (say by a crash) is drawn again
+    compile_note(sample_vault, Settings(), KEY)
+    assert png.read_bytes() == first
     # A different PDF (even one whose file time is older) gets its figures re-cropped.
     pdf = sample_vault.pdf_path(KEY)
     pdf.write_bytes(pdf.read_bytes() + b"\n% changed\n")
