@@ -12,7 +12,7 @@ from test_index_support import ollama_transport, sample_vault
 from vaultd.config import Settings
 from vaultd.errors import InputError
 from vaultd.index.embed import OllamaEmbedder
-from vaultd.index.search import Filters, excerpt, hybrid_search
+from vaultd.index.search import Filters, Hit, excerpt, fuse, hybrid_search, query_terms
 from vaultd.index.store import IndexDB, open_index
 from vaultd.pipeline.index import index_vault
 from vaultd.vault import Vault, atomic_write_text
@@ -43,10 +43,14 @@ def test_natural_language_question_with_stop_words_still_finds_the_passage(db: I
     assert hits[0].chunk_id == "p5s3c1"
 
 
-def test_paraphrase_with_no_shared_keyword_is_found_only_with_vectors(db: IndexDB) -> None:
-    keyword_only = hybrid_search(db, PARAPHRASE)
-    assert all(h.chunk_id != "p2s2c1" for h in keyword_only)
+def test_paraphrase_sharing_only_a_generic_word_ranks_higher_with_vectors(db: IndexDB) -> None:
+    def rank(hits: list[Hit]) -> int:
+        return [(h.cite_key, h.chunk_id) for h in hits].index(
+            ("srivastava2014dropout", "p2s2c1"))
+
+    keyword_only = hybrid_search(db, PARAPHRASE)  # shares only "networks" with the passage
     hybrid = hybrid_search(db, PARAPHRASE, embedder=_embedder())
+    assert rank(hybrid) < rank(keyword_only)
     assert hybrid[0].cite_key == "srivastava2014dropout"
     assert "vector" in hybrid[0].matched
     warm = hybrid_search(db, PARAPHRASE, embedder=_embedder(), warm=True)
@@ -97,3 +101,28 @@ def test_excerpt_is_at_most_400_chars_and_centred_on_the_match() -> None:
     ex = excerpt(text, ["zebra"], "zebra crossing")
     assert len(ex) <= 400 and "zebra crossing" in ex and ex.startswith("…") and ex.endswith("…")
     assert excerpt("short text", ["short"]) == "short text"
+
+
+def test_distinctive_phrase_still_comes_first_with_vectors_on(db: IndexDB) -> None:
+    for warm in (False, True):
+        hits = hybrid_search(db, "Scaled Dot-Product Attention", embedder=_embedder(), warm=warm)
+        assert (hits[0].cite_key, hits[0].chunk_id) == ("vaswani2017attention", "p3s2c1")
+        assert hits[0].matched == ["bm25", "vector"]
+
+
+def test_passage_found_by_keywords_and_vectors_outranks_one_found_by_either_alone() -> None:
+    fused, sources = fuse({"bm25": [(1, 9.0), (2, 6.0), (3, 3.0)],
+                           "vector": [(4, 0.8), (2, 0.7), (5, 0.2)]}, 0.5)
+    assert max(fused, key=lambda r: fused[r]) == 2
+    assert sources[2] == ["bm25", "vector"] and sources[4] == ["vector"]
+    keyword_only, _ = fuse({"bm25": [(1, 9.0), (2, 6.0)]}, 1.0)
+    assert keyword_only == {1: 1.0, 2: 6.0 / 9.0}
+
+
+def test_ordinary_questions_keep_every_content_word_for_keyword_search(db: IndexDB) -> None:
+    question = ("does removing random neurons during training with dropout reduce "
+                "overfitting of deep attention networks on translation")
+    assert len(query_terms(db, question)) == len(set(query_terms(db, question)))
+    present = [t for t in ("dropout", "attent", "train", "network", "overfit")
+               if db.conn.execute("SELECT 1 FROM chunks_vocab WHERE term = ?", (t,)).fetchone()]
+    assert set(present) <= set(query_terms(db, question))

@@ -195,8 +195,13 @@ def embed_missing(db: IndexDB, emb: Embedder, *, progress: Progress | None = Non
     Returns how many texts were sent to the provider.
     """
     model = f"{emb.provider}:{emb.model}"
+    # The passage is embedded with its title in front (SciFact: vectors 0.640 -> 0.645,
+    # hybrid +0.01 nDCG@10); the cache key stays the text hash, so a retitled paper keeps
+    # its old vectors until `vaultd index --rebuild`.
     todo = [(str(h), str(t)) for h, t in db.conn.execute(
-        "SELECT c.hash, min(c.text) FROM chunks c LEFT JOIN vectors v ON v.hash = c.hash "
+        "SELECT c.hash, min(CASE WHEN c.title IS NOT NULL AND c.title != '' "
+        "THEN c.title || char(10) || char(10) || c.text ELSE c.text END) "
+        "FROM chunks c LEFT JOIN vectors v ON v.hash = c.hash "
         "AND v.model = ? WHERE v.hash IS NULL GROUP BY c.hash", (model,))]
     done = 0
     for start in range(0, len(todo), EMBED_BATCH):
