@@ -370,6 +370,9 @@ def _fail(source: str, what: str) -> NoteFormatError:
 
 
 def yaml_mapping(text: str, source: str, what: str) -> dict[str, Any]:
+    fast = fast_block_mapping(text)  # the usual flat blocks, read without PyYAML
+    if fast is not None:
+        return fast
     try:
         data = yaml.load(text, Loader=_BaseLoader)
     except yaml.YAMLError as exc:
@@ -467,10 +470,7 @@ def _parse_chunk(chunk_id: str, block: list[str], source: str) -> Chunk:
                 close = block.index(fence.group(1), i + 1)
             except ValueError as exc:
                 raise _fail(source, f"{where}: provenance block is not closed") from exc
-            body = "\n".join(block[i + 1 : close]) + "\n"
-            prov = fast_block_mapping(body)
-            if prov is None:
-                prov = yaml_mapping(body, source, where)
+            prov = yaml_mapping("\n".join(block[i + 1 : close]) + "\n", source, where)
             i = close
         i += 1
     if prov is None:
