@@ -197,11 +197,13 @@ def _target_mode(path: Path) -> int:
         return 0o666 & ~_current_umask()
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
     """Write via a temp file in the same directory, fsync, then rename over ``path``.
 
     A reader (or a crash) sees either the old file or the new one, never a partial one.
     The file's mode is kept when it exists, else set from the umask (see ``_target_mode``).
+    ``durable=False`` skips the fsyncs (still never a partial file under its name): for
+    derived data that is rebuilt when a crash loses it.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = _target_mode(path)
@@ -210,14 +212,16 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         Path(tmp).replace(path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             Path(tmp).unlink()
         raise
-    _fsync_dir(path.parent)
+    if durable:
+        _fsync_dir(path.parent)
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -7,13 +7,10 @@ and writes the note atomically. Deterministic: the same PDF and parser give the 
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib
 import json
-import os
 import re
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -30,7 +27,7 @@ from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.figures import figure_region
 from vaultd.parse.pymupdf import load_pymupdf
 from vaultd.parse.tiers import parse_pdf
-from vaultd.vault import Vault, _target_mode, atomic_write_text, file_sha256
+from vaultd.vault import Vault, atomic_write_bytes, atomic_write_text, file_sha256
 
 FIGURE_ZOOM = 2.0  # render figures at 144 dpi
 DEFAULT_TAGS = ("paper",)  # every compiled note; inbox-rule and user tags are merged in
@@ -67,18 +64,7 @@ def _write_crop(path: Path, data: bytes) -> None:
     crops are derived data, and the crop index records each PNG's SHA-256, so a crop lost
     in a crash is drawn again on the next compile (an fsync costs ≈ 8 ms here, more than
     rendering a figure)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = _target_mode(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        Path(tmp).replace(path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            Path(tmp).unlink()
-        raise
+    atomic_write_bytes(path, data, durable=False)
 
 
 def _png_sha(path: Path) -> str | None:
