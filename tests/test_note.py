@@ -333,7 +333,7 @@ yaml_values = st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.fl
 def _pyyaml_block(data: dict[str, object]) -> str:
     from vaultd import note as note_mod
 
-    return str(note_mod._dump(data, note_mod._BlockDumper))
+    return str(note_mod.dump_yaml(data, note_mod.BlockDumper))
 
 
 @given(chunks("p1s1c1"))
