@@ -93,6 +93,10 @@ def start_agent(vault: Vault, *, debounce: float = 0.2, concurrency: int = 2,
     a = Agent(vault, proc, log)
     wait_for(lambda: service_running(vault)["running"] or proc.poll() is not None, 20,
              "the agent to take the vault lock")
+    # The lock is taken before the watchers start: wait for the line logged once they
+    # watch, or a file written right away would predate them.
+    wait_for(lambda: "vaultd running on" in a.stderr() or proc.poll() is not None, 20,
+             "the agent to start watching")
     assert proc.poll() is None, a.stderr()
     return a
 
