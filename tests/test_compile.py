@@ -76,6 +76,42 @@ def test_figure_region_is_cropped_to_raw_figs_and_linked(sample_vault: Vault) ->
     assert abs(pymupdf.Pixmap(str(png)).width - (box[2] - box[0] + 8) * 2) <= 4
 
 
+def test_figure_crop_has_exactly_the_pixels_mupdf_renders_for_its_region(sample_vault: Vault) -> None:
+    import pymupdf
+
+    from vaultd.parse.figures import figure_region
+
+    compile_note(sample_vault, Settings(), KEY)
+    png = sample_vault.figs / f"{KEY}_fig1.png"
+    index = json.loads((sample_vault.figs / f".{KEY}_figs.json").read_text("utf-8"))
+    _, page_no, caption, column, zoom, _ = json.loads(index[png.name][0])
+    crop = pymupdf.Pixmap(str(png))
+    with pymupdf.open(sample_vault.pdf_path(KEY)) as doc:
+        page = doc[page_no - 1]
+        region = figure_region(page, tuple(caption), tuple(column) if column else None)
+        assert region is not None
+        want = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), clip=region, alpha=False,
+                               colorspace=pymupdf.csRGB)
+    assert (crop.width, crop.height, crop.n) == (want.width, want.height, 3)
+    assert crop.samples == want.samples
+
+
+def test_png_encoder_round_trips_rgb_and_gray_rows_with_padding() -> None:
+    import pymupdf
+
+    from vaultd.parse.figures import png_bytes
+
+    width, height, stride = 7, 3, 24  # rows of 7 RGB pixels and 3 padding bytes
+    samples = bytes((i * 37 + 11) % 256 for i in range(stride * height))
+    pix = pymupdf.Pixmap(png_bytes(width, height, 3, stride, samples, (144, 144)))
+    assert (pix.width, pix.height, pix.n, pix.xres) == (7, 3, 3, 144)
+    assert pix.samples == b"".join(samples[y * stride:y * stride + 21] for y in range(3))
+    gray = pymupdf.Pixmap(png_bytes(5, 2, 1, 5, bytes([0, 50, 100, 150, 255] * 2)))
+    assert gray.n == 1 and gray.samples == bytes([0, 50, 100, 150, 255] * 2)
+    with pytest.raises(ValueError, match="cannot encode"):
+        png_bytes(2, 2, 4, 8, bytes(16))
+
+
 def test_recompile_keeps_the_users_own_section(sample_vault: Vault) -> None:
     path = compile_note(sample_vault, Settings(), KEY).note_path
     note = parse_note(path.read_text("utf-8"))

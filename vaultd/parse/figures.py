@@ -5,17 +5,28 @@ short paragraphs), so the compile step asks the page for its graphics: PyMuPDF's
 ``cluster_drawings`` (vector shapes) and ``get_image_info`` (bitmaps). Those overlapping
 the caption's column are chained upward from the caption while the vertical gap stays
 under ``CHAIN_GAP_PT``. Without graphics the text-based region from the parser is used.
+
+A page's graphics are read once (``graphics_rects``) and shared by all figures on it. Crops
+are encoded by ``png_bytes``: the same pixels as MuPDF's own PNG writer (unfiltered rows,
+same ``pHYs``), deflated at ``PNG_LEVEL`` instead of zlib's default 6.
 """
 
 from __future__ import annotations
 
 import contextlib
+import struct
+import zlib
 from typing import Any
 
 from vaultd.parse.base import Box
 
 CHAIN_GAP_PT = 40.0
 PAD_PT = 4.0
+#: zlib level for figure PNGs. Measured on the fixtures' 17 crops (5.8 Mpx): level 6
+#: (MuPDF's) 0.13 s and 1.055 MB, level 3 0.06 s and 1.079 MB (+2 %), level 1 no faster
+#: and +5 %; row filters (Sub, Up) made the files larger at every level.
+PNG_LEVEL = 3
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def graphics_rects(page: Any) -> list[Box]:
@@ -29,10 +40,15 @@ def graphics_rects(page: Any) -> list[Box]:
     return [r for r in rects if r[2] - r[0] > 2 and r[3] - r[1] > 2]
 
 
-def figure_region(page: Any, caption: Box, column: Box | None) -> Box | None:
-    """Box of the figure above ``caption`` (top-left page coordinates), or None."""
+def figure_region(page: Any, caption: Box, column: Box | None,
+                  rects: list[Box] | None = None) -> Box | None:
+    """Box of the figure above ``caption`` (top-left page coordinates), or None.
+
+    ``rects``: the page's ``graphics_rects``, when the caller already has them."""
     x0, x1 = (column[0], column[2]) if column else (caption[0], caption[2])
-    above = [r for r in graphics_rects(page)
+    if rects is None:
+        rects = graphics_rects(page)
+    above = [r for r in rects
              if r[2] > x0 and r[0] < x1 and r[3] <= caption[1] + 2.0]
     above.sort(key=lambda r: -r[3])
     region: list[float] | None = None
@@ -51,3 +67,27 @@ def figure_region(page: Any, caption: Box, column: Box | None) -> Box | None:
     width, height = page.rect.width, page.rect.height
     return (max(region[0] - PAD_PT, 0.0), max(region[1] - PAD_PT, 0.0),
             min(region[2] + PAD_PT, width), min(caption[1], height))
+
+
+def _png_chunk(tag: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+
+
+def png_bytes(width: int, height: int, n: int, stride: int, samples: bytes | memoryview,
+              dpi: tuple[int, int] = (96, 96), level: int = PNG_LEVEL) -> bytes:
+    """A PNG of 8-bit gray (``n`` 1) or RGB (``n`` 3) pixel rows, ``stride`` bytes apart.
+
+    Rows are written unfiltered (as MuPDF does), with the pixel density as ``pHYs``."""
+    kinds = {1: 0, 3: 2}
+    if n not in kinds or width <= 0 or height <= 0 or stride < width * n or len(samples) < stride * height:
+        raise ValueError(f"cannot encode {width}x{height} pixels of {n} components as PNG")
+    row = width * n
+    raw = bytearray((row + 1) * height)  # each row: filter byte 0, then its pixels
+    for y in range(height):
+        start = y * (row + 1) + 1
+        raw[start:start + row] = samples[y * stride:y * stride + row]
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, kinds[n], 0, 0, 0)
+    per_metre = [int(d / 0.0254 + 0.5) for d in dpi]  # MuPDF's rounding
+    phys = struct.pack(">IIB", per_metre[0], per_metre[1], 1)
+    return (_PNG_SIGNATURE + _png_chunk(b"IHDR", ihdr) + _png_chunk(b"pHYs", phys)
+            + _png_chunk(b"IDAT", zlib.compress(raw, level)) + _png_chunk(b"IEND", b""))
