@@ -66,6 +66,7 @@ _FLOAT_RE = re.compile(r"-?[0-9]+\.[0-9]+(?:e[-+][0-9]+)?")
 _LIST_LINE_RE = re.compile(r"([a-z_][a-z0-9_]*): \[(.*)\]")
 
 
+@functools.lru_cache(maxsize=8192)  # keys and most values repeat in every chunk's block
 def _is_plain_str(value: str) -> bool:
     """Whether PyYAML writes ``value`` as a plain (unquoted) string scalar."""
     return (_PLAIN_RE.fullmatch(value) is not None

@@ -72,12 +72,8 @@ ARXIV_RE = re.compile(r"(?:arxiv[:\s/]*(?:abs/)?\s*)(\d{4}\.\d{4,5}|[a-z\-]+(?:\
 
 
 def _union(lines: list[Line]) -> Box:
-    return (
-        min(ln.bbox[0] for ln in lines),
-        min(ln.bbox[1] for ln in lines),
-        max(ln.bbox[2] for ln in lines),
-        max(ln.bbox[3] for ln in lines),
-    )
+    x0s, y0s, x1s, y1s = zip(*(ln.bbox for ln in lines), strict=True)
+    return (min(x0s), min(y0s), max(x1s), max(y1s))
 
 
 def order_page(lines: list[Line], width: float) -> list[list[Line]]:
@@ -161,8 +157,8 @@ def _heading_number(text: str) -> str | None:
 
 
 def _alpha_ratio(text: str) -> float:
-    chars = [c for c in text if not c.isspace()]
-    return sum(c.isalpha() for c in chars) / max(len(chars), 1)
+    chars = "".join(text.split())  # str.split drops exactly the str.isspace characters
+    return sum(map(str.isalpha, chars)) / max(len(chars), 1)
 
 
 #: Longest text (non-space characters) taken as a display-formula fragment.
@@ -186,7 +182,7 @@ def _classify(lines: list[Line], text: str, body: float, standalone: bool) -> tu
     if len(text) >= 300:
         return "paragraph", None
     short = len(lines) <= 2 and len(text) <= 120 and 0 < len(text.split()) <= 15
-    math = sum(c in _MATH_CHARS for c in text)
+    math = sum(map(_MATH_CHARS.__contains__, text))
     if (
         short
         and not math

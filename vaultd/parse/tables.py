@@ -251,6 +251,8 @@ def build_blocks_with_tables(doc: Any, pages: list[list[Line]], infos: list[Page
     """``build_blocks`` with each found table folded into its caption's ``table`` block."""
     tables: list[FoundTable] = []
     for i, lines in enumerate(pages):
+        if not any(is_table_caption(ln.text) for ln in lines):
+            continue  # no caption, no table: not even worth loading the page again
         found = find_page_tables(doc[i], lines)
         if not found:
             continue
