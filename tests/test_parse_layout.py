@@ -60,13 +60,3 @@ def test_unmapped_glyph_codes_become_the_replacement_character() -> None:
     # poppler passes an unmapped glyph's code through (here 0x8d); PyMuPDF writes U+FFFD
     assert join_lines(["LSTM.gk I lmk\x8d; h"]) == "LSTM.gk I lmk\ufffd; h"
     assert join_lines(["a\tb"]) == "a\tb"  # tabs are layout whitespace, not glyphs
-
-
-def test_word_space_after_a_superscript_needs_only_a_small_gap() -> None:
-    from vaultd.parse.pymupdf import needs_space
-
-    assert needs_space("Webb1", "Department", 0.5, 10.0, shifted=True)  # 0.05 em, shifted
-    assert not needs_space("kB", "x", 0.2, 10.0, shifted=True)  # 0.02 em: touching
-    assert not needs_space("∼", "10", 0.5, 10.0, shifted=False)  # 0.05 em on one baseline
-    assert needs_space("∼", "10", 1.2, 10.0, shifted=False)  # 0.12 em: a word space
-    assert not needs_space("a ", "b", 5.0, 10.0, shifted=False)  # space already there

@@ -10,11 +10,13 @@ from __future__ import annotations
 import importlib
 import re
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from vaultd.errors import ParseError
 from vaultd.parse.base import ParsedDocument, ProgressFn
+from vaultd.parse.layout import SPACING_ACCENTS
 from vaultd.parse.structure import Line, PageInfo, build_blocks
 
 #: Top and bottom bands (fraction of page height) where running headers/footers live.
@@ -123,45 +125,124 @@ def _read_page(page: Any, flags: int) -> list[Line]:
     return _merge_same_baseline(lines)
 
 
-#: Word-gap rule (poppler's, as fractions of the font size): a gap wider than
-#: ``WORD_GAP`` between glyphs on one baseline is a word space; where the baseline or the
-#: font size changes (sub/superscripts, footnote marks) a gap of ``SHIFT_GAP`` is enough.
-WORD_GAP = 0.1
-SHIFT_GAP = 0.03
+#: poppler's word-space rule (``TextOutputDev.cc``, the raw-order dump of ``TextPage``),
+#: as fractions of the font size of the piece before the gap: ``minWordSpacing``, the gap
+#: that is a word space ...
+MIN_WORD_SPACING = 0.15
+#: ... and ``maxIntraLineDelta``, the baseline jump that starts a new line (so the two
+#: pieces are separate words).
+MAX_INTRA_LINE_DELTA = 0.5
 
 
-def needs_space(left: str, right: str, gap: float, size: float, shifted: bool) -> bool:
-    """Whether a word space belongs between two pieces of one printed line."""
-    if not left or not right or left[-1].isspace() or right[0].isspace():
+@dataclass(frozen=True)
+class Piece:
+    """A run of glyphs of one font, size and baseline: its text and horizontal extent."""
+
+    text: str
+    x0: float
+    x1: float
+    baseline: float
+    size: float
+
+
+def span_piece(span: dict[str, Any]) -> Piece:
+    """The ``Piece`` of one PyMuPDF ``dict`` span (box, origin, size)."""
+    x0, _, x1, _ = span["bbox"]
+    return Piece(str(span["text"]), float(x0), float(x1), float(span["origin"][1]), float(span["size"]))
+
+
+def space_between(left: Piece, right: Piece) -> bool:
+    """Whether a word space separates two pieces of one printed line: poppler's rule.
+
+    poppler (``TextPage::dump``, raw order) writes a space between two words when the
+    gap between their boxes exceeds ``minWordSpacing`` = 0.15 of the left word's font
+    size, and a line break (read as a space) when the baseline jumps by at least
+    ``maxIntraLineDelta`` = 0.5 of it. vaultd applies the same two tests, in the left
+    piece's size ``em``:
+
+    * baseline jump ≥ 0.5 em: separate words (``1 Department`` after an affiliation mark
+      set half its own size higher);
+    * else a space only when ``right.x0 - left.x1`` > 0.15 em. A narrower gap is
+      kerning or an italic correction, not a word space: ``dataset16,``, ``a−1,``,
+      ``eV,`` (italic then roman), ``SPECTER`` (small caps drawn in two sizes).
+      Overlapping pieces (a negative gap) are never separated; poppler's raw dump also
+      breaks the line where the right piece starts more than 0.2 em left of the left
+      one's end, which vaultd does not adopt (stacked glyphs are one word; no fixture
+      paragraph changes either way).
+
+    poppler's reading-order mode (plain ``pdftotext``) instead writes a space for any
+    gap ≥ 0.03 em between words it split at a size or baseline change
+    (``maxCharSpacing``), which reads ``S PECTER`` and ``dataset16 ,``; the raw-order
+    rule is the better reading of these marks, so vaultd follows it.
+    """
+    em = max(left.size, 1.0)
+    if abs(right.baseline - left.baseline) >= MAX_INTRA_LINE_DELTA * em:
+        return True
+    return right.x0 - left.x1 > MIN_WORD_SPACING * em
+
+
+def needs_space(left: Piece, right: Piece) -> bool:
+    """Whether to insert a space between two pieces: never when either side already has
+    whitespace at the join, else ``space_between``."""
+    if not left.text or not right.text or left.text[-1].isspace() or right.text[0].isspace():
         return False
-    return gap >= (SHIFT_GAP if shifted else WORD_GAP) * max(size, 1.0)
+    return space_between(left, right)
+
+
+def is_accent(text: str) -> bool:
+    """A run of spacing accents only (TeX draws ``ˇ`` then moves back over its ``R``)."""
+    return bool(text.strip()) and all(ch in SPACING_ACCENTS or ch.isspace() for ch in text)
+
+
+def _next_visible(pieces: list[Piece], start: int) -> Piece | None:
+    return next((p for p in pieces[start:] if p.text.strip() and not is_accent(p.text)), None)
 
 
 def join_spans(spans: list[dict[str, Any]]) -> str:
     """Text of one line from its spans, with word spaces decided at span boundaries.
 
     Inside a span MuPDF has already placed spaces; at a boundary (font, size or baseline
-    change, where math and superscripts live) the gap between the span boxes decides.
+    change, where math and superscripts live) ``space_between`` decides from the boxes of
+    the visible pieces on either side:
+
+    * a span that is only whitespace is MuPDF's guess of a space: it stays only when the
+      visible text around it is ``space_between`` apart (so the blank before a caron
+      that TeX then moved back over its letter does not split ``(Řehůřek``);
+    * a run of spacing accents belongs to the letter after it: the gap is measured to
+      that letter, and a space goes before the accents, never between accent and letter.
+
+    Spaces MuPDF put inside a span (also at its start or end) are kept as they are.
     """
     if len(spans) < 2:  # most lines: nothing to decide
         return str(spans[0]["text"]) if spans else ""
-    parts = [spans[0]["text"]]
-    prev = spans[0]
-    for sp in spans[1:]:
-        text = sp["text"]
-        if not (parts[-1][-1].isspace() or text[0].isspace()):
-            size = max(sp["size"], prev["size"], 1.0)
-            gap = sp["bbox"][0] - prev["bbox"][2]
-            shifted = abs(sp["origin"][1] - prev["origin"][1]) > 0.5 or abs(sp["size"] - prev["size"]) > 0.05
-            if gap >= (SHIFT_GAP if shifted else WORD_GAP) * size:
-                parts.append(" ")
-        parts.append(text)
-        prev = sp
-    return "".join(parts)
+    pieces = [span_piece(sp) for sp in spans]
+    out: list[str] = []
+    prev: Piece | None = None  # the last visible piece written
+    mark = 0  # where a space before the next visible piece (and its accents) goes
+    for i, piece in enumerate(pieces):
+        if not piece.text.strip():
+            after = _next_visible(pieces, i + 1)
+            if prev is None or after is None or space_between(prev, after):
+                out.append(piece.text)
+                mark = len(out)
+            continue
+        if is_accent(piece.text):
+            out.append(piece.text)
+            continue
+        spaced = prev is None or out[mark - 1][-1].isspace() or piece.text[0].isspace()
+        if prev is not None and not spaced and space_between(prev, piece):
+            out.insert(mark, " ")
+        out.append(piece.text)
+        prev, mark = piece, len(out)
+    return "".join(out)
 
 
 def _merge_same_baseline(lines: list[Line]) -> list[Line]:
-    """PyMuPDF splits one printed line at sub/superscripts; put the pieces back together."""
+    """PyMuPDF splits one printed line at sub/superscripts; put the pieces back together.
+
+    The space at each join follows ``needs_space``; a line's box bottom stands for its
+    baseline and its main size for the size of its last glyphs.
+    """
     out: list[Line] = []
     for ln in lines:
         prev = out[-1] if out else None
@@ -170,9 +251,9 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
             overlap = min(py1, ln.bbox[3]) - max(py0, ln.bbox[1])
             height = min(py1 - py0, ln.bbox[3] - ln.bbox[1]) or 1.0
             if overlap > 0.5 * height and ln.bbox[0] >= prev.bbox[2] - 1.0:
-                gap = ln.bbox[0] - prev.bbox[2]
-                shifted = abs(ln.bbox[3] - py1) > 0.5 or abs(ln.size - prev.size) > 0.05
-                sep = " " if needs_space(prev.text, ln.text, gap, max(prev.size, ln.size), shifted) else ""
+                left = Piece(prev.text, prev.bbox[0], prev.bbox[2], py1, prev.size)
+                right = Piece(ln.text, ln.bbox[0], ln.bbox[2], ln.bbox[3], ln.size)
+                sep = " " if needs_space(left, right) else ""
                 prev.text = prev.text + sep + ln.text
                 prev.bbox = (
                     min(prev.bbox[0], ln.bbox[0]),

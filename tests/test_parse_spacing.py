@@ -1,0 +1,130 @@
+"""Word spaces at PyMuPDF span boundaries follow poppler's raw-order rule.
+
+Every case is a synthetic span list with hand-computed gaps. The rule under test
+(vaultd.parse.pymupdf.space_between), in units of the left piece's font size ``em``:
+a baseline jump of ≥ 0.5 em separates the pieces; otherwise a space only when the gap
+between the boxes is > 0.15 em.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vaultd.parse.layout import join_lines
+from vaultd.parse.pymupdf import Piece, _merge_same_baseline, join_spans, needs_space, space_between
+from vaultd.parse.structure import Line
+
+
+def span(text: str, x0: float, x1: float, size: float = 10.0, baseline: float = 100.0) -> dict[str, Any]:
+    """A PyMuPDF ``dict`` span: box from ascender to descender, origin on the baseline."""
+    return {
+        "text": text,
+        "bbox": (x0, baseline - 0.8 * size, x1, baseline + 0.2 * size),
+        "origin": (x0, baseline),
+        "size": size,
+    }
+
+
+def test_a_subscript_touching_its_letter_joins_it() -> None:
+    # P (10 pt) then subscript A (7 pt) 1.5 pt lower, no gap: 1.5 < 0.5 em = 5; gap 0
+    spans = [span("d(P", 0, 16), span("A", 16, 21, size=7, baseline=101.5), span(" ,", 21, 26)]
+    assert join_spans(spans) == "d(PA ,"
+
+
+def test_a_comma_after_a_superscript_with_a_tiny_gap_gets_no_space() -> None:
+    # "16" (7 pt) raised 3 pt: 3 < 0.5 × 10 (dataset→16) and 3 < 0.5 × 7 = 3.5 (16→,);
+    # the comma starts 0.5 pt after the mark: 0.5 ≤ 0.15 × 7 = 1.05
+    spans = [
+        span("the Reddit dataset", 0, 80),
+        span("16", 80, 87, size=7, baseline=97),
+        span(",", 87.5, 90),
+        span(" Note that", 90, 130),
+    ]
+    assert join_spans(spans) == "the Reddit dataset16, Note that"
+
+
+def test_a_superscript_mark_followed_by_a_gap_of_0_15_em_gets_a_space() -> None:
+    # mark "2" (7 pt) raised 3 pt, then the next word after 1.5 pt: 0.15 em of the 10 pt
+    # text, 0.21 em of the mark > 0.15 → a space
+    spans = [span("Canada.", 0, 30), span("2", 32.5, 36, size=7, baseline=97), span("Department", 37.5, 80)]
+    assert join_spans(spans) == "Canada. 2 Department"
+    # the same mark 0.7 pt (0.1 em of 7 pt) before the word: kerning, no space
+    spans[2] = span("Department", 36.7, 80)
+    assert join_spans(spans) == "Canada. 2Department"
+
+
+def test_a_mark_set_half_its_size_higher_is_a_separate_word() -> None:
+    # affiliation mark "1" (5 pt) 4 pt above the text: 4 ≥ 0.5 × 5 = 2.5, although the
+    # word overlaps it by 0.02 pt
+    spans = [span("1", 0, 2.7, size=5, baseline=96), span("Department of Surgery", 2.68, 80, size=7.5)]
+    assert join_spans(spans) == "1 Department of Surgery"
+
+
+def test_small_caps_drawn_in_two_sizes_read_as_one_word() -> None:
+    # "S" 11 pt, "PECTER" 8.8 pt on one baseline, 0.55 pt apart: 0.55 ≤ 0.15 × 11 = 1.65;
+    # then "," 0.27 pt after: 0.27 ≤ 0.15 × 8.8 = 1.32
+    spans = [span("in S", 0, 20, size=11), span("PECTER", 20.55, 56, size=8.8), span(",", 56.27, 59, size=11)]
+    assert join_spans(spans) == "in SPECTER,"
+
+
+def test_punctuation_after_an_italic_word_gets_no_space_but_a_word_gap_does() -> None:
+    # italic "eV" then roman ",": 1.27 pt = 0.127 em ≤ 0.15 em (italic correction)
+    assert join_spans([span("10 eV", 0, 25), span(", this", 26.27, 50)]) == "10 eV, this"
+    # a font change over a 2.5 pt (0.25 em) gap is a word space
+    assert join_spans([span("the", 0, 15), span("model", 17.5, 45)]) == "the model"
+
+
+def test_a_blank_span_over_no_visible_gap_is_dropped() -> None:
+    # TeX's \v{R}: "(" ends at 112.15, MuPDF adds a blank up to the raised caron at 113.97,
+    # and "Reh" starts back at 112.15 under it: the visible gap "(" → "Reh" is 0
+    spans = [
+        span("Gensim (", 72, 112.15),
+        span(" ", 112.15, 113.97),
+        span("\u02c7", 113.97, 117.6, baseline=97.6),
+        span("Reh", 112.15, 129.65),
+    ]
+    text = join_spans(spans)
+    assert text == "Gensim (\u02c7Reh"
+    assert join_lines([text]) == "Gensim (Řeh"
+
+
+def test_a_blank_span_over_a_word_gap_is_kept() -> None:
+    spans = [span("momentum", 0, 45), span(" ", 45, 49.6), span("p", 49.6, 54.6)]  # 4.6 pt
+    assert join_spans(spans) == "momentum p"
+
+
+def test_a_space_before_an_accented_letter_goes_before_the_accent() -> None:
+    # "´" drawn before its "e"; the word gap (2.5 pt = 0.25 em) is measured to the "e"
+    spans = [span("caf", 0, 15), span("\u00b4", 18.5, 21, baseline=97), span("e", 17.5, 22)]
+    assert join_spans(spans) == "caf \u00b4e"
+
+
+def test_no_second_space_where_a_span_already_has_one() -> None:
+    left = Piece("a ", 0, 10, 100, 10)
+    assert not needs_space(left, Piece("b", 15, 20, 100, 10))
+    assert not needs_space(Piece("a", 0, 10, 100, 10), Piece(" b", 15, 20, 100, 10))
+    assert needs_space(Piece("a", 0, 10, 100, 10), Piece("b", 15, 20, 100, 10))  # 0.5 em
+
+
+def test_the_threshold_is_measured_in_the_left_pieces_size() -> None:
+    big, small = 10.0, 5.0
+    # gap 1.0: 0.1 em of the 10 pt piece (no space), 0.2 em of the 5 pt piece (space)
+    assert not space_between(Piece("x", 0, 10, 100, big), Piece("y", 11, 15, 100, small))
+    assert space_between(Piece("x", 0, 10, 100, small), Piece("y", 11, 15, 100, big))
+
+
+def _line(text: str, bbox: tuple[float, float, float, float], size: float) -> Line:
+    return Line(text=text, bbox=bbox, size=size, bold=False, block=0, page=1)
+
+
+def test_pymupdf_lines_split_at_a_superscript_are_rejoined_with_the_same_rule() -> None:
+    lines = [
+        _line("on the Reddit dataset", (0, 90, 100, 102), 10),
+        # the mark's box bottom is 4 pt higher: 4 < 0.5 × 10; no gap
+        _line("16", (100, 88, 107, 98), 7),
+        # back on the text's bottom after 0.5 pt: 0.5 ≤ 0.15 × 10 (the merged line's size)
+        _line(", and", (107.5, 90, 130, 102), 10),
+    ]
+    merged = _merge_same_baseline(lines)
+    assert [ln.text for ln in merged] == ["on the Reddit dataset16, and"]
+    assert merged[0].bbox == (0, 88, 130, 102)
