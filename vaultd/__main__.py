@@ -1,3 +1,3 @@
-from vaultd.cli import main
+from vaultd.entry import main
 
 main()
