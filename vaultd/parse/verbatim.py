@@ -8,10 +8,13 @@ that run over a page break), or when each contiguous piece of it is (paragraphs 
 across a column break with a caption or footnote between the pieces).
 
 Word spaces are not characters of most PDF text layers: every extractor infers them from
-glyph gaps, and PyMuPDF and poppler disagree around math and superscripts (``∼10`` vs
-``∼ 10``), and a glyph the font maps to no Unicode comes out as U+FFFD from one and a
-control character from the other. So the report also gives the share found when spaces
-and those stand-ins are ignored.
+glyph gaps. vaultd decides them at font, size and baseline changes with the rule of
+poppler's raw-order mode (vaultd.parse.pymupdf.space_between), so they agree with
+``-raw``; plain ``pdftotext`` spaces such marks more eagerly (``dataset16 ,``), and MuPDF's
+own spaces inside a run can still differ. A glyph the font maps to no Unicode comes out as
+U+FFFD from one extractor and a control character from the other. So the report also gives
+the share found when spaces and those stand-ins are ignored; the exact share is the one
+that counts.
 """
 
 from __future__ import annotations
