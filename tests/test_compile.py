@@ -279,3 +279,24 @@ def test_figure_crops_are_rerendered_only_when_their_source_pdf_changes(sample_v
     png.unlink()
     compile_note(sample_vault, Settings(), KEY)
     assert png.read_bytes() == first
+
+
+def test_figure_graphics_are_pymupdfs_own_drawing_clusters_on_every_fixture_page(fixtures_dir: Path) -> None:
+    import pymupdf
+
+    from vaultd.parse.figures import path_boxes
+
+    pages = 0
+    for pdf in sorted((fixtures_dir / "pdfs").rglob("*.pdf")):
+        try:
+            doc = pymupdf.open(pdf)
+        except Exception:  # the corrupt fixtures
+            continue
+        with doc:
+            if doc.needs_pass:
+                continue
+            for page in doc:
+                pages += 1
+                want = [tuple(r) for r in page.cluster_drawings()]
+                assert [tuple(r) for r in page.cluster_drawings(drawings=path_boxes(page))] == want
+    assert pages >= 30

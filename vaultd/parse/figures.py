@@ -33,11 +33,18 @@ def graphics_rects(page: Any) -> list[Box]:
     rects: list[Box] = []
     # cluster_drawings can fail on odd pages; images and the text region still apply
     with contextlib.suppress(Exception):
-        rects += [(r.x0, r.y0, r.x1, r.y1) for r in page.cluster_drawings()]
+        rects += [(r.x0, r.y0, r.x1, r.y1) for r in page.cluster_drawings(drawings=path_boxes(page))]
     for info in page.get_image_info():
         bx0, by0, bx1, by1 = info["bbox"]
         rects.append((bx0, by0, bx1, by1))
     return [r for r in rects if r[2] - r[0] > 2 and r[3] - r[1] > 2]
+
+
+def path_boxes(page: Any) -> list[dict[str, Any]]:
+    """The page's vector paths as ``cluster_drawings`` reads them (only their ``rect``):
+    from ``get_cdrawings``, without ``get_drawings``' conversion of every path item."""
+    rect = type(page.rect)
+    return [{"rect": rect(path["rect"])} for path in page.get_cdrawings()]
 
 
 def figure_region(page: Any, caption: Box, column: Box | None,
