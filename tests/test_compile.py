@@ -6,8 +6,11 @@ import json
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vaultd.cli import main_group
 from vaultd.config import Settings
@@ -284,7 +287,7 @@ def test_figure_crops_are_rerendered_only_when_their_source_pdf_changes(sample_v
 def test_figure_graphics_are_pymupdfs_own_drawing_clusters_on_every_fixture_page(fixtures_dir: Path) -> None:
     import pymupdf
 
-    from vaultd.parse.figures import path_boxes
+    from vaultd.parse.figures import graphics_rects
 
     pages = 0
     for pdf in sorted((fixtures_dir / "pdfs").rglob("*.pdf")):
@@ -297,6 +300,25 @@ def test_figure_graphics_are_pymupdfs_own_drawing_clusters_on_every_fixture_page
                 continue
             for page in doc:
                 pages += 1
-                want = [tuple(r) for r in page.cluster_drawings()]
-                assert [tuple(r) for r in page.cluster_drawings(drawings=path_boxes(page))] == want
+                clusters = [tuple(r) for r in page.cluster_drawings()]
+                images = [tuple(i["bbox"]) for i in page.get_image_info()]
+                want = [r for r in clusters + images if r[2] - r[0] > 2 and r[3] - r[1] > 2]
+                assert graphics_rects(page) == want, (pdf.name, page.number)
     assert pages >= 30
+
+
+_coord = st.floats(min_value=0, max_value=60, allow_nan=False).map(lambda v: float(np.float32(v)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_coord, _coord, st.floats(0, 12), st.floats(0, 12)), max_size=25))
+def test_drawing_clusters_match_pymupdfs_cluster_drawings(corners: list[tuple[float, float, float, float]]) -> None:
+    import pymupdf
+
+    from vaultd.parse.figures import cluster_boxes
+
+    boxes = [(x, y, float(np.float32(x + w)), float(np.float32(y + h))) for x, y, w, h in corners]
+    doc = pymupdf.open()
+    page = doc.new_page(width=70, height=70)
+    want = [tuple(r) for r in page.cluster_drawings(drawings=[{"rect": pymupdf.Rect(b)} for b in boxes])]
+    assert cluster_boxes(boxes, (0.0, 0.0, 70.0, 70.0)) == want

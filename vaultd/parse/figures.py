@@ -33,18 +33,66 @@ def graphics_rects(page: Any) -> list[Box]:
     rects: list[Box] = []
     # cluster_drawings can fail on odd pages; images and the text region still apply
     with contextlib.suppress(Exception):
-        rects += [(r.x0, r.y0, r.x1, r.y1) for r in page.cluster_drawings(drawings=path_boxes(page))]
+        paths = [tuple(float(v) for v in path["rect"]) for path in page.get_cdrawings()]
+        rects += cluster_boxes(paths, tuple(page.rect))  # type: ignore[arg-type]
     for info in page.get_image_info():
         bx0, by0, bx1, by1 = info["bbox"]
         rects.append((bx0, by0, bx1, by1))
     return [r for r in rects if r[2] - r[0] > 2 and r[3] - r[1] > 2]
 
 
-def path_boxes(page: Any) -> list[dict[str, Any]]:
-    """The page's vector paths as ``cluster_drawings`` reads them (only their ``rect``):
-    from ``get_cdrawings``, without ``get_drawings``' conversion of every path item."""
-    rect = type(page.rect)
-    return [{"rect": rect(path["rect"])} for path in page.get_cdrawings()]
+#: MuPDF's infinite rectangle (``fz_infinite_rect``), which including a point leaves as is.
+_INFINITE = (-2147483648.0, -2147483648.0, 2147483520.0, 2147483520.0)
+
+
+def _neighbours(a: Box, b: Box, dx: float, dy: float) -> bool:
+    ax0, ax1 = (a[0], a[2]) if a[2] > a[0] else (a[2], a[0])
+    ay0, ay1 = (a[1], a[3]) if a[3] > a[1] else (a[3], a[1])
+    bx0, bx1 = (b[0], b[2]) if b[2] > b[0] else (b[2], b[0])
+    by0, by1 = (b[1], b[3]) if b[3] > b[1] else (b[3], b[1])
+    return not (ax1 < bx0 - dx or ax0 > bx1 + dx or ay1 < by0 - dy or ay0 > by1 + dy)
+
+
+def _include(r: Box, x: float, y: float) -> Box:
+    """``fz_include_point_in_rect``."""
+    if r == _INFINITE:
+        return r
+    return (x if x < r[0] else r[0], y if y < r[1] else r[1],
+            x if x > r[2] else r[2], y if y > r[3] else r[3])
+
+
+def _by_bottom(r: Box) -> tuple[float, float]:
+    return (r[3], r[0])
+
+
+def cluster_boxes(paths: list[Box], page_box: Box, dx: float = 3.0, dy: float = 3.0) -> list[Box]:
+    """PyMuPDF's ``Page.cluster_drawings`` on the paths' boxes, step for step (the same
+    order, the same clusters), on plain tuples instead of ``Rect`` objects: its ``Rect``
+    arithmetic and ``get_drawings``' conversion of every path item took most of its time.
+
+    Boxes inside ``page_box`` that lie within ``dx``/``dy`` of each other are joined; the
+    joined boxes wider than ``dx`` and taller than ``dy`` are returned, bottom edge first.
+    """
+    px0, py0, px1, py1 = page_box
+    prects = sorted((p for p in paths if p[0] >= px0 and p[2] <= px1 and p[1] >= py0 and p[3] <= py1),
+                    key=_by_bottom)
+    joined: list[Box] = []
+    while prects:
+        r = prects[0]
+        repeat = True
+        while repeat:
+            repeat = False
+            for i in range(len(prects) - 1, 0, -1):  # from back to front
+                if _neighbours(prects[i], r, dx, dy):
+                    q = prects[i]
+                    r = _include(_include(r, q[0], q[1]), q[2], q[3])
+                    del prects[i]
+                    repeat = True
+        joined.append(r)
+        del prects[0]
+        prects = sorted(set(prects), key=_by_bottom)
+    joined = sorted(set(joined), key=_by_bottom)
+    return [r for r in joined if max(0.0, r[2] - r[0]) > dx and max(0.0, r[3] - r[1]) > dy]
 
 
 def figure_region(page: Any, caption: Box, column: Box | None,
