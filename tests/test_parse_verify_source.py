@@ -60,3 +60,38 @@ def test_verify_source_uses_an_explicit_ocr_language_over_the_config(
     seen = _vault_with_ocr_note(vault, monkeypatch)
     verify_sources(vault, KEY, ocr_language="eng+deu")
     assert seen[-1] == "eng+deu"
+
+
+@pytest.mark.parametrize(("recorded", "cause"), [
+    ("older", "extraction rules changed since compile"),
+    ("same", "quote no longer reproduces"),
+])
+def test_stale_quote_says_whether_the_extraction_rules_changed(
+        vault: Vault, recorded: str, cause: str) -> None:
+    from vaultd.canonical import text_sha256
+    from vaultd.config import Settings
+    from vaultd.note import parse_note, render_note
+    from vaultd.pipeline.compile import compile_note
+    from vaultd.samplepdf import write_sample_paper
+    from vaultd.verify_source import verify_sources
+
+    write_sample_paper(vault.pdf_path(KEY))
+    meta = MetaFile.from_work(KEY, Work(title="Sample"), pdf=f"raw/{KEY}.pdf",
+                              captured_at="2024-01-15T12:00:00+00:00")
+    vault.meta_path(KEY).write_text(meta.model_dump_json(by_alias=True), encoding="utf-8")
+    path = compile_note(vault, Settings(), KEY).note_path
+    note = parse_note(path.read_text(encoding="utf-8"))
+    current = note.meta.parser_version
+    assert current and "+layout" in current  # the note records the rules that made it
+    # What an older vaultd (other word-space rules) would have written for one chunk.
+    chunk = next(c for c in note.chunks if c.provenance.chunk_type == "paragraph")
+    chunk.text = chunk.text.replace(" ", "", 1)
+    chunk.provenance.text_sha256 = text_sha256(chunk.text)
+    if recorded == "older":
+        note.meta.parser_version = current.replace("+layout", "+layout0")
+    path.write_text(render_note(note), encoding="utf-8")
+    report = verify_sources(vault, KEY)
+    stale = [f for f in report.findings if f.kind == "STALE"]
+    assert [f.chunk_id for f in stale] == [chunk.id]
+    assert cause in stale[0].message and f"vaultd compile {KEY}" in stale[0].message
+    assert not [f for f in report.findings if f.kind == "PDF CHANGED"]

@@ -3,6 +3,9 @@
 * ``PDF CHANGED``: the PDF's bytes no longer hash to the note's ``pdf_sha256``.
 * ``STALE``: a chunk whose ``text_sha256`` is not produced by re-extracting the PDF with
   the note's parser (same tier, same layout repairs) — the quote no longer reproduces.
+  When the note was compiled by other extraction rules (its ``parser_version``, e.g. an
+  older vaultd's ``+layoutN``), the message says so: the PDF did not change, the reading
+  of it did, and a re-compile refreshes the quotes.
 * ``MISSING``: the note names a PDF that is not there; ``MALFORMED``: unreadable note.
 Notes without a PDF (metadata-only) are counted and skipped.
 """
@@ -49,14 +52,18 @@ def _check_note(vault: Vault, note: Note, rel: str, report: VerifyReport, ocr_la
                 chunk_id=chunk.id, expected=chunk.provenance.text_sha256))
         return
     fresh = chunk_blocks(doc.blocks, doc.parser)
+    why = f"quote no longer reproduces from {meta.raw}"
+    if meta.parser_version and meta.parser_version != doc.parser_version:
+        # same PDF, newer extraction rules: the fix is the same, the cause is not the file
+        why = (f"extraction rules changed since compile ({parser} {meta.parser_version}, now "
+               f"{doc.parser_version})")
     hashes = {c.provenance.text_sha256 for c in fresh}
     by_id = {c.id: c.provenance.text_sha256 for c in fresh}
     for chunk in note.chunks:
         if chunk.provenance.text_sha256 not in hashes:
             report.findings.append(finding(
                 "STALE", rel, key,
-                f"{key}/{chunk.id}: quote no longer reproduces from {meta.raw}; "
-                f"run `vaultd compile {key}`",
+                f"{key}/{chunk.id}: {why}; run `vaultd compile {key}`",
                 chunk_id=chunk.id, expected=chunk.provenance.text_sha256, actual=by_id.get(chunk.id)))
 
 

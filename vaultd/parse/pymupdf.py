@@ -19,6 +19,12 @@ from vaultd.parse.base import ParsedDocument, ProgressFn
 from vaultd.parse.layout import SPACING_ACCENTS
 from vaultd.parse.structure import Line, PageInfo, build_blocks
 
+#: vaultd's own extraction rules (word spaces, line and hyphen joins, furniture, reading
+#: order): bump when they change what a chunk's text is, so a note records which rules
+#: produced its quotes and `vaultd verify --source` can say why one no longer reproduces.
+#: 2: word spaces at font/size/baseline changes follow poppler's raw-order rule.
+LAYOUT_VERSION = 2
+
 #: Top and bottom bands (fraction of page height) where running headers/footers live.
 MARGIN_FRACTION = 0.085
 _PAGE_NUMBER_RE = re.compile(r"^(page\s+)?(\d{1,4}|[ivxlcdm]{1,6})(\s*(of|/)\s*\d+)?$", re.I)
@@ -301,7 +307,8 @@ class PyMuPDFParser:
 
     @property
     def version(self) -> str:
-        return str(load_pymupdf().VersionBind)
+        """PyMuPDF's version and vaultd's layout rules, e.g. ``1.26.3+layout2``."""
+        return f"{load_pymupdf().VersionBind}+layout{LAYOUT_VERSION}"
 
     def parse(self, pdf: Path, progress: ProgressFn | None = None) -> ParsedDocument:
         pymupdf = load_pymupdf()
