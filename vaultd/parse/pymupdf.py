@@ -10,9 +10,8 @@ from __future__ import annotations
 import importlib
 import re
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from vaultd.errors import ParseError
 from vaultd.parse.base import ParsedDocument, ProgressFn
@@ -140,9 +139,11 @@ MIN_WORD_SPACING = 0.15
 MAX_INTRA_LINE_DELTA = 0.5
 
 
-@dataclass(frozen=True)
-class Piece:
-    """A run of glyphs of one font, size and baseline: its text and horizontal extent."""
+class Piece(NamedTuple):
+    """A run of glyphs of one font, size and baseline: its text and horizontal extent.
+
+    (A tuple: one is made per span of every page, and tuples are the cheapest to build.)
+    """
 
     text: str
     x0: float
@@ -153,8 +154,8 @@ class Piece:
 
 def span_piece(span: dict[str, Any]) -> Piece:
     """The ``Piece`` of one PyMuPDF ``dict`` span (box, origin, size)."""
-    x0, _, x1, _ = span["bbox"]
-    return Piece(str(span["text"]), float(x0), float(x1), float(span["origin"][1]), float(span["size"]))
+    bbox = span["bbox"]
+    return Piece(span["text"], bbox[0], bbox[2], span["origin"][1], span["size"])
 
 
 def space_between(left: Piece, right: Piece) -> bool:
@@ -197,11 +198,9 @@ def needs_space(left: Piece, right: Piece) -> bool:
 
 def is_accent(text: str) -> bool:
     """A run of spacing accents only (TeX draws ``ˇ`` then moves back over its ``R``)."""
-    return bool(text.strip()) and all(ch in SPACING_ACCENTS or ch.isspace() for ch in text)
-
-
-def _next_visible(pieces: list[Piece], start: int) -> Piece | None:
-    return next((p for p in pieces[start:] if p.text.strip() and not is_accent(p.text)), None)
+    core = text.strip()
+    return bool(core) and core[0] in SPACING_ACCENTS and all(
+        ch in SPACING_ACCENTS or ch.isspace() for ch in core)
 
 
 def join_spans(spans: list[dict[str, Any]]) -> str:
@@ -222,17 +221,24 @@ def join_spans(spans: list[dict[str, Any]]) -> str:
     if len(spans) < 2:  # most lines: nothing to decide
         return str(spans[0]["text"]) if spans else ""
     pieces = [span_piece(sp) for sp in spans]
+    # kind per piece: 0 blank, 1 spacing accents, 2 visible text; and, for each position,
+    # the first visible piece at or after it (one backward pass)
+    kinds = [0 if not p.text.strip() else 1 if is_accent(p.text) else 2 for p in pieces]
+    ahead: list[Piece | None] = [None] * (len(pieces) + 1)
+    for i in range(len(pieces) - 1, -1, -1):
+        ahead[i] = pieces[i] if kinds[i] == 2 else ahead[i + 1]
     out: list[str] = []
     prev: Piece | None = None  # the last visible piece written
     mark = 0  # where a space before the next visible piece (and its accents) goes
     for i, piece in enumerate(pieces):
-        if not piece.text.strip():
-            after = _next_visible(pieces, i + 1)
+        kind = kinds[i]
+        if kind == 0:
+            after = ahead[i + 1]
             if prev is None or after is None or space_between(prev, after):
                 out.append(piece.text)
                 mark = len(out)
             continue
-        if is_accent(piece.text):
+        if kind == 1:
             out.append(piece.text)
             continue
         spaced = prev is None or out[mark - 1][-1].isspace() or piece.text[0].isspace()
