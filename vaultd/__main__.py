@@ -1,3 +1,3 @@
-from vaultd.entry import main
+from vaultd.cli import main
 
 main()

@@ -1,15 +1,14 @@
 """Start the MCP server process: vault, settings, logging, then the transport.
 
-Shared by the click command (`vaultd mcp --help` and every unusual invocation) and the
-console script's fast path (vaultd.entry), which comes here without loading the CLI
-framework: an agent host spawns `vaultd mcp` for each session and waits for it.
+What `vaultd mcp` runs once click has parsed its options; kept apart from the CLI so the
+server's start-up order (lean SDK start-up before any pydantic model is defined) is in
+one place and can be driven without the command line.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import signal
 import sys
 from pathlib import Path
 
@@ -19,16 +18,12 @@ from vaultd.errors import VaultdError
 FAST_START_ENV = "VAULTD_MCP_FAST_START"
 
 
-def _on_sigterm(signum: int, frame: object) -> None:
-    raise SystemExit(143)
-
-
 def serve(vault_dir: str | None, http_port: int | None) -> None:
     """Serve MCP over stdio (``http_port`` None) or streamable HTTP on 127.0.0.1."""
     if os.environ.get(FAST_START_ENV, "1") != "0":
         from vaultd.mcp_server import prepare_fast_start
 
-        prepare_fast_start()  # before pydantic models (ours too) are defined
+        prepare_fast_start()  # before the SDK is imported
     from vaultd.config import Settings, load_settings
     from vaultd.mcp_server import build_server
     from vaultd.vault import Vault, resolve_vault
@@ -50,16 +45,3 @@ def serve(vault_dir: str | None, http_port: int | None) -> None:
     else:
         print(f"vaultd MCP on http://127.0.0.1:{http_port}/mcp", file=sys.stderr, flush=True)
         server.run("streamable-http", host="127.0.0.1", port=http_port)
-
-
-def run_fast(vault_dir: str | None, http_port: int | None) -> int:
-    """`vaultd mcp` without the CLI framework, with the CLI's exit codes."""
-    signal.signal(signal.SIGTERM, _on_sigterm)
-    try:
-        serve(vault_dir, http_port)
-    except KeyboardInterrupt:
-        return 130
-    except VaultdError as exc:
-        print(f"Error: {exc}", file=sys.stderr)
-        return 1
-    return 0

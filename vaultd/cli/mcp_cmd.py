@@ -1,8 +1,4 @@
-"""`vaultd mcp`: the MCP server over stdio (default) or streamable HTTP on 127.0.0.1.
-
-A plain invocation never reaches this module: the console script (vaultd.entry) starts
-the server directly. This command serves ``--help`` and the forms only click parses.
-"""
+"""`vaultd mcp`: the MCP server over stdio (default) or streamable HTTP on 127.0.0.1."""
 
 from __future__ import annotations
 
