@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 
 import httpx
 import pytest
@@ -126,3 +127,60 @@ def test_ordinary_questions_keep_every_content_word_for_keyword_search(db: Index
     present = [t for t in ("dropout", "attent", "train", "network", "overfit")
                if db.conn.execute("SELECT 1 FROM chunks_vocab WHERE term = ?", (t,)).fetchone()]
     assert set(present) <= set(query_terms(db, question))
+
+
+class _MarkerEmbedder:
+    """Places passages on a 2-d plane by a marker word, so the test states their meaning."""
+
+    provider = "test"
+    model = "marker-2d"
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        return [self._vec(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return [1.0, 0.0]  # "what do quokkas eat"
+
+    @staticmethod
+    def _vec(text: str) -> list[float]:
+        if "wallaby" in text:  # about feeding, but never says "quokka"
+            return [0.98, 0.199]
+        if "grazing" in text:  # about a quokka's feeding: the answer
+            return [0.9, 0.436]
+        if "quokka" in text:  # says "quokka" a lot, about something else
+            return [0.0, 1.0]
+        return [-0.6, 0.8]
+
+
+def _feeding_vault(vault: Vault) -> IndexDB:
+    sightings = "".join(f"## Sighting {i}\n\nquokka quokka seen near the jetty\n\n"
+                        for i in range(60))
+    atomic_write_text(vault.root / "sightings.md", "# Sightings\n\n" + sightings)
+    meetings = "".join(f"## Meeting {i}\n\nbudget review and hiring plan {i}\n\n"
+                       for i in range(150))
+    atomic_write_text(vault.root / "meetings.md", "# Meetings\n\n" + meetings)
+    atomic_write_text(vault.root / "feeding.md", (
+        "# Feeding\n\nAt dusk the small marsupial leaves its shelter under the shrubs and "
+        "spends hours grazing on grasses, sedges and the leaves of young plants; in the "
+        "dry summer months the quokka gets most of its water from this succulent "
+        "vegetation and can go for weeks without drinking.\n"))
+    atomic_write_text(vault.root / "wallaby.md", (
+        "# Wallaby\n\nThe wallaby browses on shrubs and grasses at night.\n"))
+    index_vault(vault, Settings(), embedder=_MarkerEmbedder())
+    return open_index(vault.index_db)
+
+
+def test_passage_near_in_meaning_that_also_has_the_keyword_wins_even_past_the_keyword_top_50(
+        vault: Vault) -> None:
+    # 60 short notes say "quokka" more often than the answer does, so the answer is not in
+    # the keyword side's top 50; it is found by its vector and, scored on both sides, beats
+    # the passage that is a little nearer in meaning but never says "quokka".
+    db = _feeding_vault(vault)
+    for warm in (False, True):
+        hits = hybrid_search(db, "quokka", embedder=_MarkerEmbedder(), warm=warm)
+        assert hits[0].path == "feeding.md"
+        assert hits[0].matched == ["bm25", "vector"]
+        one_sided = hybrid_search(db, "quokka", embedder=_MarkerEmbedder(), warm=warm,
+                                  rescore=False)
+        # one-sided, the answer scores 0 on keywords: below the 60 sightings and the wallaby
+        assert "feeding.md" not in [h.path for h in one_sided]
