@@ -148,7 +148,9 @@ def _latencies(db: IndexDB, queries: list[str]) -> list[tuple[float, float]]:
     emb = RandomQueryEmbedder()
     return [timed(lambda q: hybrid_search(db, q, limit=10), queries),
             timed(lambda q: hybrid_search(db, q, limit=10, embedder=emb, warm=True), queries),
-            timed(lambda q: hybrid_search(db, q, limit=10, embedder=emb), queries[:60])]
+            timed(lambda q: hybrid_search(db, q, limit=10, embedder=emb), queries[:60]),
+            timed(lambda q: hybrid_search(db, q, limit=10, embedder=emb, warm=True,
+                                          rescore=False), queries)]
 
 
 def bench_latency(corpus: list[dict[str, str]], queries: list[str], sizes: list[int]) -> None:
@@ -157,11 +159,13 @@ def bench_latency(corpus: list[dict[str, str]], queries: list[str], sizes: list[
             t0 = time.perf_counter()
             db = build_index(Path(d) / "index.db", passages(corpus, n), vectors=True)
             build = time.perf_counter() - t0
-            bm, hy_warm, hy_vec0 = _latencies(db, queries)
+            bm, hy_warm, hy_vec0, one_sided = _latencies(db, queries)
             print(f"latency @ {n:>7,} passages (built in {build:.1f}s): "
                   f"BM25 p50 {bm[0]:.1f} ms p95 {bm[1]:.1f} ms | "
                   f"hybrid(warm matrix) p50 {hy_warm[0]:.1f} p95 {hy_warm[1]:.1f} ms | "
-                  f"hybrid(sqlite-vec) p50 {hy_vec0[0]:.1f} p95 {hy_vec0[1]:.1f} ms")
+                  f"hybrid(sqlite-vec) p50 {hy_vec0[0]:.1f} p95 {hy_vec0[1]:.1f} ms | "
+                  f"hybrid(warm, rescore=False) p50 {one_sided[0]:.1f} "
+                  f"p95 {one_sided[1]:.1f} ms")
             db.close()
 
 
@@ -323,13 +327,19 @@ def bench_scifact(corpus: list[dict[str, str]], queries: list[dict[str, str]],
             cached.flush()
             print(f"SciFact: embedded {len(corpus)} abstracts (title + text) with "
                   f"all-MiniLM-L6-v2 in {time.perf_counter() - t0:.0f}s (cache: {EMBED_CACHE})")
-            for label, share in (("vectors alone", 0.0),
-                                 (f"hybrid, shipped fusion (BM25 share {search.BM25_SHARE})",
-                                  search.BM25_SHARE)):
+            fixed = search.BM25_SHARE
+            for label, share, rescore in (
+                    ("vectors alone", 0.0, False),
+                    (f"hybrid, one-sided fusion (BM25 share {fixed}, rescore=False; before)",
+                     fixed, False),
+                    (f"hybrid, shipped fusion (BM25 share {fixed}, every candidate scored "
+                     "on both sides)", fixed, True)):
                 scores = [ndcg10([h.cite_key or "" for h in hybrid_search(
-                    db, q["text"], limit=10, embedder=st, warm=True, bm25_share=share)],
-                    qrels[q["_id"]]) for q in judged]
-                print(f"SciFact nDCG@10, {label}: {statistics.mean(scores):.3f}")
+                    db, q["text"], limit=10, embedder=st, warm=True, bm25_share=share,
+                    rescore=rescore)], qrels[q["_id"]]) for q in judged]
+                halves = [statistics.mean(scores[i::2]) for i in (0, 1)]
+                print(f"SciFact nDCG@10, {label}: {statistics.mean(scores):.3f} "
+                      f"(alternate-query halves A/B {halves[0]:.3f}/{halves[1]:.3f})")
         db.close()
 
 
