@@ -208,11 +208,13 @@ def warm_matrix(db: IndexDB) -> Any:
 
 
 def _matrix_rows(db: IndexDB) -> dict[int, int]:
-    """rowid -> row of the warm matrix (cached next to it)."""
-    if "matrix_rows" not in db.cache:
-        rowids, _ = warm_matrix(db)
-        db.cache["matrix_rows"] = {int(r): i for i, r in enumerate(rowids)}
-    rows: dict[int, int] = db.cache["matrix_rows"]
+    """rowid -> row of the warm matrix (cached next to it, rebuilt with it)."""
+    rowids, _ = warm_matrix(db)
+    cached = db.cache.get("matrix_rows")
+    if cached is None or cached[0] is not rowids:
+        cached = (rowids, {int(r): i for i, r in enumerate(rowids)})
+        db.cache["matrix_rows"] = cached
+    rows: dict[int, int] = cached[1]
     return rows
 
 
