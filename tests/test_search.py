@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import httpx
 import pytest
@@ -108,7 +109,7 @@ def test_distinctive_phrase_still_comes_first_with_vectors_on(db: IndexDB) -> No
     for warm in (False, True):
         hits = hybrid_search(db, "Scaled Dot-Product Attention", embedder=_embedder(), warm=warm)
         assert (hits[0].cite_key, hits[0].chunk_id) == ("vaswani2017attention", "p3s2c1")
-        assert hits[0].matched == ["bm25", "vector"]
+        assert hits[0].matched == ["bm25", "vector", "phrase"]  # it holds the words verbatim
 
 
 def test_passage_found_by_keywords_and_vectors_outranks_one_found_by_either_alone() -> None:
@@ -184,3 +185,36 @@ def test_passage_near_in_meaning_that_also_has_the_keyword_wins_even_past_the_ke
                                   rescore=False)
         # one-sided, the answer scores 0 on keywords: below the 60 sightings and the wallaby
         assert "feeding.md" not in [h.path for h in one_sided]
+
+
+def _passages(path: Path, texts: dict[str, tuple[str, str]]) -> IndexDB:
+    from vaultd.canonical import text_sha256
+    from vaultd.index.rows import Row, insert_row
+
+    index = open_index(path)
+    with index.transaction():
+        for chunk_id, (chunk_type, text) in texts.items():
+            insert_row(index, Row(hash=text_sha256(text), path="wiki/k.md", kind="paper",
+                                  cite_key="k", chunk_id=chunk_id, title="T", authors=None,
+                                  year=None, page=1, page_label=None, section=None,
+                                  chunk_type=chunk_type, heading=None, line_start=None,
+                                  line_end=None, mtime=None, text=text))
+    return index
+
+
+def test_a_pasted_sentence_finds_the_paragraph_it_came_from_before_a_heading(tmp_path: Path) -> None:
+    index = _passages(tmp_path / "index.db", {
+        "p1s1c1": ("heading", "Ultra light bosonic dark matter in a non-condensate state"),
+        "p4s4c2": ("paragraph", "We conclude that ultra light bosonic dark matter in a "
+                                "non-condensate state could be possible, given the CMB data."),
+        "p2s2c1": ("paragraph", "Dark matter candidates are many; bosons are one family."),
+    })
+    pasted = "Ultra Light Bosonic Dark Matter in a non-condensate state could be possible"
+    hits = hybrid_search(index, pasted, limit=3)
+    assert hits[0].chunk_id == "p4s4c2" and "phrase" in hits[0].matched
+    assert all("phrase" not in h.matched for h in hits[1:])
+    # BM25 alone prefers the short heading: the phrase rule is what puts the source first
+    words = hybrid_search(index, "ultra light bosonic dark matter non-condensate", limit=3)
+    assert words[0].chunk_id == "p1s1c1" and all("phrase" not in h.matched for h in words)
+    # three words are a keyword query, not a sentence
+    assert all("phrase" not in h.matched for h in hybrid_search(index, "bosonic dark matter"))

@@ -37,6 +37,13 @@ BM25_SHARE = 0.5
 # its BM25 if it contains a query term — instead of 0. SciFact nDCG@10 0.730 -> 0.737
 # (docs/search.md); `hybrid_search(rescore=False)` restores the one-sided fusion.
 RESCORE = True
+# A passage that holds the whole query word for word (a pasted sentence, ≥ PHRASE_MIN_WORDS
+# words, compared case- and punctuation-blind) gets +PHRASE_BONUS on its score: more than
+# any fused score can reach (≤ 1.5 with the recency boost), so it comes first, and its
+# `matched` says "phrase". BM25 alone ranks a short heading or caption sharing most of the
+# words above the paragraph the sentence came from.
+PHRASE_MIN_WORDS = 4
+PHRASE_BONUS = 2.0
 MAX_RESULTS = 20
 EXCERPT_CHARS = 400
 # Pruning only ever applies to long queries: SciFact claims average ~9 content terms and
@@ -118,7 +125,7 @@ class Hit:
     line_end: int | None
     excerpt: str
     score: float
-    matched: list[str] = field(default_factory=list)  # "bm25" and/or "vector"
+    matched: list[str] = field(default_factory=list)  # "bm25", "vector", "phrase"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -337,8 +344,25 @@ def hybrid_search(db: IndexDB, query: str, *, limit: int = 5, filters: Filters |
             if row["kind"] == "note" and row["mtime"]:
                 age = max(0.0, (now - float(row["mtime"])) / 86400)
                 fused[rid] *= 1.0 + 0.5 * math.pow(0.5, age / filters.recency_half_life_days)
+    phrase = query_phrase(query)
+    if phrase:
+        for rid, row in rows.items():
+            if rid in fused and contains_phrase(row["text"], phrase):
+                fused[rid] += PHRASE_BONUS
+                sources[rid] = [*sources[rid], "phrase"]
     order = sorted((r for r in fused if r in rows), key=lambda r: -fused[r])[:limit]
     return [_hit(rows[r], fused[r], sources[r], terms, query) for r in order]
+
+
+def query_phrase(query: str) -> str | None:
+    """The query as a word sequence to look for verbatim, when it is long enough."""
+    words = _WORD.findall(query.lower())
+    return " ".join(words) if len(words) >= PHRASE_MIN_WORDS else None
+
+
+def contains_phrase(text: str, phrase: str) -> bool:
+    """Whether ``text`` holds ``phrase`` as whole words, ignoring case and punctuation."""
+    return f" {phrase} " in f" {' '.join(_WORD.findall(text.lower()))} "
 
 
 def _rescored(db: IndexDB, ranked: dict[str, list[tuple[int, float]]], terms: Sequence[str],
