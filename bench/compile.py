@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,16 +24,16 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from _papers import stage_pdf, text_layer_pdfs
 
 from vaultd.config import Settings, default_config_toml
-from vaultd.models import MetaFile, Work
 from vaultd.parse.pymupdf import PyMuPDFParser
 from vaultd.parse.verbatim import check_blocks
 from vaultd.pipeline import compile as compile_mod
 from vaultd.pipeline.compile import compile_note
 from vaultd.vault import Vault
-
-TEXT_DIRS = ("math", "non_english", "single_column", "two_column", "two_column_ligatures")
 
 
 def fixtures() -> Path:
@@ -84,10 +83,7 @@ def bench_compile(pdfs: list[Path], rounds: int) -> tuple[float, float, float, i
         keys = []
         for i, pdf in enumerate(pdfs):
             key = f"doc{i}"
-            shutil.copy(pdf, vault.pdf_path(key))
-            meta = MetaFile.from_work(key, Work(title=pdf.stem), pdf=f"raw/{key}.pdf",
-                                      captured_at="2024-01-01T00:00:00+00:00")
-            vault.meta_path(key).write_text(meta.model_dump_json(), encoding="utf-8")
+            stage_pdf(vault, key, pdf)
             keys.append(key)
         settings = Settings()
         compile_note(vault, settings, keys[0])  # warm-up: import pymupdf, formats, note
@@ -144,7 +140,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
     root = fixtures() / "pdfs"
-    pdfs = sorted(p for d in TEXT_DIRS for p in (root / d).glob("*.pdf"))
+    pdfs = text_layer_pdfs(fixtures())
     pages = sum(page_count(p) for p in pdfs)
     print(f"{len(pdfs)} PDFs, {pages} pages, best of {args.rounds} rounds")
     t_c, t_re, t_figs, figures = bench_compile(pdfs, args.rounds)

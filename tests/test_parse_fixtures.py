@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from _papers import text_layer_pdfs
 
 from vaultd.errors import ParseError
 from vaultd.parse.base import Block, ParsedDocument
@@ -15,7 +16,6 @@ from vaultd.parse.tiers import parse_pdf
 from vaultd.parse.verbatim import check_blocks
 from vaultd.samplepdf import write_sample_paper
 
-TEXT_PDFS = ("math", "non_english", "single_column", "two_column", "two_column_ligatures")
 _parsed: dict[Path, ParsedDocument] = {}
 
 
@@ -26,7 +26,7 @@ def _parse(pdf: Path) -> ParsedDocument:
 
 
 def _text_pdfs(fixtures_dir: Path) -> list[Path]:
-    return sorted(p for d in TEXT_PDFS for p in (fixtures_dir / "pdfs" / d).glob("*.pdf"))
+    return text_layer_pdfs(fixtures_dir)
 
 
 def test_paragraphs_are_verbatim_in_an_independent_pdftotext_extraction(

@@ -2,37 +2,31 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _papers import stage_pdf, text_layer_pdfs
 
 from vaultd.config import Settings, default_config_toml
 from vaultd.index.search import Hit, hybrid_search
 from vaultd.index.store import IndexDB, open_index
-from vaultd.models import Chunk, MetaFile, Work
+from vaultd.models import Chunk, MetaFile
 from vaultd.note import parse_note
 from vaultd.pipeline.compile import compile_note
 from vaultd.pipeline.index import index_vault
 from vaultd.vault import Vault
-
-TEXT_LAYER_DIRS = ("math", "non_english", "single_column", "two_column", "two_column_ligatures")
 
 
 @pytest.fixture(scope="module")
 def papers(fixtures_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Vault:
     vault = Vault(tmp_path_factory.mktemp("papers") / "vault")
     vault.init(default_config_toml())
-    pdfs = sorted(p for d in TEXT_LAYER_DIRS for p in (fixtures_dir / "pdfs" / d).glob("*.pdf"))
+    pdfs = text_layer_pdfs(fixtures_dir)
     assert len(pdfs) >= 5
     for n, pdf in enumerate(pdfs):
-        key = f"paper{n}"
-        shutil.copy(pdf, vault.pdf_path(key))
-        meta = MetaFile.from_work(key, Work(title=pdf.stem), pdf=f"raw/{key}.pdf",
-                                  captured_at="2024-01-01T00:00:00+00:00")
-        vault.meta_path(key).write_text(meta.model_dump_json(), encoding="utf-8")
-        compile_note(vault, Settings(), key)
+        stage_pdf(vault, f"paper{n}", pdf)
+        compile_note(vault, Settings(), f"paper{n}")
     index_vault(vault, Settings(), embedder=None)
     return vault
 
