@@ -73,11 +73,12 @@ def emit_json(data: Any) -> None:
 
 
 @contextmanager
-def progress(label: str, total: int | None, quiet: bool) -> Iterator[Callable[[int], None]]:
-    """A progress bar on stderr; yields ``advance(n)``. Silent with --quiet or no TTY."""
+def progress(label: str, quiet: bool) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on stderr; yields ``report(done, total)``, the callback the pipeline
+    functions take (pages of a PDF, files of the vault). Silent with --quiet or no TTY."""
     if quiet or not sys.stderr.isatty():
 
-        def silent(n: int = 1) -> None:
+        def silent(done: int, total: int) -> None:
             return None
 
         yield silent
@@ -90,12 +91,12 @@ def progress(label: str, total: int | None, quiet: bool) -> Iterator[Callable[[i
         console=stderr,
         transient=True,
     ) as bar:
-        task = bar.add_task(label, total=total)
+        task = bar.add_task(label, total=None)  # unknown until the first report
 
-        def advance(n: int = 1) -> None:
-            bar.advance(task, n)
+        def report(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
 
-        yield advance
+        yield report
 
 
 def _on_sigterm(signum: int, frame: object) -> None:

@@ -34,13 +34,7 @@ def compile_command(ctx: click.Context, cite_key: str, parser: str | None, as_js
     vault = obj.vault()
     settings = obj.settings(vault)
     tier = parser or settings.parse.parser
-    with progress(f"compile {cite_key}", None, obj.quiet) as advance:
-        done = [0]
-
-        def on_page(page: int, total: int) -> None:
-            advance(page - done[0])
-            done[0] = page
-
+    with progress(f"compile {cite_key}", obj.quiet) as on_page:
         result = compile_note(vault, settings, cite_key, parser=tier, progress=on_page)
     from vaultd.pipeline.index import index_after_compile
 

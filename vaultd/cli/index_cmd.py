@@ -31,13 +31,7 @@ def index_command(ctx: click.Context, rebuild: bool, as_json: bool) -> None:
     a = app(ctx)
     vault = a.vault()
     settings = a.settings(vault)
-    with progress("Indexing", None, a.quiet) as advance:
-        last = [0]
-
-        def step(done: int, total: int) -> None:
-            advance(done - last[0])
-            last[0] = done
-
+    with progress("Indexing", a.quiet) as step:
         stats = index_vault(vault, settings, rebuild=rebuild, progress=step)
     if as_json:
         emit_json(asdict(stats))
