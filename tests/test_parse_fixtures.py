@@ -229,3 +229,28 @@ def test_references_heading_set_on_the_first_entry_line_still_yields_reference_c
     refs = [b for b in blocks if b.type == "reference"]
     assert len(refs) >= 40 and all(b.section == "References" for b in refs)
     assert any(r.startswith("doi:10.") for b in refs for r in b.refs)
+
+
+def _pdf_with_objects(objects: list[bytes]) -> bytes:
+    """A well-formed PDF (header, objects, xref table, trailer) around ``objects``."""
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for n, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, xref)
+    return bytes(out)
+
+
+def test_a_well_formed_pdf_with_zero_pages_fails_naming_the_file(tmp_path: Path) -> None:
+    pdf = tmp_path / "empty-pages.pdf"
+    pdf.write_bytes(_pdf_with_objects([b"<< /Type /Catalog /Pages 2 0 R >>",
+                                       b"<< /Type /Pages /Kids [] /Count 0 >>"]))
+    with pytest.raises(ParseError) as err:
+        parse_pdf(pdf)
+    msg = str(err.value)
+    assert str(pdf) in msg and "zero pages" in msg and "\n" not in msg

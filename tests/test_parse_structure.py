@@ -1,6 +1,8 @@
-"""Block classification: pieces of display formulas are equations, not paragraphs."""
+"""Block classification: headings, lists, equations (display formula pieces too), paragraphs."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from vaultd.parse.structure import Line, PageInfo, build_blocks
 
@@ -25,3 +27,37 @@ def test_short_fragment_with_an_unmapped_bracket_glyph_is_an_equation_not_a_para
 def test_short_prose_with_an_unmapped_glyph_stays_a_paragraph() -> None:
     pages, infos = _page("See caf\ufffd menu.")
     assert [b.type for b in build_blocks(pages, infos, "pymupdf")] == ["paragraph"]
+
+
+def _styled_page(*lines: tuple[str, float, bool]) -> tuple[list[list[Line]], list[PageInfo]]:
+    """One page of (text, size, bold) lines, each its own block, 40 pt apart."""
+    pages, infos = _page(*(t for t, _, _ in lines))
+    pages[0] = [replace(ln, size=size, bold=bold)
+                for ln, (_, size, bold) in zip(pages[0], lines, strict=True)]
+    return pages, infos
+
+
+BODY = "Attention maps a query and a set of key-value pairs to an output, computed as a sum."
+
+
+def test_numbered_heading_bullets_and_numbered_display_equation_get_their_types() -> None:
+    pages, infos = _styled_page(
+        ("3.2 Scaled Dot-Product Attention", 10.0, True),
+        (BODY, 10.0, False), (BODY, 10.0, False),
+        ("• queries and keys of dimension d", 10.0, False),
+        ("Attention(Q, K, V) = softmax(QK^T / √d) V (1)", 10.0, False),
+        (BODY, 10.0, False),
+    )
+    blocks = build_blocks(pages, infos, "pymupdf")
+    kinds = [(b.type, b.text) for b in blocks]
+    assert kinds[0] == ("heading", "3.2 Scaled Dot-Product Attention")
+    assert ("list", "• queries and keys of dimension d") in kinds
+    assert ("equation", "Attention(Q, K, V) = softmax(QK^T / √d) V (1)") in kinds
+    assert all(b.section == "3.2 Scaled Dot-Product Attention" for b in blocks[1:])
+
+
+def test_a_short_body_sentence_is_not_taken_for_a_heading() -> None:
+    pages, infos = _styled_page((BODY, 10.0, False), ("This holds for all pairs.", 10.0, False),
+                                ("Results in Table 2 hold as well", 10.0, False), (BODY, 10.0, False))
+    kinds = [b.type for b in build_blocks(pages, infos, "pymupdf")]
+    assert "heading" not in kinds
