@@ -54,7 +54,7 @@ def test_paragraphs_are_verbatim_in_an_independent_pdftotext_extraction(
     # Target is 99 %; the measured share (see docs/compile.md: 730/745 = 98.0 % since word
     # spaces at span boundaries follow poppler's raw-order rule) is guarded against
     # regressions.
-    assert found / checked >= 0.975
+    assert found / checked >= 0.97  # 98.0 % measured; slack for other poppler/PyMuPDF builds
     assert found_nospace / checked >= 0.98
 
 

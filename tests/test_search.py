@@ -109,7 +109,7 @@ def test_distinctive_phrase_still_comes_first_with_vectors_on(db: IndexDB) -> No
     for warm in (False, True):
         hits = hybrid_search(db, "Scaled Dot-Product Attention", embedder=_embedder(), warm=warm)
         assert (hits[0].cite_key, hits[0].chunk_id) == ("vaswani2017attention", "p3s2c1")
-        assert hits[0].matched == ["bm25", "vector", "phrase"]  # it holds the words verbatim
+        assert hits[0].matched == ["bm25", "vector"]  # three words: a keyword query
 
 
 def test_passage_found_by_keywords_and_vectors_outranks_one_found_by_either_alone() -> None:
@@ -216,5 +216,19 @@ def test_a_pasted_sentence_finds_the_paragraph_it_came_from_before_a_heading(tmp
     # BM25 alone prefers the short heading: the phrase rule is what puts the source first
     words = hybrid_search(index, "ultra light bosonic dark matter non-condensate", limit=3)
     assert words[0].chunk_id == "p1s1c1" and all("phrase" not in h.matched for h in words)
-    # three words are a keyword query, not a sentence
-    assert all("phrase" not in h.matched for h in hybrid_search(index, "bosonic dark matter"))
+    # five words are a keyword query, not a sentence
+    short = hybrid_search(index, "ultra light bosonic dark matter")
+    assert all("phrase" not in h.matched for h in short)
+
+
+def test_a_title_search_does_not_float_the_reference_entries_that_cite_it(tmp_path: Path) -> None:
+    title = "Dropout: a simple way to prevent neural networks from overfitting"
+    index = _passages(tmp_path / "index.db", {
+        "p9s9c1": ("reference", f"[12] N. Srivastava et al. {title}. JMLR 15, 2014."),
+        "p2s2c1": ("paragraph", f"{title} is what the authors set out to show, with units "
+                                "dropped at random while training."),
+    })
+    hits = hybrid_search(index, title, limit=2)
+    assert [("phrase" in h.matched) for h in hits] == [
+        h.chunk_id == "p2s2c1" for h in hits]
+    assert hits[0].chunk_id == "p2s2c1"

@@ -53,7 +53,8 @@ def _check_note(vault: Vault, note: Note, rel: str, report: VerifyReport, ocr_la
         return
     fresh = chunk_blocks(doc.blocks, doc.parser)
     why = f"quote no longer reproduces from {meta.raw}"
-    if meta.parser_version and meta.parser_version != doc.parser_version:
+    same_pdf = not meta.pdf_sha256 or actual == meta.pdf_sha256
+    if same_pdf and meta.parser_version and meta.parser_version != doc.parser_version:
         # same PDF, newer extraction rules: the fix is the same, the cause is not the file
         why = (f"extraction rules changed since compile ({parser} {meta.parser_version}, now "
                f"{doc.parser_version})")

@@ -37,12 +37,13 @@ BM25_SHARE = 0.5
 # its BM25 if it contains a query term — instead of 0. SciFact nDCG@10 0.730 -> 0.737
 # (docs/search.md); `hybrid_search(rescore=False)` restores the one-sided fusion.
 RESCORE = True
-# A passage that holds the whole query word for word (a pasted sentence, ≥ PHRASE_MIN_WORDS
-# words, compared case- and punctuation-blind) gets +PHRASE_BONUS on its score: more than
-# any fused score can reach (≤ 1.5 with the recency boost), so it comes first, and its
-# `matched` says "phrase". BM25 alone ranks a short heading or caption sharing most of the
-# words above the paragraph the sentence came from.
-PHRASE_MIN_WORDS = 4
+# A passage that holds the whole query word for word (a pasted sentence: ≥ PHRASE_MIN_WORDS
+# words as typed, compared case- and punctuation-blind) gets +PHRASE_BONUS on its score:
+# more than any fused score can reach (≤ 1.5 with the recency boost), so it comes first,
+# and its `matched` says "phrase". BM25 alone ranks a short heading or caption sharing most
+# of the words above the paragraph the sentence came from. Reference-list entries never get
+# it: a search for a paper's title should not float every bibliography that cites it.
+PHRASE_MIN_WORDS = 6
 PHRASE_BONUS = 2.0
 MAX_RESULTS = 20
 EXCERPT_CHARS = 400
@@ -347,7 +348,8 @@ def hybrid_search(db: IndexDB, query: str, *, limit: int = 5, filters: Filters |
     phrase = query_phrase(query)
     if phrase:
         for rid, row in rows.items():
-            if rid in fused and contains_phrase(row["text"], phrase):
+            if (rid in fused and row["chunk_type"] != "reference"
+                    and contains_phrase(row["text"], phrase)):
                 fused[rid] += PHRASE_BONUS
                 sources[rid] = [*sources[rid], "phrase"]
     order = sorted((r for r in fused if r in rows), key=lambda r: -fused[r])[:limit]
@@ -355,9 +357,11 @@ def hybrid_search(db: IndexDB, query: str, *, limit: int = 5, filters: Filters |
 
 
 def query_phrase(query: str) -> str | None:
-    """The query as a word sequence to look for verbatim, when it is long enough."""
-    words = _WORD.findall(query.lower())
-    return " ".join(words) if len(words) >= PHRASE_MIN_WORDS else None
+    """The query as a word sequence to look for verbatim, when it is long enough (counted
+    as typed: "dot-product attention" is two words, looked for as three)."""
+    if len(query.split()) < PHRASE_MIN_WORDS:
+        return None
+    return " ".join(_WORD.findall(query.lower())) or None
 
 
 def contains_phrase(text: str, phrase: str) -> bool:

@@ -39,6 +39,13 @@ LIGATURES = {
 }
 _LIG_TABLE = str.maketrans(LIGATURES)
 
+#: vaultd's own extraction rules (word spaces, line and hyphen joins, furniture, reading
+#: order), carried by every tier's ``parser_version`` as ``+layoutN``: bump when they change
+#: what a chunk's text is, so a note records which rules produced its quotes and
+#: `vaultd verify --source` can say why one no longer reproduces.
+#: 2: word spaces at font/size/baseline changes follow poppler's raw-order rule.
+LAYOUT_VERSION = 2
+
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {
     "\u00b4": "\u0301",  # ´ acute

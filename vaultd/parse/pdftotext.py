@@ -7,7 +7,7 @@ from pathlib import Path
 
 from vaultd.errors import ParseError
 from vaultd.parse.base import Block, ParsedDocument, ProgressFn
-from vaultd.parse.layout import join_lines
+from vaultd.parse.layout import LAYOUT_VERSION, join_lines
 
 TIMEOUT_SECONDS = 120
 
@@ -45,7 +45,7 @@ class PdftotextParser:
 
     @property
     def version(self) -> str:
-        return _version()
+        return f"{_version()}+layout{LAYOUT_VERSION}"
 
     def parse(self, pdf: Path, progress: ProgressFn | None = None) -> ParsedDocument:
         from vaultd.parse.pymupdf import open_pdf

@@ -15,14 +15,8 @@ from typing import Any, NamedTuple
 
 from vaultd.errors import ParseError
 from vaultd.parse.base import ParsedDocument, ProgressFn
-from vaultd.parse.layout import SPACING_ACCENTS
+from vaultd.parse.layout import LAYOUT_VERSION, SPACING_ACCENTS
 from vaultd.parse.structure import Line, PageInfo, build_blocks
-
-#: vaultd's own extraction rules (word spaces, line and hyphen joins, furniture, reading
-#: order): bump when they change what a chunk's text is, so a note records which rules
-#: produced its quotes and `vaultd verify --source` can say why one no longer reproduces.
-#: 2: word spaces at font/size/baseline changes follow poppler's raw-order rule.
-LAYOUT_VERSION = 2
 
 #: Top and bottom bands (fraction of page height) where running headers/footers live.
 MARGIN_FRACTION = 0.085
