@@ -14,7 +14,8 @@ from test_index_support import ollama_transport, sample_vault
 from vaultd.config import Settings
 from vaultd.errors import InputError
 from vaultd.index.embed import OllamaEmbedder
-from vaultd.index.search import Filters, Hit, excerpt, fuse, hybrid_search, query_terms
+from vaultd.index.hits import Hit, excerpt
+from vaultd.index.search import Filters, fuse, hybrid_search, query_terms
 from vaultd.index.store import IndexDB, open_index
 from vaultd.pipeline.index import index_vault
 from vaultd.vault import Vault, atomic_write_text

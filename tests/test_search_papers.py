@@ -9,7 +9,8 @@ import pytest
 from _papers import stage_pdf, text_layer_pdfs
 
 from vaultd.config import Settings, default_config_toml
-from vaultd.index.search import Hit, hybrid_search
+from vaultd.index.hits import Hit
+from vaultd.index.search import hybrid_search
 from vaultd.index.store import IndexDB, open_index
 from vaultd.models import Chunk, MetaFile
 from vaultd.note import parse_note

@@ -173,7 +173,8 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
                recency: bool = True) -> dict[str, Any]:
         """Find passages in papers and the user's notes. kind: paper|note. limit 1-20.
         recency=false: no boost for recently edited notes."""
-        from vaultd.index.search import RECENCY_HALF_LIFE_DAYS, Filters, hit_json, hybrid_search
+        from vaultd.index.hits import hit_json
+        from vaultd.index.search import RECENCY_HALF_LIFE_DAYS, Filters, hybrid_search
 
         db = state.index()
         filters = Filters(cite_key=cite_key, author=author, year_min=year_min,

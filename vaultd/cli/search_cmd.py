@@ -33,7 +33,8 @@ def search_command(ctx: click.Context, query: str, limit: int, cite_key: str | N
       vaultd search "why layer norm" --kind paper --year-min 2017 --json
     """
     from vaultd.index.embed import make_embedder
-    from vaultd.index.search import RECENCY_HALF_LIFE_DAYS, Filters, hit_json, hybrid_search
+    from vaultd.index.hits import hit_json
+    from vaultd.index.search import RECENCY_HALF_LIFE_DAYS, Filters, hybrid_search
     from vaultd.index.store import open_index
 
     a = app(ctx)

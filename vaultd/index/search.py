@@ -14,18 +14,15 @@ import math
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
-from urllib.parse import quote as urlquote
+from dataclasses import dataclass
+from typing import Any
 
 import apsw
 
 from vaultd.errors import InputError
 from vaultd.index.embed import Embedder, pack
+from vaultd.index.hits import Hit, hit_from_row
 from vaultd.index.store import IndexDB
-
-if TYPE_CHECKING:
-    from vaultd.vault import Vault
 
 # Fusion: each side's scores are divided by that side's best score for the query (so the
 # top hit of each list scores 1.0), then fused = BM25_SHARE * bm25 + (1 - BM25_SHARE) *
@@ -46,7 +43,6 @@ RESCORE = True
 PHRASE_MIN_WORDS = 6
 PHRASE_BONUS = 2.0
 MAX_RESULTS = 20
-EXCERPT_CHARS = 400
 # Pruning only ever applies to long queries: SciFact claims average ~9 content terms and
 # cutting them to the rarest 8 lost nDCG (0.682 -> 0.676); 16 keeps every term of all but
 # the longest questions while still bounding the OR on pasted paragraphs.
@@ -107,29 +103,6 @@ class Filters:
             clauses.append("c.kind = ?")
             params.append(self.kind)
         return (" AND ".join(clauses), params)
-
-
-@dataclass
-class Hit:
-    kind: str
-    cite_key: str | None
-    title: str | None
-    authors: str | None
-    year: int | None
-    page: int | None
-    page_label: str | None
-    section: str | None
-    chunk_id: str
-    chunk_type: str | None
-    path: str
-    line_start: int | None
-    line_end: int | None
-    excerpt: str
-    score: float
-    matched: list[str] = field(default_factory=list)  # "bm25", "vector", "phrase"
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def query_terms(db: IndexDB, query: str) -> list[str]:
@@ -353,7 +326,7 @@ def hybrid_search(db: IndexDB, query: str, *, limit: int = 5, filters: Filters |
                 fused[rid] += PHRASE_BONUS
                 sources[rid] = [*sources[rid], "phrase"]
     order = sorted((r for r in fused if r in rows), key=lambda r: -fused[r])[:limit]
-    return [_hit(rows[r], fused[r], sources[r], terms, query) for r in order]
+    return [hit_from_row(rows[r], fused[r], sources[r], terms, query) for r in order]
 
 
 def query_phrase(query: str) -> str | None:
@@ -398,21 +371,6 @@ def fuse(ranked: dict[str, list[tuple[int, float]]],
     return fused, sources
 
 
-def hit_json(vault: Vault, hit: Hit) -> dict[str, Any]:
-    """One hit as `vaultd search --json` and MCP recall show it (with a link to open it)."""
-    data: dict[str, Any] = {k: v for k, v in hit.to_dict().items() if v not in (None, [])}
-    target = f"raw/{hit.cite_key}.pdf" if hit.kind == "paper" and hit.cite_key else hit.path
-    if hit.kind == "paper" and hit.page:
-        data["link"] = f"{target}#page={hit.page}"
-    elif hit.line_start:
-        data["link"] = f"{hit.path}#L{hit.line_start}"
-    else:
-        data["link"] = hit.path
-    data["obsidian"] = (f"obsidian://open?vault={urlquote(vault.root.name)}"
-                        f"&file={urlquote(hit.path)}")
-    return data
-
-
 def _has(filters: Filters) -> bool:
     return bool(filters.where()[0])
 
@@ -442,40 +400,3 @@ def _rows(db: IndexDB, rowids: list[int]) -> dict[int, dict[str, Any]]:
                             part):
             out[int(r[0])] = dict(zip(_HIT_COLS, r, strict=True))
     return out
-
-
-def _hit(row: dict[str, Any], score: float, matched: list[str], terms: Sequence[str],
-         query: str) -> Hit:
-    return Hit(kind=row["kind"], cite_key=row["cite_key"], title=row["title"],
-               authors=row["authors"], year=row["year"], page=row["page"],
-               page_label=row["page_label"], section=row["section"], chunk_id=row["chunk_id"],
-               chunk_type=row["chunk_type"], path=row["path"], line_start=row["line_start"],
-               line_end=row["line_end"], excerpt=excerpt(row["text"], terms, query),
-               score=round(score, 6), matched=matched)
-
-
-def excerpt(text: str, terms: Sequence[str], query: str = "", size: int = EXCERPT_CHARS) -> str:
-    """At most ``size`` characters of ``text`` around its densest cluster of query terms."""
-    flat = " ".join(text.split())
-    if len(flat) <= size:
-        return flat
-    low = flat.lower()
-    phrase = " ".join(query.lower().split())
-    pos = low.find(phrase) if phrase else -1
-    if pos < 0:
-        hits: list[int] = []
-        for t in terms:
-            hits.extend(m.start() for m in re.finditer(r"\b" + re.escape(t[:6]), low))
-        hits.sort()
-        best, best_n = 0, 0
-        for i, h in enumerate(hits):
-            n = sum(1 for x in hits[i:] if x - h < size * 0.8)
-            if n > best_n:
-                best, best_n = h, n
-        pos = best
-    start = max(0, min(pos - size // 4, len(flat) - size))
-    end = start + size
-    prefix = "…" if start > 0 else ""
-    suffix = "…" if end < len(flat) else ""
-    body = flat[start + len(prefix):end - len(suffix)]
-    return prefix + body + suffix
