@@ -322,3 +322,17 @@ def test_drawing_clusters_match_pymupdfs_cluster_drawings(corners: list[tuple[fl
     page = doc.new_page(width=70, height=70)
     want = [tuple(r) for r in page.cluster_drawings(drawings=[{"rect": pymupdf.Rect(b)} for b in boxes])]
     assert cluster_boxes(boxes, (0.0, 0.0, 70.0, 70.0)) == want
+
+
+def test_a_figure_whose_region_has_no_area_compiles_without_a_picture(
+        sample_vault: Vault, monkeypatch: pytest.MonkeyPatch) -> None:
+    import vaultd.pipeline.compile as compile_mod
+
+    # a drawing cluster collapsed to a vertical line: nothing to render
+    monkeypatch.setattr(compile_mod, "figure_region",
+                        lambda page, bbox, hint, rects: (100.0, 100.0, 100.0, 200.0))
+    result = compile_note(sample_vault, Settings(), KEY)
+    note = parse_note(result.note_path.read_text(encoding="utf-8"))
+    fig = next(c for c in note.chunks if c.provenance.chunk_type == "figure")
+    assert fig.figure is None and fig.text.startswith("Figure 1")
+    assert not list(sample_vault.figs.glob("*.png"))

@@ -74,14 +74,6 @@ def _png_sha(path: Path) -> str | None:
         return None
 
 
-def _png(pix: Any) -> bytes:
-    """The pixmap as PNG: ``png_bytes`` (faster than MuPDF's writer, same pixels), or
-    MuPDF's writer for pixmaps it does not take (alpha, other colour spaces)."""
-    if pix.alpha or pix.n not in (1, 3):
-        return bytes(pix.tobytes("png"))
-    return png_bytes(pix.width, pix.height, pix.n, pix.stride, pix.samples_mv, (pix.xres, pix.yres))
-
-
 def _crop_source(pdf_sha: str, block: Block, version: str) -> str:
     """What a figure crop is rendered from: the PDF bytes, the region inputs, the zoom."""
     return json.dumps([pdf_sha, block.page, block.bbox, block.figure_region, FIGURE_ZOOM, version])
@@ -139,7 +131,12 @@ def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
             pix = lists[block.page].get_pixmap(matrix=pymupdf.Matrix(FIGURE_ZOOM, FIGURE_ZOOM),
                                                clip=pymupdf.Rect(region), alpha=False,
                                                colorspace=pymupdf.csRGB)
-            png = _png(pix)
+            if pix.width == 0 or pix.height == 0:  # a degenerate region: no picture
+                chunk.figure = None
+                continue
+            # rendered as RGB without alpha just above: what png_bytes encodes
+            png = png_bytes(pix.width, pix.height, pix.n, pix.stride, pix.samples_mv,
+                            (pix.xres, pix.yres))
             _write_crop(path, png)
             chunk.figure = vault.rel(path)
             sources[path.name] = [source, hashlib.sha256(png).hexdigest()]
