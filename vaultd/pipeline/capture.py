@@ -3,23 +3,19 @@
 Detect the input, ask arXiv/CrossRef/OpenAlex/Unpaywall, reconcile, pick the cite key,
 fetch a PDF (given file, arXiv, Unpaywall, OpenAlex; HTML landing pages are refused by
 sniffing ``%PDF-``), write both files atomically. Idempotent by arXiv id, DOI and PDF
-SHA-256; ``refresh`` re-asks the sources and keeps the key.
+SHA-256; ``refresh`` re-asks the sources and keeps the key. Where a work lands (key,
+record, files) is vaultd.pipeline.capture_store.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import re
-import sqlite3
 import tempfile
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Literal
 
 import httpx
 
@@ -38,29 +34,25 @@ from vaultd.capture.http import Fetcher, shared_limiter
 from vaultd.capture.metadata import Gathered, gather
 from vaultd.capture.names import make_work, split_name
 from vaultd.capture.pdfmeta import PdfMeta, read_pdf_meta
-from vaultd.capture.reconcile import reconcile, titles_match, titles_roughly_match
+from vaultd.capture.reconcile import reconcile, titles_roughly_match
 from vaultd.config import Settings
 from vaultd.errors import FetchError, InputError, VaultdError
-from vaultd.models import MetaFile, Work
+from vaultd.models import Work
+from vaultd.pipeline.capture_store import (
+    CaptureResult,
+    CaptureRun,
+    existing_record,
+    new_key,
+    same_paper,
+    unique,
+    write_record,
+)
 from vaultd.statedb import open_state_db
-from vaultd.vault import Vault, atomic_copy, atomic_write_bytes, file_sha256
+from vaultd.vault import Vault, file_sha256
 
-Status = Literal["created", "existing", "refreshed", "metadata-only"]
 MAX_PRINTED_IDS = 3
 FILE_SUFFIXES = (".pdf", ".bib", ".url", ".webloc", ".txt", ".md")
-DROP_PDF_HINT = ("no open PDF found; drop the PDF into the Inbox and it will attach to "
-                 "this record by DOI")
 
-
-@dataclass
-class CaptureResult:
-    cite_key: str
-    status: Status
-    pdf: Path | None
-    meta: MetaFile
-    warnings: list[str] = field(default_factory=list)
-    needs_retry: bool = False
-    notes: list[str] = field(default_factory=list)
 
 
 # Cite-key assignment must see every earlier key: one lock per event loop (captures in
@@ -71,16 +63,6 @@ _KEY_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] =
 
 _ITEM_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Lock]] = \
     weakref.WeakKeyDictionary()
-
-
-@dataclass
-class _Run:
-    vault: Vault
-    settings: Settings
-    fetcher: Fetcher
-    db: sqlite3.Connection
-    refresh: bool
-    key_lock: asyncio.Lock
 
 
 async def capture(vault: Vault, settings: Settings, input: str, *, doi: str | None = None,
@@ -115,7 +97,7 @@ async def capture(vault: Vault, settings: Settings, input: str, *, doi: str | No
         fetcher = Fetcher(http, email=cfg.email, max_retries=cfg.max_retries,
                           timeout_seconds=cfg.timeout_seconds, cache=db, refresh=refresh,
                           limiters=limiters)
-        run = _Run(vault, settings, fetcher, db, refresh, key_lock)
+        run = CaptureRun(vault, settings, fetcher, db, refresh, key_lock)
         records.sync(vault, db)
         return await _dispatch(run, found, doi, cite_key)
     finally:
@@ -189,7 +171,7 @@ def capture_sync(vault: Vault, settings: Settings, input: str, *, doi: str | Non
                                refresh=refresh))
 
 
-async def _dispatch(run: _Run, found: Detected, doi: str | None,
+async def _dispatch(run: CaptureRun, found: Detected, doi: str | None,
                     cite_key: str | None) -> list[CaptureResult]:
     if found.kind in ("url_file", "webloc", "link_list"):
         path = Path(found.value)
@@ -213,7 +195,7 @@ async def _dispatch(run: _Run, found: Detected, doi: str | None,
     return [await _capture_one(run, found, doi, cite_key)]
 
 
-async def _dispatch_item(run: _Run, item: Detected, doi: str | None,
+async def _dispatch_item(run: CaptureRun, item: Detected, doi: str | None,
                          cite_key: str | None) -> list[CaptureResult]:
     if item.kind == "youtube":
         raise InputError(f"YouTube capture is not supported yet: {item.value}")
@@ -238,12 +220,12 @@ def bib_cite_key(key: str) -> tuple[str | None, str | None]:
                   "the configured pattern chose the key")
 
 
-async def _capture_bib(run: _Run, path: Path) -> CaptureResults:
+async def _capture_bib(run: CaptureRun, path: Path) -> CaptureResults:
     return await _each([(f"@{entry.key}", partial(_capture_bib_entry, run, entry))
                         for entry in read_bib(path)])
 
 
-async def _capture_bib_entry(run: _Run, entry: BibEntry) -> list[CaptureResult]:
+async def _capture_bib_entry(run: CaptureRun, entry: BibEntry) -> list[CaptureResult]:
     key, key_warning = bib_cite_key(entry.key)
     item: Detected | None = None
     if entry.arxiv_id or entry.doi:
@@ -259,11 +241,11 @@ async def _capture_bib_entry(run: _Run, entry: BibEntry) -> list[CaptureResult]:
         else:
             extra.append(f".bib key {key!r} already belongs to a different paper; this "
                          f"entry was saved as {res.cite_key!r}")
-    res.warnings = _unique([*extra, *res.warnings])
+    res.warnings = unique([*extra, *res.warnings])
     return [res]
 
 
-async def _capture_one(run: _Run, found: Detected | None, doi: str | None,
+async def _capture_one(run: CaptureRun, found: Detected | None, doi: str | None,
                        cite_key: str | None, *, hint: Work | None = None,
                        bib: bool = False) -> CaptureResult:
     arxiv_id = found.value if found and found.kind == "arxiv" else None
@@ -285,7 +267,7 @@ async def _capture_one(run: _Run, found: Detected | None, doi: str | None,
             tmp.cleanup()
 
 
-async def _download_input_pdf(run: _Run, url: str, into: Path) -> Path:
+async def _download_input_pdf(run: CaptureRun, url: str, into: Path) -> Path:
     resp = await run.fetcher.get(url, source="PDF URL", use_cache=False)
     if resp.status != 200 or not resp.body.startswith(b"%PDF-"):
         what = f"HTTP {resp.status}" if resp.status != 200 else "a web page, not a PDF"
@@ -295,7 +277,7 @@ async def _download_input_pdf(run: _Run, url: str, into: Path) -> Path:
     return path
 
 
-async def _from_pdf(run: _Run, meta: PdfMeta, warnings: list[str]) -> tuple[
+async def _from_pdf(run: CaptureRun, meta: PdfMeta, warnings: list[str]) -> tuple[
         str | None, str | None, Gathered | None]:
     """The arXiv id / DOI printed in the PDF whose record's title matches the page."""
     page_title = meta.first_page_title or meta.info_title
@@ -327,7 +309,7 @@ def _pdf_hint(meta: PdfMeta) -> Work | None:
                      issued=[meta.info_year] if meta.info_year else None, sources=["pdf"])
 
 
-async def _capture_resolved(run: _Run, arxiv_id: str | None, doi: str | None,
+async def _capture_resolved(run: CaptureRun, arxiv_id: str | None, doi: str | None,
                             cite_key: str | None, pdf_file: Path | None, hint: Work | None,
                             warnings: list[str], *, arxiv_version: int | None,
                             bib: bool = False) -> CaptureResult:
@@ -346,13 +328,13 @@ async def _capture_resolved(run: _Run, arxiv_id: str | None, doi: str | None,
             locks.pop(ident, None)
 
 
-async def _capture_item(run: _Run, arxiv_id: str | None, doi: str | None,
+async def _capture_item(run: CaptureRun, arxiv_id: str | None, doi: str | None,
                         cite_key: str | None, pdf_file: Path | None, pdf_sha: str | None,
                         hint: Work | None, warnings: list[str], *,
                         arxiv_version: int | None, bib: bool = False) -> CaptureResult:
     existing = records.find(run.db, doi=doi, arxiv_id=arxiv_id, pdf_sha256=pdf_sha)
     if existing and not run.refresh:
-        result = _existing(run, existing, pdf_file, pdf_sha)
+        result = existing_record(run, existing, pdf_file, pdf_sha)
         if result is not None:
             return result
     pdf_meta = read_pdf_meta(pdf_file) if pdf_file else None
@@ -382,7 +364,7 @@ async def _capture_item(run: _Run, arxiv_id: str | None, doi: str | None,
     if got:
         warnings = [*warnings, *got.missing]
     all_down = any(" unavailable: " in w for w in warnings) and not (got and got.works)
-    work.warnings = _unique([*work.warnings, *warnings])
+    work.warnings = unique([*work.warnings, *warnings])
     if not work.title and not work.authors and not cite_key:
         what = arxiv_id or doi or (pdf_file.name if pdf_file else "this item")
         if all_down:
@@ -400,77 +382,23 @@ async def _capture_item(run: _Run, arxiv_id: str | None, doi: str | None,
             existing = records.find(run.db, doi=work.doi or doi, arxiv_id=work.arxiv_id,
                                     pdf_sha256=pdf_sha) or existing
             if existing and not run.refresh:
-                result = _existing(run, existing, pdf_file, pdf_sha)
+                result = existing_record(run, existing, pdf_file, pdf_sha)
                 if result is not None:
                     return result
             if not existing and cite_key and not (work.doi or work.arxiv_id):
                 # An id-less record (e.g. a .bib entry) captured before: under its key, or
                 # under a suffixed key when the key belonged to another paper.
-                existing = _same_paper(run, cite_key, work)
+                existing = same_paper(run, cite_key, work)
                 if existing and not run.refresh \
-                        and (result := _existing(run, existing, pdf_file, pdf_sha)):
+                        and (result := existing_record(run, existing, pdf_file, pdf_sha)):
                     return result
-            key = existing or _new_key(run, work, cite_key, suffix_if_taken=bib)
-            return _write(run, key, work, pdf_file, pdf_sha, (downloaded, fetch_warnings),
+            key = existing or new_key(run, work, cite_key, suffix_if_taken=bib)
+            return write_record(run, key, work, pdf_file, pdf_sha, (downloaded, fetch_warnings),
                           got, merged.notes, refreshed=existing is not None,
                           needs_retry=all_down)
 
 
-def _unique(items: Sequence[str]) -> list[str]:
-    return list(dict.fromkeys(items))
-
-
-def _same_paper(run: _Run, key: str, work: Work) -> str | None:
-    """The record of the paper ``work`` describes (same title) under ``key`` or a
-    suffixed form of it (``keya``, ``key_27``), if any."""
-    low = key.lower()
-    suffixed = sorted(k for k in records.taken_keys(run.vault, run.db)
-                      if re.fullmatch(rf"{re.escape(low)}(?:[a-z]|_\d+)", k.lower()))
-    for candidate in [key, *suffixed]:
-        meta = records.read_meta(run.vault.meta_path(candidate))
-        if meta is not None and (titles_match(meta.work.title, work.title)
-                                 or not (meta.work.title or work.title)):
-            return candidate
-    return None
-
-
-def _new_key(run: _Run, work: Work, cite_key: str | None, *,
-             suffix_if_taken: bool = False) -> str:
-    taken = records.taken_keys(run.vault, run.db)
-    if cite_key and suffix_if_taken:
-        return citekey.unique_key(cite_key, taken)
-    if cite_key:
-        # Keys are file names; macOS/Windows file systems ignore case (as unique_key does).
-        if cite_key.lower() in {k.lower() for k in taken}:
-            raise InputError(f"cite key {cite_key!r} already belongs to another record; "
-                             "choose another --cite-key")
-        return cite_key
-    base = citekey.make_key(work, run.settings.citekey.pattern)
-    return citekey.unique_key(base, taken)
-
-
-def _existing(run: _Run, key: str, pdf_file: Path | None,
-              pdf_sha: str | None) -> CaptureResult | None:
-    """The existing record; a new PDF attaches to a metadata-only record (None = go on)."""
-    meta = records.read_meta(run.vault.meta_path(key))
-    if meta is None:
-        return None  # index is stale; recapture under the same key
-    if pdf_file is not None and meta.pdf is None:
-        atomic_copy(pdf_file, run.vault.pdf_path(key))
-        meta.pdf = run.vault.rel(run.vault.pdf_path(key))
-        meta.pdf_sha256 = pdf_sha
-        meta.warnings = [w for w in meta.warnings if w != DROP_PDF_HINT]
-        meta.work.warnings = [w for w in meta.work.warnings if w != DROP_PDF_HINT]
-        records.write_meta(run.vault, meta)
-        records.record(run.db, meta)
-        return CaptureResult(key, "refreshed", run.vault.pdf_path(key), meta,
-                             list(meta.warnings), meta.needs_retry,
-                             ["PDF attached to the existing metadata-only record"])
-    pdf = run.vault.pdf_path(key) if meta.pdf else None
-    return CaptureResult(key, "existing", pdf, meta, list(meta.warnings), meta.needs_retry)
-
-
-async def _fetch_pdf(run: _Run, urls: list[str], warnings: list[str]) -> bytes | None:
+async def _fetch_pdf(run: CaptureRun, urls: list[str], warnings: list[str]) -> bytes | None:
     for url in urls:
         try:
             resp = await run.fetcher.get(url, source="PDF host", use_cache=False,
@@ -485,36 +413,3 @@ async def _fetch_pdf(run: _Run, urls: list[str], warnings: list[str]) -> bytes |
         else:
             warnings.append(f"{url} answered HTTP {resp.status}; no PDF there")
     return None
-
-
-def _write(run: _Run, key: str, work: Work, pdf_file: Path | None, pdf_sha: str | None,
-           fetched: tuple[bytes | None, list[str]], got: Gathered | None, notes: list[str], *,
-           refreshed: bool, needs_retry: bool) -> CaptureResult:
-    vault = run.vault
-    pdf_path = vault.pdf_path(key)
-    warnings = list(work.warnings)
-    # Why each PDF location failed is reported now, not kept in the record.
-    transient: list[str] = []
-    if pdf_file is not None:
-        atomic_copy(pdf_file, pdf_path)
-    elif refreshed and pdf_path.is_file():
-        pdf_sha = file_sha256(pdf_path)
-    elif fetched[0] is not None:
-        atomic_write_bytes(pdf_path, fetched[0])
-        pdf_sha = hashlib.sha256(fetched[0]).hexdigest()
-    else:
-        transient = fetched[1]
-    has_pdf = pdf_path.is_file()
-    if not has_pdf:
-        warnings.append(DROP_PDF_HINT)
-    work.warnings = _unique(warnings)
-    now = datetime.now(UTC).replace(microsecond=0).isoformat()
-    meta = MetaFile.from_work(key, work, pdf=vault.rel(pdf_path) if has_pdf else None,
-                              pdf_sha256=pdf_sha if has_pdf else None, captured_at=now,
-                              needs_retry=needs_retry, notes=list(notes))
-    records.write_meta(vault, meta)
-    records.record(run.db, meta)
-    status: Status = "refreshed" if refreshed else ("created" if has_pdf else "metadata-only")
-    notices = list(got.notices) if got else []
-    return CaptureResult(key, status, pdf_path if has_pdf else None, meta,
-                         [*transient, *work.warnings], needs_retry, [*notes, *notices])
