@@ -103,3 +103,35 @@ def test_stat_of_a_dangling_symlink_still_reports_an_item(tmp_path: Path) -> Non
     link.symlink_to(tmp_path / "nowhere.pdf")
     assert stat_file(link) == FileStat(0, 0)
     assert stat_file(tmp_path / "missing.pdf") is None
+
+
+def test_reading_an_inbox_file_does_not_put_it_back_in_line(tmp_path: Path) -> None:
+    """A job opening its own file must not queue that file again (it would run twice)."""
+    import time
+
+    from vaultd.daemon.watcher import InboxWatcher
+
+    inbox, wiki = tmp_path / "Inbox", tmp_path / "wiki"
+    watcher = InboxWatcher(inbox, wiki, debounce_seconds=0.2)  # as the daemon tests run it
+    watcher.start()
+    try:
+        paper = inbox / "paper.pdf"
+        paper.write_bytes(b"%PDF-1.4 read me")
+        deadline = time.monotonic() + 5
+        while not watcher.poll(time.monotonic()):
+            assert time.monotonic() < deadline, "the new file never became ready"
+            time.sleep(0.02)
+        for _ in range(3):
+            paper.read_bytes()
+        # A write is seen (the watcher is live) and arrives after the reads' events.
+        (inbox / "later.pdf").write_bytes(b"%PDF-1.4")
+        ready: list[Path] = []
+        deadline = time.monotonic() + 5
+        while inbox / "later.pdf" not in ready:
+            assert time.monotonic() < deadline, "the later file never became ready"
+            ready += [p for p, _ in watcher.poll(time.monotonic())]
+            time.sleep(0.02)
+        assert paper not in ready
+        assert paper not in watcher.debouncer.pending
+    finally:
+        watcher.stop()

@@ -92,6 +92,11 @@ class Job:
     created_at: float = 0.0
     crashes: int = 0
 
+    def retryable(self, now: float, max_attempts: int = MAX_ATTEMPTS,
+                  retry_window: float = RETRY_WINDOW_SECONDS) -> bool:
+        """Whether a transient failure of this attempt goes back to the queue."""
+        return self.attempts < max_attempts and now - self.created_at < retry_window
+
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Job:
         return cls(
@@ -202,8 +207,7 @@ class JobQueue:
         """
         now = time.time() if now is None else now
         job = self.get(job_id)
-        retry = (transient and job.attempts < max_attempts
-                 and now - job.created_at < retry_window)
+        retry = transient and job.retryable(now, max_attempts, retry_window)
         with self.db:
             if retry:
                 self.db.execute(

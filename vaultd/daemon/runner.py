@@ -93,8 +93,10 @@ class Daemon:
 
     def _fail(self, job: Job, path: Path, what: str, todo: str = RETRY_TODO,
               detail: str | None = None) -> None:
-        self.queue.fail(job.id, what)
+        # Move first: while the job is still `running` no second job can be queued for this
+        # file version, and once it is in _failed/ the watcher no longer sees it.
         note = outcomes.fail_item(self.vault, path, what, todo, detail)
+        self.queue.fail(job.id, what)
         log.warning("job %d failed: %s (see %s)", job.id, what, note)
 
     def _fail_crashed(self, job: Job) -> None:
@@ -166,11 +168,11 @@ class Daemon:
                                      url=facts.url, compile=rule.compile, tags=rule.tags,
                                      folder=rule.folder)
             except VaultdError as exc:
-                if self.queue.fail(job.id, str(exc), transient=exc.transient):
+                if exc.transient and job.retryable(time.time()):
+                    self.queue.fail(job.id, str(exc), transient=True)
                     log.info("job %d: transient failure, will retry: %s", job.id, exc)
                 else:
-                    outcomes.fail_item(self.vault, path, str(exc), RETRY_TODO)
-                    log.warning("job %d failed: %s", job.id, exc)
+                    self._fail(job, path, str(exc))
                 return
             if facts.url is None and rule.action == "capture" and result.cite_keys:
                 where = outcomes.place_processed_pdf(self.vault, path, result.cite_keys[0])

@@ -18,6 +18,7 @@ IGNORED_SUFFIXES = (".crdownload", ".part", ".download", ".tmp")
 IGNORED_GLOBS = ("~$*", ".DS_Store", ".~lock*")
 ICLOUD_SUFFIX = ".icloud"
 SF_DATALESS = 0x40000000  # macOS st_flags bit: content not downloaded yet
+READ_ONLY_EVENTS = frozenset({"opened", "closed_no_write"})  # watchdog's event_type names
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,9 @@ class InboxWatcher:
 
         class Handler(FileSystemEventHandler):
             def on_any_event(self, event: FileSystemEvent) -> None:
-                if event.is_directory:
+                # Reads (ours included: a job opening its file) are not changes; an event
+                # for them could queue the same file again after its job has failed.
+                if event.is_directory or event.event_type in READ_ONLY_EVENTS:
                     return
                 outer._event([str(event.src_path), str(getattr(event, "dest_path", "") or "")])
 
