@@ -61,3 +61,59 @@ def test_a_short_body_sentence_is_not_taken_for_a_heading() -> None:
                                 ("Results in Table 2 hold as well", 10.0, False), (BODY, 10.0, False))
     kinds = [b.type for b in build_blocks(pages, infos, "pymupdf")]
     assert "heading" not in kinds
+
+
+def _line(text: str, y: float, page: int, block: int) -> Line:
+    return Line(text=text, bbox=(72.0, y, 300.0, y + 10.0), size=10.0, bold=False,
+                block=block, page=page)
+
+
+def _info(page: int) -> PageInfo:
+    return PageInfo(number=page, label=None, width=612.0, height=792.0,
+                    to_user=(1.0, 0.0, 0.0, -1.0, 0.0, 792.0), has_images=True)
+
+
+def test_a_paragraph_continued_after_a_figure_skips_the_sub_figure_labels_above_the_caption() -> None:
+    # Page 1 ends mid-sentence; page 2 opens with a figure (sub-labels, then its caption)
+    # and the sentence goes on below it: the labels must not be glued to that sentence.
+    pages = [
+        [_line("The projections of our embeddings are compared with the baseline", 700.0, 1, 0)],
+        [_line("(a) SPECTER (b) SciBERT", 180.0, 2, 0),
+         _line("Figure 2: t-SNE visualization of paper embeddings.", 196.0, 2, 1),
+         _line("for a random set of papers, as the clusters show.", 240.0, 2, 2)],
+    ]
+    blocks = build_blocks(pages, [_info(1), _info(2)], "pymupdf")
+    texts = [(b.type, b.text) for b in blocks]
+    assert ("paragraph", "The projections of our embeddings are compared with the baseline "
+            "for a random set of papers, as the clusters show.") in texts
+    assert ("paragraph", "(a) SPECTER (b) SciBERT") in texts
+
+
+def test_text_far_above_a_caption_is_still_body_and_continues() -> None:
+    pages = [[_line("The model is trained on pairs of papers that cite", 100.0, 1, 0),
+              _line("Figure 1: Overview.", 400.0, 1, 1),
+              _line("each other, and on random negatives.", 440.0, 1, 2)]]
+    blocks = build_blocks(pages, [_info(1)], "pymupdf")
+    assert blocks[0].text == ("The model is trained on pairs of papers that cite "
+                              "each other, and on random negatives.")
+
+
+def test_pieces_of_a_display_formula_are_equations_and_the_prose_after_them_starts_anew() -> None:
+    pages, infos = _page(
+        "The triplet loss is defined as follows for each query paper:",
+        "L = max", "\u2212 d", "+ m",
+        "where d is a distance function and m is the loss margin.",
+        "f (xi ,Pj,\u03c4) = f0(q)",
+    )
+    kinds = [(b.type, b.text) for b in build_blocks(pages, infos, "pymupdf")]
+    assert kinds == [
+        ("paragraph", "The triplet loss is defined as follows for each query paper:"),
+        ("equation", "L = max"), ("equation", "\u2212 d"), ("equation", "+ m"),
+        ("paragraph", "where d is a distance function and m is the loss margin."),
+        ("equation", "f (xi ,Pj,\u03c4) = f0(q)"),
+    ]
+
+
+def test_short_lines_with_a_symbol_but_prose_words_stay_paragraphs() -> None:
+    pages, infos = _page("Results = good.", "See Table 2 \u2212 3.", "Set k = 5 here")
+    assert [b.type for b in build_blocks(pages, infos, "pymupdf")] == ["paragraph"] * 3

@@ -44,7 +44,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #: what a chunk's text is, so a note records which rules produced its quotes and
 #: `vaultd verify --source` can say why one no longer reproduces.
 #: 2: word spaces at font/size/baseline changes follow poppler's raw-order rule.
-LAYOUT_VERSION = 2
+#: 3: sub-figure labels above a caption are never joined to body text; short lines of a
+#:    display formula are ``equation`` chunks (a paragraph no longer runs on from them).
+LAYOUT_VERSION = 3
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

@@ -172,6 +172,19 @@ def _is_glyph_fragment(text: str) -> bool:
     return 0 < len(chars) <= FRAGMENT_MAX and "\ufffd" in chars and _alpha_ratio(text) < 0.6
 
 
+_WORD_RE = re.compile(r"[A-Za-z]{4}")  # a prose word; formulas use 1-3 letter symbols (ln, max)
+_RELATION_CHARS = set("=≡≤≥≈∝∈∂∑∫√∇")
+
+
+def _is_formula_line(text: str, math: int) -> bool:
+    """A line of a display formula set on its own (``Ψ(x, q) = − ∂ ln f0``) or a piece of
+    one (``˙Ψ −i q``): no prose word, and math symbols, with a relation or an operator of
+    analysis among them unless the piece is as short as a glyph fragment."""
+    if math == 0 or _WORD_RE.search(text):
+        return False
+    return any(ch in _RELATION_CHARS for ch in text) or len("".join(text.split())) <= FRAGMENT_MAX
+
+
 def _classify(lines: list[Line], text: str, body: float, standalone: bool) -> tuple[ChunkType, str | None]:
     size = max(ln.size for ln in lines)
     bold = all(ln.bold for ln in lines)
@@ -200,6 +213,7 @@ def _classify(lines: list[Line], text: str, body: float, standalone: bool) -> tu
         (_EQNUM_RE.search(text) and (math >= 1 or _alpha_ratio(text) < 0.6))
         or (math >= 3 and _alpha_ratio(text) < 0.5)
         or _is_glyph_fragment(text)
+        or (short and _is_formula_line(text, math))
     ):
         return "equation", None
     return "paragraph", None
@@ -263,6 +277,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 cur.floating = kind == "paragraph" and _is_small_print(para_lines, body, info)
                 if kind == "heading" and _REFS_RE.match(text):
                     in_refs = True
+                if kind in ("figure", "table"):
+                    _float_labels(paras, para_lines[0], body)
                 target = _merge_target(paras)
                 if target is not None and not cur.floating and _continues(target, cur):
                     target.text = join_two(target.text, text)
@@ -297,6 +313,28 @@ def _add_references(group: list[Line], paras: list[_Para], body: float) -> bool:
 def _is_small_print(lines: list[Line], body: float, info: PageInfo) -> bool:
     size = max(ln.size for ln in lines)
     return size < body * 0.9 and lines[0].bbox[1] > info.height * 0.6
+
+
+#: Sub-figure labels (``(a) SPECTER (b) SciBERT``) sit at most this many body sizes above
+#: their caption; body text never does (the figure itself is in between).
+LABEL_GAP = 1.5
+
+
+def _float_labels(paras: list[_Para], caption: Line, body: float) -> None:
+    """Short paragraphs right above a caption, in its column, are the figure's own labels:
+    mark them floating, so no body paragraph is continued into them (or they into it)."""
+    below = caption
+    for para in reversed(paras):
+        last = para.lines[-1]
+        if (para.type != "paragraph" or len(para.pieces) > 1 or len(para.lines) > 2
+                or len(para.text.split()) > 15 or last.page != caption.page):
+            return
+        if not 0 <= below.bbox[1] - last.bbox[3] <= LABEL_GAP * body:
+            return
+        if para.lines[0].bbox[0] >= caption.bbox[2] or last.bbox[2] <= caption.bbox[0]:
+            return  # another column
+        para.floating = True
+        below = para.lines[0]
 
 
 def _merge_target(paras: list[_Para]) -> _Para | None:

@@ -11,10 +11,18 @@ Word spaces are not characters of most PDF text layers: every extractor infers t
 glyph gaps. vaultd decides them at font, size and baseline changes with the rule of
 poppler's raw-order mode (vaultd.parse.pymupdf.space_between), so they agree with
 ``-raw``; plain ``pdftotext`` spaces such marks more eagerly (``dataset16 ,``), and MuPDF's
-own spaces inside a run can still differ. A glyph the font maps to no Unicode comes out as
-U+FFFD from one extractor and a control character from the other. So the report also gives
-the share found when spaces and those stand-ins are ignored; the exact share is the one
-that counts.
+own spaces inside a run can still differ. So the report also gives the share found when
+spaces are ignored; the exact share is the one that counts.
+
+A glyph the font maps to no Unicode has no text to compare: the quote shows it as U+FFFD
+(layout rule 5), while poppler drops a NUL code, leaves a space where the glyph was, or
+passes another control code through. In the comparison each U+FFFD of a quote therefore
+stands for one of exactly those (``occurs_in``); every other character must match. A glyph
+that poppler maps to a *letter* (its raw code, e.g. ``k`` for ``∥`` in a TeX symbol font)
+still counts as a miss.
+
+A piece of a paragraph that ends in a line-end hyphen is looked up without that hyphen,
+since the join with the next piece decides whether it stays (layout rule 2).
 """
 
 from __future__ import annotations
@@ -65,12 +73,36 @@ def _loose(text: str) -> str:
     return _UNMAPPED_RE.sub("", "".join(text.split()))
 
 
+#: What an extractor may write for a glyph that has no Unicode: nothing (poppler drops a
+#: NUL code), a space (the gap the dropped glyph leaves), or its own stand-in.
+_UNMAPPED_ALT = "(?:[ \ufffd\x00-\x1f\x7f-\x9f])?"
+
+
+def _pattern(text: str) -> re.Pattern[str] | None:
+    """For a text with unmapped glyphs (U+FFFD): a pattern in which each of them stands
+    for ``_UNMAPPED_ALT``; every other character must match exactly. None without any."""
+    if "\ufffd" not in text:
+        return None
+    return re.compile(_UNMAPPED_ALT.join(re.escape(part) for part in text.split("\ufffd")))
+
+
+def occurs_in(quote: str, reference: str) -> bool:
+    """Whether a canonical quote occurs in a canonical reference text, character for
+    character, except that each unmapped glyph (U+FFFD) of the quote may be written as
+    nothing, a space or a stand-in there (``_UNMAPPED_ALT``)."""
+    if quote in reference:
+        return True
+    pattern = _pattern(quote)
+    return pattern is not None and pattern.search(reference) is not None
+
+
 def _in_pages(text: str, refs: list[list[str]], first: int, last: int, spaces: bool = True) -> bool:
     for pages in refs:
         hay = " ".join(pages[first - 1 : last])
-        if not spaces:
-            hay, text = _loose(hay), _loose(text)
-        if text in hay:
+        if spaces:
+            if occurs_in(text, hay):
+                return True
+        elif _loose(text) in _loose(hay):
             return True
     return False
 
@@ -80,8 +112,11 @@ def _found(block: Block, refs: list[list[str]], spaces: bool) -> bool:
     last = block.page_end or block.page
     if _in_pages(text, refs, block.page, min(last + 1, len(refs[0])), spaces):
         return True
+    # A piece that ends in a line-end hyphen is checked without it: the join with the next
+    # piece decides whether the hyphen stays (vaultd.parse.layout, rule 2).
     return len(block.pieces) > 1 and all(
-        _in_pages(canonical_text(piece), refs, page, page, spaces) for page, piece in block.pieces
+        _in_pages(canonical_text(piece).removesuffix("-"), refs, page, page, spaces)
+        for page, piece in block.pieces
     )
 
 
