@@ -117,3 +117,13 @@ def test_pieces_of_a_display_formula_are_equations_and_the_prose_after_them_star
 def test_short_lines_with_a_symbol_but_prose_words_stay_paragraphs() -> None:
     pages, infos = _page("Results = good.", "See Table 2 \u2212 3.", "Set k = 5 here")
     assert [b.type for b in build_blocks(pages, infos, "pymupdf")] == ["paragraph"] * 3
+
+
+def test_body_text_right_above_a_table_caption_still_continues_below_the_table() -> None:
+    # A table's caption is set above the table, directly under the body text before it.
+    pages = [[_line("The scores of every model are given in", 180.0, 1, 0),
+              _line("Table 2: Scores on the test set.", 196.0, 1, 1),
+              _line("the table below, for each of the tasks.", 300.0, 1, 2)]]
+    blocks = build_blocks(pages, [_info(1)], "pymupdf")
+    assert blocks[0].text == ("The scores of every model are given in "
+                              "the table below, for each of the tasks.")

@@ -277,7 +277,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 cur.floating = kind == "paragraph" and _is_small_print(para_lines, body, info)
                 if kind == "heading" and _REFS_RE.match(text):
                     in_refs = True
-                if kind in ("figure", "table"):
+                if kind == "figure":  # (a table's caption sits above it, under body text)
                     _float_labels(paras, para_lines[0], body)
                 target = _merge_target(paras)
                 if target is not None and not cur.floating and _continues(target, cur):
