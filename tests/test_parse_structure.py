@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from vaultd.parse.structure import Line, PageInfo, build_blocks
 
 
@@ -89,15 +91,6 @@ def test_a_paragraph_continued_after_a_figure_skips_the_sub_figure_labels_above_
     assert ("paragraph", "(a) SPECTER (b) SciBERT") in texts
 
 
-def test_text_far_above_a_caption_is_still_body_and_continues() -> None:
-    pages = [[_line("The model is trained on pairs of papers that cite", 100.0, 1, 0),
-              _line("Figure 1: Overview.", 400.0, 1, 1),
-              _line("each other, and on random negatives.", 440.0, 1, 2)]]
-    blocks = build_blocks(pages, [_info(1)], "pymupdf")
-    assert blocks[0].text == ("The model is trained on pairs of papers that cite "
-                              "each other, and on random negatives.")
-
-
 def test_pieces_of_a_display_formula_are_equations_and_the_prose_after_them_starts_anew() -> None:
     pages, infos = _page(
         "The triplet loss is defined as follows for each query paper:",
@@ -119,11 +112,16 @@ def test_short_lines_with_a_symbol_but_prose_words_stay_paragraphs() -> None:
     assert [b.type for b in build_blocks(pages, infos, "pymupdf")] == ["paragraph"] * 3
 
 
-def test_body_text_right_above_a_table_caption_still_continues_below_the_table() -> None:
+@pytest.mark.parametrize(("caption", "caption_y"), [
+    ("Figure 1: Overview.", 400.0),  # far below the body text: not its label
     # A table's caption is set above the table, directly under the body text before it.
-    pages = [[_line("The scores of every model are given in", 180.0, 1, 0),
-              _line("Table 2: Scores on the test set.", 196.0, 1, 1),
-              _line("the table below, for each of the tasks.", 300.0, 1, 2)]]
+    ("Table 2: Scores on the test set.", 116.0),
+])
+def test_body_text_above_a_caption_still_continues_after_the_float(
+        caption: str, caption_y: float) -> None:
+    pages = [[_line("The model is trained on pairs of papers that cite", 100.0, 1, 0),
+              _line(caption, caption_y, 1, 1),
+              _line("each other, and on random negatives.", 440.0, 1, 2)]]
     blocks = build_blocks(pages, [_info(1)], "pymupdf")
-    assert blocks[0].text == ("The scores of every model are given in "
-                              "the table below, for each of the tasks.")
+    assert blocks[0].text == ("The model is trained on pairs of papers that cite "
+                              "each other, and on random negatives.")
