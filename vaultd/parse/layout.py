@@ -93,7 +93,11 @@ def repair_chars(text: str) -> str:
     TeX writes í as a dotless ı under an accent; once combined, ``ı`` + mark is ``í``.
     Tab, newline, form feed and carriage return are layout whitespace, not glyphs.
     """
-    if not text.isascii():  # an O(1) flag test; every ligature is outside ASCII
+    if text.isascii():  # an O(1) flag test; every ligature and ı is outside ASCII
+        # printable ASCII holds no control character either: only the grave accent is left
+        if text.isprintable() and "`" not in text:
+            return text
+    else:
         text = fix_ligatures(text)
     text = _CONTROL_RE.sub("\ufffd", combine_accents(text))
     if "\u0131" in text:
