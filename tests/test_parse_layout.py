@@ -5,7 +5,13 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vaultd.parse.layout import combine_accents, fix_ligatures, join_lines, repair_chars
+from vaultd.parse.layout import (
+    _CONTROL_RE,
+    combine_accents,
+    fix_ligatures,
+    join_lines,
+    repair_chars,
+)
 
 
 def test_line_break_hyphen_inside_a_word_is_removed() -> None:
@@ -60,3 +66,16 @@ def test_unmapped_glyph_codes_become_the_replacement_character() -> None:
     # poppler passes an unmapped glyph's code through (here 0x8d); PyMuPDF writes U+FFFD
     assert join_lines(["LSTM.gk I lmk\x8d; h"]) == "LSTM.gk I lmk\ufffd; h"
     assert join_lines(["a\tb"]) == "a\tb"  # tabs are layout whitespace, not glyphs
+
+
+def test_ascii_lines_still_get_grave_accents_and_control_codes_repaired() -> None:
+    assert repair_chars("Caf`e") == "Caf\u00e8"  # the one spacing accent inside ASCII
+    assert repair_chars("a\x01b\x7f") == "a\ufffdb\ufffd"
+    assert repair_chars("a plain line (1-2), x = y.") == "a plain line (1-2), x = y."
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127)))
+def test_the_ascii_shortcut_gives_what_every_repair_pass_gives(text: str) -> None:
+    # repair_chars returns a printable ASCII line without a grave accent untouched
+    full = combine_accents(fix_ligatures(text))
+    assert repair_chars(text) == _CONTROL_RE.sub("\ufffd", full)

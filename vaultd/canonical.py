@@ -22,4 +22,11 @@ def canonical_text(text: str) -> str:
 
 def text_sha256(text: str) -> str:
     """SHA-256 (hex) of the canonical form of ``text``."""
-    return hashlib.sha256(canonical_text(text).encode("utf-8")).hexdigest()
+    return canonical_sha256(canonical_text(text))
+
+
+def canonical_sha256(canonical: str) -> str:
+    """``text_sha256`` of text that is already canonical (``canonical_text`` is idempotent:
+    NFC is, and joining whitespace-free words with single spaces puts no new characters
+    side by side), without canonicalising it a second time."""
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()

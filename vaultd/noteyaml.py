@@ -73,6 +73,7 @@ def _is_plain_str(value: str) -> bool:
             and _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) == _STR_TAG)
 
 
+@functools.lru_cache(maxsize=1024)  # a chunk's dozen keys are the same in every chunk
 def _plain_key(key: str) -> bool:
     return _KEY_RE.fullmatch(key) is not None and _is_plain_str(key)
 
@@ -88,6 +89,13 @@ def _yaml_float(value: float) -> str:
 
 
 def _yaml_number(value: Any) -> str | None:
+    kind = type(value)
+    if kind is float:  # boxes and rects: most of a chunk's numbers
+        text = repr(value)
+        # no exponent, inf or nan: PyYAML writes repr as it is (see _yaml_float)
+        return text if "e" not in text and "n" not in text else _yaml_float(value)
+    if kind is int:
+        return str(value)
     if value is True or value is False:
         return "true" if value else "false"
     if isinstance(value, int):

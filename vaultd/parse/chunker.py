@@ -14,7 +14,7 @@ from __future__ import annotations
 import shutil
 from collections import Counter
 
-from vaultd.canonical import canonical_text, text_sha256
+from vaultd.canonical import canonical_sha256, canonical_text
 from vaultd.errors import InputError
 from vaultd.models import Chunk, Provenance
 from vaultd.parse.base import Block, Parser
@@ -53,7 +53,7 @@ def chunk_blocks(blocks: list[Block], parser: str) -> list[Chunk]:
                     section=block.section,
                     bbox=list(block.bbox) if block.bbox else None,
                     pdf_rect=list(block.pdf_rect) if block.pdf_rect else None,
-                    text_sha256=text_sha256(text),
+                    text_sha256=canonical_sha256(text),
                     char_range=[start, start + len(text)],
                     chunk_type=block.type,
                     parser=parser,

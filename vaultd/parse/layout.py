@@ -74,12 +74,13 @@ def fix_ligatures(text: str) -> str:
     return text.translate(_LIG_TABLE)
 
 
-def combine_accents(text: str) -> str:
-    def repl(m: re.Match[str]) -> str:
-        letter = "i" if m.group(2) == "\u0131" else m.group(2)
-        return unicodedata.normalize("NFC", letter + SPACING_ACCENTS[m.group(1)])
+def _combined(m: re.Match[str]) -> str:
+    letter = "i" if m.group(2) == "\u0131" else m.group(2)
+    return unicodedata.normalize("NFC", letter + SPACING_ACCENTS[m.group(1)])
 
-    return _ACCENT_RE.sub(repl, text)
+
+def combine_accents(text: str) -> str:
+    return _ACCENT_RE.sub(_combined, text)
 
 
 _DOTLESS_MARK_RE = re.compile("\u0131([\u0300-\u036f])")
@@ -94,7 +95,13 @@ def repair_chars(text: str) -> str:
     TeX writes í as a dotless ı under an accent; once combined, ``ı`` + mark is ``í``.
     Tab, newline, form feed and carriage return are layout whitespace, not glyphs.
     """
-    text = _CONTROL_RE.sub("\ufffd", combine_accents(fix_ligatures(text)))
+    if text.isascii():  # an O(1) flag test; every ligature and ı is outside ASCII
+        # printable ASCII holds no control character either: only the grave accent is left
+        if text.isprintable() and "`" not in text:
+            return text
+    else:
+        text = fix_ligatures(text)
+    text = _CONTROL_RE.sub("\ufffd", combine_accents(text))
     if "\u0131" in text:
         text = unicodedata.normalize("NFC", _DOTLESS_MARK_RE.sub(r"i\1", text))
     return text

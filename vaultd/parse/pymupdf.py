@@ -90,6 +90,7 @@ def _norm_furniture(text: str) -> str:
 def _read_page(page: Any, flags: int) -> list[Line]:
     lines: list[Line] = []
     data = page.get_text("dict", flags=flags)
+    number = page.number + 1
     for bno, block in enumerate(data["blocks"]):
         if block.get("type", 0) != 0:
             continue
@@ -101,27 +102,31 @@ def _read_page(page: Any, flags: int) -> list[Line]:
             text = join_spans(spans)
             if not text.strip():
                 continue
-            size, best, bold, total = 0.0, -1, 0, 0
-            for sp in spans:
-                n = len(sp["text"])
-                total += n
-                if n > best:  # the size of the longest span stands for the line
-                    size, best = sp["size"], n
-                font = sp["font"]
-                if sp["flags"] & 16 or "Bold" in font or "bold" in font or ".B" in font:
-                    bold += n
+            size, bold = _line_style(spans)
             x0, y0, x1, y1 = line["bbox"]
-            lines.append(
-                Line(
-                    text=text,
-                    bbox=(x0, y0, x1, y1),
-                    size=round(size, 1),
-                    bold=bold * 2 > total,
-                    block=bno,
-                    page=page.number + 1,
-                )
-            )
+            lines.append(Line(text=text, bbox=(x0, y0, x1, y1), size=size, bold=bold,
+                              block=bno, page=number))
     return _merge_same_baseline(lines)
+
+
+def _line_style(spans: list[dict[str, Any]]) -> tuple[float, bool]:
+    """A line's size (that of its longest span, rounded to 0.1 pt) and whether most of
+    its characters are bold."""
+    if len(spans) == 1:  # most lines: one span decides both, no counting needed
+        sp = spans[0]
+        font = sp["font"]
+        return round(sp["size"], 1), bool(
+            sp["flags"] & 16 or "Bold" in font or "bold" in font or ".B" in font)
+    size, best, bold, total = 0.0, -1, 0, 0
+    for sp in spans:
+        n = len(sp["text"])
+        total += n
+        if n > best:  # the size of the longest span stands for the line
+            size, best = sp["size"], n
+        font = sp["font"]
+        if sp["flags"] & 16 or "Bold" in font or "bold" in font or ".B" in font:
+            bold += n
+    return round(size, 1), bold * 2 > total
 
 
 #: poppler's word-space rule (``TextOutputDev.cc``, the raw-order dump of ``TextPage``),
@@ -136,7 +141,8 @@ MAX_INTRA_LINE_DELTA = 0.5
 class Piece(NamedTuple):
     """A run of glyphs of one font, size and baseline: its text and horizontal extent.
 
-    (A tuple: one is made per span of every page, and tuples are the cheapest to build.)
+    (A tuple: one is made per line joined by ``_merge_same_baseline``; ``join_spans``
+    reads the same fields straight from the span dicts instead of building one per span.)
     """
 
     text: str
@@ -144,12 +150,6 @@ class Piece(NamedTuple):
     x1: float
     baseline: float
     size: float
-
-
-def span_piece(span: dict[str, Any]) -> Piece:
-    """The ``Piece`` of one PyMuPDF ``dict`` span (box, origin, size)."""
-    bbox = span["bbox"]
-    return Piece(span["text"], bbox[0], bbox[2], span["origin"][1], span["size"])
 
 
 def space_between(left: Piece, right: Piece) -> bool:
@@ -176,10 +176,17 @@ def space_between(left: Piece, right: Piece) -> bool:
     (``maxCharSpacing``), which reads ``S PECTER`` and ``dataset16 ,``; the raw-order
     rule is the better reading of these marks, so vaultd follows it.
     """
-    em = max(left.size, 1.0)
-    if abs(right.baseline - left.baseline) >= MAX_INTRA_LINE_DELTA * em:
+    return _word_gap(left.x1, left.baseline, left.size, right.x0, right.baseline)
+
+
+def _word_gap(left_x1: float, left_base: float, left_size: float, right_x0: float,
+              right_base: float) -> bool:
+    """``space_between`` on plain numbers (``join_spans`` reads them straight from the
+    span dicts rather than building a ``Piece`` per span)."""
+    em = max(left_size, 1.0)
+    if abs(right_base - left_base) >= MAX_INTRA_LINE_DELTA * em:
         return True
-    return right.x0 - left.x1 > MIN_WORD_SPACING * em
+    return right_x0 - left_x1 > MIN_WORD_SPACING * em
 
 
 def needs_space(left: Piece, right: Piece) -> bool:
@@ -192,9 +199,7 @@ def needs_space(left: Piece, right: Piece) -> bool:
 
 def is_accent(text: str) -> bool:
     """A run of spacing accents only (TeX draws ``ˇ`` then moves back over its ``R``)."""
-    core = text.strip()
-    return bool(core) and core[0] in SPACING_ACCENTS and all(
-        ch in SPACING_ACCENTS or ch.isspace() for ch in core)
+    return _span_kind(text) == 1
 
 
 def join_spans(spans: list[dict[str, Any]]) -> str:
@@ -214,33 +219,50 @@ def join_spans(spans: list[dict[str, Any]]) -> str:
     """
     if len(spans) < 2:  # most lines: nothing to decide
         return str(spans[0]["text"]) if spans else ""
-    pieces = [span_piece(sp) for sp in spans]
-    # kind per piece: 0 blank, 1 spacing accents, 2 visible text; and, for each position,
-    # the first visible piece at or after it (one backward pass)
-    kinds = [0 if not p.text.strip() else 1 if is_accent(p.text) else 2 for p in pieces]
-    ahead: list[Piece | None] = [None] * (len(pieces) + 1)
-    for i in range(len(pieces) - 1, -1, -1):
-        ahead[i] = pieces[i] if kinds[i] == 2 else ahead[i + 1]
+    texts: list[str] = [sp["text"] for sp in spans]
+    # kind per span: 0 blank, 1 spacing accents, 2 visible text; and, for each position,
+    # the index of the first visible span at or after it (-1: none; one backward pass)
+    kinds = [_span_kind(t) for t in texts]
+    ahead = [-1] * (len(texts) + 1)
+    for i in range(len(texts) - 1, -1, -1):
+        ahead[i] = i if kinds[i] == 2 else ahead[i + 1]
     out: list[str] = []
-    prev: Piece | None = None  # the last visible piece written
-    mark = 0  # where a space before the next visible piece (and its accents) goes
-    for i, piece in enumerate(pieces):
+    prev = -1  # index of the last visible span written
+    mark = 0  # where a space before the next visible span (and its accents) goes
+    for i, text in enumerate(texts):
         kind = kinds[i]
         if kind == 0:
             after = ahead[i + 1]
-            if prev is None or after is None or space_between(prev, after):
-                out.append(piece.text)
+            if prev < 0 or after < 0 or _spans_spaced(spans[prev], spans[after]):
+                out.append(text)
                 mark = len(out)
             continue
         if kind == 1:
-            out.append(piece.text)
+            out.append(text)
             continue
-        spaced = prev is None or out[mark - 1][-1].isspace() or piece.text[0].isspace()
-        if prev is not None and not spaced and space_between(prev, piece):
+        if (prev >= 0 and not out[mark - 1][-1].isspace() and not text[0].isspace()
+                and _spans_spaced(spans[prev], spans[i])):
             out.insert(mark, " ")
-        out.append(piece.text)
-        prev, mark = piece, len(out)
+        out.append(text)
+        prev, mark = i, len(out)
     return "".join(out)
+
+
+def _span_kind(text: str) -> int:
+    """0 for a blank span, 1 for spacing accents only (``is_accent``), 2 for visible text."""
+    core = text.strip()
+    if not core:
+        return 0
+    if core[0] in SPACING_ACCENTS and all(ch in SPACING_ACCENTS or ch.isspace() for ch in core):
+        return 1
+    return 2
+
+
+def _spans_spaced(left: dict[str, Any], right: dict[str, Any]) -> bool:
+    """``space_between`` for two PyMuPDF spans: a span's ``Piece`` is its text, box left
+    and right, origin's y (baseline) and size, read here straight from the dicts."""
+    return _word_gap(left["bbox"][2], left["origin"][1], left["size"], right["bbox"][0],
+                     right["origin"][1])
 
 
 def _merge_same_baseline(lines: list[Line]) -> list[Line]:

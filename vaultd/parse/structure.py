@@ -72,6 +72,8 @@ ARXIV_RE = re.compile(r"(?:arxiv[:\s/]*(?:abs/)?\s*)(\d{4}\.\d{4,5}|[a-z\-]+(?:\
 
 
 def _union(lines: list[Line]) -> Box:
+    if len(lines) == 1:  # a one-line group (headings, captions, short blocks): its own box
+        return lines[0].bbox
     x0s, y0s, x1s, y1s = zip(*(ln.bbox for ln in lines), strict=True)
     return (min(x0s), min(y0s), max(x1s), max(y1s))
 

@@ -127,8 +127,13 @@ def _no_header_guess() -> Iterator[None]:
 
 
 def _chars_in_rect_in_page_space(chars: list[dict[str, Any]], rect: Any) -> bool:
-    return any(rect[0] <= c["x0"] and c["x1"] <= rect[2] and rect[1] <= c["top"] and c["bottom"] <= rect[3]
-               for c in chars)
+    # PyMuPDF calls this once per candidate box over the whole char list: the box's
+    # coordinates are read once (a Rect's indexing is a Python call), then a plain loop.
+    x0, y0, x1, y1 = rect[0], rect[1], rect[2], rect[3]
+    for c in chars:
+        if x0 <= c["x0"] and c["x1"] <= x1 and y0 <= c["top"] and c["bottom"] <= y1:
+            return True
+    return False
 
 
 @contextmanager
