@@ -7,7 +7,7 @@ pages/s for `compile_note` with the PyMuPDF tier (parse, chunk, figure crops, no
 and atomic write; net of process start), the time of the figure crops inside it and the
 issue's figure "parse + chunk + note write" (the same compiles less their crop time),
 pages/s for `pdftotext -layout` on the same files in the same run (one process per PDF, as
-a user would run it), peak RSS, the verbatim share and the two-column reading-order check.
+a user would run it; its rounds alternate with compile's), peak RSS, the verbatim share and the two-column reading-order check.
 """
 
 from __future__ import annotations
@@ -15,11 +15,13 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -72,11 +74,59 @@ class CropTimer:
         compile_mod._crop_figures = self._orig  # type: ignore[assignment]
 
 
-def bench_compile(pdfs: list[Path], rounds: int) -> tuple[float, float, float, int]:
-    """Best time for a first compile (no note yet) and for a re-compile (note exists), and
-    the figure-crop time and figure count inside that best first compile."""
-    best = best_re = float("inf")
-    best_crops, figures = 0.0, 0
+@dataclass
+class Round:
+    """One round: the first compile of every PDF (and the crop time inside it), their
+    re-compile, and ``pdftotext -layout`` on the same PDFs right after."""
+
+    compile: float
+    crops: float
+    figures: int
+    recompile: float
+    pdftotext: float
+    extract: float
+
+
+def compile_round(vault: Vault, settings: Settings, keys: list[str]) -> tuple[float, float, int, float]:
+    for note in vault.wiki.glob("*.md"):
+        note.unlink()
+    for fig in vault.figs.glob("*.png"):
+        fig.unlink()
+    with CropTimer() as crops:
+        t = time.perf_counter()
+        for key in keys:
+            compile_note(vault, settings, key)
+        first = time.perf_counter() - t
+    t = time.perf_counter()
+    for key in keys:
+        compile_note(vault, settings, key)
+    return first, crops.seconds, crops.figures, time.perf_counter() - t
+
+
+def pdftotext_round(pdfs: list[Path]) -> float:
+    t = time.perf_counter()
+    for pdf in pdfs:
+        subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, check=True)
+    return time.perf_counter() - t
+
+
+def extract_round(pdfs: list[Path]) -> float:
+    """MuPDF's own part alone: open each PDF and take every page's ``get_text("dict")``
+    with the flags compile uses, nothing else (the floor of any span-level parse)."""
+    import pymupdf
+
+    t = time.perf_counter()
+    for pdf in pdfs:
+        with pymupdf.open(pdf) as doc:  # type: ignore[no-untyped-call]
+            for page in doc:
+                page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+    return time.perf_counter() - t
+
+
+def bench_rounds(pdfs: list[Path], rounds: int) -> list[Round]:
+    """Compile and pdftotext alternate round by round, so both see the same machine (its
+    speed drifts by tens of per cent over minutes on a shared 2-core box)."""
+    out: list[Round] = []
     with tempfile.TemporaryDirectory() as tmp:
         vault = Vault(Path(tmp) / "v")
         vault.init(default_config_toml())
@@ -87,33 +137,12 @@ def bench_compile(pdfs: list[Path], rounds: int) -> tuple[float, float, float, i
             keys.append(key)
         settings = Settings()
         compile_note(vault, settings, keys[0])  # warm-up: import pymupdf, formats, note
+        pdftotext_round(pdfs[:1])
         for _ in range(rounds):
-            for note in vault.wiki.glob("*.md"):
-                note.unlink()
-            for fig in vault.figs.glob("*.png"):
-                fig.unlink()
-            with CropTimer() as crops:
-                t = time.perf_counter()
-                for key in keys:
-                    compile_note(vault, settings, key)
-                elapsed = time.perf_counter() - t
-            if elapsed < best:
-                best, best_crops, figures = elapsed, crops.seconds, crops.figures
-            t = time.perf_counter()
-            for key in keys:
-                compile_note(vault, settings, key)
-            best_re = min(best_re, time.perf_counter() - t)
-    return best, best_re, best_crops, figures
-
-
-def bench_pdftotext(pdfs: list[Path], rounds: int) -> float:
-    best = float("inf")
-    for _ in range(rounds):
-        t = time.perf_counter()
-        for pdf in pdfs:
-            subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, check=True)
-        best = min(best, time.perf_counter() - t)
-    return best
+            first, crops, figures, again = compile_round(vault, settings, keys)
+            out.append(Round(first, crops, figures, again, pdftotext_round(pdfs),
+                             extract_round(pdfs)))
+    return out
 
 
 def _col(bbox: tuple[float, float, float, float]) -> int:
@@ -143,11 +172,15 @@ def main() -> None:
     pdfs = text_layer_pdfs(fixtures())
     pages = sum(page_count(p) for p in pdfs)
     print(f"{len(pdfs)} PDFs, {pages} pages, best of {args.rounds} rounds")
-    t_c, t_re, t_figs, figures = bench_compile(pdfs, args.rounds)
+    rs = bench_rounds(pdfs, args.rounds)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    t_p = bench_pdftotext(pdfs, args.rounds)
+    best = min(rs, key=lambda r: r.compile)
+    t_c, t_figs, figures = best.compile, best.crops, best.figures
+    t_re = min(r.recompile for r in rs)
+    t_p = min(r.pdftotext for r in rs)
     c_rate, p_rate = pages / t_c, pages / t_p
     n_rate = pages / (t_c - t_figs)
+    paired = [r.pdftotext / (r.compile - r.crops) for r in rs]
     print(f"compile (PyMuPDF parse+chunk+figs+note):   {c_rate:7.1f} pages/s  ({t_c:.3f} s)")
     print(f"  figure crops inside it ({figures:3d} figures):  {t_figs:7.3f} s")
     print(f"parse + chunk + note write (less crops):  {n_rate:7.1f} pages/s  ({t_c - t_figs:.3f} s)")
@@ -155,7 +188,12 @@ def main() -> None:
     print(f"pdftotext -layout (process per PDF):      {p_rate:7.1f} pages/s  ({t_p:.3f} s)")
     print(f"ratio compile / pdftotext:                {c_rate / p_rate:7.2f}x  (target >= 0.6x)")
     print(f"ratio parse+chunk+note / pdftotext:       {n_rate / p_rate:7.2f}x  "
-          f"(the issue's figure; target >= 0.6x)")
+          f"(the issue's figure, best against best; target >= 0.6x)")
+    print(f"  same, round by round (median; min-max): {statistics.median(paired):7.2f}x  "
+          f"({min(paired):.2f}-{max(paired):.2f})")
+    t_x = min(r.extract for r in rs)
+    print(f"MuPDF get_text('dict') alone (floor):     {pages / t_x:7.1f} pages/s  ({t_x:.3f} s, "
+          f"{t_p / t_x:.2f}x pdftotext's speed)")
     print(f"peak RSS (compile process):               {rss:7.1f} MiB")
     checked = found = nospace = 0
     for pdf in pdfs:
