@@ -175,3 +175,39 @@ def test_table_search_leaves_pymupdf_unpatched_afterwards_even_from_parallel_thr
         docs = list(pool.map(lambda _: PyMuPDFParser().parse(pdf), range(4)))
     assert all(any(b.markdown for b in d.blocks) for d in docs)
     assert (pt.chars_in_rect, pt.Table._get_header) == before  # type: ignore[attr-defined]
+
+
+def _striped_table_pdf(path: Path, column_rule: bool) -> Path:
+    """A ``Table 1`` caption over zebra-striped rows (filled boxes, no strokes), with or
+    without a vertical rule between its two columns."""
+    pymupdf = load_pymupdf()
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 100), "Table 1: Runtime per query.", fontsize=10)
+    for i, (name, value) in enumerate([("Engine", "ms"), ("Vespa", "12.5"), ("Lucene", "14.1")]):
+        y = 110.0 + 16 * i
+        if i % 2 == 0:
+            page.draw_rect(pymupdf.Rect(72, y, 400, y + 16), color=None, fill=(0.85, 0.93, 0.98))
+        page.insert_text((76, y + 12), name, fontsize=10)
+        page.insert_text((240, y + 12), value, fontsize=10)
+    if column_rule:
+        page.draw_line(pymupdf.Point(230, 110), pymupdf.Point(230, 158), width=0.5)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_a_striped_table_without_column_rules_skips_the_table_search(tmp_path: Path) -> None:
+    """Stripes' sides stand only at the table's outer edges: PyMuPDF's ``lines`` strategy
+    cannot split their rows into cells, so the costly search is not run (the text stays)."""
+    from vaultd.parse.structure import Line
+    from vaultd.parse.tables import rule_region
+
+    pymupdf = load_pymupdf()
+    caption = Line("Table 1: Runtime per query.", (72.0, 91.0, 210.0, 102.0), 10.0, False, 0, 1)
+    with pymupdf.open(_striped_table_pdf(tmp_path / "s.pdf", column_rule=False)) as doc:
+        assert rule_region(doc[0], [caption]) is None
+    with pymupdf.open(_striped_table_pdf(tmp_path / "r.pdf", column_rule=True)) as doc:
+        assert rule_region(doc[0], [caption]) is not None
+    text = " ".join(b.text for b in PyMuPDFParser().parse(tmp_path / "s.pdf").blocks)
+    assert "Table 1: Runtime per query." in text and "Lucene 14.1" in text

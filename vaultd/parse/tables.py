@@ -7,6 +7,10 @@ only from drawn rules, so a page without any vertical stroke (booktabs tables, w
 only horizontal rules, or tables with no rules at all) cannot yield a table; the check
 reads the page's drawings with ``page.get_cdrawings()`` (≈1 ms) and counts a vertical rule
 as a line, or the side of a rectangle or filled shape, at least ``MIN_RULE`` points tall.
+One such rule must also stand *inside* the table's rules, away from their left and right
+ends: zebra-striped tables (filled row boxes, no column rules) only have sides at their
+outer edges, where no cell can be split off, and searching them cost 20–30 ms a page for
+nothing (two PeerJ pages of the fixtures).
 The search is clipped to the page's rules near the caption (``rule_region``: the
 connected group of rules that starts from those within ``SEED_GAP`` above or below a
 caption and sharing horizontal extent with it),
@@ -153,24 +157,35 @@ def _chars_in_rect_fixed() -> Iterator[None]:
         setattr(table_mod, "chars_in_rect", orig)  # noqa: B010
 
 
-def _upright(path: dict[str, Any]) -> bool:
-    """Whether a drawing has a vertical edge at least ``MIN_RULE`` tall."""
-    x0, y0, x1, y1 = path["rect"]
+def _upright_xs(path: dict[str, Any]) -> list[float]:
+    """The x positions of a drawing's vertical edges at least ``MIN_RULE`` tall."""
+    x0, y0, x1, y1 = (float(v) for v in path["rect"])
     if y1 - y0 < MIN_RULE:
-        return False
-    if path.get("type") != "s" or x1 - x0 <= 3.0:  # a filled box's side, a rule
-        return True
-    for item in path["items"]:  # a stroked path: look for an upright segment
+        return []
+    if x1 - x0 <= 3.0:  # a vertical rule
+        return [(x0 + x1) / 2]
+    if path.get("type") != "s":  # a filled box: its two sides
+        return [x0, x1]
+    xs: list[float] = []
+    for item in path["items"]:
         if item[0] == "l" and abs(item[1][0] - item[2][0]) <= 3.0 and abs(item[1][1] - item[2][1]) >= MIN_RULE:
-            return True
-        if item[0] in ("re", "qu"):
-            return True
-    return False
+            xs.append(float(item[1][0]))
+        elif item[0] in ("re", "qu"):
+            xs += [x0, x1]
+    return xs
+
+
+def _has_column_rule(group: list[tuple[Box, dict[str, Any]]], box: Box) -> bool:
+    """Whether a vertical edge stands inside the group's box, away from its left and right
+    sides: without one PyMuPDF's ``lines`` strategy cannot split a row into two cells (the
+    zebra stripes of a shaded table have sides only at the table's two outer edges)."""
+    left, right = box[0] + CLIP_MARGIN, box[2] - CLIP_MARGIN
+    return any(left < x < right for _, path in group for x in _upright_xs(path))
 
 
 def has_vertical_rule(page: Any) -> bool:
     """Whether any drawing on the page has a vertical edge at least ``MIN_RULE`` tall."""
-    return any(_upright(path) for path in page.get_cdrawings())
+    return any(_upright_xs(path) for path in page.get_cdrawings())
 
 
 def _near(a: Box, b: Box, tol: float) -> bool:
@@ -212,7 +227,7 @@ def rule_region(page: Any, captions: list[Line]) -> Box | None:
                 rest.remove(r)
                 box = _box_of([box, r[0]])
                 grew = True
-    if not any(_upright(g[1]) for g in group):
+    if not _has_column_rule(group, box):
         return None
     m = CLIP_MARGIN
     return (box[0] - m, box[1] - m, box[2] + m, box[3] + m)
