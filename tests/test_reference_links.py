@@ -84,3 +84,23 @@ def test_lookup_matches_arxiv_doi_and_version_suffix_but_never_the_note_itself()
     assert linked_keys(["doi:10.2/self"], known, "me") == []
     assert linked_keys(["arxiv:1707.08567v2", "doi:10.1/X"], known, "me") == ["a", "b"]
     assert linked_keys(["doi:10.3/none"], known, "me") == []
+
+
+def test_a_paper_captured_after_the_first_compile_is_linked_on_the_next(
+    vault: Vault, fixtures_dir: Path
+) -> None:
+    """Record ids are remembered between compiles (a daemon compiles many papers), but a
+    new or changed record is seen by the next compile."""
+    _vault_with_two_papers(vault, fixtures_dir)
+    absent = Work(title="Not in this vault", doi="10.9999/absent.1",
+                  authors=[Author(family="Other", given="B.")], issued=[2019])
+    compile_note(vault, Settings(), CITING)
+    refs = [c for c in parse_note(vault.note_path(CITING).read_text(encoding="utf-8")).chunks
+            if c.refs]
+    assert [c.linked_notes for c in refs] == [[CITED], []]
+    _write_meta(vault, "other2019absent", absent, pdf=False)
+    vault.meta_path(CITED).unlink()  # and one record leaves the vault
+    compile_note(vault, Settings(), CITING)
+    refs = [c for c in parse_note(vault.note_path(CITING).read_text(encoding="utf-8")).chunks
+            if c.refs]
+    assert [c.linked_notes for c in refs] == [[], ["other2019absent"]]
