@@ -211,3 +211,27 @@ def test_a_striped_table_without_column_rules_skips_the_table_search(tmp_path: P
         assert rule_region(doc[0], [caption]) is not None
     text = " ".join(b.text for b in PyMuPDFParser().parse(tmp_path / "s.pdf").blocks)
     assert "Table 1: Runtime per query." in text and "Lucene 14.1" in text
+
+
+def test_a_grid_drawn_as_one_path_of_cell_rectangles_is_searched(tmp_path: Path) -> None:
+    """Some writers draw every cell's frame as rectangles of a single path: the cells'
+    inner sides are column rules even though the path's own box has only two sides."""
+    from vaultd.parse.structure import Line
+    from vaultd.parse.tables import rule_region
+
+    pymupdf = load_pymupdf()
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 100), "Table 1: Runtime per query.", fontsize=10)
+    shape = page.new_shape()
+    for row in range(3):
+        for col in range(2):
+            shape.draw_rect(pymupdf.Rect(72 + 160 * col, 110 + 16 * row, 232 + 160 * col, 126 + 16 * row))
+    shape.finish(color=(0, 0, 0), width=0.5)
+    shape.commit()
+    doc.save(tmp_path / "g.pdf")
+    doc.close()
+    caption = Line("Table 1: Runtime per query.", (72.0, 91.0, 210.0, 102.0), 10.0, False, 0, 1)
+    with pymupdf.open(tmp_path / "g.pdf") as check:
+        assert len(check[0].get_cdrawings()) == 1  # one path holds the whole grid
+        assert rule_region(check[0], [caption]) is not None

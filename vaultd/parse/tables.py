@@ -158,20 +158,29 @@ def _chars_in_rect_fixed() -> Iterator[None]:
 
 
 def _upright_xs(path: dict[str, Any]) -> list[float]:
-    """The x positions of a drawing's vertical edges at least ``MIN_RULE`` tall."""
+    """The x positions of a drawing's vertical edges at least ``MIN_RULE`` tall: a thin
+    rule, upright line segments, the sides of rectangles and quads (one path may hold a
+    whole grid of them), else, for a filled shape, its box's two sides."""
     x0, y0, x1, y1 = (float(v) for v in path["rect"])
     if y1 - y0 < MIN_RULE:
         return []
     if x1 - x0 <= 3.0:  # a vertical rule
         return [(x0 + x1) / 2]
-    if path.get("type") != "s":  # a filled box: its two sides
-        return [x0, x1]
     xs: list[float] = []
     for item in path["items"]:
-        if item[0] == "l" and abs(item[1][0] - item[2][0]) <= 3.0 and abs(item[1][1] - item[2][1]) >= MIN_RULE:
-            xs.append(float(item[1][0]))
+        if item[0] == "l":
+            (ax, ay), (bx, by) = item[1], item[2]
+            if abs(ax - bx) <= 3.0 and abs(ay - by) >= MIN_RULE:
+                xs.append(float(ax))
         elif item[0] in ("re", "qu"):
-            xs += [x0, x1]
+            corners = ((item[1][0], item[1][1]), (item[1][2], item[1][3])) if item[0] == "re" \
+                else item[1]
+            cx = [float(c[0]) for c in corners]
+            cy = [float(c[1]) for c in corners]
+            if max(cy) - min(cy) >= MIN_RULE:
+                xs += [min(cx), max(cx)]
+    if not xs and path.get("type") != "s":
+        xs = [x0, x1]  # a filled shape outlined by curves
     return xs
 
 
