@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -177,61 +179,78 @@ def test_table_search_leaves_pymupdf_unpatched_afterwards_even_from_parallel_thr
     assert (pt.chars_in_rect, pt.Table._get_header) == before  # type: ignore[attr-defined]
 
 
-def _striped_table_pdf(path: Path, column_rule: bool) -> Path:
-    """A ``Table 1`` caption over zebra-striped rows (filled boxes, no strokes), with or
-    without a vertical rule between its two columns."""
-    pymupdf = load_pymupdf()
-    doc = pymupdf.open()
+def _caption_pdf(path: Path, caption: str, draw: Callable[[Any], None]) -> Path:
+    """A page with a table caption at y = 100 and whatever ``draw(page)`` adds."""
+    doc = load_pymupdf().open()
     page = doc.new_page(width=595, height=842)
-    page.insert_text((72, 100), "Table 1: Runtime per query.", fontsize=10)
-    for i, (name, value) in enumerate([("Engine", "ms"), ("Vespa", "12.5"), ("Lucene", "14.1")]):
-        y = 110.0 + 16 * i
-        if i % 2 == 0:
-            page.draw_rect(pymupdf.Rect(72, y, 400, y + 16), color=None, fill=(0.85, 0.93, 0.98))
-        page.insert_text((76, y + 12), name, fontsize=10)
-        page.insert_text((240, y + 12), value, fontsize=10)
-    if column_rule:
-        page.draw_line(pymupdf.Point(230, 110), pymupdf.Point(230, 158), width=0.5)
+    page.insert_text((72, 100), caption, fontsize=10)
+    draw(page)
     doc.save(path)
     doc.close()
     return path
 
 
-def test_a_striped_table_without_column_rules_skips_the_table_search(tmp_path: Path) -> None:
-    """Stripes' sides stand only at the table's outer edges: PyMuPDF's ``lines`` strategy
-    cannot split their rows into cells, so the costly search is not run (the text stays)."""
+def _searched(pdf: Path, caption: str) -> bool:
+    """Whether the table search would run for this caption (``rule_region`` finds a clip)."""
     from vaultd.parse.structure import Line
     from vaultd.parse.tables import rule_region
 
-    pymupdf = load_pymupdf()
-    caption = Line("Table 1: Runtime per query.", (72.0, 91.0, 210.0, 102.0), 10.0, False, 0, 1)
-    with pymupdf.open(_striped_table_pdf(tmp_path / "s.pdf", column_rule=False)) as doc:
-        assert rule_region(doc[0], [caption]) is None
-    with pymupdf.open(_striped_table_pdf(tmp_path / "r.pdf", column_rule=True)) as doc:
-        assert rule_region(doc[0], [caption]) is not None
-    text = " ".join(b.text for b in PyMuPDFParser().parse(tmp_path / "s.pdf").blocks)
-    assert "Table 1: Runtime per query." in text and "Lucene 14.1" in text
+    line = Line(caption, (72.0, 91.0, 72.0 + 5 * len(caption), 102.0), 10.0, False, 0, 1)
+    with load_pymupdf().open(pdf) as doc:
+        return rule_region(doc[0], [line]) is not None
+
+
+def _stripes(column_rule: bool) -> Callable[[Any], None]:
+    """Zebra-striped rows (filled boxes, no strokes), with or without a rule between the
+    two columns."""
+    def draw(page: Any) -> None:
+        pymupdf = load_pymupdf()
+        for i, (name, value) in enumerate([("Engine", "ms"), ("Vespa", "12.5"), ("Lucene", "14.1")]):
+            y = 110.0 + 16 * i
+            if i % 2 == 0:
+                page.draw_rect(pymupdf.Rect(72, y, 400, y + 16), color=None, fill=(0.85, 0.93, 0.98))
+            page.insert_text((76, y + 12), name, fontsize=10)
+            page.insert_text((240, y + 12), value, fontsize=10)
+        if column_rule:
+            page.draw_line(pymupdf.Point(230, 110), pymupdf.Point(230, 158), width=0.5)
+    return draw
+
+
+def test_a_striped_table_without_column_rules_skips_the_table_search(tmp_path: Path) -> None:
+    """Stripes' sides stand only at the table's outer edges: PyMuPDF's ``lines`` strategy
+    cannot split their rows into cells, so the costly search is not run (the text stays)."""
+    caption = "Table 1: Runtime per query."
+    striped = _caption_pdf(tmp_path / "s.pdf", caption, _stripes(column_rule=False))
+    assert not _searched(striped, caption)
+    assert _searched(_caption_pdf(tmp_path / "r.pdf", caption, _stripes(column_rule=True)), caption)
+    text = " ".join(b.text for b in PyMuPDFParser().parse(striped).blocks)
+    assert caption in text and "Lucene 14.1" in text
 
 
 def test_a_grid_drawn_as_one_path_of_cell_rectangles_is_searched(tmp_path: Path) -> None:
     """Some writers draw every cell's frame as rectangles of a single path: the cells'
     inner sides are column rules even though the path's own box has only two sides."""
-    from vaultd.parse.structure import Line
-    from vaultd.parse.tables import rule_region
+    def grid(page: Any) -> None:
+        pymupdf = load_pymupdf()
+        shape = page.new_shape()
+        for row in range(3):
+            for col in range(2):
+                shape.draw_rect(pymupdf.Rect(72 + 160 * col, 110 + 16 * row,
+                                             232 + 160 * col, 126 + 16 * row))
+        shape.finish(color=(0, 0, 0), width=0.5)
+        shape.commit()
+        assert len(page.get_cdrawings()) == 1  # one path holds the whole grid
 
-    pymupdf = load_pymupdf()
-    doc = pymupdf.open()
-    page = doc.new_page(width=595, height=842)
-    page.insert_text((72, 100), "Table 1: Runtime per query.", fontsize=10)
-    shape = page.new_shape()
-    for row in range(3):
-        for col in range(2):
-            shape.draw_rect(pymupdf.Rect(72 + 160 * col, 110 + 16 * row, 232 + 160 * col, 126 + 16 * row))
-    shape.finish(color=(0, 0, 0), width=0.5)
-    shape.commit()
-    doc.save(tmp_path / "g.pdf")
-    doc.close()
-    caption = Line("Table 1: Runtime per query.", (72.0, 91.0, 210.0, 102.0), 10.0, False, 0, 1)
-    with pymupdf.open(tmp_path / "g.pdf") as check:
-        assert len(check[0].get_cdrawings()) == 1  # one path holds the whole grid
-        assert rule_region(check[0], [caption]) is not None
+    assert _searched(_caption_pdf(tmp_path / "g.pdf", "Table 1: Runtime.", grid), "Table 1: Runtime.")
+
+
+def test_a_table_with_one_column_rule_between_full_width_rules_is_searched(tmp_path: Path) -> None:
+    """The ACL style: rules across the whole table and one upright rule after the first
+    column, none at the outer edges."""
+    def acl(page: Any) -> None:
+        pymupdf = load_pymupdf()
+        for y in (110.0, 126.0, 170.0):
+            page.draw_line(pymupdf.Point(72, y), pymupdf.Point(300, y), width=0.5)
+        page.draw_line(pymupdf.Point(150, 110), pymupdf.Point(150, 170), width=0.5)
+
+    assert _searched(_caption_pdf(tmp_path / "acl.pdf", "Table 3: Results.", acl), "Table 3: Results.")

@@ -7,10 +7,10 @@ only from drawn rules, so a page without any vertical stroke (booktabs tables, w
 only horizontal rules, or tables with no rules at all) cannot yield a table; the check
 reads the page's drawings with ``page.get_cdrawings()`` (≈1 ms) and counts a vertical rule
 as a line, or the side of a rectangle or filled shape, at least ``MIN_RULE`` points tall.
-One such rule must also stand *inside* the table's rules, away from their left and right
-ends: zebra-striped tables (filled row boxes, no column rules) only have sides at their
-outer edges, where no cell can be split off, and searching them cost 20–30 ms a page for
-nothing (two PeerJ pages of the fixtures).
+One such rule must also be a *column* rule, crossed by a horizontal rule that runs on past
+it on both sides: zebra-striped tables (filled row boxes, no column rules) only have sides
+at their outer edges, where no cell can be split off, and searching them cost 20–30 ms a
+page for nothing (two PeerJ pages of the fixtures).
 The search is clipped to the page's rules near the caption (``rule_region``: the
 connected group of rules that starts from those within ``SEED_GAP`` above or below a
 caption and sharing horizontal extent with it),
@@ -157,44 +157,82 @@ def _chars_in_rect_fixed() -> Iterator[None]:
         setattr(table_mod, "chars_in_rect", orig)  # noqa: B010
 
 
-def _upright_xs(path: dict[str, Any]) -> list[float]:
-    """The x positions of a drawing's vertical edges at least ``MIN_RULE`` tall: a thin
-    rule, upright line segments, the sides of rectangles and quads (one path may hold a
-    whole grid of them), else, for a filled shape, its box's two sides."""
+#: A vertical edge: (x, top, bottom); a horizontal one: (y, left, right).
+Edge = tuple[float, float, float]
+
+
+def _box_edges(x0: float, y0: float, x1: float, y1: float) -> tuple[list[Edge], list[Edge]]:
+    """The sides of a box long enough to be rules (``MIN_RULE``): a thin box is one rule."""
+    vs: list[Edge] = []
+    hs: list[Edge] = []
+    if y1 - y0 >= MIN_RULE:
+        vs += [((x0 + x1) / 2, y0, y1)] if x1 - x0 <= 3.0 else [(x0, y0, y1), (x1, y0, y1)]
+    if x1 - x0 >= MIN_RULE:
+        hs += [((y0 + y1) / 2, x0, x1)] if y1 - y0 <= 3.0 else [(y0, x0, x1), (y1, x0, x1)]
+    return vs, hs
+
+
+def _edges(path: dict[str, Any]) -> tuple[list[Edge], list[Edge]]:
+    """A drawing's vertical and horizontal rules: straight segments, the sides of its
+    rectangles and quads (one path may hold a whole grid of them), else, for a filled
+    shape outlined by curves, its box's sides."""
     x0, y0, x1, y1 = (float(v) for v in path["rect"])
-    if y1 - y0 < MIN_RULE:
-        return []
-    if x1 - x0 <= 3.0:  # a vertical rule
-        return [(x0 + x1) / 2]
-    xs: list[float] = []
+    if x1 - x0 <= 3.0 or y1 - y0 <= 3.0:  # a rule drawn as a thin box or a single line
+        return _box_edges(x0, y0, x1, y1)
+    vs: list[Edge] = []
+    hs: list[Edge] = []
     for item in path["items"]:
         if item[0] == "l":
             (ax, ay), (bx, by) = item[1], item[2]
             if abs(ax - bx) <= 3.0 and abs(ay - by) >= MIN_RULE:
-                xs.append(float(ax))
+                vs.append((float(ax), float(min(ay, by)), float(max(ay, by))))
+            elif abs(ay - by) <= 3.0 and abs(ax - bx) >= MIN_RULE:
+                hs.append((float(ay), float(min(ax, bx)), float(max(ax, bx))))
         elif item[0] in ("re", "qu"):
             corners = ((item[1][0], item[1][1]), (item[1][2], item[1][3])) if item[0] == "re" \
                 else item[1]
             cx = [float(c[0]) for c in corners]
             cy = [float(c[1]) for c in corners]
-            if max(cy) - min(cy) >= MIN_RULE:
-                xs += [min(cx), max(cx)]
-    if not xs and path.get("type") != "s":
-        xs = [x0, x1]  # a filled shape outlined by curves
-    return xs
+            v, h = _box_edges(min(cx), min(cy), max(cx), max(cy))
+            vs += v
+            hs += h
+    if not vs and not hs and path.get("type") != "s":
+        return _box_edges(x0, y0, x1, y1)
+    return vs, hs
 
 
-def _has_column_rule(group: list[tuple[Box, dict[str, Any]]], box: Box) -> bool:
-    """Whether a vertical edge stands inside the group's box, away from its left and right
-    sides: without one PyMuPDF's ``lines`` strategy cannot split a row into two cells (the
-    zebra stripes of a shaded table have sides only at the table's two outer edges)."""
-    left, right = box[0] + CLIP_MARGIN, box[2] - CLIP_MARGIN
-    return any(left < x < right for _, path in group for x in _upright_xs(path))
+def _joined(hs: list[Edge]) -> list[Edge]:
+    """Horizontal rules on one line (within 1 pt) that meet or overlap, as one rule (a grid
+    drawn cell by cell has each row rule in pieces)."""
+    out: list[Edge] = []
+    for y, a, b in sorted(hs, key=lambda e: (round(e[0]), e[1])):
+        if out and abs(out[-1][0] - y) <= 1.0 and a <= out[-1][2] + CLIP_MARGIN:
+            out[-1] = (out[-1][0], out[-1][1], max(out[-1][2], b))
+        else:
+            out.append((y, a, b))
+    return out
+
+
+def _has_column_rule(group: list[tuple[Box, dict[str, Any]]]) -> bool:
+    """Whether a vertical rule is crossed by a horizontal one that runs on past it on both
+    sides: a column rule, without which PyMuPDF's ``lines`` strategy cannot split a row
+    into cells. Zebra stripes (filled row boxes) have sides only at the table's outer
+    edges, where nothing runs on past them."""
+    vs: list[Edge] = []
+    hs: list[Edge] = []
+    for _, path in group:
+        v, h = _edges(path)
+        vs += v
+        hs += h
+    m = CLIP_MARGIN
+    rows = _joined(hs)
+    return any(a < x - m and b > x + m and top - m <= y <= bottom + m
+               for x, top, bottom in vs for y, a, b in rows)
 
 
 def has_vertical_rule(page: Any) -> bool:
     """Whether any drawing on the page has a vertical edge at least ``MIN_RULE`` tall."""
-    return any(_upright_xs(path) for path in page.get_cdrawings())
+    return any(_edges(path)[0] for path in page.get_cdrawings())
 
 
 def _near(a: Box, b: Box, tol: float) -> bool:
@@ -236,7 +274,7 @@ def rule_region(page: Any, captions: list[Line]) -> Box | None:
                 rest.remove(r)
                 box = _box_of([box, r[0]])
                 grew = True
-    if not _has_column_rule(group, box):
+    if not _has_column_rule(group):
         return None
     m = CLIP_MARGIN
     return (box[0] - m, box[1] - m, box[2] + m, box[3] + m)
