@@ -125,3 +125,29 @@ def test_body_text_above_a_caption_still_continues_after_the_float(
     blocks = build_blocks(pages, [_info(1)], "pymupdf")
     assert blocks[0].text == ("The model is trained on pairs of papers that cite "
                               "each other, and on random negatives.")
+
+
+@pytest.mark.parametrize("carried", [
+    "by 5 \u03bcm, as measured.",  # a sentence's end carried to the next column
+    "in C++.",
+    "of the 2 \u00d7 2",
+    "\uac1c\uc815 \uc804\u00b7\ud6c4 \ube44\uad50",  # Korean: a middle dot between words
+    "xB \u2261 mB",  # inline math set on its own line around a built-up fraction
+])
+def test_a_short_line_that_goes_on_with_an_open_sentence_is_not_taken_for_a_formula(
+        carried: str) -> None:
+    pages, infos = _page("The layer was grown across the whole substrate and then etched", carried)
+    blocks = build_blocks(pages, infos, "pymupdf")
+    assert [b.type for b in blocks] == ["paragraph"] * len(blocks)
+    assert carried in " ".join(b.text for b in blocks)
+
+
+def test_body_text_right_above_a_caption_set_over_its_figure_is_not_a_label() -> None:
+    # APA style: the caption comes first and the picture below it, so body text can run
+    # right down to a caption; its sentence goes on after the figure.
+    pages = [[_line("The distribution of the measured response times across all the", 160.0, 1, 0),
+              _line("runs is plotted in", 172.0, 1, 0),
+              _line("Figure 3: Response times.", 186.0, 1, 1),
+              _line("the upper panel, for each of the servers.", 500.0, 1, 2)]]
+    blocks = build_blocks(pages, [_info(1)], "pymupdf")
+    assert blocks[0].text.endswith("runs is plotted in the upper panel, for each of the servers.")

@@ -254,3 +254,12 @@ def test_a_table_with_one_column_rule_between_full_width_rules_is_searched(tmp_p
         page.draw_line(pymupdf.Point(150, 110), pymupdf.Point(150, 170), width=0.5)
 
     assert _searched(_caption_pdf(tmp_path / "acl.pdf", "Table 3: Results.", acl), "Table 3: Results.")
+
+
+def test_row_rules_drawn_in_pieces_are_joined_whatever_their_float_noise() -> None:
+    from vaultd.parse.tables import _joined
+
+    pieces = [(150.4999, 100.0, 200.0), (150.5001, 200.0, 300.0), (150.4999, 300.0, 400.0),
+              (170.0, 100.0, 400.0)]
+    assert _joined(pieces) == [(150.4999, 100.0, 400.0), (170.0, 100.0, 400.0)]
+    assert _joined([(10.0, 0.0, 50.0), (10.2, 80.0, 90.0)]) == [(10.0, 0.0, 50.0), (10.2, 80.0, 90.0)]

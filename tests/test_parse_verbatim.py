@@ -29,3 +29,14 @@ def test_an_unmapped_glyph_does_not_match_a_letter_or_two_characters() -> None:
     assert not occurs_in("tk\ufffd1 and", "tk  1 and")
     assert occurs_in("tk\ufffd1 and", "we predict tk 1 and more")
     assert not occurs_in("a value of \ufffd 0.07", "a value of & 0.08")
+
+
+def test_an_unmapped_glyph_standing_alone_may_be_dropped_with_one_of_its_spaces() -> None:
+    assert occurs_in("nodes p1 \ufffd p2 for", "the nodes p1 p2 for each")
+    assert occurs_in("nodes p1 \ufffd p2 for", "the nodes p1 \x8d p2 for each")
+    assert not occurs_in("nodes p1 \ufffd p2 for", "the nodes p1 k p2 for each")
+
+
+def test_a_quote_of_unmapped_glyphs_only_matches_nothing_but_itself() -> None:
+    assert not occurs_in("\ufffd \ufffd", "any text at all")
+    assert occurs_in("\ufffd \ufffd", "a \ufffd \ufffd b")

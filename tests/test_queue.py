@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import pytest
+
 from vaultd.daemon.queue import MAX_CRASHES, JobQueue, backoff_seconds
 from vaultd.statedb import open_state_db
 from vaultd.vault import Vault
@@ -155,3 +157,29 @@ def test_running_job_with_a_busy_key_is_skipped(vault: Vault) -> None:
     q.set_idem_key(a, "sha256:abc", "pdf")
     job = q.claim(busy_keys={"sha256:abc"})
     assert job is not None and job.id == b
+
+
+def test_a_bad_item_that_cannot_be_moved_to_failed_is_still_marked_failed(
+        vault: Vault, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read-only or full disk must not leave the job `running` (it would block the file
+    and count as a crash at the next start)."""
+    from vaultd.config import Settings
+    from vaultd.daemon import outcomes
+    from vaultd.daemon.runner import Daemon
+
+    empty = vault.inbox / "empty.pdf"
+    empty.write_bytes(b"")
+    daemon = Daemon(vault, Settings(), rules=[], scheduler=False)
+    daemon.queue.enqueue(str(empty), "0:1")
+    job = daemon.queue.claim()
+    assert job is not None
+
+    def read_only(src: object, dst: object) -> object:
+        raise PermissionError(13, "Read-only file system")
+
+    monkeypatch.setattr(outcomes, "move_file", read_only)
+    with pytest.raises(PermissionError):
+        daemon.process(job)
+    after = daemon.queue.get(job.id)
+    assert after.state == "failed" and "is empty" in (after.error or "")
+    assert empty.exists()  # nothing lost

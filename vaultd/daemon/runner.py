@@ -95,8 +95,10 @@ class Daemon:
               detail: str | None = None) -> None:
         # Move first: while the job is still `running` no second job can be queued for this
         # file version, and once it is in _failed/ the watcher no longer sees it.
-        note = outcomes.fail_item(self.vault, path, what, todo, detail)
-        self.queue.fail(job.id, what)
+        try:
+            note = outcomes.fail_item(self.vault, path, what, todo, detail)
+        finally:  # even when the move fails (read-only inbox, disk full): never left running
+            self.queue.fail(job.id, what)
         log.warning("job %d failed: %s (see %s)", job.id, what, note)
 
     def _fail_crashed(self, job: Job) -> None:

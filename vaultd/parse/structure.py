@@ -174,17 +174,43 @@ def _is_glyph_fragment(text: str) -> bool:
     return 0 < len(chars) <= FRAGMENT_MAX and "\ufffd" in chars and _alpha_ratio(text) < 0.6
 
 
-_WORD_RE = re.compile(r"[A-Za-z]{4}")  # a prose word; formulas use 1-3 letter symbols (ln, max)
-_RELATION_CHARS = set("=≡≤≥≈∝∈∂∑∫√∇")
+#: Prose in a short line: a Latin word of four letters (formulas use 1-3 letter symbols:
+#: ln, max), a word of two letters in another script (Greek, Hangul: formulas use single
+#: Greek letters), or a line opening with a lowercase word (``by 5 μm.``, ``of the 2 × 2``:
+#: the end of a sentence carried over from a column or page before).
+_PROSE_RE = re.compile(r"[A-Za-z]{4}|[^\W\d_A-Za-z]{2}|^[a-z]{2,} ")
+#: Operators and relations (not Greek letters, ``·`` joining words, or ``_``).
+_OPERATOR_CHARS = set("=+−×÷±∓≤≥≈≠≡∝∈∉⊂⊆∑∏∫∂√∇→←⇒<>")
+_RELATION_CHARS = set("=≡≤≥≈≠∝∈∉⊂⊆∂∑∏∫√∇→⇒")
 
 
-def _is_formula_line(text: str, math: int) -> bool:
+def _is_formula_line(text: str) -> bool:
     """A line of a display formula set on its own (``Ψ(x, q) = − ∂ ln f0``) or a piece of
-    one (``˙Ψ −i q``): no prose word, and math symbols, with a relation or an operator of
-    analysis among them unless the piece is as short as a glyph fragment."""
-    if math == 0 or _WORD_RE.search(text):
+    one (``˙Ψ −i q``, ``+ m``): no prose (``_PROSE_RE``) and an operator; with a relation or
+    an operator of analysis it is a formula line, else only a piece as short as a glyph
+    fragment that does not end a sentence. ``·`` counts only set apart (``k · n``); between
+    words (``예방·관리``) it is punctuation."""
+    if _PROSE_RE.search(text):
         return False
-    return any(ch in _RELATION_CHARS for ch in text) or len("".join(text.split())) <= FRAGMENT_MAX
+    if not any(ch in _OPERATOR_CHARS for ch in text) and " · " not in text:
+        return False
+    if any(ch in _RELATION_CHARS for ch in text):
+        return True
+    return len("".join(text.split())) <= FRAGMENT_MAX and not text.rstrip().endswith(".")
+
+
+def _is_short(lines: list[Line], text: str) -> bool:
+    """At most two lines, 120 characters and 15 words: a heading or formula line's size."""
+    return len(lines) <= 2 and len(text) <= 120 and 0 < len(text.split()) <= 15
+
+
+def _inline_math(paras: list[_Para], text: str) -> bool:
+    """A formula line that goes on with a sentence left open (``the quantity`` / ``xB ≡
+    mB``, set on its own line around a built-up fraction): it continues that paragraph."""
+    if not text[:1].islower():
+        return False
+    target = _merge_target(paras)
+    return target is not None and target.type == "paragraph" and not target.text.rstrip().endswith(_SENT_END)
 
 
 def _classify(lines: list[Line], text: str, body: float, standalone: bool) -> tuple[ChunkType, str | None]:
@@ -196,7 +222,7 @@ def _classify(lines: list[Line], text: str, body: float, standalone: bool) -> tu
         return "list", None
     if len(text) >= 300:
         return "paragraph", None
-    short = len(lines) <= 2 and len(text) <= 120 and 0 < len(text.split()) <= 15
+    short = _is_short(lines, text)
     math = sum(map(_MATH_CHARS.__contains__, text))
     if (
         short
@@ -215,7 +241,6 @@ def _classify(lines: list[Line], text: str, body: float, standalone: bool) -> tu
         (_EQNUM_RE.search(text) and (math >= 1 or _alpha_ratio(text) < 0.6))
         or (math >= 3 and _alpha_ratio(text) < 0.5)
         or _is_glyph_fragment(text)
-        or (short and _is_formula_line(text, math))
     ):
         return "equation", None
     return "paragraph", None
@@ -274,6 +299,9 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 if not text:
                     continue
                 kind, number = _classify(para_lines, text, body, len(split) == 1 or para_lines[0].bold)
+                if kind == "paragraph" and _is_formula_line(text) and _is_short(para_lines, text) \
+                        and not _inline_math(paras, text):
+                    kind = "equation"
                 cur = _Para(kind, para_lines, text, [(para_lines[0].page, text)], number)
                 cur.head = len(para_lines)
                 cur.floating = kind == "paragraph" and _is_small_print(para_lines, body, info)
@@ -320,23 +348,47 @@ def _is_small_print(lines: list[Line], body: float, info: PageInfo) -> bool:
 #: Sub-figure labels (``(a) SPECTER (b) SciBERT``) sit at most this many body sizes above
 #: their caption; body text never does (the figure itself is in between).
 LABEL_GAP = 1.5
+#: Longest sub-figure label line, in words (a line of body text has more).
+LABEL_WORDS = 8
 
 
 def _float_labels(paras: list[_Para], caption: Line, body: float) -> None:
-    """Short paragraphs right above a caption, in its column, are the figure's own labels:
-    mark them floating, so no body paragraph is continued into them (or they into it)."""
+    """One-line paragraphs right above a figure caption, in its column, with no text
+    right above them, are the figure's own labels: mark them floating, so no body
+    paragraph is continued into them (or they into it).
+
+    Text directly under other text is body text running down to a caption set above its
+    figure (``… is plotted in`` / ``Figure 3: …``), not a label: labels sit under the
+    figure's picture."""
     below = caption
-    for para in reversed(paras):
-        last = para.lines[-1]
-        if (para.type != "paragraph" or len(para.pieces) > 1 or len(para.lines) > 2
-                or len(para.text.split()) > 15 or last.page != caption.page):
+    for i in range(len(paras) - 1, -1, -1):
+        para = paras[i]
+        line = para.lines[-1]
+        if (para.type != "paragraph" or len(para.lines) > 1 or len(para.pieces) > 1
+                or len(para.text.split()) > LABEL_WORDS or line.page != caption.page):
             return
-        if not 0 <= below.bbox[1] - last.bbox[3] <= LABEL_GAP * body:
+        if not 0 <= below.bbox[1] - line.bbox[3] <= LABEL_GAP * body:
             return
-        if para.lines[0].bbox[0] >= caption.bbox[2] or last.bbox[2] <= caption.bbox[0]:
+        if line.bbox[0] >= caption.bbox[2] or line.bbox[2] <= caption.bbox[0]:
             return  # another column
+        if _text_right_above(paras[:i], line, LABEL_GAP * body):
+            return
         para.floating = True
-        below = para.lines[0]
+        below = line
+
+
+def _text_right_above(paras: list[_Para], line: Line, gap: float) -> bool:
+    """Whether a line of these paragraphs ends within ``gap`` above ``line``, overlapping
+    it horizontally, on its page."""
+    for para in reversed(paras):
+        for other in para.lines:
+            if (other.page == line.page and other.bbox[0] < line.bbox[2]
+                    and line.bbox[0] < other.bbox[2]
+                    and 0 <= line.bbox[1] - other.bbox[3] <= gap):
+                return True
+        if para.lines[-1].page < line.page:
+            return False
+    return False
 
 
 def _merge_target(paras: list[_Para]) -> _Para | None:

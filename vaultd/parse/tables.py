@@ -205,8 +205,20 @@ def _joined(hs: list[Edge]) -> list[Edge]:
     """Horizontal rules on one line (within 1 pt) that meet or overlap, as one rule (a grid
     drawn cell by cell has each row rule in pieces)."""
     out: list[Edge] = []
-    for y, a, b in sorted(hs, key=lambda e: (round(e[0]), e[1])):
-        if out and abs(out[-1][0] - y) <= 1.0 and a <= out[-1][2] + CLIP_MARGIN:
+    row: list[Edge] = []
+    for edge in sorted(hs):
+        if row and edge[0] - row[0][0] > 1.0:
+            out += _merged(row)
+            row = []
+        row.append(edge)
+    return out + _merged(row)
+
+
+def _merged(row: list[Edge]) -> list[Edge]:
+    """Pieces of one row rule, by their left ends, joined where they meet (3 pt)."""
+    out: list[Edge] = []
+    for y, a, b in sorted(row, key=lambda e: e[1]):
+        if out and a <= out[-1][2] + CLIP_MARGIN:
             out[-1] = (out[-1][0], out[-1][1], max(out[-1][2], b))
         else:
             out.append((y, a, b))

@@ -78,12 +78,25 @@ def _loose(text: str) -> str:
 _UNMAPPED_ALT = "(?:[ \ufffd\x00-\x1f\x7f-\x9f])?"
 
 
+#: The same for a glyph standing alone between two spaces: dropped, its two spaces are one
+#: after canonicalisation (``x � y`` vs ``x y``).
+_UNMAPPED_WORD_ALT = "(?:[\ufffd\x00-\x1f\x7f-\x9f] )?"
+
+
 def _pattern(text: str) -> re.Pattern[str] | None:
     """For a text with unmapped glyphs (U+FFFD): a pattern in which each of them stands
-    for ``_UNMAPPED_ALT``; every other character must match exactly. None without any."""
-    if "\ufffd" not in text:
+    for ``_UNMAPPED_ALT`` (``_UNMAPPED_WORD_ALT`` between spaces); every other character
+    must match exactly. None without any, or without a single mapped character to match."""
+    parts = text.split("\ufffd")
+    if len(parts) == 1 or not "".join("".join(parts).split()):
         return None
-    return re.compile(_UNMAPPED_ALT.join(re.escape(part) for part in text.split("\ufffd")))
+    out = [re.escape(parts[0])]
+    for part in parts[1:]:
+        if out[-1].endswith(" ") and part.startswith(" "):
+            out += [_UNMAPPED_WORD_ALT, re.escape(part[1:])]
+        else:
+            out += [_UNMAPPED_ALT, re.escape(part)]
+    return re.compile("".join(out))
 
 
 def occurs_in(quote: str, reference: str) -> bool:
