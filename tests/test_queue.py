@@ -183,3 +183,47 @@ def test_a_bad_item_that_cannot_be_moved_to_failed_is_still_marked_failed(
     after = daemon.queue.get(job.id)
     assert after.state == "failed" and "is empty" in (after.error or "")
     assert empty.exists()  # nothing lost
+
+
+class _NoWatcher:
+    def poll(self, now: float) -> list[object]:
+        return []
+
+
+def test_after_a_crash_the_jobs_that_were_running_are_retried_one_at_a_time(
+        vault: Vault) -> None:
+    """With two jobs running when vaultd died, either may be the culprit: each runs alone
+    next time, so only the file that really crashes vaultd gets its crashes counted."""
+    from vaultd.config import Settings
+    from vaultd.daemon.runner import Daemon
+
+    q = _queue(vault)
+    for name in ("a.pdf", "b.pdf", "c.pdf"):
+        q.enqueue(f"/i/{name}", "1:1")
+    first, second = q.claim(), q.claim()
+    assert first is not None and second is not None
+    assert q.requeue_stale().requeued == 2  # the process died with both running
+    settings = Settings()
+    assert settings.daemon.concurrency >= 2
+    daemon = Daemon(vault, settings, rules=[], scheduler=False)
+    daemon._tick(_NoWatcher())  # type: ignore[arg-type]
+    assert list(daemon._running) == [first.id]  # a suspect, alone
+    daemon._release(first.id)
+    daemon._tick(_NoWatcher())  # type: ignore[arg-type]
+    assert list(daemon._running) == [second.id]  # the other suspect, alone too
+    daemon._release(second.id)
+    daemon._tick(_NoWatcher())  # type: ignore[arg-type]
+    assert len(daemon._running) == 1  # c.pdf; nothing else is queued
+
+
+def test_a_suspect_is_not_claimed_beside_a_running_job(vault: Vault) -> None:
+    q = _queue(vault)
+    q.enqueue("/i/a.pdf", "1:1")
+    assert q.claim() is not None
+    q.requeue_stale()
+    q.enqueue("/i/b.pdf", "1:1")
+    fresh = q.claim(suspects=False)
+    assert fresh is not None and fresh.path == "/i/b.pdf"
+    assert q.claim(suspects=False) is None
+    suspect = q.claim()
+    assert suspect is not None and suspect.path == "/i/a.pdf" and suspect.crashes == 1

@@ -142,8 +142,10 @@ class JobQueue:
         return cur.lastrowid if cur.rowcount else None
 
     @_locked
-    def claim(self, now: float | None = None, busy_keys: set[str] | None = None) -> Job | None:
-        """Take the oldest due job (queued → running)."""
+    def claim(self, now: float | None = None, busy_keys: set[str] | None = None, *,
+              suspects: bool = True) -> Job | None:
+        """Take the oldest due job (queued → running); with ``suspects=False`` skip jobs
+        that were running when vaultd died (``crashes`` > 0)."""
         now = time.time() if now is None else now
         with self.db:
             rows = self.db.execute(
@@ -153,6 +155,8 @@ class JobQueue:
             ).fetchall()
             for row in rows:
                 if busy_keys and row["idem_key"] in busy_keys:
+                    continue
+                if not suspects and row["crashes"]:
                     continue
                 cur = self.db.execute(
                     "UPDATE daemon_jobs SET state='running', attempts=attempts+1, updated_at=? "

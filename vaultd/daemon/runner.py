@@ -77,6 +77,10 @@ class Daemon:
         self._enrich: stdqueue.Queue[list[str] | None] = stdqueue.Queue()
         self._maint: stdqueue.Queue[Callable[[], Any] | None] = stdqueue.Queue()
         self._running: dict[int, float] = {}
+        # A job that was running when vaultd died runs alone: with two jobs running at a
+        # crash, either file may be the culprit, and only a crash while one runs alone
+        # tells which (so an innocent file never reaches MAX_CRASHES by keeping company).
+        self._solo: int | None = None
         self._running_lock = threading.Lock()
         self._key_locks: dict[str, threading.Lock] = {}
         self._key_locks_guard = threading.Lock()
@@ -191,6 +195,13 @@ class Daemon:
         if rule.enrich and result.cite_keys:
             self._enrich.put(result.cite_keys)
 
+    def _release(self, job_id: int) -> None:
+        """A job no longer runs here (finished, or put back at shutdown)."""
+        with self._running_lock:
+            self._running.pop(job_id, None)
+            if self._solo == job_id:
+                self._solo = None
+
     def _worker(self) -> None:
         while True:
             job = self._work.get()
@@ -205,8 +216,7 @@ class Daemon:
                                "report this with the log .vaultd/logs/vaultd.log; "
                                "then drop the file again")
             finally:
-                with self._running_lock:
-                    self._running.pop(job.id, None)
+                self._release(job.id)
 
     def _enricher(self) -> None:
         from vaultd.pipeline.ingest import enrich_after
@@ -281,12 +291,14 @@ class Daemon:
             self._maint.put(self.export_bib)
         while True:
             with self._running_lock:
-                if len(self._running) >= self.settings.daemon.concurrency:
+                if len(self._running) >= self.settings.daemon.concurrency or self._solo is not None:
                     break
-                job = self.queue.claim()
+                job = self.queue.claim(suspects=not self._running)
                 if job is None:
                     break
                 self._running[job.id] = time.monotonic()
+                if job.crashes:
+                    self._solo = job.id
             self._work.put(job)
 
     def _start_thread(self, target: Callable[[], None], name: str) -> None:
@@ -352,8 +364,7 @@ class Daemon:
                 break
             if job is not None:
                 self.queue.requeue(job.id)
-                with self._running_lock:
-                    self._running.pop(job.id, None)
+                self._release(job.id)
         while time.monotonic() < deadline:
             with self._running_lock:
                 if not self._running:
