@@ -124,6 +124,19 @@ def test_recompile_keeps_the_users_own_section(sample_vault: Vault) -> None:
     assert "This is mine." in path.read_text("utf-8")
 
 
+def test_a_comment_typed_after_a_quote_stays_after_it_on_recompile(sample_vault: Vault) -> None:
+    path = compile_note(sample_vault, Settings(), KEY).note_path
+    text = path.read_text("utf-8")
+    third = parse_note(text).chunks[2]
+    end = text.index("<!-- /chunk -->\n\n", text.index(f"<!-- chunk id={third.id} -->"))
+    at = end + len("<!-- /chunk -->\n\n")
+    mine = "Check this against my pilot data.\n\n"
+    path.write_text(text[:at] + mine + text[at:], encoding="utf-8")
+    compile_note(sample_vault, Settings(), KEY)
+    again = path.read_text("utf-8")
+    assert again == text[:at] + mine + text[at:]
+
+
 def test_bad_pdf_fails_with_one_line_and_writes_nothing(vault: Vault, fixtures_dir: Path) -> None:
     shutil.copy(fixtures_dir / "pdfs" / "encrypted" / "password-example_pw-test.pdf", vault.pdf_path(KEY))
     _meta(vault)

@@ -190,3 +190,22 @@ def test_enrichment_change_updates_rows_in_place_without_reindexing(vault: Vault
     finally:
         db.close()
     assert index_status(vault)["enrichment_pending"] == 2
+
+
+def test_a_note_typed_after_a_quote_is_found_with_that_quotes_page(vault: Vault) -> None:
+    sample_vault(vault)
+    path = vault.note_path("vaswani2017attention")
+    text = path.read_text(encoding="utf-8")
+    mine = "Ask Ada whether the warmup schedule matters here.\n"
+    marker = "<!-- /chunk -->\n\n"
+    first_end = text.index(marker) + len(marker)
+    atomic_write_text(path, text[:first_end] + mine + text[first_end:])
+    index_vault(vault, Settings(), embedder=None)
+    db = open_index(vault.index_db)
+    try:
+        hits = hybrid_search(db, "warmup schedule")
+    finally:
+        db.close()
+    assert hits and hits[0].excerpt.startswith("Ask Ada whether the warmup schedule")
+    assert (hits[0].kind, hits[0].cite_key) == ("note", "vaswani2017attention")
+    assert hits[0].page == ATTENTION[0][1]  # the page of the quote it was typed after

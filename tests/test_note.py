@@ -84,6 +84,11 @@ user_body = tricky.filter(lambda s: _no_marker_lines(s, extra=("# ", "## ")))
 user_block = st.builds(lambda h, b: f"## {h}\n{b}\n", text.map(lambda s: s.replace("\n", " ")), user_body)
 
 
+typed_text = tricky.filter(
+    lambda s: s.strip() != "" and _no_marker_lines(s, extra=("# ", "<!-- chunk", CHUNK_END))
+).map(lambda s: s + "\n")
+
+
 @st.composite
 def notes(draw: st.DrawFn) -> Note:
     ids = draw(st.lists(ident, max_size=4, unique=True))
@@ -104,6 +109,7 @@ def notes(draw: st.DrawFn) -> Note:
         citations=draw(st.dictionaries(styles, citation_text, max_size=6)),
         chunks=[draw(chunks(i)) for i in ids],
         user_blocks=draw(st.lists(user_block, max_size=3)),
+        annotations=draw(st.dictionaries(st.sampled_from(["", *ids]), typed_text, max_size=2)),
         frontmatter_extra=draw(st.dictionaries(st.sampled_from(["status", "rating"]), text, max_size=2)),
     )
 
@@ -112,11 +118,6 @@ def notes(draw: st.DrawFn) -> Note:
 @given(notes())
 def test_parse_of_rendered_note_gives_back_the_same_note(note: Note) -> None:
     assert parse_note(render_note(note)) == note
-
-
-typed_text = tricky.filter(
-    lambda s: s.strip() != "" and _no_marker_lines(s, extra=("# ", "<!-- chunk", CHUNK_END))
-).map(lambda s: s + "\n")
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -135,10 +136,15 @@ def test_text_typed_above_the_title_and_between_chunks_is_kept_byte_for_byte(
     parsed = parse_note(md)
     assert parsed.meta == note.meta and parsed.chunks == note.chunks
     assert parsed.citations == note.citations
-    typed = above + (between if note.chunks else "")
-    assert "".join(parsed.user_blocks) == typed + "".join(note.user_blocks)
+    assert "".join(parsed.user_blocks) == above + "".join(note.user_blocks)
+    if note.chunks:  # stays after the chunk it was typed after
+        first = note.chunks[0].id
+        assert parsed.annotations == {**note.annotations,
+                                      first: between + note.annotations.get(first, "")}
     again = render_note(parsed)
     assert parse_note(again) == parsed  # stable from the first re-render on
+    if note.chunks:
+        assert end_line + between in again
 
 
 def _sample_note(**chunk_kw: object) -> Note:
@@ -200,7 +206,8 @@ def test_paragraphs_typed_between_chunks_keep_their_blank_lines() -> None:
     mine = "First thought.\n\nSecond thought,\nwrapped.\n\n"
     md = md.replace("<!-- /chunk -->\n\n", "<!-- /chunk -->\n\n" + mine, 1)
     out = render_note(merge_for_recompile(parse_note(md), note))
-    assert out.endswith("<!-- /vaultd:quotes -->\n\n" + mine + MY_NOTES_BLOCK)
+    assert out == md  # in place, byte for byte, right after the first chunk
+    assert "<!-- /chunk -->\n\n" + mine + "<!-- chunk id=p5s1c1 -->" in out
     assert render_note(merge_for_recompile(parse_note(out), note)) == out
 
 
@@ -385,3 +392,30 @@ def test_typical_provenance_block_takes_the_fast_path() -> None:
     with_refs = fast_block_yaml(_chunk_data(chunk))
     assert with_refs is not None and "refs:\n- doi:10.1093/nar/gkw343\n" in with_refs
     assert fast_block_mapping(with_refs) == _chunk_data(chunk)
+
+
+def _two_chunk_note(first: str, second: str) -> Note:
+    note = _sample_note()
+    chunks = []
+    for cid, quote in (("p4s2c1", first), ("p4s2c2", second)):
+        prov = note.chunks[0].provenance.model_copy(update={"text_sha256": text_sha256(quote)})
+        chunks.append(Chunk(id=cid, text=quote, provenance=prov))
+    return note.model_copy(update={"chunks": chunks})
+
+
+def test_a_note_typed_after_a_chunk_stays_after_that_quote_on_recompile() -> None:
+    note = _two_chunk_note("Attention is all you need.", "Recurrence is not needed.")
+    md = render_note(merge_for_recompile(None, note))
+    mine = "My take: compare with [[lecun2015deep]].\n\n"
+    md = md.replace("<!-- /chunk -->\n\n", "<!-- /chunk -->\n\n" + mine, 1)
+    # Same quotes: in place, byte for byte.
+    assert render_note(merge_for_recompile(parse_note(md), note)) == md
+    # New extraction rules renumber the chunks: the note follows its quote, not its old id.
+    moved = _two_chunk_note("Recurrence is not needed.", "Attention is all you need.")
+    out = render_note(merge_for_recompile(parse_note(md), moved))
+    assert "you need.\n" in out.split(mine)[0].rsplit("<!-- chunk id=", 1)[1]
+    assert out.index("<!-- chunk id=p4s2c2 -->") < out.index(mine)
+    # The quote is gone from the PDF: the note is kept, after the quotes region.
+    gone = _two_chunk_note("Recurrence is not needed.", "Convolutions are enough.")
+    out = render_note(merge_for_recompile(parse_note(md), gone))
+    assert out.endswith("<!-- /vaultd:quotes -->\n\n" + MY_NOTES_BLOCK + mine)

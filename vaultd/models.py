@@ -259,6 +259,11 @@ class Note(_Model):
     citations: dict[str, str] = Field(default_factory=dict)
     chunks: list[Chunk] = Field(default_factory=list)
     user_blocks: list[str] = Field(default_factory=list)
+    annotations: dict[str, str] = Field(
+        default_factory=dict,
+        description="the user's own text typed between chunk blocks, verbatim, keyed by the id "
+        "of the chunk it follows ('' = before the first chunk)",
+    )
     frontmatter_extra: dict[str, Any] = Field(
         default_factory=dict, description="frontmatter keys the user added (kept on re-render)"
     )

@@ -165,12 +165,22 @@ def render_chunk(cite_key: str, chunk: Chunk) -> str:
     return "\n".join(out) + "\n"
 
 
+def _annotation(text: str) -> str:
+    """The user's text between chunk blocks as typed, ending its last line (so the next
+    marker stays alone on its line)."""
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
 def render_note(note: Note) -> str:
     """The note's Markdown. ``parse_note(render_note(n)) == n``."""
     title = (note.meta.title or note.meta.cite_key).replace("\r", " ").replace("\n", " ")
     parts = [_render_frontmatter(note), "\n", f"# {title}\n", "\n"]
     parts += [_render_citations(note.citations, note.meta.cite_key), "\n", QUOTES_BEGIN + "\n", "## Quotes\n", "\n"]
-    parts += [render_chunk(note.meta.cite_key, c) + "\n" for c in note.chunks]
+    notes = dict(note.annotations)
+    parts.append(_annotation(notes.pop("", "")))
+    for c in note.chunks:
+        parts += [render_chunk(note.meta.cite_key, c) + "\n", _annotation(notes.pop(c.id, ""))]
+    parts += [_annotation(text) for text in notes.values()]  # of no chunk here: kept at the end
     parts += [QUOTES_END + "\n", "\n"]
     parts += note.user_blocks
     return "".join(parts)
@@ -305,18 +315,21 @@ def _skip_blank(lines: list[str], i: int) -> int:
     return i + 1 if i < len(lines) and lines[i] == "" else i
 
 
-def _parse_quotes(lines: list[str], source: str, user: list[str]) -> list[Chunk]:
-    """Chunks of the quotes region; any other line (blank ones too) is the user's and is
-    appended to ``user`` verbatim, except the lines render itself writes: the
-    ``## Quotes`` heading with its blank line and the blank line after each chunk."""
+def _parse_quotes(lines: list[str], source: str, notes: dict[str, str]) -> list[Chunk]:
+    """Chunks of the quotes region; any other line (blank ones too) is the user's, kept
+    verbatim in ``notes`` under the id of the chunk it follows ('' before the first one),
+    except the lines render itself writes: the ``## Quotes`` heading with its blank line
+    and the blank line after each chunk. Whitespace-only text is not kept."""
     chunks: list[Chunk] = []
+    after = ""
     i = _skip_blank(lines, 1) if lines and lines[0] == "## Quotes" else 0
     while i < len(lines):
         m = CHUNK_BEGIN_RE.fullmatch(lines[i])
         if m is None:
-            user.append(lines[i] + "\n")
+            notes[after] = notes.get(after, "") + lines[i] + "\n"
             i += 1
             continue
+        after = m.group(1)
         try:
             end = lines.index(CHUNK_END, i + 1)
         except ValueError as exc:
@@ -325,6 +338,8 @@ def _parse_quotes(lines: list[str], source: str, user: list[str]) -> list[Chunk]
         i = _skip_blank(lines, end + 1)
     if len({c.id for c in chunks}) != len(chunks):
         raise _fail(source, "two chunks share an id")
+    for key in [k for k, text in notes.items() if not text.strip()]:
+        del notes[key]
     return chunks
 
 
@@ -360,6 +375,7 @@ def parse_note(text: str, source: str = "<note>") -> Note:
     user_text: list[str] = []
     citations: dict[str, str] = {}
     chunks: list[Chunk] = []
+    notes: dict[str, str] = {}
     title_at = _title_line(lines, meta)
     i = _skip_blank(lines, 0)  # the blank line render writes after the frontmatter
     while i < len(lines):
@@ -374,7 +390,7 @@ def parse_note(text: str, source: str = "<note>") -> Note:
             if line == CITATIONS_BEGIN:
                 citations = _parse_citations(inner, source)
             else:
-                chunks = _parse_quotes(inner, source, user_text)
+                chunks = _parse_quotes(inner, source, notes)
             # The blank line render puts after a region is the separator, not user text.
             i = end + (2 if end + 1 < len(lines) and lines[end + 1] == "" else 1)
             continue
@@ -388,7 +404,8 @@ def parse_note(text: str, source: str = "<note>") -> Note:
         i += 1
     user = "".join(user_text)
     blocks = split_user_blocks(user) if user.strip() else []
-    return Note(meta=meta, citations=citations, chunks=chunks, user_blocks=blocks, frontmatter_extra=extra)
+    return Note(meta=meta, citations=citations, chunks=chunks, user_blocks=blocks,
+                annotations=notes, frontmatter_extra=extra)
 
 
 # --- recompile -----------------------------------------------------------------------
@@ -416,9 +433,38 @@ def merge_for_recompile(old: Note | None, new: Note) -> Note:
         }
     )
     extra = {**old.frontmatter_extra, **new.frontmatter_extra}
+    notes, orphans = _carry_annotations(old, new)
     return new.model_copy(
-        update={"meta": meta, "chunks": chunks, "user_blocks": list(old.user_blocks), "frontmatter_extra": extra}
+        update={"meta": meta, "chunks": chunks, "user_blocks": list(old.user_blocks) + orphans,
+                "annotations": notes, "frontmatter_extra": extra}
     )
+
+
+def _carry_annotations(old: Note, new: Note) -> tuple[dict[str, str], list[str]]:
+    """The user's text between chunks, each piece after the new chunk with its old chunk's
+    quote (same id and text hash, else the chunk with that text hash), so a note never
+    stands beside another quote; a piece whose quote is gone goes after the quotes region
+    (the second value)."""
+    old_hash = {c.id: c.provenance.text_sha256 for c in old.chunks}
+    new_hash = {c.id: c.provenance.text_sha256 for c in new.chunks}
+    by_hash: dict[str, str] = {}
+    for c in new.chunks:
+        by_hash.setdefault(c.provenance.text_sha256, c.id)
+    notes: dict[str, str] = {}
+    orphans: list[str] = []
+    for key, text in old.annotations.items():
+        sha = old_hash.get(key)
+        if key == "":
+            target: str | None = ""
+        elif sha is None:
+            target = None
+        else:
+            target = key if new_hash.get(key) == sha else by_hash.get(sha)
+        if target is None:
+            orphans.append(_annotation(text))
+        else:
+            notes[target] = notes.get(target, "") + _annotation(text)
+    return notes, orphans
 
 
 def _meta_enrichment(old: Note, new: Note, chunks: list[Chunk]) -> str | None:

@@ -40,7 +40,8 @@ class Row:
 
 
 def paper_rows(note: Note, path: str, mtime: float) -> list[Row]:
-    """One row per chunk of a paper note, plus its user blocks as the user's own text."""
+    """One row per chunk of a paper note, plus the user's own text in it: what they typed
+    after a chunk (with that chunk's page and section) and their sections."""
     m = note.meta
     authors = "; ".join(m.authors) or None
     rows = [
@@ -51,6 +52,18 @@ def paper_rows(note: Note, path: str, mtime: float) -> list[Row]:
             line_start=None, line_end=None, mtime=mtime, text=c.text, enrichment=c.enrichment)
         for c in note.chunks if c.text.strip()
     ]
+    by_id = {c.id: c for c in note.chunks}
+    for after, text in note.annotations.items():
+        if not text.strip():
+            continue
+        chunk = by_id.get(after)  # the user's note on this quote: found with its page
+        rows.append(Row(hash=text_sha256(text), path=path, kind="note", cite_key=m.cite_key,
+                        chunk_id=f"u-{after or 'start'}", title=m.title, authors=authors,
+                        year=m.year, page=chunk.provenance.page if chunk else None,
+                        page_label=chunk.provenance.page_label if chunk else None,
+                        section=chunk.provenance.section if chunk else None, chunk_type=None,
+                        heading=_first_heading(text), line_start=None, line_end=None,
+                        mtime=mtime, text=text))
     for i, block in enumerate(note.user_blocks):
         if block.strip():
             rows.append(Row(hash=text_sha256(block), path=path, kind="note",
