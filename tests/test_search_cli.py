@@ -108,3 +108,9 @@ def test_no_recency_flag_ranks_own_notes_by_relevance_alone(vault: Vault) -> Non
 
     assert first() == "new.md"  # recently edited notes are boosted by default
     assert first("--no-recency") == "old.md"
+    # The vault's own setting (the line `vaultd init` wrote, uncommented): no boost at all.
+    config = vault.config_path.read_text(encoding="utf-8")
+    assert "# recency_half_life_days = 90.0\n" in config
+    vault.config_path.write_text(config.replace("# recency_half_life_days = 90.0\n",
+                                                "recency_half_life_days = 0\n"), encoding="utf-8")
+    assert first() == "old.md"

@@ -69,6 +69,14 @@ class IndexSettings(_Section):
         "ollama", description="vector embeddings for recall (none = keyword search only)"
     )
     embedding_model: str = Field("nomic-embed-text", description="embedding model name")
+    recency_half_life_days: float = Field(
+        90.0, ge=0, description="boost recently edited own notes: the boost halves every N "
+        "days (0 = no boost; `vaultd search --no-recency` turns it off for one search)"
+    )
+    rescore: bool = Field(
+        True, description="score every candidate on both keyword and vector side before "
+        "fusing (false: plain reciprocal rank fusion of the two top-50 lists)"
+    )
 
 
 class DaemonSettings(_Section):

@@ -174,25 +174,29 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
         """Find passages in papers and the user's notes. kind: paper|note. limit 1-20.
         recency=false: no boost for recently edited notes."""
         from vaultd.index.hits import hit_json
-        from vaultd.index.search import RECENCY_HALF_LIFE_DAYS, Filters, hybrid_search
+        from vaultd.index.search import RECENCY_HALF_LIFE_DAYS, RESCORE, Filters, hybrid_search
 
         db = state.index()
+        index_settings = state.settings.index if state.settings is not None else None
+        half_life = (index_settings.recency_half_life_days if index_settings is not None
+                     else RECENCY_HALF_LIFE_DAYS)
+        rescore = index_settings.rescore if index_settings is not None else RESCORE
         filters = Filters(cite_key=cite_key, author=author, year_min=year_min,
                           year_max=year_max, kind=kind,
-                          recency_half_life_days=RECENCY_HALF_LIFE_DAYS if recency else None)
+                          recency_half_life_days=(half_life or None) if recency else None)
         embedder = state.query_embedder()
         note = None
         try:
             try:
                 hits = hybrid_search(db, query, limit=limit, filters=filters,
-                                     embedder=embedder, warm=True)
+                                     embedder=embedder, warm=True, rescore=rescore)
             except VaultdError as exc:
                 if embedder is None or not exc.transient:
                     raise
                 log.warning("embeddings unavailable, keyword search only: %s", exc)
                 state.embedder = None
                 note = f"keyword search only: {exc}"
-                hits = hybrid_search(db, query, limit=limit, filters=filters)
+                hits = hybrid_search(db, query, limit=limit, filters=filters, rescore=rescore)
         except VaultdError as exc:
             raise _tool_error(exc) from exc
         out: dict[str, Any] = {"query": query, "hits": [hit_json(vault, h) for h in hits],

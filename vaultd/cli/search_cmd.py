@@ -34,7 +34,7 @@ def search_command(ctx: click.Context, query: str, limit: int, cite_key: str | N
     """
     from vaultd.index.embed import make_embedder
     from vaultd.index.hits import hit_json
-    from vaultd.index.search import RECENCY_HALF_LIFE_DAYS, Filters, hybrid_search
+    from vaultd.index.search import Filters, hybrid_search
     from vaultd.index.store import open_index
 
     a = app(ctx)
@@ -48,15 +48,18 @@ def search_command(ctx: click.Context, query: str, limit: int, cite_key: str | N
         ollama_host=settings.enrich.ollama_host)
     filters = Filters(cite_key=cite_key, author=author, year_min=year_min, year_max=year_max,
                       kind=kind,
-                      recency_half_life_days=None if no_recency else RECENCY_HALF_LIFE_DAYS)
+                      recency_half_life_days=None if no_recency
+                      else settings.index.recency_half_life_days or None)
+    rescore = settings.index.rescore
     try:
         try:
-            hits = hybrid_search(db, query, limit=limit, filters=filters, embedder=embedder)
+            hits = hybrid_search(db, query, limit=limit, filters=filters, embedder=embedder,
+                                 rescore=rescore)
         except VaultdError as exc:
             if embedder is None or not exc.transient:
                 raise
             click.echo(f"warning: keyword search only: {exc}", err=True)
-            hits = hybrid_search(db, query, limit=limit, filters=filters)
+            hits = hybrid_search(db, query, limit=limit, filters=filters, rescore=rescore)
     finally:
         db.close()
     rows = [hit_json(vault, h) for h in hits]
