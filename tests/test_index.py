@@ -209,3 +209,8 @@ def test_a_note_typed_after_a_quote_is_found_with_that_quotes_page(vault: Vault)
     assert hits and hits[0].excerpt.startswith("Ask Ada whether the warmup schedule")
     assert (hits[0].kind, hits[0].cite_key) == ("note", "vaswani2017attention")
     assert hits[0].page == ATTENTION[0][1]  # the page of the quote it was typed after
+    from vaultd.errors import InputError
+    from vaultd.index.lookup import quote
+
+    with pytest.raises(InputError, match="own note, not a quote"):
+        quote(vault, "vaswani2017attention", hits[0].chunk_id)

@@ -419,3 +419,23 @@ def test_a_note_typed_after_a_chunk_stays_after_that_quote_on_recompile() -> Non
     gone = _two_chunk_note("Recurrence is not needed.", "Convolutions are enough.")
     out = render_note(merge_for_recompile(parse_note(md), gone))
     assert out.endswith("<!-- /vaultd:quotes -->\n\n" + MY_NOTES_BLOCK + mine)
+
+
+def test_notes_on_two_quotes_with_the_same_text_stay_with_their_own_quote() -> None:
+    old = _two_chunk_note("Figure 1: Overview.", "Figure 1: Overview.")
+    old = old.model_copy(update={"annotations": {"p4s2c1": "first\n", "p4s2c2": "second\n"}})
+    renumbered = old.model_copy(update={"chunks": [
+        old.chunks[0].model_copy(update={"id": "p4s2c3"}),
+        old.chunks[1].model_copy(update={"id": "p4s2c4"})]})
+    merged = merge_for_recompile(old, renumbered.model_copy(update={"annotations": {}}))
+    assert merged.annotations == {"p4s2c3": "first\n", "p4s2c4": "second\n"}
+
+
+def test_a_note_whose_quote_is_gone_gets_its_own_paragraph_after_the_users_text() -> None:
+    old = _two_chunk_note("Attention is all you need.", "Recurrence is not needed.")
+    old = old.model_copy(update={"annotations": {"p4s2c1": "my note on attention\n"},
+                                 "user_blocks": ["## My notes\n\nlast line, no newline"]})
+    gone = _two_chunk_note("Convolutions are enough.", "Recurrence is not needed.")
+    merged = merge_for_recompile(old, gone)
+    assert "".join(merged.user_blocks) == (
+        "## My notes\n\nlast line, no newline\n\nmy note on attention\n")

@@ -216,14 +216,16 @@ def test_after_a_crash_the_jobs_that_were_running_are_retried_one_at_a_time(
     assert len(daemon._running) == 1  # c.pdf; nothing else is queued
 
 
-def test_a_suspect_is_not_claimed_beside_a_running_job(vault: Vault) -> None:
+def test_a_suspect_is_not_claimed_beside_a_running_job_nor_overtaken(vault: Vault) -> None:
     q = _queue(vault)
     q.enqueue("/i/a.pdf", "1:1")
     assert q.claim() is not None
     q.requeue_stale()
     q.enqueue("/i/b.pdf", "1:1")
-    fresh = q.claim(suspects=False)
-    assert fresh is not None and fresh.path == "/i/b.pdf"
+    # Beside running work the suspect (oldest) is not taken, and newer files do not
+    # overtake it either, or a steady stream of them would keep it waiting for good.
     assert q.claim(suspects=False) is None
     suspect = q.claim()
     assert suspect is not None and suspect.path == "/i/a.pdf" and suspect.crashes == 1
+    fresh = q.claim(suspects=False)
+    assert fresh is not None and fresh.path == "/i/b.pdf"

@@ -435,36 +435,57 @@ def merge_for_recompile(old: Note | None, new: Note) -> Note:
     extra = {**old.frontmatter_extra, **new.frontmatter_extra}
     notes, orphans = _carry_annotations(old, new)
     return new.model_copy(
-        update={"meta": meta, "chunks": chunks, "user_blocks": list(old.user_blocks) + orphans,
+        update={"meta": meta, "chunks": chunks, "user_blocks": _append_blocks(old.user_blocks, orphans),
                 "annotations": notes, "frontmatter_extra": extra}
     )
 
 
 def _carry_annotations(old: Note, new: Note) -> tuple[dict[str, str], list[str]]:
     """The user's text between chunks, each piece after the new chunk with its old chunk's
-    quote (same id and text hash, else the chunk with that text hash), so a note never
-    stands beside another quote; a piece whose quote is gone goes after the quotes region
-    (the second value)."""
-    old_hash = {c.id: c.provenance.text_sha256 for c in old.chunks}
-    new_hash = {c.id: c.provenance.text_sha256 for c in new.chunks}
-    by_hash: dict[str, str] = {}
-    for c in new.chunks:
-        by_hash.setdefault(c.provenance.text_sha256, c.id)
+    quote (``_successors``), so a note never stands beside another quote; a piece whose
+    quote is gone goes after the quotes region (the second value)."""
+    successor = _successors(old.chunks, new.chunks)
     notes: dict[str, str] = {}
     orphans: list[str] = []
     for key, text in old.annotations.items():
-        sha = old_hash.get(key)
-        if key == "":
-            target: str | None = ""
-        elif sha is None:
-            target = None
-        else:
-            target = key if new_hash.get(key) == sha else by_hash.get(sha)
+        target = "" if key == "" else successor.get(key)
         if target is None:
             orphans.append(_annotation(text))
         else:
             notes[target] = notes.get(target, "") + _annotation(text)
     return notes, orphans
+
+
+def _successors(old: list[Chunk], new: list[Chunk]) -> dict[str, str]:
+    """Old chunk id → the new chunk holding the same quote: the same id when its text hash
+    is unchanged, else, per text hash, the remaining old and new chunks paired in order
+    (two chunks with one text, e.g. a repeated caption, keep their own notes)."""
+    def by_hash(chunks: list[Chunk]) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for c in chunks:
+            out.setdefault(c.provenance.text_sha256, []).append(c.id)
+        return out
+
+    new_ids = by_hash(new)
+    pairs: dict[str, str] = {}
+    for sha, olds in by_hash(old).items():
+        news = new_ids.get(sha, [])
+        same = [i for i in olds if i in news]
+        pairs.update((i, i) for i in same)
+        pairs.update(zip([i for i in olds if i not in same], [i for i in news if i not in same],
+                         strict=False))
+    return pairs
+
+
+def _append_blocks(blocks: list[str], texts: list[str]) -> list[str]:
+    """``blocks`` with ``texts`` after them, each set off by a blank line (a last block
+    without its final newline gets one, so no two texts share a line)."""
+    out = list(blocks)
+    for text in texts:
+        if out and not out[-1].endswith("\n"):
+            out[-1] += "\n"
+        out.append(text if not out or out[-1].endswith("\n\n") else "\n" + text)
+    return out
 
 
 def _meta_enrichment(old: Note, new: Note, chunks: list[Chunk]) -> str | None:

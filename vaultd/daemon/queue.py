@@ -144,8 +144,10 @@ class JobQueue:
     @_locked
     def claim(self, now: float | None = None, busy_keys: set[str] | None = None, *,
               suspects: bool = True) -> Job | None:
-        """Take the oldest due job (queued → running); with ``suspects=False`` skip jobs
-        that were running when vaultd died (``crashes`` > 0)."""
+        """Take the oldest due job (queued → running). With ``suspects=False`` (something
+        is running) a job that was running when vaultd died (``crashes`` > 0) is not taken,
+        and nothing after it either: the running work drains and it runs alone next, so
+        newer files cannot keep it waiting."""
         now = time.time() if now is None else now
         with self.db:
             rows = self.db.execute(
@@ -157,7 +159,7 @@ class JobQueue:
                 if busy_keys and row["idem_key"] in busy_keys:
                     continue
                 if not suspects and row["crashes"]:
-                    continue
+                    return None
                 cur = self.db.execute(
                     "UPDATE daemon_jobs SET state='running', attempts=attempts+1, updated_at=? "
                     "WHERE id=? AND state='queued'",

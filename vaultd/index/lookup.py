@@ -6,6 +6,7 @@ wiki note itself (re-hashed on every read, so a drifted quote is refused, never 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -165,6 +166,9 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: Any = None) -
     except (OSError, VaultdError) as exc:
         raise InputError(f"cannot read {vault.rel(path)}: {exc}") from exc
     chunk = next((c for c in note.chunks if c.id == chunk_id), None)
+    if chunk is None and re.fullmatch(r"u(\d+|-.+)", chunk_id):
+        raise InputError(f"{chunk_id!r} in {cite_key} is the researcher's own note, not a "
+                         "quote from the source: it cannot be quoted as the paper's words")
     if chunk is None:
         ids = [c.id for c in note.chunks]
         sample = ", ".join(ids[:8]) + (" …" if len(ids) > 8 else "")
