@@ -158,7 +158,7 @@ def test_changing_the_model_misses_the_cache(vault: Vault, fake: FakeOllama) -> 
 def test_switching_model_without_force_keeps_the_label_of_the_model_that_wrote_the_text(
     vault: Vault, fake: FakeOllama
 ) -> None:
-    from vaultd.note import merge_for_recompile
+    from vaultd.note_merge import merge_for_recompile
 
     other = "qwen2.5:7b"
     fake.models.append(other)

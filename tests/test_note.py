@@ -19,11 +19,11 @@ from vaultd.note import (
     CHUNK_END,
     MY_NOTES_BLOCK,
     chunk_link,
-    merge_for_recompile,
     parse_note,
     render_note,
     split_frontmatter,
 )
+from vaultd.note_merge import merge_for_recompile
 
 # Any character but surrogates and carriage returns (files are written with \n line ends).
 _chars = st.characters(exclude_categories=["Cs"], exclude_characters="\r")

@@ -315,6 +315,6 @@ def compile_note(
     old = None
     if note_path.is_file():
         old = note_mod.parse_note(note_path.read_text(encoding="utf-8"), source=vault.rel(note_path))
-    merged = note_mod.merge_for_recompile(old, new)
+    merged = _module("vaultd.note_merge").merge_for_recompile(old, new)
     atomic_write_text(note_path, note_mod.render_note(merged))
     return CompileResult(cite_key, note_path, parser_name, len(chunks), pages, warnings)
