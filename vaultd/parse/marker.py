@@ -20,8 +20,9 @@ from typing import Any
 from vaultd.errors import ParseError
 from vaultd.models import ChunkType
 from vaultd.parse.base import Block, Box, ParsedDocument, ProgressFn, user_rect
+from vaultd.parse.classify import heading_number
 from vaultd.parse.layout import join_two, repair_chars
-from vaultd.parse.structure import _REFS_RE, _SENT_END, _heading_number, refs_of
+from vaultd.parse.structure import _REFS_RE, _SENT_END, refs_of
 
 _REF_SRC_RE = re.compile(r"<content-ref src=['\"]([^'\"]+)['\"]")
 _TAG_RE = re.compile(r"<[^>]+>")
@@ -127,7 +128,7 @@ def blocks_from_marker_json(
             if ctype == "heading":
                 headings += 1
                 section = text
-                number = _heading_number(text)
+                number = heading_number(text)
                 token = re.sub(r"[^0-9A-Za-z]", "", number or "") or f"0{headings}"
                 in_refs = bool(_REFS_RE.match(text))
             elif ctype == "figure" and text.lower().startswith("table"):

@@ -22,6 +22,13 @@ from dataclasses import dataclass, field
 
 from vaultd.models import ChunkType
 from vaultd.parse.base import Block, Box, user_rect
+from vaultd.parse.classify import (
+    LIST_RE,
+    classify,
+    heading_number,
+    is_formula_line,
+    is_short,
+)
 from vaultd.parse.layout import join_lines, join_two
 
 
@@ -56,16 +63,11 @@ class _Para:
     floating: bool = False  # footnotes and other small print: never a paragraph's continuation
 
 
-_NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[A-Z](?:\.\d{1,2})*|[IVX]{1,4})\.?\s+[A-Z]")
 _REFS_RE = re.compile(
     r"^((\d+|[IVX]+)\.?\s*)?(references|bibliography|literature cited|works cited|reference list)$",
     re.I,
 )
-_CAPTION_RE = re.compile(r"^(?i:figure|fig\.?|table)\s*(\d+|[ivxIVX]+)\s*([.:|]|\s+[A-Z])")
 _REF_START_RE = re.compile(r"^\s*(\[\d+\]|\d{1,3}\.\s)")
-_EQNUM_RE = re.compile(r"\(\d{1,3}[a-z]?\)$")
-_MATH_CHARS = set("=+−×∑∫∂≤≥≈∈∀∃→←⇒∞√∝±·∇αβγδεθλμπσφψωΣΠΩ^_")
-_LIST_RE = re.compile(r"^[•◦▪‣●∙·–]\s")
 _SENT_END = (".", "!", "?", ":", ".”", ".\"", ".)", "?”")
 DOI_RE = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.I)
 ARXIV_RE = re.compile(r"(?:arxiv[:\s/]*(?:abs/)?\s*)(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})", re.I)
@@ -123,7 +125,7 @@ def _split_group(group: list[Line]) -> list[list[Line]]:
             or cur.bbox[1] < prev.bbox[1] - height  # jumped back up: a new column
             or (ends and cur.bbox[0] > left + 0.6 * max(cur.size, 1.0))
             or (ends and prev.bbox[2] < right - 0.12 * width)
-            or bool(_LIST_RE.match(cur.text.lstrip()))
+            or bool(LIST_RE.match(cur.text.lstrip()))
         )
         if new:
             paras.append([cur])
@@ -148,62 +150,6 @@ def _split_references(group: list[Line]) -> list[list[Line]]:
     return entries
 
 
-def _heading_number(text: str) -> str | None:
-    m = _NUM_RE.match(text)
-    if not m:
-        return None
-    num = m.group(1)
-    if num.isdigit() and int(num) > 30:
-        return None
-    return num
-
-
-def _alpha_ratio(text: str) -> float:
-    chars = "".join(text.split())  # str.split drops exactly the str.isspace characters
-    return sum(map(str.isalpha, chars)) / max(len(chars), 1)
-
-
-#: Longest text (non-space characters) taken as a display-formula fragment.
-FRAGMENT_MAX = 16
-
-
-def _is_glyph_fragment(text: str) -> bool:
-    """A short piece of a display formula: a glyph with no Unicode mapping (U+FFFD, typical
-    of the big brackets and radicals of math-extension fonts) among few letters."""
-    chars = "".join(text.split())
-    return 0 < len(chars) <= FRAGMENT_MAX and "\ufffd" in chars and _alpha_ratio(text) < 0.6
-
-
-#: Prose in a short line: a Latin word of four letters (formulas use 1-3 letter symbols:
-#: ln, max), a word of two letters in another script (Greek, Hangul: formulas use single
-#: Greek letters), or a line opening with a lowercase word (``by 5 μm.``, ``of the 2 × 2``:
-#: the end of a sentence carried over from a column or page before).
-_PROSE_RE = re.compile(r"[A-Za-z]{4}|[^\W\d_A-Za-z]{2}|^[a-z]{2,} ")
-#: Operators and relations (not Greek letters, ``·`` joining words, or ``_``).
-_OPERATOR_CHARS = set("=+−×÷±∓≤≥≈≠≡∝∈∉⊂⊆∑∏∫∂√∇→←⇒<>")
-_RELATION_CHARS = set("=≡≤≥≈≠∝∈∉⊂⊆∂∑∏∫√∇→⇒")
-
-
-def _is_formula_line(text: str) -> bool:
-    """A line of a display formula set on its own (``Ψ(x, q) = − ∂ ln f0``) or a piece of
-    one (``˙Ψ −i q``, ``+ m``): no prose (``_PROSE_RE``) and an operator; with a relation or
-    an operator of analysis it is a formula line, else only a piece as short as a glyph
-    fragment that does not end a sentence. ``·`` counts only set apart (``k · n``); between
-    words (``예방·관리``) it is punctuation."""
-    if _PROSE_RE.search(text):
-        return False
-    if not any(ch in _OPERATOR_CHARS for ch in text) and " · " not in text:
-        return False
-    if any(ch in _RELATION_CHARS for ch in text):
-        return True
-    return len("".join(text.split())) <= FRAGMENT_MAX and not text.rstrip().endswith(".")
-
-
-def _is_short(lines: list[Line], text: str) -> bool:
-    """At most two lines, 120 characters and 15 words: a heading or formula line's size."""
-    return len(lines) <= 2 and len(text) <= 120 and 0 < len(text.split()) <= 15
-
-
 def _inline_math(paras: list[_Para], text: str) -> bool:
     """A formula line that goes on with a sentence left open (``the quantity`` / ``xB ≡
     mB``, set on its own line around a built-up fraction): it continues that paragraph."""
@@ -211,39 +157,6 @@ def _inline_math(paras: list[_Para], text: str) -> bool:
         return False
     target = _merge_target(paras)
     return target is not None and target.type == "paragraph" and not target.text.rstrip().endswith(_SENT_END)
-
-
-def _classify(lines: list[Line], text: str, body: float, standalone: bool) -> tuple[ChunkType, str | None]:
-    size = max(ln.size for ln in lines)
-    bold = all(ln.bold for ln in lines)
-    if _CAPTION_RE.match(text):
-        return ("table" if text[:1] in "Tt" else "figure"), None
-    if _LIST_RE.match(text):
-        return "list", None
-    if len(text) >= 300:
-        return "paragraph", None
-    short = _is_short(lines, text)
-    math = sum(map(_MATH_CHARS.__contains__, text))
-    if (
-        short
-        and not math
-        and (text[0].isupper() or text[0].isdigit())
-        and not text.endswith((".", ",", ";"))
-    ):
-        number = _heading_number(text)
-        if size >= body + 1.5 and _alpha_ratio(text) > 0.5:
-            return "heading", number
-        if bold and (number is not None or (standalone and len(lines) == 1 and size >= body - 0.3)):
-            return "heading", number
-        if number is not None and size >= body + 0.5:
-            return "heading", number
-    if (
-        (_EQNUM_RE.search(text) and (math >= 1 or _alpha_ratio(text) < 0.6))
-        or (math >= 3 and _alpha_ratio(text) < 0.5)
-        or _is_glyph_fragment(text)
-    ):
-        return "equation", None
-    return "paragraph", None
 
 
 def _body_size(pages: list[list[Line]]) -> float:
@@ -287,7 +200,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 # entries (bmc, jner): split it off as the heading.
                 head = group[0]
                 paras.append(_Para("heading", [head], head.text.strip(),
-                                   [(head.page, head.text.strip())], _heading_number(head.text)))
+                                   [(head.page, head.text.strip())], heading_number(head.text)))
                 paras[-1].head = 1
                 in_refs, group = True, group[1:]
             if in_refs:
@@ -298,8 +211,10 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 text = join_lines(ln.text for ln in para_lines)
                 if not text:
                     continue
-                kind, number = _classify(para_lines, text, body, len(split) == 1 or para_lines[0].bold)
-                if kind == "paragraph" and _is_formula_line(text) and _is_short(para_lines, text) \
+                kind, number = classify(text, max(ln.size for ln in para_lines),
+                                        all(ln.bold for ln in para_lines), len(para_lines), body,
+                                        len(split) == 1 or para_lines[0].bold)
+                if kind == "paragraph" and is_formula_line(text) and is_short(len(para_lines), text) \
                         and not _inline_math(paras, text):
                     kind = "equation"
                 cur = _Para(kind, para_lines, text, [(para_lines[0].page, text)], number)
@@ -324,7 +239,8 @@ def _add_references(group: list[Line], paras: list[_Para], body: float) -> bool:
     in_refs = True
     for entry in _split_references(group):
         text = join_lines(ln.text for ln in entry)
-        kind, number = _classify(entry, text, body, False)
+        kind, number = classify(text, max(ln.size for ln in entry), all(ln.bold for ln in entry),
+                                len(entry), body, False)
         if kind == "heading" and not _REF_START_RE.match(text):
             in_refs = bool(_REFS_RE.match(text))
             paras.append(_Para(kind, entry, text, [(entry[0].page, text)], number))

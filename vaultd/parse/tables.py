@@ -39,7 +39,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from vaultd.parse.base import Block, Box
-from vaultd.parse.structure import _CAPTION_RE, Line, PageInfo, build_blocks
+from vaultd.parse.classify import CAPTION_RE
+from vaultd.parse.structure import Line, PageInfo, build_blocks
 
 BuildFn = Callable[[list[list[Line]], list[PageInfo], str], list[Block]]
 
@@ -68,7 +69,7 @@ class FoundTable:
 
 
 def is_table_caption(text: str) -> bool:
-    return bool(_CAPTION_RE.match(text)) and text.lstrip()[:1] in "Tt"
+    return bool(CAPTION_RE.match(text)) and text.lstrip()[:1] in "Tt"
 
 
 def cell_text(cell: str | None) -> str:

@@ -1,0 +1,108 @@
+"""What kind of block a run of lines is: heading, caption, list item, equation or paragraph.
+
+Pure text and type rules (no layout): ``vaultd.parse.structure`` calls ``classify`` for
+each block it forms.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vaultd.models import ChunkType
+
+_NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[A-Z](?:\.\d{1,2})*|[IVX]{1,4})\.?\s+[A-Z]")
+CAPTION_RE = re.compile(r"^(?i:figure|fig\.?|table)\s*(\d+|[ivxIVX]+)\s*([.:|]|\s+[A-Z])")
+_EQNUM_RE = re.compile(r"\(\d{1,3}[a-z]?\)$")
+_MATH_CHARS = set("=+−×∑∫∂≤≥≈∈∀∃→←⇒∞√∝±·∇αβγδεθλμπσφψωΣΠΩ^_")
+LIST_RE = re.compile(r"^[•◦▪‣●∙·–]\s")
+
+
+def heading_number(text: str) -> str | None:
+    m = _NUM_RE.match(text)
+    if not m:
+        return None
+    num = m.group(1)
+    if num.isdigit() and int(num) > 30:
+        return None
+    return num
+
+
+def alpha_ratio(text: str) -> float:
+    chars = "".join(text.split())  # str.split drops exactly the str.isspace characters
+    return sum(map(str.isalpha, chars)) / max(len(chars), 1)
+
+
+#: Longest text (non-space characters) taken as a display-formula fragment.
+FRAGMENT_MAX = 16
+
+
+def is_glyph_fragment(text: str) -> bool:
+    """A short piece of a display formula: a glyph with no Unicode mapping (U+FFFD, typical
+    of the big brackets and radicals of math-extension fonts) among few letters."""
+    chars = "".join(text.split())
+    return 0 < len(chars) <= FRAGMENT_MAX and "\ufffd" in chars and alpha_ratio(text) < 0.6
+
+
+#: Prose in a short line: a Latin word of four letters (formulas use 1-3 letter symbols:
+#: ln, max), a word of two letters in another script (Greek, Hangul: formulas use single
+#: Greek letters), or a line opening with a lowercase word (``by 5 μm.``, ``of the 2 × 2``:
+#: the end of a sentence carried over from a column or page before).
+_PROSE_RE = re.compile(r"[A-Za-z]{4}|[^\W\d_A-Za-z]{2}|^[a-z]{2,} ")
+#: Operators and relations (not Greek letters, ``·`` joining words, or ``_``).
+_OPERATOR_CHARS = set("=+−×÷±∓≤≥≈≠≡∝∈∉⊂⊆∑∏∫∂√∇→←⇒<>")
+_RELATION_CHARS = set("=≡≤≥≈≠∝∈∉⊂⊆∂∑∏∫√∇→⇒")
+
+
+def is_formula_line(text: str) -> bool:
+    """A line of a display formula set on its own (``Ψ(x, q) = − ∂ ln f0``) or a piece of
+    one (``˙Ψ −i q``, ``+ m``): no prose (``_PROSE_RE``) and an operator; with a relation or
+    an operator of analysis it is a formula line, else only a piece as short as a glyph
+    fragment that does not end a sentence. ``·`` counts only set apart (``k · n``); between
+    words (``예방·관리``) it is punctuation."""
+    if _PROSE_RE.search(text):
+        return False
+    if not any(ch in _OPERATOR_CHARS for ch in text) and " · " not in text:
+        return False
+    if any(ch in _RELATION_CHARS for ch in text):
+        return True
+    return len("".join(text.split())) <= FRAGMENT_MAX and not text.rstrip().endswith(".")
+
+
+def is_short(n_lines: int, text: str) -> bool:
+    """At most two lines, 120 characters and 15 words: a heading or formula line's size."""
+    return n_lines <= 2 and len(text) <= 120 and 0 < len(text.split()) <= 15
+
+
+def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
+             standalone: bool) -> tuple[ChunkType, str | None]:
+    """A block's type from its text and typography (largest size, all bold, line count), with
+    its heading number when it is a numbered heading. ``standalone``: the block was not
+    split from a larger one."""
+    if CAPTION_RE.match(text):
+        return ("table" if text[:1] in "Tt" else "figure"), None
+    if LIST_RE.match(text):
+        return "list", None
+    if len(text) >= 300:
+        return "paragraph", None
+    short = is_short(n_lines, text)
+    math = sum(map(_MATH_CHARS.__contains__, text))
+    if (
+        short
+        and not math
+        and (text[0].isupper() or text[0].isdigit())
+        and not text.endswith((".", ",", ";"))
+    ):
+        number = heading_number(text)
+        if size >= body + 1.5 and alpha_ratio(text) > 0.5:
+            return "heading", number
+        if bold and (number is not None or (standalone and n_lines == 1 and size >= body - 0.3)):
+            return "heading", number
+        if number is not None and size >= body + 0.5:
+            return "heading", number
+    if (
+        (_EQNUM_RE.search(text) and (math >= 1 or alpha_ratio(text) < 0.6))
+        or (math >= 3 and alpha_ratio(text) < 0.5)
+        or is_glyph_fragment(text)
+    ):
+        return "equation", None
+    return "paragraph", None
