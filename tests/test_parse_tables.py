@@ -128,22 +128,17 @@ def test_markdown_table_has_one_line_per_row_and_unescaped_cells_round_trip(rows
 
 def test_caption_page_with_only_horizontal_rules_is_not_searched_and_keeps_its_text(tmp_path: Path) -> None:
     """Booktabs-style tables (horizontal rules only) cannot form cells; the costly search is skipped."""
-    from vaultd.parse.tables import has_vertical_rule
+    def booktabs(page: Any) -> None:
+        pymupdf = load_pymupdf()
+        for y in (110.0, 126.0, 160.0):
+            page.draw_line(pymupdf.Point(72, y), pymupdf.Point(300, y), width=0.5)
+        page.insert_text((76, 122), "Model Score", fontsize=10)
+        page.insert_text((76, 140), "Base 12.5", fontsize=10)
 
-    pymupdf = load_pymupdf()
-    doc = pymupdf.open()
-    page = doc.new_page(width=595, height=842)
-    page.insert_text((72, 100), "Table 2: Scores.", fontsize=10)
-    for y in (110.0, 126.0, 160.0):
-        page.draw_line(pymupdf.Point(72, y), pymupdf.Point(300, y), width=0.5)
-    page.insert_text((76, 122), "Model Score", fontsize=10)
-    page.insert_text((76, 140), "Base 12.5", fontsize=10)
-    doc.save(tmp_path / "b.pdf")
-    doc.close()
-    with pymupdf.open(tmp_path / "b.pdf") as check:
-        assert not has_vertical_rule(check[0])
-    with pymupdf.open(_table_pdf(tmp_path / "t.pdf")) as ruled:
-        assert has_vertical_rule(ruled[0])
+    caption = "Table 2: Scores."
+    assert not _searched(_caption_pdf(tmp_path / "b.pdf", caption, booktabs), caption)
+    ruled = "Table 1: Translation quality and training cost."
+    assert _searched(_table_pdf(tmp_path / "t.pdf"), ruled, top=131.0)
     parsed = PyMuPDFParser().parse(tmp_path / "b.pdf")
     text = " ".join(b.text for b in parsed.blocks)
     assert "Table 2: Scores." in text and "Base 12.5" in text
@@ -190,12 +185,13 @@ def _caption_pdf(path: Path, caption: str, draw: Callable[[Any], None]) -> Path:
     return path
 
 
-def _searched(pdf: Path, caption: str) -> bool:
-    """Whether the table search would run for this caption (``rule_region`` finds a clip)."""
+def _searched(pdf: Path, caption: str, top: float = 91.0) -> bool:
+    """Whether the table search would run for this caption line (set at ``top``):
+    ``rule_region`` finds a clip."""
     from vaultd.parse.structure import Line
     from vaultd.parse.tables import rule_region
 
-    line = Line(caption, (72.0, 91.0, 72.0 + 5 * len(caption), 102.0), 10.0, False, 0, 1)
+    line = Line(caption, (72.0, top, 72.0 + 5 * len(caption), top + 11.0), 10.0, False, 0, 1)
     with load_pymupdf().open(pdf) as doc:
         return rule_region(doc[0], [line]) is not None
 

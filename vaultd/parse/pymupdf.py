@@ -197,11 +197,6 @@ def needs_space(left: Piece, right: Piece) -> bool:
     return space_between(left, right)
 
 
-def is_accent(text: str) -> bool:
-    """A run of spacing accents only (TeX draws ``ˇ`` then moves back over its ``R``)."""
-    return _span_kind(text) == 1
-
-
 def join_spans(spans: list[dict[str, Any]]) -> str:
     """Text of one line from its spans, with word spaces decided at span boundaries.
 
@@ -249,7 +244,8 @@ def join_spans(spans: list[dict[str, Any]]) -> str:
 
 
 def _span_kind(text: str) -> int:
-    """0 for a blank span, 1 for spacing accents only (``is_accent``), 2 for visible text."""
+    """0 for a blank span, 1 for a run of spacing accents only (TeX draws ``ˇ`` then moves
+    back over its ``R``), 2 for visible text."""
     core = text.strip()
     if not core:
         return 0

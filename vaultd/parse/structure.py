@@ -287,16 +287,17 @@ def _float_labels(paras: list[_Para], caption: Line, body: float) -> None:
             return
         if line.bbox[0] >= caption.bbox[2] or line.bbox[2] <= caption.bbox[0]:
             return  # another column
-        if _text_right_above(paras[:i], line, LABEL_GAP * body):
+        if _text_right_above(paras, i, line, LABEL_GAP * body):
             return
         para.floating = True
         below = line
 
 
-def _text_right_above(paras: list[_Para], line: Line, gap: float) -> bool:
-    """Whether a line of these paragraphs ends within ``gap`` above ``line``, overlapping
+def _text_right_above(paras: list[_Para], before: int, line: Line, gap: float) -> bool:
+    """Whether a line of ``paras[:before]`` ends within ``gap`` above ``line``, overlapping
     it horizontally, on its page."""
-    for para in reversed(paras):
+    for j in range(before - 1, -1, -1):  # newest first, until the page before
+        para = paras[j]
         for other in para.lines:
             if (other.page == line.page and other.bbox[0] < line.bbox[2]
                     and line.bbox[0] < other.bbox[2]

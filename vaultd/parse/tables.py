@@ -243,11 +243,6 @@ def _has_column_rule(group: list[tuple[Box, dict[str, Any]]]) -> bool:
                for x, top, bottom in vs for y, a, b in rows)
 
 
-def has_vertical_rule(page: Any) -> bool:
-    """Whether any drawing on the page has a vertical edge at least ``MIN_RULE`` tall."""
-    return any(_edges(path)[0] for path in page.get_cdrawings())
-
-
 def _near(a: Box, b: Box, tol: float) -> bool:
     return a[0] - tol <= b[2] and b[0] - tol <= a[2] and a[1] - tol <= b[3] and b[1] - tol <= a[3]
 
