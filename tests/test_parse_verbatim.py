@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from vaultd.canonical import canonical_text
 from vaultd.parse.verbatim import occurs_in
 
 WORDS = st.text(alphabet="abcdefghij .,()=", min_size=1, max_size=30)
@@ -20,8 +21,12 @@ def test_a_quote_without_unmapped_glyphs_must_occur_character_for_character(
 @given(WORDS, WORDS, st.sampled_from(["", " ", "\ufffd", "\x8d"]))
 def test_an_unmapped_glyph_matches_what_poppler_writes_for_it(
         left: str, right: str, stand_in: str) -> None:
-    # "p1 �! p2": MuPDF writes U+FFFD for a NUL glyph code that poppler drops.
-    assert occurs_in(left + "\ufffd" + right, "see " + left + stand_in + right + " end")
+    # "p1 �! p2": MuPDF writes U+FFFD for a NUL glyph code that poppler drops. Both sides
+    # are compared in canonical form (one space per run), as the fixture check does, and
+    # a quote has some mapped text (a quote of U+FFFD alone matches only itself).
+    quote = canonical_text(left + "\ufffd" + right)
+    assume(quote.replace("\ufffd", "").strip())
+    assert occurs_in(quote, canonical_text("see " + left + stand_in + right + " end"))
 
 
 def test_an_unmapped_glyph_does_not_match_a_letter_or_two_characters() -> None:
