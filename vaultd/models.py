@@ -15,17 +15,52 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 CSLType = Literal[
+    # Every item type of CSL 1.0.2 (https://docs.citationstyles.org/en/stable/specification.html#appendix-iii-types)
+    "article",  # preprints (arXiv, bioRxiv) and other unpublished articles
     "article-journal",
-    "article",  # preprints (arXiv)
-    "paper-conference",
+    "article-magazine",
+    "article-newspaper",
+    "bill",
     "book",
+    "broadcast",
     "chapter",
-    "thesis",
-    "report",
-    "motion_picture",  # online videos (CSL has no "video" type; Zotero maps videos here)
-    "webpage",
+    "classic",
+    "collection",
     "dataset",
+    "document",
+    "entry",
+    "entry-dictionary",
+    "entry-encyclopedia",
+    "event",
+    "figure",
+    "graphic",
+    "hearing",
+    "interview",
+    "legal_case",
+    "legislation",
     "manuscript",
+    "map",
+    "motion_picture",  # online videos (CSL has no "video" type; Zotero maps videos here)
+    "musical_score",
+    "pamphlet",
+    "paper-conference",
+    "patent",
+    "performance",
+    "periodical",
+    "personal_communication",
+    "post",
+    "post-weblog",
+    "regulation",
+    "report",
+    "review",
+    "review-book",
+    "software",
+    "song",
+    "speech",
+    "standard",
+    "thesis",
+    "treaty",
+    "webpage",
 ]
 
 ChunkType = Literal[
@@ -69,17 +104,44 @@ class Author(_Model):
         return " ".join(p for p in parts if p)
 
 
+NoticeKind = Literal[
+    "retraction", "correction", "expression_of_concern", "withdrawal", "addendum", "erratum",
+    "other",
+]
+
+
+class Notice(_Model):
+    """An editorial notice about a work (CrossRef ``updated-by``, OpenAlex ``is_retracted``)."""
+
+    kind: NoticeKind
+    doi: str | None = Field(None, description="DOI of the notice itself")
+    date: list[int] | None = Field(None, description="CSL date-parts of the notice")
+    source: str = Field(description="who reported it: crossref, openalex, retraction-watch, …")
+    label: str | None = Field(None, description="the source's own name for the notice type")
+
+
 class Work(_Model):
     """Bibliographic metadata of one item, lossless to CSL-JSON."""
 
     type: CSLType = "article-journal"
     title: str | None = None
+    title_rich: str | None = Field(
+        None, description="the title as CSL rich text (<i>, <b>, <sup>, <sub>, small caps, "
+        "<span class=\"nocase\">) when the source marks part of it up; title is the plain text"
+    )
     authors: list[Author] = Field(default_factory=list)
     editors: list[Author] = Field(default_factory=list)
+    translators: list[Author] = Field(default_factory=list)
     issued: list[int] | None = Field(None, description="CSL date-parts: [year, month?, day?]")
     container_title: str | None = None
+    container_title_short: str | None = None
     collection_title: str | None = None
+    collection_number: str | None = None
     event: str | None = None
+    event_place: str | None = None
+    edition: str | None = None
+    version: str | None = None
+    medium: str | None = None
     volume: str | None = None
     issue: str | None = None
     page: str | None = None
@@ -101,6 +163,10 @@ class Work(_Model):
     doi_published: str | None = None
     journal_ref: str | None = None
     pdf_url: str | None = Field(None, description="where an open PDF can be fetched")
+    retracted: bool = Field(False, description="a source reports the work retracted")
+    notices: list[Notice] = Field(
+        default_factory=list, description="retractions, corrections, expressions of concern"
+    )
     sources: list[str] = Field(default_factory=list, description="sources that answered")
     warnings: list[str] = Field(default_factory=list)
     reconciled: bool = False
@@ -120,11 +186,14 @@ class Work(_Model):
             item["author"] = [_name_to_csl(a) for a in self.authors]
         if self.editors:
             item["editor"] = [_name_to_csl(a) for a in self.editors]
+        if self.translators:
+            item["translator"] = [_name_to_csl(a) for a in self.translators]
         if self.issued:
             item["issued"] = {"date-parts": [list(self.issued)]}
         if self.accessed:
             item["accessed"] = {"date-parts": [list(self.accessed)]}
-        extra = {k: getattr(self, k) for k in _VAULTD_EXTRA if getattr(self, k) not in (None, [], False)}
+        dumped = self.model_dump(include=set(_VAULTD_EXTRA), mode="json")
+        extra = {k: dumped[k] for k in _VAULTD_EXTRA if dumped[k] not in (None, [], False)}
         if extra:
             item["custom"] = {"vaultd": extra}
         return item
@@ -137,6 +206,7 @@ class Work(_Model):
                 data[name] = str(item[csl]) if name not in ("title", "abstract") else item[csl]
         data["authors"] = [Author.model_validate(n) for n in item.get("author", [])]
         data["editors"] = [Author.model_validate(n) for n in item.get("editor", [])]
+        data["translators"] = [Author.model_validate(n) for n in item.get("translator", [])]
         for key in ("issued", "accessed"):
             parts = (item.get(key) or {}).get("date-parts")
             if parts and parts[0] and parts[0][0] is not None:
@@ -148,8 +218,14 @@ class Work(_Model):
 _CSL_SCALARS = {
     "title": "title",
     "container_title": "container-title",
+    "container_title_short": "container-title-short",
     "collection_title": "collection-title",
+    "collection_number": "collection-number",
     "event": "event-title",
+    "event_place": "event-place",
+    "edition": "edition",
+    "version": "version",
+    "medium": "medium",
     "volume": "volume",
     "issue": "issue",
     "page": "page",
@@ -166,6 +242,9 @@ _CSL_SCALARS = {
 }
 
 _VAULTD_EXTRA = (
+    "title_rich",
+    "retracted",
+    "notices",
     "arxiv_id",
     "arxiv_version",
     "arxiv_primary_class",
