@@ -30,6 +30,20 @@ class CitekeySettings(_Section):
     )
 
 
+class CitationSettings(_Section):
+    styles: list[str] = Field(
+        ["apa", "mla", "chicago", "ieee"],
+        description="CSL styles every note, `cite` and MCP carry: short names (apa, mla, "
+        "chicago, ieee), official style names (nature, vancouver, …) or paths to .csl files",
+    )
+    lang: str | None = Field(
+        None, description="locale of the citations, e.g. en-GB or de-DE (default: the style's)"
+    )
+    pandoc: str | None = Field(
+        None, description="pandoc binary for citations (default: the one vaultd installs)"
+    )
+
+
 class CaptureSettings(_Section):
     email: str | None = Field(
         None, description="contact email: CrossRef/OpenAlex polite pool and Unpaywall"
@@ -102,6 +116,7 @@ class DaemonSettings(_Section):
 
 class Settings(_Section):
     citekey: CitekeySettings = Field(default_factory=CitekeySettings)
+    citations: CitationSettings = Field(default_factory=CitationSettings)
     capture: CaptureSettings = Field(default_factory=CaptureSettings)
     parse: ParseSettings = Field(default_factory=ParseSettings)
     enrich: EnrichSettings = Field(default_factory=EnrichSettings)
@@ -124,6 +139,7 @@ ENV_ALIASES: dict[str, tuple[str, str]] = {
     "VAULTD_CITEKEY_PATTERN": ("citekey", "pattern"),
     "VAULTD_PARSER": ("parse", "parser"),
     "VAULTD_EMBEDDING_PROVIDER": ("index", "embedding_provider"),
+    "VAULTD_PANDOC": ("citations", "pandoc"),
 }
 
 
@@ -141,7 +157,10 @@ def _env_layer(environ: Mapping[str, str]) -> tuple[dict[str, dict[str, Any]], d
         for field in model.model_fields:
             var = f"VAULTD_{section}_{field}".upper()
             if var in environ:
-                layer.setdefault(section, {})[field] = environ[var]
+                value: Any = environ[var]
+                if typing.get_origin(model.model_fields[field].annotation) is list:
+                    value = [v.strip() for v in value.split(",") if v.strip()]  # "apa,nature"
+                layer.setdefault(section, {})[field] = value
                 source[(section, field)] = var
     for var, (section, field) in ENV_ALIASES.items():
         if environ.get(var):
@@ -248,6 +267,8 @@ def load_settings(
 
 
 def _toml_value(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):

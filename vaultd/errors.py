@@ -11,6 +11,7 @@
     ├── NoteFormatError         a wiki note that cannot be read back
     ├── CiteKeyPatternError     malformed cite-key pattern (carries the position)
     ├── LLMUnavailableError     the local LLM is down, missing the model, or timing out
+    ├── CitationError           the citation processor (pandoc citeproc) is missing or failed
     └── StoreError              the state or index database failed
 
 Library code raises these (mapping third-party errors at the boundary with
@@ -63,6 +64,10 @@ class CiteKeyPatternError(VaultdError):
 
 class LLMUnavailableError(VaultdError):
     transient = True
+
+
+class CitationError(VaultdError):
+    """The citation processor (pandoc's citeproc) is missing or failed."""
 
 
 class StoreError(VaultdError):

@@ -28,8 +28,10 @@ log = logging.getLogger("vaultd.mcp")
 INSTRUCTIONS = """\
 vaultd serves a research vault whose citations are never wrong.
 - recall(query) finds passages in the user's papers and their own notes.
-- cite(cite_key, format) gives a citation (apa, mla, chicago, ieee, bibtex);
-  bibliography(cite_keys) gives many at once.
+- cite(cite_key, format, page?) gives a citation (apa, mla, chicago, ieee or any configured
+  CSL style, bibtex, csl-json; page: the in-text form pointing at it); bibliography(cite_keys)
+  gives many at once. A citation of unverified metadata starts with "UNVERIFIED (…)", of a
+  retracted work with "RETRACTED (…)": pass that on to the user.
 - Quoting contract: to quote a source, call quote(cite_key, chunk_id) and copy its `text`
   exactly, with its page. Only `text` from quote() is verbatim and hash-verified. Recall
   excerpts may be trimmed; paraphrase and implication are advisory summaries by a local
@@ -96,6 +98,15 @@ class _State:
     embedder: Embedder | bool | None = False  # False: not built yet
     db: IndexDB | None = None
     notes: list[str] = field(default_factory=list)
+    renderer: Any = None
+
+    def citer(self) -> Any:
+        """The vault's citation renderer (configured styles, stored renderings)."""
+        if self.renderer is None:
+            from vaultd.pipeline.citations import renderer_for
+
+            self.renderer = renderer_for(self.vault, self.settings)
+        return self.renderer
 
     def require_vault(self) -> Vault:
         from mcp.server.mcpserver.exceptions import ToolError
@@ -156,15 +167,22 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
     server: MCPServer = MCPServer("vaultd", instructions=INSTRUCTIONS, version=__version__)
 
     @server.tool()
-    def cite(cite_key: str, format: str = "bibtex") -> str:
-        """Citation for one cite key: format apa, mla, chicago, ieee or bibtex."""
-        from vaultd.index.lookup import cite as do_cite
+    def cite(cite_key: str, format: str = "bibtex", page: str | None = None) -> str:
+        """Citation for one cite key: format apa, mla, chicago, ieee (any configured CSL
+        style), bibtex or csl-json. page: the in-text citation pointing at that page."""
+        from vaultd.index.lookup import citation
 
         state.require_vault()
         try:
-            return do_cite(vault, cite_key, format, index_db=state.index_if_any())
+            c = citation(vault, cite_key, format, index_db=state.index_if_any(),
+                         renderer=state.citer(), page=page)
         except VaultdError as exc:
             raise _tool_error(exc) from exc
+        lines = [*c.labels]
+        if page and c.intext:
+            lines.append(f"In text: {c.intext}")
+        lines.append(c.text.rstrip("\n"))
+        return "\n".join(lines)
 
     @server.tool()
     def recall(query: str, limit: int = 5, cite_key: str | None = None,
@@ -212,23 +230,29 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
 
         state.require_vault()
         try:
-            return do_quote(vault, cite_key, chunk_id, index_db=state.index_if_any())
+            data = do_quote(vault, cite_key, chunk_id, index_db=state.index_if_any(),
+                            renderer=state.citer())
+            return ({"warning": "; ".join(data["labels"]), **data} if data.get("labels")
+                    else data)
         except VaultdError as exc:
             raise _tool_error(exc) from exc
 
     @server.tool()
     def bibliography(cite_keys: list[str], format: str = "bibtex") -> dict[str, Any]:
         """Citations for many keys at once (e.g. a references.bib); unknown keys listed."""
-        from vaultd.index.lookup import bibliography as do_bib
+        from vaultd.index.lookup import bibliography_of
 
         state.require_vault()
         if not cite_keys:
             raise ToolError("no cite keys given; pass a list such as [\"vaswani2017attention\"]")
         try:
-            text, unknown = do_bib(vault, cite_keys, format, index_db=state.index_if_any())
+            bib = bibliography_of(vault, cite_keys, format, index_db=state.index_if_any(),
+                                  renderer=state.citer())
         except VaultdError as exc:
             raise _tool_error(exc) from exc
-        return {"format": format, "text": text, "unknown": unknown}
+        warnings = [f"{c.cite_key}: {label}" for c in bib.citations for label in c.labels]
+        out: dict[str, Any] = {"warnings": warnings} if warnings else {}
+        return {**out, "format": bib.format, "text": bib.text, "unknown": bib.unknown}
 
     @server.tool()
     def verify(cite_key: str | None = None) -> dict[str, Any]:

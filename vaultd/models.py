@@ -319,6 +319,10 @@ class NoteMeta(_Model):
     tags: list[str] = Field(default_factory=list)
     aliases: list[str] = Field(default_factory=list)
     reconciled: bool = False
+    retracted: bool = False
+    notices: list[str] = Field(
+        default_factory=list, description="retractions, corrections, expressions of concern"
+    )
     warnings: list[str] = Field(default_factory=list)
     sources: list[str] = Field(default_factory=list)
     captured: str | None = Field(None, description="date, YYYY-MM-DD")

@@ -49,6 +49,7 @@ ADVISORY = "_(LLM, advisory)_ "
 
 STYLE_HEADINGS = {"apa": "APA", "mla": "MLA", "chicago": "Chicago", "ieee": "IEEE", "bibtex": "BibTeX"}
 _HEADING_STYLES = {v: k for k, v in STYLE_HEADINGS.items()}
+_OPTIONAL_FLAGS = frozenset({"retracted", "notices"})  # written only when set
 _PROVENANCE_FIELDS = tuple(Provenance.model_fields)
 _CHUNK_EXTRAS = ("figure", "markdown", "refs", "linked_notes", "enrichment", "enrichment_note",
                  "key_sentence")
@@ -100,13 +101,35 @@ def _inline(value: str) -> str:
 
 
 def _render_frontmatter(note: Note) -> str:
-    data = {k: v for k, v in note.meta.model_dump(mode="json").items() if v is not None}
+    data = {k: v for k, v in note.meta.model_dump(mode="json").items()
+            if v is not None and not (k in _OPTIONAL_FLAGS and not v)}
     data.update(note.frontmatter_extra)
     return "---\n" + dump_yaml(data, FrontDumper) + "---\n"
 
 
-def _render_citations(citations: dict[str, str], cite_key: str) -> str:
-    out = [CITATIONS_BEGIN, "## Citations", ""]
+def trust_callouts(meta: NoteMeta) -> list[str]:
+    """Obsidian callouts for a retracted work, its notices and unverified metadata."""
+    from vaultd.trust import unverified_label
+
+    out: list[str] = []
+    if meta.retracted:
+        out += ["> [!danger] RETRACTED", "> A source reports this work retracted. Do not cite "
+                "it as valid work without saying so."]
+        out += [f"> - {line}" for line in meta.notices]
+        out.append("")
+    elif meta.notices:
+        out += ["> [!note] Notices", *(f"> - {line}" for line in meta.notices), ""]
+    if not meta.reconciled and meta.title:
+        out += [f"> [!warning] {unverified_label(meta.sources)}",
+                "> Title, first author and year were not confirmed by two sources: check them "
+                f"before citing. `vaultd capture --refresh {meta.cite_key}` asks the sources "
+                "again.", ""]
+    return out
+
+
+def _render_citations(citations: dict[str, str], meta: NoteMeta) -> str:
+    cite_key = meta.cite_key
+    out = [CITATIONS_BEGIN, *trust_callouts(meta), "## Citations", ""]
     if not citations:
         out += [f"*No citation yet: this record has no title. Give it an id with "
                 f"`vaultd capture raw/{cite_key}.pdf --doi DOI --refresh`.*", ""]
@@ -116,6 +139,19 @@ def _render_citations(citations: dict[str, str], cite_key: str) -> str:
         out += [body, ""]
     out.append(CITATIONS_END)
     return "\n".join(out) + "\n"
+
+
+def replace_citations(text: str, citations: dict[str, str], meta: NoteMeta) -> str | None:
+    """``text`` with its generated citations region rendered anew (the rest untouched);
+    None when the note has no such region (a hand-made or damaged note)."""
+    start = text.find(CITATIONS_BEGIN)
+    end = text.find(CITATIONS_END, start + 1)
+    if start < 0 or end < 0:
+        return None
+    region_end = end + len(CITATIONS_END)
+    if text[region_end : region_end + 1] == "\n":
+        region_end += 1
+    return text[:start] + _render_citations(citations, meta) + text[region_end:]
 
 
 def _chunk_data(chunk: Chunk) -> dict[str, Any]:
@@ -175,7 +211,7 @@ def render_note(note: Note) -> str:
     """The note's Markdown. ``parse_note(render_note(n)) == n``."""
     title = (note.meta.title or note.meta.cite_key).replace("\r", " ").replace("\n", " ")
     parts = [_render_frontmatter(note), "\n", f"# {title}\n", "\n"]
-    parts += [_render_citations(note.citations, note.meta.cite_key), "\n", QUOTES_BEGIN + "\n", "## Quotes\n", "\n"]
+    parts += [_render_citations(note.citations, note.meta), "\n", QUOTES_BEGIN + "\n", "## Quotes\n", "\n"]
     notes = dict(note.annotations)
     parts.append(annotation_text(notes.pop("", "")))
     for c in note.chunks:

@@ -2,36 +2,66 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from vaultd.cli import main_group
 from vaultd.cli.common import app, emit_json, json_option
 from vaultd.errors import InputError
 
-_FORMATS = click.Choice(["apa", "mla", "chicago", "ieee", "bibtex", "csl-json"])
+_FORMAT_HELP = ("apa, mla, chicago, ieee (or any style in [citations] styles, any installed "
+                "CSL style by name), bibtex, csl-json; any case")
+
+
+def _renderer(ctx: click.Context) -> Any:
+    from vaultd.pipeline.citations import renderer_for
+
+    a = app(ctx)
+    vault = a.vault()
+    return renderer_for(vault, a.settings(vault))
+
+
+def _warn(labels: list[str], cite_key: str) -> None:
+    for label in labels:
+        click.echo(f"warning: {cite_key}: {label}", err=True)
 
 
 @main_group.command("cite")
 @click.argument("cite_key")
-@click.option("--format", "-f", "style", type=_FORMATS, default="apa", show_default=True)
+@click.option("--format", "-f", "style", default="apa", show_default=True, help=_FORMAT_HELP)
+@click.option("--page", "-p", default=None, help="Print the in-text citation pointing at PAGE.")
+@click.option("--intext", is_flag=True, help="Print the in-text citation: (Vaswani et al., 2017).")
+@click.option("--markdown", is_flag=True, help="The entry as the note shows it (*italics*).")
 @json_option
 @click.pass_context
-def cite_command(ctx: click.Context, cite_key: str, style: str, as_json: bool) -> None:
+def cite_command(ctx: click.Context, cite_key: str, style: str, page: str | None,
+                 intext: bool, markdown: bool, as_json: bool) -> None:
     """Print the citation of CITE_KEY.
+
+    Unverified or retracted works are named on stderr (and in --json: verified, labels).
 
     \b
     Examples:
       vaultd cite vaswani2017attention --format apa
+      vaultd cite vaswani2017attention -f MLA --page 4   # (Vaswani et al. 4)
+      vaultd cite vaswani2017attention -f nature          # any installed CSL style
       vaultd cite vaswani2017attention -f bibtex
-      vaultd cite vaswani2017attention -f csl-json   # CSL-JSON for pandoc/Zotero
+      vaultd cite vaswani2017attention -f csl-json        # CSL-JSON for pandoc/Zotero
     """
-    from vaultd.index.lookup import cite
+    from vaultd.index.lookup import citation
 
-    text = cite(app(ctx).vault(), cite_key, style)
+    c = citation(app(ctx).vault(), cite_key, style, renderer=_renderer(ctx), page=page)
     if as_json:
-        emit_json({"cite_key": cite_key, "format": style, "text": text})
+        emit_json(c.to_json())
+        return
+    _warn(c.labels, cite_key)
+    if (page or intext) and c.intext is not None:
+        click.echo(c.intext)
+    elif markdown or c.plain is None:
+        click.echo(c.text.rstrip("\n"))
     else:
-        click.echo(text.rstrip("\n"))
+        click.echo(c.plain)
 
 
 @main_group.command("quote")
@@ -58,27 +88,35 @@ def quote_command(ctx: click.Context, cite_key: str, chunk_id: str, as_json: boo
 
 @main_group.command("bib")
 @click.argument("cite_keys", nargs=-1, required=True)
-@click.option("--format", "-f", "style", type=_FORMATS, default="bibtex", show_default=True)
+@click.option("--format", "-f", "style", default="bibtex", show_default=True, help=_FORMAT_HELP)
+@click.option("--markdown", is_flag=True, help="Style entries as the note shows them.")
 @json_option
 @click.pass_context
-def bib_command(ctx: click.Context, cite_keys: tuple[str, ...], style: str,
+def bib_command(ctx: click.Context, cite_keys: tuple[str, ...], style: str, markdown: bool,
                 as_json: bool) -> None:
     """Print many citations at once (BibTeX by default); exit 1 if a key is unknown.
 
     \b
-    Example:
+    Examples:
       vaultd bib vaswani2017attention devlin2019bert > refs.bib
       vaultd bib -f csl-json vaswani2017attention devlin2019bert > refs.json
+      vaultd bib -f apa vaswani2017attention devlin2019bert
     """
-    from vaultd.index.lookup import bibliography
+    from vaultd.index.lookup import bibliography_of
 
-    text, unknown = bibliography(app(ctx).vault(), cite_keys, style)
+    bib = bibliography_of(app(ctx).vault(), cite_keys, style, renderer=_renderer(ctx))
     if as_json:
-        emit_json({"format": style, "text": text, "unknown": unknown})
+        emit_json({"format": bib.format, "text": bib.text, "unknown": bib.unknown,
+                   "citations": [c.to_json() for c in bib.citations]})
     else:
-        click.echo(text, nl=False)
-    if unknown:
-        keys = ", ".join(u["cite_key"] for u in unknown)
-        reasons = "; ".join(u["reason"] for u in unknown if "reason" in u)
+        for c in bib.citations:
+            _warn(c.labels, c.cite_key)
+        if bib.citations and bib.citations[0].plain is not None and not markdown:
+            click.echo("\n\n".join(c.plain or "" for c in bib.citations))
+        else:
+            click.echo(bib.text, nl=False)
+    if bib.unknown:
+        keys = ", ".join(u["cite_key"] for u in bib.unknown)
+        reasons = "; ".join(u["reason"] for u in bib.unknown if "reason" in u)
         raise InputError(f"no citation for: {keys}; " + (reasons or "unknown cite key(s): see "
                          "`vaultd search` for the keys"))

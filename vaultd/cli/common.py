@@ -46,6 +46,16 @@ def _check_citekey_pattern(pattern: object) -> None:
     compile_pattern(str(pattern))
 
 
+def _check_styles(config_path: Path | None) -> Callable[[object], None]:
+    def check(styles: object) -> None:
+        from vaultd.formats.styles import resolve_all
+
+        base = config_path.parent.parent if config_path is not None else None  # the vault
+        resolve_all([str(s) for s in styles] if isinstance(styles, list) else [], base)
+
+    return check
+
+
 def load_checked_settings(
     config_path: Path | None, overrides: Mapping[str, Mapping[str, Any]] | None = None
 ) -> Settings:
@@ -53,7 +63,9 @@ def load_checked_settings(
     the cite-key compiler): a malformed ``citekey.pattern`` fails here, at load, with one
     line naming the file or variable, the key and the position, not later at capture."""
     return load_settings(
-        config_path, overrides=overrides, checks={("citekey", "pattern"): _check_citekey_pattern}
+        config_path, overrides=overrides,
+        checks={("citekey", "pattern"): _check_citekey_pattern,
+                ("citations", "styles"): _check_styles(config_path)},
     )
 
 

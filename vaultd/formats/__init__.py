@@ -1,105 +1,150 @@
-"""Citation formats of a Work: APA 7, MLA 9, Chicago 17 author-date, IEEE, BibTeX, and
-CSL-JSON export.
+"""Citations of a Work in every CSL style, BibTeX and CSL-JSON.
 
-Pure Python formatters, checked in tests against pandoc's citeproc with the official CSL
-styles (docs/citations.md lists every accepted difference): a note renders all five for
-every item, and a CSL processor call costs ~0.5 s where these take microseconds.
-Markdown output: italics as ``*…*``, DOIs as https://doi.org/ URLs where the style wants.
+Styles are the official CSL files (``styles``), rendered by pandoc's citeproc
+(``citeproc``) from the citable CSL item of a Work (``csl``); no style rule is written
+here. ``CitationRenderer`` is the one entry point: it answers from stored renderings
+(``cache``) and sends only what is missing to the processor, batched in one call.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
+import sqlite3
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from vaultd.errors import InputError
-from vaultd.formats import apa, chicago, ieee, mla
-from vaultd.formats._common import normalise, smart_quotes
-from vaultd.formats.bibtex import to_bibtex as _to_bibtex
-from vaultd.models import Author, Work
+from vaultd.formats.cache import cache_key, get_many, put_many
+from vaultd.formats.citeproc import Rendering, find_pandoc
+from vaultd.formats.csl import citable_item, item_digest
+from vaultd.formats.styles import DEFAULT_STYLES, Style, resolve_all
+from vaultd.models import Work
 
-__all__ = ["STYLES", "render", "render_all", "to_bibtex", "to_csl_json"]
+__all__ = [
+    "BIBTEX",
+    "CSL_JSON",
+    "STYLES",
+    "CitationRenderer",
+    "Rendering",
+    "Style",
+    "normalise_format",
+    "to_bibtex",
+    "to_csl_json",
+]
 
-STYLES = ("apa", "mla", "chicago", "ieee", "bibtex")
-
-_RENDERERS: dict[str, Callable[[Work], str]] = {
-    "apa": apa.render,
-    "mla": mla.render,
-    "chicago": chicago.render,
-    "ieee": ieee.render,
-}
-
-
-def render(work: Work, cite_key: str, style: str) -> str:
-    """One citation of ``work`` in ``style`` (Markdown; for "bibtex" the BibTeX entry)."""
-    if style == "bibtex":
-        return to_bibtex(work, cite_key)
-    fn = _RENDERERS.get(style)
-    if fn is None:
-        raise InputError(
-            f"unknown citation style {style!r} for {cite_key}; use one of: {', '.join(STYLES)}"
-        )
-    return _typographic(fn(_markdown_safe(normalise(work))))
+STYLES = DEFAULT_STYLES  # the styles every note carries unless the config says otherwise
+BIBTEX = "bibtex"
+CSL_JSON = "csl-json"
 
 
-def render_all(work: Work, cite_key: str) -> dict[str, str]:
-    """All five styles, in STYLES order."""
-    norm = normalise(work)
-    safe = _markdown_safe(norm)
-    out = {name: _typographic(fn(safe)) for name, fn in _RENDERERS.items()}
-    out["bibtex"] = _to_bibtex(norm, cite_key)
-    return {name: out[name] for name in STYLES}
+def normalise_format(name: str) -> str:
+    """A format name as given by a user or agent (``APA``, ``BibTeX``, ``CSL-JSON``)."""
+    return name.strip().lower().replace("_", "-")
 
 
 def to_bibtex(work: Work, cite_key: str) -> str:
     """The BibTeX entry of ``work`` keyed ``cite_key`` (ends with a newline)."""
-    return _to_bibtex(normalise(work), cite_key)
+    from vaultd.formats.bibtex import to_bibtex as _to_bibtex
+
+    return _to_bibtex(work, cite_key)
 
 
 def to_csl_json(work: Work, cite_key: str) -> dict[str, Any]:
-    """The CSL-JSON item (what pandoc, Zotero and citeproc read), with arXiv preprints
-    carrying publisher/number/DOI as CSL styles expect."""
-    return normalise(work).to_csl(cite_key)
+    """The CSL-JSON item (what pandoc, Zotero and every CSL processor read)."""
+    return citable_item(work, cite_key)
 
 
-_MD_SPECIAL = re.compile(r"([\\*_`])")
-_MD_FIELDS = ("title", "container_title", "publisher", "publisher_place", "genre", "number")
-_URL_OR_APOSTROPHE = re.compile(r"https?://\S+|'")
+class CitationRenderer:
+    """Renders works in a set of styles, reading and filling the stored renderings.
 
+    ``db`` is the state database (None: no stored renderings, every call renders)."""
 
-def _md(text: str | None) -> str | None:
-    return smart_quotes(_MD_SPECIAL.sub(r"\\\1", text)) if text else text
+    def __init__(self, styles: Sequence[Style] | None = None, *,
+                 db: sqlite3.Connection | None = None, pandoc: Path | None = None,
+                 lang: str | None = None) -> None:
+        self.styles = tuple(styles) if styles is not None else resolve_all(DEFAULT_STYLES)
+        self.db = db
+        self._pandoc = pandoc
+        self.lang = lang
 
+    @property
+    def style_names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.styles)
 
-def _markdown_safe(work: Work) -> Work:
-    """Backslash-escape Markdown emphasis characters in field values, so a title with an
-    asterisk or underscores cannot turn into italics in the note."""
-    updates: dict[str, object] = {}
-    for field in _MD_FIELDS:
-        value = getattr(work, field)
-        if value and (_MD_SPECIAL.search(value) or '"' in value):
-            updates[field] = _md(value)
-    if any(
-        _MD_SPECIAL.search(v) or '"' in v
-        for a in work.authors
-        for v in (a.family, a.given, a.literal)
-        if v
-    ):
-        updates["authors"] = [
-            Author(
-                family=_md(a.family), given=_md(a.given), literal=_md(a.literal),
-                suffix=a.suffix, orcid=a.orcid,
-                **{"non-dropping-particle": a.non_dropping_particle,
-                   "dropping-particle": a.dropping_particle},
-            )
-            for a in work.authors
-        ]
-    return work.model_copy(update=updates) if updates else work
+    def style(self, name: str) -> Style:
+        """The configured style called ``name`` (any case), else an installed one by name."""
+        from vaultd.formats.styles import pick
 
+        return pick(self.styles, name)
 
-def _typographic(text: str) -> str:
-    # citeproc prints apostrophes as U+2019; URLs keep theirs.
-    if "'" not in text:
-        return text
-    return _URL_OR_APOSTROPHE.sub(lambda m: "’" if m.group() == "'" else m.group(), text)
+    def _engine(self) -> str:
+        # The processor's identity without starting it: the binary's path, size and mtime
+        # and the filter's hash (a new pandoc or filter renders afresh).
+        from vaultd.formats.citeproc import filter_sha
+
+        exe = self._pandoc or find_pandoc()
+        self._pandoc = exe
+        st = exe.stat()
+        return f"{exe}:{st.st_size}:{st.st_mtime_ns}:{filter_sha()}"
+
+    def render(self, works: Mapping[str, Work],
+               styles: Sequence[Style] | None = None) -> dict[str, dict[str, Rendering]]:
+        """``{cite key: {style name: Rendering}}``; works without a title are left out
+        (an untitled citation would be a wrong one)."""
+        from vaultd.formats import citeproc
+
+        chosen = tuple(styles) if styles is not None else self.styles
+        items = {key: citable_item(w, key) for key, w in works.items() if w.title}
+        engine = self._engine()
+        keys = {(key, s.name): cache_key(item_digest(item), s.sha256, engine, self.lang)
+                for key, item in items.items() for s in chosen}
+        stored = get_many(self.db, keys.values()) if self.db is not None else {}
+        out: dict[str, dict[str, Rendering]] = {key: {} for key in items}
+        missing_keys: set[str] = set()
+        missing_styles: dict[str, Style] = {}
+        for (key, name), ck in keys.items():
+            hit = stored.get(ck)
+            if hit is not None:
+                out[key][name] = hit
+            else:
+                missing_keys.add(key)
+                missing_styles[name] = next(s for s in chosen if s.name == name)
+        if missing_keys:
+            fresh = citeproc.render([items[k] for k in sorted(missing_keys)],
+                                    list(missing_styles.values()), pandoc=self._pandoc,
+                                    lang=self.lang)
+            new_rows: dict[str, Rendering] = {}
+            for name, per in fresh.items():
+                for key, rendering in per.items():
+                    out[key][name] = rendering
+                    new_rows[keys[(key, name)]] = rendering
+            if self.db is not None:
+                put_many(self.db, new_rows)
+        order = [s.name for s in chosen]
+        return {key: {n: per[n] for n in order if n in per} for key, per in out.items()}
+
+    def one(self, work: Work, cite_key: str, style: str) -> Rendering:
+        """One work in one style (configured or installed)."""
+        if not work.title:
+            raise InputError(f"{cite_key} has no title, so no citation is made for it")
+        chosen = self.style(style)
+        return self.render({cite_key: work}, [chosen])[cite_key][chosen.name]
+
+    def for_note(self, work: Work, cite_key: str) -> dict[str, str]:
+        """The note's citations: every configured style as Markdown, then BibTeX."""
+        if not work.title:
+            return {}
+        return self.note_citations(work, cite_key, self.render({cite_key: work})[cite_key])
+
+    def note_citations(self, work: Work, cite_key: str,
+                       per: Mapping[str, Rendering]) -> dict[str, str]:
+        """Renderings as a note shows them, keyed by heading: the built-in styles by their
+        short name (``apa``), others by their CSL title; BibTeX last."""
+        from vaultd.formats.styles import LABELS
+
+        if not work.title:
+            return {}
+        labels = {s.name: (s.name if s.name in LABELS else s.label) for s in self.styles}
+        out = {labels.get(name, name): r.markdown for name, r in per.items()}
+        out[BIBTEX] = to_bibtex(work, cite_key)
+        return out

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from vaultd.canonical import text_sha256
@@ -81,35 +82,82 @@ def load_meta(vault: Vault, cite_key: str, *, index_db: Any = None) -> MetaFile:
                          f"re-capture with `vaultd capture --refresh {cite_key}`") from exc
 
 
-CSL_JSON = "csl-json"  # an export format beside the five citation styles
+CSL_JSON = "csl-json"  # an export format beside the citation styles
+BIBTEX = "bibtex"
 
 
-def _check_format(style: str) -> None:
-    from vaultd.formats import STYLES
+@dataclass
+class Citation:
+    """One work cited in one format, with what a reader must know about its metadata."""
 
-    if style not in (*STYLES, CSL_JSON):
-        raise InputError(f"unknown citation format {style!r}; use one of "
-                         f"{', '.join((*STYLES, CSL_JSON))}")
+    cite_key: str
+    format: str
+    text: str  # the entry: Markdown for a style, the BibTeX entry, or a CSL-JSON array
+    plain: str | None = None  # a style's entry as plain text
+    intext: str | None = None  # a style's in-text citation (with the page when asked)
+    verified: bool = True
+    retracted: bool = False
+    labels: list[str] = field(default_factory=list)  # "RETRACTED (…)", "UNVERIFIED (…)"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cite_key": self.cite_key, "format": self.format, "text": self.text,
+                "plain": self.plain, "intext": self.intext, "verified": self.verified,
+                "retracted": self.retracted, "labels": self.labels}
 
 
-def _csl_item(vault: Vault, cite_key: str, index_db: Any) -> dict[str, Any]:
-    from vaultd.formats import to_csl_json
+def _renderer(vault: Vault, renderer: Any) -> Any:
+    if renderer is not None:
+        return renderer
+    from vaultd.pipeline.citations import renderer_for
 
-    return to_csl_json(load_meta(vault, cite_key, index_db=index_db).work, cite_key)
+    return renderer_for(vault, None)
 
 
-def cite(vault: Vault, cite_key: str, style: str = "bibtex", *, index_db: Any = None) -> str:
-    """One citation in ``style``; ``csl-json`` gives the record as a CSL-JSON array of one
-    item (what pandoc's ``--bibliography`` and Zotero import read)."""
-    from vaultd.formats import render
+def _format_name(style: str, renderer: Any) -> str:
+    """The format asked for, in any case: bibtex, csl-json, or a configured/installed style."""
+    from vaultd.formats import normalise_format
 
-    _check_format(style)
-    if style == CSL_JSON:
-        return _json_text([_csl_item(vault, cite_key, index_db)])
+    name = normalise_format(style)
+    if name in (BIBTEX, CSL_JSON):
+        return name
+    return str(renderer.style(name).name)  # InputError naming the styles when unknown
+
+
+def _labels(meta: MetaFile) -> list[str]:
+    from vaultd.trust import citation_warnings
+
+    return citation_warnings(reconciled=meta.reconciled, sources=meta.sources,
+                             retracted=meta.work.retracted, notices=meta.work.notices)
+
+
+def citation(vault: Vault, cite_key: str, style: str = BIBTEX, *, index_db: Any = None,
+             renderer: Any = None, page: str | None = None) -> Citation:
+    """``cite_key`` cited in ``style`` (any case): a configured or installed CSL style,
+    ``bibtex`` or ``csl-json``; ``page`` adds the in-text citation pointing at that page."""
+    from vaultd.formats import to_bibtex, to_csl_json
+
     meta = load_meta(vault, cite_key, index_db=index_db)
+    citer = _renderer(vault, renderer)
+    name = _format_name(style, citer)
+    labels = _labels(meta)
+    base = {"cite_key": cite_key, "format": name, "verified": meta.reconciled,
+            "retracted": meta.work.retracted, "labels": labels}
+    if name == CSL_JSON:
+        return Citation(text=_json_text([to_csl_json(meta.work, cite_key)]), **base)
     if not meta.work.title:
         raise InputError(no_citation_hint(cite_key))
-    return render(meta.work, cite_key, style)
+    if name == BIBTEX:
+        return Citation(text=to_bibtex(meta.work, cite_key), **base)
+    rendering = citer.one(meta.work, cite_key, name)
+    return Citation(text=rendering.markdown, plain=rendering.text,
+                    intext=rendering.cite(page), **base)
+
+
+def cite(vault: Vault, cite_key: str, style: str = BIBTEX, *, index_db: Any = None,
+         renderer: Any = None) -> str:
+    """One citation in ``style``; ``csl-json`` gives the record as a CSL-JSON array of one
+    item (what pandoc's ``--bibliography`` and Zotero import read)."""
+    return citation(vault, cite_key, style, index_db=index_db, renderer=renderer).text
 
 
 def _json_text(items: list[dict[str, Any]]) -> str:
@@ -124,34 +172,72 @@ def no_citation_hint(cite_key: str) -> str:
             f"`vaultd capture raw/{cite_key}.pdf --doi DOI --refresh`")
 
 
-def bibliography(vault: Vault, cite_keys: Iterable[str], style: str = "bibtex", *,
-                 index_db: Any = None) -> tuple[str, list[dict[str, Any]]]:
-    """All entries joined (blank line between), plus the unknown keys with suggestions."""
-    _check_format(style)
-    entries: list[str] = []
-    items: list[dict[str, Any]] = []
+@dataclass
+class Bibliography:
+    format: str
+    text: str
+    citations: list[Citation]
+    unknown: list[dict[str, Any]]
+
+
+def bibliography_of(vault: Vault, cite_keys: Iterable[str], style: str = BIBTEX, *,
+                    index_db: Any = None, renderer: Any = None) -> Bibliography:
+    """All entries joined (blank line between; CSL-JSON: one array), the citations with
+    their labels, and the unknown keys with suggestions. Styles render in one batch."""
+    from vaultd.formats import to_bibtex, to_csl_json
+
+    citer = _renderer(vault, renderer)
+    name = _format_name(style, citer)
+    metas: dict[str, MetaFile] = {}
     unknown: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for key in cite_keys:
-        if key in seen:
-            continue
-        seen.add(key)
+    for key in dict.fromkeys(cite_keys):
         try:
-            if style == CSL_JSON:
-                items.append(_csl_item(vault, key, index_db))
-            else:
-                entries.append(cite(vault, key, style, index_db=index_db).rstrip("\n"))
+            meta = load_meta(vault, key, index_db=index_db)
         except UnknownKeyError as exc:
             unknown.append({"cite_key": key, "did_you_mean": exc.suggestions})
-        except InputError as exc:  # a record without a title: listed, never a broken entry
+            continue
+        except InputError as exc:
             unknown.append({"cite_key": key, "did_you_mean": [], "reason": str(exc)})
-    if style == CSL_JSON:
-        return _json_text(items), unknown
-    return ("\n\n".join(entries) + ("\n" if entries else ""), unknown)
+            continue
+        if name != CSL_JSON and not meta.work.title:  # listed, never a broken entry
+            unknown.append({"cite_key": key, "did_you_mean": [],
+                            "reason": no_citation_hint(key)})
+            continue
+        metas[key] = meta
+    rendered = {}
+    if name not in (BIBTEX, CSL_JSON) and metas:
+        chosen = citer.style(name)
+        rendered = citer.render({k: m.work for k, m in metas.items()}, [chosen])
+    citations: list[Citation] = []
+    for key, meta in metas.items():
+        base = {"cite_key": key, "format": name, "verified": meta.reconciled,
+                "retracted": meta.work.retracted, "labels": _labels(meta)}
+        if name == CSL_JSON:
+            citations.append(Citation(text="", **base))
+        elif name == BIBTEX:
+            citations.append(Citation(text=to_bibtex(meta.work, key), **base))
+        else:
+            r = next(iter(rendered[key].values()))
+            citations.append(Citation(text=r.markdown, plain=r.text, intext=r.intext, **base))
+    if name == CSL_JSON:
+        text = _json_text([to_csl_json(m.work, k) for k, m in metas.items()])
+    else:
+        entries = [c.text.rstrip("\n") for c in citations]
+        text = "\n\n".join(entries) + ("\n" if entries else "")
+    return Bibliography(name, text, citations, unknown)
 
 
-def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: Any = None) -> dict[str, Any]:
-    """The verbatim text of one chunk with its provenance, re-verified against its hash."""
+def bibliography(vault: Vault, cite_keys: Iterable[str], style: str = BIBTEX, *,
+                 index_db: Any = None, renderer: Any = None) -> tuple[str, list[dict[str, Any]]]:
+    """All entries joined (blank line between), plus the unknown keys with suggestions."""
+    bib = bibliography_of(vault, cite_keys, style, index_db=index_db, renderer=renderer)
+    return bib.text, bib.unknown
+
+
+def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: Any = None,
+          renderer: Any = None) -> dict[str, Any]:
+    """The verbatim text of one chunk with its provenance, re-verified against its hash,
+    and its in-text citation (first configured style) pointing at the printed page."""
     from vaultd.note import parse_note
 
     path = vault.note_path(cite_key)
@@ -195,7 +281,32 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: Any = None) -
         "pdf": note.meta.raw,
         "link": f"{note.meta.raw}#page={prov.page}" if note.meta.raw else None,
         "locator": f"p. {page}",
+        **_quote_citation(vault, cite_key, page, index_db, renderer),
         "paraphrase": chunk.paraphrase,
         "implication": chunk.implication,
         "advisory": QUOTE_CONTRACT,
     }
+
+
+def _quote_citation(vault: Vault, cite_key: str, page: str, index_db: Any,
+                    renderer: Any) -> dict[str, Any]:
+    """``citation`` (in-text, with the page), ``citation_style``, ``metadata_verified``,
+    ``retracted`` and ``labels`` of a quote's work; a record that cannot be read or
+    rendered gives ``citation: None`` (the quote itself stays servable)."""
+    try:
+        meta = load_meta(vault, cite_key, index_db=index_db)
+    except VaultdError:
+        return {"citation": None, "metadata_verified": False, "retracted": False,
+                "labels": ["UNVERIFIED (no metadata record)"]}
+    out: dict[str, Any] = {"metadata_verified": meta.reconciled,
+                           "retracted": meta.work.retracted,
+                           "labels": _labels(meta), "citation": None, "citation_style": None}
+    if meta.work.title:
+        citer = _renderer(vault, renderer)
+        try:
+            style = citer.styles[0]
+            out["citation"] = citer.one(meta.work, cite_key, style.name).cite(page)
+            out["citation_style"] = style.name
+        except VaultdError:
+            pass
+    return out

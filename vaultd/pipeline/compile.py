@@ -246,8 +246,11 @@ def compile_note(
     parser: str = "auto",
     progress: Callable[[int, int], None] | None = None,
     folder: str | None = None,
+    citer: Any = None,
 ) -> CompileResult:
     """Parse the source of ``cite_key`` and write its wiki note (see module doc).
+
+    ``citer`` is the vault's ``CitationRenderer`` (built from ``settings`` when None).
 
     A note that already exists is rewritten where it is; a new one goes to
     ``wiki/[folder/]<cite_key>.md``."""
@@ -281,7 +284,10 @@ def compile_note(
         raise ParseError(f"{vault.rel(pdf)}: PDF named in the meta file is missing; capture it again")
     work = meta.work
     # No title, no citation: an empty "(n.d.)." would be a wrong one. The note says why.
-    citations = _module("vaultd.formats").render_all(work, cite_key) if work.title else {}
+    if citer is None:
+        citer = _module("vaultd.pipeline.citations").renderer_for(vault, settings)
+    citations = citer.for_note(work, cite_key)
+    trust = _module("vaultd.pipeline.citations").trust_fields(meta)
     now = datetime.now(UTC).replace(microsecond=0).isoformat()
     captured_at = meta.captured_at or now
     note_meta = NoteMeta(
@@ -297,9 +303,7 @@ def compile_note(
         # merge_for_recompile / the ingest stage; vaultd only ever adds to these lists.
         tags=list(DEFAULT_TAGS),
         aliases=[" ".join(meta.title.split())] if meta.title and meta.title.strip() else [],
-        reconciled=meta.reconciled,
         warnings=list(meta.warnings),
-        sources=list(meta.sources),
         captured=captured_at[:10],
         captured_at=captured_at,
         raw=vault.rel(pdf) if pdf_sha else None,
@@ -308,6 +312,7 @@ def compile_note(
         parser_version=parser_version,
         chunks=len(chunks),
         enrichment="pending" if chunks else None,
+        **trust,
     )
     new = Note(meta=note_meta, citations=citations, chunks=chunks)
     note_mod = _module("vaultd.note")

@@ -1,0 +1,66 @@
+"""The CSL-JSON item a citation processor reads for a Work (pure).
+
+``Work.to_csl`` is the lossless storage form (vaultd's own fields under ``custom``); this
+is the citable form: only CSL variables, the title as CSL rich text, and the fields CSL
+styles expect of the kinds of work vaultd captures that sources leave implicit:
+
+- arXiv preprints: publisher ``arXiv``, number ``arXiv:<id>``, arXiv's DataCite DOI
+  (``10.48550/arXiv.<id>``, registered for every arXiv paper) and the abstract page URL,
+  each only when the metadata has none (as Zotero's arXiv translator records them);
+- online videos (``motion_picture``): the platform as publisher and genre ``Video``
+  (APA 7's ``[Video]``), when only the container names the platform.
+
+Nothing else is added, and nothing is invented: no name, no date.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from vaultd.formats.markup import from_plain
+from vaultd.models import Work
+
+ARXIV_DOI_PREFIX = "10.48550/arXiv."
+
+# vaultd's storage-only keys that are not CSL variables.
+_NOT_CSL = ("custom",)
+
+
+def with_implicit_fields(work: Work) -> Work:
+    """The Work with the preprint/video fields styles expect (see the module docstring)."""
+    updates: dict[str, object] = {}
+    if work.arxiv_id and work.type == "article":
+        if not work.publisher:
+            updates["publisher"] = "arXiv"
+        if not work.number:
+            updates["number"] = f"arXiv:{work.arxiv_id}"
+        if not work.doi:
+            updates["doi"] = ARXIV_DOI_PREFIX + work.arxiv_id
+        if not work.url:
+            updates["url"] = f"https://arxiv.org/abs/{work.arxiv_id}"
+    if work.type == "motion_picture":
+        if not work.publisher and work.container_title:
+            updates["publisher"] = work.container_title
+            updates["container_title"] = None
+        if not work.genre:
+            updates["genre"] = "Video"
+    return work.model_copy(update=updates) if updates else work
+
+
+def citable_item(work: Work, item_id: str) -> dict[str, Any]:
+    """The CSL-JSON item of ``work`` for a citation processor."""
+    item = with_implicit_fields(work).to_csl(item_id)
+    for key in _NOT_CSL:
+        item.pop(key, None)
+    if work.title:
+        item["title"] = work.title_rich or from_plain(work.title)
+    return {k: v for k, v in item.items() if v not in ("", [], None)}
+
+
+def item_digest(item: dict[str, Any]) -> str:
+    """What a rendering depends on: the item without its id, canonically serialised."""
+    body = {k: v for k, v in item.items() if k != "id"}
+    data = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()

@@ -1,0 +1,95 @@
+"""Citations for the vault: the configured styles, stored renderings in ``state.db``, and
+re-rendering every note's citations after a style change.
+
+The composition roots (CLI, daemon, MCP server) build one ``CitationRenderer`` per vault
+with ``renderer_for``; the compile stage and the lookups use it.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from vaultd.config import Settings
+from vaultd.formats import CitationRenderer
+from vaultd.formats.styles import resolve_all
+from vaultd.models import MetaFile, NoteMeta
+from vaultd.statedb import open_state_db
+from vaultd.vault import Vault, atomic_write_text
+
+log = logging.getLogger(__name__)
+
+
+def renderer_for(vault: Vault, settings: Settings | None, *,
+                 db: sqlite3.Connection | None = None, stored: bool = True) -> CitationRenderer:
+    """The vault's renderer: its configured styles and locale, with stored renderings in
+    its state database (``stored=False``: none, e.g. on a read-only vault)."""
+    from vaultd.formats.styles import DEFAULT_STYLES
+
+    cfg = settings.citations if settings is not None else None
+    styles = resolve_all(cfg.styles if cfg else list(DEFAULT_STYLES), vault.root)
+    pandoc = Path(cfg.pandoc) if cfg and cfg.pandoc else None
+    if db is None and stored:
+        try:
+            db = open_state_db(vault.state_db)
+        except Exception as exc:  # noqa: BLE001 - a cache that cannot open is not fatal
+            log.warning("stored citations unavailable (%s); rendering afresh", exc)
+            db = None
+    return CitationRenderer(styles, db=db, pandoc=pandoc, lang=cfg.lang if cfg else None)
+
+
+def trust_fields(meta: MetaFile) -> dict[str, Any]:
+    """The NoteMeta fields that say how far the record can be trusted."""
+    from vaultd.trust import notice_line
+
+    return {"reconciled": meta.reconciled, "sources": list(meta.sources),
+            "retracted": meta.work.retracted,
+            "notices": [notice_line(n) for n in meta.work.notices]}
+
+
+@dataclass
+class RefreshReport:
+    works: int = 0
+    notes_updated: int = 0
+    skipped: list[str] = field(default_factory=list)
+
+
+def refresh_notes(vault: Vault, renderer: CitationRenderer,
+                  progress: Callable[[int, int], None] | None = None) -> RefreshReport:
+    """Re-render the citations region of every note (after a style or locale change):
+    all works in one batch, each note rewritten only where its citations changed."""
+    from vaultd.note import replace_citations
+
+    report = RefreshReport()
+    metas: dict[str, MetaFile] = {}
+    for path in sorted(vault.raw.glob("*.meta.json")):
+        try:
+            meta = MetaFile.model_validate_json(path.read_text(encoding="utf-8"))
+        except (OSError, ValidationError, ValueError):
+            report.skipped.append(vault.rel(path))
+            continue
+        metas[meta.cite_key] = meta
+    report.works = len(metas)
+    rendered = renderer.render({k: m.work for k, m in metas.items()})
+    for done, (key, meta) in enumerate(sorted(metas.items()), start=1):
+        note_path = vault.note_path(key)
+        if note_path.is_file():
+            per = rendered.get(key, {})
+            citations = renderer.note_citations(meta.work, key, per)
+            text = note_path.read_text(encoding="utf-8")
+            new = replace_citations(text, citations, NoteMeta(cite_key=key, title=meta.title,
+                                                              **trust_fields(meta)))
+            if new is None:
+                report.skipped.append(vault.rel(note_path))
+            elif new != text:
+                atomic_write_text(note_path, new)
+                report.notes_updated += 1
+        if progress is not None:
+            progress(done, len(metas))
+    return report
