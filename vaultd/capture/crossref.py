@@ -1,8 +1,13 @@
-"""CrossRef ``/works/{doi}`` provider: DOI → partial Work.
+"""CrossRef ``/works/{doi}`` provider: DOI → partial Work, faithful for every CrossRef type.
 
 Real shapes handled: ``issued`` of ``[[null]]``, year-only or full dates; titles as
-arrays with embedded newlines; no ``author`` at all; JATS abstracts; a plain-text 404
-("Resource not found.") and a JSON 400; arXiv DOIs (DataCite) answering 404.
+arrays with embedded newlines and HTML/JATS markup; an empty ``title`` whose text is in
+``original-title``; no ``author`` at all; organisations as a single ``name``; JATS
+abstracts; editorial notices in ``updated-by`` (on the work) and ``update-to`` (on the
+notice); a plain-text 404 ("Resource not found.") and a JSON 400; arXiv DOIs (DataCite)
+answering 404.
+
+The type table and the notice handling are described in docs/sources.md.
 """
 
 from __future__ import annotations
@@ -13,21 +18,73 @@ from typing import Any
 from vaultd.capture.http import Fetcher
 from vaultd.capture.jsonapi import api_url, get_json, orcid_id
 from vaultd.capture.names import clean_text, make_author, make_work
-from vaultd.models import Author, CSLType, Work
+from vaultd.capture.reconcile import RETRACTING, merge_notices
+from vaultd.formats import markup
+from vaultd.models import Author, CSLType, Notice, NoticeKind, Work
 
 SOURCE = "crossref"
 
-_TYPES: dict[str, CSLType] = {
+# CrossRef work type (https://api.crossref.org/types) → CSL 1.0.2 item type.
+# CrossRef's own CSL transform (CrossRef/cayenne, api/transform.clj) translates only
+# journal-article, book-chapter and proceedings-article and passes every other CrossRef
+# type through, most of which are not CSL types; those follow the CSL 1.0.2 type
+# definitions (whole proceedings volume → book, entry in a reference work →
+# entry-encyclopedia, posted peer review → review, full issue or run of a periodical →
+# periodical, preprints and working papers posted to a repository → article).
+TYPES: dict[str, CSLType] = {
     "journal-article": "article-journal",
-    "proceedings-article": "paper-conference",
     "book-chapter": "chapter",
+    "book-section": "chapter",
+    "book-part": "chapter",
+    "proceedings-article": "paper-conference",
     "book": "book",
     "monograph": "book",
     "edited-book": "book",
+    "reference-book": "book",
+    "book-set": "book",
+    "book-series": "book",
+    "book-track": "book",
+    "proceedings": "book",
+    "proceedings-series": "book",
     "dissertation": "thesis",
     "report": "report",
+    "report-component": "report",
+    "report-series": "report",
     "posted-content": "article",
     "dataset": "dataset",
+    "database": "dataset",
+    "reference-entry": "entry-encyclopedia",
+    "standard": "standard",
+    "standard-series": "standard",
+    "peer-review": "review",
+    "journal-issue": "periodical",
+    "journal-volume": "periodical",
+    "journal": "periodical",
+    "component": "document",
+    "other": "document",
+    "grant": "document",
+}
+UNKNOWN_TYPE: CSLType = "document"  # CSL's catch-all, for types CrossRef adds later
+
+# Whole books and series: their container-title is the series they belong to.
+_BOOK_TYPES = {"book", "monograph", "edited-book", "reference-book", "book-set", "book-series",
+               "book-track", "proceedings", "proceedings-series"}
+# Parts of a book: with several container titles, Springer lists the series first and the
+# book (or proceedings volume) last.
+_IN_BOOK_TYPES = {"book-chapter", "book-section", "book-part", "proceedings-article",
+                  "reference-entry"}
+
+# CrossRef update types (CrossRef/cayenne ids/update_type.clj) → Notice kinds.
+NOTICE_KINDS: dict[str, NoticeKind] = {
+    "retraction": "retraction",
+    "withdrawal": "withdrawal",
+    "removal": "withdrawal",
+    "correction": "correction",
+    "corrigendum": "correction",
+    "erratum": "erratum",
+    "err": "erratum",
+    "expression_of_concern": "expression_of_concern",
+    "addendum": "addendum",
 }
 
 
@@ -35,10 +92,23 @@ def works_url(base: str, doi: str, email: str | None = None) -> str:
     return api_url(base, "works/", doi, email)
 
 
-def _first(value: Any) -> str | None:
-    if isinstance(value, list):
-        value = value[0] if value else None
-    return clean_text(value) if isinstance(value, str) else None
+def csl_type(crossref_type: str | None) -> CSLType:
+    """The CSL item type of a CrossRef work type (``document`` when unknown)."""
+    return TYPES.get((crossref_type or "").strip().lower(), UNKNOWN_TYPE)
+
+
+def _texts(value: Any) -> list[str]:
+    """The non-empty strings of a CrossRef string-or-array field, raw (markup kept);
+    numbers (an ``edition-number`` of 2) as their digits."""
+    items = value if isinstance(value, list) else [value]
+    return [str(v) for v in items
+            if (isinstance(v, str) and v.strip()) or (isinstance(v, int) and not isinstance(v, bool))]
+
+
+def _plain(value: Any) -> str | None:
+    """First non-empty string, markup and entities turned into plain text."""
+    texts = _texts(value)
+    return (markup.parse(texts[0])[0] or None) if texts else None
 
 
 def _date(obj: Any) -> list[int] | None:
@@ -48,12 +118,30 @@ def _date(obj: Any) -> list[int] | None:
     return [int(p) for p in parts[0] if p is not None]
 
 
-def _author(a: dict[str, Any]) -> Author:
-    orcid = orcid_id(a.get("ORCID"))
-    if a.get("family"):
-        return make_author(family=clean_text(a["family"]), given=clean_text(a.get("given")),
-                      suffix=a.get("suffix"), orcid=orcid)
-    return make_author(literal=clean_text(a.get("name")) or "Anonymous", orcid=orcid)
+def contributor(entry: Any) -> Author | None:
+    """One CrossRef contributor as a CSL name, or None when it carries no name at all.
+
+    ``family`` present: a person (``name`` then ignored). Only ``name``: an organisation,
+    kept whole as a literal. Only ``given``: kept as given. Nothing is ever invented."""
+    if not isinstance(entry, dict):
+        return None
+    family, given, literal, suffix = (
+        clean_text(v) if isinstance(v, str) else None
+        for v in (entry.get("family"), entry.get("given"), entry.get("name"), entry.get("suffix")))
+    if not (family or given or literal):
+        return None
+    fields: dict[str, Any] = {"given": given or None, "suffix": suffix or None,
+                              "orcid": orcid_id(entry.get("ORCID"))}
+    if family:
+        fields["family"] = family
+    else:
+        fields["literal"] = literal or None
+    return make_author(**fields)
+
+
+def _names(value: Any) -> list[Author]:
+    found = (contributor(e) for e in (value if isinstance(value, list) else []))
+    return [a for a in found if a is not None]
 
 
 def strip_jats(text: str | None) -> str | None:
@@ -69,31 +157,131 @@ def _relation_doi(rel: dict[str, Any], name: str) -> str | None:
     return None
 
 
+def notice(entry: Any) -> Notice | None:
+    """One ``updated-by``/``update-to`` entry as a Notice (kind from its ``type``)."""
+    if not isinstance(entry, dict):
+        return None
+    raw = re.sub(r"[\s-]+", "_", str(entry.get("type") or "").strip().lower())
+    label = entry.get("label")
+    src = entry.get("source")
+    return Notice(
+        kind=NOTICE_KINDS.get(raw, "other"),
+        doi=str(entry["DOI"]).lower() if entry.get("DOI") else None,
+        date=_date(entry.get("updated")),
+        # "publisher" means deposited by the publisher with CrossRef; other sources
+        # (retraction-watch) are named as they are.
+        source=str(src) if src and src != "publisher" else SOURCE,
+        label=clean_text(label) if isinstance(label, str) and label.strip()
+        else (raw.replace("_", " ") or None),
+    )
+
+
+def notices(message: dict[str, Any], doi: str | None) -> tuple[list[Notice], list[str]]:
+    """The notices about this work, and a warning when the record is itself a notice.
+
+    ``updated-by`` lists notices about this work. ``update-to`` on a record says that
+    the record is a notice about the DOI it names: about this work when that is its own
+    DOI, else about another work, which the record does not make retracted or corrected."""
+    found = [n for n in map(notice, _list(message.get("updated-by"))) if n is not None]
+    warnings: list[str] = []
+    for entry in _list(message.get("update-to")):
+        n = notice(entry)
+        if n is None:
+            continue
+        if doi is not None and n.doi == doi:
+            found.append(n)
+        else:
+            target = n.doi or "a work it does not name"
+            warnings.append(f"notice: this record is a {n.label or n.kind} of {target} "
+                            f"({n.source}); it is not the work itself")
+    return merge_notices(found), warnings
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _containers(ctype: str, message: dict[str, Any]) -> tuple[str | None, str | None]:
+    """(container title, collection title) by type: a book's container is its series; a
+    chapter's or proceedings paper's, when there are several, is series then book."""
+    titles = [p for p in (markup.parse(t)[0] for t in _texts(message.get("container-title")))
+              if p]
+    if not titles:
+        return None, None
+    if ctype in _BOOK_TYPES:
+        return None, titles[0]
+    if ctype in _IN_BOOK_TYPES and len(titles) > 1:
+        return titles[-1], titles[0]
+    return titles[0], None
+
+
+def _institution(message: dict[str, Any]) -> tuple[str | None, str | None]:
+    """(name, place) of the first ``institution`` (who granted a thesis, issued a report)."""
+    inst = next((i for i in _list(message.get("institution")) if isinstance(i, dict)), {})
+    place = ", ".join(_texts(inst.get("place"))) or None
+    return _plain(inst.get("name")), clean_text(place)
+
+
 def parse_work(message: dict[str, Any]) -> Work:
     doi = str(message.get("DOI", "")).lower() or None
     rel = message.get("relation") or {}
-    ctype = str(message.get("type", ""))
+    ctype = str(message.get("type") or "").strip().lower()
+    wtype = csl_type(ctype)
+    titles = _texts(message.get("title")) or _texts(message.get("original-title"))
+    title, title_rich = markup.parse(titles[0]) if titles else (None, None)
+    container, collection = _containers(ctype, message)
     issued = _date(message.get("issued")) or _date(message.get("published-print")) \
         or _date(message.get("published-online"))
-    isbn = message.get("ISBN")
-    issn = message.get("ISSN")
+    event = _dict(message.get("event"))
+    publisher = _plain(message.get("publisher"))
+    place = _plain(message.get("publisher-location"))
+    inst_name, inst_place = _institution(message)
+    if wtype in ("thesis", "report"):
+        publisher = publisher or inst_name
+        place = place or inst_place
+    genre = None
+    if wtype == "thesis":
+        # "Doctor of Philosophy (PhD)" → "Doctor of Philosophy", as Zotero's translator does.
+        degree = _plain(message.get("degree"))
+        genre = clean_text(re.sub(r"\(.*?\)", "", degree)) if degree else None
+    elif ctype == "posted-content":
+        genre = _plain(message.get("subtype"))
+        genre = genre.replace("_", " ") if genre else None
+    found, notice_warnings = notices(message, doi)
     work = make_work(
-        type=_TYPES.get(ctype, "article-journal"),
-        title=_first(message.get("title")),
-        authors=[_author(a) for a in message.get("author") or []],
-        editors=[_author(a) for a in message.get("editor") or []],
+        type=wtype,
+        title=title or None,
+        title_rich=title_rich,
+        authors=_names(message.get("author")),
+        editors=_names(message.get("editor")),
+        translators=_names(message.get("translator")),
         issued=issued,
-        container_title=_first(message.get("container-title")),
-        volume=message.get("volume"),
-        issue=message.get("issue"),
-        page=message.get("page"),
-        number=message.get("article-number"),
-        publisher=clean_text(message.get("publisher")),
+        container_title=container,
+        container_title_short=_plain(message.get("short-container-title")),
+        collection_title=collection,
+        event=_plain(event.get("name")),
+        event_place=_plain(event.get("location")),
+        edition=_plain(message.get("edition-number")),
+        volume=_plain(message.get("volume")),
+        issue=_plain(message.get("issue")),
+        page=_plain(message.get("page")),
+        number=_plain(message.get("article-number")),
+        publisher=publisher,
+        publisher_place=place,
+        genre=genre or None,
         doi=doi,
-        isbn=isbn[0] if isinstance(isbn, list) and isbn else None,
-        issn=issn[0] if isinstance(issn, list) and issn else None,
+        isbn=_plain(message.get("ISBN")),
+        issn=_plain(message.get("ISSN")),
         url=f"https://doi.org/{doi}" if doi else None,
         abstract=strip_jats(message.get("abstract")),
+        language=_plain(message.get("language")),
+        retracted=any(n.kind in RETRACTING for n in found),
+        notices=found,
+        warnings=notice_warnings,
         sources=[SOURCE],
     )
     published = _relation_doi(rel, "is-preprint-of")

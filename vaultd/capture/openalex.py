@@ -1,7 +1,9 @@
 """OpenAlex ``/works/doi:<doi>`` (or the arXiv DOI form) provider → partial Work.
 
 ``id``/``doi`` are full URLs; ``abstract_inverted_index`` is often null; a 404 is HTML.
-The OA locations feed the PDF search (``oa_pdf_urls``).
+The OA locations feed the PDF search (``oa_pdf_urls``). The CSL type comes from
+``type_crossref`` through CrossRef's table when OpenAlex gives it (so both sources agree),
+else from OpenAlex's own ``type``. ``is_retracted`` becomes ``retracted`` and a notice.
 """
 
 from __future__ import annotations
@@ -9,21 +11,39 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from vaultd.capture import crossref
 from vaultd.capture.http import Fetcher
 from vaultd.capture.jsonapi import api_url, get_json, orcid_id, pdf_urls
-from vaultd.capture.names import clean_text, date_parts, make_author, make_work, split_name
-from vaultd.models import Author, CSLType, Work
+from vaultd.capture.names import date_parts, make_work, split_name
+from vaultd.formats import markup
+from vaultd.models import Author, CSLType, Notice, Work
 
 SOURCE = "openalex"
 
-_TYPES: dict[str, CSLType] = {
+# OpenAlex work type (https://api.openalex.org/works?group_by=type) → CSL item type, used
+# only when the record has no ``type_crossref``. Journal content of every kind (review,
+# editorial, letter, erratum, retraction) is an article-journal.
+TYPES: dict[str, CSLType] = {
     "article": "article-journal",
+    "review": "article-journal",
+    "editorial": "article-journal",
+    "letter": "article-journal",
+    "erratum": "article-journal",
+    "retraction": "article-journal",
     "book-chapter": "chapter",
     "book": "book",
     "dissertation": "thesis",
     "preprint": "article",
     "dataset": "dataset",
     "report": "report",
+    "standard": "standard",
+    "peer-review": "review",
+    "reference-entry": "entry-encyclopedia",
+    "libguides": "webpage",
+    "paratext": "document",
+    "supplementary-materials": "document",
+    "grant": "document",
+    "other": "document",
 }
 
 
@@ -46,13 +66,35 @@ def _abstract(index: Any) -> str | None:
     return " ".join(slots[i] for i in sorted(slots)) or None
 
 
-def _author(a: dict[str, Any]) -> Author:
-    name = (a.get("author") or {}).get("display_name") or a.get("raw_author_name") or ""
-    author = split_name(name) if name else make_author(literal="Anonymous")
-    orcid = orcid_id((a.get("author") or {}).get("orcid"))
+def csl_type(data: dict[str, Any]) -> CSLType:
+    crossref_type = data.get("type_crossref")
+    if isinstance(crossref_type, str) and crossref_type.strip():
+        return crossref.csl_type(crossref_type)
+    return TYPES.get(str(data.get("type") or "").strip().lower(), crossref.UNKNOWN_TYPE)
+
+
+def _author(a: Any) -> Author | None:
+    """One authorship as a CSL name; None when it names nobody (never invented)."""
+    if not isinstance(a, dict):
+        # A shape the parser does not know: the capture names the source and goes on.
+        raise TypeError(f"an authorship is a {type(a).__name__}, not an object")
+    person: dict[str, Any] = a["author"] if isinstance(a.get("author"), dict) else {}
+    name = " ".join(str(person.get("display_name") or a.get("raw_author_name") or "").split())
+    if not name:
+        return None
+    author = split_name(name)
+    orcid = orcid_id(person.get("orcid"))
     if orcid is not None:
         author.orcid = orcid
     return author
+
+
+def _text(value: Any) -> tuple[str | None, str | None]:
+    """(plain, rich) of a title-like field that may carry HTML markup."""
+    if not isinstance(value, str) or not value.strip():
+        return None, None
+    plain, rich = markup.parse(value)
+    return plain or None, rich
 
 
 def oa_pdf_urls(data: dict[str, Any]) -> list[str]:
@@ -66,21 +108,29 @@ def parse_work(data: dict[str, Any]) -> Work:
     source = ((data.get("primary_location") or {}).get("source") or {})
     biblio = data.get("biblio") or {}
     first, last = biblio.get("first_page"), biblio.get("last_page")
-    title = data.get("title") if data.get("title") is not None else data.get("display_name")
+    title, title_rich = _text(data.get("title") if data.get("title") is not None
+                              else data.get("display_name"))
     pdfs = oa_pdf_urls(data)
+    retracted = data.get("is_retracted") is True
+    authors = (_author(a) for a in data.get("authorships") or [])
     work = make_work(
-        type=_TYPES.get(str(data.get("type", "")), "article-journal"),
-        title=clean_text(title) if isinstance(title, str) else None,
-        authors=[_author(a) for a in data.get("authorships") or []],
+        type=csl_type(data),
+        title=title,
+        title_rich=title_rich,
+        authors=[a for a in authors if a is not None],
         issued=date_parts(data.get("publication_date"))
         or ([int(data["publication_year"])] if data.get("publication_year") else None),
-        container_title=clean_text(source.get("display_name")),
+        container_title=_text(source.get("display_name"))[0],
         volume=biblio.get("volume"),
         issue=biblio.get("issue"),
         page=f"{first}-{last}" if first and last and first != last else first,
         doi=doi,
         abstract=_abstract(data.get("abstract_inverted_index")),
+        language=data.get("language") if isinstance(data.get("language"), str) else None,
         pdf_url=pdfs[0] if pdfs else None,
+        retracted=retracted,
+        notices=[Notice(kind="retraction", source=SOURCE, label="is_retracted")]
+        if retracted else [],
         sources=[SOURCE],
     )
     if doi and doi.startswith("10.48550/arxiv."):

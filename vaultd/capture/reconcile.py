@@ -4,6 +4,9 @@ A record is ``reconciled`` only when at least two metadata sources agree on all 
 normalised title, first author's family name and year. Every disagreement becomes one
 specific warning (``year: arxiv 2017 vs crossref 2018``). A preprint and its published
 version differing in year is expected: it is explained in ``notes``, not warned about.
+
+Editorial notices (retractions, corrections, …) are merged from every source, and a work
+any source reports retracted is retracted, with one warning line saying so.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from itertools import combinations
 
 from rapidfuzz import fuzz
 
-from vaultd.models import Author, Work
+from vaultd.models import Author, Notice, NoticeKind, Work
 
 # Independent sources whose answers count towards agreement. Unpaywall's metadata is
 # CrossRef's, so it is not a second witness; embedded PDF metadata and .bib entries are
@@ -23,6 +26,8 @@ from vaultd.models import Author, Work
 WITNESSES = ("crossref", "openalex", "arxiv")
 PRIORITY = ("crossref", "openalex", "unpaywall", "arxiv", "bib", "pdf")
 TITLE_MATCH_RATIO = 95.0
+# Notice kinds after which the work no longer stands.
+RETRACTING: frozenset[NoticeKind] = frozenset({"retraction", "withdrawal"})
 
 # \"a \'{e} \v{c} \c c; a letter accent never eats a command (\upsilon is not \u p).
 _LATEX_ACCENT = re.compile(
@@ -239,6 +244,32 @@ def reconcile(works: list[Work]) -> Reconciled:
     return Reconciled(merged, _dedupe(notes))
 
 
+def merge_notices(notices: list[Notice]) -> list[Notice]:
+    """The notices in order, one per notice DOI and kind (the first source's kept); a
+    notice without a DOI (OpenAlex's ``is_retracted``) is one per source and kind."""
+    seen: set[tuple[str, str]] = set()
+    out: list[Notice] = []
+    for n in notices:
+        key = (n.doi.lower() if n.doi else f"source:{n.source}", n.kind)
+        if key not in seen:
+            seen.add(key)
+            out.append(n)
+    return out
+
+
+def retraction_warning(notices: list[Notice], reporters: list[str]) -> str:
+    """One line naming the retraction (or withdrawal) notice and who reports it
+    (``reporters``: the sources that said retracted without a notice)."""
+    retracting = [n for n in notices if n.kind in RETRACTING]
+    doi = next((n.doi for n in retracting if n.doi), None)
+    kind = next((n.kind for n in retracting if n.doi == doi), "retraction")
+    sources = _dedupe([n.source for n in retracting] + reporters)
+    what = doi or "no notice DOI"
+    if kind != "retraction":
+        what = f"{kind} {what}"
+    return f"retracted: {what} ({', '.join(sources)})"
+
+
 def _agree(a: Work, b: Work) -> bool:
     if not titles_match(a.title, b.title):
         return False
@@ -260,15 +291,25 @@ def _dedupe(items: list[str]) -> list[str]:
 def _merge(ordered: list[Work]) -> Work:
     data: dict[str, object] = {}
     for name in Work.model_fields:
-        if name in ("sources", "warnings", "reconciled"):
+        if name in ("sources", "warnings", "reconciled", "title_rich", "notices", "retracted"):
             continue
         for w in ordered:
             value = getattr(w, name)
             if value not in (None, [], ""):
                 data[name] = value
                 break
+    # The rich title goes with the plain title it marks up, from the same source.
+    data["title_rich"] = next((w.title_rich for w in ordered if w.title not in (None, "")), None)
+    data["notices"] = merge_notices([n for w in ordered for n in w.notices])
+    data["retracted"] = any(w.retracted for w in ordered)
+    warnings = [x for w in ordered for x in w.warnings]
+    if data["retracted"]:
+        warnings.append(retraction_warning(
+            [n for w in ordered for n in w.notices],
+            [_name(w) for w in ordered if w.retracted and not any(
+                n.kind in RETRACTING for n in w.notices)]))
     data["sources"] = _dedupe([s for w in ordered for s in w.sources])
-    data["warnings"] = _dedupe([x for w in ordered for x in w.warnings])
+    data["warnings"] = _dedupe(warnings)
     merged = Work.model_validate(data)
     arxiv = next((w for w in ordered if w.arxiv_id and _name(w) == "arxiv"), None)
     if arxiv is not None:
