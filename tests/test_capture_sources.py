@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from vaultd.capture import arxiv, crossref, openalex, unpaywall
 from vaultd.capture.bib import parse_bib
@@ -154,3 +156,274 @@ def test_embedded_author_field_splits_into_names_without_et_al(
         field: str, names: list[str]) -> None:
     assert split_authors(field) == names
 
+
+
+# --- CrossRef and OpenAlex records → CSL-shaped Works --------------------------------------
+# Expected values were read off the recorded JSON by hand; only the fields a record carries
+# are listed, and every other listed field must be absent.
+
+def _crossref(fx: Path, name: str) -> dict:  # type: ignore[type-arg]
+    data = _json(fx, f"crossref/{name}")["message"]
+    return data["items"][0] if "items" in data else data  # type: ignore[no-any-return]
+
+
+CROSSREF_WORKS: dict[str, dict[str, object]] = {
+    "works/10.1007_978-3-0348-8720-5_13.json": dict(
+        type="chapter",
+        title="Differentiability with Respect to Initial Data for a Scalar Conservation Law",
+        container_title="Hyperbolic Problems: Theory, Numerics, Applications",
+        collection_title=None, page="113-118", publisher="Birkhäuser Basel",
+        publisher_place="Basel", isbn="9783034897426", issn=None, issued=[1999],
+        volume=None, number=None, event=None, language="en"),
+    "works/10.1007_s40278-023-41815-2.json": dict(
+        type="article-journal",
+        # the record's subtitle is not appended, as in CrossRef's own CSL
+        title="Convalescent-anti-sars-cov-2-plasma/immune-globulin",
+        container_title="Reactions Weekly", container_title_short="Reactions Weekly",
+        volume="1962", issue="1", page="145-145", issn="1179-2051", issued=[2023, 6, 24],
+        publisher="Springer Science and Business Media LLC", isbn=None, number=None),
+    "works/10.1023_a_1007154515475.json": dict(
+        type="article-journal", container_title="Molecular and Cellular Biochemistry",
+        container_title_short="Mol Cell Biochem", volume="218", issue="1-2", page="1-11",
+        issn="0300-8177", issued=[2001, 2]),
+    "works/10.1038_s42256-024-00832-8.json": dict(
+        type="article-journal", title="Augmenting large language models with chemistry tools",
+        container_title="Nature Machine Intelligence", container_title_short="Nat Mach Intell",
+        volume="6", issue="5", page="525-535", issn="2522-5839", issued=[2024, 5, 8]),
+    "works/10.1063_1.4938384.json": dict(
+        type="article-journal", container_title="Journal of Applied Physics", volume="118",
+        issue="23", page=None, number="235306", issn="0021-8979", publisher="AIP Publishing",
+        container_title_short=None),
+    "works/10.1073_pnas.1414271111.json": dict(
+        type="article-journal", container_title_short="Proc. Natl. Acad. Sci. U.S.A.",
+        volume="111", issue="45", page=None, issn="0027-8424", issued=[2014, 10, 27]),
+    "works/10.1101_2024.04.01.587366.json": dict(
+        type="article", genre="preprint", container_title=None,
+        publisher="Cold Spring Harbor Laboratory", issued=[2024, 4, 1], volume=None),
+    "works/10.1103_physrevb.89.140501.json": dict(
+        type="article-journal", container_title="Physical Review B",
+        container_title_short="Phys. Rev. B", volume="89", issue="14", number="140501",
+        page=None, issn="1098-0121"),
+    "works/10.1109_icdcsw.2003.1203662.json": dict(
+        type="paper-conference",
+        container_title="23rd International Conference on Distributed Computing Systems "
+                        "Workshops, 2003. Proceedings.",
+        event="23rd International Conference on Distributed Computing Systems Workshops, 2003.",
+        event_place="Providence, Rhode Island, USA", page="877-882", publisher="IEEE",
+        issued=None),
+    "works/10.1136_esmoopen-2020-000776.json": dict(
+        type="article-journal", container_title="ESMO Open", volume="5", issue="4",
+        page="e000776", number="e000776", issued=[2020], issn="2059-7029"),
+    "works/10.1145_3184558.3186235.json": dict(
+        type="paper-conference", title="DL-Learner Structured Machine Learning on Semantic Web Data",
+        container_title="Companion of the The Web Conference 2018 on The Web Conference 2018 "
+                        "- WWW '18",
+        event="Companion of the The Web Conference 2018", event_place="Lyon, France",
+        publisher="ACM Press", publisher_place="New York, New York, USA",
+        isbn="9781450356404", issued=[2018]),
+    "works/10.1371_journal.pone.0033693.json": dict(
+        type="article-journal", container_title="PLoS ONE", volume="7", issue="3",
+        page="e33693", issn="1932-6203", issued=[2012, 3, 21],
+        publisher="Public Library of Science (PLoS)"),
+    "search/query_title_attention_is_all_you_need_rows1.json": dict(
+        type="paper-conference", title="Self-Attention with Relative Position Representations",
+        container_title="Proceedings of the 2018 Conference of the North American Chapter of "
+                        "the Association for Computational Linguistics: Human Language "
+                        "Technologies, Volume 2 (Short Papers)",
+        event_place="New Orleans, Louisiana", publisher_place="Stroudsburg, PA, USA",
+        publisher="Association for Computational Linguistics", issued=[2018]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CROSSREF_WORKS))
+def test_every_recorded_crossref_work_parses_into_its_csl_type_and_fields(
+        fixtures_dir: Path, name: str) -> None:
+    w = crossref.parse_work(_crossref(fixtures_dir, name))
+    assert {k: getattr(w, k) for k in CROSSREF_WORKS[name]} == CROSSREF_WORKS[name]
+    assert w.title and "<" not in w.title and "\n" not in w.title
+    assert w.sources == ["crossref"] and w.url == f"https://doi.org/{w.doi}"
+
+
+def test_crossref_names_keep_orcids_editors_and_hyphenated_given_names(
+        fixtures_dir: Path) -> None:
+    chem = crossref.parse_work(_crossref(fixtures_dir, "works/10.1038_s42256-024-00832-8.json"))
+    assert (chem.authors[0].given, chem.authors[0].family) == ("Andres", "M. Bran")
+    assert chem.authors[2].orcid == "0000-0003-0310-0851"
+    aps = crossref.parse_work(_crossref(fixtures_dir, "works/10.1103_physrevb.89.140501.json"))
+    assert [(a.given, a.family) for a in aps.authors] == [
+        ("C. M.", "Herdman"), ("P.-N.", "Roy"), ("R. G.", "Melko"), ("A.", "Del Maestro")]
+    pone = crossref.parse_work(_crossref(fixtures_dir, "works/10.1371_journal.pone.0033693.json"))
+    assert [(e.given, e.family) for e in pone.editors] == [("Cesario V.", "Borlongan")]
+    esmo = crossref.parse_work(_crossref(fixtures_dir, "works/10.1136_esmoopen-2020-000776.json"))
+    assert len(esmo.authors) == 13 and esmo.authors[0].orcid == "0000-0003-3863-9582"
+
+
+def test_a_crossref_work_with_an_empty_title_keeps_its_original_title(fixtures_dir: Path) -> None:
+    # A real Japanese article had `title: []` and its title only in `original-title`.
+    message = _crossref(fixtures_dir, "works/10.1023_a_1007154515475.json")
+    message["title"] = []
+    message["original-title"] = ["西洋わさびペルオキシダーゼによるヨウ化物の酸化"]
+    w = crossref.parse_work(message)
+    assert w.title == "西洋わさびペルオキシダーゼによるヨウ化物の酸化"
+    message["title"] = [""]
+    assert crossref.parse_work(message).title == w.title
+
+
+def test_crossref_organisations_stay_literal_and_no_name_is_invented(fixtures_dir: Path) -> None:
+    message = _crossref(fixtures_dir, "works/10.1063_1.4938384.json")
+    message["author"] += [
+        {"name": "World Health Organization", "sequence": "additional", "affiliation": []},
+        {"given": "Sukarno", "sequence": "additional", "affiliation": []},
+        {"given": "Martin Luther", "family": "King", "suffix": "Jr.", "sequence": "additional",
+         "affiliation": []},
+        {"sequence": "additional", "affiliation": []},
+    ]
+    w = crossref.parse_work(message)
+    org, mononym, suffixed = w.authors[2:]
+    assert (org.literal, org.family, org.given) == ("World Health Organization", None, None)
+    assert (mononym.given, mononym.family, mononym.literal) == ("Sukarno", None, None)
+    assert (suffixed.family, suffixed.suffix) == ("King", "Jr.")
+    assert len(w.authors) == 5  # the entry with no name at all is dropped
+    assert "Anonymous" not in json.dumps(w.model_dump())
+
+
+def test_title_markup_is_not_printed_as_tags_and_is_kept_as_rich_text(fixtures_dir: Path) -> None:
+    message = _crossref(fixtures_dir, "works/10.1023_a_1007154515475.json")
+    message["title"] = ["Growth of <i>Escherichia coli</i> under CO<sub>2</sub> &amp; "
+                        "<jats:italic>in vivo</jats:italic>"]
+    message["container-title"] = ["<i>Molecular</i> and Cellular Biochemistry"]
+    w = crossref.parse_work(message)
+    assert w.title == "Growth of Escherichia coli under CO2 & in vivo"
+    assert w.title_rich == "Growth of <i>Escherichia coli</i> under CO<sub>2</sub> & <i>in vivo</i>"
+    assert w.container_title == "Molecular and Cellular Biochemistry"
+    assert crossref.parse_work(_crossref(
+        fixtures_dir, "works/10.1023_a_1007154515475.json")).title_rich is None
+
+
+@pytest.mark.parametrize(("crossref_type", "csl"), [
+    ("journal-article", "article-journal"), ("book-chapter", "chapter"),
+    ("book-section", "chapter"), ("book-part", "chapter"),
+    ("proceedings-article", "paper-conference"), ("proceedings", "book"),
+    ("book", "book"), ("monograph", "book"), ("edited-book", "book"),
+    ("reference-book", "book"), ("book-set", "book"), ("book-series", "book"),
+    ("book-track", "book"), ("dissertation", "thesis"), ("report", "report"),
+    ("report-component", "report"), ("report-series", "report"),
+    ("posted-content", "article"), ("dataset", "dataset"), ("database", "dataset"),
+    ("reference-entry", "entry-encyclopedia"), ("standard", "standard"),
+    ("peer-review", "review"), ("journal-issue", "periodical"),
+    ("journal-volume", "periodical"), ("journal", "periodical"), ("component", "document"),
+    ("other", "document"), ("grant", "document"), ("a-type-crossref-adds-later", "document"),
+])
+def test_every_crossref_type_maps_to_a_csl_type(fixtures_dir: Path, crossref_type: str,
+                                                 csl: str) -> None:
+    message = _crossref(fixtures_dir, "works/10.1007_978-3-0348-8720-5_13.json")
+    message["type"] = crossref_type
+    assert crossref.parse_work(message).type == csl
+
+
+def test_a_book_in_a_series_and_a_chapter_in_a_series_volume_keep_both_titles(
+        fixtures_dir: Path) -> None:
+    chapter = _crossref(fixtures_dir, "works/10.1007_978-3-0348-8720-5_13.json")
+    chapter["container-title"] = ["Lecture Notes in Mathematics",
+                                  "Hyperbolic Problems: Theory, Numerics, Applications"]
+    w = crossref.parse_work(chapter)
+    assert (w.container_title, w.collection_title) == (
+        "Hyperbolic Problems: Theory, Numerics, Applications", "Lecture Notes in Mathematics")
+    book = dict(chapter, type="edited-book", title=[chapter["container-title"][1]],
+                **{"container-title": ["Lecture Notes in Mathematics"], "edition-number": 2})
+    b = crossref.parse_work(book)
+    assert (b.type, b.container_title, b.collection_title, b.edition) == (
+        "book", None, "Lecture Notes in Mathematics", "2")
+
+
+def test_a_crossref_dissertation_takes_its_institution_and_degree(fixtures_dir: Path) -> None:
+    message = _crossref(fixtures_dir, "works/10.1101_2024.04.01.587366.json")
+    message.update(type="dissertation", degree=["Doctor of Philosophy (PhD)"],
+                   institution=[{"name": "University of Washington", "place": ["Seattle"]}])
+    del message["publisher"]
+    w = crossref.parse_work(message)
+    assert (w.type, w.publisher, w.publisher_place, w.genre) == (
+        "thesis", "University of Washington", "Seattle", "Doctor of Philosophy")
+
+
+def test_crossref_translators_are_kept(fixtures_dir: Path) -> None:
+    message = _crossref(fixtures_dir, "works/10.1007_978-3-0348-8720-5_13.json")
+    message["translator"] = [{"given": "Constance", "family": "Garnett", "sequence": "first",
+                              "affiliation": []}]
+    assert [t.family for t in crossref.parse_work(message).translators] == ["Garnett"]
+
+
+_PART = st.one_of(st.none(), st.text(max_size=12),
+                  st.sampled_from(["", " ", "Jr.", "van der", "Anonymous", " de  la "]))
+
+
+def _clean(value: str | None) -> str | None:
+    return " ".join(value.split()) or None if value is not None else None
+
+
+@given(family=_PART, given_name=_PART, literal=_PART, suffix=_PART, orcid=st.booleans())
+def test_crossref_names_never_invent_a_name_and_keep_every_given_part(
+        family: str | None, given_name: str | None, literal: str | None, suffix: str | None,
+        orcid: bool) -> None:
+    entry = {k: v for k, v in (("family", family), ("given", given_name), ("name", literal),
+                                ("suffix", suffix)) if v is not None}
+    if orcid:
+        entry["ORCID"] = "http://orcid.org/0000-0002-1825-0097"
+    a = crossref.contributor(entry)
+    fam, giv, lit, suf = map(_clean, (family, given_name, literal, suffix))
+    if not (fam or giv or lit):
+        assert a is None
+        return
+    assert a is not None
+    assert (a.given, a.suffix) == (giv, suf)
+    if fam:  # a person: the family name as deposited; a stray `name` is not a second name
+        assert (a.family, a.literal) == (fam, None)
+    else:  # an organisation (or a single given name), never split
+        assert (a.family, a.literal) == (None, lit)
+    produced = {a.family, a.given, a.literal, a.suffix} - {None}
+    assert produced <= {fam, giv, lit, suf}
+    assert a.orcid == ("0000-0002-1825-0097" if orcid else None)
+
+
+OPENALEX_WORKS: dict[str, dict[str, object]] = {
+    "works/doi_10.1007_s40278-023-41815-2.json": dict(
+        type="article-journal", title="Convalescent-anti-sars-cov-2-plasma/immune-globulin",
+        container_title="Reactions Weekly", volume="1962", issue="1", page="145",
+        issued=[2023, 6, 23], authors=[], retracted=False, notices=[]),
+    "works/doi_10.1023_a_1007154515475.json": dict(
+        type="article-journal", container_title="Molecular and Cellular Biochemistry",
+        volume="218", issue="1/2", page="1-11", issued=[2001, 1, 1], retracted=False),
+    "works/doi_10.1073_pnas.1414271111.json": dict(
+        type="article-journal", container_title="Proceedings of the National Academy of Sciences",
+        volume="111", issue="45", page=None, issued=[2014, 10, 27], retracted=False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPENALEX_WORKS))
+def test_every_recorded_openalex_work_parses_into_its_csl_type_and_fields(
+        fixtures_dir: Path, name: str) -> None:
+    w = openalex.parse_work(_json(fixtures_dir, f"openalex/{name}"))
+    assert {k: getattr(w, k) for k in OPENALEX_WORKS[name]} == OPENALEX_WORKS[name]
+
+
+def test_openalex_takes_its_type_from_type_crossref_when_it_has_one(fixtures_dir: Path) -> None:
+    preprint = _json(fixtures_dir, "openalex/search/title_search_paperqa.json")["results"][0]
+    assert openalex.parse_work(preprint).type == "article"  # posted-content
+    record = _json(fixtures_dir, "openalex/works/doi_10.1023_a_1007154515475.json")
+    record["type_crossref"] = "proceedings-article"
+    assert openalex.parse_work(record).type == "paper-conference"
+    del record["type_crossref"]
+    record["type"] = "book-chapter"
+    assert openalex.parse_work(record).type == "chapter"
+
+
+def test_an_openalex_authorship_without_a_name_is_dropped_not_invented(
+        fixtures_dir: Path) -> None:
+    record = _json(fixtures_dir, "openalex/works/doi_10.1073_pnas.1414271111.json")
+    first = record["authorships"][0]
+    first["author"]["display_name"] = None
+    first["raw_author_name"] = ""
+    w = openalex.parse_work(record)
+    assert len(w.authors) == len(record["authorships"]) - 1
+    assert w.authors[0].family == "Responte"
+    assert "Anonymous" not in json.dumps(w.model_dump())
