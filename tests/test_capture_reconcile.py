@@ -17,6 +17,7 @@ from vaultd.capture.reconcile import (
     reconcile,
     titles_match,
 )
+from vaultd.models import Notice, Work
 
 GREEK_SMALL = "αβγδεζηθικλμνξπρστυφχψω"
 GREEK_CAPITAL = "ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΠΡΣΤΥΦΧΨΩ"
@@ -96,3 +97,52 @@ def test_an_arxiv_journal_ref_naming_the_published_version_makes_the_year_a_note
     other = published.model_copy(update={"volume": "57"})
     assert any(w == "year: crossref 2006 vs arxiv 2005" for w in reconcile([preprint, other])
                .work.warnings)
+
+
+def _notice(kind: str, doi: str | None, source: str) -> Notice:
+    return Notice.model_validate({"kind": kind, "doi": doi, "source": source})
+
+
+def _work(source: str, **fields: object) -> Work:
+    return make_work(title="Same Title", authors=[{"family": "Adak"}], issued=[2001],
+                     doi="10.1023/a:1007154515475", sources=[source], **fields)
+
+
+def test_notices_from_every_source_are_merged_once_per_doi_and_kind() -> None:
+    correction = _notice("correction", "10.1000/fix", "crossref")
+    concern = _notice("expression_of_concern", "10.1000/eoc", "crossref")
+    out = reconcile([
+        _work("openalex", notices=[_notice("correction", "10.1000/FIX", "openalex"),
+                                   _notice("erratum", "10.1000/fix", "openalex")]),
+        _work("crossref", notices=[correction, concern]),
+    ]).work
+    # CrossRef first (source priority); the same DOI and kind from OpenAlex is a duplicate,
+    # the same DOI with another kind is not.
+    assert [(n.kind, n.doi, n.source) for n in out.notices] == [
+        ("correction", "10.1000/fix", "crossref"),
+        ("expression_of_concern", "10.1000/eoc", "crossref"),
+        ("erratum", "10.1000/fix", "openalex")]
+    assert out.retracted is False
+    assert not [w for w in out.warnings if w.startswith("retracted")]
+
+
+def test_one_source_reporting_a_retraction_makes_the_merged_work_retracted() -> None:
+    out = reconcile([_work("crossref"),
+                     _work("openalex", retracted=True,
+                           notices=[_notice("retraction", None, "openalex")])]).work
+    assert out.retracted is True and out.reconciled is True
+    assert [w for w in out.warnings if w.startswith("retracted")] == [
+        "retracted: no notice DOI (openalex)"]
+
+
+def test_a_withdrawal_is_named_in_the_retraction_warning() -> None:
+    out = reconcile([_work("crossref", retracted=True,
+                           notices=[_notice("withdrawal", "10.1000/w", "crossref")])]).work
+    assert "retracted: withdrawal 10.1000/w (crossref)" in out.warnings
+
+
+def test_the_rich_title_comes_from_the_source_whose_title_is_kept() -> None:
+    out = reconcile([_work("openalex", title_rich="<i>Same</i> Title"), _work("crossref")])
+    assert out.work.title == "Same Title" and out.work.title_rich is None
+    out = reconcile([_work("crossref", title_rich="<i>Same</i> Title"), _work("openalex")])
+    assert out.work.title_rich == "<i>Same</i> Title"
