@@ -427,3 +427,15 @@ def test_an_openalex_authorship_without_a_name_is_dropped_not_invented(
     assert len(w.authors) == len(record["authorships"]) - 1
     assert w.authors[0].family == "Responte"
     assert "Anonymous" not in json.dumps(w.model_dump())
+
+
+@pytest.mark.parametrize(("key", "value"), [("author", ["A. Author"]),
+                                            ("author", {"family": "Author"}),
+                                            ("updated-by", ["Correction"])])
+def test_a_crossref_record_in_an_unknown_shape_is_refused_not_read_with_a_name_missing(
+        fixtures_dir: Path, key: str, value: object) -> None:
+    # The capture then names CrossRef as answering in an unexpected shape and goes on.
+    message = _crossref(fixtures_dir, "works/10.1371_journal.pone.0033693.json")
+    message[key] = value
+    with pytest.raises(TypeError):
+        crossref.parse_work(message)

@@ -101,8 +101,8 @@ def _texts(value: Any) -> list[str]:
     """The non-empty strings of a CrossRef string-or-array field, raw (markup kept);
     numbers (an ``edition-number`` of 2) as their digits."""
     items = value if isinstance(value, list) else [value]
-    return [str(v) for v in items
-            if (isinstance(v, str) and v.strip()) or (isinstance(v, int) and not isinstance(v, bool))]
+    return [str(v) for v in items if (isinstance(v, str) and v.strip())
+            or (isinstance(v, int) and not isinstance(v, bool))]
 
 
 def _plain(value: Any) -> str | None:
@@ -124,7 +124,7 @@ def contributor(entry: Any) -> Author | None:
     ``family`` present: a person (``name`` then ignored). Only ``name``: an organisation,
     kept whole as a literal. Only ``given``: kept as given. Nothing is ever invented."""
     if not isinstance(entry, dict):
-        return None
+        raise _shape("a contributor", entry)
     family, given, literal, suffix = (
         clean_text(v) if isinstance(v, str) else None
         for v in (entry.get("family"), entry.get("given"), entry.get("name"), entry.get("suffix")))
@@ -140,8 +140,14 @@ def contributor(entry: Any) -> Author | None:
 
 
 def _names(value: Any) -> list[Author]:
-    found = (contributor(e) for e in (value if isinstance(value, list) else []))
+    found = (contributor(e) for e in _list(value))
     return [a for a in found if a is not None]
+
+
+def _shape(what: str, value: Any) -> TypeError:
+    # A shape the parser does not know: the capture names the source and goes on without
+    # it, rather than citing the work with an author or a notice silently missing.
+    return TypeError(f"{what} is a {type(value).__name__}, not an object")
 
 
 def strip_jats(text: str | None) -> str | None:
@@ -157,10 +163,10 @@ def _relation_doi(rel: dict[str, Any], name: str) -> str | None:
     return None
 
 
-def notice(entry: Any) -> Notice | None:
+def notice(entry: Any) -> Notice:
     """One ``updated-by``/``update-to`` entry as a Notice (kind from its ``type``)."""
     if not isinstance(entry, dict):
-        return None
+        raise _shape("an update entry", entry)
     raw = re.sub(r"[\s-]+", "_", str(entry.get("type") or "").strip().lower())
     label = entry.get("label")
     src = entry.get("source")
@@ -182,12 +188,10 @@ def notices(message: dict[str, Any], doi: str | None) -> tuple[list[Notice], lis
     ``updated-by`` lists notices about this work. ``update-to`` on a record says that
     the record is a notice about the DOI it names: about this work when that is its own
     DOI, else about another work, which the record does not make retracted or corrected."""
-    found = [n for n in map(notice, _list(message.get("updated-by"))) if n is not None]
+    found = [notice(e) for e in _list(message.get("updated-by"))]
     warnings: list[str] = []
     for entry in _list(message.get("update-to")):
         n = notice(entry)
-        if n is None:
-            continue
         if doi is not None and n.doi == doi:
             found.append(n)
         else:
@@ -198,7 +202,12 @@ def notices(message: dict[str, Any], doi: str | None) -> tuple[list[Notice], lis
 
 
 def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
+    """A CrossRef array field: absent is empty, anything but an array is not a known shape."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _shape("an array field", value)
+    return value
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -221,7 +230,8 @@ def _containers(ctype: str, message: dict[str, Any]) -> tuple[str | None, str | 
 
 def _institution(message: dict[str, Any]) -> tuple[str | None, str | None]:
     """(name, place) of the first ``institution`` (who granted a thesis, issued a report)."""
-    inst = next((i for i in _list(message.get("institution")) if isinstance(i, dict)), {})
+    insts = message.get("institution")
+    inst = next((i for i in insts if isinstance(i, dict)), {}) if isinstance(insts, list) else {}
     place = ", ".join(_texts(inst.get("place"))) or None
     return _plain(inst.get("name")), clean_text(place)
 
