@@ -1,37 +1,77 @@
-"""``.bib`` import (bibtexparser 2): each entry's key, ids and metadata.
+"""``.bib`` import: each BibTeX/biblatex entry as a Work, its key kept as the cite key.
 
-Keys already in the file are kept as cite keys (a Zotero/Better BibTeX user's keys must
-survive import).
+bibtexparser 2 splits the file and its middlewares resolve ``@string`` macros, remove the
+field delimiters, split name lists on ``and`` outside braces and read month macros;
+pylatexenc reads the LaTeX. A title keeps its marked-up parts as CSL rich text: braced
+words (``{DNA}``, ``{{Latin}}``) become nocase spans, ``\\emph``/``\\textit`` italics,
+``\\textbf`` bold, ``\\textsc`` small caps, ``\\textsuperscript``/``\\textsubscript`` and
+maths scripts sup/sub; the plain title has no braces. A name that is one braced group is
+an organisation, kept whole. docs/bibtex.md lists the entry types and fields.
+
+An entry bibtexparser cannot read is reported with the file, line and key, and the others
+are still imported; a file with no readable entry is an InputError.
 """
 
 from __future__ import annotations
 
+import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from vaultd.capture.detect import ARXIV_ID_RE, normalise_doi, split_arxiv_version
-from vaultd.capture.names import clean_text, make_work, split_name
-from vaultd.capture.reconcile import latex_to_unicode
+from vaultd.capture.names import SUFFIXES, date_parts, make_author, make_work
 from vaultd.errors import InputError
-from vaultd.models import CSLType, Work
+from vaultd.formats import markup
+from vaultd.models import Author, CSLType, Work
 
+log = logging.getLogger(__name__)
+
+# BibTeX/biblatex entry type → CSL type (misc, and anything unknown, is decided in _type).
 _TYPES: dict[str, CSLType] = {
-    "article": "article-journal",
-    "inproceedings": "paper-conference",
-    "conference": "paper-conference",
-    "incollection": "chapter",
-    "inbook": "chapter",
-    "book": "book",
-    "phdthesis": "thesis",
-    "mastersthesis": "thesis",
-    "thesis": "thesis",
-    "techreport": "report",
-    "report": "report",
-    "misc": "article",
-    "online": "webpage",
-    "unpublished": "manuscript",
+    "article": "article-journal", "inproceedings": "paper-conference",
+    "conference": "paper-conference", "incollection": "chapter", "inbook": "chapter",
+    "bookinbook": "chapter", "suppbook": "chapter", "suppcollection": "chapter",
+    "book": "book", "mvbook": "book", "collection": "book", "mvcollection": "book",
+    "proceedings": "book", "mvproceedings": "book", "reference": "book",
+    "mvreference": "book", "inreference": "entry-encyclopedia",
+    "phdthesis": "thesis", "mastersthesis": "thesis", "thesis": "thesis",
+    "techreport": "report", "report": "report", "manual": "report",
+    "online": "webpage", "www": "webpage", "electronic": "webpage",
+    "dataset": "dataset", "software": "software", "unpublished": "manuscript",
+    "patent": "patent", "periodical": "periodical", "suppperiodical": "article-journal",
+    "booklet": "pamphlet", "movie": "motion_picture", "video": "motion_picture",
+    "audio": "song", "music": "song", "artwork": "graphic", "image": "graphic",
+    "letter": "personal_communication", "standard": "standard", "review": "review",
+    "legislation": "legislation", "jurisdiction": "legal_case", "performance": "performance",
 }
+_BOOK_LIKE = {"book", "mvbook", "collection", "mvcollection", "proceedings", "mvproceedings",
+              "incollection", "inbook", "bookinbook", "inproceedings", "conference",
+              "inreference", "reference", "suppbook", "suppcollection"}
+# biblatex's localisation keys for the type field, and the genres the thesis types imply.
+_GENRES = {"phdthesis": "PhD thesis", "mathesis": "Master's thesis",
+           "candthesis": "Candidate thesis", "techreport": "Technical report",
+           "resreport": "Research report", "datacd": "CD-ROM", "audiocd": "Audio CD"}
+_DEFAULT_GENRE = {"phdthesis": "PhD thesis", "mastersthesis": "Master's thesis"}
+_LANGUAGES = {
+    "english": "en", "american": "en-US", "usenglish": "en-US", "british": "en-GB",
+    "ukenglish": "en-GB", "australian": "en-AU", "canadian": "en-CA", "newzealand": "en-NZ",
+    "german": "de", "ngerman": "de", "austrian": "de-AT", "naustrian": "de-AT",
+    "swissgerman": "de-CH", "nswissgerman": "de-CH", "french": "fr", "spanish": "es",
+    "italian": "it", "portuguese": "pt", "brazilian": "pt-BR", "brazil": "pt-BR",
+    "dutch": "nl", "swedish": "sv", "danish": "da", "norsk": "nb", "norwegian": "nb",
+    "nynorsk": "nn", "finnish": "fi", "polish": "pl", "russian": "ru", "ukrainian": "uk",
+    "czech": "cs", "greek": "el", "turkish": "tr", "magyar": "hu", "hungarian": "hu",
+    "latin": "la", "arabic": "ar", "hebrew": "he", "japanese": "ja", "korean": "ko",
+    "chinese": "zh",
+}
+# Links for the eprint archives other than arXiv (Work has no field for their ids).
+_EPRINT_URLS = {"pubmed": "https://pubmed.ncbi.nlm.nih.gov/{}/",
+                "jstor": "https://www.jstor.org/stable/{}", "hdl": "https://hdl.handle.net/{}"}
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_SCHOLAR_ARXIV_RE = re.compile(r"^arxiv(?: preprint)?:?\s*(?:arxiv:)?\s*(\S+)$", re.IGNORECASE)
 
 
 @dataclass
@@ -42,58 +82,612 @@ class BibEntry:
     arxiv_id: str | None
 
 
-def _strip_braces(value: str) -> str:
-    return clean_text(re.sub(r"(?<!\\)[{}]", "", value)) or ""
+@dataclass
+class BibProblem:
+    """A block of a .bib file that could not be read as it stands."""
+
+    source: str
+    line: int | None  # 1-based
+    key: str | None
+    reason: str
+    imported: bool = False  # True: read anyway (e.g. a repeated field: the first wins)
+
+    @property
+    def label(self) -> str:
+        where = f"{self.source} line {self.line}" if self.line else self.source
+        return f"{where} (@{self.key})" if self.key else where
+
+    def __str__(self) -> str:
+        return f"{self.label}: {self.reason}"
 
 
-def _latex_text(value: str) -> str:
-    """A title as printed: ``The {\\TeX}book`` → ``The TeXbook``, ``$\\alpha$`` → ``α``."""
-    return clean_text(latex_to_unicode(value)) or ""
+@dataclass
+class BibLibrary:
+    """What one .bib gave: the entries read, and the problems met on the way."""
+
+    entries: list[BibEntry] = field(default_factory=list)
+    problems: list[BibProblem] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[tuple[str, str]]:
+        """(block, reason) for each entry left out, as capture reports failed items."""
+        return [(p.label, p.reason) for p in self.problems if not p.imported]
+
+    @property
+    def warnings(self) -> list[str]:
+        return [str(p) for p in self.problems]
+
+
+# --- LaTeX → plain text and CSL rich text ---------------------------------------------
+
+_FORMAT = {"emph": "i", "textit": "i", "textsl": "i", "mkbibemph": "i", "mkbibitalic": "i",
+           "textbf": "b", "mkbibbold": "b", "textsc": "sc", "textsuperscript": "sup",
+           "mkbibsuperscript": "sup", "textsubscript": "sub", "mkbibsubscript": "sub",
+           "NoCaseChange": "nocase", "nocase": "nocase"}
+_SWITCHES = {"em": "i", "it": "i", "itshape": "i", "sl": "i", "slshape": "i", "bf": "b",
+             "bfseries": "b", "sc": "sc", "scshape": "sc"}
+_TRANSPARENT = {"textup", "textrm", "textnormal", "textsf", "texttt", "textmd", "mbox",
+                "hbox", "text", "mathrm", "mathit", "mathsf", "mathtt", "mathnormal",
+                "ensuremath", "MakeUppercase", "MakeLowercase", "uppercase", "lowercase"}
+_QUOTES = {"enquote", "mkbibquote", "textquote"}
+_WORDS = {"TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2e", "BibTeX": "BibTeX",
+          "textasciicircum": "^", "textless": "<", "textgreater": ">", "textbar": "|",
+          "textquotedbl": '"', "slash": "/", "textunderscore": "_"}
+
+
+@lru_cache(maxsize=1)
+def _latex() -> tuple[Any, Any]:
+    from pylatexenc import latex2text, latexwalker, macrospec  # type: ignore[import-untyped]
+
+    walker_db = latexwalker.get_default_latex_context_db()
+    walker_db.add_context_category("vaultd-bib", prepend=True, macros=[
+        *(macrospec.MacroSpec(m, "{") for m in
+          (*_FORMAT, *_TRANSPARENT - {"ensuremath"}, *_QUOTES, "url")),
+        macrospec.MacroSpec("href", "{{"),
+    ])
+    text_db = latex2text.get_default_latex_context_db()
+    text_db.add_context_category("vaultd-bib", prepend=True, macros=[
+        *(latex2text.MacroTextSpec(m, simplify_repl=t) for m, t in _WORDS.items()),
+        latex2text.MacroTextSpec("url", simplify_repl="%s"),
+    ])
+    return walker_db, latex2text.LatexNodes2Text(latex_context=text_db, math_mode="text")
+
+
+# Tags are kept as private-use characters until the end, so that text which happens to
+# read like a tag ("\\textless{}i\\textgreater{}") is escaped as text, not taken as markup.
+_KINDS = ("i", "b", "sup", "sub", "sc", "nocase")
+_OPENERS = {k: chr(0xE000 + 2 * n) for n, k in enumerate(_KINDS)}
+_CLOSERS = {k: chr(0xE001 + 2 * n) for n, k in enumerate(_KINDS)}
+_TAGS = {**{_OPENERS[k]: {"sc": markup.SMALL_CAPS_OPEN, "nocase": markup.NOCASE_OPEN}.get(
+    k, f"<{k}>") for k in _KINDS},
+         **{_CLOSERS[k]: "</span>" if k in ("sc", "nocase") else f"</{k}>" for k in _KINDS}}
+_TAG_CHARS_RE = re.compile("[" + "".join(_TAGS) + "]")
+
+
+def _wrap(kind: str, plain: str, rich: str) -> tuple[str, str]:
+    core = rich.strip()
+    if not core:
+        return plain, rich
+    lead, trail = rich[: len(rich) - len(rich.lstrip())], rich[len(rich.rstrip()):]
+    return plain, lead + _OPENERS[kind] + core + _CLOSERS[kind] + trail
+
+
+def _arg_nodes(node: Any) -> list[Any]:
+    args = [a for a in (node.nodeargd.argnlist if node.nodeargd else []) if a is not None]
+    if not args:
+        return []
+    last = args[-1]
+    return list(last.nodelist) if last.isNodeType(_nodes_module().LatexGroupNode) else [last]
+
+
+@lru_cache(maxsize=1)
+def _nodes_module() -> Any:
+    from pylatexenc import latexwalker
+
+    return latexwalker
+
+
+def _convert(nodes: list[Any], top: bool, math: bool = False) -> tuple[str, str]:
+    """(plain, rich) of a node list; ``top``: a brace group here protects case."""
+    lw = _nodes_module()
+    l2t = _latex()[1]
+    plain: list[str] = []
+    rich: list[str] = []
+
+    def text(t: str) -> None:
+        plain.append(t)
+        rich.append(_TAG_CHARS_RE.sub("", t))
+
+    def add(pr: tuple[str, str]) -> None:
+        plain.append(pr[0])
+        rich.append(pr[1])
+
+    i = 0
+    while i < len(nodes):
+        n = nodes[i]
+        i += 1
+        if n is None:
+            continue
+        if n.isNodeType(lw.LatexCharsNode):
+            if math:
+                p, r, i = _math_chars(n.chars, nodes, i)
+                add((p, r))
+            else:
+                text(n.chars)
+        elif n.isNodeType(lw.LatexCommentNode):
+            text(n.latex_verbatim())  # an unescaped % in a field is text, not a comment
+        elif n.isNodeType(lw.LatexGroupNode):
+            inner = [c for c in n.nodelist if c is not None]
+            head = next((c for c in inner if not (c.isNodeType(lw.LatexCharsNode)
+                                                  and not c.chars.strip())), None)
+            if head is not None and head.isNodeType(lw.LatexMacroNode) \
+                    and head.macroname in _SWITCHES:
+                rest = inner[inner.index(head) + 1:]
+                add(_wrap(_SWITCHES[head.macroname], *_convert(rest, False, math)))
+            elif head is not None and head.isNodeType(lw.LatexMacroNode):
+                add(_convert(inner, False, math))  # a "special character": {\"u}, {\TeX}
+            elif top and not math:
+                add(_wrap("nocase", *_convert(inner, False)))
+            else:
+                add(_convert(inner, False, math))
+        elif n.isNodeType(lw.LatexMacroNode):
+            name = n.macroname
+            if name in _FORMAT:
+                add(_wrap(_FORMAT[name], *_convert(_arg_nodes(n), top and
+                                                   _FORMAT[name] != "nocase", math)))
+            elif name in _TRANSPARENT:
+                add(_convert(_arg_nodes(n), top, math))
+            elif name in _QUOTES:
+                p, r = _convert(_arg_nodes(n), top, math)
+                add(("“" + p + "”", "“" + r + "”"))
+            elif name == "url":
+                text("".join(c.latex_verbatim() for c in _arg_nodes(n)))
+            elif name == "href":
+                add(_convert(_arg_nodes(n), top, math))
+            elif (not n.nodeargd or not any(n.nodeargd.argnlist)) and not n.macro_post_space \
+                    and i < len(nodes) and nodes[i] is not None \
+                    and nodes[i].isNodeType(lw.LatexGroupNode) and name not in _WORDS \
+                    and not l2t.nodelist_to_text([n]):
+                # An unknown command: its braces hold an argument, not protected text.
+                add(_convert(list(nodes[i].nodelist), top, math))
+                i += 1
+            else:
+                t = l2t.nodelist_to_text([n])
+                # In maths '\\log n' is 'log n' but '\\alpha x' is 'αx'.
+                text(t + " " if math and len(t) > 1 and t.isalpha() and n.macro_post_space
+                     else t)
+        elif n.isNodeType(lw.LatexMathNode):
+            add(_convert(list(n.nodelist), False, math=True))
+        else:
+            text(l2t.nodelist_to_text([n]))
+    return "".join(plain), "".join(rich)
+
+
+def _math_chars(chars: str, nodes: list[Any], after: int) -> tuple[str, str, int]:
+    """Characters in maths: ``^``/``_`` make the next character or node a script (which
+    may be the node after these characters: the index to go on from is returned)."""
+    lw = _nodes_module()
+    l2t = _latex()[1]
+    plain: list[str] = []
+    rich: list[str] = []
+    j = 0
+    while j < len(chars):
+        c = chars[j]
+        j += 1
+        if c in "^_":
+            while j < len(chars) and chars[j].isspace():
+                j += 1
+            if j < len(chars):
+                p = r = _math_char(chars[j])
+                j += 1
+            elif after < len(nodes) and nodes[after] is not None:
+                nxt = nodes[after]
+                after += 1
+                if nxt.isNodeType(lw.LatexGroupNode):
+                    p, r = _convert(list(nxt.nodelist), False, math=True)
+                else:
+                    p = r = l2t.nodelist_to_text([nxt])
+            else:
+                continue
+            plain.append(p)
+            rich.append(_wrap("sup" if c == "^" else "sub", p, r)[1])
+        elif not c.isspace() or (plain and not plain[-1].isspace()):
+            plain.append(_math_char(c))
+            rich.append(_math_char(c))
+    return "".join(plain), "".join(rich), after
+
+
+def _math_char(c: str) -> str:
+    return "−" if c == "-" else c  # the minus sign printed titles show
+
+
+def decode(value: str) -> tuple[str, str | None]:
+    """A BibTeX field value as (plain text, CSL rich text or None when nothing is marked
+    up). Braces protecting case become nocase spans in the rich text only."""
+    if not any(c in value for c in "\\{}$~%-`'^_"):
+        return " ".join(value.split()), None
+    walker_db, _ = _latex()
+    lw = _nodes_module()
+    try:
+        nodes = lw.LatexWalker(value, latex_context=walker_db,
+                               tolerant_parsing=True).get_latex_nodes()[0]
+        plain, rich = _convert(list(nodes), True)
+    except Exception:  # pylatexenc raises assorted errors on broken LaTeX: keep the text
+        raw = re.sub(r"(?<!\\)[{}]", "", value)
+        return " ".join(raw.split()), None
+    plain = " ".join(_TAG_CHARS_RE.sub("", plain).split())
+    rich = " ".join(rich.split())
+    prev = None
+    while prev != rich:  # an empty element says nothing
+        prev, rich = rich, _EMPTY_TAG_RE.sub("", rich)
+    if not _TAG_CHARS_RE.search(rich):
+        return plain, None
+    rich = _TAG_CHARS_RE.sub(lambda m: _TAGS[m.group()], markup.from_plain(rich))
+    return plain, rich
+
+
+_EMPTY_TAG_RE = re.compile("|".join(o + c for o, c in zip(_OPENERS.values(), _CLOSERS.values(),
+                                                           strict=True)))
+
+
+def text_of(value: Any) -> str | None:
+    """A field as plain text (None when empty)."""
+    if value is None:
+        return None
+    plain = decode(str(value))[0]
+    return plain or None
+
+
+# --- names ------------------------------------------------------------------------------
+
+
+def _whole_group(s: str) -> bool:
+    """True when ``s`` is one brace group ``{…}`` (an organisation, kept whole); a group
+    opening with a command is a special character (``{\\"O}``), not a name."""
+    if not (s.startswith("{") and s.endswith("}")) or s[1:2] == "\\":
+        return False
+    depth = 0
+    for i, c in enumerate(s):
+        if c == "\\":
+            continue
+        depth += {"{": 1, "}": -1}.get(c, 0) if i == 0 or s[i - 1] != "\\" else 0
+        if depth == 0:
+            return i == len(s) - 1
+    return False
+
+
+def person(raw: str, *, drop_particles: bool = False) -> Author | None:
+    """One BibTeX name as a CSL name (None for ``others``, BibTeX's et al.).
+
+    ``von`` becomes the non-dropping particle, or the dropping one when the entry says
+    ``options = {useprefix=false}``."""
+    from bibtexparser.middlewares.names import parse_single_name_into_parts
+
+    s = " ".join(raw.split())
+    if not s or s.lower() == "others":
+        return None
+    if _whole_group(s):
+        return make_author(literal=text_of(s[1:-1]) or s[1:-1])
+    suffix = None
+    words = s.split(" ")
+    if "," not in s and len(words) > 2 and words[-1].lower() in SUFFIXES:
+        suffix, s = words[-1], " ".join(words[:-1])  # 'Martin Luther King Jr.'
+    parts = parse_single_name_into_parts(s, strict=False)
+
+    def part(words: list[str]) -> str | None:
+        return text_of(" ".join(words)) if words else None
+
+    von = part(parts.von)
+    particle = "dropping_particle" if drop_particles else "non_dropping_particle"
+    return make_author(family=part(parts.last), given=part(parts.first),
+                       suffix=part(parts.jr) or suffix, **{particle: von})
+
+
+def people(value: Any, *, drop_particles: bool = False) -> list[Author]:
+    names = value if isinstance(value, list) else [str(value)]
+    found = (person(n, drop_particles=drop_particles) for n in names)
+    return [a for a in found if a is not None and (a.family or a.given or a.literal)]
+
+
+# --- one entry --------------------------------------------------------------------------
+
+
+def _arxiv(f: dict[str, Any]) -> tuple[str | None, int | None]:
+    eprint = (text_of(f.get("eprint")) or "").strip()
+    archive = (text_of(f.get("eprinttype") or f.get("archiveprefix")) or "").lower()
+    if eprint.lower().startswith("arxiv:"):
+        eprint, archive = eprint[6:].strip(), archive or "arxiv"
+    if eprint and (archive == "arxiv" or (not archive and ARXIV_ID_RE.match(eprint))):
+        return split_arxiv_version(eprint)
+    # Google Scholar: journal = {arXiv preprint arXiv:1706.03762}
+    m = _SCHOLAR_ARXIV_RE.match(text_of(f.get("journal") or f.get("journaltitle")) or "")
+    if m and ARXIV_ID_RE.match(m.group(1)):
+        return split_arxiv_version(m.group(1))
+    return None, None
+
+
+def _type(etype: str, f: dict[str, Any], arxiv_id: str | None) -> CSLType:
+    subtype = (text_of(f.get("entrysubtype")) or "").lower()
+    if etype == "article":
+        if subtype in ("magazine", "newspaper"):
+            return "article-magazine" if subtype == "magazine" else "article-newspaper"
+        return "article" if arxiv_id and _SCHOLAR_ARXIV_RE.match(
+            text_of(f.get("journal") or f.get("journaltitle")) or "") else "article-journal"
+    if etype in _TYPES:
+        return _TYPES[etype]
+    if arxiv_id or (text_of(f.get("pubstate")) or "").lower() == "prepublished":
+        return "article"  # a preprint
+    return "document"
+
+
+def _issued(f: dict[str, Any]) -> list[int] | None:
+    if f.get("date"):
+        return date_parts(text_of(f["date"]))
+    year = re.search(r"\d{4}", text_of(f.get("year")) or "")
+    if not year:
+        return None
+    parts = [int(year.group())]
+    month = f.get("month")
+    if isinstance(month, int) and 1 <= month <= 12:
+        parts.append(month)
+    elif month is not None:
+        word = (text_of(month) or "").lower()
+        if word.isdigit() and 1 <= int(word) <= 12:
+            parts.append(int(word))
+        elif word[:3] in _MONTHS:
+            parts.append(_MONTHS.index(word[:3]) + 1)
+    day = text_of(f.get("day")) or ""
+    if len(parts) == 2 and day.isdigit() and 1 <= int(day) <= 31:
+        parts.append(int(day))
+    return parts
+
+
+def _verbatim(value: Any) -> str | None:
+    """A URL or DOI as written: ``\\url{}`` unwrapped, escaped specials unescaped."""
+    if value is None:
+        return None
+    v = re.sub(r"^\\url\{(.*)\}$", r"\1", "".join(str(value).split()))
+    v = re.sub(r"\\([_%#&~$])", r"\1", v).replace("{", "").replace("}", "")
+    return v or None
+
+
+def _doi(value: Any) -> str | None:
+    doi = _verbatim(value)
+    if not doi:
+        return None
+    doi = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", "", doi, flags=re.IGNORECASE)
+    return normalise_doi(doi) if doi.startswith("10.") else None
+
+
+def _title(f: dict[str, Any], key: str, sub: str) -> tuple[str | None, str | None]:
+    main = decode(str(f[key])) if f.get(key) else ("", None)
+    if not main[0]:
+        return None, None
+    if not f.get(sub):
+        return main
+    subtitle = decode(str(f[sub]))
+    plain = f"{main[0]}: {subtitle[0]}"
+    if main[1] is None and subtitle[1] is None:
+        return plain, None
+    rich = f"{main[1] or markup.from_plain(main[0])}: {subtitle[1] or markup.from_plain(subtitle[0])}"
+    return plain, rich
+
+
+def _language(f: dict[str, Any]) -> str | None:
+    for key in ("langid", "language", "hyphenation"):
+        value = text_of(f.get(key))
+        if value:
+            return _LANGUAGES.get(value.lower(), value)
+    return None
+
+
+def _genre(etype: str, f: dict[str, Any]) -> str | None:
+    kind = text_of(f.get("type"))
+    if kind:
+        return _GENRES.get(kind.lower(), kind)
+    return _DEFAULT_GENRE.get(etype)
+
+
+def to_work(etype: str, f: dict[str, Any]) -> Work:
+    """The Work of one entry; ``f`` maps lowercase field names to bibtexparser values."""
+    etype = etype.lower()
+    arxiv_id, arxiv_version = _arxiv(f)
+    ctype = _type(etype, f, arxiv_id)
+    options = (text_of(f.get("options")) or "").replace(" ", "").lower()
+    drop = "useprefix=false" in options
+    title, title_rich = _title(f, "title", "subtitle")
+    container = _title(f, "journaltitle", "journalsubtitle")[0] or \
+        _title(f, "journal", "journalsubtitle")[0] or _title(f, "booktitle", "booksubtitle")[0]
+    if ctype == "article" and container and _SCHOLAR_ARXIV_RE.match(container):
+        container = None
+    number = text_of(f.get("number"))
+    howpublished = text_of(f.get("howpublished"))
+    url = _verbatim(f.get("url"))
+    if howpublished and re.match(r"^(?:\\url\{)?https?://", str(f.get("howpublished")).strip()):
+        url, howpublished = url or _verbatim(f.get("howpublished")), None
+    eprint_type = (text_of(f.get("eprinttype") or f.get("archiveprefix")) or "").lower()
+    doi = _doi(f.get("doi"))
+    if not url and not doi and eprint_type in _EPRINT_URLS and text_of(f.get("eprint")):
+        url = _EPRINT_URLS[eprint_type].format(text_of(f.get("eprint")))
+    page = text_of(f.get("pages"))
+    return make_work(
+        type=ctype, title=title, title_rich=title_rich,
+        authors=people(f.get("author") or [], drop_particles=drop),
+        editors=people(f.get("editor") or [], drop_particles=drop),
+        translators=people(f.get("translator") or [], drop_particles=drop),
+        issued=_issued(f),
+        container_title=container,
+        container_title_short=text_of(f.get("shortjournal")),
+        collection_title=text_of(f.get("series")),
+        collection_number=number if etype in _BOOK_LIKE else None,
+        event=text_of(f.get("eventtitle")), event_place=text_of(f.get("venue")),
+        edition=text_of(f.get("edition")), version=text_of(f.get("version")),
+        volume=text_of(f.get("volume")),
+        issue=(number or text_of(f.get("issue"))) if etype == "article" else
+        text_of(f.get("issue")),
+        page=re.sub(r"\s*[-‐‑‒–—]+\s*", "-", page) if page else None,
+        number=text_of(f.get("eid")) if etype == "article" else
+        (None if etype in _BOOK_LIKE else number),
+        publisher=text_of(f.get("publisher")) or text_of(f.get("school"))
+        or text_of(f.get("institution")) or text_of(f.get("organization")) or howpublished,
+        publisher_place=text_of(f.get("location")) or text_of(f.get("address")),
+        genre=_genre(etype, f),
+        doi=doi, isbn=text_of(f.get("isbn")), issn=text_of(f.get("issn")), url=url,
+        accessed=date_parts(text_of(f.get("urldate"))),
+        arxiv_id=arxiv_id, arxiv_version=arxiv_version,
+        arxiv_primary_class=text_of(f.get("primaryclass") or f.get("eprintclass"))
+        if arxiv_id else None,
+        language=_language(f), abstract=text_of(f.get("abstract")),
+        sources=["bib"],
+    )
+
+
+# --- the file ---------------------------------------------------------------------------
+
+_BLOCK_HEAD_RE = re.compile(r"@\s*(\w+)\s*[{(]\s*([^\s,{}()=\"#%'~\\]+)?")
+
+
+def _concatenated(value: str, strings: dict[str, str]) -> str:
+    """``jnl # " Letters"``: bibtexparser leaves concatenations as written."""
+    parts: list[str] = []
+    depth, quoted, start = 0, False, 0
+    for i, c in enumerate(value + "#"):
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        elif c == '"' and depth == 0:
+            quoted = not quoted
+        elif c == "#" and depth == 0 and not quoted:
+            parts.append(value[start:i].strip())
+            start = i + 1
+    out = []
+    for p in parts:
+        if len(p) >= 2 and p[0] + p[-1] in ("{}", '""'):
+            out.append(p[1:-1])
+        else:
+            out.append(strings.get(p.lower(), p))
+    return "".join(out)
+
+
+def _fields(entry: Any, strings: dict[str, str]) -> dict[str, Any]:
+    from bibtexparser.middlewares import RemoveEnclosingMiddleware
+
+    unenclosed = entry.parser_metadata.get(RemoveEnclosingMiddleware.metadata_key()) or {}
+    out: dict[str, Any] = {}
+    for fld in entry.fields:
+        key = fld.key.lower()
+        if key in out:
+            continue  # BibTeX reads the first of repeated fields
+        value = fld.value
+        if isinstance(value, str) and unenclosed.get(fld.key) == "no-enclosing" \
+                and "#" in value:
+            value = _concatenated(value, strings)
+        out[key] = value
+    return out
+
+
+def _inherit(fields: dict[str, dict[str, Any]]) -> None:
+    """biblatex/BibTeX ``crossref``: a child takes the fields it lacks from its parent
+    (the parent's title as the child's booktitle)."""
+    for child in fields.values():
+        parent = fields.get(str(child.get("crossref", "")).strip().lower())
+        if parent is None or parent is child:
+            continue
+        if "title" in parent and "booktitle" not in child:
+            child["booktitle"] = parent["title"]
+        for key, value in parent.items():
+            if key not in child and key not in ("title", "subtitle", "crossref", "ids"):
+                child[key] = value
+
+
+def _problem(block: Any, source: str) -> BibProblem:
+    from bibtexparser.exceptions import BlockAbortedException
+
+    raw = block.raw or ""
+    head = _BLOCK_HEAD_RE.search(raw)
+    key = getattr(block.ignore_error_block, "key", None) or (head.group(2) if head else None)
+    line = block.start_line + 1 if block.start_line is not None else None
+    error = block.error
+    kind = type(block).__name__
+    if kind == "DuplicateBlockKeyBlock":
+        return BibProblem(source, line, key, "the key is used by an earlier entry; only the "
+                          "first entry with it was imported (give this one its own key)")
+    if kind == "DuplicateFieldKeyBlock":
+        return BibProblem(source, line, key, f"{error}; the first value was used".replace(
+            ". Note: The entry (containing duplicates) is available as "
+            "`failed_block.ignore_error_block`", ""), imported=True)
+    if isinstance(error, BlockAbortedException):
+        reason = " ".join(str(error.abort_reason).split())
+        return BibProblem(source, line, key, f"BibTeX syntax error ({reason}); the entry was "
+                          "skipped: fix it and import the file again")
+    return BibProblem(source, line, key, f"cannot read this entry ({error}); fix it and "
+                      "import the file again")
+
+
+def parse_bib_library(text: str, source: str = "<bib>") -> BibLibrary:
+    """Every entry of a .bib text, and a problem (file, line, key) for each block that
+    could not be read. Raises InputError when no entry could be read at all."""
+    from bibtexparser.entrypoint import parse_string
+    from bibtexparser.middlewares import MonthIntMiddleware, SeparateCoAuthors
+    from bibtexparser.model import Entry
+
+    try:
+        library = parse_string(
+            text, append_middleware=[MonthIntMiddleware(), SeparateCoAuthors()])
+    except Exception as exc:  # bibtexparser raises assorted types on malformed input
+        raise InputError(f"cannot read {source} as BibTeX: {exc}; check the file") from exc
+    out = BibLibrary()
+    blocks = list(library.entries)
+    for failed in library.failed_blocks:
+        problem = _problem(failed, source)
+        out.problems.append(problem)
+        if problem.imported and isinstance(failed.ignore_error_block, Entry):
+            blocks.append(failed.ignore_error_block)
+    blocks.sort(key=lambda b: b.start_line or 0)
+    strings = {k.lower(): str(s.value) for k, s in library.strings_dict.items()}
+    fields = {b.key.lower(): _fields(b, strings) for b in blocks}
+    _inherit(fields)
+    for block in blocks:
+        try:
+            work = to_work(block.entry_type, fields[block.key.lower()])
+        except (ValueError, TypeError) as exc:  # a value the Work model refuses
+            out.problems.append(BibProblem(source, (block.start_line or 0) + 1, block.key,
+                                           f"cannot read this entry ({exc}); fix it and "
+                                           "import the file again"))
+            continue
+        out.entries.append(BibEntry(block.key, work, work.doi, work.arxiv_id))
+    for problem in out.problems:
+        log.warning("%s", problem)
+    if not out.entries:
+        if out.problems:
+            raise InputError(f"no entry of {source} could be read: {out.problems[0]} "
+                             f"({len(out.problems)} problem(s) in all)")
+        raise InputError(f"{source} holds no BibTeX entry (entries look like "
+                         "@article{key, title = {...}}); check that it is a .bib file")
+    return out
+
+
+def _read_text(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc}; check the path") from exc
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        log.warning("%s is not UTF-8; read as Windows-1252", path.name)
+        return data.decode("cp1252", errors="replace")
+
+
+def read_bib_library(path: Path) -> BibLibrary:
+    return parse_bib_library(_read_text(path), path.name)
 
 
 def parse_bib(text: str, source: str = "<bib>") -> list[BibEntry]:
-    import bibtexparser
-
-    try:
-        library = bibtexparser.parse_string(text)  # type: ignore[attr-defined]
-    except Exception as exc:  # bibtexparser raises assorted types on malformed input
-        raise InputError(f"cannot read {source} as BibTeX: {exc}; check the file") from exc
-    entries: list[BibEntry] = []
-    for entry in library.entries:
-        fields = {f.key.lower(): str(f.value) for f in entry.fields}
-        doi = normalise_doi(fields["doi"].removeprefix("https://doi.org/")) \
-            if fields.get("doi") else None
-        arxiv_id = None
-        eprint = fields.get("eprint", "").strip()
-        if eprint and (fields.get("archiveprefix", "").lower() == "arxiv"
-                       or ARXIV_ID_RE.match(eprint)):
-            arxiv_id = split_arxiv_version(eprint.removeprefix("arXiv:"))[0]
-        year_m = re.search(r"\d{4}", fields.get("year", "") or fields.get("date", ""))
-        authors = [split_name(_strip_braces(a))
-                   for a in re.split(r"\s+and\s+", fields.get("author", "")) if a.strip()]
-        work = make_work(
-            type=_TYPES.get(entry.entry_type.lower(), "article-journal"),
-            title=_latex_text(fields["title"]) if "title" in fields else None,
-            authors=authors,
-            issued=[int(year_m.group(0))] if year_m else None,
-            container_title=_strip_braces(fields.get("journal") or fields.get("booktitle") or "")
-            or None,
-            volume=fields.get("volume"),
-            issue=fields.get("number"),
-            page=fields.get("pages", "").replace("--", "-") or None,
-            publisher=fields.get("publisher"),
-            doi=doi,
-            arxiv_id=arxiv_id,
-            url=fields.get("url"),
-            sources=["bib"],
-        )
-        entries.append(BibEntry(entry.key, work, doi, arxiv_id))
-    return entries
+    """The entries of a .bib text (problems are logged; see parse_bib_library)."""
+    return parse_bib_library(text, source).entries
 
 
 def read_bib(path: Path) -> list[BibEntry]:
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc}; check the path") from exc
-    return parse_bib(text, path.name)
+    return read_bib_library(path).entries

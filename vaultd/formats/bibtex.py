@@ -1,175 +1,415 @@
-"""BibTeX entries: the right entry type per CSL type, names as ``Last, First and …``,
-LaTeX specials escaped, non-ASCII kept as UTF-8 (biber and modern bibtex read it)."""
+"""BibTeX export: one Work as a BibTeX entry, written by bibtexparser's writer.
+
+What is written (docs/bibtex.md has the full tables):
+
+- Entry types follow the CSL type: BibTeX's own types where BibTeX has one
+  (``@article``, ``@inproceedings``, ``@incollection``, ``@book``, ``@phdthesis``,
+  ``@mastersthesis``, ``@techreport``, ``@unpublished``, ``@booklet``, ``@misc``) and
+  biblatex's where it has none (``@online``, ``@dataset``, ``@software``, ``@patent``,
+  ``@periodical``, ``@thesis``, ``@inreference``); classic BibTeX styles print those as
+  ``@misc``.
+- Text is LaTeX: the ten specials are escaped and every non-ASCII character that has a
+  LaTeX text command reading back to the same character is written as that command
+  (``M{\\"u}ller``); characters without one (CJK, Arabic, …) stay UTF-8.
+- Titles keep their case where BibTeX styles would change it: words with an inner capital
+  (``t-SNE``, ``LeCun``, ``DNA``), the capitalised words of a sentence-case title after its
+  first word (proper nouns: ``{Latin}``), and the title's nocase spans are braced; rich
+  text becomes ``\\textit``, ``\\textbf``, ``\\textsuperscript``, ``\\textsubscript``,
+  ``\\textsc``.
+- Names are ``von Last, Jr., First``; organisations are braced whole. DOI, URL and eprint
+  are verbatim.
+
+Pure: no I/O.
+"""
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-from vaultd.formats._common import Name, join, names
 from vaultd.models import Author, Work
 
-_SPECIALS = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
+# CSL type → BibTeX entry type, for the types whose entry type depends on nothing else.
+ENTRY_TYPES: dict[str, str] = {
+    "article-journal": "article",
+    "article-magazine": "article",
+    "article-newspaper": "article",
+    "paper-conference": "inproceedings",
+    "chapter": "incollection",
+    "entry-encyclopedia": "inreference",
+    "entry-dictionary": "inreference",
+    "book": "book",
+    "report": "techreport",
+    "dataset": "dataset",
+    "software": "software",
+    "webpage": "online",
+    "post": "online",
+    "post-weblog": "online",
+    "manuscript": "unpublished",
+    "pamphlet": "booklet",
+    "patent": "patent",
+    "periodical": "periodical",
 }
-_SPECIAL_RE = re.compile(r"[\\&%$#_{}~^]")
-# Words with a capital after their first character ('LeCun', 't-SNE', 'BERT') are
-# braced so that bibliography styles which lowercase titles keep them.
-_PROTECT_RE = re.compile(r"[^\s,;:?!()\[\]]*[A-Z][^\s,;:?!()\[\]]*")
-_MONTH_MACROS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_SUBTYPES = {"article-magazine": "magazine", "article-newspaper": "newspaper"}
+# The genres import gives a thesis entry without a type field (written without one).
+PHD_GENRE = "PhD thesis"
+MASTERS_GENRE = "Master's thesis"
+# Types whose citations print the full date (APA, Chicago): the day is written as `date`.
+_DAY_TYPES = {"article-newspaper", "article-magazine", "webpage", "post", "post-weblog",
+              "broadcast", "interview", "personal_communication", "speech"}
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+# CSL language (BCP 47) → babel/polyglossia name for biblatex's langid.
+LANGIDS = {
+    "en": "english", "en-US": "american", "en-GB": "british", "en-AU": "australian",
+    "en-CA": "canadian", "en-NZ": "newzealand", "de": "ngerman", "de-DE": "ngerman",
+    "de-AT": "naustrian", "de-CH": "nswissgerman", "fr": "french", "fr-FR": "french",
+    "es": "spanish", "it": "italian", "pt": "portuguese", "pt-BR": "brazilian",
+    "nl": "dutch", "sv": "swedish", "da": "danish", "nb": "norsk", "nn": "nynorsk",
+    "fi": "finnish", "pl": "polish", "ru": "russian", "uk": "ukrainian", "cs": "czech",
+    "el": "greek", "tr": "turkish", "hu": "magyar", "la": "latin", "ar": "arabic",
+    "he": "hebrew", "ja": "japanese", "ko": "korean", "zh": "chinese",
+}
+
+# --- LaTeX text -------------------------------------------------------------------------
+
+_ASCII = {
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$",
+    "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    # OT1 fonts print these three as ¡ ¿ and an em dash.
+    "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
+}
+# Pairs TeX turns into one glyph (-- → –, `` → “, ?` → ¿): an empty group keeps them apart.
+_LIGATURES = {("-", "-"), ("`", "`"), ("'", "'"), ("?", "`"), ("!", "`")}
+# Wrong or lossy in pylatexenc's table: the double acute is \H, not \'.
+_OWN = {"Ű": r"{\H{U}}", "ű": r"{\H{u}}", "Ő": r"{\H{O}}", "ő": r"{\H{o}}"}
 
 
-def escape(text: str) -> str:
-    """LaTeX-escape the ten special characters; collapse whitespace (a newline in a
-    field is harmless, but CrossRef names carry indentation)."""
-    text = " ".join(text.split())
-    return _SPECIAL_RE.sub(lambda m: _SPECIALS[m.group()], text)
+@lru_cache(maxsize=1)
+def _codecs() -> tuple[object, object]:
+    from pylatexenc.latex2text import LatexNodes2Text  # type: ignore[import-untyped]
+    from pylatexenc.latexencode import UnicodeToLatexEncoder  # type: ignore[import-untyped]
+
+    encoder = UnicodeToLatexEncoder(non_ascii_only=True, replacement_latex_protection="braces-all",
+                                    unknown_char_policy="keep", unknown_char_warning=False)
+    return encoder, LatexNodes2Text(math_mode="text")
 
 
-def _protect(word: re.Match[str]) -> str:
-    w = word.group()
-    if any(c.isupper() for c in w[1:]):
-        return "{" + w + "}"
-    return w
+@lru_cache(maxsize=8192)
+def _char(c: str) -> str:
+    if c in _ASCII:
+        return _ASCII[c]
+    if c.isascii():
+        return c
+    if c in _OWN:
+        return _OWN[c]
+    encoder, decoder = _codecs()
+    latex: str = encoder.unicode_to_latex(c)  # type: ignore[attr-defined]
+    if latex == c or "frac" in latex:
+        return c
+    # Only a command that reads back as the same character: pylatexenc writes Greek
+    # capital Alpha as a Latin {A}, and a lone combining accent as nothing.
+    return latex if decoder.latex_to_text(latex) == c else c  # type: ignore[attr-defined]
 
 
-def escape_title(text: str) -> str:
-    return _PROTECT_RE.sub(_protect, escape(text))
+def latex(text: str) -> str:
+    """Plain text as LaTeX (runs of whitespace become one space; module docstring)."""
+    text = re.sub(r"\s+", " ", text)
+    out: list[str] = []
+    prev = ""
+    for c in text:
+        if (prev, c) in _LIGATURES:
+            out.append("{}")
+        out.append(_char(c))
+        prev = c
+    return "".join(out)
 
 
-def _url_safe(text: str) -> str:
-    # URLs and DOIs stay verbatim (\url and doi fields are read raw); only what would
-    # unbalance the braces or break the field is percent-encoded.
-    return "".join({"{": "%7B", "}": "%7D", "\\": "%5C"}.get(c, c) for c in text.strip())
+def verbatim(text: str) -> str:
+    """DOIs and URLs are read verbatim (biblatex, \\url): only what would unbalance the
+    braces or start a command is percent-encoded."""
+    return "".join({"{": "%7B", "}": "%7D", "\\": "%5C"}.get(c, c) for c in "".join(text.split()))
 
 
-def _needs_brace(part: str) -> bool:
-    # Braced family names keep BibTeX from splitting 'Garcia de la Cruz' into von/last
-    # parts or reading a comma or ' and ' as structure.
-    return any(c.isspace() for c in part) or "," in part or part[:1].islower()
+# --- titles: case protection and rich text ----------------------------------------------
+
+# Words a title-case title leaves lowercase; any other word starting lowercase after the
+# first word means the title is in sentence case.
+_TITLE_CASE_SMALL = {
+    "a", "an", "the", "and", "but", "or", "nor", "for", "so", "yet", "as", "at", "by", "in",
+    "of", "on", "to", "up", "via", "vs", "v", "per", "with", "from", "into", "onto", "upon",
+    "over", "than", "that", "without", "within", "between", "through", "among", "under",
+    "about", "after", "before", "during", "against", "toward", "towards", "across", "along",
+    "around", "behind", "beyond", "like", "near", "off", "out", "past", "since", "until",
+    "versus", "et", "al", "etc", "e.g", "i.e", "de", "la", "le", "des", "du", "van", "von",
+    "der", "den", "di", "da", "y", "und", "en",
+}
+_WORD_RE = re.compile(r"[^\s,;:?!()\[\]{}\"“”]+")
+_EDGE = "'‘’.-–—*/"
+_RICH_RE = re.compile(r"</?(i|b|sup|sub)>|<span (?:style=\"font-variant:small-caps;\"|"
+                      r"class=\"nocase\")>|</span>")
+_RICH_LATEX = {"i": r"\textit{", "b": r"\textbf{", "sup": r"\textsuperscript{",
+               "sub": r"\textsubscript{", "sc": r"\textsc{", "nocase": "{"}
 
 
-def _needs_brace_given(given: str) -> bool:
-    return "," in given or " and " in f" {given.lower()} "
+def is_sentence_case(title: str) -> bool:
+    """True when a word after the first, other than the small words title case keeps
+    lowercase, starts with a lowercase letter."""
+    words = [w.strip(_EDGE) for w in _WORD_RE.findall(title)][1:]
+    return any(w[:1].islower() and w.lower() not in _TITLE_CASE_SMALL for w in words)
 
 
-def _name_escape(text: str) -> str:
-    # A word starting with an escape (a lone '\&') is braced: name splitters (bibtexparser's
-    # among them) otherwise mis-read it next to ' and '.
-    return " ".join("{" + w + "}" if w.startswith("\\") else w for w in escape(text).split())
+def _needs_protection(word: str, sentence_case: bool, first: bool) -> bool:
+    core = word.strip(_EDGE)
+    if any(c.isupper() for c in core[1:]):
+        return True  # inner capital: DNA, t-SNE, LeCun, iPhone, CO2
+    return sentence_case and not first and core[:1].isupper()
 
 
-def name(n: Name) -> str:
-    if n.literal is not None:
-        return "{" + _name_escape(n.literal) + "}"
-    family = _name_escape(n.family)
-    if _needs_brace(n.family):
-        family = "{" + family + "}"
-    if n.particle:
-        family = _name_escape(n.particle) + " " + family
-    given = join([n.given, n.dropping], " ")
-    given_part = _name_escape(given)
-    if given and _needs_brace_given(given):
-        given_part = "{" + given_part + "}"
-    if n.suffix:
-        return f"{family}, {_name_escape(n.suffix)}, {given_part}"
-    return f"{family}, {given_part}" if given_part else family
+class _TitleWriter:
+    """Writes the text runs of one title, knowing where its first word is."""
+
+    def __init__(self, sentence_case: bool) -> None:
+        self.sentence_case = sentence_case
+        self.seen_word = False
+
+    def run(self, text: str, *, protect: bool) -> str:
+        out: list[str] = []
+        pos = 0
+        for m in _WORD_RE.finditer(text):
+            out.append(latex(text[pos:m.start()]))
+            word = m.group()
+            encoded = latex(word)
+            if protect and _needs_protection(word, self.sentence_case, not self.seen_word):
+                # A group that opens with a command is a "special character" to BibTeX and
+                # is case-changed; a second brace makes it a protected group.
+                encoded = "{{" + encoded + "}}" if encoded.startswith("\\") else \
+                    "{" + encoded + "}"
+            self.seen_word = True
+            out.append(encoded)
+            pos = m.end()
+        out.append(latex(text[pos:]))
+        return "".join(out)
 
 
-def name_list(authors: list[Author]) -> str:
-    return " and ".join(name(n) for n in names(authors))
+def _rich_for(work: Work) -> str | None:
+    """The rich title when it is the title marked up (a stale one is ignored)."""
+    rich = work.title_rich
+    if not rich or work.title is None:
+        return None
+    text = _RICH_RE.sub("", rich).replace("\uff1c", "<")
+    return rich if " ".join(text.split()) == " ".join(work.title.split()) else None
 
 
-def _entry_type(work: Work) -> str:
-    t = work.type
-    if t == "article-journal":
-        return "article"
-    if t == "paper-conference":
-        return "inproceedings"
-    if t == "book":
-        return "book"
-    if t == "chapter":
-        return "incollection"
-    if t == "report":
-        return "techreport"
-    if t == "thesis":
+def title_latex(work: Work) -> str:
+    """The title field: rich text as LaTeX commands, case protected (module docstring)."""
+    title = " ".join((work.title or "").split())
+    writer = _TitleWriter(is_sentence_case(title))
+    rich = _rich_for(work)
+    if rich is None:
+        return writer.run(title, protect=True)
+    out: list[str] = []
+    stack: list[tuple[str, int]] = []  # open tags: (kind, index of the opener in out)
+
+    def close() -> None:
+        kind, at = stack.pop()
+        if kind == "nocase" and "".join(out[at + 1:]).startswith("\\"):
+            # A group opening with a command is a "special character" to BibTeX (its case
+            # is changed): nested braces keep it protected.
+            out[at] = "{{"
+            out.append("}")
+        out.append("}")
+
+    pos = 0
+    for m in _RICH_RE.finditer(rich):
+        text = rich[pos:m.start()].replace("\uff1c", "<")
+        out.append(writer.run(text, protect=all(k != "nocase" for k, _ in stack)))
+        pos = m.end()
+        tag = m.group()
+        if tag.startswith("</"):
+            if stack:
+                close()
+            continue
+        kind = m.group(1) or ("sc" if "small-caps" in tag else "nocase")
+        stack.append((kind, len(out)))
+        out.append(_RICH_LATEX[kind])
+    out.append(writer.run(rich[pos:].replace("\uff1c", "<"),
+                          protect=all(k != "nocase" for k, _ in stack)))
+    while stack:
+        close()
+    return " ".join("".join(out).split())
+
+
+# --- names ------------------------------------------------------------------------------
+
+
+def _word_safe(word: str) -> str:
+    # Inside a name, "and" is the name separator and a comma splits the parts.
+    encoded = latex(word)
+    return "{" + encoded + "}" if word.lower() == "and" or "," in word else encoded
+
+
+def _words(text: str) -> str:
+    return " ".join(_word_safe(w) for w in text.split())
+
+
+def _family(family: str) -> str:
+    # A family name BibTeX would split (a lowercase word read as "von", a comma, "and")
+    # is braced whole: {de la Mare}, {Garcia Marquez} stays one last name.
+    words = family.split()
+    if len(words) > 1 and (any(w[:1].islower() or w.lower() == "and" for w in words)
+                           or "," in family):
+        return "{" + latex(family) + "}"
+    return _words(family)
+
+
+def name(author: Author) -> str | None:
+    """One name as BibTeX reads it: ``van der Maaten, Laurens``, ``King, Jr., Martin
+    Luther``, ``{World Health Organization}``; None for an empty name."""
+    family = " ".join((author.family or "").split())
+    given = " ".join((author.given or "").split())
+    if not family:
+        whole = " ".join((author.literal or given or "").split())
+        return "{" + latex(whole) + "}" if whole else None
+    particles = " ".join(p for p in (author.dropping_particle, author.non_dropping_particle)
+                         if p)
+    last = _family(family)
+    if particles:
+        # A von part is recognised by its lowercase first letter; a capitalised particle
+        # ('De', 'La') can only be written as part of the last name.
+        von = " ".join(particles.split())
+        last = f"{_words(von)} {last}" if von[:1].islower() else \
+            "{" + latex(f"{von} {family}") + "}"
+    suffix = " ".join((author.suffix or "").split())
+    if suffix:
+        return f"{last}, {_words(suffix)}, {_words(given) if given else '{}'}"
+    return f"{last}, {_words(given)}" if given else last
+
+
+def names(authors: list[Author]) -> str:
+    return " and ".join(n for n in (name(a) for a in authors) if n)
+
+
+def _useprefix(work: Work) -> str | None:
+    """biblatex's ``useprefix``: true prints and sorts a name with its particle ('van der
+    Maaten'), which is what CSL's non-dropping particle means; false drops it."""
+    people = [*work.authors, *work.editors, *work.translators]
+    if any(a.non_dropping_particle and a.non_dropping_particle[:1].islower() for a in people):
+        return "useprefix=true"
+    if any(a.dropping_particle for a in people):
+        return "useprefix=false"
+    return None
+
+
+# --- the entry --------------------------------------------------------------------------
+
+
+def entry_type(work: Work) -> str:
+    if work.type == "thesis":
         genre = (work.genre or "").lower()
-        return "mastersthesis" if "master" in genre else "phdthesis"
-    return "misc"
+        if "master" in genre:
+            return "mastersthesis"
+        if genre and any(w in genre for w in ("phd", "ph.d", "doctor", "dissertation")):
+            return "phdthesis"
+        return "thesis"
+    return ENTRY_TYPES.get(work.type, "misc")
 
 
-_STANDARD_THESIS_GENRES = {"phd thesis", "ph.d. thesis", "master's thesis", "masters thesis"}
+def _date(parts: list[int] | None) -> str | None:
+    if not parts:
+        return None
+    return "-".join([f"{parts[0]:04d}", *(f"{p:02d}" for p in parts[1:3])])
 
 
-def to_bibtex(work: Work, cite_key: str) -> str:
-    etype = _entry_type(work)
-    fields: list[tuple[str, str]] = []
+def fields(work: Work) -> list[tuple[str, str]]:
+    """The entry's fields as (name, LaTeX value), in the order they are written."""
+    etype = entry_type(work)
+    out: list[tuple[str, str]] = []
 
-    def add(key: str, value: str | int | None, *, raw: bool = False) -> None:
-        if value is None or value == "":
-            return
-        text = str(value)
-        fields.append((key, _url_safe(text) if raw else escape(text)))
+    def add(key: str, value: str | None, *, raw: bool = False) -> None:
+        if value is not None and value.strip():
+            out.append((key, verbatim(value) if raw else latex(" ".join(value.split()))))
 
-    if work.authors:
-        fields.append(("author", name_list(work.authors)))
-    if work.editors:
-        fields.append(("editor", name_list(work.editors)))
-    if work.title is not None:
-        fields.append(("title", escape_title(work.title)))
-    if etype == "article":
-        add("journal", work.container_title)
-    elif etype in ("inproceedings", "incollection"):
-        add("booktitle", work.container_title)
-    elif etype == "misc" and work.type == "motion_picture":
-        add("howpublished", work.publisher or work.container_title)
-    add("year", work.year)
-    month = _month(work)
+    def title_like(key: str, value: str | None) -> None:
+        text = " ".join((value or "").split())
+        if text:
+            out.append((key, _TitleWriter(is_sentence_case(text)).run(text, protect=True)))
+
+    for key, people in (("author", work.authors), ("editor", work.editors),
+                        ("translator", work.translators)):
+        written = names(people)
+        if written:
+            out.append((key, written))
+    if work.title is not None and work.title.strip():
+        out.append(("title", title_latex(work)))
+    container_key = {"article": "journal", "inproceedings": "booktitle",
+                     "incollection": "booktitle", "inreference": "booktitle"}.get(etype,
+                                                                                  "journaltitle")
+    if container_key == "booktitle":
+        title_like("booktitle", work.container_title)  # styles change a book title's case
+    else:
+        add(container_key, work.container_title)
+    add("shortjournal", work.container_title_short)
+    add("entrysubtype", _SUBTYPES.get(work.type))
+    title_like("series", work.collection_title)
+    add("eventtitle", work.event)
+    add("venue", work.event_place)
+    add("edition", work.edition)
+    add("version", work.version)
     add("volume", work.volume)
     if etype == "article":
         add("number", work.issue)
-    elif not work.arxiv_id:
+        add("eid", work.number)  # an article number is not a page range
+    elif etype in ("book", "incollection", "inproceedings", "inreference"):
+        add("number", work.collection_number)
+    else:
         add("number", work.number)
-    if etype == "article" and work.number and not work.page:
-        add("pages", work.number)
-    if work.page:
-        fields.append(("pages", re.sub(r"\s*[-–—]+\s*", "--", escape(work.page))))
-    if etype in ("phdthesis", "mastersthesis"):
-        add("school", work.publisher)
-        if work.genre and work.genre.lower() not in _STANDARD_THESIS_GENRES:
-            add("type", work.genre)
-    elif etype == "techreport":
-        add("institution", work.publisher)
-    elif etype != "misc" or work.type != "motion_picture":
-        add("publisher", work.publisher if work.type != "article" or not work.arxiv_id else None)
+    if work.page and work.page.strip():
+        parts = re.split(r"\s*[-‐‑‒–—]+\s*", " ".join(work.page.split()))
+        out.append(("pages", "--".join(latex(p) for p in parts)))
+    publisher_key = {"phdthesis": "school", "mastersthesis": "school", "thesis": "institution",
+                     "techreport": "institution"}.get(etype, "publisher")
+    if work.type == "motion_picture":
+        publisher_key = "howpublished"  # BibTeX's @misc names the platform here
+    add(publisher_key, work.publisher)
     add("address", work.publisher_place)
+    if work.genre != {"phdthesis": PHD_GENRE, "mastersthesis": MASTERS_GENRE}.get(etype):
+        add("type", work.genre)
+    if work.type == "article" and not work.arxiv_id:
+        add("pubstate", "prepublished")
+    if work.issued:
+        out.append(("year", str(work.issued[0])))
+        if len(work.issued) >= 2 and 1 <= work.issued[1] <= 12:
+            out.append(("month", _MONTHS[work.issued[1] - 1]))
+        if len(work.issued) >= 3 and work.type in _DAY_TYPES:
+            add("date", _date(work.issued))
     if work.arxiv_id:
         add("eprint", work.arxiv_id, raw=True)
-        fields.append(("archivePrefix", "arXiv"))
+        out.append(("archivePrefix", "arXiv"))
         add("primaryClass", work.arxiv_primary_class, raw=True)
     add("doi", work.doi, raw=True)
     add("url", work.url, raw=True)
+    add("urldate", _date(work.accessed))
     add("isbn", work.isbn)
     add("issn", work.issn)
+    if work.language:
+        add("langid", LANGIDS.get(work.language) or LANGIDS.get(work.language.split("-")[0]))
+    add("options", _useprefix(work))
     add("note", work.journal_ref and f"Published in {work.journal_ref}")
-    lines = [f"  {k} = {{{v}}}" for k, v in fields]
-    if month:
-        # An unbraced month macro: BibTeX styles print and sort it as a month name.
-        at = next((i for i, (k, _) in enumerate(fields) if k == "year"), len(fields) - 1)
-        lines.insert(at + 1, f"  month = {month}")
-    body = ",\n".join(lines)
-    return f"@{etype}{{{cite_key},\n{body}\n}}\n" if body else f"@{etype}{{{cite_key},\n}}\n"
+    add("abstract", work.abstract)
+    return out
 
 
-def _month(work: Work) -> str:
-    if work.issued and len(work.issued) >= 2 and 1 <= work.issued[1] <= 12:
-        return _MONTH_MACROS[work.issued[1] - 1]
-    return ""
+def to_bibtex(work: Work, cite_key: str) -> str:
+    """The BibTeX entry of ``work`` keyed ``cite_key`` (ends with a newline)."""
+    from bibtexparser.entrypoint import write_string
+    from bibtexparser.library import Library
+    from bibtexparser.model import Entry, Field
+    from bibtexparser.writer import BibtexFormat
+
+    # A month macro (jan, feb, …) is written bare: braced it would be the text "may".
+    entry_fields = [Field(k, v, enclosing="no-enclosing" if k == "month" else None)
+                    for k, v in fields(work)]
+    library = Library([Entry(entry_type(work), cite_key, entry_fields)])
+    fmt = BibtexFormat()  # type: ignore[no-untyped-call]
+    fmt.indent = "  "
+    return write_string(library, bibtex_format=fmt)

@@ -21,7 +21,7 @@ import httpx
 
 from vaultd import citekey
 from vaultd.capture import records
-from vaultd.capture.bib import BibEntry, read_bib
+from vaultd.capture.bib import BibEntry, read_bib_library
 from vaultd.capture.detect import (
     Detected,
     detect,
@@ -221,8 +221,11 @@ def bib_cite_key(key: str) -> tuple[str | None, str | None]:
 
 
 async def _capture_bib(run: CaptureRun, path: Path) -> CaptureResults:
-    return await _each([(f"@{entry.key}", partial(_capture_bib_entry, run, entry))
-                        for entry in read_bib(path)])
+    library = read_bib_library(path)
+    out = await _each([(f"@{entry.key}", partial(_capture_bib_entry, run, entry))
+                       for entry in library.entries])
+    out.failed.extend(library.failed)  # entries the file's syntax errors left out
+    return out
 
 
 async def _capture_bib_entry(run: CaptureRun, entry: BibEntry) -> list[CaptureResult]:
