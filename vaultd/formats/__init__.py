@@ -145,6 +145,10 @@ class CitationRenderer:
         if not work.title:
             return {}
         labels = {s.name: (s.name if s.name in LABELS else s.label) for s in self.styles}
-        out = {labels.get(name, name): r.markdown for name, r in per.items()}
+        # Some styles give certain kinds of work no reference-list entry (Chicago cites an
+        # encyclopedia entry in the text only): the note says so and shows the in-text form.
+        out = {labels.get(name, name): r.markdown or
+               f"*No reference-list entry in this style; cite it in the text: {r.intext}*"
+               for name, r in per.items()}
         out[BIBTEX] = to_bibtex(work, cite_key)
         return out
