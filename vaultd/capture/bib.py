@@ -137,7 +137,7 @@ _WORDS = {"TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2e", "BibTeX": "BibTeX
 
 @lru_cache(maxsize=1)
 def _latex() -> tuple[Any, Any]:
-    from pylatexenc import latex2text, latexwalker, macrospec  # type: ignore[import-untyped]
+    from pylatexenc import latex2text, latexwalker, macrospec
 
     walker_db = latexwalker.get_default_latex_context_db()
     walker_db.add_context_category("vaultd-bib", prepend=True, macros=[

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
 from vaultd.models import Author, Work
 
@@ -54,9 +55,6 @@ _SUBTYPES = {"article-magazine": "magazine", "article-newspaper": "newspaper"}
 # The genres import gives a thesis entry without a type field (written without one).
 PHD_GENRE = "PhD thesis"
 MASTERS_GENRE = "Master's thesis"
-# Types whose citations print the full date (APA, Chicago): the day is written as `date`.
-_DAY_TYPES = {"article-newspaper", "article-magazine", "webpage", "post", "post-weblog",
-              "broadcast", "interview", "personal_communication", "speech"}
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 # CSL language (BCP 47) → babel/polyglossia name for biblatex's langid.
 LANGIDS = {
@@ -85,9 +83,9 @@ _OWN = {"Ű": r"{\H{U}}", "ű": r"{\H{u}}", "Ő": r"{\H{O}}", "ő": r"{\H{o}}"}
 
 
 @lru_cache(maxsize=1)
-def _codecs() -> tuple[object, object]:
-    from pylatexenc.latex2text import LatexNodes2Text  # type: ignore[import-untyped]
-    from pylatexenc.latexencode import UnicodeToLatexEncoder  # type: ignore[import-untyped]
+def _codecs() -> tuple[Any, Any]:
+    from pylatexenc.latex2text import LatexNodes2Text
+    from pylatexenc.latexencode import UnicodeToLatexEncoder
 
     encoder = UnicodeToLatexEncoder(non_ascii_only=True, replacement_latex_protection="braces-all",
                                     unknown_char_policy="keep", unknown_char_warning=False)
@@ -103,12 +101,12 @@ def _char(c: str) -> str:
     if c in _OWN:
         return _OWN[c]
     encoder, decoder = _codecs()
-    latex: str = encoder.unicode_to_latex(c)  # type: ignore[attr-defined]
+    latex: str = encoder.unicode_to_latex(c)
     if latex == c or "frac" in latex:
         return c
     # Only a command that reads back as the same character: pylatexenc writes Greek
     # capital Alpha as a Latin {A}, and a lone combining accent as nothing.
-    return latex if decoder.latex_to_text(latex) == c else c  # type: ignore[attr-defined]
+    return latex if decoder.latex_to_text(latex) == c else c
 
 
 def latex(text: str) -> str:
@@ -153,9 +151,10 @@ _RICH_LATEX = {"i": r"\textit{", "b": r"\textbf{", "sup": r"\textsuperscript{",
 
 def is_sentence_case(title: str) -> bool:
     """True when a word after the first, other than the small words title case keeps
-    lowercase, starts with a lowercase letter."""
+    lowercase, is all lowercase ('t-SNE' and 'iPhone' say nothing either way)."""
     words = [w.strip(_EDGE) for w in _WORD_RE.findall(title)][1:]
-    return any(w[:1].islower() and w.lower() not in _TITLE_CASE_SMALL for w in words)
+    return any(w[:1].islower() and w.lower() not in _TITLE_CASE_SMALL
+               and not any(c.isupper() for c in w) for w in words)
 
 
 def _needs_protection(word: str, sentence_case: bool, first: bool) -> bool:
@@ -179,7 +178,7 @@ class _TitleWriter:
             out.append(latex(text[pos:m.start()]))
             word = m.group()
             encoded = latex(word)
-            if protect and _needs_protection(word, self.sentence_case, not self.seen_word):
+            if protect and self.protects(word):
                 # A group that opens with a command is a "special character" to BibTeX and
                 # is case-changed; a second brace makes it a protected group.
                 encoded = "{{" + encoded + "}}" if encoded.startswith("\\") else \
@@ -189,6 +188,72 @@ class _TitleWriter:
             pos = m.end()
         out.append(latex(text[pos:]))
         return "".join(out)
+
+    def protects(self, word: str) -> bool:
+        return _needs_protection(word, self.sentence_case, not self.seen_word)
+
+    def any_protected(self, node: _Node) -> bool:
+        """Whether a word in ``node`` would be braced (the writer's place is unchanged)."""
+        seen = self.seen_word
+        try:
+            for text in _texts(node):
+                for m in _WORD_RE.finditer(text):
+                    if self.protects(m.group()):
+                        return True
+                    self.seen_word = True
+            return False
+        finally:
+            self.seen_word = seen
+
+
+# Rich text as a tree: a string, or (kind, children) for <i>, <b>, <sup>, <sub>, small
+# caps and nocase.
+_Node = str | tuple[str, list["_Node"]]
+
+
+def _tree(rich: str) -> list[_Node]:
+    root: list[_Node] = []
+    stack: list[list[_Node]] = [root]
+    pos = 0
+    for m in _RICH_RE.finditer(rich):
+        stack[-1].append(rich[pos:m.start()].replace("\uff1c", "<"))
+        pos = m.end()
+        if m.group().startswith("</"):
+            if len(stack) > 1:
+                stack.pop()
+            continue
+        children: list[_Node] = []
+        stack[-1].append((m.group(1) or ("sc" if "small-caps" in m.group() else "nocase"),
+                          children))
+        stack.append(children)
+    stack[-1].append(rich[pos:].replace("\uff1c", "<"))
+    return root
+
+
+def _texts(node: _Node) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    return [t for child in node[1] for t in _texts(child)]
+
+
+def _render(nodes: list[_Node], writer: _TitleWriter, protect: bool) -> str:
+    out: list[str] = []
+    for node in nodes:
+        if isinstance(node, str):
+            out.append(writer.run(node, protect=protect))
+            continue
+        kind, children = node
+        if kind == "nocase":
+            inner = _render(children, writer, False)
+            # A group opening with a command is a "special character": double braces.
+            out.append("{{" + inner + "}}" if inner.startswith("\\") else "{" + inner + "}")
+        elif protect and writer.any_protected(node):
+            # pandoc does not protect braces inside a command's argument, and BibTeX
+            # case-changes a group that opens with a command: {{\textit{…}}} holds for both.
+            out.append("{{" + _RICH_LATEX[kind] + _render(children, writer, False) + "}}}")
+        else:
+            out.append(_RICH_LATEX[kind] + _render(children, writer, protect) + "}")
+    return "".join(out)
 
 
 def _rich_for(work: Work) -> str | None:
@@ -207,45 +272,20 @@ def title_latex(work: Work) -> str:
     rich = _rich_for(work)
     if rich is None:
         return writer.run(title, protect=True)
-    out: list[str] = []
-    stack: list[tuple[str, int]] = []  # open tags: (kind, index of the opener in out)
-
-    def close() -> None:
-        kind, at = stack.pop()
-        if kind == "nocase" and "".join(out[at + 1:]).startswith("\\"):
-            # A group opening with a command is a "special character" to BibTeX (its case
-            # is changed): nested braces keep it protected.
-            out[at] = "{{"
-            out.append("}")
-        out.append("}")
-
-    pos = 0
-    for m in _RICH_RE.finditer(rich):
-        text = rich[pos:m.start()].replace("\uff1c", "<")
-        out.append(writer.run(text, protect=all(k != "nocase" for k, _ in stack)))
-        pos = m.end()
-        tag = m.group()
-        if tag.startswith("</"):
-            if stack:
-                close()
-            continue
-        kind = m.group(1) or ("sc" if "small-caps" in tag else "nocase")
-        stack.append((kind, len(out)))
-        out.append(_RICH_LATEX[kind])
-    out.append(writer.run(rich[pos:].replace("\uff1c", "<"),
-                          protect=all(k != "nocase" for k, _ in stack)))
-    while stack:
-        close()
-    return " ".join("".join(out).split())
+    return " ".join(_render(_tree(rich), writer, True).split())
 
 
 # --- names ------------------------------------------------------------------------------
 
 
 def _word_safe(word: str) -> str:
-    # Inside a name, "and" is the name separator and a comma splits the parts.
+    # Inside a name, "and" is the name separator and a comma splits the parts; a word
+    # opening with an escape ('\\&') is braced, or bibtexparser's splitter misreads the
+    # ' and ' after it.
     encoded = latex(word)
-    return "{" + encoded + "}" if word.lower() == "and" or "," in word else encoded
+    if word.lower() == "and" or "," in word or encoded.startswith("\\"):
+        return "{" + encoded + "}"
+    return encoded
 
 
 def _words(text: str) -> str:
@@ -380,7 +420,9 @@ def fields(work: Work) -> list[tuple[str, str]]:
         out.append(("year", str(work.issued[0])))
         if len(work.issued) >= 2 and 1 <= work.issued[1] <= 12:
             out.append(("month", _MONTHS[work.issued[1] - 1]))
-        if len(work.issued) >= 3 and work.type in _DAY_TYPES:
+        if len(work.issued) >= 3:
+            # BibTeX has no day; biblatex and pandoc read it from `date` (biber does not
+            # warn when year and month agree with it).
             add("date", _date(work.issued))
     if work.arxiv_id:
         add("eprint", work.arxiv_id, raw=True)
