@@ -198,7 +198,7 @@ CROSSREF_WORKS: dict[str, dict[str, object]] = {
         type="article-journal", container_title_short="Proc. Natl. Acad. Sci. U.S.A.",
         volume="111", issue="45", page=None, issn="0027-8424", issued=[2014, 10, 27]),
     "works/10.1101_2024.04.01.587366.json": dict(
-        type="article", genre="preprint", container_title=None,
+        type="article", genre=None, container_title=None,
         publisher="Cold Spring Harbor Laboratory", issued=[2024, 4, 1], volume=None),
     "works/10.1103_physrevb.89.140501.json": dict(
         type="article-journal", container_title="Physical Review B",

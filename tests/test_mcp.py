@@ -83,7 +83,7 @@ def test_error_paths_are_error_results_with_a_way_forward(indexed: Vault) -> Non
     assert unknown.split("did you mean: ", 1)[1].split("; ")[0] == \
         f"{KEY} — Attention Is All You Need"
     assert "p3s2c1" in chunk
-    assert "apa" in fmt and "bibtex" in fmt
+    assert "apa" in fmt and "bibtex" in fmt and "csl-json" in fmt
     assert "empty query" in empty
     assert "1..20" in limit
     assert "no cite keys" in nokeys
@@ -147,7 +147,10 @@ def test_spawned_stdio_server_answers_every_tool(indexed: Vault) -> None:
     assert time.perf_counter() - t0 < 30
     recall, cite, quote, bib, verify, status = results
     assert recall.structured_content["hits"][0]["cite_key"] == "srivastava2014dropout"
-    assert _text(cite).startswith("@") and KEY in _text(cite)
+    # The test record was never confirmed by a source: labelled, as a BibTeX comment.
+    label, entry = _text(cite).split("\n", 1)
+    assert label == "% UNVERIFIED (no source confirmed it)"
+    assert entry.startswith("@") and KEY in entry
     assert quote.structured_content["text"].startswith("The key idea is to randomly drop units")
     assert "Attention Is All You Need" in bib.structured_content["text"]
     assert verify.structured_content["ok"] is True and verify.structured_content["notes"] == 2

@@ -178,7 +178,8 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
                          renderer=state.citer(), page=page)
         except VaultdError as exc:
             raise _tool_error(exc) from exc
-        lines = [*c.labels]
+        # A BibTeX answer stays a valid .bib: its labels are BibTeX comments.
+        lines = [f"% {label}" if c.format == "bibtex" else label for label in c.labels]
         if page and c.intext:
             lines.append(f"In text: {c.intext}")
         lines.append(c.text.rstrip("\n"))

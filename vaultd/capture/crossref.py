@@ -258,9 +258,9 @@ def parse_work(message: dict[str, Any]) -> Work:
         # "Doctor of Philosophy (PhD)" → "Doctor of Philosophy", as Zotero's translator does.
         degree = _plain(message.get("degree"))
         genre = clean_text(re.sub(r"\(.*?\)", "", degree)) if degree else None
-    elif ctype == "posted-content":
-        genre = _plain(message.get("subtype"))
-        genre = genre.replace("_", " ") if genre else None
+    # A posted-content record's `subtype` ("preprint") is not carried into `genre`: CrossRef's
+    # own CSL has no genre for it, and APA would print "[Preprint]" where citeproc fed
+    # CrossRef's record prints none (docs/citations.md, doubtful renderings).
     found, notice_warnings = notices(message, doi)
     work = make_work(
         type=wtype,

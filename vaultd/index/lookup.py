@@ -120,7 +120,10 @@ def _format_name(style: str, renderer: Any) -> str:
     name = normalise_format(style)
     if name in (BIBTEX, CSL_JSON):
         return name
-    return str(renderer.style(name).name)  # InputError naming the styles when unknown
+    try:
+        return str(renderer.style(name).name)
+    except InputError as exc:
+        raise InputError(f"{exc}; or {BIBTEX} or {CSL_JSON}") from exc
 
 
 def _labels(meta: MetaFile) -> list[str]:
