@@ -47,6 +47,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "search": ("vaultd.cli.search_cmd", "Search papers and your notes (keywords + vectors, fused)."),
     "service": ("vaultd.cli.service_cmd",
                 "Install the agent as a login service (launchd on macOS, systemd --user on Linux)."),
+    "styles": ("vaultd.cli.styles_cmd",
+               "Citation styles: the configured ones, every installed one, or re-render notes."),
     "status": ("vaultd.cli.status_cmd",
                "Show the agent's state: service, queue counts, failures, last verify, providers."),
     "verify": ("vaultd.cli.verify_cmd",

@@ -127,7 +127,7 @@ def resolve(spec: str, base: Path | None = None) -> Style:
         hint = ("; close matches: " + ", ".join(close)) if close else ""
         raise ConfigError(f"unknown citation style {spec!r}{hint}; installed styles: "
                           f"{', '.join(BUILTIN)} and the {len(installed_names()) - len(BUILTIN)} "
-                          "official CSL styles listed by `vaultd styles`, or a path to a .csl file")
+                          "official CSL styles listed by `vaultd styles --all`, or a path to a .csl file")
     return _read_style(name, path)
 
 
