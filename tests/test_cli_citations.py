@@ -77,7 +77,7 @@ def test_styles_refresh_rerenders_every_note_in_the_configured_styles(vault: Vau
     config = vault.config_path.read_text(encoding="utf-8")
     atomic_write_text(vault.config_path, config.replace(
         '# styles = ["apa", "mla", "chicago", "ieee"]', 'styles = ["apa", "nature"]'))
-    code, out, _ = _cli(vault, "styles", "--json")
+    _, out, _ = _cli(vault, "styles", "--json")
     assert [s["name"] for s in json.loads(out)["styles"]] == ["apa", "nature"]
     code, out, _ = _cli(vault, "styles", "refresh", "--json")
     report = json.loads(out)
@@ -92,7 +92,7 @@ def test_styles_refresh_rerenders_every_note_in_the_configured_styles(vault: Vau
 
 def test_quote_carries_the_in_text_citation_with_the_printed_page(vault: Vault) -> None:
     sample_vault(vault)
-    code, out, _ = _cli(vault, "quote", KEY, "p3s2c1", "--json")
+    _, out, _ = _cli(vault, "quote", KEY, "p3s2c1", "--json")
     data = json.loads(out)
     assert data["citation"] == "(Vaswani & Shazeer, 2017, p. 103)"  # page label 103
     assert data["metadata_verified"] is False and data["verified"] is True

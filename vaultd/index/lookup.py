@@ -133,6 +133,13 @@ def _labels(meta: MetaFile) -> list[str]:
                              retracted=meta.work.retracted, notices=meta.work.notices)
 
 
+def _citation(cite_key: str, name: str, meta: MetaFile, text: str, plain: str | None = None,
+              intext: str | None = None) -> Citation:
+    return Citation(cite_key=cite_key, format=name, text=text, plain=plain, intext=intext,
+                    verified=meta.reconciled, retracted=meta.work.retracted,
+                    labels=_labels(meta))
+
+
 def citation(vault: Vault, cite_key: str, style: str = BIBTEX, *, index_db: Any = None,
              renderer: Any = None, page: str | None = None) -> Citation:
     """``cite_key`` cited in ``style`` (any case): a configured or installed CSL style,
@@ -142,18 +149,15 @@ def citation(vault: Vault, cite_key: str, style: str = BIBTEX, *, index_db: Any 
     meta = load_meta(vault, cite_key, index_db=index_db)
     citer = _renderer(vault, renderer)
     name = _format_name(style, citer)
-    labels = _labels(meta)
-    base = {"cite_key": cite_key, "format": name, "verified": meta.reconciled,
-            "retracted": meta.work.retracted, "labels": labels}
     if name == CSL_JSON:
-        return Citation(text=_json_text([to_csl_json(meta.work, cite_key)]), **base)
+        return _citation(cite_key, name, meta, _json_text([to_csl_json(meta.work, cite_key)]))
     if not meta.work.title:
         raise InputError(no_citation_hint(cite_key))
     if name == BIBTEX:
-        return Citation(text=to_bibtex(meta.work, cite_key), **base)
+        return _citation(cite_key, name, meta, to_bibtex(meta.work, cite_key))
     rendering = citer.one(meta.work, cite_key, name)
-    return Citation(text=rendering.markdown, plain=rendering.text,
-                    intext=rendering.cite(page), **base)
+    return _citation(cite_key, name, meta, rendering.markdown, rendering.text,
+                     rendering.cite(page))
 
 
 def cite(vault: Vault, cite_key: str, style: str = BIBTEX, *, index_db: Any = None,
@@ -207,21 +211,19 @@ def bibliography_of(vault: Vault, cite_keys: Iterable[str], style: str = BIBTEX,
                             "reason": no_citation_hint(key)})
             continue
         metas[key] = meta
-    rendered = {}
+    rendered: dict[str, Any] = {}
     if name not in (BIBTEX, CSL_JSON) and metas:
         chosen = citer.style(name)
         rendered = citer.render({k: m.work for k, m in metas.items()}, [chosen])
     citations: list[Citation] = []
     for key, meta in metas.items():
-        base = {"cite_key": key, "format": name, "verified": meta.reconciled,
-                "retracted": meta.work.retracted, "labels": _labels(meta)}
         if name == CSL_JSON:
-            citations.append(Citation(text="", **base))
+            citations.append(_citation(key, name, meta, ""))
         elif name == BIBTEX:
-            citations.append(Citation(text=to_bibtex(meta.work, key), **base))
+            citations.append(_citation(key, name, meta, to_bibtex(meta.work, key)))
         else:
             r = next(iter(rendered[key].values()))
-            citations.append(Citation(text=r.markdown, plain=r.text, intext=r.intext, **base))
+            citations.append(_citation(key, name, meta, r.markdown, r.text, r.intext))
     if name == CSL_JSON:
         text = _json_text([to_csl_json(m.work, k) for k, m in metas.items()])
     else:

@@ -38,7 +38,7 @@ def renderer_for(vault: Vault, settings: Settings | None, *,
     if db is None and stored:
         try:
             db = open_state_db(vault.state_db)
-        except Exception as exc:  # noqa: BLE001 - a cache that cannot open is not fatal
+        except Exception as exc:  # a cache that cannot open is not fatal
             log.warning("stored citations unavailable (%s); rendering afresh", exc)
             db = None
     return CitationRenderer(styles, db=db, pandoc=pandoc, lang=cfg.lang if cfg else None)
