@@ -226,3 +226,25 @@ def test_any_work_renders_in_every_style_without_tags_or_missing_values(
             if "none" not in batch[key].model_dump_json().casefold():
                 assert "None" not in r.text
             assert "<i>" not in r.text and "</span>" not in r.text
+
+
+def test_a_batch_renders_each_work_exactly_as_it_renders_alone(
+        renderer: CitationRenderer) -> None:
+    # Two Smiths of 2020 and a work by both: in one reference list citeproc would add
+    # year suffixes, initials or a repeated-author dash; alone, none of them.
+    smith = Author(family="Smith", given="Ann")
+    other = Author(family="Smith", given="Bob")
+    batch = {
+        "a": LECUN.model_copy(update={"authors": [smith], "issued": [2020], "title": "One"}),
+        "b": LECUN.model_copy(update={"authors": [other], "issued": [2020], "title": "Two"}),
+        "c": LECUN.model_copy(update={"authors": [smith, other], "issued": [2020]}),
+        "d": LECUN.model_copy(update={"authors": [], "title": "Untitled report"}),
+        "e": LECUN.model_copy(update={"authors": [], "title": "Untitled report"}),
+        "lecun": LECUN,
+    }
+    together = renderer.render(batch)
+    for key, work in batch.items():
+        assert renderer.render({key: work})[key] == together[key], key
+    assert together["a"]["apa"].text.startswith("Smith, A. (2020). One.")
+    assert together["a"]["apa"].cite() == "(Smith, 2020)"
+    assert together["b"]["ieee"].cite() == "[1]"

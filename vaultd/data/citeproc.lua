@@ -1,10 +1,12 @@
 -- vaultd's bridge to pandoc's citeproc (run as `pandoc -L citeproc.lua`, input ignored).
 -- Reads the job named by VAULTD_CITEPROC_JOB:
---   {"styles": [{"name": ..., "path": ...}], "items": [{"id": ..., "path": ...}],
---    "locator": "<sentinel page>", "lang": "en-US" | null}
--- Each item's path is a CSL-JSON file holding that one item. Every item is rendered on its
--- own (a note cites one work: no year suffixes or numbering across works), in every style,
--- and the results go to VAULTD_CITEPROC_OUT as
+--   {"styles": {name: path}, "locator": "<sentinel page>", "lang": "en-US" | null,
+--    "tasks": [{"style": name, "bibliography": path, "ids": [...], "split": bool}]}
+-- A task renders the works in one CSL-JSON file together: vaultd only groups works that
+-- cannot affect each other's rendering (no shared names, see formats/citeproc.py). Each
+-- work is cited once plainly and once with the sentinel page; "split" renders the cites
+-- with the page in a second document, for styles whose output depends on cite position
+-- (ibid). Results go to VAULTD_CITEPROC_OUT as
 --   {style: {id: {"markdown", "text", "intext", "intext_locator"}}}.
 local job_file = assert(os.getenv("VAULTD_CITEPROC_JOB"), "VAULTD_CITEPROC_JOB not set")
 local out_file = assert(os.getenv("VAULTD_CITEPROC_OUT"), "VAULTD_CITEPROC_OUT not set")
@@ -37,43 +39,64 @@ local function read_file(path)
   return data
 end
 
-local function citation(id, suffix)
+local function cite_para(id, page)
   local c = pandoc.Citation(id, "NormalCitation")
-  if suffix then c.suffix = pandoc.Inlines{pandoc.Str(","), pandoc.Space(), pandoc.Str("p."),
-                                          pandoc.Space(), pandoc.Str(suffix)} end
-  return pandoc.Para{pandoc.Cite({pandoc.Str("[@" .. id .. "]")}, {c})}
+  if page then
+    c.suffix = pandoc.Inlines{pandoc.Str(","), pandoc.Space(), pandoc.Str("p."),
+                              pandoc.Space(), pandoc.Str(page)}
+  end
+  local para = pandoc.Para{pandoc.Cite({pandoc.Str("[@" .. id .. "]")}, {c})}
+  return pandoc.Div({para}, pandoc.Attr("cite-" .. (page and "loc-" or "") .. id))
+end
+
+local function run(job, style_path, bibliography, blocks)
+  local meta = {bibliography = bibliography, csl = style_path,
+                ["link-citations"] = false, ["link-bibliography"] = true}
+  if job.lang and job.lang ~= pandoc.json.null then meta.lang = job.lang end
+  return pandoc.utils.citeproc(pandoc.Pandoc(blocks, meta))
+end
+
+local function collect(doc, results)
+  for _, b in ipairs(doc.blocks) do
+    if b.t == "Div" and b.identifier == "refs" then
+      for _, entry in ipairs(b.content) do
+        local id = entry.t == "Div" and entry.identifier:match("^ref%-(.+)$")
+        if id then
+          results[id] = results[id] or {}
+          results[id].markdown = write(entry.content, "commonmark")
+          results[id].text = write(entry.content, "plain")
+        end
+      end
+    elseif b.t == "Div" then
+      local loc, id = b.identifier:match("^cite%-(loc%-)(.+)$")
+      if not id then id = b.identifier:match("^cite%-(.+)$") end
+      if id then
+        results[id] = results[id] or {}
+        results[id][loc and "intext_locator" or "intext"] = write(b.content, "plain")
+      end
+    end
+  end
 end
 
 function Pandoc(doc)
   local job = pandoc.json.decode(read_file(job_file), false)
   local out = {}
-  for _, style in ipairs(job.styles) do
-    local per = {}
-    for _, item in ipairs(job.items) do
-      local meta = {bibliography = item.path, csl = style.path,
-                    ["link-citations"] = false, ["link-bibliography"] = true}
-      if job.lang and job.lang ~= pandoc.json.null then meta.lang = job.lang end
-      local d = pandoc.utils.citeproc(pandoc.Pandoc(
-        {citation(item.id, nil), citation(item.id, job.locator)}, meta))
-      local r = {}
-      local paras = {}
-      for _, b in ipairs(d.blocks) do
-        if b.t == "Para" then
-          table.insert(paras, b)
-        elseif b.t == "Div" and b.identifier == "refs" then
-          for _, entry in ipairs(b.content) do
-            if entry.t == "Div" then
-              r.markdown = write(entry.content, "commonmark")
-              r.text = write(entry.content, "plain")
-            end
-          end
-        end
-      end
-      r.intext = paras[1] and write({paras[1]}, "plain") or ""
-      r.intext_locator = paras[2] and write({paras[2]}, "plain") or ""
-      per[item.id] = r
+  for _, task in ipairs(job.tasks) do
+    local style_path = job.styles[task.style]
+    out[task.style] = out[task.style] or {}
+    local results = out[task.style]
+    local plain, located = {}, {}
+    for _, id in ipairs(task.ids) do
+      table.insert(plain, cite_para(id, nil))
+      table.insert(located, cite_para(id, job.locator))
     end
-    out[style.name] = per
+    if task.split then
+      collect(run(job, style_path, task.bibliography, plain), results)
+      collect(run(job, style_path, task.bibliography, located), results)
+    else
+      for _, b in ipairs(located) do table.insert(plain, b) end
+      collect(run(job, style_path, task.bibliography, plain), results)
+    end
   end
   local f = assert(io.open(out_file, "w"))
   f:write(pandoc.json.encode(out))

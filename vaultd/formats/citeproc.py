@@ -2,9 +2,10 @@
 driven by ``vaultd/data/citeproc.lua``.
 
 pandoc's citeproc passes the CSL test suite; one pandoc process renders any number of
-works in any number of styles (≈ 0.2 s for one work in four styles, ≈ 12 ms per further
-work and style), so callers batch. Each work is rendered on its own, as the one work of
-its note: there are no year suffixes (``2017a``) or reference numbers shared across works.
+works in any number of styles, so callers batch. Each work must come out as the one work
+of its note (no year suffixes like ``2017a``, no reference numbers or repeated-author
+dashes shared across works), so works are rendered together only in groups that share no
+name; numeric styles render each work alone.
 
 For every work and style the processor gives the reference-list entry (as Markdown for
 notes and as plain text), the in-text citation, and the in-text citation with a page
@@ -15,6 +16,7 @@ replaces with a real page label.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import shutil
@@ -33,8 +35,10 @@ from vaultd.formats.styles import Style
 
 LOCATOR_SENTINEL = "987654321"
 PANDOC_TIMEOUT_SECONDS = 600.0
-# Works per pandoc process when a batch is split over processes (start-up ≈ 0.1 s).
+# Renderings per pandoc process before a batch is split over processes (start-up ≈ 0.1 s).
 WORKS_PER_PROCESS = 40
+# Works rendered in one reference list (they share no names; see independent_groups).
+GROUP_SIZE = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +62,9 @@ class Rendering:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Rendering:
-        return cls(str(data["markdown"]), str(data["text"]), str(data["intext"]),
-                   str(data["intext_locator"]))
+        # A style may give a work no reference-list entry (Chicago: encyclopedia entries).
+        return cls(str(data.get("markdown", "")), str(data.get("text", "")),
+                   str(data["intext"]), str(data["intext_locator"]))
 
 
 def _lua_path() -> Path:
@@ -73,12 +78,11 @@ def find_pandoc(explicit: str | None = None) -> Path:
     if explicit:
         candidates.append(explicit)
     else:
-        try:
-            import pypandoc
-
-            candidates.append(str(Path(pypandoc.__file__).parent / "files" / "pandoc"))
-        except ImportError:
-            pass
+        # The binary pypandoc-binary ships, found without importing pypandoc (whose import
+        # pulls in an HTTP stack: a third of `vaultd cite`'s own time).
+        spec = importlib.util.find_spec("pypandoc")
+        if spec is not None and spec.origin:
+            candidates.append(str(Path(spec.origin).parent / "files" / "pandoc"))
         found = shutil.which("pandoc")
         if found:
             candidates.append(found)
@@ -95,19 +99,67 @@ def filter_sha() -> str:
     return hashlib.sha256(_lua_path().read_bytes()).hexdigest()[:16]
 
 
-def _run_batch(pandoc: Path, items: Sequence[dict[str, Any]], styles: Sequence[Style],
-               lang: str | None, workdir: Path, n: int) -> dict[str, dict[str, Any]]:
-    paths = []
-    for i, item in enumerate(items):
+def _name_keys(item: dict[str, Any]) -> set[str]:
+    """What makes two works' renderings depend on each other: the names they share (year
+    suffixes, added initials, repeated-author dashes), or, without names, their title."""
+    keys: set[str] = set()
+    for value in item.values():
+        if isinstance(value, list) and value and all(isinstance(n, dict) for n in value):
+            for n in value:
+                name = n.get("family") or n.get("literal") or n.get("given") or ""
+                keys.add("n:" + " ".join(str(name).split()).casefold())
+    if not keys:
+        keys.add("t:" + " ".join(str(item.get("title", "")).split()).casefold())
+    return keys
+
+
+def independent_groups(items: Sequence[dict[str, Any]],
+                       max_size: int = GROUP_SIZE) -> list[list[dict[str, Any]]]:
+    """Items in groups whose members share no name (nor, unnamed, a title), so rendering a
+    group in one reference list gives each work exactly what it gets alone."""
+    groups: list[tuple[list[dict[str, Any]], set[str]]] = []
+    for item in items:
+        keys = _name_keys(item)
+        for members, used in groups:
+            if len(members) < max_size and not keys & used:
+                members.append(item)
+                used |= keys
+                break
+        else:
+            groups.append(([item], set(keys)))
+    return [members for members, _ in groups]
+
+
+@dataclass
+class _Task:
+    style: Style
+    items: list[dict[str, Any]]
+
+
+def _tasks(items: Sequence[dict[str, Any]], styles: Sequence[Style]) -> list[_Task]:
+    grouped = independent_groups(items)
+    tasks: list[_Task] = []
+    for style in styles:
+        # A numeric style numbers works in the order cited: each is rendered alone.
+        groups = [[item] for item in items] if style.numeric else grouped
+        tasks += [_Task(style, group) for group in groups]
+    return tasks
+
+
+def _run_tasks(pandoc: Path, tasks: Sequence[_Task], lang: str | None,
+               workdir: Path, n: int) -> dict[str, dict[str, Any]]:
+    entries = []
+    for i, task in enumerate(tasks):
         path = workdir / f"{n}-{i}.json"
-        path.write_text(json.dumps([item], ensure_ascii=False), encoding="utf-8")
-        paths.append({"id": str(item["id"]), "path": str(path)})
+        path.write_text(json.dumps(task.items, ensure_ascii=False), encoding="utf-8")
+        entries.append({"style": task.style.name, "bibliography": str(path),
+                        "ids": [str(item["id"]) for item in task.items],
+                        "split": task.style.positional})
     job = workdir / f"{n}-job.json"
     out = workdir / f"{n}-out.json"
-    job.write_text(json.dumps({
-        "styles": [{"name": s.name, "path": str(s.path)} for s in styles],
-        "items": paths, "locator": LOCATOR_SENTINEL, "lang": lang,
-    }), encoding="utf-8")
+    styles = {t.style.name: str(t.style.path) for t in tasks}
+    job.write_text(json.dumps({"styles": styles, "tasks": entries, "locator": LOCATOR_SENTINEL,
+                               "lang": lang}), encoding="utf-8")
     env = {**os.environ, "VAULTD_CITEPROC_JOB": str(job), "VAULTD_CITEPROC_OUT": str(out)}
     cmd = [str(pandoc), os.devnull, "--from", "markdown", "--to", "plain",
            "--lua-filter", str(_lua_path()), "--output", os.devnull]
@@ -123,6 +175,17 @@ def _run_batch(pandoc: Path, items: Sequence[dict[str, Any]], styles: Sequence[S
     return data
 
 
+def _split(tasks: list[_Task], workers: int) -> list[list[_Task]]:
+    """Tasks over ``workers`` processes, balanced by the number of works."""
+    shares: list[list[_Task]] = [[] for _ in range(workers)]
+    loads = [0] * workers
+    for task in sorted(tasks, key=lambda t: -len(t.items)):
+        i = loads.index(min(loads))
+        shares[i].append(task)
+        loads[i] += len(task.items) + 2  # + a call's own cost
+    return [s for s in shares if s]
+
+
 def render(items: Sequence[dict[str, Any]], styles: Sequence[Style], *,
            pandoc: Path | None = None, lang: str | None = None,
            processes: int | None = None) -> dict[str, dict[str, Rendering]]:
@@ -135,20 +198,21 @@ def render(items: Sequence[dict[str, Any]], styles: Sequence[Style], *,
     ids = [str(item["id"]) for item in items]
     if len(set(ids)) != len(ids):
         raise ValueError("duplicate item ids in one citation batch")
-    workers = processes or max(1, min(os.cpu_count() or 1, -(-len(items) // WORKS_PER_PROCESS)))
-    size = -(-len(items) // workers)
-    batches = [items[i : i + size] for i in range(0, len(items), size)]
+    tasks = _tasks(items, styles)
+    calls = sum(len(t.items) for t in tasks)
+    workers = processes or max(1, min(os.cpu_count() or 1, -(-calls // WORKS_PER_PROCESS)))
+    shares = _split(tasks, workers)
     with tempfile.TemporaryDirectory(prefix="vaultd-citeproc-") as tmp:
         workdir = Path(tmp)
-        with ThreadPoolExecutor(max_workers=len(batches)) as pool:
-            results = list(pool.map(
-                lambda nb: _run_batch(exe, nb[1], styles, lang, workdir, nb[0]),
-                enumerate(batches)))
+        with ThreadPoolExecutor(max_workers=len(shares)) as pool:
+            results = list(pool.map(lambda ns: _run_tasks(exe, ns[1], lang, workdir, ns[0]),
+                                    enumerate(shares)))
     out: dict[str, dict[str, Rendering]] = {s.name: {} for s in styles}
     for result in results:
         for style_name, per in result.items():
             for item_id, data in per.items():
-                out[style_name][item_id] = Rendering.from_json(data)
+                if style_name in out:
+                    out[style_name][item_id] = Rendering.from_json(data)
     for style in styles:
         missing = [i for i in ids if i not in out[style.name]]
         if missing:

@@ -50,6 +50,8 @@ class Style:
     path: Path
     title: str
     sha256: str
+    numeric: bool = False  # in-text citations are reference numbers ("[1]")
+    positional: bool = False  # output depends on a cite's position (ibid, subsequent)
 
     @property
     def label(self) -> str:
@@ -99,7 +101,8 @@ def _load_style(name: str, path: Path, size: int, mtime_ns: int) -> Style:
     title = _TITLE_RE.search(text)
     shown = " ".join(title.group(1).split()) if title else name
     return Style(name=name, path=path.resolve(), title=shown,
-                 sha256=hashlib.sha256(data).hexdigest())
+                 sha256=hashlib.sha256(data).hexdigest(),
+                 numeric='citation-format="numeric"' in text, positional="position=" in text)
 
 
 def resolve(spec: str, base: Path | None = None) -> Style:
