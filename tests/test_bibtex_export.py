@@ -258,7 +258,7 @@ def test_names_are_written_as_bibtex_expects() -> None:
     assert _field(work, "author") == (
         "van der Maaten, Laurens and King, Jr., Martin Luther and "
         "{World Health Organization} and {Barnes and Noble} and {de la Mare}, Walter and "
-        "Tran, P.-N. and Garc{\\'\\i}a M{\\'a}rquez, Gabriel")
+        "Tran, P.-N. and {Garc{\\'\\i}a M{\\'a}rquez}, Gabriel")
     parts = _parsed(to_bibtex(work, "k")).fields_dict["author"].value
     assert (parts[0].von, parts[0].last, parts[0].first) == (["van", "der"], ["Maaten"],
                                                             ["Laurens"])

@@ -127,8 +127,8 @@ _FORMAT = {"emph": "i", "textit": "i", "textsl": "i", "mkbibemph": "i", "mkbibit
 _SWITCHES = {"em": "i", "it": "i", "itshape": "i", "sl": "i", "slshape": "i", "bf": "b",
              "bfseries": "b", "sc": "sc", "scshape": "sc"}
 _TRANSPARENT = {"textup", "textrm", "textnormal", "textsf", "texttt", "textmd", "mbox",
-                "hbox", "text", "mathrm", "mathit", "mathsf", "mathtt", "mathnormal",
-                "ensuremath", "MakeUppercase", "MakeLowercase", "uppercase", "lowercase"}
+                "hbox", "text", "ensuremath", "MakeUppercase", "MakeLowercase", "uppercase",
+                "lowercase"}
 _QUOTES = {"enquote", "mkbibquote", "textquote"}
 _WORDS = {"TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2e", "BibTeX": "BibTeX",
           "textasciicircum": "^", "textless": "<", "textgreater": ">", "textbar": "|",

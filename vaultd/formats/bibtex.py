@@ -102,8 +102,8 @@ def _char(c: str) -> str:
         return _OWN[c]
     encoder, decoder = _codecs()
     latex: str = encoder.unicode_to_latex(c)
-    if latex == c or "frac" in latex:
-        return c
+    if latex == c or "frac" in latex or "textasciicircum" in latex:
+        return c  # vaultd's import reads \textasciicircum as the ASCII ^ it writes
     # Only a command that reads back as the same character: pylatexenc writes Greek
     # capital Alpha as a Latin {A}, and a lone combining accent as nothing.
     return latex if decoder.latex_to_text(latex) == c else c
@@ -278,12 +278,17 @@ def title_latex(work: Work) -> str:
 # --- names ------------------------------------------------------------------------------
 
 
+_TOP_ESCAPE_RE = re.compile(r"\\[^A-Za-z]")
+
+
 def _word_safe(word: str) -> str:
     # Inside a name, "and" is the name separator and a comma splits the parts; a word
-    # opening with an escape ('\\&') is braced, or bibtexparser's splitter misreads the
-    # ' and ' after it.
+    # with an escaped symbol ('\\&') outside braces is braced too, or bibtexparser's name
+    # splitter misreads an ' and ' next to it.
     encoded = latex(word)
-    if word.lower() == "and" or "," in word or encoded.startswith("\\"):
+    unbraced = re.sub(r"\{[^{}]*\}", "", re.sub(r"\{[^{}]*\}", "", encoded))
+    if word.lower() == "and" or "," in word or encoded.startswith("\\") \
+            or _TOP_ESCAPE_RE.search(unbraced):
         return "{" + encoded + "}"
     return encoded
 
@@ -293,11 +298,10 @@ def _words(text: str) -> str:
 
 
 def _family(family: str) -> str:
-    # A family name BibTeX would split (a lowercase word read as "von", a comma, "and")
-    # is braced whole: {de la Mare}, {Garcia Marquez} stays one last name.
-    words = family.split()
-    if len(words) > 1 and (any(w[:1].islower() or w.lower() == "and" for w in words)
-                           or "," in family):
+    # A family name of several words is braced whole ({de la Mare}, {García Márquez}):
+    # BibTeX would read a lowercase word as a "von" part, and bibtexparser misjudges the
+    # case of a word opening with a special character ({\\L}ukasiewicz).
+    if " " in family:
         return "{" + latex(family) + "}"
     return _words(family)
 
@@ -307,11 +311,18 @@ def name(author: Author) -> str | None:
     Luther``, ``{World Health Organization}``; None for an empty name."""
     family = " ".join((author.family or "").split())
     given = " ".join((author.given or "").split())
-    if not family:
-        whole = " ".join((author.literal or given or "").split())
-        return "{" + latex(whole) + "}" if whole else None
+    suffix = " ".join((author.suffix or "").split())
     particles = " ".join(p for p in (author.dropping_particle, author.non_dropping_particle)
                          if p)
+    if not family or (not given and not suffix and (particles or " " in family)):
+        # One braced group: BibTeX reads it as a last name, vaultd's import as a literal
+        # (both print it as written). A mononym or organisation, or a family name with no
+        # given name that BibTeX would split into First and Last.
+        whole = " ".join(x for x in (author.literal if not family else None, particles, family,
+                                     given if not family else None) if x)
+        encoded = latex(whole)
+        return ("{{" + encoded + "}}" if encoded.startswith("\\") else
+                "{" + encoded + "}") if whole else None
     last = _family(family)
     if particles:
         # A von part is recognised by its lowercase first letter; a capitalised particle
@@ -319,7 +330,6 @@ def name(author: Author) -> str | None:
         von = " ".join(particles.split())
         last = f"{_words(von)} {last}" if von[:1].islower() else \
             "{" + latex(f"{von} {family}") + "}"
-    suffix = " ".join((author.suffix or "").split())
     if suffix:
         return f"{last}, {_words(suffix)}, {_words(given) if given else '{}'}"
     return f"{last}, {_words(given)}" if given else last
