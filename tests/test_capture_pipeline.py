@@ -213,6 +213,29 @@ def test_a_local_pdf_with_every_source_down_is_saved_for_retry(
     assert res.needs_retry is True and res.meta.reconciled is False
     assert res.pdf is not None and res.pdf.is_file()
     assert any(w.startswith("crossref unavailable") for w in res.warnings)
+    # The DOI printed on the page is kept for the retry pass, but never cited: it could be
+    # a reference's.
+    assert res.meta.work.printed_ids == [f"doi:{PNAS}"] and res.meta.doi is None
+    assert f"ids printed in the PDF, not yet confirmed (no source answered): doi:{PNAS}" \
+        in res.warnings
+
+
+def test_a_pdf_alone_gives_no_creation_year_and_no_generic_title(fixtures_dir: Path) -> None:
+    from vaultd.capture.pdfmeta import read_pdf_meta
+    from vaultd.pipeline.capture import _pdf_hint
+
+    # Hindawi 2010: the file was made in 2011; its first page prints 2010 (read by hand).
+    hindawi = read_pdf_meta(fixtures_dir / "pdfs/two_column_ligatures/hindawi_rrp_2010_tully_test2.pdf")
+    assert hindawi.info_year == 2011
+    assert _pdf_hint(hindawi).issued == [2010]  # type: ignore[union-attr]
+    # NAACL 2018 prints "c⃝2017" (sic) beside "Proceedings of NAACL-HLT 2018": the file's
+    # 2018 agrees with one of them, so 2018.
+    naacl = read_pdf_meta(fixtures_dir / "pdfs/two_column/N18-3011_naacl2018_literature_graph.pdf")
+    assert _pdf_hint(naacl).issued == [2018]  # type: ignore[union-attr]
+    naacl.info_title = "Research Article"
+    hint = _pdf_hint(naacl)
+    assert hint is not None and hint.sources == ["pdf-layout"] and hint.authors == []
+    assert hint.title == "Construction of the Literature Graph in Semantic Scholar"
 
 
 def test_a_pdf_dropped_later_attaches_to_the_metadata_only_record(

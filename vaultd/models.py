@@ -163,6 +163,11 @@ class Work(_Model):
     doi_published: str | None = None
     journal_ref: str | None = None
     pdf_url: str | None = Field(None, description="where an open PDF can be fetched")
+    printed_ids: list[str] = Field(
+        default_factory=list,
+        description="doi:/arxiv: ids printed in the PDF that no source could confirm yet "
+        "(kept so a later retry can reconcile the work; never printed in a citation)",
+    )
     retracted: bool = Field(False, description="a source reports the work retracted")
     notices: list[Notice] = Field(
         default_factory=list, description="retractions, corrections, expressions of concern"
@@ -243,6 +248,7 @@ _CSL_SCALARS = {
 
 _VAULTD_EXTRA = (
     "title_rich",
+    "printed_ids",
     "retracted",
     "notices",
     "arxiv_id",

@@ -31,8 +31,37 @@ class PdfMeta:
     first_page_title: str | None = None
     info_title: str | None = None
     info_authors: list[str] = field(default_factory=list)
-    info_year: int | None = None
+    info_year: int | None = None  # the file's creation year: not the work's date
+    printed_years: list[int] = field(default_factory=list)  # "© 2016", "Proceedings … 2018"
     pages: int = 0
+
+
+# Lines where a first page prints the work's own year: copyright, publication, received/
+# accepted, proceedings and volume lines ("c⃝2017" is how LaTeX's \copyright extracts).
+_YEAR_LINE_RE = re.compile(
+    r"©|c⃝|\(c\)|copyright|published|received|accepted|proceedings|volume|vol\.|issue",
+    re.IGNORECASE)
+_YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
+
+
+def printed_years(text: str) -> list[int]:
+    """Years on the copyright/publication/proceedings lines of ``text``, in order."""
+    years: list[int] = []
+    for line in text.splitlines():
+        if _YEAR_LINE_RE.search(line):
+            for found in _YEAR_RE.findall(line):
+                if int(found) not in years:
+                    years.append(int(found))
+    return years
+
+
+def work_year(printed: list[int], created: int | None) -> int | None:
+    """The year a PDF alone supports: the file's creation year when the first page prints
+    it too (a creation date alone may be a scan's or a re-export's), else the one year the
+    page prints; None when the page prints several and none is confirmed."""
+    if created is not None and created in printed:
+        return created
+    return printed[0] if len(printed) == 1 else None
 
 
 def find_ids(text: str) -> tuple[list[str], list[str]]:
@@ -67,6 +96,22 @@ def _title_from_page(page: Any) -> str | None:
     return None
 
 
+# Info titles that name the file, the template or the kind of paper, not the paper.
+_GENERIC_TITLE = re.compile(
+    r"^\s*(?:untitled\b.*|microsoft (?:word|powerpoint)\b.*|.*\.(?:docx?|pdf|tex|dvi|indd)\s*$|"
+    r"(?:original |short |review )?(?:research )?(?:article|paper|manuscript|communication|"
+    r"letter|report)s?|title|no title|document\d*|main|paper\d*|ms\d*|preprint|"
+    r"pii:.*|doi:.*|\d[\d.\-_ ]*)\s*$",
+    re.IGNORECASE,
+)
+
+
+def is_generic_title(title: str) -> bool:
+    """True for an Info title that is not a paper's title ("Research Article", "Microsoft
+    Word - draft.docx", "untitled", "PII: S0001…", "ms.pdf")."""
+    return bool(_GENERIC_TITLE.match(title)) or len(title.strip()) < MIN_TITLE_CHARS
+
+
 # "Nuala E. Tully {et al.}", "A. Smith et al": the rest of the list is elided, not a name.
 _ET_AL = re.compile(r"[\s,;]*[{(\[]?\s*\bet\.?\s+al\b\.?\s*[})\]]?\s*$", re.IGNORECASE)
 
@@ -95,6 +140,7 @@ def read_pdf_meta(path: Path) -> PdfMeta:
         meta.dois, meta.arxiv_ids = find_ids(text + "\n" + xmp + "\n" + str(info.get("subject")))
         if doc.page_count:
             meta.first_page_title = _title_from_page(doc[0])
+            meta.printed_years = printed_years(doc[0].get_text())
         title = (info.get("title") or "").strip()
         meta.info_title = title or None
         meta.info_authors = split_authors(info.get("author") or "")

@@ -33,7 +33,7 @@ from vaultd.capture.detect import (
 from vaultd.capture.http import Fetcher, shared_limiter
 from vaultd.capture.metadata import Gathered, gather
 from vaultd.capture.names import make_work, split_name
-from vaultd.capture.pdfmeta import PdfMeta, read_pdf_meta
+from vaultd.capture.pdfmeta import PdfMeta, is_generic_title, read_pdf_meta, work_year
 from vaultd.capture.reconcile import reconcile, titles_roughly_match
 from vaultd.config import Settings
 from vaultd.errors import FetchError, InputError, VaultdError
@@ -301,15 +301,29 @@ async def _from_pdf(run: CaptureRun, meta: PdfMeta, warnings: list[str]) -> tupl
 
 
 def _pdf_hint(meta: PdfMeta) -> Work | None:
-    # The Info title is cleaner when it is really the title (not "Microsoft Word - x.doc");
-    # otherwise trust the page.
-    title = meta.first_page_title or meta.info_title
-    if meta.info_title and titles_roughly_match(meta.info_title, meta.first_page_title):
-        title = meta.info_title
-    if not title and not meta.info_authors:
-        return None
-    return make_work(title=title, authors=[split_name(a) for a in meta.info_authors],
-                     issued=[meta.info_year] if meta.info_year else None, sources=["pdf"])
+    """What the PDF alone says, when no source answered: the Info title and authors when
+    the Info title is really this paper's (it matches the first page), else the first
+    page's title read from its layout (source ``pdf-layout``). The PDF's creation date is
+    not the work's date unless the first page prints it too (``work_year``), and a generic
+    Info title ("Research Article", "Microsoft Word - x.doc") is not a title."""
+    year = work_year(meta.printed_years, meta.info_year)
+    issued = [year] if year else None
+    info_title = meta.info_title if meta.info_title and not is_generic_title(meta.info_title) \
+        else None
+    if info_title and (not meta.first_page_title
+                       or titles_roughly_match(info_title, meta.first_page_title)):
+        authors = [split_name(a) for a in meta.info_authors]
+        return make_work(title=info_title, authors=authors, issued=issued, sources=["pdf"])
+    if meta.first_page_title:
+        return make_work(title=meta.first_page_title, issued=issued, sources=["pdf-layout"])
+    return None
+
+
+def _printed_ids(meta: PdfMeta | None) -> list[str]:
+    if meta is None:
+        return []
+    ids = [f"arxiv:{a}" for a in meta.arxiv_ids] + [f"doi:{d}" for d in meta.dois]
+    return ids[:MAX_PRINTED_IDS]
 
 
 async def _capture_resolved(run: CaptureRun, arxiv_id: str | None, doi: str | None,
@@ -367,6 +381,12 @@ async def _capture_item(run: CaptureRun, arxiv_id: str | None, doi: str | None,
     if got:
         warnings = [*warnings, *got.missing]
     all_down = any(" unavailable: " in w for w in warnings) and not (got and got.works)
+    if all_down and not (work.doi or work.arxiv_id) and (printed := _printed_ids(pdf_meta)):
+        # Unconfirmed: a PDF prints its references' ids too. Kept (never cited) so the retry
+        # pass asks the sources about them again and reconciles the work.
+        work.printed_ids = printed
+        warnings.append(f"ids printed in the PDF, not yet confirmed (no source answered): "
+                        f"{', '.join(printed)}")
     work.warnings = unique([*work.warnings, *warnings])
     if not work.title and not work.authors and not cite_key:
         what = arxiv_id or doi or (pdf_file.name if pdf_file else "this item")
