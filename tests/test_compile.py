@@ -349,3 +349,27 @@ def test_a_figure_whose_region_has_no_area_compiles_without_a_picture(
     fig = next(c for c in note.chunks if c.provenance.chunk_type == "figure")
     assert fig.figure is None and fig.text.startswith("Figure 1")
     assert not list(sample_vault.figs.glob("*.png"))
+
+
+def test_a_retracted_work_compiles_to_a_note_that_says_so_above_its_citations(
+        vault: Vault) -> None:
+    from vaultd.models import Notice
+
+    work = Work(title="A finding that did not hold", authors=[Author(family="Doe", given="J.")],
+                issued=[2019], container_title="Journal of Tests", doi="10.1234/t.1",
+                retracted=True, notices=[
+                    Notice(kind="retraction", doi="10.1234/t.1.retraction", source="crossref",
+                           date=[2021, 3, 4]),
+                    Notice(kind="correction", doi="10.1234/t.1.corr", source="crossref")])
+    meta = MetaFile.from_work("doe2019finding", work)
+    meta.reconciled = True
+    vault.meta_path("doe2019finding").write_text(meta.model_dump_json(by_alias=True),
+                                                 encoding="utf-8")
+    text = compile_note(vault, Settings(), "doe2019finding").note_path.read_text("utf-8")
+    callout = text.index("> [!danger] RETRACTED")
+    assert callout < text.index("## Citations")
+    assert "> - Retraction: https://doi.org/10.1234/t.1.retraction (crossref, 2021-03-04)" in text
+    assert "> - Correction: https://doi.org/10.1234/t.1.corr (crossref)" in text
+    note = parse_note(text)
+    assert note.meta.retracted is True and len(note.meta.notices) == 2
+    assert "UNVERIFIED" not in text  # confirmed by two sources: no unverified callout
