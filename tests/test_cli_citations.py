@@ -96,3 +96,20 @@ def test_quote_carries_the_in_text_citation_with_the_printed_page(vault: Vault) 
     data = json.loads(out)
     assert data["citation"] == "(Vaswani & Shazeer, 2017, p. 103)"  # page label 103
     assert data["metadata_verified"] is False and data["verified"] is True
+
+
+def test_search_hits_of_a_retracted_work_carry_the_warning(vault: Vault) -> None:
+    from vaultd.index.hits import Hit, hit_json
+
+    sample_vault(vault)
+    _edit_meta(vault, KEY, retracted=True,
+               notices=[Notice(kind="retraction", doi="10.1234/r", source="openalex")])
+    hit = Hit(kind="paper", cite_key=KEY, title="Attention Is All You Need", authors=None,
+              year=2017, page=3, page_label="103", section=None, chunk_id="p3s2c1",
+              chunk_type="paragraph", path=f"wiki/{KEY}.md", line_start=None, line_end=None,
+              excerpt="…", score=1.0)
+    data = hit_json(vault, hit)
+    assert list(data)[:2] == ["warning", "retracted"]
+    assert data["warning"] == "RETRACTED (Retraction: https://doi.org/10.1234/r (openalex))"
+    other = hit_json(vault, Hit(**{**hit.to_dict(), "cite_key": "srivastava2014dropout"}))
+    assert "warning" not in other and "retracted" not in other

@@ -49,7 +49,34 @@ def hit_json(vault: Vault, hit: Hit) -> dict[str, Any]:
         data["link"] = hit.path
     data["obsidian"] = (f"obsidian://open?vault={urlquote(vault.root.name)}"
                         f"&file={urlquote(hit.path)}")
+    if hit.kind == "paper" and hit.cite_key:
+        label = retraction_label(vault, hit.cite_key)
+        if label:
+            data = {"warning": label, "retracted": True, **data}
     return data
+
+
+_RETRACTED_RE = re.compile(r'"retracted"\s*:\s*true')
+
+
+def retraction_label(vault: Vault, cite_key: str) -> str | None:
+    """'RETRACTED (…)' when the work's record says it was retracted, else None."""
+    try:
+        raw = vault.meta_path(cite_key).read_text(encoding="utf-8")
+    except OSError:
+        return None
+    if not _RETRACTED_RE.search(raw):  # the common case, without parsing the record
+        return None
+    from pydantic import ValidationError
+
+    from vaultd.models import MetaFile
+    from vaultd.trust import retracted_label
+
+    try:
+        meta = MetaFile.model_validate_json(raw)
+    except (ValidationError, ValueError):
+        return None
+    return retracted_label(meta.work.notices) if meta.work.retracted else None
 
 
 def hit_from_row(row: dict[str, Any], score: float, matched: list[str], terms: Sequence[str],
