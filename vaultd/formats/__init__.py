@@ -67,6 +67,12 @@ class CitationRenderer:
         self._pandoc = pandoc
         self.lang = lang
 
+    def close(self) -> None:
+        """Close the stored renderings' database connection, if any."""
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+
     @property
     def style_names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.styles)

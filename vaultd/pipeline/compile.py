@@ -284,9 +284,14 @@ def compile_note(
         raise ParseError(f"{vault.rel(pdf)}: PDF named in the meta file is missing; capture it again")
     work = meta.work
     # No title, no citation: an empty "(n.d.)." would be a wrong one. The note says why.
-    if citer is None:
+    own_citer = citer is None
+    if own_citer:
         citer = _module("vaultd.pipeline.citations").renderer_for(vault, settings)
-    citations = citer.for_note(work, cite_key)
+    try:
+        citations = citer.for_note(work, cite_key)
+    finally:
+        if own_citer:
+            citer.close()
     trust = _module("vaultd.pipeline.citations").trust_fields(meta)
     now = datetime.now(UTC).replace(microsecond=0).isoformat()
     captured_at = meta.captured_at or now
