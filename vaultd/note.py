@@ -120,10 +120,13 @@ def trust_callouts(meta: NoteMeta) -> list[str]:
     elif meta.notices:
         out += ["> [!note] Notices", *(f"> - {line}" for line in meta.notices), ""]
     if not meta.reconciled and meta.title:
+        again = (f"`vaultd capture --refresh {meta.raw}` asks the sources again; "
+                 f"`--doi DOI` gives the id if you know it." if meta.raw else
+                 f"`vaultd capture --refresh --cite-key {meta.cite_key} DOI` asks them again "
+                 "with its id.")
         out += [f"> [!warning] {unverified_label(meta.sources)}",
                 "> Title, first author and year were not confirmed by two sources: check them "
-                f"before citing. `vaultd capture --refresh {meta.cite_key}` asks the sources "
-                "again.", ""]
+                f"before citing. {again}", ""]
     return out
 
 

@@ -83,8 +83,8 @@ def refresh_notes(vault: Vault, renderer: CitationRenderer,
             per = rendered.get(key, {})
             citations = renderer.note_citations(meta.work, key, per)
             text = note_path.read_text(encoding="utf-8")
-            new = replace_citations(text, citations, NoteMeta(cite_key=key, title=meta.title,
-                                                              **trust_fields(meta)))
+            shown = NoteMeta(cite_key=key, title=meta.title, raw=meta.pdf, **trust_fields(meta))
+            new = replace_citations(text, citations, shown)
             if new is None:
                 report.skipped.append(vault.rel(note_path))
             elif new != text:
