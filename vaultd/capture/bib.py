@@ -25,6 +25,7 @@ from vaultd.capture.detect import ARXIV_ID_RE, normalise_doi, split_arxiv_versio
 from vaultd.capture.names import SUFFIXES, date_parts, make_author, make_work
 from vaultd.errors import InputError
 from vaultd.formats import markup
+from vaultd.formats.bibtex import SentenceCase
 from vaultd.models import Author, CSLType, Work
 
 log = logging.getLogger(__name__)
@@ -68,8 +69,9 @@ _LANGUAGES = {
     "chinese": "zh",
 }
 # Links for the eprint archives other than arXiv (Work has no field for their ids).
-_EPRINT_URLS = {"pubmed": "https://pubmed.ncbi.nlm.nih.gov/{}/",
-                "jstor": "https://www.jstor.org/stable/{}", "hdl": "https://hdl.handle.net/{}"}
+_EPRINT_URLS = {"pubmed": "https://www.ncbi.nlm.nih.gov/pubmed/{}",
+                "jstor": "https://www.jstor.org/stable/{}",
+                "googlebooks": "https://books.google.com?id={}", "hdl": "https://hdl.handle.net/{}"}
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _SCHOLAR_ARXIV_RE = re.compile(r"^arxiv(?: preprint)?:?\s*(?:arxiv:)?\s*(\S+)$", re.IGNORECASE)
 
@@ -155,12 +157,16 @@ def _latex() -> tuple[Any, Any]:
 
 # Tags are kept as private-use characters until the end, so that text which happens to
 # read like a tag ("\\textless{}i\\textgreater{}") is escaped as text, not taken as markup.
-_KINDS = ("i", "b", "sup", "sub", "sc", "nocase")
+_KINDS = ("i", "b", "sup", "sub", "sc", "nocase", "protect")  # protect: case only, no tag
 _OPENERS = {k: chr(0xE000 + 2 * n) for n, k in enumerate(_KINDS)}
 _CLOSERS = {k: chr(0xE001 + 2 * n) for n, k in enumerate(_KINDS)}
-_TAGS = {**{_OPENERS[k]: {"sc": markup.SMALL_CAPS_OPEN, "nocase": markup.NOCASE_OPEN}.get(
-    k, f"<{k}>") for k in _KINDS},
-         **{_CLOSERS[k]: "</span>" if k in ("sc", "nocase") else f"</{k}>" for k in _KINDS}}
+_TAGS = {**{_OPENERS[k]: {"sc": markup.SMALL_CAPS_OPEN, "nocase": markup.NOCASE_OPEN,
+                          "protect": ""}.get(k, f"<{k}>") for k in _KINDS},
+         **{_CLOSERS[k]: {"sc": "</span>", "nocase": "</span>", "protect": ""}.get(k, f"</{k}>")
+            for k in _KINDS}}
+_KIND_OF = {**{o: k for k, o in _OPENERS.items()}, **{c: k for k, c in _CLOSERS.items()}}
+# citeproc does not change case inside these (small caps, scripts, nocase spans).
+_KEEP_CASE = {"sc", "sup", "sub", "nocase", "protect"}
 _TAG_CHARS_RE = re.compile("[" + "".join(_TAGS) + "]")
 
 
@@ -223,9 +229,13 @@ def _convert(nodes: list[Any], top: bool, math: bool = False) -> tuple[str, str]
             if head is not None and head.isNodeType(lw.LatexMacroNode) \
                     and head.macroname in _SWITCHES:
                 rest = inner[inner.index(head) + 1:]
-                add(_wrap(_SWITCHES[head.macroname], *_convert(rest, False, math)))
+                pr = _wrap(_SWITCHES[head.macroname], *_convert(rest, False, math))
+                add(_wrap("protect", *pr) if top and not math else pr)  # as pandoc reads it
             elif head is not None and head.isNodeType(lw.LatexMacroNode):
-                add(_convert(inner, False, math))  # a "special character": {\"u}, {\TeX}
+                # A "special character" ({\"U}, {\TeX}): no nocase span, but pandoc keeps
+                # its case, and so does vaultd.
+                pr = _convert(inner, False, math)
+                add(_wrap("protect", *pr) if top and not math else pr)
             elif top and not math:
                 add(_wrap("nocase", *_convert(inner, False)))
             else:
@@ -257,7 +267,7 @@ def _convert(nodes: list[Any], top: bool, math: bool = False) -> tuple[str, str]
                 text(t + " " if math and len(t) > 1 and t.isalpha() and n.macro_post_space
                      else t)
         elif n.isNodeType(lw.LatexMathNode):
-            add(_convert(list(n.nodelist), False, math=True))
+            add(_wrap("protect", *_convert(list(n.nodelist), False, math=True)))
         else:
             text(l2t.nodelist_to_text([n]))
     return "".join(plain), "".join(rich)
@@ -301,25 +311,33 @@ def _math_char(c: str) -> str:
     return "−" if c == "-" else c  # the minus sign printed titles show
 
 
-def decode(value: str) -> tuple[str, str | None]:
+def decode(value: str, *, sentence_case: bool = False) -> tuple[str, str | None]:
     """A BibTeX field value as (plain text, CSL rich text or None when nothing is marked
-    up). Braces protecting case become nocase spans in the rich text only."""
+    up). Braces protecting case become nocase spans in the rich text only.
+
+    ``sentence_case``: the value is an English title, which BibTeX stores in title case:
+    it is lowered to sentence case as pandoc does (citeproc's rule), except where braces
+    protect it; a nocase span then stays only where it holds a lowercase word."""
     if not any(c in value for c in "\\{}$~%-`'^_"):
-        return " ".join(value.split()), None
+        plain = " ".join(value.split())
+        return (SentenceCase().apply(plain) if sentence_case else plain), None
     walker_db, _ = _latex()
     lw = _nodes_module()
     try:
         nodes = lw.LatexWalker(value, latex_context=walker_db,
                                tolerant_parsing=True).get_latex_nodes()[0]
-        plain, rich = _convert(list(nodes), True)
+        rich = _convert(list(nodes), True)[1]
     except Exception:  # pylatexenc raises assorted errors on broken LaTeX: keep the text
-        raw = re.sub(r"(?<!\\)[{}]", "", value)
-        return " ".join(raw.split()), None
-    plain = " ".join(_TAG_CHARS_RE.sub("", plain).split())
+        raw = " ".join(re.sub(r"(?<!\\)[{}]", "", value).split())
+        return (SentenceCase().apply(raw) if sentence_case else raw), None
     rich = " ".join(rich.split())
+    if sentence_case:
+        rich = _sentence_case(rich)
+    rich = _unprotect(rich, drop_capitalised=sentence_case)
     prev = None
     while prev != rich:  # an empty element says nothing
         prev, rich = rich, _EMPTY_TAG_RE.sub("", rich)
+    plain = " ".join(_TAG_CHARS_RE.sub("", rich).split())
     if not _TAG_CHARS_RE.search(rich):
         return plain, None
     rich = _TAG_CHARS_RE.sub(lambda m: _TAGS[m.group()], markup.from_plain(rich))
@@ -328,6 +346,47 @@ def decode(value: str) -> tuple[str, str | None]:
 
 _EMPTY_TAG_RE = re.compile("|".join(o + c for o, c in zip(_OPENERS.values(), _CLOSERS.values(),
                                                            strict=True)))
+_RUNS_RE = re.compile(f"[{''.join(_TAGS)}]|[^{''.join(_TAGS)}]+")
+
+
+def _sentence_case(rich: str) -> str:
+    caser = SentenceCase()
+    open_kinds: list[str] = []
+    out: list[str] = []
+    for m in _RUNS_RE.finditer(rich):
+        run = m.group()
+        kind = _KIND_OF.get(run)
+        if kind is None:
+            out.append(caser.apply(run, change=not _KEEP_CASE.intersection(open_kinds)))
+        elif run in _OPENERS.values():
+            open_kinds.append(kind)
+            out.append(run)
+        else:
+            if kind in open_kinds:
+                open_kinds.reverse()
+                open_kinds.remove(kind)
+                open_kinds.reverse()
+            out.append(run)
+    return "".join(out)
+
+
+def _unprotect(rich: str, *, drop_capitalised: bool) -> str:
+    """Remove the case-only marks, and (after sentence case, as pandoc does) the nocase
+    spans holding no word that starts lowercase: title case leaves those alone anyway."""
+    chars = list(rich)
+    opened: list[int] = []
+    for i, c in enumerate(chars):
+        if c == _OPENERS["nocase"]:
+            opened.append(i)
+        elif c == _CLOSERS["nocase"] and opened:
+            start = opened.pop()
+            inner = _TAG_CHARS_RE.sub("", "".join(chars[start + 1:i]))
+            if drop_capitalised and not any(w[0].islower() for w in _WORD_RUN_RE.findall(inner)):
+                chars[start] = chars[i] = ""
+    return "".join(chars).replace(_OPENERS["protect"], "").replace(_CLOSERS["protect"], "")
+
+
+_WORD_RUN_RE = re.compile(r"[^\W_]+")
 
 
 def text_of(value: Any) -> str | None:
@@ -413,6 +472,8 @@ def _type(etype: str, f: dict[str, Any], arxiv_id: str | None) -> CSLType:
             return "article-magazine" if subtype == "magazine" else "article-newspaper"
         return "article" if arxiv_id and _SCHOLAR_ARXIV_RE.match(
             text_of(f.get("journal") or f.get("journaltitle")) or "") else "article-journal"
+    if etype == "unpublished" and any(f.get(k) for k in ("eventtitle", "eventdate", "venue")):
+        return "speech"  # a talk, as pandoc reads it
     if etype in _TYPES:
         return _TYPES[etype]
     if arxiv_id or (text_of(f.get("pubstate")) or "").lower() == "prepublished":
@@ -459,22 +520,25 @@ def _doi(value: Any) -> str | None:
     return normalise_doi(doi) if doi.startswith("10.") else None
 
 
-def _title(f: dict[str, Any], key: str, sub: str) -> tuple[str | None, str | None]:
-    main = decode(str(f[key])) if f.get(key) else ("", None)
-    if not main[0]:
+def _title(f: dict[str, Any], key: str, sub: str, addon: str | None = None, *,
+           sentence_case: bool = False) -> tuple[str | None, str | None]:
+    """Title, subtitle and addon joined as pandoc joins them ('Main: Sub. Addon')."""
+    parts = [decode(str(f[k]), sentence_case=sentence_case) for k in (key, sub, addon)
+             if k and f.get(k)]
+    if not f.get(key) or not parts[0][0]:
         return None, None
-    if not f.get(sub):
-        return main
-    subtitle = decode(str(f[sub]))
-    plain = f"{main[0]}: {subtitle[0]}"
-    if main[1] is None and subtitle[1] is None:
-        return plain, None
-    rich = f"{main[1] or markup.from_plain(main[0])}: {subtitle[1] or markup.from_plain(subtitle[0])}"
-    return plain, rich
+    plain, rich = parts[0][0], parts[0][1] or markup.from_plain(parts[0][0])
+    for (p, r), sep in zip(parts[1:], (":", "."), strict=False):
+        if not p:
+            continue
+        join = " " if plain[-1:] in "!?.,:;" else f"{sep} "
+        plain, rich = plain + join + p, rich + join + (r or markup.from_plain(p))
+    return plain, (None if rich == markup.from_plain(plain) else rich)
 
 
 def _language(f: dict[str, Any]) -> str | None:
-    for key in ("langid", "language", "hyphenation"):
+    """CSL language from langid (babel name), hyphenation or language."""
+    for key in ("langid", "hyphenation", "language"):
         value = text_of(f.get(key))
         if value:
             return _LANGUAGES.get(value.lower(), value)
@@ -495,9 +559,14 @@ def to_work(etype: str, f: dict[str, Any]) -> Work:
     ctype = _type(etype, f, arxiv_id)
     options = (text_of(f.get("options")) or "").replace(" ", "").lower()
     drop = "useprefix=false" in options
-    title, title_rich = _title(f, "title", "subtitle")
+    language = _language(f)
+    # English (or unmarked) titles are stored in title case in BibTeX; CSL wants them in
+    # sentence case (styles title-case them again), as pandoc reads them.
+    english = language is None or language.lower().startswith("en")
+    title, title_rich = _title(f, "title", "subtitle", "titleaddon", sentence_case=english)
     container = _title(f, "journaltitle", "journalsubtitle")[0] or \
-        _title(f, "journal", "journalsubtitle")[0] or _title(f, "booktitle", "booksubtitle")[0]
+        _title(f, "journal", "journalsubtitle")[0] or \
+        _title(f, "booktitle", "booksubtitle", "booktitleaddon", sentence_case=english)[0]
     if ctype == "article" and container and _SCHOLAR_ARXIV_RE.match(container):
         container = None
     number = text_of(f.get("number"))
@@ -507,7 +576,7 @@ def to_work(etype: str, f: dict[str, Any]) -> Work:
         url, howpublished = url or _verbatim(f.get("howpublished")), None
     eprint_type = (text_of(f.get("eprinttype") or f.get("archiveprefix")) or "").lower()
     doi = _doi(f.get("doi"))
-    if not url and not doi and eprint_type in _EPRINT_URLS and text_of(f.get("eprint")):
+    if not url and eprint_type in _EPRINT_URLS and text_of(f.get("eprint")):
         url = _EPRINT_URLS[eprint_type].format(text_of(f.get("eprint")))
     page = text_of(f.get("pages"))
     return make_work(
@@ -518,18 +587,20 @@ def to_work(etype: str, f: dict[str, Any]) -> Work:
         issued=_issued(f),
         container_title=container,
         container_title_short=text_of(f.get("shortjournal")),
-        collection_title=text_of(f.get("series")),
+        collection_title=_title(f, "series", "", sentence_case=english)[0],
         collection_number=number if etype in _BOOK_LIKE else None,
-        event=text_of(f.get("eventtitle")), event_place=text_of(f.get("venue")),
+        event=_title(f, "eventtitle", "", sentence_case=english)[0],
+        event_place=text_of(f.get("venue")),
         edition=text_of(f.get("edition")), version=text_of(f.get("version")),
         volume=text_of(f.get("volume")),
-        issue=(number or text_of(f.get("issue"))) if etype == "article" else
-        text_of(f.get("issue")),
+        issue=", ".join(x for x in (number, text_of(f.get("issue"))) if x) or None
+        if etype == "article" else text_of(f.get("issue")),
         page=re.sub(r"\s*[-‐‑‒–—]+\s*", "-", page) if page else None,
         number=text_of(f.get("eid")) if etype == "article" else
         (None if etype in _BOOK_LIKE else number),
-        publisher=text_of(f.get("publisher")) or text_of(f.get("school"))
-        or text_of(f.get("institution")) or text_of(f.get("organization")) or howpublished,
+        publisher="; ".join(x for x in (text_of(f.get("school")), text_of(f.get("institution")),
+                                        text_of(f.get("organization")), howpublished,
+                                        text_of(f.get("publisher"))) if x) or None,
         publisher_place=text_of(f.get("location")) or text_of(f.get("address")),
         genre=_genre(etype, f),
         doi=doi, isbn=text_of(f.get("isbn")), issn=text_of(f.get("issn")), url=url,
@@ -537,7 +608,7 @@ def to_work(etype: str, f: dict[str, Any]) -> Work:
         arxiv_id=arxiv_id, arxiv_version=arxiv_version,
         arxiv_primary_class=text_of(f.get("primaryclass") or f.get("eprintclass"))
         if arxiv_id else None,
-        language=_language(f), abstract=text_of(f.get("abstract")),
+        language=language, abstract=text_of(f.get("abstract")),
         sources=["bib"],
     )
 

@@ -47,6 +47,7 @@ ENTRY_TYPES: dict[str, str] = {
     "post": "online",
     "post-weblog": "online",
     "manuscript": "unpublished",
+    "speech": "unpublished",  # read back as a talk when it names its event or venue
     "pamphlet": "booklet",
     "patent": "patent",
     "periodical": "periodical",
@@ -109,11 +110,11 @@ def _char(c: str) -> str:
     return latex if decoder.latex_to_text(latex) == c else c
 
 
-def latex(text: str) -> str:
-    """Plain text as LaTeX (runs of whitespace become one space; module docstring)."""
+def latex(text: str, prev: str = "") -> str:
+    """Plain text as LaTeX (runs of whitespace become one space; module docstring).
+    ``prev``: the character written just before, for the ligature check."""
     text = re.sub(r"\s+", " ", text)
     out: list[str] = []
-    prev = ""
     for c in text:
         if (prev, c) in _LIGATURES:
             out.append("{}")
@@ -164,46 +165,123 @@ def _needs_protection(word: str, sentence_case: bool, first: bool) -> bool:
     return sentence_case and not first and core[:1].isupper()
 
 
+# pandoc reads an English BibTeX title as title case and lowers it to sentence case with
+# citeproc's rule (Citeproc.CaseTransform.withSentenceCase); vaultd's import does the same.
+# The text is cut into chunks (runs of letters and digits, runs of spaces, single other
+# characters); a chunk's fate depends on where it is.
+_START, _START_SENTENCE, _AFTER_SENTENCE_END, _AFTER_WORD_CHAR, _AFTER_WORD_END, _OTHER = \
+    range(6)
+_CHUNK_RE = re.compile(r"[^\W_]+|\s+|.", re.DOTALL)
+
+
+class SentenceCase:
+    """citeproc's sentence case over consecutive runs of one title: a capitalised word
+    ('Latin', 'A') is lowered unless it starts the title or a sentence (after . ? ! :)."""
+
+    def __init__(self) -> None:
+        self.state = _START
+
+    def apply(self, text: str, *, change: bool = True) -> str:
+        out: list[str] = []
+        for m in _CHUNK_RE.finditer(text):
+            chunk = m.group()
+            out.append(self._case(chunk) if change and chunk.isalnum() else chunk)
+            self._advance(chunk[-1])
+        return "".join(out)
+
+    def _case(self, chunk: str) -> str:
+        at_start = self.state in (_START, _START_SENTENCE)
+        capitalised = chunk[0].isupper() and all(c.islower() for c in chunk[1:])
+        if capitalised and not at_start:
+            return chunk.lower()
+        if at_start and (capitalised or all(c.islower() for c in chunk)):
+            return chunk[0].upper() + chunk[1:].lower()
+        return chunk
+
+    def _advance(self, c: str) -> None:
+        if c in ".?!:":
+            self.state = _AFTER_SENTENCE_END
+        elif c.isalnum():
+            self.state = _AFTER_WORD_CHAR
+        elif c.isspace() and self.state == _AFTER_SENTENCE_END:
+            self.state = _START_SENTENCE
+        elif c.isspace() or c in "-/\u2013\u2014":
+            self.state = _AFTER_WORD_END
+        else:
+            self.state = _OTHER
+
+
+def _adds_capital(word: str, cased: str) -> bool:
+    return len(word) == len(cased) and any(
+        a.islower() and b.isupper() for a, b in zip(word, cased, strict=True))
+
+
 class _TitleWriter:
-    """Writes the text runs of one title, knowing where its first word is."""
+    """Writes the text runs of one title in order, bracing the words whose case a reader
+    would change: BibTeX styles lowercase all but the first letter (so inner capitals, and
+    in a sentence-case title every capital after the first word, are braced), and pandoc
+    and vaultd's import apply citeproc's sentence case (so in a sentence-case title every
+    word it would change is braced, and in a title-case one every word it would
+    capitalise)."""
 
     def __init__(self, sentence_case: bool) -> None:
         self.sentence_case = sentence_case
         self.seen_word = False
+        self.caser = SentenceCase()
 
     def run(self, text: str, *, protect: bool) -> str:
         out: list[str] = []
         pos = 0
         for m in _WORD_RE.finditer(text):
-            out.append(latex(text[pos:m.start()]))
+            out.append(latex(text[pos:m.start()], text[pos - 1:pos]))
+            self.caser.apply(text[pos:m.start()])
             word = m.group()
-            encoded = latex(word)
+            encoded = latex(word, text[m.start() - 1:m.start()])
             if protect and self.protects(word):
                 # A group that opens with a command is a "special character" to BibTeX and
                 # is case-changed; a second brace makes it a protected group.
                 encoded = "{{" + encoded + "}}" if encoded.startswith("\\") else \
                     "{" + encoded + "}"
+            else:
+                self.caser.apply(word)
             self.seen_word = True
             out.append(encoded)
             pos = m.end()
-        out.append(latex(text[pos:]))
+        out.append(latex(text[pos:], text[pos - 1:pos]))
+        self.caser.apply(text[pos:])
         return "".join(out)
 
     def protects(self, word: str) -> bool:
-        return _needs_protection(word, self.sentence_case, not self.seen_word)
+        """Whether ``word`` (the next word) is braced; the caser moves past it if so."""
+        if _needs_protection(word, self.sentence_case, not self.seen_word):
+            self.caser.apply(word)
+            return True
+        before = self.caser.state
+        cased = self.caser.apply(word)
+        # A title-case title is meant to be lowered; only a capital a reader would add
+        # (a lowercase word opening the title or a sentence) is kept out.
+        if cased != word and (self.sentence_case or _adds_capital(word, cased)):
+            return True
+        self.caser.state = before
+        return False
 
     def any_protected(self, node: _Node) -> bool:
         """Whether a word in ``node`` would be braced (the writer's place is unchanged)."""
-        seen = self.seen_word
+        seen, state = self.seen_word, self.caser.state
         try:
             for text in _texts(node):
+                pos = 0
                 for m in _WORD_RE.finditer(text):
+                    self.caser.apply(text[pos:m.start()])
                     if self.protects(m.group()):
                         return True
+                    self.caser.apply(m.group())
                     self.seen_word = True
+                    pos = m.end()
+                self.caser.apply(text[pos:])
             return False
         finally:
-            self.seen_word = seen
+            self.seen_word, self.caser.state = seen, state
 
 
 # Rich text as a tree: a string, or (kind, children) for <i>, <b>, <sup>, <sub>, small
@@ -401,7 +479,7 @@ def fields(work: Work) -> list[tuple[str, str]]:
     add("shortjournal", work.container_title_short)
     add("entrysubtype", _SUBTYPES.get(work.type))
     title_like("series", work.collection_title)
-    add("eventtitle", work.event)
+    title_like("eventtitle", work.event)
     add("venue", work.event_place)
     add("edition", work.edition)
     add("version", work.version)
