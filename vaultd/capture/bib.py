@@ -30,6 +30,17 @@ from vaultd.models import Author, CSLType, Work
 
 log = logging.getLogger(__name__)
 
+
+class _QuietSplitter(logging.Filter):
+    """bibtexparser's splitter logs each syntax error itself, with 0-based line numbers;
+    vaultd reports the same failure (1-based, with the key) through BibLibrary."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "aborted" not in record.getMessage()
+
+
+logging.getLogger("bibtexparser.splitter").addFilter(_QuietSplitter())
+
 # BibTeX/biblatex entry type → CSL type (misc, and anything unknown, is decided in _type).
 _TYPES: dict[str, CSLType] = {
     "article": "article-journal", "inproceedings": "paper-conference",
@@ -728,8 +739,6 @@ def parse_bib_library(text: str, source: str = "<bib>") -> BibLibrary:
                                            "import the file again"))
             continue
         out.entries.append(BibEntry(block.key, work, work.doi, work.arxiv_id))
-    for problem in out.problems:
-        log.warning("%s", problem)
     if not out.entries:
         if out.problems:
             raise InputError(f"no entry of {source} could be read: {out.problems[0]} "
@@ -755,10 +764,16 @@ def read_bib_library(path: Path) -> BibLibrary:
     return parse_bib_library(_read_text(path), path.name)
 
 
+def _logged(library: BibLibrary) -> list[BibEntry]:
+    for problem in library.problems:
+        log.warning("%s", problem)
+    return library.entries
+
+
 def parse_bib(text: str, source: str = "<bib>") -> list[BibEntry]:
-    """The entries of a .bib text (problems are logged; see parse_bib_library)."""
-    return parse_bib_library(text, source).entries
+    """The entries of a .bib text; problems are logged (parse_bib_library returns them)."""
+    return _logged(parse_bib_library(text, source))
 
 
 def read_bib(path: Path) -> list[BibEntry]:
-    return read_bib_library(path).entries
+    return _logged(read_bib_library(path))
