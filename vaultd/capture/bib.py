@@ -2,11 +2,13 @@
 
 bibtexparser 2 splits the file and its middlewares resolve ``@string`` macros, remove the
 field delimiters, split name lists on ``and`` outside braces and read month macros;
-pylatexenc reads the LaTeX. A title keeps its marked-up parts as CSL rich text: braced
-words (``{DNA}``, ``{{Latin}}``) become nocase spans, ``\\emph``/``\\textit`` italics,
-``\\textbf`` bold, ``\\textsc`` small caps, ``\\textsuperscript``/``\\textsubscript`` and
-maths scripts sup/sub; the plain title has no braces. A name that is one braced group is
-an organisation, kept whole. docs/bibtex.md lists the entry types and fields.
+pylatexenc reads the LaTeX. An English title is lowered to sentence case as pandoc does,
+except where braces protect it, and keeps its marked-up parts as CSL rich text:
+``\\emph``/``\\textit`` italics, ``\\textbf`` bold, ``\\textsc`` small caps,
+``\\textsuperscript``/``\\textsubscript`` and maths scripts sup/sub, and a braced group
+holding a lowercase word (``{t-SNE}``) a nocase span; the plain title has no braces. A
+name that is one braced group is an organisation, kept whole. docs/bibtex.md lists the
+entry types and fields.
 
 An entry bibtexparser cannot read is reported with the file, line and key, and the others
 are still imported; a file with no readable entry is an InputError.
@@ -149,7 +151,9 @@ _WORDS = {"TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2e", "BibTeX": "BibTeX
 
 
 @lru_cache(maxsize=1)
-def _latex() -> tuple[Any, Any]:
+def _latex() -> tuple[Any, Any, Any]:
+    """(pylatexenc's latexwalker module, its macro context, the text converter); pylatexenc
+    is imported on first use only."""
     from pylatexenc import latex2text, latexwalker, macrospec
 
     walker_db = latexwalker.get_default_latex_context_db()
@@ -163,7 +167,8 @@ def _latex() -> tuple[Any, Any]:
         *(latex2text.MacroTextSpec(m, simplify_repl=t) for m, t in _WORDS.items()),
         latex2text.MacroTextSpec("url", simplify_repl="%s"),
     ])
-    return walker_db, latex2text.LatexNodes2Text(latex_context=text_db, math_mode="text")
+    return latexwalker, walker_db, latex2text.LatexNodes2Text(latex_context=text_db,
+                                                              math_mode="text")
 
 
 # Tags are kept as private-use characters until the end, so that text which happens to
@@ -181,12 +186,12 @@ _KEEP_CASE = {"sc", "sup", "sub", "nocase", "protect"}
 _TAG_CHARS_RE = re.compile("[" + "".join(_TAGS) + "]")
 
 
-def _wrap(kind: str, plain: str, rich: str) -> tuple[str, str]:
+def _wrap(kind: str, rich: str) -> str:
     core = rich.strip()
     if not core:
-        return plain, rich
+        return rich
     lead, trail = rich[: len(rich) - len(rich.lstrip())], rich[len(rich.rstrip()):]
-    return plain, lead + _OPENERS[kind] + core + _CLOSERS[kind] + trail
+    return lead + _OPENERS[kind] + core + _CLOSERS[kind] + trail
 
 
 def _arg_nodes(node: Any) -> list[Any]:
@@ -194,30 +199,17 @@ def _arg_nodes(node: Any) -> list[Any]:
     if not args:
         return []
     last = args[-1]
-    return list(last.nodelist) if last.isNodeType(_nodes_module().LatexGroupNode) else [last]
+    return list(last.nodelist) if last.isNodeType(_latex()[0].LatexGroupNode) else [last]
 
 
-@lru_cache(maxsize=1)
-def _nodes_module() -> Any:
-    from pylatexenc import latexwalker
-
-    return latexwalker
-
-
-def _convert(nodes: list[Any], top: bool, math: bool = False) -> tuple[str, str]:
-    """(plain, rich) of a node list; ``top``: a brace group here protects case."""
-    lw = _nodes_module()
-    l2t = _latex()[1]
-    plain: list[str] = []
-    rich: list[str] = []
+def _convert(nodes: list[Any], top: bool, math: bool = False) -> str:
+    """The text of a node list, with its markup as tag characters (_OPENERS, _CLOSERS);
+    ``top``: a brace group here protects case."""
+    lw, _, l2t = _latex()
+    out: list[str] = []
 
     def text(t: str) -> None:
-        plain.append(t)
-        rich.append(_TAG_CHARS_RE.sub("", t))
-
-    def add(pr: tuple[str, str]) -> None:
-        plain.append(pr[0])
-        rich.append(pr[1])
+        out.append(_TAG_CHARS_RE.sub("", t))
 
     i = 0
     while i < len(nodes):
@@ -227,8 +219,8 @@ def _convert(nodes: list[Any], top: bool, math: bool = False) -> tuple[str, str]
             continue
         if n.isNodeType(lw.LatexCharsNode):
             if math:
-                p, r, i = _math_chars(n.chars, nodes, i)
-                add((p, r))
+                scripted, i = _math_chars(n.chars, nodes, i)
+                out.append(scripted)
             else:
                 text(n.chars)
         elif n.isNodeType(lw.LatexCommentNode):
@@ -237,40 +229,35 @@ def _convert(nodes: list[Any], top: bool, math: bool = False) -> tuple[str, str]
             inner = [c for c in n.nodelist if c is not None]
             head = next((c for c in inner if not (c.isNodeType(lw.LatexCharsNode)
                                                   and not c.chars.strip())), None)
-            if head is not None and head.isNodeType(lw.LatexMacroNode) \
-                    and head.macroname in _SWITCHES:
-                rest = inner[inner.index(head) + 1:]
-                pr = _wrap(_SWITCHES[head.macroname], *_convert(rest, False, math))
-                add(_wrap("protect", *pr) if top and not math else pr)  # as pandoc reads it
-            elif head is not None and head.isNodeType(lw.LatexMacroNode):
-                # A "special character" ({\"U}, {\TeX}): no nocase span, but pandoc keeps
-                # its case, and so does vaultd.
-                pr = _convert(inner, False, math)
-                add(_wrap("protect", *pr) if top and not math else pr)
+            if head is not None and head.isNodeType(lw.LatexMacroNode):
+                if head.macroname in _SWITCHES:  # {\em …}
+                    rest = inner[inner.index(head) + 1:]
+                    inner_rich = _wrap(_SWITCHES[head.macroname], _convert(rest, False, math))
+                else:  # a "special character": {\"U}, {\TeX}
+                    inner_rich = _convert(inner, False, math)
+                # No nocase span, but pandoc keeps their case, and so does vaultd.
+                out.append(_wrap("protect", inner_rich) if top and not math else inner_rich)
             elif top and not math:
-                add(_wrap("nocase", *_convert(inner, False)))
+                out.append(_wrap("nocase", _convert(inner, False)))
             else:
-                add(_convert(inner, False, math))
+                out.append(_convert(inner, False, math))
         elif n.isNodeType(lw.LatexMacroNode):
             name = n.macroname
             if name in _FORMAT:
-                add(_wrap(_FORMAT[name], *_convert(_arg_nodes(n), top and
-                                                   _FORMAT[name] != "nocase", math)))
-            elif name in _TRANSPARENT:
-                add(_convert(_arg_nodes(n), top, math))
+                kind = _FORMAT[name]
+                out.append(_wrap(kind, _convert(_arg_nodes(n), top and kind != "nocase", math)))
+            elif name in _TRANSPARENT or name == "href":
+                out.append(_convert(_arg_nodes(n), top, math))
             elif name in _QUOTES:
-                p, r = _convert(_arg_nodes(n), top, math)
-                add(("“" + p + "”", "“" + r + "”"))
+                out.append("“" + _convert(_arg_nodes(n), top, math) + "”")
             elif name == "url":
                 text("".join(c.latex_verbatim() for c in _arg_nodes(n)))
-            elif name == "href":
-                add(_convert(_arg_nodes(n), top, math))
             elif (not n.nodeargd or not any(n.nodeargd.argnlist)) and not n.macro_post_space \
                     and i < len(nodes) and nodes[i] is not None \
                     and nodes[i].isNodeType(lw.LatexGroupNode) and name not in _WORDS \
                     and not l2t.nodelist_to_text([n]):
                 # An unknown command: its braces hold an argument, not protected text.
-                add(_convert(list(nodes[i].nodelist), top, math))
+                out.append(_convert(list(nodes[i].nodelist), top, math))
                 i += 1
             else:
                 t = l2t.nodelist_to_text([n])
@@ -278,19 +265,17 @@ def _convert(nodes: list[Any], top: bool, math: bool = False) -> tuple[str, str]
                 text(t + " " if math and len(t) > 1 and t.isalpha() and n.macro_post_space
                      else t)
         elif n.isNodeType(lw.LatexMathNode):
-            add(_wrap("protect", *_convert(list(n.nodelist), False, math=True)))
+            out.append(_wrap("protect", _convert(list(n.nodelist), False, math=True)))
         else:
             text(l2t.nodelist_to_text([n]))
-    return "".join(plain), "".join(rich)
+    return "".join(out)
 
 
-def _math_chars(chars: str, nodes: list[Any], after: int) -> tuple[str, str, int]:
+def _math_chars(chars: str, nodes: list[Any], after: int) -> tuple[str, int]:
     """Characters in maths: ``^``/``_`` make the next character or node a script (which
     may be the node after these characters: the index to go on from is returned)."""
-    lw = _nodes_module()
-    l2t = _latex()[1]
-    plain: list[str] = []
-    rich: list[str] = []
+    lw, _, l2t = _latex()
+    out: list[str] = []
     j = 0
     while j < len(chars):
         c = chars[j]
@@ -299,23 +284,19 @@ def _math_chars(chars: str, nodes: list[Any], after: int) -> tuple[str, str, int
             while j < len(chars) and chars[j].isspace():
                 j += 1
             if j < len(chars):
-                p = r = _math_char(chars[j])
+                script = _math_char(chars[j])
                 j += 1
             elif after < len(nodes) and nodes[after] is not None:
                 nxt = nodes[after]
                 after += 1
-                if nxt.isNodeType(lw.LatexGroupNode):
-                    p, r = _convert(list(nxt.nodelist), False, math=True)
-                else:
-                    p = r = l2t.nodelist_to_text([nxt])
+                script = _convert(list(nxt.nodelist), False, math=True) \
+                    if nxt.isNodeType(lw.LatexGroupNode) else l2t.nodelist_to_text([nxt])
             else:
                 continue
-            plain.append(p)
-            rich.append(_wrap("sup" if c == "^" else "sub", p, r)[1])
-        elif not c.isspace() or (plain and not plain[-1].isspace()):
-            plain.append(_math_char(c))
-            rich.append(_math_char(c))
-    return "".join(plain), "".join(rich), after
+            out.append(_wrap("sup" if c == "^" else "sub", script))
+        elif not c.isspace() or (out and not out[-1].isspace()):
+            out.append(_math_char(c))
+    return "".join(out), after
 
 
 def _math_char(c: str) -> str:
@@ -332,12 +313,11 @@ def decode(value: str, *, sentence_case: bool = False) -> tuple[str, str | None]
     if not any(c in value for c in "\\{}$~%-`'^_"):
         plain = " ".join(value.split())
         return (SentenceCase().apply(plain) if sentence_case else plain), None
-    walker_db, _ = _latex()
-    lw = _nodes_module()
+    lw, walker_db, _ = _latex()
     try:
         nodes = lw.LatexWalker(value, latex_context=walker_db,
                                tolerant_parsing=True).get_latex_nodes()[0]
-        rich = _convert(list(nodes), True)[1]
+        rich = _convert(list(nodes), True)
     except Exception:  # pylatexenc raises assorted errors on broken LaTeX: keep the text
         raw = " ".join(re.sub(r"(?<!\\)[{}]", "", value).split())
         return (SentenceCase().apply(raw) if sentence_case else raw), None

@@ -11,11 +11,14 @@ What is written (docs/bibtex.md has the full tables):
 - Text is LaTeX: the ten specials are escaped and every non-ASCII character that has a
   LaTeX text command reading back to the same character is written as that command
   (``M{\\"u}ller``); characters without one (CJK, Arabic, …) stay UTF-8.
-- Titles keep their case where BibTeX styles would change it: words with an inner capital
-  (``t-SNE``, ``LeCun``, ``DNA``), the capitalised words of a sentence-case title after its
-  first word (proper nouns: ``{Latin}``), and the title's nocase spans are braced; rich
-  text becomes ``\\textit``, ``\\textbf``, ``\\textsuperscript``, ``\\textsubscript``,
-  ``\\textsc``.
+- Titles keep their case where readers would change it (BibTeX styles lowercase titles;
+  pandoc and vaultd's import lower English titles to sentence case): words with an inner
+  capital (``t-SNE``, ``LeCun``, ``DNA``), in a sentence-case title every capitalised word
+  after the first (proper nouns: ``{Latin}``) and every word citeproc's sentence case would
+  change, and the title's nocase spans are braced; a title-case title is left to be
+  lowered. Rich text becomes ``\\textit``, ``\\textbf``, ``\\textsuperscript``,
+  ``\\textsubscript``, ``\\textsc``. ``SentenceCase`` is citeproc's rule, shared with
+  the import.
 - Names are ``von Last, Jr., First``; organisations are braced whole. DOI, URL and eprint
   are verbatim.
 
