@@ -6,7 +6,11 @@ import pytest
 
 from vaultd.config import Settings, load_settings
 from vaultd.daemon.runner import Daemon
-from vaultd.daemon.scheduler import run_verify, start_scheduler
+from vaultd.daemon.scheduler import (
+    refresh_citations_if_styles_changed,
+    run_verify,
+    start_scheduler,
+)
 from vaultd.library_bib import export_library_bib
 from vaultd.pipeline.ingest import idempotency_key, ingest_item
 from vaultd.samplepdf import write_sample_paper
@@ -74,7 +78,10 @@ def test_scheduler_runs_verify_daily_at_the_configured_time(vault: Vault,
         trigger = sched.get_job("verify").trigger
         fields = {f.name: str(f) for f in trigger.fields}
         assert fields["hour"] == "4" and fields["minute"] == "30"
-        assert {j.id for j in sched.get_jobs()} == {"verify", "retry", "enrich", "index", "bib"}
+        # (the one-shot "citation-styles" job may already have run and left)
+        ids = {j.id for j in sched.get_jobs()}
+        assert {"verify", "retry", "enrich", "index", "bib"} <= ids
+        assert ids <= {"verify", "retry", "enrich", "index", "bib", "citation-styles"}
     finally:
         sched.shutdown(wait=False)
 
@@ -86,3 +93,16 @@ def test_idempotency_keys_are_arxiv_id_doi_or_content_hash(tmp_path: Path) -> No
     assert idempotency_key(f, "https://doi.org/10.1145/ABC.1") == "doi:10.1145/abc.1"
     assert idempotency_key(f, None) == (
         "sha256:" + __import__("hashlib").sha256(b"%PDF-1.4 abc").hexdigest())
+
+
+def test_a_changed_style_config_rerenders_the_notes_when_the_agent_starts(
+        vault: Vault, settings: Settings, tmp_path: Path) -> None:
+    key = _ingest_sample(vault, settings, tmp_path)
+    queue = Daemon(vault, settings).queue
+    assert refresh_citations_if_styles_changed(vault, settings, queue) == 0  # first start
+    assert refresh_citations_if_styles_changed(vault, settings, queue) == 0  # nothing changed
+    settings.citations.styles = ["apa", "nature"]
+    assert refresh_citations_if_styles_changed(vault, settings, queue) == 1
+    text = vault.note_path(key).read_text(encoding="utf-8")
+    assert "### Nature" in text and "### MLA" not in text
+    assert refresh_citations_if_styles_changed(vault, settings, queue) == 0
