@@ -248,3 +248,15 @@ def test_a_batch_renders_each_work_exactly_as_it_renders_alone(
     assert together["a"]["apa"].text.startswith("Smith, A. (2020). One.")
     assert together["a"]["apa"].cite() == "(Smith, 2020)"
     assert together["b"]["ieee"].cite() == "[1]"
+
+
+def test_protected_series_and_container_titles_keep_their_case(
+        renderer: CitationRenderer) -> None:
+    from vaultd.capture.bib import parse_bib
+
+    [entry] = parse_bib("@book{k, title = {A Study of Things}, author = {Doe, Jane},"
+                        " year = {2020}, publisher = {Press},"
+                        " series = {{Lecture Notes in Multi-disciplinary Work}}}", "k.bib")
+    assert entry.work.rich["collection-title"].startswith('<span class="nocase">')
+    mla = renderer.render({"k": entry.work})["k"]["mla"].text
+    assert "Lecture Notes in Multi-disciplinary Work" in mla  # not "Multi-Disciplinary"

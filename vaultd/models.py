@@ -129,6 +129,11 @@ class Work(_Model):
         None, description="the title as CSL rich text (<i>, <b>, <sup>, <sub>, small caps, "
         "<span class=\"nocase\">) when the source marks part of it up; title is the plain text"
     )
+    rich: dict[str, str] = Field(
+        default_factory=dict,
+        description="CSL rich text of other title variables (container-title, "
+        "collection-title, event-title) where markup or case protection must survive",
+    )
     authors: list[Author] = Field(default_factory=list)
     editors: list[Author] = Field(default_factory=list)
     translators: list[Author] = Field(default_factory=list)
@@ -248,6 +253,7 @@ _CSL_SCALARS = {
 
 _VAULTD_EXTRA = (
     "title_rich",
+    "rich",
     "printed_ids",
     "retracted",
     "notices",

@@ -524,7 +524,20 @@ def _title(f: dict[str, Any], key: str, sub: str, addon: str | None = None, *,
             continue
         join = " " if plain[-1:] in "!?.,:;" else f"{sep} "
         plain, rich = plain + join + p, rich + join + (r or markup.from_plain(p))
+    rich = _literal_quotes(rich)
     return plain, (None if rich == markup.from_plain(plain) else rich)
+
+
+_TAG_OR_QUOTE_RE = re.compile(r'<[^>]*>|"')
+
+
+def _literal_quotes(rich: str) -> str:
+    """Straight double quotes typed in a .bib stay straight, as pandoc reads them: in CSL
+    rich text a pair of them would be read as a quotation (curly quotes)."""
+    if '"' not in rich:
+        return rich
+    return _TAG_OR_QUOTE_RE.sub(
+        lambda m: m.group() if m.group() != '"' else f'{markup.NOCASE_OPEN}"</span>', rich)
 
 
 def _language(f: dict[str, Any]) -> str | None:
@@ -555,11 +568,18 @@ def to_work(etype: str, f: dict[str, Any]) -> Work:
     # sentence case (styles title-case them again), as pandoc reads them.
     english = language is None or language.lower().startswith("en")
     title, title_rich = _title(f, "title", "subtitle", "titleaddon", sentence_case=english)
-    container = _title(f, "journaltitle", "journalsubtitle")[0] or \
-        _title(f, "journal", "journalsubtitle")[0] or \
-        _title(f, "booktitle", "booksubtitle", "booktitleaddon", sentence_case=english)[0]
+    container, container_rich = (_title(f, "journaltitle", "journalsubtitle")
+                                 if f.get("journaltitle") else
+                                 _title(f, "journal", "journalsubtitle") if f.get("journal")
+                                 else _title(f, "booktitle", "booksubtitle", "booktitleaddon",
+                                             sentence_case=english))
     if ctype == "article" and container and _SCHOLAR_ARXIV_RE.match(container):
-        container = None
+        container, container_rich = None, None
+    series, series_rich = _title(f, "series", "", sentence_case=english)
+    event, event_rich = _title(f, "eventtitle", "", sentence_case=english)
+    rich = {var: value for var, value in (("container-title", container_rich),
+                                          ("collection-title", series_rich),
+                                          ("event-title", event_rich)) if value}
     number = text_of(f.get("number"))
     howpublished = text_of(f.get("howpublished"))
     url = _verbatim(f.get("url"))
@@ -571,16 +591,16 @@ def to_work(etype: str, f: dict[str, Any]) -> Work:
         url = _EPRINT_URLS[eprint_type].format(text_of(f.get("eprint")))
     page = text_of(f.get("pages"))
     return make_work(
-        type=ctype, title=title, title_rich=title_rich,
+        type=ctype, title=title, title_rich=title_rich, rich=rich,
         authors=people(f.get("author") or [], drop_particles=drop),
         editors=people(f.get("editor") or [], drop_particles=drop),
         translators=people(f.get("translator") or [], drop_particles=drop),
         issued=_issued(f),
         container_title=container,
         container_title_short=text_of(f.get("shortjournal")),
-        collection_title=_title(f, "series", "", sentence_case=english)[0],
+        collection_title=series,
         collection_number=number if etype in _BOOK_LIKE else None,
-        event=_title(f, "eventtitle", "", sentence_case=english)[0],
+        event=event,
         event_place=text_of(f.get("venue")),
         edition=text_of(f.get("edition")), version=text_of(f.get("version")),
         volume=text_of(f.get("volume")),

@@ -24,6 +24,8 @@ from vaultd.models import Work
 
 ARXIV_DOI_PREFIX = "10.48550/arXiv."
 
+# Title variables read as CSL rich text (a plain value is escaped; ``Work.rich`` overrides).
+_RICH_VARIABLES = ("container-title", "collection-title", "event-title")
 # vaultd's storage-only keys that are not CSL variables.
 _NOT_CSL = ("custom",)
 
@@ -56,6 +58,9 @@ def citable_item(work: Work, item_id: str) -> dict[str, Any]:
         item.pop(key, None)
     if work.title:
         item["title"] = work.title_rich or from_plain(work.title)
+    for variable in _RICH_VARIABLES:
+        if variable in item:
+            item[variable] = work.rich.get(variable) or from_plain(str(item[variable]))
     return {k: v for k, v in item.items() if v not in ("", [], None)}
 
 
