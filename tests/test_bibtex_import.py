@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from replay_server import ReplayServer, capture_overrides, loopback_client
 
-from vaultd.capture.bib import decode, parse_bib, parse_bib_library, read_bib, read_bib_library
+from vaultd.capture.bib import parse_bib, parse_bib_library, read_bib, read_bib_library
+from vaultd.capture.latex_text import decode
 from vaultd.capture.names import is_organisation, split_name
 from vaultd.config import load_settings
 from vaultd.errors import InputError
@@ -647,7 +648,7 @@ def test_a_sentence_case_title_keeps_every_capital_through_bibtex(
 @settings(max_examples=500, deadline=None)
 @given(text=st.text(_chars, max_size=60))
 def test_any_text_written_as_latex_reads_back_the_same(text: str) -> None:
-    from vaultd.formats.bibtex import latex
+    from vaultd.formats.latex import latex
 
     assert decode(latex(text))[0] == " ".join(text.split())
 

@@ -17,8 +17,8 @@ What is written (docs/bibtex.md has the full tables):
   after the first (proper nouns: ``{Latin}``) and every word citeproc's sentence case would
   change, and the title's nocase spans are braced; a title-case title is left to be
   lowered. Rich text becomes ``\\textit``, ``\\textbf``, ``\\textsuperscript``,
-  ``\\textsubscript``, ``\\textsc``. ``SentenceCase`` is citeproc's rule, shared with
-  the import.
+  ``\\textsubscript``, ``\\textsc``. ``SentenceCase`` (formats/sentence_case.py) is
+  citeproc's rule, shared with the import.
 - Names are ``von Last, Jr., First``; organisations are braced whole. DOI, URL and eprint
   are verbatim.
 
@@ -28,9 +28,9 @@ Pure: no I/O.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from typing import Any
 
+from vaultd.formats.latex import latex, verbatim
+from vaultd.formats.sentence_case import SentenceCase
 from vaultd.models import Author, Work
 
 # CSL type → BibTeX entry type, for the types whose entry type depends on nothing else.
@@ -72,66 +72,6 @@ LANGIDS = {
     "he": "hebrew", "ja": "japanese", "ko": "korean", "zh": "chinese",
 }
 
-# --- LaTeX text -------------------------------------------------------------------------
-
-_ASCII = {
-    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$",
-    "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-    # OT1 fonts print these three as ¡ ¿ and an em dash.
-    "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
-}
-# Pairs TeX turns into one glyph (-- → –, `` → “, ?` → ¿): an empty group keeps them apart.
-_LIGATURES = {("-", "-"), ("`", "`"), ("'", "'"), ("?", "`"), ("!", "`")}
-# Wrong or lossy in pylatexenc's table: the double acute is \H, not \'.
-_OWN = {"Ű": r"{\H{U}}", "ű": r"{\H{u}}", "Ő": r"{\H{O}}", "ő": r"{\H{o}}"}
-
-
-@lru_cache(maxsize=1)
-def _codecs() -> tuple[Any, Any]:
-    from pylatexenc.latex2text import LatexNodes2Text
-    from pylatexenc.latexencode import UnicodeToLatexEncoder
-
-    encoder = UnicodeToLatexEncoder(non_ascii_only=True, replacement_latex_protection="braces-all",
-                                    unknown_char_policy="keep", unknown_char_warning=False)
-    return encoder, LatexNodes2Text(math_mode="text")
-
-
-@lru_cache(maxsize=8192)
-def _char(c: str) -> str:
-    if c in _ASCII:
-        return _ASCII[c]
-    if c.isascii():
-        return c
-    if c in _OWN:
-        return _OWN[c]
-    encoder, decoder = _codecs()
-    latex: str = encoder.unicode_to_latex(c)
-    if latex == c or "frac" in latex or "textasciicircum" in latex:
-        return c  # vaultd's import reads \textasciicircum as the ASCII ^ it writes
-    # Only a command that reads back as the same character: pylatexenc writes Greek
-    # capital Alpha as a Latin {A}, and a lone combining accent as nothing.
-    return latex if decoder.latex_to_text(latex) == c else c
-
-
-def latex(text: str, prev: str = "") -> str:
-    """Plain text as LaTeX (runs of whitespace become one space; module docstring).
-    ``prev``: the character written just before, for the ligature check."""
-    text = re.sub(r"\s+", " ", text)
-    out: list[str] = []
-    for c in text:
-        if (prev, c) in _LIGATURES:
-            out.append("{}")
-        out.append(_char(c))
-        prev = c
-    return "".join(out)
-
-
-def verbatim(text: str) -> str:
-    """DOIs and URLs are read verbatim (biblatex, \\url): only what would unbalance the
-    braces or start a command is percent-encoded."""
-    return "".join({"{": "%7B", "}": "%7D", "\\": "%5C"}.get(c, c) for c in "".join(text.split()))
-
-
 # --- titles: case protection and rich text ----------------------------------------------
 
 # Words a title-case title leaves lowercase; any other word starting lowercase after the
@@ -166,52 +106,6 @@ def _needs_protection(word: str, sentence_case: bool, first: bool) -> bool:
     if any(c.isupper() for c in core[1:]):
         return True  # inner capital: DNA, t-SNE, LeCun, iPhone, CO2
     return sentence_case and not first and core[:1].isupper()
-
-
-# pandoc reads an English BibTeX title as title case and lowers it to sentence case with
-# citeproc's rule (Citeproc.CaseTransform.withSentenceCase); vaultd's import does the same.
-# The text is cut into chunks (runs of letters and digits, runs of spaces, single other
-# characters); a chunk's fate depends on where it is.
-_START, _START_SENTENCE, _AFTER_SENTENCE_END, _AFTER_WORD_CHAR, _AFTER_WORD_END, _OTHER = \
-    range(6)
-_CHUNK_RE = re.compile(r"[^\W_]+|\s+|.", re.DOTALL)
-
-
-class SentenceCase:
-    """citeproc's sentence case over consecutive runs of one title: a capitalised word
-    ('Latin', 'A') is lowered unless it starts the title or a sentence (after . ? ! :)."""
-
-    def __init__(self) -> None:
-        self.state = _START
-
-    def apply(self, text: str, *, change: bool = True) -> str:
-        out: list[str] = []
-        for m in _CHUNK_RE.finditer(text):
-            chunk = m.group()
-            out.append(self._case(chunk) if change and chunk.isalnum() else chunk)
-            self._advance(chunk[-1])
-        return "".join(out)
-
-    def _case(self, chunk: str) -> str:
-        at_start = self.state in (_START, _START_SENTENCE)
-        capitalised = chunk[0].isupper() and all(c.islower() for c in chunk[1:])
-        if capitalised and not at_start:
-            return chunk.lower()
-        if at_start and (capitalised or all(c.islower() for c in chunk)):
-            return chunk[0].upper() + chunk[1:].lower()
-        return chunk
-
-    def _advance(self, c: str) -> None:
-        if c in ".?!:":
-            self.state = _AFTER_SENTENCE_END
-        elif c.isalnum():
-            self.state = _AFTER_WORD_CHAR
-        elif c.isspace() and self.state == _AFTER_SENTENCE_END:
-            self.state = _START_SENTENCE
-        elif c.isspace() or c in "-/\u2013\u2014":
-            self.state = _AFTER_WORD_END
-        else:
-            self.state = _OTHER
 
 
 def _adds_capital(word: str, cased: str) -> bool:
