@@ -114,8 +114,14 @@ def main() -> None:
             t0 = time.perf_counter()
             subprocess.run(cmd, check=True, capture_output=True, env=env)
             runs.append(time.perf_counter() - t0)
+        bare = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "pass"], check=True)
+            bare.append(time.perf_counter() - t0)
         print(f"`vaultd cite` from stored renderings (whole process): "
-              f"{_ms(statistics.median(runs))}   target <= 300 ms")
+              f"{_ms(statistics.median(runs))} (a bare `python3 -c pass`: "
+              f"{_ms(statistics.median(bare))})   target <= 300 ms")
 
 
 if __name__ == "__main__":
