@@ -6,6 +6,7 @@ the official CSL styles fed the source's *own* data (tests/_citeproc_oracle.py).
   by their CSL type), made below without any vaultd code;
 - arXiv Atom entries: the fields Zotero's arXiv translator and arXiv's DataCite DOI carry
   (type article, publisher arXiv, number arXiv:<id>, DOI 10.48550/arXiv.<id>);
+- OpenAlex works: their CrossRef type, display name, authorships, date, journal, biblio;
 - .bib files: pandoc reads the file itself.
 
 vaultd's side goes through its real source parsers and its real renderer. Plain text,
@@ -160,19 +161,10 @@ def _arxiv_entries(root: Path) -> list[tuple[str, ET.Element]]:
 
 def arxiv_csl(arxiv_id: str, entry: ET.Element, item_id: str) -> dict[str, Any]:
     """An arXiv entry as Zotero's arXiv translator records it."""
-    authors = []
-    for name in (a.findtext("a:name", "", ATOM) for a in entry.findall("a:author", ATOM)):
-        # BibTeX's "First von Last" rule: the family name starts at the first lowercase
-        # word (a particle) or is the last word; citeproc's parse-names then takes the
-        # particle apart.
-        words = name.split()
-        cut = next((i for i, w in enumerate(words[:-1]) if i and w[:1].islower()),
-                   len(words) - 1)
-        if cut:
-            authors.append({"family": " ".join(words[cut:]), "given": " ".join(words[:cut]),
-                            "parse-names": True})
-        else:
-            authors.append({"literal": name})
+    # Names split by BibTeX's "First von Last" rule; citeproc's parse-names then takes a
+    # particle apart.
+    authors = [_first_von_last(a.findtext("a:name", "", ATOM) or "")
+               for a in entry.findall("a:author", ATOM)]
     published = (entry.findtext("a:published", "", ATOM) or "")[:10]
     return {"id": item_id, "type": "article",
             "title": " ".join((entry.findtext("a:title", "", ATOM) or "").split()),
@@ -229,4 +221,54 @@ def test_every_fixture_bib_entry_is_cited_as_citeproc_cites_the_bib_file(
                 wrong[f"{path.parent.name}/{path.name}:{key}"] = (ours[key][style],
                                                                    theirs.get(key))
     assert count >= 12
+    assert not wrong, json.dumps(wrong, indent=1, ensure_ascii=False)
+
+
+def openalex_csl(data: dict[str, Any], item_id: str) -> dict[str, Any]:
+    """An OpenAlex work in CSL terms: its CrossRef type, display name, authorships (names
+    split by BibTeX's "First von Last" rule), publication date, host source and biblio."""
+    item: dict[str, Any] = {
+        "id": item_id,
+        "type": CROSSREF_CSL_TYPES.get(str(data.get("type_crossref")), "document"),
+        "title": data["display_name"],
+        "author": [_first_von_last(a["author"]["display_name"])
+                   for a in data.get("authorships") or []],
+        "issued": {"date-parts": [[int(p) for p in data["publication_date"].split("-")]]},
+    }
+    source = (data.get("primary_location") or {}).get("source") or {}
+    if source.get("display_name") and source.get("type") == "journal":
+        item["container-title"] = source["display_name"]
+    biblio = data.get("biblio") or {}
+    for theirs, ours in (("volume", "volume"), ("issue", "issue")):
+        if biblio.get(theirs):
+            item[ours] = biblio[theirs]
+    first, last = biblio.get("first_page"), biblio.get("last_page")
+    if first:
+        item["page"] = f"{first}-{last}" if last and last != first else first
+    if data.get("doi"):
+        item["DOI"] = data["doi"].split("doi.org/", 1)[-1]
+    return item
+
+
+def _first_von_last(name: str) -> dict[str, Any]:
+    words = name.split()
+    cut = next((i for i, w in enumerate(words[:-1]) if i and w[:1].islower()), len(words) - 1)
+    if not cut:
+        return {"literal": name}
+    return {"family": " ".join(words[cut:]), "given": " ".join(words[:cut]), "parse-names": True}
+
+
+@pytest.mark.parametrize("style", STYLE_NAMES)
+def test_every_recorded_openalex_journal_work_is_cited_as_citeproc_cites_its_record(
+        fixtures_dir: Path, style: str) -> None:
+    from vaultd.capture import openalex
+
+    records = {p.stem: json.loads(p.read_text(encoding="utf-8"))
+               for p in sorted((fixtures_dir / "openalex" / "works").glob("*.json"))}
+    assert len(records) >= 3
+    ids = _ids(records)
+    ours = _vaultd_texts({ids[n]: openalex.parse_work(d) for n, d in records.items()})
+    theirs = render_items([openalex_csl(d, ids[n]) for n, d in records.items()], style)
+    wrong = {n: (ours[i][style], theirs.get(i)) for n, i in ids.items()
+             if ours[i][style] != theirs.get(i)}
     assert not wrong, json.dumps(wrong, indent=1, ensure_ascii=False)
