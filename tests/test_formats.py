@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from vaultd.errors import CitationError, ConfigError, InputError
 from vaultd.formats import CitationRenderer, citeproc, to_csl_json
-from vaultd.formats.styles import BUILTIN, resolve, styles_dir
+from vaultd.formats.styles import BUILTIN, resolve, resolve_all, styles_dir
 from vaultd.models import Author, Work
 from vaultd.statedb import apply_migrations
 
@@ -135,9 +135,14 @@ def test_stored_renderings_answer_without_the_processor(monkeypatch: pytest.Monk
         CitationRenderer(db=db).render({"lecun": changed})
 
 
-def test_a_missing_pandoc_is_a_clear_citation_error(tmp_path: Path) -> None:
-    with pytest.raises(CitationError, match="not found; reinstall vaultd"):
+def test_a_missing_or_wrong_pandoc_is_a_clear_citation_error(tmp_path: Path) -> None:
+    with pytest.raises(CitationError, match=r"no-pandoc .* not found or not executable; fix"):
         citeproc.find_pandoc(str(tmp_path / "no-pandoc"))
+    fake = tmp_path / "true"
+    fake.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+    fake.chmod(0o755)
+    with pytest.raises(CitationError, match=r"failed: exit 0, no output; it must be pandoc"):
+        CitationRenderer(pandoc=fake).render({"lecun": LECUN})
 
 
 def test_an_untitled_work_gets_no_citation(renderer: CitationRenderer) -> None:
@@ -260,3 +265,70 @@ def test_protected_series_and_container_titles_keep_their_case(
     assert entry.work.rich["collection-title"].startswith('<span class="nocase">')
     mla = renderer.render({"k": entry.work})["k"]["mla"].text
     assert "Lecture Notes in Multi-disciplinary Work" in mla  # not "Multi-Disciplinary"
+
+
+def test_two_styles_never_share_a_note_heading_or_a_name(tmp_path: Path) -> None:
+    nature = resolve("nature")
+    lab = tmp_path / "lab.csl"
+    lab.write_bytes(nature.path.read_bytes())  # a lab copy keeps Nature's title
+    citer = CitationRenderer(resolve_all(["apa", "nature", "lab.csl"], tmp_path))
+    assert citer.headings() == {"apa": "apa", "nature": "Nature", "lab": "Nature (lab)"}
+    ieee = tmp_path / "ieee.csl"
+    ieee.write_bytes(resolve("ieee").path.read_bytes())
+    with pytest.raises(ConfigError, match="two citation styles are named 'ieee'"):
+        resolve_all(["ieee", "ieee.csl"], tmp_path)
+
+
+def test_a_page_range_and_a_locale_get_the_styles_own_locator(renderer: CitationRenderer) -> None:
+    assert renderer.cite(LECUN, "lecun", "apa", "4-5") == "(LeCun et al., 2015, pp. 4–5)"
+    assert renderer.cite(LECUN, "lecun", "apa", "12") == "(LeCun et al., 2015, p. 12)"
+    german = CitationRenderer(renderer.styles, lang="de-DE")
+    # The German page term (apa.csl keeps its own "et al." in every locale).
+    assert german.cite(LECUN, "lecun", "apa", "12") == "(LeCun et al., 2015, S. 12)"
+    assert german.cite(LECUN, "lecun", "ieee", "12") == "[1, S. 12]"
+
+
+def test_the_same_person_spelled_two_ways_is_never_batched_into_year_suffixes(
+        renderer: CitationRenderer) -> None:
+    split = Author(family="Berg", given="Jan", **{"non-dropping-particle": "van der"})
+    whole = Author(family="van der Berg", given="Jan")
+    batch = {"a": LECUN.model_copy(update={"authors": [split], "issued": [2019], "title": "One"}),
+             "b": LECUN.model_copy(update={"authors": [whole], "issued": [2019], "title": "Two"})}
+    together = renderer.render(batch)
+    assert together["a"]["apa"].cite() == "(van der Berg, 2019)"
+    assert together["b"]["apa"].cite() == "(van der Berg, 2019)"
+
+
+def test_a_note_style_cites_with_its_footnote_text(renderer: CitationRenderer) -> None:
+    note_style = "chicago-notes-bibliography"
+    if styles_dir() is None or not (styles_dir() / f"{note_style}.csl").is_file():  # type: ignore[operator]
+        pytest.skip(f"{note_style} is not installed")
+    cite = renderer.cite(LECUN, "lecun", note_style, "437")
+    assert "[1]" not in cite and cite.startswith("Yann LeCun")
+    assert "437" in cite
+
+
+def test_a_style_without_an_entry_for_a_kind_of_work_says_so(renderer: CitationRenderer) -> None:
+    entry = Work(type="entry-encyclopedia", title="Cat", container_title="Encyclopaedia Britannica",
+                 issued=[2020])
+    chicago = renderer.one(entry, "cat", "chicago")
+    assert chicago.text == ""  # Chicago cites encyclopedia entries in the text only
+    assert chicago.entry_text().startswith("No reference-list entry in this style; cite it in "
+                                           "the text: (")
+
+
+def test_a_blank_title_is_no_title(renderer: CitationRenderer) -> None:
+    assert renderer.render({"k": LECUN.model_copy(update={"title": "   "})}) == {}
+    with pytest.raises(InputError, match="has no title"):
+        renderer.one(LECUN.model_copy(update={"title": " "}), "k", "apa")
+
+
+def test_a_state_db_that_cannot_be_written_still_gives_citations(tmp_path: Path) -> None:
+    path = tmp_path / "state.db"
+    db = sqlite3.connect(path)
+    apply_migrations(db)
+    db.close()
+    path.chmod(0o444)
+    readonly = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+    per = CitationRenderer(db=readonly).render({"lecun": LECUN})["lecun"]
+    assert per["apa"].text.startswith("LeCun, Y., Bengio, Y., & Hinton, G. (2015).")

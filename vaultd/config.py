@@ -37,7 +37,8 @@ class CitationSettings(_Section):
         "chicago, ieee), official style names (nature, vancouver, …) or paths to .csl files",
     )
     lang: str | None = Field(
-        None, description="locale of the citations, e.g. en-GB or de-DE (default: the style's)"
+        None, pattern=r"^[a-z]{2,3}(-[A-Za-z]{2,4})?(-[A-Z]{2}|-\d{3})?$",
+        description="locale of the citations, e.g. en-GB or de-DE (default: the style's)",
     )
     pandoc: str | None = Field(
         None, description="pandoc binary for citations (default: the one vaultd installs)"

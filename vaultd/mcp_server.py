@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from vaultd.errors import VaultdError
+from vaultd.errors import CitationError, VaultdError
 from vaultd.vault import Vault
 
 if TYPE_CHECKING:
@@ -91,6 +92,9 @@ def prepare_fast_start() -> None:
         pass
 
 
+_CITER_LOCK = threading.Lock()
+
+
 @dataclass
 class _State:
     vault: Vault
@@ -101,12 +105,14 @@ class _State:
     renderer: Any = None
 
     def citer(self) -> Any:
-        """The vault's citation renderer (configured styles, stored renderings)."""
-        if self.renderer is None:
-            from vaultd.pipeline.citations import renderer_for
+        """The vault's citation renderer (configured styles, stored renderings), built once
+        even when tools run at the same time in worker threads."""
+        with _CITER_LOCK:
+            if self.renderer is None:
+                from vaultd.pipeline.citations import renderer_for
 
-            self.renderer = renderer_for(self.vault, self.settings)
-        return self.renderer
+                self.renderer = renderer_for(self.vault, self.settings)
+            return self.renderer
 
     def require_vault(self) -> Vault:
         from mcp.server.mcpserver.exceptions import ToolError
@@ -231,8 +237,12 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
 
         state.require_vault()
         try:
+            try:
+                citer = state.citer()
+            except CitationError:  # no citation processor: the verbatim text is still served
+                citer = None
             data = do_quote(vault, cite_key, chunk_id, index_db=state.index_if_any(),
-                            renderer=state.citer())
+                            renderer=citer)
             return ({"warning": "; ".join(data["labels"]), **data} if data.get("labels")
                     else data)
         except VaultdError as exc:

@@ -134,8 +134,9 @@ def _render_citations(citations: dict[str, str], meta: NoteMeta) -> str:
     cite_key = meta.cite_key
     out = [CITATIONS_BEGIN, *trust_callouts(meta), "## Citations", ""]
     if not citations:
-        out += [f"*No citation yet: this record has no title. Give it an id with "
-                f"`vaultd capture raw/{cite_key}.pdf --doi DOI --refresh`.*", ""]
+        how = (f"vaultd capture {meta.raw} --doi DOI --refresh" if meta.raw else
+               f"vaultd capture DOI --cite-key {cite_key} --refresh")
+        out += [f"*No citation yet: this record has no title. Give it an id with `{how}`.*", ""]
     for style, text in citations.items():
         out += [f"### {STYLE_HEADINGS.get(style, style)}", ""]
         body = _fence(text + "\n", "bibtex").rstrip("\n") if style == "bibtex" else text

@@ -8,7 +8,7 @@ import click
 
 from vaultd.cli import main_group
 from vaultd.cli.common import app, emit_json, json_option
-from vaultd.errors import InputError
+from vaultd.errors import CitationError, InputError
 
 _FORMAT_HELP = ("apa, mla, chicago, ieee (or any style in [citations] styles, any installed "
                 "CSL style by name), bibtex, csl-json; any case")
@@ -78,7 +78,13 @@ def quote_command(ctx: click.Context, cite_key: str, chunk_id: str, as_json: boo
     """
     from vaultd.index.lookup import quote
 
-    data = quote(app(ctx).vault(), cite_key, chunk_id)
+    a = app(ctx)
+    a.settings(a.vault())  # a bad config fails here, as for every command
+    try:
+        citer = _renderer(ctx)
+    except CitationError:  # no citation processor: the verbatim text is still served
+        citer = None
+    data = quote(app(ctx).vault(), cite_key, chunk_id, renderer=citer)
     if as_json:
         emit_json(data)
         return

@@ -85,24 +85,19 @@ def index_reconcile(vault: Vault, settings: Settings) -> None:
     index_vault(vault, settings)
 
 
-def refresh_citations_if_styles_changed(vault: Vault, settings: Settings, queue: Any) -> int:
-    """When the configured styles, a style file or the locale changed since the last run,
-    re-render every note's citations (one batch). Returns the notes updated."""
+def refresh_citations_if_styles_changed(vault: Vault, settings: Settings) -> int:
+    """At start: re-render every note's citations when the configured styles, a style
+    file or the locale changed since the notes were rendered (one batch). Returns the
+    notes updated."""
     citations = _stage("vaultd.pipeline.citations", "renderer_for")
-    refresh = _stage("vaultd.pipeline.citations", "refresh_notes")
+    refresh = _stage("vaultd.pipeline.citations", "refresh_if_styles_changed")
     renderer = citations(vault, settings)
     try:
-        fingerprint = [[s.name, s.sha256] for s in renderer.styles] + [[renderer.lang or ""]]
-        previous = queue.get_meta("citation_styles")
-        if previous is None:  # first run: the notes were rendered with these styles
-            queue.set_meta("citation_styles", fingerprint)
-            return 0
-        if previous == fingerprint:
-            return 0
         report = refresh(vault, renderer)
     finally:
         renderer.close()
-    queue.set_meta("citation_styles", fingerprint)
+    if report is None:
+        return 0
     log.info("citation styles changed: %d of %d notes re-rendered", report.notes_updated,
              report.works)
     return int(report.notes_updated)
@@ -155,8 +150,7 @@ def start_scheduler(daemon: Daemon) -> Any:
     sched.add_job(guarded("library.bib export", daemon.export_bib), "interval",
                   minutes=settings.daemon.bib_export_minutes, id="bib", coalesce=True)
     sched.add_job(guarded("citation styles",
-                          lambda: refresh_citations_if_styles_changed(vault, settings,
-                                                                      daemon.queue)),
+                          lambda: refresh_citations_if_styles_changed(vault, settings)),
                   id="citation-styles")  # once, at start: a changed config re-renders notes
     sched.start()
     return sched

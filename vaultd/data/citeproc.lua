@@ -42,11 +42,19 @@ end
 local function cite_para(id, page)
   local c = pandoc.Citation(id, "NormalCitation")
   if page then
-    c.suffix = pandoc.Inlines{pandoc.Str(","), pandoc.Space(), pandoc.Str("p."),
-                              pandoc.Space(), pandoc.Str(page)}
+    -- A bare locator is a page: the style's locale gives the label ("p.", "S.", none).
+    c.suffix = pandoc.Inlines{pandoc.Str(","), pandoc.Space(), pandoc.Str(page)}
   end
   local para = pandoc.Para{pandoc.Cite({pandoc.Str("[@" .. id .. "]")}, {c})}
   return pandoc.Div({para}, pandoc.Attr("cite-" .. (page and "loc-" or "") .. id))
+end
+
+-- A note style's citation is a footnote: its text is the footnote's, not the marker.
+local function intext(blocks)
+  local note = nil
+  pandoc.Blocks(blocks):walk({Note = function(n) note = note or n.content end})
+  if note then return write(note, "plain") end
+  return write(blocks, "plain")
 end
 
 local function run(job, style_path, bibliography, blocks)
@@ -72,7 +80,7 @@ local function collect(doc, results)
       if not id then id = b.identifier:match("^cite%-(.+)$") end
       if id then
         results[id] = results[id] or {}
-        results[id][loc and "intext_locator" or "intext"] = write(b.content, "plain")
+        results[id][loc and "intext_locator" or "intext"] = intext(b.content)
       end
     end
   end

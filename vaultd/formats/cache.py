@@ -28,6 +28,21 @@ def _m001(db: sqlite3.Connection) -> None:
     )
 
 
+@migration("citations_m002_create_meta")
+def _m002(db: sqlite3.Connection) -> None:
+    db.execute("CREATE TABLE citation_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+
+
+def get_meta(db: sqlite3.Connection, key: str) -> str | None:
+    row = db.execute("SELECT value FROM citation_meta WHERE key = ?", (key,)).fetchone()
+    return str(row[0]) if row else None
+
+
+def set_meta(db: sqlite3.Connection, key: str, value: str) -> None:
+    with db:
+        db.execute("INSERT OR REPLACE INTO citation_meta(key, value) VALUES (?, ?)", (key, value))
+
+
 def cache_key(item_sha: str, style_sha: str, engine: str, lang: str | None) -> str:
     raw = "\x1f".join((item_sha, style_sha, engine, lang or ""))
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()

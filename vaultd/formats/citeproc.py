@@ -19,6 +19,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -39,6 +40,18 @@ PANDOC_TIMEOUT_SECONDS = 600.0
 WORKS_PER_PROCESS = 40
 # Works rendered in one reference list (they share no names; see independent_groups).
 GROUP_SIZE = 100
+# Changes whenever this module changes what a rendering is (part of the stored key).
+RENDERING_VERSION = "2"
+
+
+NO_ENTRY = "No reference-list entry in this style; cite it in the text"
+_SINGLE_PAGE_RE = re.compile(r"[^\W_]+")
+
+
+def is_single_page(page: str) -> bool:
+    """One page label (letters and digits only): the style prints it as it is, so the
+    sentinel can stand in for it. Ranges ("4-5") and lists get the style's own form."""
+    return bool(_SINGLE_PAGE_RE.fullmatch(page.strip()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,10 +64,22 @@ class Rendering:
     intext_locator: str  # in-text citation with the sentinel page
 
     def cite(self, page: str | None = None) -> str:
-        """The in-text citation, pointing at ``page`` (a printed page label) if given."""
+        """The in-text citation, pointing at ``page`` if given: one printed page label
+        (``4``, ``xii``, ``S3``); a range or list needs ``CitationRenderer.cite``."""
         if not page:
             return self.intext
+        if not is_single_page(page):
+            raise ValueError(f"{page!r} is not a single page label")
         return self.intext_locator.replace(LOCATOR_SENTINEL, page)
+
+    def entry_markdown(self) -> str:
+        """The entry as Markdown; a style that gives this kind of work no reference-list
+        entry (Chicago cites encyclopedia entries in the text only) gets a line saying so."""
+        return self.markdown or f"*{NO_ENTRY}: {self.intext}*"
+
+    def entry_text(self) -> str:
+        """The entry as plain text, with the same line when the style gives none."""
+        return self.text or f"{NO_ENTRY}: {self.intext}"
 
     def to_json(self) -> dict[str, str]:
         return {"markdown": self.markdown, "text": self.text, "intext": self.intext,
@@ -89,6 +114,9 @@ def find_pandoc(explicit: str | None = None) -> Path:
     for cand in candidates:
         if Path(cand).is_file() and os.access(cand, os.X_OK):
             return Path(cand)
+    if explicit:
+        raise CitationError(f"pandoc {explicit} (VAULTD_PANDOC or [citations] pandoc) not found "
+                            "or not executable; fix the path or unset it to use vaultd's own")
     raise CitationError("pandoc (the citation processor) not found; reinstall vaultd with "
                         "`bash scripts/install.sh` or point VAULTD_PANDOC at a pandoc ≥ 3.1")
 
@@ -106,8 +134,12 @@ def _name_keys(item: dict[str, Any]) -> set[str]:
     for value in item.values():
         if isinstance(value, list) and value and all(isinstance(n, dict) for n in value):
             for n in value:
+                # The last word of the name as displayed: "van der Berg" with or without
+                # its particle split off, "Berg", "World Health Organization" all meet
+                # whatever form another record gives them (over-grouping is only slower).
                 name = n.get("family") or n.get("literal") or n.get("given") or ""
-                keys.add("n:" + " ".join(str(name).split()).casefold())
+                words = re.findall(r"\w+", str(name).casefold())
+                keys.add("n:" + (words[-1] if words else ""))
     if not keys:
         keys.add("t:" + " ".join(str(item.get("title", "")).split()).casefold())
     return keys
@@ -146,7 +178,7 @@ def _tasks(items: Sequence[dict[str, Any]], styles: Sequence[Style]) -> list[_Ta
     return tasks
 
 
-def _run_tasks(pandoc: Path, tasks: Sequence[_Task], lang: str | None,
+def _run_tasks(pandoc: Path, tasks: Sequence[_Task], lang: str | None, locator: str,
                workdir: Path, n: int) -> dict[str, dict[str, Any]]:
     entries = []
     for i, task in enumerate(tasks):
@@ -158,7 +190,7 @@ def _run_tasks(pandoc: Path, tasks: Sequence[_Task], lang: str | None,
     job = workdir / f"{n}-job.json"
     out = workdir / f"{n}-out.json"
     styles = {t.style.name: str(t.style.path) for t in tasks}
-    job.write_text(json.dumps({"styles": styles, "tasks": entries, "locator": LOCATOR_SENTINEL,
+    job.write_text(json.dumps({"styles": styles, "tasks": entries, "locator": locator,
                                "lang": lang}), encoding="utf-8")
     env = {**os.environ, "VAULTD_CITEPROC_JOB": str(job), "VAULTD_CITEPROC_OUT": str(out)}
     cmd = [str(pandoc), os.devnull, "--from", "markdown", "--to", "plain",
@@ -169,8 +201,9 @@ def _run_tasks(pandoc: Path, tasks: Sequence[_Task], lang: str | None,
     except (OSError, subprocess.SubprocessError) as exc:
         raise CitationError(f"citation processor failed to run ({pandoc}): {exc}") from exc
     if proc.returncode != 0 or not out.is_file():
-        detail = " ".join(proc.stderr.split())[:300] or f"exit {proc.returncode}"
-        raise CitationError(f"citation processor failed: {detail}")
+        detail = " ".join(proc.stderr.split())[:300] or f"exit {proc.returncode}, no output"
+        raise CitationError(f"citation processor {pandoc} failed: {detail}; it must be pandoc "
+                            "≥ 3.1 (set VAULTD_PANDOC or [citations] pandoc, or reinstall vaultd)")
     data: dict[str, dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))
     return data
 
@@ -188,9 +221,12 @@ def _split(tasks: list[_Task], workers: int) -> list[list[_Task]]:
 
 def render(items: Sequence[dict[str, Any]], styles: Sequence[Style], *,
            pandoc: Path | None = None, lang: str | None = None,
-           processes: int | None = None) -> dict[str, dict[str, Rendering]]:
+           processes: int | None = None,
+           locator: str = LOCATOR_SENTINEL) -> dict[str, dict[str, Rendering]]:
     """``{style name: {item id: Rendering}}`` for every CSL item in every style.
 
+    ``locator`` is the page the located in-text citation points at (the sentinel, which
+    ``Rendering.cite`` replaces, unless a caller needs a page range rendered for real).
     Large batches are split over ``processes`` pandoc processes (default: one per CPU)."""
     if not items or not styles:
         return {s.name: {} for s in styles}
@@ -205,8 +241,9 @@ def render(items: Sequence[dict[str, Any]], styles: Sequence[Style], *,
     with tempfile.TemporaryDirectory(prefix="vaultd-citeproc-") as tmp:
         workdir = Path(tmp)
         with ThreadPoolExecutor(max_workers=len(shares)) as pool:
-            results = list(pool.map(lambda ns: _run_tasks(exe, ns[1], lang, workdir, ns[0]),
-                                    enumerate(shares)))
+            results = list(pool.map(
+                lambda ns: _run_tasks(exe, ns[1], lang, locator, workdir, ns[0]),
+                enumerate(shares)))
     out: dict[str, dict[str, Rendering]] = {s.name: {} for s in styles}
     for result in results:
         for style_name, per in result.items():

@@ -19,7 +19,9 @@ or by the path of a ``.csl`` file (a lab's house style). Names are case-insensit
 
 from __future__ import annotations
 
+import difflib
 import hashlib
+import html
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -50,7 +52,7 @@ class Style:
     path: Path
     title: str
     sha256: str
-    numeric: bool = False  # in-text citations are reference numbers ("[1]")
+    numeric: bool = False  # prints reference numbers ("[1]"): numbered by citing order
     positional: bool = False  # output depends on a cite's position (ibid, subsequent)
 
     @property
@@ -99,10 +101,11 @@ def _load_style(name: str, path: Path, size: int, mtime_ns: int) -> Style:
         raise ConfigError(f"{path} is a dependent CSL style (it only points to another style); "
                           "name its parent style instead")
     title = _TITLE_RE.search(text)
-    shown = " ".join(title.group(1).split()) if title else name
+    shown = html.unescape(" ".join(title.group(1).split())) if title else name
     return Style(name=name, path=path.resolve(), title=shown,
                  sha256=hashlib.sha256(data).hexdigest(),
-                 numeric='citation-format="numeric"' in text, positional="position=" in text)
+                 numeric="citation-number" in text,
+                 positional=bool(re.search(r"\bposition\s*=", text)))
 
 
 def resolve(spec: str, base: Path | None = None) -> Style:
@@ -126,7 +129,9 @@ def resolve(spec: str, base: Path | None = None) -> Style:
                           " reinstall vaultd with `bash scripts/install.sh`")
     path = folder / f"{stem}.csl"
     if not re.fullmatch(r"[a-z0-9][a-z0-9._-]*", stem) or not path.is_file():
-        close = [n for n in installed_names() if name in n][:8]
+        names = installed_names()
+        close = list(dict.fromkeys([*difflib.get_close_matches(name, names, n=5, cutoff=0.6),
+                                    *(n for n in names if name in n)]))[:8]
         hint = ("; close matches: " + ", ".join(close)) if close else ""
         raise ConfigError(f"unknown citation style {spec!r}{hint}; installed styles: "
                           f"{', '.join(BUILTIN)} and the {len(installed_names()) - len(BUILTIN)} "
@@ -139,17 +144,21 @@ def resolve_all(specs: list[str] | tuple[str, ...], base: Path | None = None) ->
     out: dict[str, Style] = {}
     for spec in specs:
         style = resolve(spec, base)
+        same = out.get(style.name)
+        if same is not None and same.path != style.path:
+            raise ConfigError(f"two citation styles are named {style.name!r} ({same.path} and "
+                              f"{style.path}); rename the .csl file")
         out.setdefault(style.name, style)
     return tuple(out.values())
 
 
 def pick(styles: tuple[Style, ...], name: str) -> Style:
     """The configured style called ``name`` (any case), or an installed style by that name."""
-    wanted = name.strip().lower()
+    wanted = name.strip()
     for style in styles:
-        if style.name == wanted:
+        if style.name == wanted.lower():
             return style
     try:
-        return resolve(wanted)
+        return resolve(wanted)  # a path is read relative to the current directory
     except ConfigError as exc:
         raise InputError(str(exc)) from exc

@@ -144,20 +144,21 @@ def citation(vault: Vault, cite_key: str, style: str = BIBTEX, *, index_db: Any 
              renderer: Any = None, page: str | None = None) -> Citation:
     """``cite_key`` cited in ``style`` (any case): a configured or installed CSL style,
     ``bibtex`` or ``csl-json``; ``page`` adds the in-text citation pointing at that page."""
-    from vaultd.formats import to_bibtex, to_csl_json
+    from vaultd.formats import has_title, to_bibtex, to_csl_json
 
     meta = load_meta(vault, cite_key, index_db=index_db)
     citer = _renderer(vault, renderer)
     name = _format_name(style, citer)
     if name == CSL_JSON:
         return _citation(cite_key, name, meta, _json_text([to_csl_json(meta.work, cite_key)]))
-    if not meta.work.title:
-        raise InputError(no_citation_hint(cite_key))
+    if not has_title(meta.work):
+        raise InputError(no_citation_hint(cite_key, has_pdf=bool(meta.pdf)))
     if name == BIBTEX:
         return _citation(cite_key, name, meta, to_bibtex(meta.work, cite_key))
     rendering = citer.one(meta.work, cite_key, name)
-    return _citation(cite_key, name, meta, rendering.markdown, rendering.text,
-                     rendering.cite(page))
+    intext = citer.cite(meta.work, cite_key, name, page) if page else rendering.intext
+    return _citation(cite_key, name, meta, rendering.entry_markdown(), rendering.entry_text(),
+                     intext)
 
 
 def cite(vault: Vault, cite_key: str, style: str = BIBTEX, *, index_db: Any = None,
@@ -173,10 +174,11 @@ def _json_text(items: list[dict[str, Any]]) -> str:
     return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
 
 
-def no_citation_hint(cite_key: str) -> str:
+def no_citation_hint(cite_key: str, *, has_pdf: bool = True) -> str:
     """Why a record without a title gets no citation, and how to give it one."""
-    return (f"{cite_key} has no title yet, so no citation is made for it; give it an id: "
-            f"`vaultd capture raw/{cite_key}.pdf --doi DOI --refresh`")
+    how = (f"`vaultd capture raw/{cite_key}.pdf --doi DOI --refresh`" if has_pdf else
+           f"`vaultd capture DOI --cite-key {cite_key} --refresh`")
+    return f"{cite_key} has no title yet, so no citation is made for it; give it an id: {how}"
 
 
 @dataclass
@@ -191,7 +193,7 @@ def bibliography_of(vault: Vault, cite_keys: Iterable[str], style: str = BIBTEX,
                     index_db: Any = None, renderer: Any = None) -> Bibliography:
     """All entries joined (blank line between; CSL-JSON: one array), the citations with
     their labels, and the unknown keys with suggestions. Styles render in one batch."""
-    from vaultd.formats import to_bibtex, to_csl_json
+    from vaultd.formats import has_title, to_bibtex, to_csl_json
 
     citer = _renderer(vault, renderer)
     name = _format_name(style, citer)
@@ -206,9 +208,9 @@ def bibliography_of(vault: Vault, cite_keys: Iterable[str], style: str = BIBTEX,
         except InputError as exc:
             unknown.append({"cite_key": key, "did_you_mean": [], "reason": str(exc)})
             continue
-        if name != CSL_JSON and not meta.work.title:  # listed, never a broken entry
+        if name != CSL_JSON and not has_title(meta.work):  # listed, never a broken entry
             unknown.append({"cite_key": key, "did_you_mean": [],
-                            "reason": no_citation_hint(key)})
+                            "reason": no_citation_hint(key, has_pdf=bool(meta.pdf))})
             continue
         metas[key] = meta
     rendered: dict[str, Any] = {}
@@ -223,7 +225,8 @@ def bibliography_of(vault: Vault, cite_keys: Iterable[str], style: str = BIBTEX,
             citations.append(_citation(key, name, meta, to_bibtex(meta.work, key)))
         else:
             r = next(iter(rendered[key].values()))
-            citations.append(_citation(key, name, meta, r.markdown, r.text, r.intext))
+            citations.append(_citation(key, name, meta, r.entry_markdown(), r.entry_text(),
+                                       r.intext))
     if name == CSL_JSON:
         text = _json_text([to_csl_json(m.work, k) for k, m in metas.items()])
     else:
@@ -306,12 +309,14 @@ def _quote_citation(vault: Vault, cite_key: str, page: str, index_db: Any,
     out: dict[str, Any] = {"metadata_verified": meta.reconciled,
                            "retracted": meta.work.retracted,
                            "labels": _labels(meta), "citation": None, "citation_style": None}
-    if meta.work.title:
-        citer = _renderer(vault, renderer)
+    from vaultd.formats import has_title
+
+    if has_title(meta.work):
         try:
+            citer = _renderer(vault, renderer)
             style = citer.styles[0]
-            out["citation"] = citer.one(meta.work, cite_key, style.name).cite(page)
+            out["citation"] = citer.cite(meta.work, cite_key, style.name, page)
             out["citation_style"] = style.name
-        except VaultdError:
-            pass
+        except VaultdError as exc:  # no processor here: the quote itself is still served
+            out["citation_error"] = str(exc)
     return out

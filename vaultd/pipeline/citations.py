@@ -7,11 +7,11 @@ with ``renderer_for``; the compile stage and the lookups use it.
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -30,11 +30,13 @@ def renderer_for(vault: Vault, settings: Settings | None, *,
                  db: sqlite3.Connection | None = None, stored: bool = True) -> CitationRenderer:
     """The vault's renderer: its configured styles and locale, with stored renderings in
     its state database (``stored=False``: none, e.g. on a read-only vault)."""
+    from vaultd.formats.citeproc import find_pandoc
     from vaultd.formats.styles import DEFAULT_STYLES
 
     cfg = settings.citations if settings is not None else None
     styles = resolve_all(cfg.styles if cfg else list(DEFAULT_STYLES), vault.root)
-    pandoc = Path(cfg.pandoc) if cfg and cfg.pandoc else None
+    # A configured pandoc that is not there is named now, in one line.
+    pandoc = find_pandoc(cfg.pandoc) if cfg and cfg.pandoc else None
     if db is None and stored:
         try:
             db = open_state_db(vault.state_db)
@@ -58,6 +60,32 @@ class RefreshReport:
     works: int = 0
     notes_updated: int = 0
     skipped: list[str] = field(default_factory=list)
+
+
+STYLES_KEY = "note_styles"  # citation_meta: the styles the notes were last rendered in
+
+
+def styles_fingerprint(renderer: CitationRenderer) -> str:
+    """What the notes' citations depend on besides the works: the styles (name and file
+    hash), their order and the locale."""
+    return json.dumps([[s.name, s.sha256] for s in renderer.styles] + [renderer.lang or ""])
+
+
+def refresh_if_styles_changed(vault: Vault, renderer: CitationRenderer) -> RefreshReport | None:
+    """Re-render every note's citations when the configured styles, a style file or the
+    locale differ from those the notes were last rendered in (or that is not known, as in
+    a vault whose notes an older vaultd wrote); None when nothing changed."""
+    from vaultd.formats.cache import get_meta
+
+    if renderer.db is None:
+        return None  # nowhere to remember it: `vaultd styles refresh` does it on demand
+    try:
+        if get_meta(renderer.db, STYLES_KEY) == styles_fingerprint(renderer):
+            return None
+    except sqlite3.Error as exc:
+        log.warning("cannot read the styles the notes were rendered in (%s)", exc)
+        return None
+    return refresh_notes(vault, renderer)
 
 
 def refresh_notes(vault: Vault, renderer: CitationRenderer,
@@ -92,4 +120,11 @@ def refresh_notes(vault: Vault, renderer: CitationRenderer,
                 report.notes_updated += 1
         if progress is not None:
             progress(done, len(metas))
+    if renderer.db is not None:
+        from vaultd.formats.cache import set_meta
+
+        try:
+            set_meta(renderer.db, STYLES_KEY, styles_fingerprint(renderer))
+        except sqlite3.Error as exc:
+            log.warning("cannot record the styles the notes are rendered in (%s)", exc)
     return report
