@@ -622,7 +622,13 @@ def test_export_then_import_gives_the_same_csl(work: Work) -> None:
         assert str(theirs.pop(var, "")).casefold() == str(ours.pop(var, "")).casefold(), var
     assert theirs == ours
     assert (back.arxiv_id, back.arxiv_primary_class) == (work.arxiv_id, work.arxiv_primary_class)
-    assert _citable(_round_trip(back)) == _citable(back)
+    # Stable from the first pass on, up to the case of an unmarked title-case word: "0 A"
+    # reads as a title-case title (the export leaves it unprotected), so it may be lowered
+    # once more (docs/bibtex.md, what is lossy).
+    again, once = _citable(_round_trip(back)), _citable(back)
+    for var in _TITLES:
+        assert str(again.pop(var, "")).casefold() == str(once.pop(var, "")).casefold(), var
+    assert again == once
     if back.title_rich is not None:  # the rich title is the title marked up
         assert markup.to_plain(back.title_rich).replace("\uff1c", "<") == back.title
 

@@ -23,6 +23,13 @@ _LIGATURES = {("-", "-"), ("`", "`"), ("'", "'"), ("?", "`"), ("!", "`")}
 _OWN = {"Ű": r"{\H{U}}", "ű": r"{\H{u}}", "Ő": r"{\H{O}}", "ő": r"{\H{o}}"}
 
 
+# BibTeX's own ligatures for the dashes (read by BibTeX, biber and pandoc alike).
+_DASHES = {"–": "--", "—": "---"}
+_SAFE_COMMAND_RE = re.compile(
+    r"\{\\[`'^\"~=.][A-Za-z]\}|\{\\[uvHckrbdt]\{[A-Za-z]\}\}"
+    r"|\{\\(?:o|O|l|L|ss|ae|AE|oe|OE|aa|AA|i)\}")
+
+
 @lru_cache(maxsize=1)
 def _codecs() -> tuple[Any, Any]:
     from pylatexenc.latex2text import LatexNodes2Text
@@ -41,12 +48,16 @@ def _char(c: str) -> str:
         return c
     if c in _OWN:
         return _OWN[c]
+    if c in _DASHES:
+        return _DASHES[c]
     encoder, decoder = _codecs()
     latex: str = encoder.unicode_to_latex(c)
-    if latex == c or "frac" in latex or "textasciicircum" in latex:
-        return c  # vaultd's import reads \textasciicircum as the ASCII ^ it writes
-    # Only a command that reads back as the same character: pylatexenc writes Greek
-    # capital Alpha as a Latin {A}, and a lone combining accent as nothing.
+    # Only an accented Latin letter or one of LaTeX's letter commands, and only when it
+    # reads back as the same character: other text commands (\textemdash, \texteuro,
+    # \ensuremath{\alpha}, \dj, an accent on a dotless \i) are dropped or garbled by
+    # pandoc's BibTeX reader, so those characters stay UTF-8, which every reader takes.
+    if not _SAFE_COMMAND_RE.fullmatch(latex):
+        return c
     return latex if decoder.latex_to_text(latex) == c else c
 
 
@@ -56,10 +67,12 @@ def latex(text: str, prev: str = "") -> str:
     text = re.sub(r"\s+", " ", text)
     out: list[str] = []
     for c in text:
-        if (prev, c) in _LIGATURES:
+        piece = _char(c)
+        # Checked on what is written: "-" before "–" (written "--") must not become "---".
+        if (prev, piece[:1]) in _LIGATURES:
             out.append("{}")
-        out.append(_char(c))
-        prev = c
+        out.append(piece)
+        prev = piece[-1:]
     return "".join(out)
 
 
