@@ -220,6 +220,17 @@ def test_a_local_pdf_with_every_source_down_is_saved_for_retry(
         in res.warnings
 
 
+def test_only_copyright_publication_and_volume_lines_give_a_printed_year() -> None:
+    from vaultd.capture.pdfmeta import printed_years
+
+    assert printed_years("Received: 1 Jan 2015; Accepted: 2 Feb 2016\n© 2016 The Authors") \
+        == [2015, 2016]
+    assert printed_years("Proceedings of NAACL-HLT 2018, pages 84–91") == [2018]
+    # Body text that merely mentions a year, even beside "volume" or "published".
+    assert printed_years("Since the volume of data doubled in 2012, tissue grown in 2011 "
+                         "and unpublished data from 2009 were published in 2010") == []
+
+
 def test_a_pdf_alone_gives_no_creation_year_and_no_generic_title(fixtures_dir: Path) -> None:
     from vaultd.capture.pdfmeta import read_pdf_meta
     from vaultd.pipeline.capture import _pdf_hint

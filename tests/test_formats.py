@@ -332,3 +332,10 @@ def test_a_state_db_that_cannot_be_written_still_gives_citations(tmp_path: Path)
     readonly = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
     per = CitationRenderer(db=readonly).render({"lecun": LECUN})["lecun"]
     assert per["apa"].text.startswith("LeCun, Y., Bengio, Y., & Hinton, G. (2015).")
+
+
+def test_a_title_cannot_hide_or_restyle_itself_in_obsidian(renderer: CitationRenderer) -> None:
+    work = LECUN.model_copy(update={"title": "Pay $5 for %% comments %% and ==marks== [[x]]"})
+    markdown = renderer.render({"k": work})["k"]["apa"].entry_markdown()
+    assert r"Pay \$5 for \%\% comments \%\% and \=\=marks\=\=" in markdown
+    assert "[[x]]" not in markdown and "<https://doi.org/10.1038/nature14539>" in markdown

@@ -39,7 +39,8 @@ class PdfMeta:
 # Lines where a first page prints the work's own year: copyright, publication, received/
 # accepted, proceedings and volume lines ("c⃝2017" is how LaTeX's \copyright extracts).
 _YEAR_LINE_RE = re.compile(
-    r"©|c⃝|\(c\)|copyright|published|received|accepted|proceedings|volume|vol\.|issue",
+    r"©|c⃝|\(c\)|\bcopyright\b|\bpublished(?:\s+online)?\s*:|\breceived\s*:|"
+    r"\baccepted\s*:|\bproceedings\s+of\b|\bvol(?:ume)?\.?\s*\d|\bissue\s*\d",
     re.IGNORECASE)
 _YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 

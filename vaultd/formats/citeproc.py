@@ -45,6 +45,17 @@ RENDERING_VERSION = "2"
 
 
 NO_ENTRY = "No reference-list entry in this style; cite it in the text"
+
+# Obsidian reads more than CommonMark: %%comments%%, ==highlights==, $math$ and [[links]]
+# would hide or restyle a title's characters. Escaped outside link targets.
+_OBSIDIAN_RE = re.compile(r"(<https?://[^>]*>|\]\([^)]*\))|(%%|==|\$|\[\[)")
+_OBSIDIAN_ESCAPES = {"%%": "\\%\\%", "==": "\\=\\=", "$": "\\$", "[[": "\\[\\["}
+
+
+def obsidian_safe(markdown: str) -> str:
+    """CommonMark from pandoc with the characters Obsidian would read as its own syntax
+    backslash-escaped (link targets left alone)."""
+    return _OBSIDIAN_RE.sub(lambda m: m.group(1) or _OBSIDIAN_ESCAPES[m.group(2)], markdown)
 _SINGLE_PAGE_RE = re.compile(r"[^\W_]+")
 
 
@@ -73,9 +84,10 @@ class Rendering:
         return self.intext_locator.replace(LOCATOR_SENTINEL, page)
 
     def entry_markdown(self) -> str:
-        """The entry as Markdown; a style that gives this kind of work no reference-list
-        entry (Chicago cites encyclopedia entries in the text only) gets a line saying so."""
-        return self.markdown or f"*{NO_ENTRY}: {self.intext}*"
+        """The entry as Markdown for Obsidian; a style that gives this kind of work no
+        reference-list entry (Chicago cites encyclopedia entries in the text only) gets a
+        line saying so."""
+        return obsidian_safe(self.markdown) if self.markdown else f"*{NO_ENTRY}: {self.intext}*"
 
     def entry_text(self) -> str:
         """The entry as plain text, with the same line when the style gives none."""
