@@ -46,7 +46,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #: 2: word spaces at font/size/baseline changes follow poppler's raw-order rule.
 #: 3: sub-figure labels above a caption are never joined to body text; short lines of a
 #:    display formula are ``equation`` chunks (a paragraph no longer runs on from them).
-LAYOUT_VERSION = 3
+#: 4: a line repeated at the same height on two or more pages near the top or bottom edge
+#:    (within 12 % of the page) is furniture too (second header lines, lower-set headers).
+LAYOUT_VERSION = 4
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

@@ -20,6 +20,8 @@ from vaultd.parse.structure import Line, PageInfo, build_blocks
 
 #: Top and bottom bands (fraction of page height) where running headers/footers live.
 MARGIN_FRACTION = 0.085
+#: How far in a line repeated at the same height on several pages still counts as furniture.
+WIDE_MARGIN_FRACTION = 0.12
 _PAGE_NUMBER_RE = re.compile(r"^(page\s+)?(\d{1,4}|[ivxlcdm]{1,6})(\s*(of|/)\s*\d+)?$", re.I)
 
 
@@ -294,28 +296,45 @@ def _drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
     """Remove running headers/footers and page numbers, in place.
 
     A line in the top or bottom band is furniture when it is a bare page number or when
-    its digit-masked text repeats in the bands of at least two pages.
+    its digit-masked text repeats in the bands of at least two pages. A little further in
+    (the centre within ``WIDE_MARGIN_FRACTION`` of the edge: a second header line, a
+    header set lower than usual) a line is furniture only when the same digit-masked text
+    stands at the same height on at least two pages — body text never repeats like that.
     """
     seen: Counter[str] = Counter()
+    placed: Counter[tuple[str, int]] = Counter()
     for lines, h in zip(pages, heights, strict=True):
-        keys = {
-            _norm_furniture(ln.text)
-            for ln in lines
-            if ln.bbox[3] < h * MARGIN_FRACTION or ln.bbox[1] > h * (1 - MARGIN_FRACTION)
-        }
+        keys = {_norm_furniture(ln.text) for ln in lines if _in_band(ln, h)}
         seen.update(keys)
+        placed.update({_placed_key(ln) for ln in lines if _in_wide_band(ln, h)})
     multi = len(pages) >= 2
     for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
         keep: list[Line] = []
         for ln in lines:
-            in_band = ln.bbox[3] < h * MARGIN_FRACTION or ln.bbox[1] > h * (1 - MARGIN_FRACTION)
             text = ln.text.strip()
-            if in_band and (
+            if _in_band(ln, h) and (
                 _PAGE_NUMBER_RE.match(text) or (multi and seen[_norm_furniture(text)] >= 2)
             ):
                 continue
+            if multi and _in_wide_band(ln, h) and placed[_placed_key(ln)] >= 2 \
+                    and any(c.isalpha() for c in text):
+                continue
             keep.append(ln)
         pages[i] = keep
+
+
+def _in_band(ln: Line, h: float) -> bool:
+    return ln.bbox[3] < h * MARGIN_FRACTION or ln.bbox[1] > h * (1 - MARGIN_FRACTION)
+
+
+def _in_wide_band(ln: Line, h: float) -> bool:
+    centre = (ln.bbox[1] + ln.bbox[3]) / 2
+    return centre < h * WIDE_MARGIN_FRACTION or centre > h * (1 - WIDE_MARGIN_FRACTION)
+
+
+def _placed_key(ln: Line) -> tuple[str, int]:
+    # Same text at the same height (to 3 pt): how a running header repeats.
+    return _norm_furniture(ln.text), round(ln.bbox[1] / 3)
 
 
 class PyMuPDFParser:
