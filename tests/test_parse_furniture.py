@@ -1,0 +1,45 @@
+"""Running headers and footers never enter a quote, wherever near the edge they sit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+
+from vaultd.parse.pymupdf import PyMuPDFParser
+
+BODY = ("Body text on page {n} talks about careful quotes and the pages they come from, "
+        "set well inside the text block.")
+
+
+def _paper(path: Path, pages: int, second_header_y: float) -> Path:
+    doc = pymupdf.open()
+    for n in range(1, pages + 1):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((54, 40), "Journal of Careful Notes", fontname="helv", fontsize=8)
+        # A second header line lower than the usual band (9.5 % of the page height).
+        page.insert_text((54, second_header_y), f"Volume 3 (2024) 0120{n}", fontname="helv",
+                         fontsize=8)
+        page.insert_text((54, 300), BODY.format(n=n), fontname="helv", fontsize=10)
+    doc.save(path)
+    return path
+
+
+def test_a_second_header_line_repeated_at_the_same_height_is_furniture(tmp_path: Path) -> None:
+    doc = PyMuPDFParser().parse(_paper(tmp_path / "p.pdf", 3, 75.0))
+    texts = " | ".join(b.text for b in doc.blocks)
+    assert "Volume 3" not in texts and "Journal of Careful Notes" not in texts
+    assert all(BODY.format(n=n) in texts for n in (1, 2, 3))
+
+
+def test_a_line_near_the_edge_that_does_not_repeat_is_kept(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    for n, part in ((1, "methods"), (2, "results")):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((54, 75), f"Opening line of the {part}, which starts high up.",
+                         fontname="helv", fontsize=10)
+        page.insert_text((54, 300), BODY.format(n=n), fontname="helv", fontsize=10)
+    path = tmp_path / "q.pdf"
+    doc.save(path)
+    texts = " | ".join(b.text for b in PyMuPDFParser().parse(path).blocks)
+    assert "Opening line of the methods" in texts and "Opening line of the results" in texts
