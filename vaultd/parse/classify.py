@@ -27,6 +27,13 @@ def heading_number(text: str) -> str | None:
     return num
 
 
+def _is_caps_heading(text: str) -> bool:
+    """Two or more words, all their letters capitals (not an acronym or a formula)."""
+    words = [w for w in text.split() if any(c.isalpha() for c in w)]
+    letters = [c for c in text if c.isalpha()]
+    return len(words) >= 2 and len(letters) >= 8 and all(c.isupper() for c in letters)
+
+
 def alpha_ratio(text: str) -> float:
     chars = "".join(text.split())  # str.split drops exactly the str.isspace characters
     return sum(map(str.isalpha, chars)) / max(len(chars), 1)
@@ -74,10 +81,10 @@ def is_short(n_lines: int, text: str) -> bool:
 
 
 def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
-             standalone: bool) -> tuple[ChunkType, str | None]:
-    """A block's type from its text and typography (largest size, all bold, line count), with
-    its heading number when it is a numbered heading. ``standalone``: the block was not
-    split from a larger one."""
+             standalone: bool, *, italic: bool = False) -> tuple[ChunkType, str | None]:
+    """A block's type from its text and typography (largest size, all bold or italic, line
+    count), with its heading number when it is a numbered heading. ``standalone``: the
+    block was not split from a larger one."""
     if CAPTION_RE.match(text):
         return ("table" if text[:1] in "Tt" else "figure"), None
     if LIST_RE.match(text):
@@ -98,6 +105,14 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         if bold and (number is not None or (standalone and n_lines == 1 and size >= body - 0.3)):
             return "heading", number
         if number is not None and size >= body + 0.5:
+            return "heading", number
+        one_line = standalone and n_lines == 1
+        # A numbered line set in italics on its own ("2.1. Main Objectives", MDPI, Elsevier).
+        if italic and number is not None and one_line and size >= body - 0.3:
+            return "heading", number
+        # A bold line in capitals on its own, even set smaller than the body ("THE SOCIAL
+        # ECOLOGY OF WOLVES", Frontiers' subsection heads).
+        if bold and one_line and _is_caps_heading(text) and size >= body - 2.0:
             return "heading", number
     if (
         (_EQNUM_RE.search(text) and (math >= 1 or alpha_ratio(text) < 0.6))

@@ -48,7 +48,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    display formula are ``equation`` chunks (a paragraph no longer runs on from them).
 #: 4: a line repeated at the same height on two or more pages near the top or bottom edge
 #:    (within 12 % of the page) is furniture too (second header lines, lower-set headers).
-LAYOUT_VERSION = 4
+#: 5: a numbered line in italics on its own and a bold line in capitals on its own are
+#:    headings (sections of MDPI/Elsevier subsections and Frontiers subsection heads).
+LAYOUT_VERSION = 5
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

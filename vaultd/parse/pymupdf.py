@@ -107,8 +107,16 @@ def _read_page(page: Any, flags: int) -> list[Line]:
             size, bold = _line_style(spans)
             x0, y0, x1, y1 = line["bbox"]
             lines.append(Line(text=text, bbox=(x0, y0, x1, y1), size=size, bold=bold,
-                              block=bno, page=number))
+                              block=bno, page=number, italic=_italic(spans)))
     return _merge_same_baseline(lines)
+
+
+def _italic(spans: list[dict[str, Any]]) -> bool:
+    """Most of the line's letters are set in an italic font."""
+    letters = [len(sp["text"].strip()) for sp in spans]
+    slanted = sum(n for sp, n in zip(spans, letters, strict=True)
+                  if sp["flags"] & 2 or "Italic" in sp["font"] or "Oblique" in sp["font"])
+    return slanted * 2 > sum(letters)
 
 
 def _line_style(spans: list[dict[str, Any]]) -> tuple[float, bool]:

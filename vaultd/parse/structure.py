@@ -40,6 +40,7 @@ class Line:
     bold: bool
     block: int
     page: int
+    italic: bool = False  # most of its characters italic
 
 
 @dataclass
@@ -213,7 +214,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     continue
                 kind, number = classify(text, max(ln.size for ln in para_lines),
                                         all(ln.bold for ln in para_lines), len(para_lines), body,
-                                        len(split) == 1 or para_lines[0].bold)
+                                        len(split) == 1 or para_lines[0].bold,
+                                        italic=all(ln.italic for ln in para_lines))
                 if kind == "paragraph" and is_formula_line(text) and is_short(len(para_lines), text) \
                         and not _inline_math(paras, text):
                     kind = "equation"
