@@ -214,3 +214,35 @@ def test_a_note_typed_after_a_quote_is_found_with_that_quotes_page(vault: Vault)
 
     with pytest.raises(InputError, match="own note, not a quote"):
         quote(vault, "vaswani2017attention", hits[0].chunk_id)
+
+
+class _DownEmbedder:
+    """An embedding provider that is not running (Ollama stopped)."""
+
+    provider, model = "ollama", "nomic-embed-text"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def embed_documents(self, texts: object) -> list[list[float]]:
+        from vaultd.errors import LLMUnavailableError
+
+        self.calls += 1
+        raise LLMUnavailableError("Ollama at http://127.0.0.1:9 is not reachable")
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+
+def test_a_compile_does_not_wait_on_an_embedding_provider_just_found_down(vault: Vault) -> None:
+    sample_vault(vault)
+    down = _DownEmbedder()
+    index_vault(vault, Settings(), embedder=down)  # full run: tries, finds it down
+    assert down.calls == 1
+    note = vault.note_path("vaswani2017attention")
+    atomic_write_text(note, note.read_text(encoding="utf-8") + "\nMore of my notes.\n")
+    stats = index_paths(vault, Settings(), [note], embedder=down)  # after a compile
+    assert down.calls == 1  # not asked again so soon
+    assert any("was unreachable; tried again after" in w for w in stats.warnings)
+    index_vault(vault, Settings(), embedder=down)  # the agent's reconcile always tries
+    assert down.calls == 2

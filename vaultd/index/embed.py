@@ -52,10 +52,20 @@ class OllamaEmbedder:
     def __init__(self, host: str, model: str = "nomic-embed-text", *,
                  client: httpx.Client | None = None, timeout: float = 60.0) -> None:
         self.host = host.rstrip("/")
-        import httpx
-
         self.model = model
-        self._client = client or httpx.Client(timeout=timeout)
+        self._timeout = timeout
+        self._http: httpx.Client | None = client
+
+    @property
+    def _client(self) -> httpx.Client:
+        # Made on first use, and without loading the CA bundle for a plain-http host (a
+        # local Ollama): building a verifying TLS context costs ≈ 0.1 s of every compile.
+        if self._http is None:
+            import httpx
+
+            verify = self.host.startswith("https:")
+            self._http = httpx.Client(timeout=self._timeout, verify=verify)
+        return self._http
 
     def _prefix(self, kind: str) -> str:
         return f"{kind}: " if self.model.startswith("nomic-embed") else ""

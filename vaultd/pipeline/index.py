@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from vaultd.config import Settings
@@ -125,10 +125,23 @@ def _run(vault: Vault, settings: Settings, files: Sequence[Path], progress: Prog
             progress(total, total)
         if emb is not None:
             stats.provider = emb.provider
-            try:
-                stats.embedded = embed_missing(db, emb)
-            except VaultdError as exc:
-                stats.warnings.append(f"embeddings skipped: {exc}")
+            down_until = db.get_meta(EMBED_DOWN_KEY)
+            if not full and down_until and down_until > _now_iso():
+                # Found unreachable a moment ago: a compile does not wait on it again; the
+                # agent's index reconcile (or `vaultd index`) tries and fills the vectors.
+                stats.warnings.append(f"embeddings skipped: {emb.provider} was unreachable; "
+                                      f"tried again after {down_until} or by `vaultd index`")
+            else:
+                try:
+                    stats.embedded = embed_missing(db, emb)
+                    if down_until:
+                        with db.transaction():
+                            db.conn.execute("DELETE FROM meta WHERE key = ?", (EMBED_DOWN_KEY,))
+                except VaultdError as exc:
+                    stats.warnings.append(f"embeddings skipped: {exc}")
+                    if exc.transient:
+                        with db.transaction():
+                            db.set_meta(EMBED_DOWN_KEY, _now_iso(EMBED_RETRY_SECONDS))
         with db.transaction():
             db.set_meta("last_indexed", datetime.now(UTC).isoformat(timespec="seconds"))
         stats.chunks_total = int(db.scalar("SELECT count(*) FROM chunks") or 0)
@@ -136,6 +149,16 @@ def _run(vault: Vault, settings: Settings, files: Sequence[Path], progress: Prog
         db.close()
     stats.seconds = round(time.perf_counter() - t0, 3)
     return stats
+
+
+EMBED_DOWN_KEY = "embeddings_down_until"
+#: After the embedding provider was found unreachable, incremental indexing (after each
+#: compile) skips it this long; full runs always try.
+EMBED_RETRY_SECONDS = 600
+
+
+def _now_iso(later_seconds: float = 0.0) -> str:
+    return (datetime.now(UTC) + timedelta(seconds=later_seconds)).isoformat(timespec="seconds")
 
 
 def _rel_missing(vault: Vault, path: Path) -> str:
