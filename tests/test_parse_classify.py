@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pymupdf
+
 from vaultd.parse.classify import classify
+from vaultd.parse.pymupdf import PyMuPDFParser
 
 BODY = 10.0
 
@@ -24,3 +29,21 @@ def test_a_bold_line_in_capitals_is_a_heading_even_set_small() -> None:
     assert classify("THE SOCIAL ECOLOGY OF WOLVES", 8.5, False, 1, 9.5, True)[0] == "paragraph"
     assert classify("NASA ESA", 8.5, True, 1, 9.5, True)[0] == "paragraph"
     assert classify("THE SOCIAL ECOLOGY OF WOLVES", 8.5, True, 1, 9.5, False)[0] == "paragraph"
+
+
+def test_a_heading_set_one_and_a_half_points_above_a_half_point_body_stands_out(
+        tmp_path: Path) -> None:
+    # PLOS ONE sets 11.5 pt body text and 13 pt section headings in a regular weight.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((54, 100), "Introduction", fontname="helv", fontsize=13)
+    y = 130.0
+    for n in range(12):
+        page.insert_text((54, y), f"Body line {n} of the introduction, which goes on at "
+                         "some length in a plain weight.", fontname="helv", fontsize=11.5)
+        y += 14
+    path = tmp_path / "p.pdf"
+    doc.save(path)
+    blocks = PyMuPDFParser().parse(path).blocks
+    assert (blocks[0].type, blocks[0].text) == ("heading", "Introduction")
+    assert blocks[1].type == "paragraph"

@@ -50,7 +50,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    (within 12 % of the page) is furniture too (second header lines, lower-set headers).
 #: 5: a numbered line in italics on its own and a bold line in capitals on its own are
 #:    headings (sections of MDPI/Elsevier subsections and Frontiers subsection heads).
-LAYOUT_VERSION = 5
+#: 6: the body size is read to the half point (an 11.5 pt body is no longer "12 pt",
+#:    which hid 13 pt headings).
+LAYOUT_VERSION = 6
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

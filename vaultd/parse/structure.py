@@ -161,10 +161,12 @@ def _inline_math(paras: list[_Para], text: str) -> bool:
 
 
 def _body_size(pages: list[list[Line]]) -> float:
+    # To the half point: whole points would call PLOS's 11.5 pt body 12 pt, and its 13 pt
+    # section headings would no longer stand out from it.
     sizes: Counter[float] = Counter()
     for lines in pages:
         for ln in lines:
-            sizes[round(ln.size)] += len(ln.text)
+            sizes[round(ln.size * 2) / 2] += len(ln.text)
     return float(sizes.most_common(1)[0][0]) if sizes else 10.0
 
 
