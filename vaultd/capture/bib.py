@@ -24,6 +24,7 @@ from vaultd.capture.latex_text import decode
 from vaultd.capture.names import SUFFIXES, date_parts, make_author, make_work
 from vaultd.errors import InputError
 from vaultd.formats import markup
+from vaultd.formats.bibtex import LANGIDS
 from vaultd.models import Author, CSLType, Work
 
 log = logging.getLogger(__name__)
@@ -65,17 +66,12 @@ _GENRES = {"phdthesis": "PhD thesis", "mathesis": "Master's thesis",
            "candthesis": "Candidate thesis", "techreport": "Technical report",
            "resreport": "Research report", "datacd": "CD-ROM", "audiocd": "Audio CD"}
 _DEFAULT_GENRE = {"phdthesis": "PhD thesis", "mastersthesis": "Master's thesis"}
+# babel/polyglossia names → CSL languages: the export's table read backwards (the first
+# language of a name wins: english → en), plus the other names babel accepts.
 _LANGUAGES = {
-    "english": "en", "american": "en-US", "usenglish": "en-US", "british": "en-GB",
-    "ukenglish": "en-GB", "australian": "en-AU", "canadian": "en-CA", "newzealand": "en-NZ",
-    "german": "de", "ngerman": "de", "austrian": "de-AT", "naustrian": "de-AT",
-    "swissgerman": "de-CH", "nswissgerman": "de-CH", "french": "fr", "spanish": "es",
-    "italian": "it", "portuguese": "pt", "brazilian": "pt-BR", "brazil": "pt-BR",
-    "dutch": "nl", "swedish": "sv", "danish": "da", "norsk": "nb", "norwegian": "nb",
-    "nynorsk": "nn", "finnish": "fi", "polish": "pl", "russian": "ru", "ukrainian": "uk",
-    "czech": "cs", "greek": "el", "turkish": "tr", "magyar": "hu", "hungarian": "hu",
-    "latin": "la", "arabic": "ar", "hebrew": "he", "japanese": "ja", "korean": "ko",
-    "chinese": "zh",
+    **{babel: csl for csl, babel in reversed(LANGIDS.items())},
+    "usenglish": "en-US", "ukenglish": "en-GB", "german": "de", "austrian": "de-AT",
+    "swissgerman": "de-CH", "brazil": "pt-BR", "norwegian": "nb", "hungarian": "hu",
 }
 # Links for the eprint archives other than arXiv (Work has no field for their ids).
 _EPRINT_URLS = {"pubmed": "https://www.ncbi.nlm.nih.gov/pubmed/{}",

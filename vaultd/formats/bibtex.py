@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from vaultd.formats import markup
 from vaultd.formats.latex import latex, verbatim
 from vaultd.formats.sentence_case import SentenceCase
 from vaultd.models import Author, Work
@@ -236,7 +237,7 @@ def _rich_for(work: Work) -> str | None:
     rich = work.title_rich
     if not rich or work.title is None:
         return None
-    text = _RICH_RE.sub("", rich).replace("\uff1c", "<")
+    text = markup.to_plain(rich).replace("\uff1c", "<")
     return rich if " ".join(text.split()) == " ".join(work.title.split()) else None
 
 

@@ -14,8 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
-
 from vaultd.config import Settings
 from vaultd.formats import CitationRenderer
 from vaultd.formats.styles import resolve_all
@@ -92,14 +90,14 @@ def refresh_notes(vault: Vault, renderer: CitationRenderer,
                   progress: Callable[[int, int], None] | None = None) -> RefreshReport:
     """Re-render the citations region of every note (after a style or locale change):
     all works in one batch, each note rewritten only where its citations changed."""
+    from vaultd.capture.records import read_meta
     from vaultd.note import replace_citations
 
     report = RefreshReport()
     metas: dict[str, MetaFile] = {}
     for path in sorted(vault.raw.glob("*.meta.json")):
-        try:
-            meta = MetaFile.model_validate_json(path.read_text(encoding="utf-8"))
-        except (OSError, ValidationError, ValueError):
+        meta = read_meta(path)
+        if meta is None:
             report.skipped.append(vault.rel(path))
             continue
         metas[meta.cite_key] = meta

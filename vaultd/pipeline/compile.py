@@ -284,15 +284,16 @@ def compile_note(
         raise ParseError(f"{vault.rel(pdf)}: PDF named in the meta file is missing; capture it again")
     work = meta.work
     # No title, no citation: an empty "(n.d.)." would be a wrong one. The note says why.
+    citations_mod = _module("vaultd.pipeline.citations")
     own_citer = citer is None
     if own_citer:
-        citer = _module("vaultd.pipeline.citations").renderer_for(vault, settings)
+        citer = citations_mod.renderer_for(vault, settings)
     try:
         citations = citer.for_note(work, cite_key)
     finally:
         if own_citer:
             citer.close()
-    trust = _module("vaultd.pipeline.citations").trust_fields(meta)
+    trust = citations_mod.trust_fields(meta)
     now = datetime.now(UTC).replace(microsecond=0).isoformat()
     captured_at = meta.captured_at or now
     note_meta = NoteMeta(
