@@ -211,7 +211,8 @@ def regions_of(chunk: Any, to_top_left: Callable[[int, Rect], Rect] | None = Non
                ) -> list[tuple[int, Rect]]:
     """``(page, top-left bbox)`` of every region of a chunk: its ``regions`` list when the
     model has one (on the provenance or the chunk; items with ``page`` and ``bbox``, or a
-    user-space ``pdf_rect``/``rect`` converted by ``to_top_left``), else its one bbox."""
+    user-space ``pdf_rect``/``rect`` converted by ``to_top_left``, or ``[page, left, bottom,
+    right, top]`` in user space as vaultd writes them), else its one bbox."""
     prov = getattr(chunk, "provenance", None)
     regions = getattr(prov, "regions", None) or getattr(chunk, "regions", None)
     out: list[tuple[int, Rect]] = []
@@ -221,7 +222,11 @@ def regions_of(chunk: Any, to_top_left: Callable[[int, Rect], Rect] | None = Non
         page = get("page")
         bbox = get("bbox")
         if isinstance(region, list | tuple) and len(region) == 5:
-            page, bbox = region[0], region[1:]
+            # vaultd's form: [page, left, bottom, right, top] in PDF user space
+            page, rect5 = int(region[0]), region[1:]
+            if to_top_left is None:
+                continue
+            bbox = to_top_left(page, (rect5[0], rect5[1], rect5[2], rect5[3]))
         if bbox is None and to_top_left is not None and page is not None:
             rect = get("pdf_rect") or get("rect")
             if rect is not None:

@@ -46,6 +46,8 @@ def provenances(draw: st.DrawFn) -> Provenance:
         section=draw(st.none() | tricky),
         bbox=draw(st.none() | st.lists(finite, min_size=4, max_size=4)),
         pdf_rect=draw(st.none() | st.lists(finite, min_size=4, max_size=4)),
+        regions=draw(st.none() | st.lists(
+            st.tuples(st.integers(1, 999), finite, finite, finite, finite).map(list), min_size=2, max_size=3)),
         text_sha256=draw(st.from_regex(r"[0-9a-f]{64}", fullmatch=True) | text),
         char_range=draw(st.lists(st.integers(0, 10**7), min_size=2, max_size=2)),
         chunk_type=draw(st.sampled_from(["heading", "paragraph", "table", "figure", "reference"])),
@@ -334,7 +336,8 @@ def test_key_sentence_is_shown_from_the_verbatim_quote_by_index() -> None:
 
 plainish = st.from_regex(r"[A-Za-z0-9_][A-Za-z0-9_./() :#'-]{0,20}", fullmatch=True)
 yaml_values = st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.floats(width=64) | text | plainish | st.lists(
-    st.integers() | st.floats(), max_size=4) | st.lists(text | plainish, max_size=3)
+    st.integers() | st.floats(), max_size=4) | st.lists(text | plainish, max_size=3) | st.lists(
+    st.lists(st.integers() | st.floats(), max_size=5), max_size=3)
 
 
 def _pyyaml_block(data: dict[str, object]) -> str:

@@ -50,7 +50,7 @@ def test_headings_are_found_with_their_numbers_as_section_ids(
     sub = next(b for b in doc.blocks if b.text == "2.1 Scaled Dot-Product Attention")
     assert sub.section_token == "21"
     after = doc.blocks[doc.blocks.index(sub) + 1]
-    assert after.section == "2.1 Scaled Dot-Product Attention"
+    assert after.section == "2 Method › 2.1 Scaled Dot-Product Attention"  # its parent path
 
 
 def test_running_header_and_page_numbers_never_enter_the_text(
@@ -147,3 +147,23 @@ def test_printed_page_labels_are_kept_beside_the_page_index(tmp_path: Path) -> N
     doc.save(path)
     blocks = PyMuPDFParser().parse(path).blocks
     assert [(b.page, b.page_label) for b in blocks] == [(1, "i"), (2, "2271"), (3, "2272")]
+
+
+def test_a_paragraph_running_into_the_next_column_has_a_region_for_each_piece(
+    sample: tuple[SamplePaper, ParsedDocument],
+) -> None:
+    paper, doc = sample
+    want = next(b for b in paper.blocks if b.text.startswith("The method reads"))
+    got = next(b for b in doc.blocks if b.text.startswith("The method reads"))
+    assert len(want.pieces) == 2 and len(got.regions) == 2
+    for (page, box), (got_page, got_box, rect) in zip(want.pieces, got.regions, strict=True):
+        assert got_page == page
+        for a, b in zip(got_box, box, strict=True):
+            assert abs(a - b) <= 4.0, (got_box, box)
+        assert rect[3] - rect[1] == pytest.approx(got_box[3] - got_box[1], abs=0.01)
+    chunk = next(c for c in chunk_blocks(doc.blocks, doc.parser) if c.text.startswith("The method reads"))
+    assert chunk.provenance.regions is not None
+    assert [r[0] for r in chunk.provenance.regions] == [p for p, _ in want.pieces]
+    single = next(c for c in chunk_blocks(doc.blocks, doc.parser) if c.provenance.chunk_type == "paragraph"
+                  and c.provenance.regions is None)
+    assert single.provenance.pdf_rect is not None  # one piece: bbox and pdf_rect say it all

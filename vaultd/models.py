@@ -64,7 +64,7 @@ CSLType = Literal[
 ]
 
 ChunkType = Literal[
-    "heading", "paragraph", "list", "figure", "table", "equation", "reference", "page"
+    "heading", "paragraph", "list", "figure", "table", "equation", "reference", "page", "front"
 ]
 
 EnrichmentState = Literal["pending", "done", "skipped", "failed"]
@@ -283,6 +283,10 @@ class Provenance(_Model):
     ``[left, bottom, right, top]``), the form PDF++ ``#page=N&rect=`` links read.
     ``char_range`` is ``[start, end)`` into the document text: the concatenation of the
     canonical texts of all chunks in note order, joined by one newline.
+    ``regions`` is set when the chunk runs across a column or page break (a paragraph
+    continued in the next column, past a figure or on the next page): one
+    ``[page, left, bottom, right, top]`` per piece, in PDF user space and reading order;
+    ``page``, ``bbox`` and ``pdf_rect`` are then its first piece.
     """
 
     page: int = Field(description="1-based PDF page index")
@@ -290,6 +294,8 @@ class Provenance(_Model):
     section: str | None = None
     bbox: list[float] | None = None
     pdf_rect: list[float] | None = None
+    regions: list[list[int | float]] | None = Field(
+        None, description="[page, left, bottom, right, top] of each piece, when several")
     text_sha256: str
     char_range: list[int]
     chunk_type: ChunkType

@@ -66,14 +66,20 @@ def _fence(body: str, info: str) -> str:
 
 
 def chunk_link(cite_key: str, chunk: Chunk) -> str:
-    """Obsidian deep link to the chunk's page; with ``pdf_rect`` the PDF++ region form.
+    """Obsidian deep link to the chunk's page; with ``pdf_rect`` the PDF++ region form,
+    one link per region (`` · ``-separated) when the chunk runs across columns or pages.
 
-    The rect is widened to whole points (floor left/bottom, ceil right/top) so the linked
-    region always contains the chunk.
+    Each rect is widened to whole points (floor left/bottom, ceil right/top) so the linked
+    region always contains its piece of the chunk.
     """
     prov = chunk.provenance
-    link = f"raw/{cite_key}.pdf#page={prov.page}"
-    rect = prov.pdf_rect
+    if prov.regions:
+        return " · ".join(_page_link(cite_key, int(r[0]), r[1:]) for r in prov.regions)
+    return _page_link(cite_key, prov.page, prov.pdf_rect)
+
+
+def _page_link(cite_key: str, page: int, rect: list[float] | list[int | float] | None) -> str:
+    link = f"raw/{cite_key}.pdf#page={page}"
     if rect and len(rect) == 4 and all(math.isfinite(v) for v in rect):
         x0, y0, x1, y1 = rect
         parts = [math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1)]
@@ -160,6 +166,8 @@ def replace_citations(text: str, citations: dict[str, str], meta: NoteMeta) -> s
 
 def _chunk_data(chunk: Chunk) -> dict[str, Any]:
     data: dict[str, Any] = chunk.provenance.model_dump(mode="json")
+    if data.get("regions") is None:  # one region: bbox and pdf_rect say it all
+        data.pop("regions", None)
     extras = chunk.model_dump(mode="json", include=set(_CHUNK_EXTRAS))
     for key in _CHUNK_EXTRAS:
         if key == "enrichment" or extras[key] not in (None, []):

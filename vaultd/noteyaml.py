@@ -112,6 +112,11 @@ def _pair_yaml(key: str, value: Any) -> str | None:
     return None if out.endswith("...\n") else out
 
 
+def _number_list(values: list[Any]) -> str | None:
+    nums = [_yaml_number(v) for v in values]
+    return None if any(n is None for n in nums) else f"[{', '.join(nums)}]"  # type: ignore[arg-type]
+
+
 def fast_block_yaml(data: dict[str, Any]) -> str | None:
     """``data`` as ``dump_yaml(data, BlockDumper)`` writes it, or None when not a flat mapping."""
     out: list[str] = []
@@ -135,6 +140,11 @@ def fast_block_yaml(data: dict[str, Any]) -> str | None:
             nums = [_yaml_number(v) for v in value]
             if all(n is not None for n in nums):
                 out.append(f"{key}: [{', '.join(nums)}]\n")  # type: ignore[arg-type]
+            elif all(isinstance(v, list) and v for v in value):  # regions: number lists
+                rows = [_number_list(v) for v in value]
+                if any(row is None for row in rows):
+                    return None
+                out.append(f"{key}:\n" + "".join(f"- {row}\n" for row in rows))
             elif all(isinstance(v, str) for v in value):
                 pair = _pair_yaml(key, tuple(value))
                 if pair is None:
@@ -172,6 +182,20 @@ def _fast_scalar(text: str) -> tuple[bool, Any]:
     return False, None
 
 
+def _read_numbers(text: str) -> list[Any] | None:
+    """The items of a flow list of numbers (``1, 2.5``), or None for anything else."""
+    items: list[Any] = []
+    if text:
+        for part in text.split(", "):
+            if _INT_RE.fullmatch(part):
+                items.append(int(part))
+            elif _FLOAT_RE.fullmatch(part):
+                items.append(float(part))
+            else:
+                return None
+    return items
+
+
 def fast_block_mapping(text: str) -> dict[str, Any] | None:
     """What ``yaml.load`` reads from a flat block mapping of the kind ``fast_block_yaml``
     writes (scalars, number lists, lists of simple strings), or None for anything else
@@ -182,7 +206,11 @@ def fast_block_mapping(text: str) -> dict[str, Any] | None:
         if not line:
             continue
         if line.startswith("- "):
-            ok, parsed = _fast_scalar(line[2:])
+            if line.startswith("- [") and line.endswith("]"):
+                ok, parsed = True, _read_numbers(line[3:-1])
+                ok = parsed is not None
+            else:
+                ok, parsed = _fast_scalar(line[2:])
             if seq is None or not ok:
                 return None
             seq.append(parsed)
@@ -192,12 +220,9 @@ def fast_block_mapping(text: str) -> dict[str, Any] | None:
         seq = None
         m = _LIST_LINE_RE.fullmatch(line)
         if m is not None and _plain_key(m.group(1)):
-            items: list[Any] = []
-            if m.group(2):
-                for part in m.group(2).split(", "):
-                    if not (_INT_RE.fullmatch(part) or _FLOAT_RE.fullmatch(part)):
-                        return None
-                    items.append(int(part) if _INT_RE.fullmatch(part) else float(part))
+            items = _read_numbers(m.group(2))
+            if items is None:
+                return None
             data[m.group(1)] = items
             continue
         if line.endswith(":") and _plain_key(line[:-1]):

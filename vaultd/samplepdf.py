@@ -77,6 +77,7 @@ class SampleBlock:
     page: int
     bbox: Box  # first column piece, top-left origin, PDF points
     column: int
+    pieces: tuple[tuple[int, Box], ...] = ()  # (page, box) of every column piece
 
 
 @dataclass
@@ -200,7 +201,8 @@ def _build(fitz: Any, path: Path) -> SamplePaper:
         pieces = w.write(text, "helv", BODY_SIZE, 6.0)
         page, col, box = pieces[0]
         paper.blocks.append(SampleBlock(
-            "reference" if kind == "ref" else "paragraph", text.replace("|", ""), page, box, col))
+            "reference" if kind == "ref" else "paragraph", text.replace("|", ""), page, box, col,
+            tuple((p, b) for p, _, b in pieces)))
     doc.set_metadata({
         "title": TITLE,
         "author": "; ".join(AUTHORS),

@@ -6,6 +6,8 @@
   When the note was compiled by other extraction rules (its ``parser_version``, e.g. an
   older vaultd's ``+layoutN``), the message says so: the PDF did not change, the reading
   of it did, and a re-compile refreshes the quotes.
+  A chunk whose text reproduces but whose regions (page and rect of each piece) moved
+  by more than a point is ``STALE`` too: its links would highlight the wrong place.
 * ``MISSING``: the note names a PDF that is not there; ``MALFORMED``: unreadable note.
 Notes without a PDF (metadata-only) are counted and skipped.
 """
@@ -16,7 +18,7 @@ from pathlib import Path
 
 from vaultd.config import load_settings
 from vaultd.errors import NoteFormatError, VaultdError
-from vaultd.models import Note, VerifyReport
+from vaultd.models import Chunk, Note, Provenance, VerifyReport
 from vaultd.note import parse_note
 from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.tiers import parse_pdf
@@ -58,14 +60,51 @@ def _check_note(vault: Vault, note: Note, rel: str, report: VerifyReport, ocr_la
         # same PDF, newer extraction rules: the fix is the same, the cause is not the file
         why = (f"extraction rules changed since compile ({parser} {meta.parser_version}, now "
                f"{doc.parser_version})")
-    hashes = {c.provenance.text_sha256 for c in fresh}
+    by_hash: dict[str, list[Chunk]] = {}
+    for c in fresh:
+        by_hash.setdefault(c.provenance.text_sha256, []).append(c)
     by_id = {c.id: c.provenance.text_sha256 for c in fresh}
     for chunk in note.chunks:
-        if chunk.provenance.text_sha256 not in hashes:
+        same = by_hash.get(chunk.provenance.text_sha256)
+        if not same:
             report.findings.append(finding(
                 "STALE", rel, key,
                 f"{key}/{chunk.id}: {why}; run `vaultd compile {key}`",
                 chunk_id=chunk.id, expected=chunk.provenance.text_sha256, actual=by_id.get(chunk.id)))
+        elif not any(same_regions(chunk.provenance, c.provenance) for c in same):
+            report.findings.append(finding(
+                "STALE", rel, key,
+                f"{key}/{chunk.id}: the quote reproduces, but not where the note's links point "
+                f"({_where(chunk.provenance)}; {meta.raw} sets it at {_where(same[0].provenance)}); "
+                f"run `vaultd compile {key}`",
+                chunk_id=chunk.id, expected=chunk.provenance.text_sha256))
+
+
+#: How far a region's edge may move (PDF points) and still be the same region: rounding.
+REGION_SLACK = 1.0
+
+
+def regions(prov: Provenance) -> list[list[float]]:
+    """``[page, left, bottom, right, top]`` of every region of a chunk (none without a rect)."""
+    if prov.regions:
+        return [[float(v) for v in r] for r in prov.regions]
+    return [[float(prov.page), *prov.pdf_rect]] if prov.pdf_rect else []
+
+
+def same_regions(a: Provenance, b: Provenance) -> bool:
+    """Whether two provenances put a chunk in the same places (a note without rects, as
+    OCR or older notes may be, is judged by its page)."""
+    ra, rb = regions(a), regions(b)
+    if not ra or not rb:
+        return a.page == b.page
+    return len(ra) == len(rb) and all(
+        x[0] == y[0] and all(abs(u - v) <= REGION_SLACK for u, v in zip(x[1:], y[1:], strict=True))
+        for x, y in zip(ra, rb, strict=True))
+
+
+def _where(prov: Provenance) -> str:
+    return "; ".join(f"p. {int(r[0])} [{', '.join(f'{v:.0f}' for v in r[1:])}]" for r in regions(prov)) \
+        or f"p. {prov.page}"
 
 
 def verify_sources(

@@ -13,7 +13,7 @@ from typing import Any
 
 from vaultd.canonical import text_sha256
 from vaultd.errors import InputError, NoteFormatError, VaultdError
-from vaultd.models import MetaFile
+from vaultd.models import MetaFile, Provenance
 from vaultd.vault import Vault
 
 QUOTE_CONTRACT = (
@@ -273,7 +273,7 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: Any = None,
         raise InputError(f"chunk {chunk_id} of {cite_key} was edited (hash mismatch): refusing "
                          f"to quote it; run `vaultd verify {cite_key}` and recompile")
     prov = chunk.provenance
-    page = prov.page_label or str(prov.page)
+    page = page_locator(prov)
     return {
         "cite_key": cite_key,
         "chunk_id": chunk.id,
@@ -286,14 +286,27 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: Any = None,
         "section": prov.section,
         "chunk_type": prov.chunk_type,
         "bbox": prov.bbox,
+        "regions": prov.regions or ([[prov.page, *prov.pdf_rect]] if prov.pdf_rect else []),
         "pdf": note.meta.raw,
         "link": f"{note.meta.raw}#page={prov.page}" if note.meta.raw else None,
-        "locator": f"p. {page}",
+        "locator": f"{'pp' if '–' in page else 'p'}. {page}",
         **_quote_citation(vault, cite_key, page, index_db, renderer),
         "paraphrase": chunk.paraphrase,
         "implication": chunk.implication,
         "advisory": QUOTE_CONTRACT,
     }
+
+
+def page_locator(prov: Provenance) -> str:
+    """The page a chunk is on, as printed (``12``), or its range when it runs onto later
+    pages (``12–13``: the printed label counted on, else PDF page numbers)."""
+    first = prov.page_label or str(prov.page)
+    last_page = max((int(r[0]) for r in prov.regions or []), default=prov.page)
+    if last_page == prov.page:
+        return first
+    if prov.page_label is None or prov.page_label.isdigit():
+        return f"{first}–{int(first) + last_page - prov.page}"
+    return f"{prov.page}–{last_page}"
 
 
 def _quote_citation(vault: Vault, cite_key: str, page: str, index_db: Any,

@@ -39,6 +39,9 @@ class Block:
     ocr: bool = False
     ocr_confidence: float | None = None
     page_end: int | None = None  # last page when a paragraph runs across a page break
+    #: ``(page, bbox, pdf_rect)`` of every place the block is set, in reading order: one
+    #: per column or page it runs across (``bbox``/``pdf_rect`` above are the first).
+    regions: list[tuple[int, Box, Box]] = field(default_factory=list)
 
 
 @dataclass

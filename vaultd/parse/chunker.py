@@ -27,6 +27,13 @@ def document_text(chunks: list[Chunk]) -> str:
     return "\n".join(c.text for c in chunks)
 
 
+def regions_of(block: Block) -> list[list[int | float]] | None:
+    """``Provenance.regions`` of a block: its pieces' user-space rects, when several."""
+    if len(block.regions) < 2:
+        return None
+    return [[page, *rect] for page, _, rect in block.regions]
+
+
 def chunk_blocks(blocks: list[Block], parser: str) -> list[Chunk]:
     chunks: list[Chunk] = []
     counters: Counter[tuple[int, str]] = Counter()
@@ -53,6 +60,7 @@ def chunk_blocks(blocks: list[Block], parser: str) -> list[Chunk]:
                     section=block.section,
                     bbox=list(block.bbox) if block.bbox else None,
                     pdf_rect=list(block.pdf_rect) if block.pdf_rect else None,
+                    regions=regions_of(block),
                     text_sha256=canonical_sha256(text),
                     char_range=[start, start + len(text)],
                     chunk_type=block.type,

@@ -11,10 +11,21 @@ import re
 from vaultd.models import ChunkType
 
 _NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[A-Z](?:\.\d{1,2})*|[IVX]{1,4})\.?\s+[A-Z]")
-CAPTION_RE = re.compile(r"^(?i:figure|fig\.?|table)\s*(\d+|[ivxIVX]+)\s*([.:|]|\s+[A-Z])")
+#: ``Figure 3.``, ``Fig. 2:``, ``Table 1``, and their names in other languages (``Tabela``,
+#: ``Tabla``, ``Tabelle``, ``Tableau``, ``Figura``, ``Abbildung``, ``Abb.``), and Wiley's
+#: letter-spaced ``F I G U R E 1`` / ``TA B L E 2``.
+CAPTION_RE = re.compile(
+    r"^(?i:figure|figura|fig\.?|abbildung|abb\.|table|tabela|tabla|tabelle|tableau"
+    r"|F ?I ?G ?U ?R ?E|T ?A ?B ?L ?E)"
+    r"\s*(\d+|[ivxIVX]+)\s*([.:|–—-]|\s+[A-Z])")
 _EQNUM_RE = re.compile(r"\(\d{1,3}[a-z]?\)$")
 _MATH_CHARS = set("=+−×∑∫∂≤≥≈∈∀∃→←⇒∞√∝±·∇αβγδεθλμπσφψωΣΠΩ^_")
 LIST_RE = re.compile(r"^[•◦▪‣●∙·–]\s")
+
+
+def is_figure_caption(text: str) -> bool:
+    """``Figure 3.``, ``Fig. 2:`` and the like (not a table's caption)."""
+    return bool(CAPTION_RE.match(text)) and text.lstrip()[:1] not in "Tt"
 
 
 def heading_number(text: str) -> str | None:

@@ -29,6 +29,45 @@ PNG_LEVEL = 3
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
+#: An image covering this share of the page is the page itself (a scan), not a figure.
+PAGE_IMAGE_SHARE = 0.5
+#: A line of prose inside a figure's region: at least this many words at body size (kept:
+#: text wrapped round a figure is not the figure's own).
+PROSE_WORDS = 10
+
+
+def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float) -> set[int]:
+    """Indexes of the ``lines`` drawn inside the figure above each caption: labels, axis
+    ticks, legends and diagram boxes, which belong to the picture, not to the text.
+
+    The figure is found as for its crop (``figure_region``), from the page's graphics, but
+    without images that cover most of the page (a scanned page is one image). A line is
+    inside when its centre is; lines of prose at body size are kept."""
+    area = page.rect.width * page.rect.height
+    rects = [r for r in graphics_rects(page)
+             if (r[2] - r[0]) * (r[3] - r[1]) < PAGE_IMAGE_SHARE * area]
+    out: set[int] = set()
+    for cap in captions:
+        region = figure_region(page, cap.bbox, None, rects)
+        if region is None:
+            continue
+        # A caption set in two languages: the second one's figure ends at the first.
+        bottom = min([region[3]] + [c.bbox[1] for c in captions
+                                    if region[1] < c.bbox[1] < region[3]
+                                    and c.bbox[0] < region[2] and region[0] < c.bbox[2]])
+        region = (region[0], region[1], region[2], bottom)
+        for i, ln in enumerate(lines):
+            if ln is cap:
+                continue
+            cx, cy = (ln.bbox[0] + ln.bbox[2]) / 2, (ln.bbox[1] + ln.bbox[3]) / 2
+            if not (region[0] <= cx <= region[2] and region[1] <= cy < region[3]):
+                continue
+            if len(ln.text.split()) >= PROSE_WORDS and ln.size >= body - 0.5:
+                continue
+            out.add(i)
+    return out
+
+
 def graphics_rects(page: Any) -> list[Box]:
     rects: list[Box] = []
     # cluster_drawings can fail on odd pages; images and the text region still apply

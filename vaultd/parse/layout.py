@@ -52,7 +52,15 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    headings (sections of MDPI/Elsevier subsections and Frontiers subsection heads).
 #: 6: the body size is read to the half point (an 11.5 pt body is no longer "12 pt",
 #:    which hid 13 pt headings).
-LAYOUT_VERSION = 6
+#: 7: a paragraph carries one region per column or page it runs across; first-page front
+#:    matter (banners, dates, licences, correspondence, "ACM Reference Format") is a
+#:    ``front`` chunk and never joins a paragraph; a multi-line title on the first page is
+#:    a heading; the text drawn inside a figure is dropped; cells of tables ruled only
+#:    across (booktabs) join their table; captions in other languages (``Tabela``,
+#:    ``Figura``) and letter-spaced (``F I G U R E``); a bare DOI or URL under a caption
+#:    is the caption's; running headers that an OCR layer reads a little differently on
+#:    each page are furniture.
+LAYOUT_VERSION = 7
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

@@ -7,6 +7,7 @@ Page furniture (running headers, footers, page numbers) is removed here; structu
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import re
 from collections import Counter
@@ -15,8 +16,9 @@ from typing import Any, NamedTuple
 
 from vaultd.errors import ParseError
 from vaultd.parse.base import ParsedDocument, ProgressFn
+from vaultd.parse.classify import is_figure_caption
 from vaultd.parse.layout import LAYOUT_VERSION, SPACING_ACCENTS
-from vaultd.parse.structure import Line, PageInfo, build_blocks
+from vaultd.parse.structure import Line, PageInfo, body_size, build_blocks
 
 #: Top and bottom bands (fraction of page height) where running headers/footers live.
 MARGIN_FRACTION = 0.085
@@ -106,8 +108,11 @@ def _read_page(page: Any, flags: int) -> list[Line]:
                 continue
             size, bold = _line_style(spans)
             x0, y0, x1, y1 = line["bbox"]
+            font = max(spans, key=lambda sp: len(sp["text"]))["font"]
+            faces = {sp["font"] for sp in spans if any(c.isalpha() for c in sp["text"])}
             lines.append(Line(text=text, bbox=(x0, y0, x1, y1), size=size, bold=bold,
-                              block=bno, page=number, italic=_italic(spans)))
+                              block=bno, page=number, italic=_italic(spans),
+                              font=font.partition("+")[2] or font, mixed=len(faces) > 1))
     return _merge_same_baseline(lines)
 
 
@@ -289,6 +294,8 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
                 right = Piece(ln.text, ln.bbox[0], ln.bbox[2], ln.bbox[3], ln.size)
                 sep = " " if needs_space(left, right) else ""
                 prev.text = prev.text + sep + ln.text
+                prev.mixed = prev.mixed or ln.mixed or (
+                    prev.font != ln.font and any(c.isalpha() for c in ln.text))
                 prev.bbox = (
                     min(prev.bbox[0], ln.bbox[0]),
                     min(py0, ln.bbox[1]),
@@ -303,8 +310,10 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
 def _drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
     """Remove running headers/footers and page numbers, in place.
 
-    A line in the top or bottom band is furniture when it is a bare page number or when
-    its digit-masked text repeats in the bands of at least two pages. A little further in
+    A line in the top or bottom band is furniture when it is a bare page number, when
+    its digit-masked text repeats in the bands of at least two pages, or when its letters
+    nearly repeat (``NEAR_RATIO``) in the band of a page up to two before or after it (OCR
+    text layers; odd and even pages may carry different headers). A little further in
     (the centre within ``WIDE_MARGIN_FRACTION`` of the edge: a second header line, a
     header set lower than usual) a line is furniture only when the same digit-masked text
     stands at the same height on at least two pages — body text never repeats like that.
@@ -316,12 +325,15 @@ def _drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
         seen.update(keys)
         placed.update({_placed_key(ln) for ln in lines if _in_wide_band(ln, h)})
     multi = len(pages) >= 2
+    letters = [[_letters(ln.text) for ln in lines if _in_band(ln, h)]
+               for lines, h in zip(pages, heights, strict=True)]
     for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
         keep: list[Line] = []
         for ln in lines:
             text = ln.text.strip()
             if _in_band(ln, h) and (
                 _PAGE_NUMBER_RE.match(text) or (multi and seen[_norm_furniture(text)] >= 2)
+                or (multi and _repeats_nearly(_letters(text), letters, i))
             ):
                 continue
             if multi and _in_wide_band(ln, h) and placed[_placed_key(ln)] >= 2 \
@@ -329,6 +341,51 @@ def _drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
                 continue
             keep.append(ln)
         pages[i] = keep
+
+
+#: Fewest letters a line needs to be matched loosely (shorter lines must repeat exactly).
+NEAR_MIN_LETTERS = 12
+#: How alike (difflib ratio of the letters) a header must be to one on another page: an
+#: OCR text layer reads the same header a little differently on every page
+#: (``Odeen et al.`` / ``Odeen et af,`` / ``Odeen.et al:``).
+NEAR_RATIO = 0.8
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalpha())
+
+
+def _repeats_nearly(key: str, pages: list[list[str]], page: int) -> bool:
+    """Whether a band line's letters nearly repeat in the band of one of the two pages
+    before or after it (``pages``: the letters of each page's band lines)."""
+    if len(key) < NEAR_MIN_LETTERS:
+        return False
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    matcher.set_seq2(key)  # its index is built once for all the lines it is compared with
+    for j in (page - 2, page - 1, page + 1, page + 2):
+        for other in pages[j] if 0 <= j < len(pages) else ():
+            if len(other) < NEAR_MIN_LETTERS:
+                continue
+            matcher.set_seq1(other)
+            if matcher.real_quick_ratio() >= NEAR_RATIO and matcher.quick_ratio() >= NEAR_RATIO \
+                    and matcher.ratio() >= NEAR_RATIO:
+                return True
+    return False
+
+
+def _drop_figure_text(doc: Any, pages: list[list[Line]]) -> None:
+    """Remove the text drawn inside figures (``vaultd.parse.figures.figure_text``), in
+    place: only pages with a figure caption are looked at."""
+    from vaultd.parse.figures import figure_text
+
+    body = body_size(pages)
+    for i, lines in enumerate(pages):
+        captions = [ln for ln in lines if is_figure_caption(ln.text)]
+        if not captions:
+            continue
+        inside = figure_text(doc[i], lines, captions, body)
+        if inside:
+            pages[i] = [ln for j, ln in enumerate(lines) if j not in inside]
 
 
 def _in_band(ln: Line, h: float) -> bool:
@@ -397,6 +454,7 @@ class PyMuPDFParser:
                 warnings.append("the PDF was damaged and repaired while reading; check the note")
             textless = [i + 1 for i, lines in enumerate(pages) if not lines]
             _drop_furniture(pages, [p.height for p in infos])
+            _drop_figure_text(doc, pages)
             from vaultd.parse.tables import build_blocks_with_tables  # needs the open doc
 
             blocks = build_blocks_with_tables(doc, pages, infos, self.name, build=build_blocks)

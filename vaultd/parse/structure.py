@@ -29,6 +29,7 @@ from vaultd.parse.classify import (
     is_formula_line,
     is_short,
 )
+from vaultd.parse.front import is_front_matter
 from vaultd.parse.layout import join_lines, join_two
 
 
@@ -41,6 +42,8 @@ class Line:
     block: int
     page: int
     italic: bool = False  # most of its characters italic
+    font: str = ""  # font of its longest span, without the subset prefix (``ABCDEF+``)
+    mixed: bool = False  # its words are set in more than one font (a run-in bold lead)
 
 
 @dataclass
@@ -60,7 +63,9 @@ class _Para:
     text: str
     pieces: list[tuple[int, str]] = field(default_factory=list)
     number: str | None = None
-    head: int = 0  # lines in the first contiguous piece (the part the bbox covers)
+    spans: list[int] = field(default_factory=list)  # lines in each piece, in order
+    title: bool = False  # the document's title (first page, well above the body size)
+    lead: bool = False  # a first line split off for its font (``_font_lead``)
     floating: bool = False  # footnotes and other small print: never a paragraph's continuation
 
 
@@ -127,12 +132,22 @@ def _split_group(group: list[Line]) -> list[list[Line]]:
             or (ends and cur.bbox[0] > left + 0.6 * max(cur.size, 1.0))
             or (ends and prev.bbox[2] < right - 0.12 * width)
             or bool(LIST_RE.match(cur.text.lstrip()))
+            or (len(paras[-1]) == 1 and _font_lead(prev, cur))
         )
         if new:
             paras.append([cur])
         else:
             paras[-1].append(cur)
     return paras
+
+
+def _font_lead(prev: Line, cur: Line) -> bool:
+    """A paragraph's first line in another font than the line under it, ending without
+    punctuation: maybe a heading set on the paragraph's first line. It is split off, and
+    ``_font_headings`` decides: a heading, or joined back."""
+    text = prev.text.rstrip()
+    return (bool(prev.font) and bool(cur.font) and prev.font != cur.font and not prev.mixed
+            and bool(text) and text[-1].isalnum() and cur.text[:1].isupper())
 
 
 def _split_references(group: list[Line]) -> list[list[Line]]:
@@ -160,7 +175,7 @@ def _inline_math(paras: list[_Para], text: str) -> bool:
     return target is not None and target.type == "paragraph" and not target.text.rstrip().endswith(_SENT_END)
 
 
-def _body_size(pages: list[list[Line]]) -> float:
+def body_size(pages: list[list[Line]]) -> float:
     # To the half point: whole points would call PLOS's 11.5 pt body 12 pt, and its 13 pt
     # section headings would no longer stand out from it.
     sizes: Counter[float] = Counter()
@@ -193,7 +208,7 @@ def refs_of(text: str) -> list[str]:
 def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) -> list[Block]:
     """Lines of every page (furniture already removed) → typed blocks in reading order."""
     del parser
-    body = _body_size(pages)
+    body = body_size(pages)
     paras: list[_Para] = []
     in_refs = False
     for lines, info in zip(pages, infos, strict=True):
@@ -203,39 +218,89 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 # entries (bmc, jner): split it off as the heading.
                 head = group[0]
                 paras.append(_Para("heading", [head], head.text.strip(),
-                                   [(head.page, head.text.strip())], heading_number(head.text)))
-                paras[-1].head = 1
+                                   [(head.page, head.text.strip())], heading_number(head.text), [1]))
                 in_refs, group = True, group[1:]
             if in_refs:
                 in_refs = _add_references(group, paras, body)
                 continue
             split = _split_group(group)
-            for para_lines in split:
+            label = False  # the para before was a front-matter label ("ACM Reference Format:")
+            for k, para_lines in enumerate(split):
                 text = join_lines(ln.text for ln in para_lines)
                 if not text:
                     continue
-                kind, number = classify(text, max(ln.size for ln in para_lines),
-                                        all(ln.bold for ln in para_lines), len(para_lines), body,
-                                        len(split) == 1 or para_lines[0].bold,
-                                        italic=all(ln.italic for ln in para_lines))
-                if kind == "paragraph" and is_formula_line(text) and is_short(len(para_lines), text) \
-                        and not _inline_math(paras, text):
-                    kind = "equation"
-                cur = _Para(kind, para_lines, text, [(para_lines[0].page, text)], number)
-                cur.head = len(para_lines)
-                cur.floating = kind == "paragraph" and _is_small_print(para_lines, body, info)
+                lead = len(para_lines) == 1 and k + 1 < len(split) \
+                    and _font_lead(para_lines[0], split[k + 1][0])
+                kind, number = _kind(paras, para_lines, text, info, body, len(split) == 1)
+                if label and kind in ("paragraph", "list"):
+                    kind = "front"
+                label = kind == "front" and text.rstrip().endswith(":")
+                if kind == "heading" and info.number == 1 and _continue_title(paras, para_lines, text):
+                    continue
+                cur = _Para(kind, para_lines, text, [(para_lines[0].page, text)], number,
+                            [len(para_lines)])
+                cur.title = kind == "heading" and info.number == 1 and number is None \
+                    and _is_title(kind, para_lines, text, body)
+                cur.lead = lead and kind == "paragraph"
+                cur.floating = kind == "front" or (
+                    kind == "paragraph" and _is_small_print(para_lines, body, info))
+                if kind in ("paragraph", "front") and _caption_goes_on(paras, para_lines[0], text, body):
+                    _append_piece(paras[-1], para_lines, text)  # its last words, its DOI
+                    continue
+                if kind == "paragraph" and IDENTIFIER_LINE_RE.fullmatch(text.strip()):
+                    cur.floating = True  # no sentence runs on into a bare identifier
                 if kind == "heading" and _REFS_RE.match(text):
                     in_refs = True
                 if kind == "figure":  # (a table's caption sits above it, under body text)
                     _float_labels(paras, para_lines[0], body)
                 target = _merge_target(paras)
                 if target is not None and not cur.floating and _continues(target, cur):
-                    target.text = join_two(target.text, text)
-                    target.lines.extend(para_lines)
-                    target.pieces.append((para_lines[0].page, text))
+                    _append_piece(target, para_lines, text)
                     continue
                 paras.append(cur)
+    _font_headings(paras, body)
     return _to_blocks(paras, infos)
+
+
+def _kind(paras: list[_Para], lines: list[Line], text: str, info: PageInfo, body: float,
+          alone: bool) -> tuple[ChunkType, str | None]:
+    """A para's type and heading number (``alone``: its source block was not split)."""
+    kind, number = classify(text, max(ln.size for ln in lines), all(ln.bold for ln in lines),
+                            len(lines), body, alone or lines[0].bold,
+                            italic=all(ln.italic for ln in lines))
+    if kind == "paragraph" and is_formula_line(text) and is_short(len(lines), text) \
+            and not _inline_math(paras, text):
+        kind = "equation"
+    if info.number <= FRONT_PAGES and kind in ("paragraph", "heading", "list") \
+            and is_front_matter(text, at_edge=_at_edge(lines, info, body),
+                                small=max(ln.size for ln in lines) < body * 0.9,
+                                banner=info.number == 1 and lines[0].bbox[1] < info.height * BANNER_TOP):
+        return "front", None
+    if info.number == 1 and _is_title(kind, lines, text, body):
+        return "heading", number
+    return kind, number
+
+
+#: A line that is only an identifier: a figure's DOI under its caption (PLOS), a bare URL.
+IDENTIFIER_LINE_RE = re.compile(r"(?i:doi:\s*|https?://(?:dx\.)?doi\.org/|https?://)?10\.\d{4,9}/\S+"
+                                r"|(?i:https?://)\S+")
+
+
+def _caption_goes_on(paras: list[_Para], line: Line, text: str, body: float) -> bool:
+    """Whether a para starting with ``line`` is the rest of the caption that is the last
+    para: right under it (same page, within two body sizes, overlapping it across), and
+    either a bare identifier (PLOS sets each figure's DOI there) or the caption's unfinished
+    sentence going on in lowercase."""
+    if not paras or paras[-1].type not in ("figure", "table"):
+        return False
+    caption = paras[-1]
+    last = caption.lines[-1]
+    if last.page != line.page or not -0.5 * body <= line.bbox[1] - last.bbox[3] <= 2 * body \
+            or line.bbox[0] >= last.bbox[2] or last.bbox[0] >= line.bbox[2]:
+        return False
+    if IDENTIFIER_LINE_RE.fullmatch(text.strip()):
+        return True
+    return text[:1].islower() and not caption.text.rstrip().endswith(_SENT_END)
 
 
 def _add_references(group: list[Line], paras: list[_Para], body: float) -> bool:
@@ -247,17 +312,70 @@ def _add_references(group: list[Line], paras: list[_Para], body: float) -> bool:
                                 len(entry), body, False)
         if kind == "heading" and not _REF_START_RE.match(text):
             in_refs = bool(_REFS_RE.match(text))
-            paras.append(_Para(kind, entry, text, [(entry[0].page, text)], number))
+            paras.append(_Para(kind, entry, text, [(entry[0].page, text)], number, [len(entry)]))
             continue
         if entry[0].bbox[0] > min(ln.bbox[0] for ln in group) + 3.0 and paras \
                 and paras[-1].type == "reference":
-            prev = paras[-1]
-            prev.text = join_two(prev.text, text)
-            prev.lines.extend(entry)
-            prev.pieces.append((entry[0].page, text))
+            _append_piece(paras[-1], entry, text)
             continue
-        paras.append(_Para("reference", entry, text, [(entry[0].page, text)]))
+        paras.append(_Para("reference", entry, text, [(entry[0].page, text)], spans=[len(entry)]))
     return in_refs
+
+
+def _append_piece(para: _Para, lines: list[Line], text: str) -> None:
+    """Continue ``para`` with a piece set elsewhere (the next column or page)."""
+    para.text = join_two(para.text, text)
+    para.lines.extend(lines)
+    para.pieces.append((lines[0].page, text))
+    para.spans.append(len(lines))
+
+
+#: Pages that may hold the article's front matter (a cover page may come first).
+FRONT_PAGES = 2
+#: Share of the page height at its top and foot where banners and footers stand.
+EDGE_FRACTION = 0.15
+#: Share of the first page's height, from its top, where an article-type banner stands.
+BANNER_TOP = 0.25
+#: How much larger than the body a title is set, at least.
+TITLE_RATIO = 1.35
+#: Longest title: lines and characters.
+TITLE_LINES, TITLE_CHARS = 4, 300
+
+
+def _at_edge(lines: list[Line], info: PageInfo, body: float) -> bool:
+    """At the page's top or foot, or set small (side columns of article data)."""
+    return (lines[0].bbox[1] < info.height * EDGE_FRACTION
+            or lines[-1].bbox[3] > info.height * (1 - EDGE_FRACTION)
+            or max(ln.size for ln in lines) < body * 0.9)
+
+
+def _is_title(kind: ChunkType, lines: list[Line], text: str, body: float) -> bool:
+    """A first-page block of up to four lines set well above the body size: the title
+    (or a heading already, then it may continue one set in two blocks)."""
+    sizes = [ln.size for ln in lines]
+    return (kind in ("paragraph", "heading") and min(sizes) >= body * TITLE_RATIO
+            and max(sizes) - min(sizes) <= 0.5 and len(lines) <= TITLE_LINES
+            and len(text) <= TITLE_CHARS and any(c.isalpha() for c in text))
+
+
+def _continue_title(paras: list[_Para], lines: list[Line], text: str) -> bool:
+    """Join a title line set as its own block (``Practitioners``) to the title lines right
+    above it in the same size; True when joined."""
+    if not paras or paras[-1].type != "heading" or paras[-1].number is not None:
+        return False
+    prev = paras[-1]
+    last = prev.lines[-1]
+    first = lines[0]
+    height = max(last.bbox[3] - last.bbox[1], 1.0)
+    if (last.page != first.page or abs(last.size - first.size) > 0.5
+            or not 0 <= first.bbox[1] - last.bbox[3] <= 0.5 * height
+            or len(prev.lines) + len(lines) > TITLE_LINES):
+        return False
+    prev.text = join_two(prev.text, text)
+    prev.lines.extend(lines)
+    prev.pieces[-1] = (prev.pieces[-1][0], prev.text)
+    prev.spans[-1] += len(lines)
+    return True
 
 
 def _is_small_print(lines: list[Line], body: float, info: PageInfo) -> bool:
@@ -315,7 +433,7 @@ def _text_right_above(paras: list[_Para], before: int, line: Line, gap: float) -
 def _merge_target(paras: list[_Para]) -> _Para | None:
     """The open paragraph a new one may continue: the last one, skipping floating captions."""
     for para in reversed(paras):
-        if para.type in ("figure", "table") or para.floating:
+        if para.type in ("figure", "table", "front") or para.floating:
             continue
         return para
     return None
@@ -342,6 +460,144 @@ def _figure_region(para: _Para, page_paras: list[_Para], info: PageInfo) -> Box 
     return (round(x0, 2), round(top, 2), round(x1, 2), round(cap[1], 2))
 
 
+def _rounded(box: Box) -> Box:
+    return (round(box[0], 2), round(box[1], 2), round(box[2], 2), round(box[3], 2))
+
+
+def piece_boxes(para: _Para) -> list[tuple[int, Box]]:
+    """One ``(page, box)`` per place the paragraph is set: each piece's lines, with a piece
+    that sits right under the one before it in the same column folded into it."""
+    out: list[tuple[int, Box]] = []
+    start = 0
+    for count in para.spans or [len(para.lines)]:
+        lines = para.lines[start : start + count]
+        start += count
+        if not lines:
+            continue
+        page, box = lines[0].page, _union(lines)
+        if out and _stacked(out[-1], (page, box), lines[0]):
+            prev = out[-1][1]
+            box = (min(prev[0], box[0]), min(prev[1], box[1]), max(prev[2], box[2]), max(prev[3], box[3]))
+            out[-1] = (page, box)
+        else:
+            out.append((page, box))
+    return out
+
+
+def _stacked(above: tuple[int, Box], below: tuple[int, Box], first: Line) -> bool:
+    """Whether ``below`` continues ``above`` straight down its column, within two lines."""
+    (page_a, a), (page_b, b) = above, below
+    if page_a != page_b:
+        return False
+    overlap = min(a[2], b[2]) - max(a[0], b[0])
+    narrower = max(min(a[2] - a[0], b[2] - b[0]), 1.0)
+    gap = b[1] - a[3]
+    height = max(first.bbox[3] - first.bbox[1], 1.0)
+    return overlap >= 0.5 * narrower and -1.0 <= gap <= 2.0 * height
+
+
+#: Longest heading told only by its font (words, characters).
+FONT_HEADING_WORDS, FONT_HEADING_CHARS = 12, 90
+#: Largest share of the document's characters a headings-only font may have.
+FONT_HEADING_SHARE = 0.05
+#: Smallest share of the document's characters of a body font (papers may set the
+#: abstract and the body in two faces).
+BODY_FONT_SHARE = 0.2
+
+
+def _font_headings(paras: list[_Para], body: float) -> None:
+    """Headings told apart from the body by their font family alone (BMC's subsection
+    heads: ``Trial design and setting`` in a sans face at about the body size), in place.
+
+    A one-line paragraph is such a heading when its font is rare in the document (under
+    ``FONT_HEADING_SHARE`` of its characters, so not the body's or a common face), it is
+    short, starts with a capital and ends without punctuation, the paragraph after it
+    starts right below it, flush with it, in the body's font, and at least two lines of
+    the document are headings of this kind in that font (a heading style repeats; one odd
+    line in another face is not a style)."""
+    chars: Counter[str] = Counter()
+    for para in paras:
+        for ln in para.lines:
+            chars[ln.font] += len(ln.text)
+    total = sum(chars.values()) or 1
+    body_fonts = {f for f, n in chars.items() if n >= BODY_FONT_SHARE * total}
+    found: dict[str, list[_Para]] = {}
+    for para, after in itertools.pairwise(paras):
+        if para.type != "paragraph" or len(para.lines) != 1 or after.type != "paragraph":
+            continue
+        line, below = para.lines[0], after.lines[0]
+        text = para.text.strip()
+        if (not line.font or line.font in body_fonts or chars[line.font] > FONT_HEADING_SHARE * total
+                or below.font not in body_fonts or not text[:1].isupper()
+                or len(text) > FONT_HEADING_CHARS or len(text.split()) > FONT_HEADING_WORDS
+                or text.endswith((".", ",", ";", ":")) or line.size < body - 1.5):
+            continue
+        height = max(line.bbox[3] - line.bbox[1], 1.0)
+        if below.page != line.page or not -1.0 <= below.bbox[1] - line.bbox[3] <= 1.5 * height \
+                or abs(below.bbox[0] - line.bbox[0]) > 12.0:
+            continue
+        found.setdefault(line.font, []).append(para)
+    for heads in found.values():
+        if len(heads) >= 2:
+            for para in heads:
+                para.type = "heading"
+    _join_leads(paras)
+
+
+def _join_leads(paras: list[_Para]) -> None:
+    """Put each first line split off for its font that is not a heading back in front of
+    the rest of its paragraph, in place."""
+    for i in range(len(paras) - 2, -1, -1):
+        lead, rest = paras[i], paras[i + 1]
+        if not lead.lead or lead.type != "paragraph" or rest.type != "paragraph" \
+                or rest.lines[0].block != lead.lines[0].block:
+            continue
+        rest.text = join_two(lead.text, rest.text)
+        rest.lines[:0] = lead.lines
+        rest.pieces[0] = (lead.pieces[0][0], join_two(lead.pieces[0][1], rest.pieces[0][1]))
+        rest.spans[0] += len(lead.lines)
+        del paras[i]
+
+def heading_levels(paras: list[_Para]) -> dict[int, int]:
+    """Depth of every heading (by ``id``): 0 for the title, the number's depth for a
+    numbered one (``3.1`` → 2), and for an unnumbered one the depth numbered headings of
+    its style have, else one below the deepest stronger style (larger, or as large and
+    bolder), or its rank among the styles when nothing is numbered."""
+    heads = [p for p in paras if p.type == "heading" and not p.title]
+
+    def style(p: _Para) -> tuple[float, bool, bool]:
+        return (round(max(ln.size for ln in p.lines) * 2) / 2, all(ln.bold for ln in p.lines),
+                not all(ln.italic for ln in p.lines))
+
+    votes: dict[tuple[float, bool, bool], Counter[int]] = {}
+    for p in heads:
+        if p.number:
+            votes.setdefault(style(p), Counter())[len(p.number.rstrip(".").split("."))] += 1
+    known = {s: c.most_common(1)[0][0] for s, c in votes.items()}
+    ranked = sorted({style(p) for p in heads}, reverse=True)
+    out: dict[int, int] = {}
+    for p in paras:
+        if p.type != "heading":
+            continue
+        if p.title:
+            out[id(p)] = 0
+        elif _REFS_RE.match(p.text.strip()):
+            out[id(p)] = 1  # the bibliography is never a subsection
+        elif p.number:
+            out[id(p)] = len(p.number.rstrip(".").split("."))
+        elif style(p) in known:
+            out[id(p)] = known[style(p)]
+        elif known:
+            out[id(p)] = 1 + max((d for s, d in known.items() if s > style(p)), default=0)
+        else:
+            out[id(p)] = 1 + ranked.index(style(p))
+    return out
+
+
+#: Between the levels of a section path (``3 Experiments › 3.1 Setup``).
+PATH_SEP = " › "
+
+
 def _to_blocks(paras: list[_Para], infos: list[PageInfo]) -> list[Block]:
     by_page: dict[int, list[_Para]] = {}
     for para in paras:
@@ -351,26 +607,30 @@ def _to_blocks(paras: list[_Para], infos: list[PageInfo]) -> list[Block]:
     token = "0"
     headings = 0
     used_tokens: set[str] = set()
+    levels = heading_levels(paras)
+    path: list[tuple[int, str]] = []
     for para in paras:
         page = para.lines[0].page
         info = infos[page - 1]
         if para.type == "heading":
             headings += 1
-            section = para.text
+            level = levels[id(para)]
+            path = [(lv, t) for lv, t in path if lv < level] + [(level, para.text)]
+            section = PATH_SEP.join(t for lv, t in path if lv > 0) or para.text
             # numbered headings give their number ("3.2" → "32"); others "0" + their ordinal
             cand = re.sub(r"[^0-9A-Za-z]", "", para.number or "") or f"0{headings}"
             token = cand if cand not in used_tokens else f"{cand}x{headings}"
             used_tokens.add(token)
-        bbox = _union(para.lines[: para.head or len(para.lines)])
-        bbox = tuple(round(v, 2) for v in bbox)  # type: ignore[assignment]
+        regions = [(p, _rounded(box)) for p, box in piece_boxes(para)]
         last = para.lines[-1].page
         block = Block(
             type=para.type,
             text=para.text,
             page=page,
             page_label=info.label,
-            bbox=bbox,
-            pdf_rect=user_rect(bbox, info.to_user),
+            bbox=regions[0][1],
+            pdf_rect=user_rect(regions[0][1], info.to_user),
+            regions=[(p, box, user_rect(box, infos[p - 1].to_user)) for p, box in regions],
             section=section,
             section_token=token,
             pieces=para.pieces,

@@ -40,6 +40,7 @@ from typing import Any
 
 from vaultd.parse.base import Block, Box
 from vaultd.parse.classify import CAPTION_RE
+from vaultd.parse.open_tables import cell_rows, inside, rule_stack
 from vaultd.parse.structure import Line, PageInfo, build_blocks
 
 BuildFn = Callable[[list[list[Line]], list[PageInfo], str], list[Block]]
@@ -66,6 +67,7 @@ class FoundTable:
     bbox: Box
     rows: list[list[str]]
     caption: Line  # the caption line the table belongs to
+    ruled: bool = True  # columns drawn: the cells' structure is known (else no Markdown)
 
 
 def is_table_caption(text: str) -> bool:
@@ -254,7 +256,18 @@ def _beside(rule: Box, caption: Box) -> bool:
     return across and gap <= SEED_GAP
 
 
-def rule_region(page: Any, captions: list[Line]) -> Box | None:
+def _drawn_rules(page: Any) -> list[tuple[Box, dict[str, Any]]]:
+    """The page's drawings at least ``MIN_RULE`` long in one direction, with their boxes."""
+    rules: list[tuple[Box, dict[str, Any]]] = []
+    for path in page.get_cdrawings():
+        x0, y0, x1, y1 = (float(v) for v in path["rect"])
+        if max(x1 - x0, y1 - y0) >= MIN_RULE:
+            rules.append(((x0, y0, x1, y1), path))
+    return rules
+
+
+def rule_region(page: Any, captions: list[Line],
+                rules: list[tuple[Box, dict[str, Any]]] | None = None) -> Box | None:
     """Where a ruled table of these captions can be, or None when no upright rule is there.
 
     Rules are drawings at least ``MIN_RULE`` long in one direction (glyph-sized shapes such
@@ -262,12 +275,10 @@ def rule_region(page: Any, captions: list[Line]) -> Box | None:
     horizontal extent with a caption line and lie within ``SEED_GAP`` above or below it,
     rules within ``CLIP_MARGIN`` of the group are added
     until none is left; the group's box, widened by ``CLIP_MARGIN``, is the search clip.
+    ``rules``: the page's ``_drawn_rules``, when the caller already has them.
     """
-    rules: list[tuple[Box, dict[str, Any]]] = []
-    for path in page.get_cdrawings():
-        x0, y0, x1, y1 = (float(v) for v in path["rect"])
-        if max(x1 - x0, y1 - y0) >= MIN_RULE:
-            rules.append(((x0, y0, x1, y1), path))
+    if rules is None:
+        rules = _drawn_rules(page)
     group = [r for r in rules if any(_beside(r[0], c.bbox) for c in captions)]
     rest = [r for r in rules if r not in group]
     if not group:
@@ -297,16 +308,17 @@ def find_page_tables(page: Any, lines: list[Line]) -> list[FoundTable]:
     captions = [ln for ln in lines if is_table_caption(ln.text)]
     if not captions:
         return []
-    region = rule_region(page, captions)
-    if region is None:
-        return []
-    # PyMuPDF prints an advert for its layout add-on on the first find_tables call.
-    getattr(importlib.import_module("pymupdf"), "no_recommend_layout", lambda: None)()
+    rules = _drawn_rules(page)
+    region = rule_region(page, captions, rules)
     found: list[FoundTable] = []
     free = list(captions)
-    with _PATCH_LOCK, _no_header_guess(), _chars_in_rect_fixed():
-        tabs = page.find_tables(clip=region).tables
-        extracted = [(tab.bbox, tab.extract()) for tab in tabs]
+    extracted: list[tuple[Any, list[list[str | None]]]] = []
+    if region is not None:
+        # PyMuPDF prints an advert for its layout add-on on the first find_tables call.
+        getattr(importlib.import_module("pymupdf"), "no_recommend_layout", lambda: None)()
+        with _PATCH_LOCK, _no_header_guess(), _chars_in_rect_fixed():
+            tabs = page.find_tables(clip=region).tables
+            extracted = [(tab.bbox, tab.extract()) for tab in tabs]
     for tab_bbox, cells in extracted:
         rows = [[cell_text(c) for c in row] for row in cells]
         if not table_text(rows) or not free:
@@ -318,7 +330,30 @@ def find_page_tables(page: Any, lines: list[Line]) -> list[FoundTable]:
             continue
         free.remove(cap)
         found.append(FoundTable(page.number + 1, bbox, rows, cap))
+    if free:
+        found += _open_tables(rules, lines, free, page.number + 1, found)
     return found
+
+
+def _open_tables(rules: list[tuple[Box, dict[str, Any]]], lines: list[Line], captions: list[Line],
+                 page: int, found: list[FoundTable]) -> list[FoundTable]:
+    """Tables of captions no ruled table matched, found from their horizontal rules
+    (``vaultd.parse.open_tables``)."""
+    hs: list[Edge] = []
+    for _, path in rules:
+        hs += _edges(path)[1]
+    across = _joined(hs)
+    stops = [ln for ln in lines if CAPTION_RE.match(ln.text)]
+    out: list[FoundTable] = []
+    for cap in captions:
+        box = rule_stack(across, cap, [ln for ln in stops if ln is not cap], SEED_GAP)
+        if box is None or any(_near(box, t.bbox, 0.0) for t in (*found, *out)):
+            continue
+        cells = [ln for ln in lines if ln is not cap and inside(ln, box)]
+        rows = cell_rows(cells)
+        if rows:
+            out.append(FoundTable(page, box, rows, cap, ruled=False))
+    return out
 
 
 def build_blocks_with_tables(doc: Any, pages: list[list[Line]], infos: list[PageInfo],
@@ -344,6 +379,6 @@ def build_blocks_with_tables(doc: Any, pages: list[list[Line]], infos: list[Page
             if abs(top - tab.caption.bbox[1]) < 0.5 and block.text.startswith(tab.caption.text.strip()):
                 block.text = f"{block.text} {table_text(tab.rows)}"
                 block.pieces = [(block.page, block.text)]
-                block.markdown = to_markdown(tab.rows) if is_clear(tab.rows) else None
+                block.markdown = to_markdown(tab.rows) if tab.ruled and is_clear(tab.rows) else None
                 break
     return blocks

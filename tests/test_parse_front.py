@@ -1,0 +1,85 @@
+"""Front matter: the first page's banners, dates, licences and notes are not paragraphs."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vaultd.parse.front import is_article_type, is_front_matter
+
+
+@pytest.mark.parametrize("text", [
+    "Received: 19 July 2022 Revised: 27 September 2022 Accepted: 22 October 2022",
+    "published: 15 January 2015 doi: 10.3389/fpsyg.2014.01582",
+    "Received: May 17, 2014",
+    "© 2015 Légaré et al.; licensee BioMed Central. This is an Open Access article distributed",
+    "This work is licensed under a Creative Commons Attribution International 4.0 License.",
+    "Content from this work may be used under the terms of the Creative Commons Attribution 3.0",
+    "* Correspondence: France.Legare@mfa.ulaval.ca 1 Research Centre of the CHU de Québec",
+    "* Author to whom correspondence should be addressed; E-Mail: someone@example.org",
+    "* indicates corresponding author",
+    "Competing Interests: The authors have declared that no competing interests exist.",
+    "ISSN 1999-5903 www.mdpi.com/journal/futureinternet Article",
+    "ACM Reference Format:",
+    "Como citar: Neves, A.M., Morais, S.M. 2022. Prospecção química.",
+    "Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics, pages 4969–4983",
+])
+def test_journal_front_matter_is_recognised_anywhere_on_the_first_page(text: str) -> None:
+    assert is_front_matter(text, at_edge=False)
+
+
+@pytest.mark.parametrize("text", ["STUDY PROTOCOL Open Access", "RESEARCH ARTICLE", "Artigo", "Review"])
+def test_article_type_banners_count_only_at_the_top_of_the_first_page(text: str) -> None:
+    assert is_front_matter(text, at_edge=False, banner=True)
+    assert not is_front_matter(text, at_edge=False, banner=False)
+
+
+@pytest.mark.parametrize("text", [
+    "Received wisdom holds that dogs were domesticated once, but the evidence is mixed.",
+    "Published work on this question is scarce, and we review it in Section 2.",
+    "Copying behaviour was scored by two observers blind to the condition.",
+    "Research on microservices in cyber-physical systems is still young.",
+    "The code is available at https://github.com/allenai/s2orc and under a licence.",
+    "Introduction",
+    "Methods",
+    "Data",
+    "Open questions remain about the role of attention in this task.",
+])
+def test_sentences_of_the_paper_are_not_front_matter(text: str) -> None:
+    assert not is_front_matter(text, at_edge=False)
+    assert not is_front_matter(text, at_edge=False, banner=True)
+
+
+def test_an_identifier_banner_counts_only_at_the_top_or_foot_of_the_page() -> None:
+    footer = "790 wileyonlinelibrary.com/journal/spe Softw: Pract Exper. 2023;53:790–810."
+    assert is_front_matter(footer, at_edge=True)
+    assert not is_front_matter(footer, at_edge=False)
+    sentence = "All data and the analysis scripts used in this study are openly available at https://osf.io/x7k2p."
+    assert not is_front_matter(sentence, at_edge=True)  # prose with a link stays a paragraph
+
+
+def test_a_copyright_footer_counts_when_set_small_at_the_page_foot() -> None:
+    footer = "July 5 - 10, 2020. c\u20dd2020 Association for Computational Linguistics"
+    assert is_front_matter(footer, at_edge=True, small=True)
+    assert not is_front_matter(footer, at_edge=True, small=False)
+    assert not is_front_matter(footer, at_edge=False, small=True)
+
+
+def test_article_type_banners_are_only_their_own_words() -> None:
+    assert is_article_type("ORIGINAL RESEARCH ARTICLE")
+    assert is_article_type("Review")
+    assert not is_article_type("A review of methods for detecting events in text")
+    assert not is_article_type("")
+
+
+_prose_word = st.sampled_from([
+    "the", "a", "of", "model", "data", "we", "show", "that", "results", "method", "paper",
+    "study", "attention", "dogs", "cells", "significant", "increase", "decreased", "across"])
+
+
+@given(st.lists(_prose_word, min_size=8, max_size=40))
+def test_ordinary_prose_is_never_front_matter(words: list[str]) -> None:
+    text = " ".join(words).capitalize() + "."
+    assert not is_front_matter(text, at_edge=True)
+    assert not is_front_matter(text, at_edge=False, small=True)

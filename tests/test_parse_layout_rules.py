@@ -1,0 +1,174 @@
+"""Layout rules on generated pages whose contents are known: figure text, tables ruled only
+across, first-page front matter and title, headings told by their font, captions that go
+on, and running headers an OCR layer reads differently on each page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from vaultd.parse.base import ParsedDocument
+from vaultd.parse.pymupdf import PyMuPDFParser, load_pymupdf
+
+BODY = [
+    "Participants were recruited from four clinics over two years and gave written consent.",
+    "Each visit lasted an hour and followed the same protocol in every clinic we visited.",
+]
+
+
+def _pdf(path: Path, *draws: Callable[[Any], None]) -> ParsedDocument:
+    """One page per ``draw(page)`` (A4), parsed by the PyMuPDF tier."""
+    doc = load_pymupdf().open()
+    for draw in draws:
+        draw(doc.new_page(width=595, height=842))
+    doc.save(path)
+    doc.close()
+    return PyMuPDFParser().parse(path)
+
+
+def _lines(page: Any, x: float, y: float, lines: list[str], size: float = 10.0,
+           font: str = "helv", leading: float = 13.0) -> float:
+    for line in lines:
+        page.insert_text((x, y), line, fontsize=size, fontname=font)
+        y += leading
+    return y
+
+
+def _texts(doc: ParsedDocument, kind: str) -> list[str]:
+    return [b.text for b in doc.blocks if b.type == kind]
+
+
+def test_labels_drawn_inside_a_figure_never_reach_the_text(tmp_path: Path) -> None:
+    pymupdf = load_pymupdf()
+
+    def page(p: Any) -> None:
+        _lines(p, 72, 100, BODY)
+        for i, label in enumerate(["Merging and Deduplication", "Ranking", "Clustering"]):
+            box = pymupdf.Rect(100 + i * 140, 160, 220 + i * 140, 200)
+            p.draw_rect(box, color=(0, 0, 0), width=1)
+            p.insert_text((box.x0 + 6, box.y0 + 24), label, fontsize=9)
+        p.draw_line(pymupdf.Point(220, 180), pymupdf.Point(240, 180), width=1)
+        p.draw_line(pymupdf.Point(360, 180), pymupdf.Point(380, 180), width=1)
+        p.insert_text((72, 230), "Figure 1: The three steps of the analysis.", fontsize=9)
+        _lines(p, 72, 270, ["The analysis then went on to rank the challenges by relevance."])
+
+    doc = _pdf(tmp_path / "f.pdf", page)
+    text = " ".join(b.text for b in doc.blocks)
+    for label in ("Merging and Deduplication", "Ranking", "Clustering"):
+        assert label not in text
+    assert _texts(doc, "figure") == ["Figure 1: The three steps of the analysis."]
+    assert "The analysis then went on to rank the challenges by relevance." in _texts(doc, "paragraph")
+
+
+def test_cells_of_a_table_ruled_only_across_join_their_table_not_a_paragraph(tmp_path: Path) -> None:
+    pymupdf = load_pymupdf()
+    rows = ["Corpus Papers Citations", "S2ORC 8.1M yes", "PubMed Central 2.6M yes"]
+
+    def page(p: Any) -> None:
+        _lines(p, 72, 80, ["The corpora compared in this study differ in size and in coverage."])
+        for y in (100.0, 118.0, 160.0):  # top, mid and bottom rules: no vertical rule at all
+            p.draw_line(pymupdf.Point(72, y), pymupdf.Point(400, y), width=0.5)
+        _lines(p, 76, 113, rows[:1], size=9)
+        _lines(p, 76, 134, rows[1:], size=9, leading=14)
+        p.insert_text((72, 175), "Table 1: A comparison of corpora.", fontsize=10)
+        _lines(p, 72, 210, ["S2ORC is the largest of them by a wide margin."])
+
+    doc = _pdf(tmp_path / "t.pdf", page)
+    tables = [b for b in doc.blocks if b.type == "table"]
+    assert len(tables) == 1
+    assert tables[0].text == "Table 1: A comparison of corpora. " + " ".join(rows)
+    assert tables[0].markdown is None  # columns not drawn: no structure is claimed
+    assert _texts(doc, "paragraph") == ["The corpora compared in this study differ in size and in coverage.",
+                                        "S2ORC is the largest of them by a wide margin."]
+
+
+def test_first_page_banners_dates_and_licence_are_front_matter_and_the_title_one_heading(
+    tmp_path: Path,
+) -> None:
+    title = ["Tracking the evolutionary origins of", "dog-human cooperation: the Canine",
+             "Cooperation Hypothesis"]
+
+    def page(p: Any) -> None:
+        p.insert_text((72, 60), "RESEARCH ARTICLE", fontsize=8)
+        _lines(p, 72, 110, title, size=20, font="hebo", leading=24)
+        p.insert_text((72, 200), "Received: 13 November 2013 / Accepted: 10 January 2014", fontsize=8)
+        _lines(p, 72, 240, BODY)
+        _lines(p, 72, 790, ["© 2014 The Authors. This is an open access article under the terms",
+                            "of the Creative Commons Attribution License."], size=7, leading=9)
+
+    doc = _pdf(tmp_path / "p.pdf", page)
+    assert _texts(doc, "heading") == [" ".join(title)]
+    front = _texts(doc, "front")
+    assert "RESEARCH ARTICLE" in front
+    assert any(t.startswith("Received: 13 November 2013") for t in front)
+    assert any(t.startswith("© 2014 The Authors.") for t in front)
+    assert _texts(doc, "paragraph") == [" ".join(BODY)]
+
+
+def test_headings_set_only_in_another_font_give_the_section_path(tmp_path: Path) -> None:
+    # Enough body text that the heads' face is a small share of the page, as in a paper.
+    body = ["We propose a multicentre trial with teams in the province, run over two years"] * 7 \
+        + ["in every clinic."]
+
+    def page(p: Any) -> None:
+        p.insert_text((72, 80), "Methods", fontsize=12, fontname="hebo")
+        y = 100.0
+        for head in ("Trial design and setting", "Outcome measures"):
+            p.insert_text((72, y), head, fontsize=10, fontname="helv")  # sans heads, serif body
+            y = _lines(p, 72, y + 13, body, font="tiro") + 12
+        _lines(p, 72, y, ["Results follow in the next section of this report, for both arms."],
+               font="tiro")
+
+    doc = _pdf(tmp_path / "h.pdf", page)
+    assert _texts(doc, "heading") == ["Methods", "Trial design and setting", "Outcome measures"]
+    paras = [b for b in doc.blocks if b.type == "paragraph"]
+    assert [b.section for b in paras[:2]] == ["Methods › Trial design and setting",
+                                              "Methods › Outcome measures"]
+    assert paras[0].text == " ".join(body)
+
+
+def test_a_first_line_in_another_font_that_is_no_heading_stays_in_its_paragraph(tmp_path: Path) -> None:
+    def page(p: Any) -> None:
+        p.insert_text((72, 80), "Sample preparation followed the usual protocol for", fontsize=10,
+                      fontname="tiit")  # one italic first line, found once: not a heading style
+        _lines(p, 72, 93, ["Escherichia coli strains, grown overnight at 37 degrees."], font="tiro")
+
+    doc = _pdf(tmp_path / "i.pdf", page)
+    assert _texts(doc, "paragraph") == ["Sample preparation followed the usual protocol for "
+                                        "Escherichia coli strains, grown overnight at 37 degrees."]
+    assert _texts(doc, "heading") == []
+
+
+def test_a_figure_doi_and_the_rest_of_its_caption_stay_with_the_caption(tmp_path: Path) -> None:
+    def page(p: Any) -> None:
+        _lines(p, 72, 80, ["The species occurs in broad sympatry with a larger relative, which"])
+        p.draw_rect(load_pymupdf().Rect(72, 100, 300, 200), color=(0, 0, 0), fill=(0.8, 0.8, 0.8))
+        p.insert_text((72, 215), "Fig 3. Distribution map of the species. Filled symbols:", fontsize=8)
+        p.insert_text((72, 225), "males; open symbols: females.", fontsize=8)
+        p.insert_text((72, 245), "doi:10.1371/journal.pone.0115884.g003", fontsize=8)
+        _lines(p, 72, 280, ["inhabits fast-moving streams and is substantially larger."])
+
+    doc = _pdf(tmp_path / "c.pdf", page)
+    assert _texts(doc, "figure") == ["Fig 3. Distribution map of the species. Filled symbols: males; "
+                                     "open symbols: females. doi:10.1371/journal.pone.0115884.g003"]
+    assert _texts(doc, "paragraph") == [
+        "The species occurs in broad sympatry with a larger relative, which inhabits fast-moving "
+        "streams and is substantially larger."]
+
+
+def test_a_running_header_read_a_little_differently_on_each_page_is_furniture(tmp_path: Path) -> None:
+    headers = ["Odeen et al. BMC Evolutionary Biology 2011, 11:313",
+               "Odeen et af, BMC Evolutionary Biology 2011, 11:313",
+               "Odeen.et al: BMC Evolutionary Biology 2011, 11:313 Page 3 of 8"]
+
+    def page(header: str, body: str) -> Callable[[Any], None]:
+        def draw(p: Any) -> None:
+            p.insert_text((60, 38), header, fontsize=7)
+            _lines(p, 72, 120, [body])
+        return draw
+
+    bodies = ["Opsin genes were sequenced for every species.", "The tree is mostly well resolved.",
+              "Shifts between violet and ultraviolet vision are frequent."]
+    doc = _pdf(tmp_path / "o.pdf", *(page(h, b) for h, b in zip(headers, bodies, strict=True)))
+    assert _texts(doc, "paragraph") == bodies

@@ -1,0 +1,106 @@
+"""Front matter: the article's own apparatus on its first page, kept out of paragraphs.
+
+Journals set around the title and abstract a set of blocks that are not passages of the
+paper: article-type banners (``RESEARCH ARTICLE``, ``STUDY PROTOCOL Open Access``), dates
+(``Received: 19 July 2022``), licence and copyright statements, correspondence notes,
+editor and reviewer lists, ISSN and journal-site lines, the conference footer of a
+proceedings paper, ACM's "ACM Reference Format" block. They become ``front`` chunks: still
+in the note, but never quoted as a paragraph and never joined to one.
+
+The rules look at how such a block *starts* (its label or its opening words), which is
+what the publishers share; a short block that is mostly identifiers (a DOI, a URL, an
+ISSN, a journal site) at the top or foot of the first page counts too. Pure text rules:
+``vaultd.parse.structure`` calls ``is_front_matter`` for blocks on the first two pages
+(the article's first page may follow a cover page).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Labels and openings of front-matter blocks (matched at the start, case-insensitive,
+#: after a leading ``*``/``†`` footnote mark).
+_START_RE = re.compile(
+    r"""^(?:
+        ©|\(c\)\s*\d{4}|copyright\b|crown\s+copyright|licensee\b
+      | this\s+(?:work|article)\s+is\s+(?:licensed|distributed|an\s+open)
+      | this\s+is\s+an\s+open[\s-]access
+      | open\s+access\s+this\s+article
+      | content\s+from\s+this\s+work\s+may\s+be\s+used
+      | permission\s+to\s+make\s+digital
+      | acm\s+reference\s+format
+      | (?:received|accepted|revised|submitted|published(?:\s+online)?|available\s+online|
+         first\s+published|online\s+publication\s+date|recebido|aceito|publicado)\b\s*:?\s*
+         (?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|in\s+revised)
+      | (?:citation|editor|academic\s+editor|handling\s+editor|edited\s+by|reviewed\s+by|
+         specialty\s+section|funding|competing\s+interests?|conflicts?\s+of\s+interest|
+         data\s+availability(?:\s+statement)?|correspondence(?:\s+to)?|corresponding\s+author|
+         e-?mails?|keywords?|key\s+words|issn|e-?issn)\s*:
+      | (?:how\s+to\s+cite(?:\s+this\s+article)?|cite\s+this\s+article|como\s+citar|
+         cómo\s+citar|para\s+citar(?:\s+este\s+artigo)?|zitiervorschlag)\s*:
+      | correspondence\s+(?:to|should\s+be\s+addressed)
+      | author\s+to\s+whom\s+correspondence
+      | indicates\s+(?:the\s+)?corresponding\s+author
+      | corresponding\s+author\b
+      | issn\s+\d{4}-\d{3}[\dx]
+      | proceedings\s+of\b.{0,200}$
+    )""",
+    re.IGNORECASE | re.VERBOSE | re.DOTALL,
+)
+
+#: Article-type banners, as whole blocks (``STUDY PROTOCOL Open Access``, ``Artigo``).
+_TYPE_WORDS = frozenset({
+    "research", "article", "original", "articles", "paper", "open", "access", "study",
+    "protocol", "review", "focused", "mini", "systematic", "short", "communication",
+    "letter", "editorial", "perspective", "commentary", "opinion", "hypothesis", "and",
+    "theory", "brief", "report", "case", "artigo", "artículo", "revisão", "revisión",
+    "nota", "científica", "comunicação", "breve",
+})
+
+#: Identifiers that make a short block front matter at the page's top or foot.
+_ID_RE = re.compile(
+    r"\bdoi\s*:|\b10\.\d{4,9}/\S+|https?://\S+|www\.\S+|\b[\w-]+\.(?:com|org|net)/\S*"
+    r"|\bissn\b|\be-?mails?\s*:",
+    re.IGNORECASE,
+)
+#: A word of running prose: four or more letters.
+_WORD_RE = re.compile(r"[^\W\d_]{4,}")
+
+#: Longest block a banner, identifier line or copyright footer can be (characters).
+BANNER_MAX = 300
+#: Most prose words an identifier block may have besides its identifiers (a journal's
+#: abbreviated name: ``Softw: Pract Exper.``).
+BANNER_WORDS = 4
+
+
+def is_article_type(text: str) -> bool:
+    """A banner naming the kind of article and nothing else."""
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    return 0 < len(words) <= 6 and all(w in _TYPE_WORDS for w in words)
+
+
+#: A copyright mark: ``©``, TeX's circled ``c⃝``, ``(c) 2020``, ``Copyright``.
+_COPYRIGHT_RE = re.compile(r"©|c\u20dd|\(c\)\s*\d{4}|\bcopyright\b", re.IGNORECASE)
+
+
+def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bool = False) -> bool:
+    """Whether a block of the first page is front matter (see module doc). ``at_edge``:
+    the block sits at the page's top or foot (or in a side column of small print), where
+    an identifier line is a banner rather than a sentence of the paper; ``small``: it is
+    set smaller than the body (a footer or footnote carrying a copyright mark is then
+    front matter wherever the mark stands in it); ``banner``: it stands in the top part of
+    the first page, where an article-type banner (``RESEARCH ARTICLE``) is set (lower
+    down, ``Review`` or ``Research`` may be a section's heading)."""
+    body = text.strip().lstrip("*†‡§ ").strip()
+    if not body:
+        return False
+    if _START_RE.match(body) or (banner and is_article_type(body)):
+        return True
+    if not at_edge or len(body) > BANNER_MAX:
+        return False
+    if small and _COPYRIGHT_RE.search(body):
+        return True
+    ids = list(_ID_RE.finditer(body))
+    if not ids:
+        return False
+    return len(_WORD_RE.findall(_ID_RE.sub(" ", body))) <= BANNER_WORDS

@@ -1,0 +1,98 @@
+"""Tables ruled only across (booktabs): found from their horizontal rules and caption.
+
+A table set with ``\\toprule``/``\\midrule``/``\\bottomrule`` (ACL, most LaTeX papers) or
+with row rules only has no vertical rule, so PyMuPDF's ``lines`` strategy cannot build
+its cells (``vaultd.parse.tables``). Its extent is still drawn: the stack of horizontal
+rules of the same width right above or below its ``Table N`` caption. So:
+
+1. The page's horizontal rules (at least ``MIN_RULE`` long; pieces of one rule joined).
+2. The seed is the rule nearest the caption, above or below it within ``SEED_GAP``,
+   sharing horizontal extent with it.
+3. Going away from the caption, rules whose horizontal extent matches the seed's
+   (``SAME_EXTENT`` of the wider one) join the stack while the gap to the last one is at
+   most ``MAX_GAP`` and no caption or heading-sized line stands in between.
+4. With at least two rules, every line whose centre lies between the top and bottom
+   rules, inside their horizontal extent, is a cell line of the table: it is taken out of
+   the page's text (so it never joins a paragraph) and its text, row by row, becomes the
+   table chunk's text after the caption (as for ruled tables). No Markdown: the columns
+   are not drawn, so the structure is not clear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from vaultd.parse.base import Box
+from vaultd.parse.structure import Line
+
+#: Largest gap between two rules of one table (points): a long table body between its
+#: mid and bottom rules.
+MAX_GAP = 320.0
+#: Two rules belong to one table when they overlap over this share of the wider one.
+SAME_EXTENT = 0.8
+#: Lines whose baselines are this close (points) form one row.
+ROW_TOLERANCE = 2.0
+
+#: A horizontal rule: (y, left, right).
+Rule = tuple[float, float, float]
+
+
+def _overlap(a: Rule, b: Rule) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[1], b[1])) / max(a[2] - a[1], b[2] - b[1], 1.0)
+
+
+def _between(lines: Iterable[Line], top: float, bottom: float, rule: Rule) -> list[Line]:
+    return [ln for ln in lines
+            if top < (ln.bbox[1] + ln.bbox[3]) / 2 < bottom
+            and rule[1] - 3.0 <= (ln.bbox[0] + ln.bbox[2]) / 2 <= rule[2] + 3.0]
+
+
+def rule_stack(rules: list[Rule], caption: Line, stops: list[Line], seed_gap: float) -> Box | None:
+    """The box between the top and bottom rules of the caption's table, or None."""
+    cap = caption.bbox
+    seeds = []
+    for rule in rules:
+        y, left, right = rule
+        if min(right, cap[2]) <= max(left, cap[0]):
+            continue
+        gap = cap[1] - y if y <= cap[1] else y - cap[3]
+        if -2.0 <= gap <= seed_gap:
+            seeds.append((gap, rule))
+    if not seeds:
+        return None
+    seed = min(seeds)[1]
+    downward = seed[0] > cap[3] - 2.0
+    ahead = sorted((r for r in rules if (r[0] > seed[0] if downward else r[0] < seed[0])),
+                   key=lambda r: r[0] if downward else -r[0])
+    stack = [seed]
+    for rule in ahead:
+        last = stack[-1]
+        if abs(rule[0] - last[0]) > MAX_GAP:
+            break
+        if _overlap(rule, seed) < SAME_EXTENT:
+            continue
+        top, bottom = sorted((last[0], rule[0]))
+        if _between(stops, top, bottom, seed):
+            break
+        stack.append(rule)
+    if len(stack) < 2:
+        return None
+    ys = [r[0] for r in stack]
+    return (min(r[1] for r in stack), min(ys), max(r[2] for r in stack), max(ys))
+
+
+def cell_rows(lines: list[Line]) -> list[list[str]]:
+    """Cell lines → rows (by baseline, top to bottom), each its lines left to right."""
+    rows: list[list[Line]] = []
+    for ln in sorted(lines, key=lambda ln: (ln.bbox[3], ln.bbox[0])):
+        if rows and abs(ln.bbox[3] - rows[-1][0].bbox[3]) <= ROW_TOLERANCE:
+            rows[-1].append(ln)
+        else:
+            rows.append([ln])
+    return [[" ".join(ln.text.split()) for ln in sorted(row, key=lambda ln: ln.bbox[0])]
+            for row in rows]
+
+
+def inside(line: Line, box: Box) -> bool:
+    cx, cy = (line.bbox[0] + line.bbox[2]) / 2, (line.bbox[1] + line.bbox[3]) / 2
+    return box[0] - 3.0 <= cx <= box[2] + 3.0 and box[1] < cy < box[3]
