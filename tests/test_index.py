@@ -246,3 +246,20 @@ def test_a_compile_does_not_wait_on_an_embedding_provider_just_found_down(vault:
     assert any("was unreachable; tried again after" in w for w in stats.warnings)
     index_vault(vault, Settings(), embedder=down)  # the agent's reconcile always tries
     assert down.calls == 2
+
+
+def test_a_quote_running_onto_the_next_page_is_located_by_its_page_range() -> None:
+    from vaultd.index.lookup import page_locator
+    from vaultd.models import Provenance
+
+    def prov(label: str | None, regions: list[list[int | float]] | None) -> Provenance:
+        return Provenance(page=4, page_label=label, text_sha256="x", char_range=[0, 1],
+                          chunk_type="paragraph", parser="pymupdf", regions=regions)
+
+    across = [[4, 72.0, 60.0, 290.0, 120.0], [5, 72.0, 700.0, 290.0, 760.0]]
+    assert page_locator(prov("112", across)) == "112–113"  # printed labels counted on
+    assert page_locator(prov(None, across)) == "4–5"
+    assert page_locator(prov("iv", across)) == "4–5"  # roman labels: the PDF's own pages
+    same_page = [[4, 72.0, 60.0, 290.0, 120.0], [4, 310.0, 700.0, 530.0, 760.0]]
+    assert page_locator(prov("112", same_page)) == "112"
+    assert page_locator(prov("112", None)) == "112"

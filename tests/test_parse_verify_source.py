@@ -95,3 +95,41 @@ def test_stale_quote_says_whether_the_extraction_rules_changed(
     assert [f.chunk_id for f in stale] == [chunk.id]
     assert cause in stale[0].message and f"vaultd compile {KEY}" in stale[0].message
     assert not [f for f in report.findings if f.kind == "PDF CHANGED"]
+
+
+def _compiled_sample(vault: Vault) -> Path:
+    from vaultd.config import Settings
+    from vaultd.pipeline.compile import compile_note
+    from vaultd.samplepdf import write_sample_paper
+
+    write_sample_paper(vault.pdf_path(KEY))
+    meta = MetaFile.from_work(KEY, Work(title="Sample"), pdf=f"raw/{KEY}.pdf",
+                              captured_at="2024-01-15T12:00:00+00:00")
+    vault.meta_path(KEY).write_text(meta.model_dump_json(by_alias=True), encoding="utf-8")
+    return compile_note(vault, Settings(), KEY).note_path
+
+
+def test_a_paragraph_across_columns_links_each_piece_and_verify_source_checks_them(vault: Vault) -> None:
+    from vaultd.note import parse_note, render_note
+    from vaultd.verify_source import verify_sources
+
+    path = _compiled_sample(vault)
+    text = path.read_text(encoding="utf-8")
+    note = parse_note(text)
+    split = next(c for c in note.chunks if c.text.startswith("The method reads"))
+    regions = split.provenance.regions
+    assert regions is not None and len(regions) == 2  # left column, then right column
+    block = text[text.index(f"<!-- chunk id={split.id} -->"):]
+    block = block[:block.index("<!-- /chunk -->")]
+    links = [line for line in block.splitlines() if line.startswith("[[raw/")]
+    assert len(links) == 1 and links[0].count("&rect=") == 2  # one link per piece, on one line
+    assert verify_sources(vault, KEY).ok
+
+    # A note whose second region points elsewhere: the quote reproduces, its links do not.
+    regions[1] = [regions[1][0], *(v + 40.0 for v in regions[1][1:])]
+    path.write_text(render_note(note), encoding="utf-8")
+    report = verify_sources(vault, KEY)
+    stale = [f for f in report.findings if f.kind == "STALE"]
+    assert [f.chunk_id for f in stale] == [split.id]
+    assert "not where the note's links point" in stale[0].message
+    assert f"vaultd compile {KEY}" in stale[0].message
