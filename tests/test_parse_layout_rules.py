@@ -172,3 +172,20 @@ def test_a_running_header_read_a_little_differently_on_each_page_is_furniture(tm
               "Shifts between violet and ultraviolet vision are frequent."]
     doc = _pdf(tmp_path / "o.pdf", *(page(h, b) for h, b in zip(headers, bodies, strict=True)))
     assert _texts(doc, "paragraph") == bodies
+
+
+def test_a_caption_set_across_both_columns_keeps_its_right_half(tmp_path: Path) -> None:
+    def page(p: Any) -> None:
+        _lines(p, 45, 80, ["Wolves are cooperative breeders that rely on each other when",
+                           "hunting. This overall high dependency on cooperative interactions"])
+        _lines(p, 45, 130, ["FIGURE 3 | Social learning from a demonstrator. (B) shows"], size=7)
+        _lines(p, 303, 130, ["the success of dogs in the conspecific demonstration."], size=7)
+        _lines(p, 303, 160, ["with conspecifics requires wolves to pay close attention."])
+
+    doc = _pdf(tmp_path / "w.pdf", page)
+    assert _texts(doc, "figure") == ["FIGURE 3 | Social learning from a demonstrator. (B) shows "
+                                     "the success of dogs in the conspecific demonstration."]
+    assert _texts(doc, "paragraph") == [
+        "Wolves are cooperative breeders that rely on each other when hunting. This overall high "
+        "dependency on cooperative interactions with conspecifics requires wolves to pay close "
+        "attention."]

@@ -247,6 +247,10 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 if kind in ("paragraph", "front") and _caption_goes_on(paras, para_lines[0], text, body):
                     _append_piece(paras[-1], para_lines, text)  # its last words, its DOI
                     continue
+                beside = _caption_beside(paras, para_lines[0], text) if kind == "paragraph" else None
+                if beside is not None:
+                    _append_piece(beside, para_lines, text)  # a caption set across two columns
+                    continue
                 if kind == "paragraph" and IDENTIFIER_LINE_RE.fullmatch(text.strip()):
                     cur.floating = True  # no sentence runs on into a bare identifier
                 if kind == "heading" and _REFS_RE.match(text):
@@ -288,7 +292,8 @@ IDENTIFIER_LINE_RE = re.compile(r"(?i:doi:\s*|https?://(?:dx\.)?doi\.org/|https?
 
 def _caption_goes_on(paras: list[_Para], line: Line, text: str, body: float) -> bool:
     """Whether a para starting with ``line`` is the rest of the caption that is the last
-    para: right under it (same page, within two body sizes, overlapping it across), and
+    para: right under it (same page, within two body sizes, overlapping it across, in the
+    caption's size), and
     either a bare identifier (PLOS sets each figure's DOI there) or the caption's unfinished
     sentence going on in lowercase."""
     if not paras or paras[-1].type not in ("figure", "table"):
@@ -296,11 +301,32 @@ def _caption_goes_on(paras: list[_Para], line: Line, text: str, body: float) -> 
     caption = paras[-1]
     last = caption.lines[-1]
     if last.page != line.page or not -0.5 * body <= line.bbox[1] - last.bbox[3] <= 2 * body \
-            or line.bbox[0] >= last.bbox[2] or last.bbox[0] >= line.bbox[2]:
+            or line.bbox[0] >= last.bbox[2] or last.bbox[0] >= line.bbox[2] \
+            or abs(line.size - last.size) > 0.5:  # body text under a caption is set larger
         return False
     if IDENTIFIER_LINE_RE.fullmatch(text.strip()):
         return True
     return text[:1].islower() and not caption.text.rstrip().endswith(_SENT_END)
+
+
+def _caption_beside(paras: list[_Para], line: Line, text: str) -> _Para | None:
+    """The caption on this page whose first line stands level with ``line`` in the other
+    column, in the same size, with its sentence left open, when ``text`` goes on in
+    lowercase: a caption set across both columns (Frontiers), whose right half is read
+    after the left column's body text."""
+    if not text[:1].islower():
+        return None
+    for para in reversed(paras):
+        first = para.lines[0]
+        if first.page != line.page:
+            return None
+        if para.type not in ("figure", "table") or para.text.rstrip().endswith(_SENT_END):
+            continue
+        if abs(first.bbox[1] - line.bbox[1]) <= 2.0 and abs(first.size - line.size) <= 0.3 \
+                and line.bbox[0] >= first.bbox[2] - 2.0 \
+                and all(ln.bbox[0] < line.bbox[0] for ln in para.lines):
+            return para
+    return None
 
 
 def _add_references(group: list[Line], paras: list[_Para], body: float) -> bool:
