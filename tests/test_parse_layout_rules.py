@@ -189,3 +189,32 @@ def test_a_caption_set_across_both_columns_keeps_its_right_half(tmp_path: Path) 
         "Wolves are cooperative breeders that rely on each other when hunting. This overall high "
         "dependency on cooperative interactions with conspecifics requires wolves to pay close "
         "attention."]
+
+
+def test_one_reference_per_entry_with_hanging_indents_blocks_and_column_breaks(tmp_path: Path) -> None:
+    def page(p: Any) -> None:
+        _lines(p, 57, 80, ["The results agree with earlier work on the genus."])
+        p.insert_text((57, 110), "Literatura citada", fontsize=12, fontname="hebo")
+        y = 130.0
+        for first, rest in (("Ali, I., Yisa, J. & Jacob, J.O. 2019. Corrosion inhibitory",
+                             ["potential of ethanol extract of Senna obtusifolia.", "Journal of Chemistry 44: 1-9."]),
+                            ("Barnaby, A.G., Reid, R. & Warren, D. 2016. Antioxidant",
+                             ["activity, total phenolics and fatty acids.", "Food Research 5: 3-8."])):
+            p.insert_text((57, y), first, fontsize=9)  # first line and the rest: two text blocks
+            y = _lines(p, 71, y + 40, rest, size=9, leading=11) + 40
+        p.insert_text((57, 780), "Coelho, E.M.P. & Ishii, E. 2016. Chemical composition of", fontsize=9)
+        _lines(p, 312, 60, ["the essential oil of a Senna species. Planta 8: 1-4."], size=9)  # next column
+        p.insert_text((298, 90), "Kwada, A.D. & Tella, I.O. 2009. Infochemicals in plants.", fontsize=9)
+        p.insert_text((298, 130), "Received: 24 July 2014; accepted: 21 December 2014.", fontsize=9)
+
+    doc = _pdf(tmp_path / "r.pdf", page)
+    assert _texts(doc, "reference") == [
+        "Ali, I., Yisa, J. & Jacob, J.O. 2019. Corrosion inhibitory potential of ethanol extract of "
+        "Senna obtusifolia. Journal of Chemistry 44: 1-9.",
+        "Barnaby, A.G., Reid, R. & Warren, D. 2016. Antioxidant activity, total phenolics and fatty "
+        "acids. Food Research 5: 3-8.",
+        "Coelho, E.M.P. & Ishii, E. 2016. Chemical composition of the essential oil of a Senna "
+        "species. Planta 8: 1-4.",
+        "Kwada, A.D. & Tella, I.O. 2009. Infochemicals in plants.",
+    ]
+    assert _texts(doc, "front") == ["Received: 24 July 2014; accepted: 21 December 2014."]

@@ -35,14 +35,15 @@ _START_RE = re.compile(
       | (?:citation|editor|academic\s+editor|handling\s+editor|edited\s+by|reviewed\s+by|
          specialty\s+section|funding|competing\s+interests?|conflicts?\s+of\s+interest|
          data\s+availability(?:\s+statement)?|correspondence(?:\s+to)?|corresponding\s+author|
-         e-?mails?|keywords?|key\s+words|issn|e-?issn)\s*:
+         e-?mails?|keywords?|key\s+words|issn|e-?issn|editora?\s+associad[ao]|submiss[ãa]o|aceite|
+         palavras-chave|palabras\s+clave)\s*:
       | (?:how\s+to\s+cite(?:\s+this\s+article)?|cite\s+this\s+article|como\s+citar|
          cómo\s+citar|para\s+citar(?:\s+este\s+artigo)?|zitiervorschlag)\s*:
       | correspondence\s+(?:to|should\s+be\s+addressed)
       | author\s+to\s+whom\s+correspondence
       | indicates\s+(?:the\s+)?corresponding\s+author
       | corresponding\s+author\b
-      | issn\s+\d{4}-\d{3}[\dx]
+      | e?-?issn\b
       | proceedings\s+of\b.{0,200}$
     )""",
     re.IGNORECASE | re.VERBOSE | re.DOTALL,

@@ -70,7 +70,9 @@ class _Para:
 
 
 _REFS_RE = re.compile(
-    r"^((\d+|[IVX]+)\.?\s*)?(references|bibliography|literature cited|works cited|reference list)$",
+    r"^((\d+|[IVX]+)\.?\s*)?(references|bibliography|literature cited|works cited|reference list"
+    r"|referências(?: bibliográficas)?|literatura citada|referencias(?: bibliográficas)?"
+    r"|bibliografía|bibliografia|literaturverzeichnis|literatur|références|bibliographie)\s*$",
     re.I,
 )
 _REF_START_RE = re.compile(r"^\s*(\[\d+\]|\d{1,3}\.\s)")
@@ -221,7 +223,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                                    [(head.page, head.text.strip())], heading_number(head.text), [1]))
                 in_refs, group = True, group[1:]
             if in_refs:
-                in_refs = _add_references(group, paras, body)
+                in_refs = _add_references(group, paras, body, column_lefts(lines, info.width),
+                                          info.width)
                 continue
             split = _split_group(group)
             label = False  # the para before was a front-matter label ("ACM Reference Format:")
@@ -253,7 +256,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     continue
                 if kind == "paragraph" and IDENTIFIER_LINE_RE.fullmatch(text.strip()):
                     cur.floating = True  # no sentence runs on into a bare identifier
-                if kind == "heading" and _REFS_RE.match(text):
+                if kind == "heading" and _REFS_RE.match(text.strip()):
                     in_refs = True
                 if kind == "figure":  # (a table's caption sits above it, under body text)
                     _float_labels(paras, para_lines[0], body)
@@ -329,8 +332,30 @@ def _caption_beside(paras: list[_Para], line: Line, text: str) -> _Para | None:
     return None
 
 
-def _add_references(group: list[Line], paras: list[_Para], body: float) -> bool:
-    """Bibliography lines → one ``reference`` para per entry; False once a heading ends it."""
+#: How far right of an entry's first line (points) its continuation lines may be indented.
+HANGING_MAX = 30.0
+
+
+def column_lefts(lines: list[Line], width: float) -> tuple[float, float]:
+    """The left edge of the page's left and right columns: the leftmost line starting in
+    each half (the same edge twice on a one-column page)."""
+    mid = width / 2
+    left = [ln.bbox[0] for ln in lines if ln.bbox[0] < mid]
+    right = [ln.bbox[0] for ln in lines if ln.bbox[0] >= mid]
+    first = min(left, default=0.0)
+    return first, min(right, default=first)
+
+
+def _add_references(group: list[Line], paras: list[_Para], body: float,
+                    lefts: tuple[float, float], width: float) -> bool:
+    """Bibliography lines → one ``reference`` para per entry; False once a heading ends it.
+
+    ``lefts``: the page's ``column_lefts``. A block whose first line is indented against
+    its column's left edge (3 to ``HANGING_MAX`` points) continues the entry before, even
+    set as a block of its own (SciELO sets each entry's first line apart) or at the top of
+    the next column or page. A block that opens like front matter
+    (``Received: …``, ``Citation: …``, set after the references by Frontiers) is a
+    ``front`` chunk, not an entry."""
     in_refs = True
     for entry in _split_references(group):
         text = join_lines(ln.text for ln in entry)
@@ -340,9 +365,15 @@ def _add_references(group: list[Line], paras: list[_Para], body: float) -> bool:
             in_refs = bool(_REFS_RE.match(text))
             paras.append(_Para(kind, entry, text, [(entry[0].page, text)], number, [len(entry)]))
             continue
-        if entry[0].bbox[0] > min(ln.bbox[0] for ln in group) + 3.0 and paras \
-                and paras[-1].type == "reference":
+        x = entry[0].bbox[0]
+        column_left = lefts[0] if x < width / 2 else lefts[1]
+        indented = x > min(ln.bbox[0] for ln in group) + 3.0 or 3.0 < x - column_left <= HANGING_MAX
+        if indented and paras and paras[-1].type == "reference" and not _REF_START_RE.match(text):
             _append_piece(paras[-1], entry, text)
+            continue
+        if is_front_matter(text, at_edge=False):
+            paras.append(_Para("front", entry, text, [(entry[0].page, text)], spans=[len(entry)],
+                               floating=True))
             continue
         paras.append(_Para("reference", entry, text, [(entry[0].page, text)], spans=[len(entry)]))
     return in_refs
