@@ -263,6 +263,7 @@ class PaperScore:
     sections: list[int] = field(default_factory=lambda: [0, 0])
     verbatim: list[int] = field(default_factory=lambda: [0, 0])  # vaultd's check_blocks
     verbatim_raw: list[int] = field(default_factory=lambda: [0, 0])  # strict -raw
+    verbatim_reliable: list[int] = field(default_factory=lambda: [0, 0])  # text layer not marked
     seconds: dict[str, float] = field(default_factory=dict)  # medians
     failures: list[dict[str, Any]] = field(default_factory=list)
 
@@ -452,6 +453,8 @@ def run_paper(pdf: Path, tests: dict[str, Any], vault: Any, key: str, env: dict[
     s.pages = doc.pages
     report = check_blocks(pdf, blocks)
     s.verbatim = [report.found, report.checked]
+    reliable = check_blocks(pdf, [b for b in blocks if getattr(b, "text_layer", None) is None])
+    s.verbatim_reliable = [reliable.found, reliable.checked]
     s.failures += [{"kind": "verbatim", "page": page, "text": _snip(text)} for page, text in report.misses]
     reference = raw_reference(run_pdftotext(pdf, "-raw"))
     for b in blocks:
@@ -492,7 +495,8 @@ def totals(scores: list[PaperScore]) -> dict[str, Any]:
                 "macro": statistics.mean(shares) if shares else None}
 
     out: dict[str, Any] = {n: pair(n) for n in
-                           ("present", "order", "pieces", "boxes", "sections", "verbatim", "verbatim_raw")}
+                           ("present", "order", "pieces", "boxes", "sections", "verbatim", "verbatim_raw",
+                            "verbatim_reliable")}
     out["absent"] = {"strings": sum(s.absent for s in ok), "chunks": sum(s.absent_chunks for s in ok),
                      "of": sum(s.absent_total for s in ok)}
     fracs = [f for s in ok for f in s.piece_fractions]
@@ -554,6 +558,7 @@ def print_table(scores: list[PaperScore], tot: dict[str, Any], verbose: bool) ->
     line("sections right", "sections", TARGETS["sections"])
     line("verbatim share (vaultd check vs pdftotext)", "verbatim", TARGETS["verbatim"])
     line("  strict: chunk text in pdftotext -raw", "verbatim_raw", "")
+    line("  paragraphs whose text layer is not marked unreliable", "verbatim_reliable", "")
     for key, label in (("in_process", "parse+chunk in process / pdftotext -layout"),
                        ("compile_note", "  compile_note in process (figs, note write)"),
                        ("process", "whole `vaultd compile` process / pdftotext")):

@@ -54,6 +54,7 @@ def provenances(draw: st.DrawFn) -> Provenance:
         parser=draw(st.sampled_from(["pymupdf", "pdftotext", "ocr"])),
         ocr=draw(st.booleans()),
         ocr_confidence=draw(st.none() | st.floats(0, 1)),
+        text_layer=draw(st.none() | st.just("unreliable")),
     )
 
 

@@ -287,6 +287,9 @@ class Provenance(_Model):
     continued in the next column, past a figure or on the next page): one
     ``[page, left, bottom, right, top]`` per piece, in PDF user space and reading order;
     ``page``, ``bbox`` and ``pdf_rect`` are then its first piece.
+    ``text_layer`` is ``"unreliable"`` when the PDF maps some of the chunk's glyphs to no
+    text (U+FFFD), to Private Use code points or to known wrong characters
+    (``vaultd.parse.textlayer``): the quote may not be what the page shows there.
     """
 
     page: int = Field(description="1-based PDF page index")
@@ -302,6 +305,8 @@ class Provenance(_Model):
     parser: str
     ocr: bool = False
     ocr_confidence: float | None = None
+    text_layer: str | None = Field(
+        None, description="'unreliable' when some glyphs map to no text or to the wrong text")
 
 
 class Chunk(_Model):

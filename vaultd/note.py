@@ -166,8 +166,9 @@ def replace_citations(text: str, citations: dict[str, str], meta: NoteMeta) -> s
 
 def _chunk_data(chunk: Chunk) -> dict[str, Any]:
     data: dict[str, Any] = chunk.provenance.model_dump(mode="json")
-    if data.get("regions") is None:  # one region: bbox and pdf_rect say it all
-        data.pop("regions", None)
+    for key in ("regions", "text_layer"):  # written only when set (older notes unchanged)
+        if data.get(key) is None:
+            data.pop(key, None)
     extras = chunk.model_dump(mode="json", include=set(_CHUNK_EXTRAS))
     for key in _CHUNK_EXTRAS:
         if key == "enrichment" or extras[key] not in (None, []):
@@ -187,6 +188,10 @@ def render_chunk(cite_key: str, chunk: Chunk) -> str:
     if prov.ocr:
         conf = "" if prov.ocr_confidence is None else f", confidence {prov.ocr_confidence:.2f}"
         out.append(f"⚠ *OCR text{conf}: lower-trust quote, check it against the PDF page.*")
+        out.append("")
+    if prov.text_layer == "unreliable":
+        out.append("⚠ *Unreliable text layer: the PDF maps some glyphs here to no text (�) or "
+                   "to the wrong characters; check the quote against the PDF page.*")
         out.append("")
     out += [f"> {line}" if line else ">" for line in chunk.text.split("\n")]
     out.append("")

@@ -274,6 +274,8 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: Any = None,
                          f"to quote it; run `vaultd verify {cite_key}` and recompile")
     prov = chunk.provenance
     page = page_locator(prov)
+    cited = _quote_citation(vault, cite_key, page, index_db, renderer)
+    cited["labels"] = [*cited["labels"], *chunk_labels(prov)]
     return {
         "cite_key": cite_key,
         "chunk_id": chunk.id,
@@ -290,11 +292,23 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: Any = None,
         "pdf": note.meta.raw,
         "link": f"{note.meta.raw}#page={prov.page}" if note.meta.raw else None,
         "locator": f"{'pp' if '–' in page else 'p'}. {page}",
-        **_quote_citation(vault, cite_key, page, index_db, renderer),
+        **cited,
         "paraphrase": chunk.paraphrase,
         "implication": chunk.implication,
         "advisory": QUOTE_CONTRACT,
     }
+
+
+def chunk_labels(prov: Provenance) -> list[str]:
+    """What a quote's reader must know about its text: OCR'd, or from an unreliable layer."""
+    out: list[str] = []
+    if prov.ocr:
+        conf = "" if prov.ocr_confidence is None else f", confidence {prov.ocr_confidence:.2f}"
+        out.append(f"OCR TEXT{conf}: check the quote against the PDF page")
+    if prov.text_layer == "unreliable":
+        out.append("UNRELIABLE TEXT LAYER: some glyphs map to no text (�) or to the wrong "
+                   "characters; check the quote against the PDF page")
+    return out
 
 
 def page_locator(prov: Provenance) -> str:

@@ -42,6 +42,7 @@ class Block:
     #: ``(page, bbox, pdf_rect)`` of every place the block is set, in reading order: one
     #: per column or page it runs across (``bbox``/``pdf_rect`` above are the first).
     regions: list[tuple[int, Box, Box]] = field(default_factory=list)
+    text_layer: str | None = None  # "unreliable": glyphs mapped to no or wrong text
 
 
 @dataclass

@@ -67,6 +67,7 @@ def chunk_blocks(blocks: list[Block], parser: str) -> list[Chunk]:
                     parser=parser,
                     ocr=block.ocr,
                     ocr_confidence=block.ocr_confidence,
+                    text_layer=block.text_layer,
                 ),
             )
         )

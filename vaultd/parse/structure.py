@@ -24,6 +24,7 @@ from vaultd.models import ChunkType
 from vaultd.parse.base import Block, Box, user_rect
 from vaultd.parse.classify import (
     LIST_RE,
+    alpha_ratio,
     classify,
     heading_number,
     is_formula_line,
@@ -31,6 +32,7 @@ from vaultd.parse.classify import (
 )
 from vaultd.parse.front import is_front_matter
 from vaultd.parse.layout import join_lines, join_two
+from vaultd.parse.textlayer import UNRELIABLE, prose_words, unreliable
 
 
 @dataclass
@@ -278,6 +280,9 @@ def _kind(paras: list[_Para], lines: list[Line], text: str, info: PageInfo, body
     if kind == "paragraph" and is_formula_line(text) and is_short(len(lines), text) \
             and not _inline_math(paras, text):
         kind = "equation"
+    if kind == "paragraph" and unreliable(text) and (
+            is_short(len(lines), text) or alpha_ratio(text) < 0.6 or prose_words(text) < 3):
+        kind = "equation"  # a formula in a mis-mapped font: never quoted as prose
     if info.number <= FRONT_PAGES and kind in ("paragraph", "heading", "list") \
             and is_front_matter(text, at_edge=_at_edge(lines, info, body),
                                 small=max(ln.size for ln in lines) < body * 0.9,
@@ -691,6 +696,7 @@ def _to_blocks(paras: list[_Para], infos: list[PageInfo]) -> list[Block]:
             section=section,
             section_token=token,
             pieces=para.pieces,
+            text_layer=UNRELIABLE if unreliable(para.text) else None,
             page_end=last if last != page else None,
         )
         if para.type == "reference":

@@ -1,0 +1,54 @@
+"""Unreliable text layers: glyphs a PDF maps to no text, or to the wrong text.
+
+A quote must be what the page shows. Some fonts break that in ways the text layer itself
+reveals:
+
+* a glyph mapped to no Unicode is U+FFFD ``�`` in vaultd's text (layout rule 5): math
+  italic and symbol fonts without a usable ``ToUnicode`` map (``For a sentence of � words``);
+* a code point of a Private Use Area (U+E000–U+F8FF, planes 15–16): a font's own symbols
+  that no reader can render as text;
+* the classic mis-mapping of MathType's and Symbol fonts by some publishers' PDF makers,
+  where ``=`` comes out as ``¼``, ``(`` ``)`` as ``ð`` ``Þ`` and ``+`` as ``þ``
+  (``Fexti ¼ 100 FEi ð1Þ`` on a page showing ``Fexti = 100 FEi (1)``): an ``ð…Þ`` pair
+  around a short run, or two ``¼``/``þ`` standing alone between spaces (one alone may be a
+  real fraction: ``costs ¼ of``).
+
+``unreliable(text)`` says whether a text has any of these. Such a chunk is marked
+``text_layer: unreliable`` in its provenance, shown with a warning in the note and labelled
+by ``quote``; a formula (short, few letters, or fewer than three ``prose_words``) is an
+``equation`` chunk, never a paragraph. A paragraph of prose with a few unmapped inline
+symbols stays a paragraph, marked: splitting a sentence at each variable would quote
+neither the sentence nor the formula.
+Pure text rules; ``vaultd.parse.structure`` applies them to every block.
+"""
+
+from __future__ import annotations
+
+import re
+
+_UNRELIABLE_RE = re.compile(
+    "[\ufffd\ue000-\uf8ff\U000f0000-\U0010ffff]"  # unmapped glyphs, Private Use Areas
+    r"|ð[^\sðÞ]{1,12}Þ"  # ( … ) of a mis-mapped equation number or group: ð1Þ
+)
+#: ``=`` and ``+`` of a mis-mapped formula, standing alone. ``¼`` is a real fraction in
+#: prose too (``costs ¼ of``), so two of them are needed, or one beside an ``ð…Þ`` pair.
+_LONE_RE = re.compile(r"(?:^|\s)[¼þ](?=\s|$)")
+
+#: The provenance value that marks a chunk whose text layer is unreliable.
+UNRELIABLE = "unreliable"
+
+
+def unreliable(text: str) -> bool:
+    """Whether ``text`` holds glyphs its PDF maps to no text or to the wrong text."""
+    return _UNRELIABLE_RE.search(text) is not None or len(_LONE_RE.findall(text)) >= 2
+
+
+#: A word of prose: four Latin letters or more, not a run of ``ff``/``fi`` (a radical's
+#: bar mis-mapped to ligatures comes out as ``ffiffiffi``).
+_WORD_RE = re.compile(r"[A-Za-z]{4,}")
+_LIGATURE_RUN_RE = re.compile(r"(?:ffi|ff|fi|fl)+")
+
+
+def prose_words(text: str) -> int:
+    """How many words of prose ``text`` has (a formula has few or none)."""
+    return sum(1 for w in _WORD_RE.findall(text) if not _LIGATURE_RUN_RE.fullmatch(w))
