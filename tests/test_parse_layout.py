@@ -79,3 +79,41 @@ def test_the_ascii_shortcut_gives_what_every_repair_pass_gives(text: str) -> Non
     # repair_chars returns a printable ASCII line without a grave accent untouched
     full = combine_accents(fix_ligatures(text))
     assert repair_chars(text) == _CONTROL_RE.sub("\ufffd", full)
+
+
+def test_the_documents_own_spelling_decides_a_line_end_hyphen() -> None:
+    from vaultd.parse.layout import hyphen_evidence
+
+    doc = ["We train Citation-informed Transformers on SciBERT vectors.",
+           "The model is a Citation-",
+           "informed encoder, unlike SciB-",
+           "ERT, and works at the document-",
+           "level; documentlevel scores and document-level ones agree."]
+    with hyphen_evidence(doc):
+        assert join_lines(doc[1:3]) == "The model is a Citation-informed encoder, unlike SciB-"
+        assert join_lines(["unlike SciB-", "ERT, and"]) == "unlike SciBERT, and"  # written whole
+        # as often hyphenated as whole: the hyphen stays
+        assert join_lines(["at the document-", "level; x"]) == "at the document-level; x"
+    # no evidence: the heuristic of rule 2 as before
+    assert join_lines(["a Citation-", "informed encoder"]) == "a Citationinformed encoder"
+
+
+def test_a_hyphen_inside_an_address_or_a_number_range_is_never_dropped() -> None:
+    from vaultd.parse.layout import hyphen_evidence
+
+    lines = ["Correspondence: alireza.gharabaghi@uni-", "tuebingen.de, see https://github.com/allenai/science-",
+             "parse and pages 3-", "5 of the unituebingen report"]
+    with hyphen_evidence(lines + ["sciencepage 35 scienceparse"]):
+        assert join_lines(lines[:2]).startswith("Correspondence: alireza.gharabaghi@uni-tuebingen.de,")
+        assert join_lines(lines[1:3]).endswith("allenai/science-parse and pages 3-")
+        assert join_lines(lines[2:]) == "parse and pages 3-5 of the unituebingen report"
+
+
+@given(st.lists(st.from_regex(r"[a-z]{2,8}", fullmatch=True), min_size=2, max_size=12))
+def test_evidence_only_ever_keeps_or_drops_the_hyphen(words: list[str]) -> None:
+    from vaultd.parse.layout import hyphen_evidence
+
+    head, tail = words[0], words[1]
+    with hyphen_evidence([" ".join(words[2:]), f"{head}{tail} {head}-{tail}"]):
+        joined = join_lines([f"x {head}-", f"{tail} y"])
+    assert joined in (f"x {head}{tail} y", f"x {head}-{tail} y")

@@ -4,7 +4,13 @@ Compile and verify both call these, so a quote re-extracted later reproduces exa
 
 1. **Line joins.** Lines of one paragraph are joined with one space.
 2. **End-of-line hyphenation.** A line ending in ``-`` is joined to the next line with no
-   space. The hyphen is *dropped* (``exam-`` + ``ple`` → ``example``) only when all hold:
+   space. Inside an e-mail address, URL or identifier (``@``, ``://``, ``www.``, ``/`` or a
+   dot between letters in the word) the hyphen is always kept. Otherwise the document's own
+   spelling decides first (``HyphenEvidence``, while a parse runs inside
+   ``hyphen_evidence``): the hyphen is kept when the document writes the word with a hyphen
+   elsewhere at least as often as whole (``Citation-`` + ``informed`` → ``Citation-informed``),
+   and dropped when it writes it whole (``SciB-`` + ``ERT`` → ``SciBERT``). Without evidence
+   either way, the hyphen is *dropped* (``exam-`` + ``ple`` → ``example``) only when all hold:
    the character before the hyphen is a lowercase letter, the next line starts with a
    lowercase letter, the fragment before the hyphen contains no other hyphen and no digit
    (``state-of-the-`` + ``art`` keeps it), and that fragment is not one of the common
@@ -26,7 +32,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 LIGATURES = {
     "\ufb00": "ff",
@@ -60,7 +69,10 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    ``Figura``) and letter-spaced (``F I G U R E``); a bare DOI or URL under a caption
 #:    is the caption's; running headers that an OCR layer reads a little differently on
 #:    each page are furniture.
-LAYOUT_VERSION = 7
+#: 8: line-end hyphens are decided by the document's own spelling first, and kept inside
+#:    e-mail addresses, URLs and identifiers; headings by font; ``Tabela``/``Literatura
+#:    citada``; one reference per entry across blocks and columns; unreliable text layers.
+LAYOUT_VERSION = 8
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {
@@ -121,16 +133,81 @@ def repair_chars(text: str) -> str:
     return text
 
 
+#: A word as the hyphenation evidence counts it: letters and digits, inner hyphens kept.
+_WORD_RE = re.compile(r"\w(?:[\w\u2010-]*\w)?")
+#: Inside an address or identifier a line-end hyphen is always the text's own.
+_IDENTIFIER_RE = re.compile(r"@|://|www\.|/|\w\.\w")
+
+
+class HyphenEvidence:
+    """How a document spells its words, for line-end hyphens (rule 2).
+
+    Counts every word of the document's lines in lower case, leaving out the two halves of
+    each word split at a line end (they are what is being decided).
+    """
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.counts: Counter[str] = Counter()
+        split_before = False
+        for line in lines:
+            words = _WORD_RE.findall(line.lower())
+            ends_split = line.rstrip().endswith(_HYPHENS)
+            if split_before and words:
+                words = words[1:]
+            if ends_split and words:
+                words = words[:-1]
+            self.counts.update(w.replace("\u2010", "-") for w in words)
+            split_before = ends_split
+
+    def decide(self, fragment: str, right: str) -> bool | None:
+        """True: drop the hyphen (the document writes the word whole); False: keep it (the
+        document writes it with a hyphen); None: no evidence either way."""
+        head = re.sub(r"^\W+", "", fragment.lower())
+        match = _WORD_RE.match(right.lower())
+        if not head or match is None:
+            return None
+        tail = match.group(0)
+        hyphenated = self.counts[f"{head}-{tail}"]
+        whole = self.counts[head + tail]
+        if hyphenated and hyphenated >= whole:
+            return False
+        if whole:
+            return True
+        return None
+
+
+_EVIDENCE: ContextVar[HyphenEvidence | None] = ContextVar("hyphen_evidence", default=None)
+
+
+@contextmanager
+def hyphen_evidence(lines: Iterable[str]) -> Iterator[HyphenEvidence]:
+    """Decide line-end hyphens by the spelling of the document whose ``lines`` these are,
+    for every join made inside the ``with`` block (this thread or task only)."""
+    evidence = HyphenEvidence(lines)
+    token = _EVIDENCE.set(evidence)
+    try:
+        yield evidence
+    finally:
+        _EVIDENCE.reset(token)
+
+
 def _drops_hyphen(left: str, right: str) -> bool:
     """``left`` ends with a hyphen; decide whether it is a line-break hyphen (rule 2)."""
     body = left[:-1]
     if not body or not right:
         return False
+    fragment = body.split()[-1] if body.split() else ""
+    if _IDENTIFIER_RE.search(fragment) or "@" in right.split()[0]:
+        return False  # an e-mail address, URL or identifier keeps its hyphen
+    evidence = _EVIDENCE.get()
+    if evidence is not None and body[-1].isalpha() and right[0].isalpha():  # not 3-5
+        decided = evidence.decide(fragment, right)
+        if decided is not None:
+            return decided
     if not (body[-1].isalpha() and body[-1].islower()):
         return False
     if not (right[0].isalpha() and right[0].islower()):
         return False
-    fragment = body.split()[-1] if body.split() else ""
     if "-" in fragment or any(c.isdigit() for c in fragment):
         return False
     if "-" in right.split()[0].rstrip("-.,;:)]}"):

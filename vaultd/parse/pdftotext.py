@@ -7,7 +7,7 @@ from pathlib import Path
 
 from vaultd.errors import ParseError
 from vaultd.parse.base import Block, ParsedDocument, ProgressFn
-from vaultd.parse.layout import LAYOUT_VERSION, join_lines
+from vaultd.parse.layout import LAYOUT_VERSION, hyphen_evidence, join_lines
 
 TIMEOUT_SECONDS = 120
 
@@ -55,10 +55,11 @@ class PdftotextParser:
         if pages and not pages[-1].strip():
             pages = pages[:-1]
         blocks: list[Block] = []
-        for i, page_text in enumerate(pages, start=1):
-            text = join_lines(page_text.splitlines())
-            if text.strip():
-                blocks.append(Block(type="page", text=text, page=i, section_token="0"))
-            if progress:
-                progress(i, len(pages))
+        with hyphen_evidence(line for page in pages for line in page.splitlines()):
+            for i, page_text in enumerate(pages, start=1):
+                text = join_lines(page_text.splitlines())
+                if text.strip():
+                    blocks.append(Block(type="page", text=text, page=i, section_token="0"))
+                if progress:
+                    progress(i, len(pages))
         return ParsedDocument(self.name, self.version, len(pages), blocks)

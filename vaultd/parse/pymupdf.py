@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from vaultd.errors import ParseError
 from vaultd.parse.base import ParsedDocument, ProgressFn
 from vaultd.parse.classify import is_figure_caption
-from vaultd.parse.layout import LAYOUT_VERSION, SPACING_ACCENTS
+from vaultd.parse.layout import LAYOUT_VERSION, SPACING_ACCENTS, hyphen_evidence
 from vaultd.parse.structure import Line, PageInfo, body_size, build_blocks
 
 #: Top and bottom bands (fraction of page height) where running headers/footers live.
@@ -457,7 +457,8 @@ class PyMuPDFParser:
             _drop_figure_text(doc, pages)
             from vaultd.parse.tables import build_blocks_with_tables  # needs the open doc
 
-            blocks = build_blocks_with_tables(doc, pages, infos, self.name, build=build_blocks)
+            with hyphen_evidence(ln.text for lines in pages for ln in lines):
+                blocks = build_blocks_with_tables(doc, pages, infos, self.name, build=build_blocks)
             return ParsedDocument(
                 self.name, self.version, n, blocks, warnings, textless, repaired=doc.is_repaired
             )

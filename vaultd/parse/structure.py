@@ -32,7 +32,7 @@ from vaultd.parse.classify import (
 )
 from vaultd.parse.front import is_front_matter
 from vaultd.parse.layout import join_lines, join_two
-from vaultd.parse.textlayer import UNRELIABLE, prose_words, unreliable
+from vaultd.parse.textlayer import UNRELIABLE, mis_mapped, prose_words, unreliable
 
 
 @dataclass
@@ -195,6 +195,9 @@ def _continues(prev: _Para, cur: _Para) -> bool:
     if prev.text.rstrip().endswith(_SENT_END):
         return False
     first = cur.text[:1]
+    tail = prev.text.rstrip()
+    if tail.endswith("-") and len(tail) > 1 and tail[-2].isalpha() and first.isalpha():
+        return True  # a word split at the column or page break: SCI- / ENCEPARSE
     return first.islower() or (first in ",;)" and first != "")
 
 
@@ -280,7 +283,7 @@ def _kind(paras: list[_Para], lines: list[Line], text: str, info: PageInfo, body
     if kind == "paragraph" and is_formula_line(text) and is_short(len(lines), text) \
             and not _inline_math(paras, text):
         kind = "equation"
-    if kind == "paragraph" and unreliable(text) and (
+    if kind == "paragraph" and mis_mapped(text) and (
             is_short(len(lines), text) or alpha_ratio(text) < 0.6 or prose_words(text) < 3):
         kind = "equation"  # a formula in a mis-mapped font: never quoted as prose
     if info.number <= FRONT_PAGES and kind in ("paragraph", "heading", "list") \

@@ -15,8 +15,10 @@ reveals:
 
 ``unreliable(text)`` says whether a text has any of these. Such a chunk is marked
 ``text_layer: unreliable`` in its provenance, shown with a warning in the note and labelled
-by ``quote``; a formula (short, few letters, or fewer than three ``prose_words``) is an
-``equation`` chunk, never a paragraph. A paragraph of prose with a few unmapped inline
+by ``quote``; a ``mis_mapped`` formula (short, few letters, or fewer than three
+``prose_words``) is an ``equation`` chunk, never a paragraph (short lines with an unmapped
+``�`` are judged by the formula rules of ``vaultd.parse.classify``: ``See caf� menu.`` is
+prose). A paragraph of prose with a few unmapped inline
 symbols stays a paragraph, marked: splitting a sentence at each variable would quote
 neither the sentence nor the formula.
 Pure text rules; ``vaultd.parse.structure`` applies them to every block.
@@ -26,8 +28,8 @@ from __future__ import annotations
 
 import re
 
-_UNRELIABLE_RE = re.compile(
-    "[\ufffd\ue000-\uf8ff\U000f0000-\U0010ffff]"  # unmapped glyphs, Private Use Areas
+_WRONG_RE = re.compile(
+    "[\ue000-\uf8ff\U000f0000-\U0010ffff]"  # Private Use Areas
     r"|ð[^\sðÞ]{1,12}Þ"  # ( … ) of a mis-mapped equation number or group: ð1Þ
 )
 #: ``=`` and ``+`` of a mis-mapped formula, standing alone. ``¼`` is a real fraction in
@@ -40,7 +42,13 @@ UNRELIABLE = "unreliable"
 
 def unreliable(text: str) -> bool:
     """Whether ``text`` holds glyphs its PDF maps to no text or to the wrong text."""
-    return _UNRELIABLE_RE.search(text) is not None or len(_LONE_RE.findall(text)) >= 2
+    return "\ufffd" in text or mis_mapped(text)
+
+
+def mis_mapped(text: str) -> bool:
+    """Whether ``text`` holds glyphs its PDF maps to the wrong text (Private Use code
+    points, MathType's ``¼``/``ð…Þ``/``þ``), not only glyphs mapped to none."""
+    return _WRONG_RE.search(text) is not None or len(_LONE_RE.findall(text)) >= 2
 
 
 #: A word of prose: four Latin letters or more, not a run of ``ff``/``fi`` (a radical's

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from vaultd.canonical import canonical_text
 from vaultd.parse.base import Block
-from vaultd.parse.layout import join_lines
+from vaultd.parse.layout import hyphen_evidence, join_lines
 from vaultd.parse.pdftotext import run_pdftotext
 
 MODES = ((), ("-raw",), ("-layout",))
@@ -59,8 +59,9 @@ def reference_pages(pdf: Path) -> list[list[str]]:
     """For each mode, the canonical text of every page (index 0 = page 1)."""
     out: list[list[str]] = []
     for mode in MODES:
-        pages = run_pdftotext(pdf, *mode).split("\f")
-        out.append([canonical_text(join_lines(p.splitlines())) for p in pages])
+        text = run_pdftotext(pdf, *mode)
+        with hyphen_evidence(text.splitlines()):  # the same rule 2 as the quotes got
+            out.append([canonical_text(join_lines(p.splitlines())) for p in text.split("\f")])
     return out
 
 
