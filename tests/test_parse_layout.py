@@ -117,3 +117,10 @@ def test_evidence_only_ever_keeps_or_drops_the_hyphen(words: list[str]) -> None:
     with hyphen_evidence([" ".join(words[2:]), f"{head}{tail} {head}-{tail}"]):
         joined = join_lines([f"x {head}-", f"{tail} y"])
     assert joined in (f"x {head}{tail} y", f"x {head}-{tail} y")
+
+
+def test_chinese_and_japanese_lines_join_without_a_space_korean_with_one() -> None:
+    assert join_lines(["自然语言处理是人工智能的", "一个重要方向。"]) == "自然语言处理是人工智能的一个重要方向。"
+    assert join_lines(["これは日本語の", "文章です。"]) == "これは日本語の文章です。"
+    assert join_lines(["코로나-19와 관련하여 보험회사에서", "판매한 상품"]) == "코로나-19와 관련하여 보험회사에서 판매한 상품"
+    assert join_lines(["模型 BERT", "is used"]) == "模型 BERT is used"  # a Latin side keeps the space

@@ -218,3 +218,18 @@ def test_one_reference_per_entry_with_hanging_indents_blocks_and_column_breaks(t
         "Kwada, A.D. & Tella, I.O. 2009. Infochemicals in plants.",
     ]
     assert _texts(doc, "front") == ["Received: 24 July 2014; accepted: 21 December 2014."]
+
+
+def test_korean_set_one_line_per_block_forms_paragraphs_not_one_chunk_per_line(tmp_path: Path) -> None:
+    first = ["한편 코로나-19가 전 세계적 유행단계에 돌입한", "와중에 국내 보험업계에서는 코로나-19를 과연 질",
+             "병으로 보아야 할지 논란이 있다."]
+    second = ["보험실무상 어떤 보험사는 코로나-19를 재해로", "인정하여 재해보험금을 지급하고 있다."]
+
+    def page(p: Any) -> None:
+        y = 100.0
+        for lines in (first, second):
+            for i, line in enumerate(lines):  # each line its own text block, as word processors write
+                p.insert_text((75 if i == 0 else 65, y), line, fontsize=11, fontname="korea")
+                y += 19
+    doc = _pdf(tmp_path / "k.pdf", page)
+    assert _texts(doc, "paragraph") == [" ".join(first), " ".join(second)]

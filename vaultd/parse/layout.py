@@ -2,7 +2,10 @@
 
 Compile and verify both call these, so a quote re-extracted later reproduces exactly.
 
-1. **Line joins.** Lines of one paragraph are joined with one space.
+1. **Line joins.** Lines of one paragraph are joined with one space, except between two
+   characters of a script written without word spaces (Han, kana, CJK and full-width
+   punctuation: Chinese and Japanese), which are joined directly. Korean (Hangul) is
+   written with spaces and joins with one, like Latin text.
 2. **End-of-line hyphenation.** A line ending in ``-`` is joined to the next line with no
    space. Inside an e-mail address, URL or identifier (``@``, ``://``, ``www.``, ``/`` or a
    dot between letters in the word) the hyphen is always kept. Otherwise the document's own
@@ -72,7 +75,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #: 8: line-end hyphens are decided by the document's own spelling first, and kept inside
 #:    e-mail addresses, URLs and identifiers; headings by font; ``Tabela``/``Literatura
 #:    citada``; one reference per entry across blocks and columns; unreliable text layers.
-LAYOUT_VERSION = 8
+#: 9: lines of Chinese and Japanese join without a space; one-line blocks stacked in a
+#:    script without case (Korean, Chinese …) form paragraphs as a block's lines do.
+LAYOUT_VERSION = 9
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {
@@ -216,6 +221,11 @@ def _drops_hyphen(left: str, right: str) -> bool:
     return word not in COMPOUND_PREFIXES
 
 
+#: Scripts written without spaces between words (Han, kana, CJK and full-width
+#: punctuation): a line break between two of their characters is no word space.
+_UNSPACED_RE = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
 def join_two(left: str, right: str) -> str:
     """Join two consecutive lines of one paragraph (rules 1 and 2)."""
     left = left.rstrip()
@@ -228,6 +238,8 @@ def join_two(left: str, right: str) -> str:
         if _drops_hyphen(left, right):
             return left[:-1] + right
         return left + right
+    if _UNSPACED_RE.match(left[-1]) and _UNSPACED_RE.match(right[0]):
+        return left + right  # Chinese and Japanese break lines between any two characters
     return left + " " + right
 
 

@@ -120,6 +120,35 @@ def order_page(lines: list[Line], width: float) -> list[list[Line]]:
     return out
 
 
+def _caseless(text: str) -> bool:
+    """Whether the first letter of ``text`` has no case (Hangul, Han, kana, Thai …)."""
+    first = next((c for c in text if c.isalpha()), "")
+    return bool(first) and not first.isupper() and not first.islower()
+
+
+def _caseless_runs(groups: list[list[Line]]) -> list[list[Line]]:
+    """Blocks of one line each, stacked line under line in a script without case, as one
+    block (PDFs from word processors often set every line of Korean or Chinese text as a
+    block of its own): ``_split_group`` then finds the paragraphs in it by indentation and
+    short lines, as in any block. A script with case needs no help: a sentence going on
+    in the next block starts in lowercase (``_continues``)."""
+    out: list[list[Line]] = []
+    for group in groups:
+        if out and _stacks_on(out[-1][-1], group[0]):
+            out[-1] = [*out[-1], *group]
+        else:
+            out.append(group)
+    return out
+
+
+def _stacks_on(above: Line, below: Line) -> bool:
+    height = max(above.bbox[3] - above.bbox[1], 1.0)
+    return (_caseless(below.text) and _caseless(above.text) and above.page == below.page
+            and abs(above.size - below.size) <= 0.5 and above.bold == below.bold
+            and -1.0 <= below.bbox[1] - above.bbox[3] <= 0.9 * height
+            and abs(below.bbox[0] - above.bbox[0]) <= 2.0 * max(above.size, 1.0))
+
+
 def _split_group(group: list[Line]) -> list[list[Line]]:
     left = min(ln.bbox[0] for ln in group)
     right = max(ln.bbox[2] for ln in group)
@@ -219,7 +248,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     paras: list[_Para] = []
     in_refs = False
     for lines, info in zip(pages, infos, strict=True):
-        for group in order_page(lines, info.width):
+        for group in _caseless_runs(order_page(lines, info.width)):
             if not in_refs and len(group) > 1 and _REFS_RE.match(group[0].text.strip()):
                 # "References" set as the first line of the block holding the first
                 # entries (bmc, jner): split it off as the heading.
