@@ -54,6 +54,9 @@ class ParsedDocument:
     warnings: list[str] = field(default_factory=list)
     textless_pages: list[int] = field(default_factory=list)  # 1-based, no text layer
     repaired: bool = False  # MuPDF rebuilt the xref: a textless page may be lost fonts, not a scan
+    #: ``graphics_rects`` of the pages whose graphics the parse read (figure pages), by
+    #: 1-based page: the figure crops reuse them instead of reading the drawings again.
+    graphics: dict[int, list[Box]] = field(default_factory=dict)
 
 
 class Parser(Protocol):

@@ -36,15 +36,17 @@ PAGE_IMAGE_SHARE = 0.5
 PROSE_WORDS = 10
 
 
-def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float) -> set[int]:
+def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
+                rects: list[Box] | None = None) -> set[int]:
     """Indexes of the ``lines`` drawn inside the figure above each caption: labels, axis
     ticks, legends and diagram boxes, which belong to the picture, not to the text.
 
     The figure is found as for its crop (``figure_region``), from the page's graphics, but
     without images that cover most of the page (a scanned page is one image). A line is
-    inside when its centre is; lines of prose at body size are kept."""
+    inside when its centre is; lines of prose at body size are kept. ``rects``: the page's
+    ``graphics_rects``, when the caller already has them."""
     area = page.rect.width * page.rect.height
-    rects = [r for r in graphics_rects(page)
+    rects = [r for r in (graphics_rects(page) if rects is None else rects)
              if (r[2] - r[0]) * (r[3] - r[1]) < PAGE_IMAGE_SHARE * area]
     out: set[int] = set()
     for cap in captions:
@@ -68,11 +70,14 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float) -
     return out
 
 
-def graphics_rects(page: Any) -> list[Box]:
+def graphics_rects(page: Any, drawings: list[dict[str, Any]] | None = None) -> list[Box]:
+    """Boxes of the page's vector-drawing clusters and images. ``drawings``: the page's
+    ``get_cdrawings()``, when the caller already has them."""
     rects: list[Box] = []
     # cluster_drawings can fail on odd pages; images and the text region still apply
     with contextlib.suppress(Exception):
-        paths = [tuple(float(v) for v in path["rect"]) for path in page.get_cdrawings()]
+        found = page.get_cdrawings() if drawings is None else drawings
+        paths = [tuple(float(v) for v in path["rect"]) for path in found]
         rects += cluster_boxes(paths, tuple(page.rect))  # type: ignore[arg-type]
     for info in page.get_image_info():
         bx0, by0, bx1, by1 = info["bbox"]

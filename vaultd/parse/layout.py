@@ -161,7 +161,8 @@ class HyphenEvidence:
                 words = words[1:]
             if ends_split and words:
                 words = words[:-1]
-            self.counts.update(w.replace("\u2010", "-") for w in words)
+            self.counts.update(words if "\u2010" not in line else
+                               [w.replace("\u2010", "-") for w in words])
             split_before = ends_split
 
     def decide(self, fragment: str, right: str) -> bool | None:

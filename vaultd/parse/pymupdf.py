@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from vaultd.errors import ParseError
-from vaultd.parse.base import ParsedDocument, ProgressFn
+from vaultd.parse.base import Box, ParsedDocument, ProgressFn
 from vaultd.parse.classify import is_figure_caption
 from vaultd.parse.layout import LAYOUT_VERSION, SPACING_ACCENTS, hyphen_evidence
 from vaultd.parse.structure import Line, PageInfo, body_size, build_blocks
@@ -24,6 +24,7 @@ from vaultd.parse.structure import Line, PageInfo, body_size, build_blocks
 MARGIN_FRACTION = 0.085
 #: How far in a line repeated at the same height on several pages still counts as furniture.
 WIDE_MARGIN_FRACTION = 0.12
+_LETTER_RE = re.compile(r"[^\W\d_]")
 _PAGE_NUMBER_RE = re.compile(r"^(page\s+)?(\d{1,4}|[ivxlcdm]{1,6})(\s*(of|/)\s*\d+)?$", re.I)
 
 
@@ -109,15 +110,23 @@ def _read_page(page: Any, flags: int) -> list[Line]:
             size, bold = _line_style(spans)
             x0, y0, x1, y1 = line["bbox"]
             font = max(spans, key=lambda sp: len(sp["text"]))["font"]
-            faces = {sp["font"] for sp in spans if any(c.isalpha() for c in sp["text"])}
+            faces = {sp["font"] for sp in spans if _LETTER_RE.search(sp["text"])} \
+                if len(spans) > 1 else ()
             lines.append(Line(text=text, bbox=(x0, y0, x1, y1), size=size, bold=bold,
                               block=bno, page=number, italic=_italic(spans),
                               font=font.partition("+")[2] or font, mixed=len(faces) > 1))
     return _merge_same_baseline(lines)
 
 
+def _slanted(span: dict[str, Any]) -> bool:
+    font = span["font"]
+    return bool(span["flags"] & 2) or "Italic" in font or "Oblique" in font
+
+
 def _italic(spans: list[dict[str, Any]]) -> bool:
     """Most of the line's letters are set in an italic font."""
+    if len(spans) == 1:  # most lines: the one span decides
+        return _slanted(spans[0]) and bool(spans[0]["text"].strip())
     letters = [len(sp["text"].strip()) for sp in spans]
     slanted = sum(n for sp, n in zip(spans, letters, strict=True)
                   if sp["flags"] & 2 or "Italic" in sp["font"] or "Oblique" in sp["font"])
@@ -373,19 +382,26 @@ def _repeats_nearly(key: str, pages: list[list[str]], page: int) -> bool:
     return False
 
 
-def _drop_figure_text(doc: Any, pages: list[list[Line]]) -> None:
+def _drop_figure_text(doc: Any, pages: list[list[Line]],
+                      drawings: dict[int, list[dict[str, Any]]]) -> dict[int, list[Box]]:
     """Remove the text drawn inside figures (``vaultd.parse.figures.figure_text``), in
-    place: only pages with a figure caption are looked at."""
-    from vaultd.parse.figures import figure_text
+    place: only pages with a figure caption are looked at. Returns those pages'
+    ``graphics_rects`` (1-based page → boxes); ``drawings`` keeps their drawings (0-based)."""
+    from vaultd.parse.figures import figure_text, graphics_rects
 
     body = body_size(pages)
+    graphics: dict[int, list[Box]] = {}
     for i, lines in enumerate(pages):
         captions = [ln for ln in lines if is_figure_caption(ln.text)]
         if not captions:
             continue
-        inside = figure_text(doc[i], lines, captions, body)
+        page = doc[i]
+        drawings[i] = page.get_cdrawings()
+        graphics[i + 1] = graphics_rects(page, drawings[i])
+        inside = figure_text(page, lines, captions, body, graphics[i + 1])
         if inside:
             pages[i] = [ln for j, ln in enumerate(lines) if j not in inside]
+    return graphics
 
 
 def _in_band(ln: Line, h: float) -> bool:
@@ -454,13 +470,16 @@ class PyMuPDFParser:
                 warnings.append("the PDF was damaged and repaired while reading; check the note")
             textless = [i + 1 for i, lines in enumerate(pages) if not lines]
             _drop_furniture(pages, [p.height for p in infos])
-            _drop_figure_text(doc, pages)
+            drawings: dict[int, list[dict[str, Any]]] = {}  # get_cdrawings, read once a page
+            graphics = _drop_figure_text(doc, pages, drawings)
             from vaultd.parse.tables import build_blocks_with_tables  # needs the open doc
 
             with hyphen_evidence(ln.text for lines in pages for ln in lines):
-                blocks = build_blocks_with_tables(doc, pages, infos, self.name, build=build_blocks)
+                blocks = build_blocks_with_tables(doc, pages, infos, self.name, build=build_blocks,
+                                                  drawings=drawings)
             return ParsedDocument(
-                self.name, self.version, n, blocks, warnings, textless, repaired=doc.is_repaired
+                self.name, self.version, n, blocks, warnings, textless, repaired=doc.is_repaired,
+                graphics=graphics,
             )
         finally:
             doc.close()

@@ -256,10 +256,12 @@ def _beside(rule: Box, caption: Box) -> bool:
     return across and gap <= SEED_GAP
 
 
-def _drawn_rules(page: Any) -> list[tuple[Box, dict[str, Any]]]:
-    """The page's drawings at least ``MIN_RULE`` long in one direction, with their boxes."""
+def _drawn_rules(page: Any, drawings: list[dict[str, Any]] | None = None
+                 ) -> list[tuple[Box, dict[str, Any]]]:
+    """The page's drawings at least ``MIN_RULE`` long in one direction, with their boxes
+    (``drawings``: the page's ``get_cdrawings()``, when the caller already has them)."""
     rules: list[tuple[Box, dict[str, Any]]] = []
-    for path in page.get_cdrawings():
+    for path in page.get_cdrawings() if drawings is None else drawings:
         x0, y0, x1, y1 = (float(v) for v in path["rect"])
         if max(x1 - x0, y1 - y0) >= MIN_RULE:
             rules.append(((x0, y0, x1, y1), path))
@@ -303,12 +305,13 @@ def _box_of(boxes: list[Box]) -> Box:
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
-def find_page_tables(page: Any, lines: list[Line]) -> list[FoundTable]:
+def find_page_tables(page: Any, lines: list[Line],
+                     drawings: list[dict[str, Any]] | None = None) -> list[FoundTable]:
     """Tables on one page, each paired with its nearest ``Table N`` caption line."""
     captions = [ln for ln in lines if is_table_caption(ln.text)]
     if not captions:
         return []
-    rules = _drawn_rules(page)
+    rules = _drawn_rules(page, drawings)
     region = rule_region(page, captions, rules)
     found: list[FoundTable] = []
     free = list(captions)
@@ -357,13 +360,15 @@ def _open_tables(rules: list[tuple[Box, dict[str, Any]]], lines: list[Line], cap
 
 
 def build_blocks_with_tables(doc: Any, pages: list[list[Line]], infos: list[PageInfo],
-                             parser: str, build: BuildFn = build_blocks) -> list[Block]:
-    """``build_blocks`` with each found table folded into its caption's ``table`` block."""
+                             parser: str, build: BuildFn = build_blocks,
+                             drawings: dict[int, list[dict[str, Any]]] | None = None) -> list[Block]:
+    """``build_blocks`` with each found table folded into its caption's ``table`` block.
+    ``drawings``: pages' ``get_cdrawings()`` already read (0-based page index)."""
     tables: list[FoundTable] = []
     for i, lines in enumerate(pages):
         if not any(is_table_caption(ln.text) for ln in lines):
             continue  # no caption, no table: not even worth loading the page again
-        found = find_page_tables(doc[i], lines)
+        found = find_page_tables(doc[i], lines, (drawings or {}).get(i))
         if not found:
             continue
         tables.extend(found)

@@ -81,13 +81,14 @@ def _crop_source(pdf_sha: str, block: Block, version: str) -> str:
 
 
 def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
-                  chunks: list[Chunk], pdf_sha: str | None = None) -> None:
+                  chunks: list[Chunk], pdf_sha: str | None = None,
+                  graphics: dict[int, list[Box]] | None = None) -> None:
     """Render each figure's region to raw/figs/<key>_fig<N>.png and link it on the chunk.
 
     A crop is re-rendered only when what it is rendered from changed: the sources of the
     crops are kept in raw/figs/.<key>_figs.json (PDF SHA-256, page, boxes, zoom, MuPDF
     version; and each PNG's SHA-256). Rendering is deterministic, so a skipped crop has
-    the same bytes.
+    the same bytes. ``graphics``: the pages' ``graphics_rects`` the parse already read.
     """
     figs = [(b, c) for b, c in zip(blocks, chunks, strict=True) if b.type == "figure"]
     if not figs:
@@ -104,7 +105,7 @@ def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
     sources: dict[str, list[str]] = {}
     doc = None
     lists: dict[int, Any] = {}  # one display list per page, shared by its figures
-    rects: dict[int, list[Box]] = {}  # one read of each page's graphics, likewise
+    rects: dict[int, list[Box]] = dict(graphics or {})  # each page's graphics, read once
     try:
         for n, (block, chunk) in enumerate(figs, start=1):
             path = vault.figs / f"{cite_key}_fig{n}.png"
@@ -275,7 +276,7 @@ def compile_note(
         chunks = chunk_blocks(blocks, doc.parser)
         if len(chunks) != len(blocks):  # blank after canonicalisation: realign for figures
             blocks = [b for b in blocks if " ".join(b.text.split())]
-        _crop_figures(vault, cite_key, pdf, blocks, chunks, pdf_sha)
+        _crop_figures(vault, cite_key, pdf, blocks, chunks, pdf_sha, doc.graphics)
         if any(c.refs for c in chunks):
             link_references(chunks, vault_ids(vault), cite_key)
         pages, parser_name, parser_version = doc.pages, doc.parser, doc.parser_version
