@@ -233,3 +233,16 @@ def test_korean_set_one_line_per_block_forms_paragraphs_not_one_chunk_per_line(t
                 y += 19
     doc = _pdf(tmp_path / "k.pdf", page)
     assert _texts(doc, "paragraph") == [" ".join(first), " ".join(second)]
+
+
+def test_a_figure_made_of_tiny_text_stays_out_of_the_paragraphs(tmp_path: Path) -> None:
+    def page(p: Any) -> None:
+        _lines(p, 72, 80, ["The workshop identified the following topics, ranked by relevance."])
+        for i, row in enumerate(["PL Evolution / lifecycle of long living systems  Evolution&Maintenance 27",
+                                 "MBSE & PLE & long living systems  Evolution&Maintenance 25"]):
+            p.insert_text((72, 120 + 6 * i), row, fontsize=3.7)
+        p.insert_text((72, 150), "Figure 2: Topics identified in the workshop.", fontsize=9)
+
+    doc = _pdf(tmp_path / "t.pdf", page)
+    assert "Evolution&Maintenance" not in " ".join(b.text for b in doc.blocks)
+    assert _texts(doc, "figure") == ["Figure 2: Topics identified in the workshop."]

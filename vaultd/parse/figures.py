@@ -43,13 +43,16 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
 
     The figure is found as for its crop (``figure_region``), from the page's graphics, but
     without images that cover most of the page (a scanned page is one image). A line is
-    inside when its centre is; lines of prose at body size are kept. ``rects``: the page's
+    inside when its centre is; lines of prose at body size are kept. Lines set tiny (under
+    ``TINY_TEXT`` of the body size) right above the caption, in its column, are the
+    figure's too, with or without graphics. ``rects``: the page's
     ``graphics_rects``, when the caller already has them."""
     area = page.rect.width * page.rect.height
     rects = [r for r in (graphics_rects(page) if rects is None else rects)
              if (r[2] - r[0]) * (r[3] - r[1]) < PAGE_IMAGE_SHARE * area]
     out: set[int] = set()
     for cap in captions:
+        out |= _tiny_text_above(lines, cap, body)
         region = figure_region(page, cap.bbox, None, rects)
         if region is None:
             continue
@@ -67,6 +70,26 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
             if len(ln.text.split()) >= PROSE_WORDS and ln.size >= body - 0.5:
                 continue
             out.add(i)
+    return out
+
+
+#: Text set below this share of the body size, right above a figure's caption, is the
+#: figure's own (a diagram or table made of text, drawn small: ACM's 3.7 pt "figure").
+TINY_TEXT = 0.6
+
+
+def _tiny_text_above(lines: list[Any], cap: Any, body: float) -> set[int]:
+    """Indexes of the lines set tiny right above ``cap`` in its column, up to the first line
+    of ordinary size."""
+    above = sorted(((i, ln) for i, ln in enumerate(lines)
+                    if ln is not cap and ln.page == cap.page and ln.bbox[3] <= cap.bbox[1] + 1.0
+                    and ln.bbox[0] < cap.bbox[2] and cap.bbox[0] < ln.bbox[2]),
+                   key=lambda t: -t[1].bbox[3])
+    out: set[int] = set()
+    for i, ln in above:
+        if ln.size >= TINY_TEXT * body:
+            break
+        out.add(i)
     return out
 
 
