@@ -237,6 +237,7 @@ def test_korean_set_one_line_per_block_forms_paragraphs_not_one_chunk_per_line(t
 
 def test_a_figure_made_of_tiny_text_stays_out_of_the_paragraphs(tmp_path: Path) -> None:
     def page(p: Any) -> None:
+        _lines(p, 72, 300, BODY * 3)  # the page's body text, set at 10 pt
         _lines(p, 72, 80, ["The workshop identified the following topics, ranked by relevance."])
         for i, row in enumerate(["PL Evolution / lifecycle of long living systems  Evolution&Maintenance 27",
                                  "MBSE & PLE & long living systems  Evolution&Maintenance 25"]):
