@@ -189,3 +189,23 @@ def test_http_transport_serves_the_same_tools_on_loopback(indexed: Vault) -> Non
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_wrong_missing_and_unknown_arguments_get_one_sentence(indexed: Vault) -> None:
+    results = _call_all(build_server(indexed, None), [
+        ("cite", {"cite_key": 42}),
+        ("recall", {"query": "attention", "limit": "five"}),
+        ("quote", {"cite_key": KEY}),
+        ("cite", {"cite_key": KEY, "style": "apa"}),
+        ("bibliography", {"cite_keys": KEY}),
+    ])
+    assert all(r.is_error for r in results)
+    texts = [_text(r) for r in results]
+    assert texts == [
+        "cite: 'cite_key' must be a string, not 42",
+        "recall: 'limit' must be an integer, not \"five\"",
+        "quote needs 'chunk_id' (a string); it takes cite_key, chunk_id",
+        "cite has no argument 'style'; it takes cite_key, format, page",
+        "bibliography: 'cite_keys' must be a list of strings, not \"vaswani2017attention\"",
+    ]
+    assert not any("pydantic" in t or "\n" in t for t in texts)

@@ -168,9 +168,26 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
     from mcp.server.mcpserver.exceptions import ToolError
 
     from vaultd import __version__
+    from vaultd.mcp_args import check_arguments
+
+    class CheckedServer(MCPServer):
+        """Arguments checked against each tool's schema first (``vaultd.mcp_args``): a
+        wrong, missing or unknown argument gets one sentence, not pydantic's report."""
+
+        schemas: dict[str, dict[str, Any]] | None = None
+
+        async def call_tool(self, name: str, arguments: dict[str, Any],
+                            context: Any = None) -> Any:
+            if self.schemas is None:
+                self.schemas = {t.name: dict(t.input_schema) for t in await self.list_tools()}
+            schema = self.schemas.get(name)
+            problem = check_arguments(name, schema, arguments) if schema is not None else None
+            if problem is not None:
+                raise ToolError(problem)
+            return await super().call_tool(name, arguments, context)
 
     state = _State(vault=vault, settings=settings)
-    server: MCPServer = MCPServer("vaultd", instructions=INSTRUCTIONS, version=__version__)
+    server: MCPServer = CheckedServer("vaultd", instructions=INSTRUCTIONS, version=__version__)
 
     @server.tool()
     def cite(cite_key: str, format: str = "bibtex", page: str | None = None) -> str:

@@ -1,0 +1,81 @@
+"""Tool arguments checked against the tool's JSON schema, with errors an agent can act on.
+
+The MCP SDK validates arguments with pydantic and answers a mistake with pydantic's own
+report (``1 validation error for citeArguments … https://errors.pydantic.dev/…``), and it
+ignores arguments the tool does not take. ``check_arguments`` runs first, on the schema the
+server advertises, and names the first problem in one sentence: an unknown argument (with
+the ones the tool takes), a missing one, or a value of the wrong type (what is expected,
+what came). Pure: dicts in, a sentence or None out.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+#: JSON Schema type → how a sentence names it.
+_TYPE_NAMES = {"string": "a string", "integer": "an integer", "number": "a number",
+               "boolean": "true or false", "array": "a list", "object": "an object",
+               "null": "null"}
+
+
+def _matches(value: Any, schema: dict[str, Any]) -> bool:
+    """Whether ``value`` has a type ``schema`` allows (``anyOf`` branches, list items)."""
+    if "anyOf" in schema:
+        return any(_matches(value, branch) for branch in schema["anyOf"])
+    kind = schema.get("type")
+    if kind is None:
+        return True
+    if isinstance(kind, list):
+        return any(_matches(value, {**schema, "type": k}) for k in kind)
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "null":
+        return value is None
+    if kind == "object":
+        return isinstance(value, dict)
+    if kind == "array":
+        items = schema.get("items")
+        return isinstance(value, list) and (
+            not isinstance(items, dict) or all(_matches(v, items) for v in value))
+    return True
+
+
+def expected(schema: dict[str, Any]) -> str:
+    """What a schema expects, in words: ``a string``, ``a list of strings``, ``an integer or null``."""
+    if "anyOf" in schema:
+        return " or ".join(dict.fromkeys(expected(b) for b in schema["anyOf"]))
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return " or ".join(expected({**schema, "type": k}) for k in kind)
+    if kind == "array" and isinstance(schema.get("items"), dict):
+        inner = expected(schema["items"])
+        return "a list of " + (inner.split(" ", 1)[1] + "s" if inner.startswith(("a ", "an ")) else inner)
+    return _TYPE_NAMES.get(str(kind), "a value")
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def check_arguments(tool: str, schema: dict[str, Any], arguments: dict[str, Any]) -> str | None:
+    """The first problem with ``arguments`` for ``tool``, as one sentence, or None."""
+    props: dict[str, Any] = schema.get("properties") or {}
+    takes = ", ".join(props) or "no arguments"
+    for name in arguments:
+        if name not in props:
+            return f"{tool} has no argument {name!r}; it takes {takes}"
+    for name in schema.get("required") or []:
+        if name not in arguments:
+            return f"{tool} needs {name!r} ({expected(props.get(name, {}))}); it takes {takes}"
+    for name, value in arguments.items():
+        if not _matches(value, props[name]):
+            return f"{tool}: {name!r} must be {expected(props[name])}, not {_shown(value)}"
+    return None
