@@ -306,13 +306,14 @@ def bench_scifact(corpus: list[dict[str, str]], queries: list[dict[str, str]],
                                    text=doc["text"] or doc["title"]))
         judged = [q for q in queries if q["_id"] in qrels]
 
-        def run(label: str) -> None:
-            scores = [ndcg10([h.cite_key or "" for h in hybrid_search(db, q["text"], limit=10)],
-                             qrels[q["_id"]]) for q in judged]
+        def run(label: str, prior: bool = True) -> None:
+            scores = [ndcg10([h.cite_key or "" for h in hybrid_search(
+                db, q["text"], limit=10, type_prior=prior)], qrels[q["_id"]]) for q in judged]
             print(f"SciFact nDCG@10, BM25 ({label}): {statistics.mean(scores):.3f} "
                   f"over {len(judged)} queries")
 
         run(f"pruned: rarest {search.MAX_TERMS} terms, drop terms in >{search.COMMON_FRACTION:.0%}")
+        run("the same without the passage-type prior", prior=False)
         keep = (search.MAX_TERMS, search.COMMON_FRACTION)
         search.MAX_TERMS, search.COMMON_FRACTION = 64, 1.0
         run("all non-stop-word terms")

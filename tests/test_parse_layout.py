@@ -103,7 +103,7 @@ def test_a_hyphen_inside_an_address_or_a_number_range_is_never_dropped() -> None
 
     lines = ["Correspondence: alireza.gharabaghi@uni-", "tuebingen.de, see https://github.com/allenai/science-",
              "parse and pages 3-", "5 of the unituebingen report"]
-    with hyphen_evidence(lines + ["sciencepage 35 scienceparse"]):
+    with hyphen_evidence([*lines, "sciencepage 35 scienceparse"]):
         assert join_lines(lines[:2]).startswith("Correspondence: alireza.gharabaghi@uni-tuebingen.de,")
         assert join_lines(lines[1:3]).endswith("allenai/science-parse and pages 3-")
         assert join_lines(lines[2:]) == "parse and pages 3-5 of the unituebingen report"

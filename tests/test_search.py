@@ -215,8 +215,12 @@ def test_a_pasted_sentence_finds_the_paragraph_it_came_from_before_a_heading(tmp
     assert hits[0].chunk_id == "p4s4c2" and "phrase" in hits[0].matched
     assert all("phrase" not in h.matched for h in hits[1:])
     # BM25 alone prefers the short heading: the phrase rule is what puts the source first
-    words = hybrid_search(index, "ultra light bosonic dark matter non-condensate", limit=3)
+    words = hybrid_search(index, "ultra light bosonic dark matter non-condensate", limit=3,
+                          type_prior=False)
     assert words[0].chunk_id == "p1s1c1" and all("phrase" not in h.matched for h in words)
+    # with the passage-type prior (the default) the paragraph outranks the heading too
+    typed = hybrid_search(index, "ultra light bosonic dark matter non-condensate", limit=3)
+    assert typed[0].chunk_id == "p4s4c2"
     # five words are a keyword query, not a sentence
     short = hybrid_search(index, "ultra light bosonic dark matter")
     assert all("phrase" not in h.matched for h in short)

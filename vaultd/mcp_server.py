@@ -212,8 +212,9 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
     def recall(query: str, limit: int = 5, cite_key: str | None = None,
                author: str | None = None, year_min: int | None = None,
                year_max: int | None = None, kind: str | None = None,
-               recency: bool = True) -> dict[str, Any]:
+               chunk_type: str | None = None, recency: bool = True) -> dict[str, Any]:
         """Find passages in papers and the user's notes. kind: paper|note. limit 1-20.
+        chunk_type: only paragraph|figure|table|reference|heading|… passages.
         recency=false: no boost for recently edited notes."""
         from vaultd.index.hits import hit_json
         from vaultd.index.search import RECENCY_HALF_LIFE_DAYS, RESCORE, Filters, hybrid_search
@@ -224,7 +225,7 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
                      else RECENCY_HALF_LIFE_DAYS)
         rescore = index_settings.rescore if index_settings is not None else RESCORE
         filters = Filters(cite_key=cite_key, author=author, year_min=year_min,
-                          year_max=year_max, kind=kind,
+                          year_max=year_max, kind=kind, chunk_type=chunk_type,
                           recency_half_life_days=(half_life or None) if recency else None)
         embedder = state.query_embedder()
         note = None

@@ -17,6 +17,10 @@ from vaultd.errors import VaultdError, VaultError
 @click.option("--year-min", type=int, help="Published in or after this year.")
 @click.option("--year-max", type=int, help="Published in or before this year.")
 @click.option("--kind", type=click.Choice(["paper", "note"]), help="Papers or your own notes.")
+@click.option("--type", "chunk_type",
+              type=click.Choice(["paragraph", "list", "figure", "table", "equation", "reference",
+                                 "heading", "front", "page"]),
+              help="Only passages of this type (e.g. reference: bibliography entries).")
 @click.option("--keywords-only", is_flag=True, help="Skip the embedding provider (BM25 only).")
 @click.option("--no-recency", is_flag=True,
               help="Do not boost recently edited notes of your own (pure relevance order).")
@@ -24,13 +28,19 @@ from vaultd.errors import VaultdError, VaultError
 @click.pass_context
 def search_command(ctx: click.Context, query: str, limit: int, cite_key: str | None,
                    author: str | None, year_min: int | None, year_max: int | None,
-                   kind: str | None, keywords_only: bool, no_recency: bool, as_json: bool) -> None:
+                   kind: str | None, chunk_type: str | None, keywords_only: bool, no_recency: bool,
+                   as_json: bool) -> None:
     """Search papers and your notes (keywords + vectors, fused).
 
     \b
     Examples:
       vaultd search "scaled dot-product attention"
       vaultd search "why layer norm" --kind paper --year-min 2017 --json
+      vaultd search "Attention is all you need" --type reference
+
+    Passages of the paper's prose, figures, tables and your own notes rank above
+    headings, reference entries and short fragments that match as well, unless the
+    query reads like a reference or --type asks for one kind.
     """
     from vaultd.index.embed import make_embedder
     from vaultd.index.hits import hit_json
@@ -47,7 +57,7 @@ def search_command(ctx: click.Context, query: str, limit: int, cite_key: str | N
         settings.index.embedding_provider, settings.index.embedding_model,
         ollama_host=settings.enrich.ollama_host)
     filters = Filters(cite_key=cite_key, author=author, year_min=year_min, year_max=year_max,
-                      kind=kind,
+                      kind=kind, chunk_type=chunk_type,
                       recency_half_life_days=None if no_recency
                       else settings.index.recency_half_life_days or None)
     rescore = settings.index.rescore

@@ -65,13 +65,18 @@ def paper_rows(note: Note, path: str, mtime: float) -> list[Row]:
                         heading=_first_heading(text), line_start=None, line_end=None,
                         mtime=mtime, text=text))
     for i, block in enumerate(note.user_blocks):
-        if block.strip():
+        if _has_body(block):  # not an empty "## My notes" template
             rows.append(Row(hash=text_sha256(block), path=path, kind="note",
                             cite_key=m.cite_key, chunk_id=f"u{i + 1}", title=m.title,
                             authors=authors, year=m.year, page=None, page_label=None,
                             section=None, chunk_type=None, heading=_first_heading(block),
                             line_start=None, line_end=None, mtime=mtime, text=block))
     return rows
+
+
+def _has_body(block: str) -> bool:
+    """Whether a block of the user's text has anything besides headings."""
+    return any(line.strip() and not line.lstrip().startswith("#") for line in block.splitlines())
 
 
 def _first_heading(block: str) -> str | None:

@@ -15,7 +15,7 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 import apsw
 
@@ -23,6 +23,7 @@ from vaultd.errors import InputError
 from vaultd.index.embed import Embedder, pack
 from vaultd.index.hits import Hit, hit_from_row
 from vaultd.index.store import IndexDB
+from vaultd.models import ChunkType
 
 # Fusion: each side's scores are divided by that side's best score for the query (so the
 # top hit of each list scores 1.0), then fused = BM25_SHARE * bm25 + (1 - BM25_SHARE) *
@@ -73,6 +74,10 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 RECENCY_HALF_LIFE_DAYS = 90.0
 
 
+#: The chunk types a search can be narrowed to (``vaultd.models.ChunkType``).
+CHUNK_TYPES = get_args(ChunkType)
+
+
 @dataclass
 class Filters:
     cite_key: str | None = None
@@ -81,6 +86,7 @@ class Filters:
     year_max: int | None = None
     kind: str | None = None  # "paper" | "note"
     recency_half_life_days: float | None = None  # boosts recently edited user notes
+    chunk_type: str | None = None  # only passages of this type (paragraph, reference, …)
 
     def where(self) -> tuple[str, list[Any]]:
         clauses: list[str] = []
@@ -102,6 +108,12 @@ class Filters:
                 raise InputError(f"unknown source kind {self.kind!r}; use paper or note")
             clauses.append("c.kind = ?")
             params.append(self.kind)
+        if self.chunk_type:
+            if self.chunk_type not in CHUNK_TYPES:
+                raise InputError(f"unknown chunk type {self.chunk_type!r}; use one of "
+                                 f"{', '.join(CHUNK_TYPES)}")
+            clauses.append("c.chunk_type = ?")
+            params.append(self.chunk_type)
         return (" AND ".join(clauses), params)
 
 
@@ -281,10 +293,13 @@ def knn_ranked(db: IndexDB, qvec: Sequence[float], k: int, *,
 
 def hybrid_search(db: IndexDB, query: str, *, limit: int = 5, filters: Filters | None = None,
                   embedder: Embedder | None = None, warm: bool = False,
-                  bm25_share: float = BM25_SHARE, rescore: bool = RESCORE) -> list[Hit]:
+                  bm25_share: float = BM25_SHARE, rescore: bool = RESCORE,
+                  type_prior: bool = True) -> list[Hit]:
     """Ranked passages for ``query`` (keywords + vectors when ``embedder`` is given).
 
     ``rescore`` scores every candidate on both sides before fusing (see ``RESCORE``).
+    ``type_prior`` weighs each hit by what kind of passage it is (``passage_weight``),
+    unless a chunk type is asked for.
     """
     query = query.strip()
     if not query:
@@ -318,6 +333,12 @@ def hybrid_search(db: IndexDB, query: str, *, limit: int = 5, filters: Filters |
             if row["kind"] == "note" and row["mtime"]:
                 age = max(0.0, (now - float(row["mtime"])) / 86400)
                 fused[rid] *= 1.0 + 0.5 * math.pow(0.5, age / filters.recency_half_life_days)
+    if type_prior and not filters.chunk_type:
+        reference_query = looks_like_reference(query)
+        for rid, row in rows.items():
+            if rid in fused:
+                fused[rid] *= passage_weight(row["kind"], row["chunk_type"], row["text"],
+                                             reference_query)
     phrase = query_phrase(query)
     if phrase:
         for rid, row in rows.items():
@@ -327,6 +348,37 @@ def hybrid_search(db: IndexDB, query: str, *, limit: int = 5, filters: Filters |
                 sources[rid] = [*sources[rid], "phrase"]
     order = sorted((r for r in fused if r in rows), key=lambda r: -fused[r])[:limit]
     return [hit_from_row(rows[r], fused[r], sources[r], terms, query) for r in order]
+
+
+#: How much of its score a hit keeps for what kind of passage it is: the paper's prose,
+#: figures, tables and the user's own text keep all of it; headings, reference entries,
+#: front matter and equations are found by what they share with the query, not by
+#: answering it, so they rank below a passage that matches as well (a query that reads
+#: like a reference keeps reference entries whole).
+TYPE_WEIGHTS = {"heading": 0.5, "reference": 0.5, "front": 0.4, "equation": 0.6}
+#: A paragraph this short (characters or words) is a fragment: a label, a formula line.
+FRAGMENT_CHARS, FRAGMENT_WORDS = 40, 6
+FRAGMENT_WEIGHT = 0.6
+_REFERENCE_QUERY = re.compile(r"\bet al\b|\b(?:19|20)\d{2}[a-z]?\b|\b10\.\d{4,9}/|\barxiv\b"
+                              r"|\bin proceedings\b|\bjournal of\b", re.I)
+
+
+def looks_like_reference(query: str) -> bool:
+    """Whether a query reads like a bibliography entry or a search for one."""
+    return _REFERENCE_QUERY.search(query) is not None
+
+
+def passage_weight(kind: str, chunk_type: str | None, text: str, reference_query: bool) -> float:
+    """The share of its score a hit keeps for its kind of passage (``TYPE_WEIGHTS``)."""
+    if kind != "paper" or chunk_type is None:
+        return 1.0  # the user's own notes
+    if chunk_type == "reference" and reference_query:
+        return 1.0
+    weight = TYPE_WEIGHTS.get(chunk_type, 1.0)
+    if chunk_type in ("paragraph", "list") and (
+            len(text) < FRAGMENT_CHARS or len(text.split()) < FRAGMENT_WORDS):
+        weight = min(weight, FRAGMENT_WEIGHT)
+    return weight
 
 
 def query_phrase(query: str) -> str | None:
