@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -69,8 +68,15 @@ def settings_for(vault: Vault, host: str, **enrich: Any) -> Settings:
 
 
 def quote_blocks(text: str) -> list[str]:
-    """The `>` lines of every chunk, exactly as bytes in the file."""
-    return re.findall(r"^>.*$", text, flags=re.MULTILINE)
+    """The `>` lines of every quote, exactly as bytes in the file (not those of callouts:
+    the trust warnings and the LLM's folded notes)."""
+    out: list[str] = []
+    in_callout = False
+    for line in text.split("\n"):
+        in_callout = line.startswith("> [!") or (in_callout and line.startswith(">"))
+        if line.startswith(">") and not in_callout:
+            out.append(line)
+    return out
 
 
 @pytest.fixture
@@ -97,7 +103,8 @@ def test_enrich_fills_paraphrase_and_implication_of_content_chunks_only(
     assert note.meta.enrichment == f"{MODEL} enrich-v1"
     assert quote_blocks(after) == quote_blocks(before)
     assert "My own thoughts stay here." in after
-    assert "_(LLM, advisory)_ In short, chunk p1s1c0 explains its point." in after
+    assert "> [!note]- LLM notes (advisory, not the authors' words)\n" \
+        "> **Paraphrase:** In short, chunk p1s1c0 explains its point." in after
 
 
 def test_ollama_down_leaves_the_note_written_with_pending_chunks_and_a_hint(vault: Vault) -> None:

@@ -166,9 +166,11 @@ def test_rendered_note_shows_quote_labels_and_provenance_like_the_format_doc() -
     assert "\n# Attention Is All You Need\n" in md
     assert "## Citations\n\n### APA\n\nVaswani, A. (2017).\n" in md
     assert "<!-- chunk id=p4s2c1 -->\n> Attention is all\n> you need.\n" in md
-    assert "**Paraphrase:** _pending_\n\n**Implication:** _pending_\n" in md
-    assert "```yaml\npage: 4\n" in md
-    assert "[[raw/vaswani2017attention.pdf#page=4&rect=72,651,301,692]]\n<!-- /chunk -->" in md
+    # no machine text in reading view: nothing pending is shown, provenance is an Obsidian
+    # comment (%% … %%), the page link reads as the page
+    assert "pending" not in md.split("<!-- vaultd:quotes -->")[1]
+    assert "[[raw/vaswani2017attention.pdf#page=4&rect=72,651,301,692|p. 4]]\n\n%%\n```yaml\npage: 4\n" in md
+    assert "```\n%%\n<!-- /chunk -->" in md
     assert md.endswith("<!-- /vaultd:quotes -->\n\n## My notes\n\n")
 
 
@@ -255,8 +257,30 @@ def test_first_render_creates_an_empty_my_notes_section() -> None:
 def test_enriched_advisory_text_is_labelled_and_round_trips() -> None:
     note = _sample_note(paraphrase='"Quoted" start', implication="line\nbreak", enrichment="done")
     md = render_note(note)
-    assert '**Implication:** _(LLM, advisory)_ "line\\nbreak"' in md
+    # in a folded callout that says what it is, not the authors' words
+    assert ('> [!note]- LLM notes (advisory, not the authors\' words)\n'
+            '> **Paraphrase:** "\\"Quoted\\" start"\n> **Implication:** "line\\nbreak"\n') in md
     assert parse_note(md) == note
+
+
+def test_a_note_in_the_first_format_reads_and_is_rewritten_in_the_current_one() -> None:
+    v1 = (
+        "---\ncite_key: k2020x\ntitle: T\nraw: raw/k2020x.pdf\nchunks: 1\n---\n\n# T\n\n"
+        "<!-- vaultd:quotes -->\n## Quotes\n\n<!-- chunk id=p1s0c1 -->\n> a *b* <c>\n\n"
+        "**Paraphrase:** _(LLM, advisory)_ An advisory line.\n\n**Implication:** _pending_\n\n"
+        "```yaml\npage: 1\npage_label: null\nsection: null\nbbox: null\npdf_rect: null\n"
+        f"text_sha256: {text_sha256('a *b* <c>')}\nchar_range: [0, 9]\nchunk_type: paragraph\n"
+        "parser: pymupdf\nocr: false\nocr_confidence: null\nenrichment: done\n```\n\n"
+        "[[raw/k2020x.pdf#page=1]]\n<!-- /chunk -->\n\n<!-- /vaultd:quotes -->\n\n## My notes\n\nMine.\n")
+    old = parse_note(v1)
+    assert old.meta.note_format == 1 and old.meta.raw == "raw/k2020x.pdf"
+    assert old.chunks[0].text == "a *b* <c>" and old.chunks[0].paraphrase == "An advisory line."
+    new = render_note(old)
+    assert "> a \\*b\\* \\<c\\>\n" in new and "raw: '[[raw/k2020x.pdf]]'" in new
+    assert new.endswith("## My notes\n\nMine.\n")
+    again = parse_note(new)
+    assert again.meta.note_format == 2
+    assert again.chunks == old.chunks and again.user_blocks == old.user_blocks
 
 
 @pytest.mark.parametrize(
@@ -443,3 +467,29 @@ def test_a_note_whose_quote_is_gone_gets_its_own_paragraph_after_the_users_text(
     merged = merge_for_recompile(old, gone)
     assert "".join(merged.user_blocks) == (
         "## My notes\n\nlast line, no newline\n\nmy note on attention\n")
+
+
+def test_reading_view_shows_every_quote_and_no_provenance() -> None:
+    """A note rendered as Obsidian's reading view does (CommonMark, with %% comments
+    hidden): every quote's characters are visible, no provenance is."""
+    import html as html_mod
+
+    from markdown_it import MarkdownIt
+
+    quotes = ["Click on the box saying “<your name> — <date>” and press *save*.",
+              "1. The first item is #important and costs $5 = 50 % of ==all==."]
+    chunks = []
+    for i, quote in enumerate(quotes):
+        prov = Provenance(page=i + 1, page_label=str(i + 10), pdf_rect=[72.0, 600.0, 300.0, 640.0],
+                          text_sha256=text_sha256(quote), char_range=[0, len(quote)],
+                          chunk_type="paragraph", parser="pymupdf")
+        chunks.append(Chunk(id=f"p{i + 1}s0c1", text=quote, provenance=prov,
+                            paraphrase="An advisory paraphrase." if i else None))
+    md = render_note(Note(meta=NoteMeta(cite_key="k2020x", title="T"), chunks=chunks))
+    shown = re.sub(r"^%%\n.*?^%%\n", "", md.split("<!-- vaultd:quotes -->")[1], flags=re.S | re.M)
+    text = html_mod.unescape(re.sub(r"<[^>]+>", "", MarkdownIt("commonmark").render(shown)))
+    for quote in quotes:
+        assert quote in text
+    for machine in ("text_sha256", "char_range", "pymupdf", "chunk_type", "chunk id="):
+        assert machine not in text
+    assert "p. 10" in md and "p. 11" in md  # the page links read as printed pages

@@ -15,6 +15,7 @@ from test_note import notes  # the note strategy shared with the round-trip prop
 
 from vaultd.canonical import text_sha256
 from vaultd.cli import main_group
+from vaultd.mdescape import escape
 from vaultd.models import Chunk, Note, NoteMeta, Provenance, VerifyReport
 from vaultd.note import parse_note, render_note, split_frontmatter
 from vaultd.note_merge import merge_for_recompile
@@ -54,7 +55,7 @@ def test_clean_note_verifies_every_chunk_without_findings() -> None:
 
 
 def _quote_block(text: str) -> str:
-    return "\n".join(f"> {line}" if line else ">" for line in text.split("\n"))
+    return "\n".join(f"> {line}" if line else ">" for line in escape(text).split("\n"))
 
 
 def test_changing_any_single_character_of_any_quote_is_drift() -> None:
@@ -96,7 +97,7 @@ def test_lean_scanner_reads_the_same_chunks_as_parse_note(note: Note) -> None:
     assume(not any("<!-- chunk id=" in s or "<!-- /chunk -->" in s for s in outside))
     md = render_note(note)
     _, pos = split_frontmatter(md)
-    scanned = [(c.id, c.quote, c.recorded) for c in scan_chunks(md[pos:])]
+    scanned = [(c.id, c.quote, c.recorded) for c in scan_chunks(md[pos:], note.meta.note_format)]
     parsed = parse_note(md)
     assert scanned == [(c.id, c.text, c.provenance.text_sha256) for c in parsed.chunks]
 

@@ -328,6 +328,12 @@ class Chunk(_Model):
     enrichment_note: str | None = None
 
 
+#: The note layout vaultd writes (docs/note-format.md): 2 escapes quotes as Markdown, hides
+#: provenance in an Obsidian comment, shows LLM text in a folded callout only when it
+#: exists, sets headings as headings and links each quote by its page.
+NOTE_FORMAT = 2
+
+
 class NoteMeta(_Model):
     """Frontmatter of a paper note: Obsidian-friendly fields first, machine detail after."""
 
@@ -356,6 +362,8 @@ class NoteMeta(_Model):
     parser_version: str | None = None
     chunks: int = 0
     enrichment: str | None = Field(None, description="model and prompt version, or pending")
+    note_format: int = Field(
+        NOTE_FORMAT, description="layout of the note's quotes region (absent: 1, the first)")
 
 
 class Note(_Model):

@@ -26,7 +26,8 @@ import yaml
 from pydantic import ValidationError
 
 from vaultd.errors import NoteFormatError
-from vaultd.models import Chunk, Note, NoteMeta, Provenance
+from vaultd.mdescape import escape, unescape
+from vaultd.models import NOTE_FORMAT, Chunk, Note, NoteMeta, Provenance
 from vaultd.noteyaml import (
     SAFE_LOADER,
     BlockDumper,
@@ -72,19 +73,36 @@ def chunk_link(cite_key: str, chunk: Chunk) -> str:
     Each rect is widened to whole points (floor left/bottom, ceil right/top) so the linked
     region always contains its piece of the chunk.
     """
+    return page_links(cite_key, chunk, labels=False)
+
+
+def page_links(cite_key: str, chunk: Chunk, *, labels: bool = True) -> str:
+    """``chunk_link`` with each link shown as its page (``[[…|p. 103]]``) when ``labels``."""
     prov = chunk.provenance
+    label = prov.page_label or str(prov.page)
     if prov.regions:
-        return " · ".join(_page_link(cite_key, int(r[0]), r[1:]) for r in prov.regions)
-    return _page_link(cite_key, prov.page, prov.pdf_rect)
+        return " · ".join(
+            _page_link(cite_key, int(r[0]), r[1:],
+                       _shown_page(prov.page_label, prov.page, int(r[0])) if labels else None)
+            for r in prov.regions)
+    return _page_link(cite_key, prov.page, prov.pdf_rect, f"p. {label}" if labels else None)
 
 
-def _page_link(cite_key: str, page: int, rect: list[float] | list[int | float] | None) -> str:
+def _shown_page(label: str | None, first: int, page: int) -> str:
+    """A region's page as printed: the first page's label counted on when numeric."""
+    if label is not None and label.isdigit():
+        return f"p. {int(label) + page - first}"
+    return f"p. {label if page == first and label else page}"
+
+
+def _page_link(cite_key: str, page: int, rect: list[float] | list[int | float] | None,
+               shown: str | None = None) -> str:
     link = f"raw/{cite_key}.pdf#page={page}"
     if rect and len(rect) == 4 and all(math.isfinite(v) for v in rect):
         x0, y0, x1, y1 = rect
         parts = [math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1)]
         link += "&rect=" + ",".join(str(p) for p in parts)
-    return f"[[{link}]]"
+    return f"[[{link}|{shown}]]" if shown else f"[[{link}]]"
 
 
 def ref_link(ref: str) -> str:
@@ -109,6 +127,9 @@ def _inline(value: str) -> str:
 def _render_frontmatter(note: Note) -> str:
     data = {k: v for k, v in note.meta.model_dump(mode="json").items()
             if v is not None and not (k in _OPTIONAL_FLAGS and not v)}
+    data["note_format"] = NOTE_FORMAT  # render writes the current layout, whatever was read
+    if isinstance(data.get("raw"), str) and "]" not in data["raw"] and "|" not in data["raw"]:
+        data["raw"] = f"[[{data['raw']}]]"  # a link property: Obsidian opens the PDF
     data.update(note.frontmatter_extra)
     return "---\n" + dump_yaml(data, FrontDumper) + "---\n"
 
@@ -164,14 +185,20 @@ def replace_citations(text: str, citations: dict[str, str], meta: NoteMeta) -> s
     return text[:start] + _render_citations(citations, meta) + text[region_end:]
 
 
+#: Provenance fields written only when they differ from their default (the model fills
+#: the default back in when the note is read).
+_DEFAULTED = {"page_label": None, "section": None, "bbox": None, "pdf_rect": None,
+              "regions": None, "ocr": False, "ocr_confidence": None, "text_layer": None}
+
+
 def _chunk_data(chunk: Chunk) -> dict[str, Any]:
     data: dict[str, Any] = chunk.provenance.model_dump(mode="json")
-    for key in ("regions", "text_layer"):  # written only when set (older notes unchanged)
-        if data.get(key) is None:
-            data.pop(key, None)
+    for key, default in _DEFAULTED.items():
+        if key in data and data[key] == default and type(data[key]) is type(default):
+            del data[key]
     extras = chunk.model_dump(mode="json", include=set(_CHUNK_EXTRAS))
     for key in _CHUNK_EXTRAS:
-        if key == "enrichment" or extras[key] not in (None, []):
+        if extras[key] not in (None, [], "pending"):
             data[key] = extras[key]
     return data
 
@@ -183,17 +210,22 @@ def _chunk_yaml(chunk: Chunk) -> str:
 
 
 def render_chunk(cite_key: str, chunk: Chunk) -> str:
+    """One chunk block in the current format (see module doc and docs/note-format.md)."""
     prov = chunk.provenance
     out = [f"<!-- chunk id={chunk.id} -->"]
+    warnings = []
     if prov.ocr:
         conf = "" if prov.ocr_confidence is None else f", confidence {prov.ocr_confidence:.2f}"
-        out.append(f"⚠ *OCR text{conf}: lower-trust quote, check it against the PDF page.*")
-        out.append("")
+        warnings.append(f"⚠ *OCR text{conf}: lower-trust quote, check it against the PDF page.*")
     if prov.text_layer == "unreliable":
-        out.append("⚠ *Unreliable text layer: the PDF maps some glyphs here to no text (�) or "
-                   "to the wrong characters; check the quote against the PDF page.*")
-        out.append("")
-    out += [f"> {line}" if line else ">" for line in chunk.text.split("\n")]
+        warnings.append("⚠ *Unreliable text layer: the PDF maps some glyphs here to no text (�) "
+                        "or to the wrong characters; check the quote against the PDF page.*")
+    for warning in warnings:
+        out += [warning, ""]
+    if prov.chunk_type == "heading" and chunk.text and "\n" not in chunk.text:
+        out.append("#" * heading_level(prov.section) + " " + escape(chunk.text))
+    else:
+        out += [f"> {line}" if line else ">" for line in escape(chunk.text).split("\n")]
     out.append("")
     if chunk.figure:
         out += [f"![[{chunk.figure}]]", ""]
@@ -205,17 +237,32 @@ def render_chunk(cite_key: str, chunk: Chunk) -> str:
     links = " · ".join([ref_link(r) for r in chunk.refs] + [f"[[{k}]]" for k in chunk.linked_notes])
     if links and "\n" not in links and "\r" not in links:
         out += ["**Links:** " + links, ""]
-    for label, value in (("Paraphrase", chunk.paraphrase), ("Implication", chunk.implication)):
-        shown = f"_{chunk.enrichment}_" if value is None else ADVISORY + _inline(value)
-        out += [f"**{label}:** {shown}", ""]
+    out += [page_links(cite_key, chunk), ""]
+    out += _advisory_callout(chunk)
+    out += ["%%", _fence(_chunk_yaml(chunk), "yaml") + "%%", CHUNK_END]
+    return "\n".join(out) + "\n"
+
+
+#: The folded callout that holds a chunk's LLM text (only when there is some).
+ADVISORY_CALLOUT = "> [!note]- LLM notes (advisory, not the authors' words)"
+
+
+def _advisory_callout(chunk: Chunk) -> list[str]:
+    lines = [f"> **{label}:** {_inline(value)}"
+             for label, value in (("Paraphrase", chunk.paraphrase), ("Implication", chunk.implication))
+             if value is not None]
     key = key_sentence_text(chunk.text, chunk.key_sentence)
     if key is not None:
         # The LLM chose only the index; the words are looked up in the verbatim quote.
-        shown_key = " ".join(key.split())
-        out += [f"**Key sentence** _(chosen by LLM, words from the quote)_: “{shown_key}”", ""]
-    out.append(_fence(_chunk_yaml(chunk), "yaml"))
-    out += [chunk_link(cite_key, chunk), CHUNK_END]
-    return "\n".join(out) + "\n"
+        lines.append(f"> **Key sentence** _(chosen by LLM, words from the quote)_: “{' '.join(key.split())}”")
+    return [ADVISORY_CALLOUT, *lines, ""] if lines else []
+
+
+def heading_level(section: str | None) -> int:
+    """Markdown level of a heading chunk: ``###`` for a top-level section (the note's
+    ``## Quotes`` is above), one more for each level of its path (``A › B``), at most 6."""
+    depth = section.count(" › ") if section else 0
+    return min(3 + depth, 6)
 
 
 def annotation_text(text: str) -> str:
@@ -275,6 +322,10 @@ def split_frontmatter(text: str, source: str = "<note>") -> tuple[str, int]:
 def parse_meta(yaml_text: str, source: str) -> tuple[NoteMeta, dict[str, Any]]:
     data = yaml_mapping(yaml_text, source, "frontmatter")
     known = {k: v for k, v in data.items() if k in _META_FIELDS}
+    known.setdefault("note_format", 1)  # notes written before the field existed
+    raw = known.get("raw")
+    if isinstance(raw, str) and raw.startswith("[[") and raw.endswith("]]"):
+        known["raw"] = raw[2:-2]
     try:
         meta = NoteMeta.model_validate(known)
     except ValidationError as exc:
@@ -311,36 +362,60 @@ def _parse_citations(lines: list[str], source: str) -> dict[str, str]:
     return citations
 
 
-def quote_lines(block: list[str]) -> list[str] | None:
-    """The first run of '>' lines in a chunk block, unprefixed (None: no quote)."""
-    start = next((i for i, line in enumerate(block) if line.startswith(">")), None)
-    if start is None:
-        return None
-    out = []
-    for line in block[start:]:
-        if not line.startswith(">"):
-            break
-        out.append(line[2:] if line.startswith("> ") else line[1:])
-    return out
+HEADING_QUOTE_RE = re.compile(r"(#{1,6}) (.*)")
 
 
-def _parse_chunk(chunk_id: str, block: list[str], source: str) -> Chunk:
+def quote_lines(block: list[str], fmt: int = 1) -> list[str] | None:
+    """The quote of a chunk block, as written (None: no quote): the first run of '>'
+    lines, unprefixed, or (format 2) a heading line standing before any of them."""
+    for i, line in enumerate(block):
+        if fmt >= 2 and (m := HEADING_QUOTE_RE.fullmatch(line)) is not None:
+            return [m.group(2)]
+        if line.startswith(">"):
+            out = []
+            for quoted in block[i:]:
+                if not quoted.startswith(">"):
+                    break
+                out.append(quoted[2:] if quoted.startswith("> ") else quoted[1:])
+            return out
+    return None
+
+
+def _advisory(line: str, fmt: int) -> tuple[str, str] | None:
+    """``(field, written value)`` of a line carrying LLM text: format 1's
+    ``**Paraphrase:** _(LLM, advisory)_ …``, format 2's callout line ``> **Paraphrase:** …``."""
+    for label in ("Paraphrase", "Implication"):
+        if fmt >= 2:
+            prefix = f"> **{label}:** "
+            if line.startswith(prefix):
+                return label.lower(), line[len(prefix):]
+        else:
+            prefix = f"**{label}:** "
+            if line.startswith(prefix) and line[len(prefix):].startswith(ADVISORY):
+                return label.lower(), line[len(prefix) + len(ADVISORY):]
+    return None
+
+
+def _parse_chunk(chunk_id: str, block: list[str], source: str, fmt: int = 1) -> Chunk:
     where = f"chunk {chunk_id}"
-    quote = quote_lines(block)
+    quote = quote_lines(block, fmt)
     if quote is None:
         raise _fail(source, f"{where} has no '>' quote")
+    if fmt >= 2:
+        quote = [unescape(line) for line in quote]
     fields: dict[str, Any] = {"paraphrase": None, "implication": None}
     prov: dict[str, Any] | None = None
     i = 0
+    in_callout = False
     while i < len(block):
         line = block[i]
-        for label in ("Paraphrase", "Implication"):
-            prefix = f"**{label}:** "
-            if line.startswith(prefix) and line[len(prefix) :].startswith(ADVISORY):
-                try:
-                    fields[label.lower()] = _parse_inline(line[len(prefix) + len(ADVISORY) :])
-                except ValueError as exc:
-                    raise _fail(source, f"{where}: unreadable {label}") from exc
+        in_callout = (in_callout and line.startswith(">")) or line == ADVISORY_CALLOUT
+        found = _advisory(line, fmt) if (in_callout or fmt < 2) else None
+        if found is not None:
+            try:
+                fields[found[0]] = _parse_inline(found[1])
+            except ValueError as exc:
+                raise _fail(source, f"{where}: unreadable {found[0]}") from exc
         fence = YAML_FENCE_RE.fullmatch(line)
         if fence and prov is None:
             try:
@@ -368,7 +443,7 @@ def _skip_blank(lines: list[str], i: int) -> int:
     return i + 1 if i < len(lines) and lines[i] == "" else i
 
 
-def _parse_quotes(lines: list[str], source: str, notes: dict[str, str]) -> list[Chunk]:
+def _parse_quotes(lines: list[str], source: str, notes: dict[str, str], fmt: int = 1) -> list[Chunk]:
     """Chunks of the quotes region; any other line (blank ones too) is the user's, kept
     verbatim in ``notes`` under the id of the chunk it follows ('' before the first one),
     except the lines render itself writes: the ``## Quotes`` heading with its blank line
@@ -387,7 +462,7 @@ def _parse_quotes(lines: list[str], source: str, notes: dict[str, str]) -> list[
             end = lines.index(CHUNK_END, i + 1)
         except ValueError as exc:
             raise _fail(source, f"chunk {m.group(1)} is not closed by {CHUNK_END}") from exc
-        chunks.append(_parse_chunk(m.group(1), lines[i + 1 : end], source))
+        chunks.append(_parse_chunk(m.group(1), lines[i + 1 : end], source, fmt))
         i = _skip_blank(lines, end + 1)
     if len({c.id for c in chunks}) != len(chunks):
         raise _fail(source, "two chunks share an id")
@@ -443,7 +518,7 @@ def parse_note(text: str, source: str = "<note>") -> Note:
             if line == CITATIONS_BEGIN:
                 citations = _parse_citations(inner, source)
             else:
-                chunks = _parse_quotes(inner, source, notes)
+                chunks = _parse_quotes(inner, source, notes, meta.note_format)
             # The blank line render puts after a region is the separator, not user text.
             i = end + (2 if end + 1 < len(lines) and lines[end + 1] == "" else 1)
             continue

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from vaultd.canonical import text_sha256
 from vaultd.errors import NoteFormatError
+from vaultd.mdescape import unescape
 from vaultd.models import Finding, FindingKind, VerifyReport
 from vaultd.note import CHUNK_END, split_frontmatter, yaml_mapping
 from vaultd.vault import Vault
@@ -28,6 +29,8 @@ _FENCE_OPEN_RE = re.compile(r"(`{3,})yaml\n")
 _HASH_KEY = "\ntext_sha256:"
 _HEX64_RE = re.compile(r" ?([0-9a-f]{64})\n")
 _VAULTD_MARK = "<!-- vaultd:"
+#: A heading chunk's quote in format 2: its heading line (``### 3.2 Attention``).
+_HEADING_LINE_RE = re.compile(r"\n#{1,6} ([^\n]*)(?=\n)")
 
 
 class ScannedChunk(NamedTuple):
@@ -37,9 +40,9 @@ class ScannedChunk(NamedTuple):
     closed: bool = True
 
 
-def scan_chunks(body: str) -> Iterator[ScannedChunk]:
+def scan_chunks(body: str, fmt: int = 1) -> Iterator[ScannedChunk]:
     """Every chunk block of a note body, as the verifier sees it (str.find, not a parse:
-    this is the hot path)."""
+    this is the hot path). ``fmt``: the note's ``note_format``."""
     text = "\n" + body  # so a marker on the first line is found like any other
     pos = text.find(_BEGIN)
     while pos >= 0:
@@ -55,18 +58,23 @@ def scan_chunks(body: str) -> Iterator[ScannedChunk]:
         if end < 0:
             yield ScannedChunk(m.group(1), None, None, closed=False)
         else:
-            yield ScannedChunk(m.group(1), *_read_block(text, m.end() - 1, end + 1))
+            yield ScannedChunk(m.group(1), *_read_block(text, m.end() - 1, end + 1, fmt))
         pos = nxt
 
 
-def _read_block(text: str, start: int, end: int) -> tuple[str | None, str | None]:
+def _read_block(text: str, start: int, end: int, fmt: int = 1) -> tuple[str | None, str | None]:
     """(quote, recorded hash) of the block text[start:end] (starts and ends with a newline)."""
     q = text.find("\n>", start, end)
     quote = None
-    if q >= 0:
+    heading = _HEADING_LINE_RE.search(text, start, q if q >= 0 else end) if fmt >= 2 else None
+    if heading is not None:
+        quote = unescape(heading.group(1))
+    elif q >= 0:
         run = _QUOTE_RUN_RE.match(text, q + 1, end)
         assert run is not None
         quote = _PREFIX_RE.sub("\n", "\n" + run.group(0))[1:]
+        if fmt >= 2:
+            quote = unescape(quote)
     f = text.find("\n`", start, end)
     while f >= 0:
         fence = _FENCE_OPEN_RE.match(text, f + 1, end)
@@ -103,10 +111,12 @@ def verify_text(text: str, rel: str, report: VerifyReport) -> None:
     key: str | None = Path(rel).stem
     text = text.replace("\r\n", "\n")  # as parse_note does
     body = text
+    fmt = 1  # the note's layout (note_format), read from its frontmatter
     try:
         fm, pos = split_frontmatter(text, rel)
         body = text[pos:]
         meta = yaml_mapping(fm, rel, "frontmatter")
+        fmt = meta["note_format"] if isinstance(meta.get("note_format"), int) else 1
         if not isinstance(meta.get("cite_key"), str):
             if _VAULTD_MARK not in body and _BEGIN_RE.search(body) is None:
                 return  # the user's own note, not one vaultd wrote
@@ -116,9 +126,12 @@ def verify_text(text: str, rel: str, report: VerifyReport) -> None:
         if _VAULTD_MARK not in text and _BEGIN_RE.search(text) is None:
             return
         report.findings.append(finding("MALFORMED", rel, key, str(exc)))
+        # No readable frontmatter: the layout shows in the body (format 2 hides each
+        # chunk's provenance in an Obsidian comment).
+        fmt = 2 if "\n%%\n```" in text else 1
     report.notes += 1
     count = 0
-    for chunk in scan_chunks(body):
+    for chunk in scan_chunks(body, fmt):
         count += 1
         if not chunk.closed:
             msg = f"{rel}: chunk {chunk.id} is not closed by {CHUNK_END}; recompile the note"

@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
              "Create a vault in DIRECTORY (default: --vault, else the current directory)."),
     "mcp": ("vaultd.cli.mcp_cmd",
             "Run the MCP server for agents (cite, recall, quote, bibliography, verify, status)."),
+    "notes": ("vaultd.cli.notes_cmd", "Paper notes as a whole: move them to the current layout."),
     "quote": ("vaultd.cli.cite_cmd",
               "Print the verbatim, hash-checked text of one chunk with its page."),
     "rules": ("vaultd.cli.rules_cmd",
