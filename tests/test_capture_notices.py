@@ -184,3 +184,14 @@ def test_a_captured_retracted_work_carries_its_notice_and_warning(
     assert res.meta.work.retracted is True
     assert [n.doi for n in res.meta.work.notices] == [PONE_NOTICE]
     assert f"retracted: {PONE_NOTICE} (crossref)" in res.meta.warnings
+
+
+def test_a_note_shows_each_warning_on_one_short_line_without_urls() -> None:
+    from vaultd.trust import WARNING_CHARS, short_warning
+
+    long = ("title: CrossRef \"A Very Long Title\" vs OpenAlex \"Another\"; see\n"
+            "https://api.crossref.org/works/10.1000/xyz?mailto=a@b.c and https://doi.org/10.1/x " + "x" * 300)
+    shown = short_warning(long)
+    assert "\n" not in shown and "https://" not in shown and "api.crossref.org" in shown
+    assert len(shown) <= WARNING_CHARS and shown.endswith("…")
+    assert short_warning("year: CrossRef 2017 vs arXiv 2016") == "year: CrossRef 2017 vs arXiv 2016"

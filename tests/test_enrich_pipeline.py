@@ -433,3 +433,12 @@ def test_capture_of_a_pdf_says_what_fills_its_pending_chunks(
     hints = [line for line in res.stderr.splitlines() if "await enrichment" in line]
     assert len(hints) == 1 and "run `vaultd enrich sample2024paper`" in hints[0]
 
+
+
+def test_a_note_with_nothing_to_enrich_names_no_model(vault: Vault, fake: FakeOllama) -> None:
+    note = make_note(paragraphs=[])  # a heading and a reference entry: no content chunk
+    note.meta.enrichment = "qwen2.5:7b enrich-v0"  # what an earlier run claimed
+    write_note(vault, note)
+    result = enrich_note(vault, settings_for(vault, fake.url), KEY)
+    assert result.requests == 0
+    assert parse_note(vault.note_path(KEY).read_text(encoding="utf-8")).meta.enrichment is None

@@ -7,6 +7,7 @@ a retraction or withdrawal notice is labelled as retracted wherever it is named.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from vaultd.models import Notice
@@ -54,3 +55,15 @@ def citation_warnings(*, reconciled: bool, sources: Sequence[str], retracted: bo
     if not reconciled:
         out.append(unverified_label(sources))
     return out
+
+
+#: Longest warning shown in a note's frontmatter (the record keeps the whole text).
+WARNING_CHARS = 160
+_URL_RE = re.compile(r"https?://([^/\s]+)\S*")
+
+
+def short_warning(text: str) -> str:
+    """A warning as a note's frontmatter shows it: one line, each URL cut to its host
+    (``https://doi.org/10.1/x`` → ``doi.org``), at most ``WARNING_CHARS`` characters."""
+    line = " ".join(_URL_RE.sub(r"\1", text).split())
+    return line if len(line) <= WARNING_CHARS else line[: WARNING_CHARS - 1].rstrip() + "…"

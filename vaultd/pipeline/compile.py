@@ -28,6 +28,7 @@ from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.figures import figure_region, graphics_rects, png_bytes
 from vaultd.parse.pymupdf import load_pymupdf
 from vaultd.parse.tiers import parse_pdf
+from vaultd.trust import short_warning
 from vaultd.vault import Vault, atomic_write_bytes, atomic_write_text, file_sha256
 
 FIGURE_ZOOM = 2.0  # render figures at 144 dpi
@@ -310,7 +311,7 @@ def compile_note(
         # merge_for_recompile / the ingest stage; vaultd only ever adds to these lists.
         tags=list(DEFAULT_TAGS),
         aliases=[" ".join(meta.title.split())] if meta.title and meta.title.strip() else [],
-        warnings=list(meta.warnings),
+        warnings=[short_warning(w) for w in meta.warnings],
         captured=captured_at[:10],
         captured_at=captured_at,
         raw=vault.rel(pdf) if pdf_sha else None,

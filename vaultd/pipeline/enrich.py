@@ -225,14 +225,15 @@ async def enrich_note_async(
         note, original = parse_note(current, source), current
         chunks = _carry_over(note.chunks, chunks)
     content = [c for c in chunks if skip_reason(c) is None]
+    written: str | None  # what the note's `enrichment` says: true to what was written
     if not content:
-        label = note.meta.enrichment or label
+        written = None  # nothing for an LLM to write here: no model is named
     elif any(c.enrichment != "done" for c in content):
-        label = "pending"
+        written = "pending"
     else:
-        label = _note_label(vault, content, label, ours, producers, note.meta.enrichment)
+        written = _note_label(vault, content, label, ours, producers, note.meta.enrichment)
     updated = note.model_copy(
-        update={"chunks": chunks, "meta": note.meta.model_copy(update={"enrichment": label})}
+        update={"chunks": chunks, "meta": note.meta.model_copy(update={"enrichment": written})}
     )
     _write_checked(path, original, note, updated, render_note, parse_note, source)
     result.seconds = time.monotonic() - started
