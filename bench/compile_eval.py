@@ -423,7 +423,7 @@ def timed(fn: Callable[[], object]) -> float:
 def run_paper(pdf: Path, tests: dict[str, Any], vault: Any, key: str, env: dict[str, str],
               speed: bool) -> PaperScore:
     from vaultd.config import Settings
-    from vaultd.note import parse_note
+    from vaultd.notes.markdown import parse_note
     from vaultd.parse.pdftotext import run_pdftotext
     from vaultd.parse.verbatim import check_blocks
     from vaultd.pipeline.compile import compile_note

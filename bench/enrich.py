@@ -20,7 +20,7 @@ from tests.fake_ollama import FakeOllama
 from vaultd.canonical import text_sha256
 from vaultd.config import Settings, default_config_toml, load_settings
 from vaultd.models import Chunk, Note, NoteMeta, Provenance
-from vaultd.note import render_note
+from vaultd.notes.markdown import render_note
 from vaultd.pipeline.enrich import EnrichResult, enrich_note
 from vaultd.vault import Vault
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from vaultd.canonical import text_sha256
 from vaultd.models import Chunk, Note, NoteMeta, Provenance
-from vaultd.note import render_note
-from vaultd.note_merge import merge_for_recompile
+from vaultd.notes.markdown import render_note
+from vaultd.notes.merge import merge_for_recompile
 from vaultd.vault import Vault, atomic_write_text
 from vaultd.verify import verify_notes
 

@@ -16,7 +16,7 @@ from tests.fake_ollama import ChunkSpec, FakeOllama, closed_port_url, good_answe
 from vaultd.cli import main_group
 from vaultd.config import Settings, load_settings
 from vaultd.models import Note, NoteMeta
-from vaultd.note import parse_note, render_note
+from vaultd.notes.markdown import parse_note, render_note
 from vaultd.pipeline.enrich import enrich_note, enrich_pending
 from vaultd.vault import Vault
 
@@ -165,7 +165,7 @@ def test_changing_the_model_misses_the_cache(vault: Vault, fake: FakeOllama) -> 
 def test_switching_model_without_force_keeps_the_label_of_the_model_that_wrote_the_text(
     vault: Vault, fake: FakeOllama
 ) -> None:
-    from vaultd.note_merge import merge_for_recompile
+    from vaultd.notes.merge import merge_for_recompile
 
     other = "qwen2.5:7b"
     fake.models.append(other)

@@ -1,5 +1,5 @@
 """Builders shared by the index, search and MCP tests: real paper notes (rendered with
-vaultd.note.render_note) and their raw/<key>.meta.json, plus a small user note."""
+vaultd.notes.markdown.render_note) and their raw/<key>.meta.json, plus a small user note."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ DROPOUT = [
 def paper(vault: Vault, key: str, title: str, authors: list[tuple[str, str]], year: int,
           chunks: list[tuple[str, int, str, str]]) -> Path:
     """Write wiki/<key>.md and raw/<key>.meta.json for a paper with these chunks."""
-    from vaultd.note import render_note
+    from vaultd.notes.markdown import render_note
 
     work = Work.model_validate({
         "title": title, "authors": [{"given": g, "family": f} for g, f in authors],

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vaultd.models import Chunk, Provenance
-from vaultd.note import render_chunk
+from vaultd.notes.markdown import render_chunk
 from vaultd.parse.pymupdf import PyMuPDFParser, load_pymupdf
 from vaultd.parse.textlayer import prose_words, unreliable
 

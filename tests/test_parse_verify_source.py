@@ -70,7 +70,7 @@ def test_stale_quote_says_whether_the_extraction_rules_changed(
         vault: Vault, recorded: str, cause: str) -> None:
     from vaultd.canonical import text_sha256
     from vaultd.config import Settings
-    from vaultd.note import parse_note, render_note
+    from vaultd.notes.markdown import parse_note, render_note
     from vaultd.pipeline.compile import compile_note
     from vaultd.samplepdf import write_sample_paper
     from vaultd.verify_source import verify_sources
@@ -110,7 +110,7 @@ def _compiled_sample(vault: Vault) -> Path:
 
 
 def test_a_paragraph_across_columns_links_each_piece_and_verify_source_checks_them(vault: Vault) -> None:
-    from vaultd.note import parse_note, render_note
+    from vaultd.notes.markdown import parse_note, render_note
     from vaultd.verify_source import verify_sources
 
     path = _compiled_sample(vault)

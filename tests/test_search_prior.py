@@ -44,7 +44,7 @@ def _typed_paper(vault: Vault) -> None:
     """A paper whose heading, reference entry and paragraph all share the query's words."""
     from vaultd.canonical import text_sha256
     from vaultd.models import Chunk, MetaFile, Note, NoteMeta, Work
-    from vaultd.note import render_note
+    from vaultd.notes.markdown import render_note
     from vaultd.vault import atomic_write_text
 
     key = "lin2020attn"

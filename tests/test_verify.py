@@ -15,10 +15,10 @@ from test_note import notes  # the note strategy shared with the round-trip prop
 
 from vaultd.canonical import text_sha256
 from vaultd.cli import main_group
-from vaultd.mdescape import escape
 from vaultd.models import Chunk, Note, NoteMeta, Provenance, VerifyReport
-from vaultd.note import parse_note, render_note, split_frontmatter
-from vaultd.note_merge import merge_for_recompile
+from vaultd.notes.escape import escape
+from vaultd.notes.markdown import parse_note, render_note, split_frontmatter
+from vaultd.notes.merge import merge_for_recompile
 from vaultd.vault import Vault, atomic_write_text
 from vaultd.verify import scan_chunks, verify_notes, verify_text
 

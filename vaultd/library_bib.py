@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
 from pathlib import Path
 
@@ -27,7 +26,7 @@ def _meta_files(vault: Vault) -> list[MetaFile]:
 
 
 def render_library_bib(vault: Vault) -> str:
-    to_bibtex = importlib.import_module("vaultd.formats").to_bibtex
+    from vaultd.formats import to_bibtex
 
     entries = [to_bibtex(m.work, m.cite_key).strip() for m in _meta_files(vault)]
     return HEADER + "".join(f"\n{e}\n" for e in entries if e)

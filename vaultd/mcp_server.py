@@ -286,15 +286,9 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
     @server.tool()
     def verify(cite_key: str | None = None) -> dict[str, Any]:
         """Drift report: do notes' quotes still match their hashes and sources?"""
-        import importlib
+        from vaultd.verify import verify_notes
 
         state.require_vault()
-        try:
-            # verify.py belongs to the note helper; imported by name so this module stands alone.
-            verify_notes = importlib.import_module("vaultd.verify").verify_notes
-        except ImportError as exc:
-            raise ToolError("verify is not available in this vaultd build; run "
-                            "`vaultd verify` in a terminal") from exc
         try:
             report = verify_notes(vault, cite_key)
         except VaultdError as exc:

@@ -14,9 +14,9 @@ from typing import NamedTuple
 
 from vaultd.canonical import text_sha256
 from vaultd.errors import NoteFormatError
-from vaultd.mdescape import unescape
 from vaultd.models import Finding, FindingKind, VerifyReport
-from vaultd.note import CHUNK_END, split_frontmatter, yaml_mapping
+from vaultd.notes.escape import unescape
+from vaultd.notes.markdown import CHUNK_END, split_frontmatter, yaml_mapping
 from vaultd.vault import Vault
 
 _BEGIN = "\n<!-- chunk id="

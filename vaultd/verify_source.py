@@ -19,7 +19,7 @@ from pathlib import Path
 from vaultd.config import load_settings
 from vaultd.errors import NoteFormatError, VaultdError
 from vaultd.models import Chunk, Note, Provenance, VerifyReport
-from vaultd.note import parse_note
+from vaultd.notes.markdown import parse_note
 from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.tiers import parse_pdf
 from vaultd.vault import Vault, file_sha256

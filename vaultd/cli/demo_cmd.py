@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 import signal
 import subprocess
@@ -58,11 +57,12 @@ def _job_states(vault: Vault) -> list[tuple[str, str | None, str | None]]:
 
 
 def _search(vault: Vault, query: str) -> dict[str, Any] | None:
-    store = importlib.import_module("vaultd.index.store")
-    search = importlib.import_module("vaultd.index.search")
-    db = store.open_index(vault.index_db)
+    from vaultd.index.search import hybrid_search
+    from vaultd.index.store import open_index
+
+    db = open_index(vault.index_db)
     try:
-        hits = search.hybrid_search(db, query, limit=1)
+        hits = hybrid_search(db, query, limit=1)
     finally:
         db.close()
     if not hits:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-
 import click
 
 from vaultd.cli import main_group
@@ -40,8 +38,9 @@ def verify_command(ctx: click.Context, cite_key: str | None, check_source: bool,
     report = verify_notes(vault, cite_key)
     if check_source:
         # Lazy: source checks load the PDF stack, which plain verify never needs.
-        module = importlib.import_module("vaultd.verify_source")
-        extra: VerifyReport = module.verify_sources(vault, cite_key)
+        from vaultd.verify_source import verify_sources
+
+        extra: VerifyReport = verify_sources(vault, cite_key)
         # Both passes read the notes; a note broken for one is broken for the other.
         seen = {(f.kind, f.path, f.chunk_id) for f in report.findings}
         report.findings.extend(f for f in extra.findings if (f.kind, f.path, f.chunk_id) not in seen)

@@ -4,7 +4,6 @@ failures, the enrichment backlog, index reconcile and the library.bib export."""
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -18,10 +17,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("vaultd.daemon")
 
 REPORT_REL = "vaultd/verify-report.md"
-
-
-def _stage(module: str, name: str) -> Any:
-    return getattr(importlib.import_module(module), name)
 
 
 def render_verify_report(notes: VerifyReport, sources: VerifyReport, when: dt.datetime) -> str:
@@ -51,8 +46,8 @@ def render_verify_report(notes: VerifyReport, sources: VerifyReport, when: dt.da
 
 def run_verify(vault: Vault) -> dict[str, Any]:
     """Note drift + source staleness → wiki/vaultd/verify-report.md; returns a summary."""
-    verify_notes = _stage("vaultd.verify", "verify_notes")
-    verify_sources = _stage("vaultd.verify_source", "verify_sources")
+    from vaultd.verify import verify_notes
+    from vaultd.verify_source import verify_sources
 
     when = dt.datetime.now().astimezone()
     notes = verify_notes(vault)
@@ -72,7 +67,7 @@ def run_verify(vault: Vault) -> dict[str, Any]:
 def enrich_backlog(vault: Vault, settings: Settings) -> None:
     if not settings.enrich.enabled:
         return
-    enrich_pending = _stage("vaultd.pipeline.enrich", "enrich_pending")
+    from vaultd.pipeline.enrich import enrich_pending
 
     results = enrich_pending(vault, settings)
     if results:
@@ -80,7 +75,7 @@ def enrich_backlog(vault: Vault, settings: Settings) -> None:
 
 
 def index_reconcile(vault: Vault, settings: Settings) -> None:
-    index_vault = _stage("vaultd.pipeline.index", "index_vault")
+    from vaultd.pipeline.index import index_vault
 
     index_vault(vault, settings)
 
@@ -89,8 +84,8 @@ def refresh_citations_if_styles_changed(vault: Vault, settings: Settings) -> int
     """At start: re-render every note's citations when the configured styles, a style
     file or the locale changed since the notes were rendered (one batch). Returns the
     notes updated."""
-    citations = _stage("vaultd.pipeline.citations", "renderer_for")
-    refresh = _stage("vaultd.pipeline.citations", "refresh_if_styles_changed")
+    from vaultd.pipeline.citations import refresh_if_styles_changed as refresh
+    from vaultd.pipeline.citations import renderer_for as citations
     renderer = citations(vault, settings)
     try:
         report = refresh(vault, renderer)
@@ -137,7 +132,9 @@ def start_scheduler(daemon: Daemon) -> Any:
         if due:
             log.info("retry pass: %d transient failure(s) due", due)
         # PDFs saved while every metadata source was down: ask again, recompile.
-        refreshed = _stage("vaultd.pipeline.ingest", "retry_pending_records")(vault, settings)
+        from vaultd.pipeline.ingest import retry_pending_records
+
+        refreshed = retry_pending_records(vault, settings)
         if refreshed:
             log.info("retry pass: metadata fetched for %s", ", ".join(refreshed))
 

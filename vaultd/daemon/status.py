@@ -88,10 +88,7 @@ def _embedding(settings: Settings, models: list[str] | str | None) -> dict[str, 
 
 
 def _index(vault: Vault) -> dict[str, Any]:
-    try:
-        index_status = importlib.import_module("vaultd.index.store").index_status
-    except (ImportError, AttributeError):
-        return {"available": False}
+    from vaultd.index.store import index_status
     try:
         return dict(index_status(vault))
     except Exception as exc:  # a broken index must not break `vaultd status`

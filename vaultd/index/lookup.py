@@ -246,7 +246,7 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: Any = None,
           renderer: Any = None) -> dict[str, Any]:
     """The verbatim text of one chunk with its provenance, re-verified against its hash,
     and its in-text citation (first configured style) pointing at the printed page."""
-    from vaultd.note import parse_note
+    from vaultd.notes.markdown import parse_note
 
     path = vault.note_path(cite_key)
     if "/" in cite_key or not path.is_file():

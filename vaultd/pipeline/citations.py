@@ -91,7 +91,7 @@ def refresh_notes(vault: Vault, renderer: CitationRenderer,
     """Re-render the citations region of every note (after a style or locale change):
     all works in one batch, each note rewritten only where its citations changed."""
     from vaultd.capture.records import read_meta
-    from vaultd.note import replace_citations
+    from vaultd.notes.markdown import replace_citations
 
     report = RefreshReport()
     metas: dict[str, MetaFile] = {}

@@ -8,7 +8,6 @@ and writes the note atomically. Deterministic: the same PDF and parser give the 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import re
 import threading
@@ -43,11 +42,6 @@ class CompileResult:
     chunks: int
     pages: int
     warnings: list[str] = field(default_factory=list)
-
-
-def _module(name: str) -> Any:
-    # formats/note are sibling helpers' modules; resolved at call time.
-    return importlib.import_module(name)
 
 
 def read_meta(vault: Vault, cite_key: str) -> MetaFile:
@@ -286,7 +280,7 @@ def compile_note(
         raise ParseError(f"{vault.rel(pdf)}: PDF named in the meta file is missing; capture it again")
     work = meta.work
     # No title, no citation: an empty "(n.d.)." would be a wrong one. The note says why.
-    citations_mod = _module("vaultd.pipeline.citations")
+    from vaultd.pipeline import citations as citations_mod
     own_citer = citer is None
     if own_citer:
         citer = citations_mod.renderer_for(vault, settings)
@@ -323,11 +317,13 @@ def compile_note(
         **trust,
     )
     new = Note(meta=note_meta, citations=citations, chunks=chunks)
-    note_mod = _module("vaultd.note")
+    from vaultd.notes import markdown as note_mod
+    from vaultd.notes.merge import merge_for_recompile
+
     note_path = vault.new_note_path(cite_key, folder)
     old = None
     if note_path.is_file():
         old = note_mod.parse_note(note_path.read_text(encoding="utf-8"), source=vault.rel(note_path))
-    merged = _module("vaultd.note_merge").merge_for_recompile(old, new)
+    merged = merge_for_recompile(old, new)
     atomic_write_text(note_path, note_mod.render_note(merged))
     return CompileResult(cite_key, note_path, parser_name, len(chunks), pages, warnings)

@@ -1,6 +1,6 @@
 """Enrich stage: fill advisory paraphrase / implication / key sentence of a note's chunks.
 
-Reads ``wiki/<key>.md`` with ``vaultd.note.parse_note``, asks the LLM (cache first) for
+Reads ``wiki/<key>.md`` with ``vaultd.notes.markdown.parse_note``, asks the LLM (cache first) for
 content chunks, and writes the note back atomically with ``render_note``. Only the
 advisory fields and enrichment state of chunks change: the quote text is never touched,
 and a note whose quotes would not round-trip byte-identically is not written.
@@ -125,7 +125,7 @@ async def enrich_note_async(
     llm: LLM | None = None,
 ) -> EnrichResult:
     """Enrich one note; see the module doc. ``llm`` defaults to Ollama from settings."""
-    from vaultd.note import parse_note, render_note
+    from vaultd.notes.markdown import parse_note, render_note
 
     started = time.monotonic()
     path = vault.note_path(cite_key)
@@ -328,7 +328,7 @@ def enrich_note(
 
 def notes_with_pending(vault: Vault) -> list[str]:
     """Cite keys of notes that have at least one chunk waiting for enrichment."""
-    from vaultd.note import parse_note
+    from vaultd.notes.markdown import parse_note
 
     keys: list[str] = []
     # Every note with pending chunks, whether or not raw/ still holds its record.
@@ -345,7 +345,7 @@ def notes_with_pending(vault: Vault) -> list[str]:
 def pending_count(vault: Vault, cite_key: str) -> int:
     """Content chunks of ``wiki/<cite_key>.md`` still waiting for enrichment (0 when the
     note is missing or unreadable)."""
-    from vaultd.note import parse_note
+    from vaultd.notes.markdown import parse_note
 
     path = vault.note_path(cite_key)
     try:

@@ -7,7 +7,6 @@ background enrichment thread, so the LLM never holds a queue slot.
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 import logging
 import re
 from dataclasses import dataclass, field
@@ -51,21 +50,15 @@ def idempotency_key(path: Path, url: str | None) -> str:
     return f"sha256:{file_sha256(path)}"
 
 
-def _stage(module: str, name: str) -> Any:
-    """A pipeline stage by name: imported late so the daemon starts without heavy deps."""
-    return getattr(importlib.import_module(module), name)
-
-
 def _capture(vault: Vault, settings: Settings, source: str
              ) -> tuple[list[Any], list[tuple[str, str]]]:
-    capture_sync = _stage("vaultd.pipeline.capture", "capture_sync")
+    from vaultd.pipeline.capture import capture_sync
     results = capture_sync(vault, settings, source)
     return list(results), list(getattr(results, "failed", []))
 
 
 def _apply_tags(vault: Vault, cite_key: str, tags: list[str]) -> None:
-    parse_note = _stage("vaultd.note", "parse_note")
-    render_note = _stage("vaultd.note", "render_note")
+    from vaultd.notes.markdown import parse_note, render_note
     path = vault.note_path(cite_key)
     if not tags or not path.is_file():
         return
@@ -77,7 +70,7 @@ def _apply_tags(vault: Vault, cite_key: str, tags: list[str]) -> None:
 
 
 def _index(vault: Vault, settings: Settings, notes: list[Path]) -> None:
-    index_after_compile = _stage("vaultd.pipeline.index", "index_after_compile")
+    from vaultd.pipeline.index import index_after_compile
     for warning in index_after_compile(vault, settings, notes):
         log.warning("index: %s", warning)
 
@@ -104,7 +97,7 @@ def ingest_item(vault: Vault, settings: Settings, path: Path, *, action: Action,
         if r.pdf is not None and out.pdf is None:
             out.pdf = r.pdf
     if compile:
-        compile_note = _stage("vaultd.pipeline.compile", "compile_note")
+        from vaultd.pipeline.compile import compile_note
         for key in out.cite_keys:
             result = compile_note(vault, settings, key, parser=settings.parse.parser,
                                  folder=folder)
@@ -157,7 +150,7 @@ def enrich_after(vault: Vault, settings: Settings, cite_keys: list[str]) -> list
     if not settings.enrich.enabled:
         return []
     try:
-        enrich_note = _stage("vaultd.pipeline.enrich", "enrich_note")
+        from vaultd.pipeline.enrich import enrich_note
     except ImportError:
         return ["enrichment module not installed; chunks stay pending"]
     messages: list[str] = []
@@ -177,8 +170,8 @@ def retry_pending_records(vault: Vault, settings: Settings) -> list[str]:
     metadata came back. Returns those cite keys; records still unanswered stay pending."""
     import asyncio
 
-    retry_pending = _stage("vaultd.pipeline.capture", "retry_pending")
-    compile_note = _stage("vaultd.pipeline.compile", "compile_note")
+    from vaultd.pipeline.capture import retry_pending
+    from vaultd.pipeline.compile import compile_note
     results = asyncio.run(retry_pending(vault, settings))
     for item, why in getattr(results, "failed", []):
         log.warning("retry of %s failed: %s", item, why)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vaultd.mdescape import escape, unescape
+from vaultd.notes.escape import escape, unescape
 
 
 @given(st.text())

@@ -26,9 +26,9 @@ import yaml
 from pydantic import ValidationError
 
 from vaultd.errors import NoteFormatError
-from vaultd.mdescape import escape, unescape
 from vaultd.models import NOTE_FORMAT, Chunk, Note, NoteMeta, Provenance
-from vaultd.noteyaml import (
+from vaultd.notes.escape import escape, unescape
+from vaultd.notes.provenance_yaml import (
     SAFE_LOADER,
     BlockDumper,
     FrontDumper,
