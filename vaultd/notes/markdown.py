@@ -191,11 +191,34 @@ _DEFAULTED = {"page_label": None, "section": None, "bbox": None, "pdf_rect": Non
               "regions": None, "ocr": False, "ocr_confidence": None, "text_layer": None}
 
 
-def _chunk_data(chunk: Chunk) -> dict[str, Any]:
+#: Marks "the section of the chunk before" while a note's chunks are read back.
+_INHERIT = object()
+
+
+#: Provenance fields that repeat from chunk to chunk: in a note, each is written only
+#: where it changes from the chunk before (the first chunk compares with null).
+_CARRIED = ("section", "parser")
+#: The chunk type written only when it is not this one.
+_USUAL_TYPE = "paragraph"
+
+
+def _chunk_data(chunk: Chunk, prev: Any = _INHERIT) -> dict[str, Any]:
+    """The provenance block's mapping. ``prev``: the provenance of the chunk before in the
+    note (None for the first chunk); ``section`` and ``parser`` are then written only where
+    they change (null included), ``chunk_type`` only when not a paragraph. Left out, every
+    field is written."""
     data: dict[str, Any] = chunk.provenance.model_dump(mode="json")
     for key, default in _DEFAULTED.items():
+        if key in _CARRIED and prev is not _INHERIT:
+            continue
         if key in data and data[key] == default and type(data[key]) is type(default):
             del data[key]
+    if prev is not _INHERIT:
+        for key in _CARRIED:
+            if data.get(key) == (getattr(prev, key) if prev is not None else None):
+                del data[key]
+        if data.get("chunk_type") == _USUAL_TYPE:
+            del data["chunk_type"]
     extras = chunk.model_dump(mode="json", include=set(_CHUNK_EXTRAS))
     for key in _CHUNK_EXTRAS:
         if extras[key] not in (None, [], "pending"):
@@ -203,14 +226,17 @@ def _chunk_data(chunk: Chunk) -> dict[str, Any]:
     return data
 
 
-def _chunk_yaml(chunk: Chunk) -> str:
-    data = _chunk_data(chunk)
+def _chunk_yaml(chunk: Chunk, prev: Any = _INHERIT) -> str:
+    data = _chunk_data(chunk, prev)
     fast = fast_block_yaml(data)
     return fast if fast is not None else dump_yaml(data, BlockDumper)
 
 
-def render_chunk(cite_key: str, chunk: Chunk) -> str:
-    """One chunk block in the current format (see module doc and docs/note-format.md)."""
+def render_chunk(cite_key: str, chunk: Chunk, prev: Any = _INHERIT) -> str:
+    """One chunk block in the current format (see module doc and docs/note-format.md).
+    ``prev``: the provenance of the chunk before it in the note, None for the first (the
+    fields it shares are then left out, see ``_chunk_data``); left out, every field is
+    written."""
     prov = chunk.provenance
     out = [f"<!-- chunk id={chunk.id} -->"]
     warnings = []
@@ -239,7 +265,7 @@ def render_chunk(cite_key: str, chunk: Chunk) -> str:
         out += ["**Links:** " + links, ""]
     out += [page_links(cite_key, chunk), ""]
     out += _advisory_callout(chunk)
-    out += ["%%", _fence(_chunk_yaml(chunk), "yaml") + "%%", CHUNK_END]
+    out += ["%%", _fence(_chunk_yaml(chunk, prev), "yaml") + "%%", CHUNK_END]
     return "\n".join(out) + "\n"
 
 
@@ -278,8 +304,10 @@ def render_note(note: Note) -> str:
     parts += [_render_citations(note.citations, note.meta), "\n", QUOTES_BEGIN + "\n", "## Quotes\n", "\n"]
     notes = dict(note.annotations)
     parts.append(annotation_text(notes.pop("", "")))
+    prev: Provenance | None = None
     for c in note.chunks:
-        parts += [render_chunk(note.meta.cite_key, c) + "\n", annotation_text(notes.pop(c.id, ""))]
+        parts += [render_chunk(note.meta.cite_key, c, prev) + "\n", annotation_text(notes.pop(c.id, ""))]
+        prev = c.provenance
     parts += [annotation_text(text) for text in notes.values()]  # of no chunk here: kept at the end
     parts += [QUOTES_END + "\n", "\n"]
     parts += note.user_blocks
@@ -396,7 +424,8 @@ def _advisory(line: str, fmt: int) -> tuple[str, str] | None:
     return None
 
 
-def _parse_chunk(chunk_id: str, block: list[str], source: str, fmt: int = 1) -> Chunk:
+def _parse_chunk(chunk_id: str, block: list[str], source: str, fmt: int = 1,
+                 prev: Provenance | None = None) -> Chunk:
     where = f"chunk {chunk_id}"
     quote = quote_lines(block, fmt)
     if quote is None:
@@ -430,6 +459,10 @@ def _parse_chunk(chunk_id: str, block: list[str], source: str, fmt: int = 1) -> 
     for key in _CHUNK_EXTRAS:
         if key in prov:
             fields[key] = prov.pop(key)
+    if fmt >= 2:  # written only where they change (see _chunk_data)
+        for key in _CARRIED:
+            prov.setdefault(key, getattr(prev, key) if prev is not None else None)
+        prov.setdefault("chunk_type", _USUAL_TYPE)
     try:
         return Chunk(id=chunk_id, text="\n".join(quote), provenance=Provenance(**prov), **fields)
     except (ValidationError, TypeError) as exc:
@@ -462,7 +495,8 @@ def _parse_quotes(lines: list[str], source: str, notes: dict[str, str], fmt: int
             end = lines.index(CHUNK_END, i + 1)
         except ValueError as exc:
             raise _fail(source, f"chunk {m.group(1)} is not closed by {CHUNK_END}") from exc
-        chunks.append(_parse_chunk(m.group(1), lines[i + 1 : end], source, fmt))
+        prev = chunks[-1].provenance if chunks else None
+        chunks.append(_parse_chunk(m.group(1), lines[i + 1 : end], source, fmt, prev))
         i = _skip_blank(lines, end + 1)
     if len({c.id for c in chunks}) != len(chunks):
         raise _fail(source, "two chunks share an id")
