@@ -493,3 +493,18 @@ def test_reading_view_shows_every_quote_and_no_provenance() -> None:
     for machine in ("text_sha256", "char_range", "pymupdf", "chunk_type", "chunk id="):
         assert machine not in text
     assert "p. 10" in md and "p. 11" in md  # the page links read as printed pages
+
+
+def test_reference_entries_read_as_a_list_and_back_as_quotes() -> None:
+    from markdown_it import MarkdownIt
+
+    entry = "[1] J. Ba, J. Kiros, G. Hinton. Layer normalization. arXiv:1607.06450, 2016."
+    prov = Provenance(page=9, text_sha256=text_sha256(entry), char_range=[0, len(entry)],
+                      chunk_type="reference", parser="pymupdf")
+    note = Note(meta=NoteMeta(cite_key="k2020x"),
+                chunks=[Chunk(id="p9s9c1", text=entry, provenance=prov, refs=["arxiv:1607.06450"])])
+    md = render_note(note)
+    assert "\n- \\[1\\] J. Ba, J. Kiros, G. Hinton. Layer normalization. arXiv:1607.06450, 2016.\n" in md
+    assert parse_note(md) == note
+    html = MarkdownIt("commonmark").render(md.split("<!-- vaultd:quotes -->")[1])
+    assert "<li>[1] J. Ba, J. Kiros, G. Hinton. Layer normalization." in html

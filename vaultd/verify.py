@@ -29,8 +29,9 @@ _FENCE_OPEN_RE = re.compile(r"(`{3,})yaml\n")
 _HASH_KEY = "\ntext_sha256:"
 _HEX64_RE = re.compile(r" ?([0-9a-f]{64})\n")
 _VAULTD_MARK = "<!-- vaultd:"
-#: A heading chunk's quote in format 2: its heading line (``### 3.2 Attention``).
-_HEADING_LINE_RE = re.compile(r"\n#{1,6} ([^\n]*)(?=\n)")
+#: A one-line quote in format 2: a heading chunk's heading line (``### 3.2 Attention``),
+#: a reference entry's list item (``- [1] Ba J, …``).
+_LINE_QUOTE_RE = re.compile(r"\n(?:#{1,6}|-) ([^\n]*)(?=\n)")
 
 
 class ScannedChunk(NamedTuple):
@@ -66,7 +67,7 @@ def _read_block(text: str, start: int, end: int, fmt: int = 1) -> tuple[str | No
     """(quote, recorded hash) of the block text[start:end] (starts and ends with a newline)."""
     q = text.find("\n>", start, end)
     quote = None
-    heading = _HEADING_LINE_RE.search(text, start, q if q >= 0 else end) if fmt >= 2 else None
+    heading = _LINE_QUOTE_RE.search(text, start, q if q >= 0 else end) if fmt >= 2 else None
     if heading is not None:
         quote = unescape(heading.group(1))
     elif q >= 0:

@@ -250,6 +250,8 @@ def render_chunk(cite_key: str, chunk: Chunk, prev: Any = _INHERIT) -> str:
         out += [warning, ""]
     if prov.chunk_type == "heading" and chunk.text and "\n" not in chunk.text:
         out.append("#" * heading_level(prov.section) + " " + escape(chunk.text))
+    elif prov.chunk_type == "reference" and chunk.text and "\n" not in chunk.text:
+        out.append("- " + escape(chunk.text))  # the bibliography reads as a list
     else:
         out += [f"> {line}" if line else ">" for line in escape(chunk.text).split("\n")]
     out.append("")
@@ -390,15 +392,16 @@ def _parse_citations(lines: list[str], source: str) -> dict[str, str]:
     return citations
 
 
-HEADING_QUOTE_RE = re.compile(r"(#{1,6}) (.*)")
+#: A one-line quote in format 2: a heading chunk's heading line, a reference entry's list item.
+LINE_QUOTE_RE = re.compile(r"(?:#{1,6}|-) (.*)")
 
 
 def quote_lines(block: list[str], fmt: int = 1) -> list[str] | None:
     """The quote of a chunk block, as written (None: no quote): the first run of '>'
-    lines, unprefixed, or (format 2) a heading line standing before any of them."""
+    lines, unprefixed, or (format 2) a heading line or list item standing before them."""
     for i, line in enumerate(block):
-        if fmt >= 2 and (m := HEADING_QUOTE_RE.fullmatch(line)) is not None:
-            return [m.group(2)]
+        if fmt >= 2 and (m := LINE_QUOTE_RE.fullmatch(line)) is not None:
+            return [m.group(1)]
         if line.startswith(">"):
             out = []
             for quoted in block[i:]:
