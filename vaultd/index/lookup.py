@@ -318,7 +318,7 @@ def page_locator(prov: Provenance) -> str:
     last_page = max((int(r[0]) for r in prov.regions or []), default=prov.page)
     if last_page == prov.page:
         return first
-    if prov.page_label is None or prov.page_label.isdigit():
+    if prov.page_label is None or (prov.page_label.isascii() and prov.page_label.isdigit()):
         return f"{first}–{int(first) + last_page - prov.page}"
     return f"{prov.page}–{last_page}"
 

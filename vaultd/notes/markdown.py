@@ -90,7 +90,7 @@ def page_links(cite_key: str, chunk: Chunk, *, labels: bool = True) -> str:
 
 def _shown_page(label: str | None, first: int, page: int) -> str:
     """A region's page as printed: the first page's label counted on when numeric."""
-    if label is not None and label.isdigit():
+    if label is not None and label.isascii() and label.isdigit():
         return f"p. {int(label) + page - first}"
     return f"p. {label if page == first and label else page}"
 
