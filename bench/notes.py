@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compile_eval import eval_dir, stage  # noqa: E402
+from compile_eval import eval_dir, stage
 
 PARTS = ("wiley", "acl", "bmc")
 RUNS = 5
