@@ -249,8 +249,8 @@ def test_a_compile_does_not_wait_on_an_embedding_provider_just_found_down(vault:
 
 
 def test_a_quote_running_onto_the_next_page_is_located_by_its_page_range() -> None:
-    from vaultd.index.lookup import page_locator
     from vaultd.models import Provenance
+    from vaultd.notes.pages import page_locator
 
     def prov(label: str | None, regions: list[list[int | float]] | None) -> Provenance:
         return Provenance(page=4, page_label=label, text_sha256="x", char_range=[0, 1],
@@ -266,8 +266,8 @@ def test_a_quote_running_onto_the_next_page_is_located_by_its_page_range() -> No
 
 
 def test_a_page_label_of_superscript_digits_is_not_counted_on() -> None:
-    from vaultd.index.lookup import page_locator
     from vaultd.models import Provenance
+    from vaultd.notes.pages import page_locator
 
     prov = Provenance(page=4, page_label="²", text_sha256="x", char_range=[0, 1],
                       chunk_type="paragraph", parser="pymupdf",

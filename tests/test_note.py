@@ -18,7 +18,6 @@ from vaultd.models import Chunk, MetaFile, Note, NoteMeta, Provenance
 from vaultd.notes.markdown import (
     CHUNK_END,
     MY_NOTES_BLOCK,
-    chunk_link,
     parse_note,
     render_note,
     split_frontmatter,
@@ -184,6 +183,8 @@ def test_ocr_chunk_is_marked_as_lower_trust_quote() -> None:
 
 
 def test_deep_link_without_rect_opens_the_page() -> None:
+    from vaultd.notes.pages import chunk_link
+
     chunk = _sample_note().chunks[0]
     chunk.provenance.pdf_rect = None
     assert chunk_link("k", chunk) == "[[raw/k.pdf#page=4]]"

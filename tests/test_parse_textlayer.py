@@ -73,7 +73,10 @@ def test_the_note_warns_on_an_unreliable_quote_and_keeps_older_notes_unchanged()
 
 
 def test_quote_labels_an_unreliable_or_ocr_chunk() -> None:
-    from vaultd.index.lookup import chunk_labels
+    from vaultd.notes.pages import chunk_warnings
+
+    def chunk_labels(prov: Provenance) -> list[str]:
+        return [label for label, _ in chunk_warnings(prov)]
 
     assert chunk_labels(_chunk(text_layer="unreliable").provenance)[0].startswith("UNRELIABLE TEXT LAYER")
     assert chunk_labels(_chunk(ocr=True, ocr_confidence=0.8).provenance) == [

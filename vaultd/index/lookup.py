@@ -13,7 +13,8 @@ from typing import Any
 
 from vaultd.canonical import text_sha256
 from vaultd.errors import InputError, NoteFormatError, VaultdError
-from vaultd.models import MetaFile, Provenance
+from vaultd.models import MetaFile
+from vaultd.notes.pages import chunk_warnings, page_locator
 from vaultd.vault import Vault
 
 QUOTE_CONTRACT = (
@@ -275,7 +276,7 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: Any = None,
     prov = chunk.provenance
     page = page_locator(prov)
     cited = _quote_citation(vault, cite_key, page, index_db, renderer)
-    cited["labels"] = [*cited["labels"], *chunk_labels(prov)]
+    cited["labels"] = [*cited["labels"], *(label for label, _ in chunk_warnings(prov))]
     return {
         "cite_key": cite_key,
         "chunk_id": chunk.id,
@@ -297,30 +298,6 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: Any = None,
         "implication": chunk.implication,
         "advisory": QUOTE_CONTRACT,
     }
-
-
-def chunk_labels(prov: Provenance) -> list[str]:
-    """What a quote's reader must know about its text: OCR'd, or from an unreliable layer."""
-    out: list[str] = []
-    if prov.ocr:
-        conf = "" if prov.ocr_confidence is None else f", confidence {prov.ocr_confidence:.2f}"
-        out.append(f"OCR TEXT{conf}: check the quote against the PDF page")
-    if prov.text_layer == "unreliable":
-        out.append("UNRELIABLE TEXT LAYER: some glyphs map to no text (�) or to the wrong "
-                   "characters; check the quote against the PDF page")
-    return out
-
-
-def page_locator(prov: Provenance) -> str:
-    """The page a chunk is on, as printed (``12``), or its range when it runs onto later
-    pages (``12–13``: the printed label counted on, else PDF page numbers)."""
-    first = prov.page_label or str(prov.page)
-    last_page = max((int(r[0]) for r in prov.regions or []), default=prov.page)
-    if last_page == prov.page:
-        return first
-    if prov.page_label is None or (prov.page_label.isascii() and prov.page_label.isdigit()):
-        return f"{first}–{int(first) + last_page - prov.page}"
-    return f"{prov.page}–{last_page}"
 
 
 def _quote_citation(vault: Vault, cite_key: str, page: str, index_db: Any,

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import math
 import re
 from typing import Any
 
@@ -28,6 +27,7 @@ from pydantic import ValidationError
 from vaultd.errors import NoteFormatError
 from vaultd.models import NOTE_FORMAT, Chunk, Note, NoteMeta, Provenance
 from vaultd.notes.escape import escape, unescape
+from vaultd.notes.pages import chunk_warnings, page_links, ref_link
 from vaultd.notes.provenance_yaml import (
     SAFE_LOADER,
     BlockDumper,
@@ -64,55 +64,6 @@ def _fence(body: str, info: str) -> str:
 
 
 # --- links ---------------------------------------------------------------------------
-
-
-def chunk_link(cite_key: str, chunk: Chunk) -> str:
-    """Obsidian deep link to the chunk's page; with ``pdf_rect`` the PDF++ region form,
-    one link per region (`` · ``-separated) when the chunk runs across columns or pages.
-
-    Each rect is widened to whole points (floor left/bottom, ceil right/top) so the linked
-    region always contains its piece of the chunk.
-    """
-    return page_links(cite_key, chunk, labels=False)
-
-
-def page_links(cite_key: str, chunk: Chunk, *, labels: bool = True) -> str:
-    """``chunk_link`` with each link shown as its page (``[[…|p. 103]]``) when ``labels``."""
-    prov = chunk.provenance
-    label = prov.page_label or str(prov.page)
-    if prov.regions:
-        return " · ".join(
-            _page_link(cite_key, int(r[0]), r[1:],
-                       _shown_page(prov.page_label, prov.page, int(r[0])) if labels else None)
-            for r in prov.regions)
-    return _page_link(cite_key, prov.page, prov.pdf_rect, f"p. {label}" if labels else None)
-
-
-def _shown_page(label: str | None, first: int, page: int) -> str:
-    """A region's page as printed: the first page's label counted on when numeric."""
-    if label is not None and label.isascii() and label.isdigit():
-        return f"p. {int(label) + page - first}"
-    return f"p. {label if page == first and label else page}"
-
-
-def _page_link(cite_key: str, page: int, rect: list[float] | list[int | float] | None,
-               shown: str | None = None) -> str:
-    link = f"raw/{cite_key}.pdf#page={page}"
-    if rect and len(rect) == 4 and all(math.isfinite(v) for v in rect):
-        x0, y0, x1, y1 = rect
-        parts = [math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1)]
-        link += "&rect=" + ",".join(str(p) for p in parts)
-    return f"[[{link}|{shown}]]" if shown else f"[[{link}]]"
-
-
-def ref_link(ref: str) -> str:
-    """A ``doi:``/``arxiv:`` id as a Markdown link to its landing page."""
-    kind, _, value = ref.partition(":")
-    if kind == "doi":
-        return f"[{ref}](https://doi.org/{value.replace(')', '%29').replace(' ', '%20')})"
-    if kind == "arxiv":
-        return f"[{ref}](https://arxiv.org/abs/{value})"
-    return ref
 
 
 # --- render --------------------------------------------------------------------------
@@ -239,15 +190,8 @@ def render_chunk(cite_key: str, chunk: Chunk, prev: Any = _INHERIT) -> str:
     written."""
     prov = chunk.provenance
     out = [f"<!-- chunk id={chunk.id} -->"]
-    warnings = []
-    if prov.ocr:
-        conf = "" if prov.ocr_confidence is None else f", confidence {prov.ocr_confidence:.2f}"
-        warnings.append(f"⚠ *OCR text{conf}: lower-trust quote, check it against the PDF page.*")
-    if prov.text_layer == "unreliable":
-        warnings.append("⚠ *Unreliable text layer: the PDF maps some glyphs here to no text (�) "
-                        "or to the wrong characters; check the quote against the PDF page.*")
-    for warning in warnings:
-        out += [warning, ""]
+    for _, sentence in chunk_warnings(prov):
+        out += [f"⚠ *{sentence}*", ""]
     if prov.chunk_type == "heading" and chunk.text and "\n" not in chunk.text:
         out.append("#" * heading_level(prov.section) + " " + escape(chunk.text))
     elif prov.chunk_type == "reference" and chunk.text and "\n" not in chunk.text:

@@ -1,0 +1,91 @@
+"""What a chunk's provenance says to a reader: the pages it is on, printed as the paper
+prints them, its links into the PDF, and the warnings its quote carries. Pure: the note
+(``vaultd.notes.markdown``) and ``quote`` (``vaultd.index.lookup``) both show these."""
+
+from __future__ import annotations
+
+import math
+
+from vaultd.models import Chunk, Provenance
+
+
+def _numeric(label: str | None) -> bool:
+    # "²".isdigit() is true too, but it is no page number
+    return label is not None and label.isascii() and label.isdigit()
+
+
+def printed_page(prov: Provenance, page: int) -> str:
+    """PDF page ``page`` of the chunk as printed: the chunk's page label counted on when it
+    is a number, the label itself on the chunk's own page, else the PDF page number."""
+    if page == prov.page:
+        return prov.page_label or str(page)
+    if _numeric(prov.page_label):
+        return str(int(prov.page_label or 0) + page - prov.page)
+    return str(page)
+
+
+def page_locator(prov: Provenance) -> str:
+    """The page a chunk is on, as printed (``12``), or its range when it runs onto later
+    pages (``12–13``: the printed label counted on, else PDF page numbers)."""
+    last = max((int(r[0]) for r in prov.regions or []), default=prov.page)
+    if last == prov.page:
+        return prov.page_label or str(prov.page)
+    if prov.page_label is None or _numeric(prov.page_label):
+        return f"{printed_page(prov, prov.page)}–{printed_page(prov, last)}"
+    return f"{prov.page}–{last}"
+
+
+def chunk_warnings(prov: Provenance) -> list[tuple[str, str]]:
+    """``(label, sentence)`` of each thing a quote's reader must know about its text: OCR'd,
+    or from an unreliable text layer. ``quote`` gives the labels, the note the sentences."""
+    out: list[tuple[str, str]] = []
+    if prov.ocr:
+        conf = "" if prov.ocr_confidence is None else f", confidence {prov.ocr_confidence:.2f}"
+        out.append((f"OCR TEXT{conf}: check the quote against the PDF page",
+                    f"OCR text{conf}: lower-trust quote, check it against the PDF page."))
+    if prov.text_layer == "unreliable":
+        out.append(("UNRELIABLE TEXT LAYER: some glyphs map to no text (�) or to the wrong "
+                    "characters; check the quote against the PDF page",
+                    "Unreliable text layer: the PDF maps some glyphs here to no text (�) or to "
+                    "the wrong characters; check the quote against the PDF page."))
+    return out
+
+
+def chunk_link(cite_key: str, chunk: Chunk) -> str:
+    """Obsidian deep link to the chunk's page; with ``pdf_rect`` the PDF++ region form,
+    one link per region (`` · ``-separated) when the chunk runs across columns or pages.
+
+    Each rect is widened to whole points (floor left/bottom, ceil right/top) so the linked
+    region always contains its piece of the chunk.
+    """
+    return page_links(cite_key, chunk, labels=False)
+
+
+def page_links(cite_key: str, chunk: Chunk, *, labels: bool = True) -> str:
+    """``chunk_link`` with each link shown as its printed page (``[[…|p. 103]]``) when
+    ``labels``."""
+    prov = chunk.provenance
+    regions = prov.regions or [[prov.page, *(prov.pdf_rect or [])]]
+    return " · ".join(
+        _page_link(cite_key, int(r[0]), r[1:], f"p. {printed_page(prov, int(r[0]))}" if labels else None)
+        for r in regions)
+
+
+def _page_link(cite_key: str, page: int, rect: list[float] | list[int | float],
+               shown: str | None = None) -> str:
+    link = f"raw/{cite_key}.pdf#page={page}"
+    if len(rect) == 4 and all(math.isfinite(v) for v in rect):
+        x0, y0, x1, y1 = rect
+        parts = [math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1)]
+        link += "&rect=" + ",".join(str(p) for p in parts)
+    return f"[[{link}|{shown}]]" if shown else f"[[{link}]]"
+
+
+def ref_link(ref: str) -> str:
+    """A ``doi:``/``arxiv:`` id as a Markdown link to its landing page."""
+    kind, _, value = ref.partition(":")
+    if kind == "doi":
+        return f"[{ref}](https://doi.org/{value.replace(')', '%29').replace(' ', '%20')})"
+    if kind == "arxiv":
+        return f"[{ref}](https://arxiv.org/abs/{value})"
+    return ref
