@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from vaultd.parse.layout import join_lines
+from vaultd.parse.paras import Line
 from vaultd.parse.pymupdf import Piece, _merge_same_baseline, join_spans, needs_space, space_between
-from vaultd.parse.structure import Line
 
 
 def span(text: str, x0: float, x1: float, size: float = 10.0, baseline: float = 100.0) -> dict[str, Any]:

@@ -6,7 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from vaultd.parse.structure import Line, PageInfo, build_blocks
+from vaultd.parse.paras import Line, PageInfo
+from vaultd.parse.structure import build_blocks
 
 
 def _page(*texts: str) -> tuple[list[list[Line]], list[PageInfo]]:

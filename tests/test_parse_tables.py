@@ -145,7 +145,7 @@ def test_caption_page_with_only_horizontal_rules_is_not_searched_and_keeps_its_t
 
 
 def test_table_search_is_clipped_to_the_rules_beside_the_caption_not_a_far_footnote_rule(tmp_path: Path) -> None:
-    from vaultd.parse.structure import Line
+    from vaultd.parse.paras import Line
     from vaultd.parse.tables import rule_region
 
     pdf = _table_pdf(tmp_path / "t.pdf")
@@ -188,7 +188,7 @@ def _caption_pdf(path: Path, caption: str, draw: Callable[[Any], None]) -> Path:
 def _searched(pdf: Path, caption: str, top: float = 91.0) -> bool:
     """Whether the table search would run for this caption line (set at ``top``):
     ``rule_region`` finds a clip."""
-    from vaultd.parse.structure import Line
+    from vaultd.parse.paras import Line
     from vaultd.parse.tables import rule_region
 
     line = Line(caption, (72.0, top, 72.0 + 5 * len(caption), top + 11.0), 10.0, False, 0, 1)

@@ -22,7 +22,8 @@ from vaultd.models import ChunkType
 from vaultd.parse.base import Block, Box, ParsedDocument, ProgressFn, user_rect
 from vaultd.parse.classify import heading_number
 from vaultd.parse.layout import join_two, repair_chars
-from vaultd.parse.structure import _REFS_RE, _SENT_END, refs_of
+from vaultd.parse.paras import REFS_RE, SENT_END
+from vaultd.parse.references import refs_of
 
 _REF_SRC_RE = re.compile(r"<content-ref src=['\"]([^'\"]+)['\"]")
 _TAG_RE = re.compile(r"<[^>]+>")
@@ -130,7 +131,7 @@ def blocks_from_marker_json(
                 section = text
                 number = heading_number(text)
                 token = re.sub(r"[^0-9A-Za-z]", "", number or "") or f"0{headings}"
-                in_refs = bool(_REFS_RE.match(text))
+                in_refs = bool(REFS_RE.match(text))
             elif ctype == "figure" and text.lower().startswith("table"):
                 ctype = "table"
             elif in_refs and ctype in ("list", "paragraph"):
@@ -155,7 +156,7 @@ def blocks_from_marker_json(
             hier = str(sorted((node.get("section_hierarchy") or {}).items()))
             prev = _open_paragraph(blocks, hiers, hier) if ctype == "paragraph" else None
             if (prev is not None and text[:1].islower()
-                    and not prev.text.rstrip().endswith(_SENT_END)):
+                    and not prev.text.rstrip().endswith(SENT_END)):
                 prev.text = join_two(prev.text, text)  # continues across a column/page break
                 prev.pieces.append((page_no, text))
                 prev.page_end = page_no if page_no != prev.page else None

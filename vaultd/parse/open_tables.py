@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from vaultd.parse.base import Box
-from vaultd.parse.structure import Line
+from vaultd.parse.paras import Line
 
 #: Largest gap between two rules of one table (points): a long table body between its
 #: mid and bottom rules.

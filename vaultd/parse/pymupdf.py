@@ -18,7 +18,8 @@ from vaultd.errors import ParseError
 from vaultd.parse.base import Box, ParsedDocument, ProgressFn
 from vaultd.parse.classify import is_figure_caption
 from vaultd.parse.layout import LAYOUT_VERSION, SPACING_ACCENTS, hyphen_evidence
-from vaultd.parse.structure import Line, PageInfo, body_size, build_blocks
+from vaultd.parse.paras import Line, PageInfo
+from vaultd.parse.structure import body_size, build_blocks
 
 #: Top and bottom bands (fraction of page height) where running headers/footers live.
 MARGIN_FRACTION = 0.085

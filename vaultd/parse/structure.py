@@ -10,7 +10,8 @@ Parser-agnostic: any tier that yields lines with boxes and font size/weight can 
   A paragraph that does not end a sentence continues into the next paragraph that starts
   with a lowercase letter, across column and page breaks (skipping floating captions).
 * Headings: short lines in a larger font, or bold and numbered (``3.2 Scaled Dot-Product
-  Attention``), or a bold line standing alone.
+  Attention``), or a bold line standing alone; the title, headings told by their font and
+  section paths are ``vaultd.parse.headings``'s, bibliographies ``vaultd.parse.references``'s.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 
 from vaultd.models import ChunkType
 from vaultd.parse.base import Block, Box, user_rect
@@ -31,63 +31,18 @@ from vaultd.parse.classify import (
     is_short,
 )
 from vaultd.parse.front import is_front_matter
-from vaultd.parse.layout import join_lines, join_two
-from vaultd.parse.textlayer import UNRELIABLE, mis_mapped, prose_words, unreliable
-
-
-@dataclass
-class Line:
-    text: str
-    bbox: Box
-    size: float
-    bold: bool
-    block: int
-    page: int
-    italic: bool = False  # most of its characters italic
-    font: str = ""  # font of its longest span, without the subset prefix (``ABCDEF+``)
-    mixed: bool = False  # its words are set in more than one font (a run-in bold lead)
-
-
-@dataclass
-class PageInfo:
-    number: int
-    label: str | None
-    width: float
-    height: float
-    to_user: tuple[float, ...]
-    has_images: bool = False
-
-
-@dataclass
-class _Para:
-    type: ChunkType
-    lines: list[Line]
-    text: str
-    pieces: list[tuple[int, str]] = field(default_factory=list)
-    number: str | None = None
-    spans: list[int] = field(default_factory=list)  # lines in each piece, in order
-    title: bool = False  # the document's title (first page, well above the body size)
-    lead: bool = False  # a first line split off for its font (``_font_lead``)
-    floating: bool = False  # footnotes and other small print: never a paragraph's continuation
-
-
-_REFS_RE = re.compile(
-    r"^((\d+|[IVX]+)\.?\s*)?(references|bibliography|literature cited|works cited|reference list"
-    r"|referências(?: bibliográficas)?|literatura citada|referencias(?: bibliográficas)?"
-    r"|bibliografía|bibliografia|literaturverzeichnis|literatur|références|bibliographie)\s*$",
-    re.I,
+from vaultd.parse.headings import (
+    PATH_SEP,
+    continue_title,
+    font_headings,
+    font_lead,
+    heading_levels,
+    is_title,
 )
-_REF_START_RE = re.compile(r"^\s*(\[\d+\]|\d{1,3}\.\s)")
-_SENT_END = (".", "!", "?", ":", ".”", ".\"", ".)", "?”")
-DOI_RE = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.I)
-ARXIV_RE = re.compile(r"(?:arxiv[:\s/]*(?:abs/)?\s*)(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})", re.I)
-
-
-def _union(lines: list[Line]) -> Box:
-    if len(lines) == 1:  # a one-line group (headings, captions, short blocks): its own box
-        return lines[0].bbox
-    x0s, y0s, x1s, y1s = zip(*(ln.bbox for ln in lines), strict=True)
-    return (min(x0s), min(y0s), max(x1s), max(y1s))
+from vaultd.parse.layout import join_lines
+from vaultd.parse.paras import REFS_RE, SENT_END, Line, PageInfo, Para, append_piece, union
+from vaultd.parse.references import add_references, column_lefts, refs_of
+from vaultd.parse.textlayer import UNRELIABLE, mis_mapped, prose_words, unreliable
 
 
 def order_page(lines: list[Line], width: float) -> list[list[Line]]:
@@ -97,7 +52,7 @@ def order_page(lines: list[Line], width: float) -> list[list[Line]]:
         groups.setdefault(ln.block, []).append(ln)
     mid = width / 2
     slack = width * 0.03
-    boxed = sorted(((_union(g), g) for g in groups.values()), key=lambda t: (t[0][1], t[0][0]))
+    boxed = sorted(((union(g), g) for g in groups.values()), key=lambda t: (t[0][1], t[0][0]))
     out: list[list[Line]] = []
     left: list[tuple[Box, list[Line]]] = []
     right: list[tuple[Box, list[Line]]] = []
@@ -156,7 +111,7 @@ def _split_group(group: list[Line]) -> list[list[Line]]:
     paras: list[list[Line]] = [[group[0]]]
     for prev, cur in itertools.pairwise(group):
         height = max(prev.bbox[3] - prev.bbox[1], 1.0)
-        ends = prev.text.rstrip().endswith(_SENT_END)
+        ends = prev.text.rstrip().endswith(SENT_END)
         new = (
             abs(cur.size - prev.size) > 0.8
             or (prev.bold and not cur.bold and prev.bbox[2] < right - 0.2 * width)
@@ -165,7 +120,7 @@ def _split_group(group: list[Line]) -> list[list[Line]]:
             or (ends and cur.bbox[0] > left + 0.6 * max(cur.size, 1.0))
             or (ends and prev.bbox[2] < right - 0.12 * width)
             or bool(LIST_RE.match(cur.text.lstrip()))
-            or (len(paras[-1]) == 1 and _font_lead(prev, cur))
+            or (len(paras[-1]) == 1 and font_lead(prev, cur))
         )
         if new:
             paras.append([cur])
@@ -174,38 +129,13 @@ def _split_group(group: list[Line]) -> list[list[Line]]:
     return paras
 
 
-def _font_lead(prev: Line, cur: Line) -> bool:
-    """A paragraph's first line in another font than the line under it, ending without
-    punctuation: maybe a heading set on the paragraph's first line. It is split off, and
-    ``_font_headings`` decides: a heading, or joined back."""
-    text = prev.text.rstrip()
-    return (bool(prev.font) and bool(cur.font) and prev.font != cur.font and not prev.mixed
-            and bool(text) and text[-1].isalnum() and cur.text[:1].isupper())
-
-
-def _split_references(group: list[Line]) -> list[list[Line]]:
-    left = min(ln.bbox[0] for ln in group)
-    hanging = any(ln.bbox[0] > left + 3.0 for ln in group)
-    numbered = sum(1 for ln in group if _REF_START_RE.match(ln.text)) >= 1
-    if not hanging and not numbered:
-        return [group]
-    entries: list[list[Line]] = []
-    for ln in group:
-        starts = bool(_REF_START_RE.match(ln.text)) if numbered else ln.bbox[0] <= left + 1.5
-        if starts or not entries:
-            entries.append([ln])
-        else:
-            entries[-1].append(ln)
-    return entries
-
-
-def _inline_math(paras: list[_Para], text: str) -> bool:
+def _inline_math(paras: list[Para], text: str) -> bool:
     """A formula line that goes on with a sentence left open (``the quantity`` / ``xB ≡
     mB``, set on its own line around a built-up fraction): it continues that paragraph."""
     if not text[:1].islower():
         return False
     target = _merge_target(paras)
-    return target is not None and target.type == "paragraph" and not target.text.rstrip().endswith(_SENT_END)
+    return target is not None and target.type == "paragraph" and not target.text.rstrip().endswith(SENT_END)
 
 
 def body_size(pages: list[list[Line]]) -> float:
@@ -218,10 +148,10 @@ def body_size(pages: list[list[Line]]) -> float:
     return float(sizes.most_common(1)[0][0]) if sizes else 10.0
 
 
-def _continues(prev: _Para, cur: _Para) -> bool:
+def _continues(prev: Para, cur: Para) -> bool:
     if prev.type != "paragraph" or cur.type != "paragraph":
         return False
-    if prev.text.rstrip().endswith(_SENT_END):
+    if prev.text.rstrip().endswith(SENT_END):
         return False
     first = cur.text[:1]
     tail = prev.text.rstrip()
@@ -230,34 +160,23 @@ def _continues(prev: _Para, cur: _Para) -> bool:
     return first.islower() or (first in ",;)" and first != "")
 
 
-def refs_of(text: str) -> list[str]:
-    """``doi:`` and ``arxiv:`` ids mentioned in a bibliography entry, in order."""
-    out: list[str] = []
-    for m in DOI_RE.finditer(text):
-        doi = m.group(1).rstrip(".,;)]}").lower()
-        out.append(f"doi:{doi}")
-    for m in ARXIV_RE.finditer(text):
-        out.append(f"arxiv:{m.group(1)}")
-    return list(dict.fromkeys(out))
-
-
 def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) -> list[Block]:
     """Lines of every page (furniture already removed) → typed blocks in reading order."""
     del parser
     body = body_size(pages)
-    paras: list[_Para] = []
+    paras: list[Para] = []
     in_refs = False
     for lines, info in zip(pages, infos, strict=True):
         for group in _caseless_runs(order_page(lines, info.width)):
-            if not in_refs and len(group) > 1 and _REFS_RE.match(group[0].text.strip()):
+            if not in_refs and len(group) > 1 and REFS_RE.match(group[0].text.strip()):
                 # "References" set as the first line of the block holding the first
                 # entries (bmc, jner): split it off as the heading.
                 head = group[0]
-                paras.append(_Para("heading", [head], head.text.strip(),
+                paras.append(Para("heading", [head], head.text.strip(),
                                    [(head.page, head.text.strip())], heading_number(head.text), [1]))
                 in_refs, group = True, group[1:]
             if in_refs:
-                in_refs = _add_references(group, paras, body, column_lefts(lines, info.width),
+                in_refs = add_references(group, paras, body, column_lefts(lines, info.width),
                                           info.width)
                 continue
             split = _split_group(group)
@@ -267,43 +186,43 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 if not text:
                     continue
                 lead = len(para_lines) == 1 and k + 1 < len(split) \
-                    and _font_lead(para_lines[0], split[k + 1][0])
+                    and font_lead(para_lines[0], split[k + 1][0])
                 kind, number = _kind(paras, para_lines, text, info, body, len(split) == 1)
                 if label and kind in ("paragraph", "list"):
                     kind = "front"
                 label = kind == "front" and text.rstrip().endswith(":")
-                if kind == "heading" and info.number == 1 and _continue_title(paras, para_lines, text):
+                if kind == "heading" and info.number == 1 and continue_title(paras, para_lines, text):
                     continue
-                cur = _Para(kind, para_lines, text, [(para_lines[0].page, text)], number,
+                cur = Para(kind, para_lines, text, [(para_lines[0].page, text)], number,
                             [len(para_lines)])
                 cur.title = kind == "heading" and info.number == 1 and number is None \
-                    and _is_title(kind, para_lines, text, body)
+                    and is_title(kind, para_lines, text, body)
                 cur.lead = lead and kind == "paragraph"
                 cur.floating = kind == "front" or (
                     kind == "paragraph" and _is_small_print(para_lines, body, info))
                 if kind in ("paragraph", "front") and _caption_goes_on(paras, para_lines[0], text, body):
-                    _append_piece(paras[-1], para_lines, text)  # its last words, its DOI
+                    append_piece(paras[-1], para_lines, text)  # its last words, its DOI
                     continue
                 beside = _caption_beside(paras, para_lines[0], text) if kind == "paragraph" else None
                 if beside is not None:
-                    _append_piece(beside, para_lines, text)  # a caption set across two columns
+                    append_piece(beside, para_lines, text)  # a caption set across two columns
                     continue
                 if kind == "paragraph" and IDENTIFIER_LINE_RE.fullmatch(text.strip()):
                     cur.floating = True  # no sentence runs on into a bare identifier
-                if kind == "heading" and _REFS_RE.match(text.strip()):
+                if kind == "heading" and REFS_RE.match(text.strip()):
                     in_refs = True
                 if kind == "figure":  # (a table's caption sits above it, under body text)
                     _float_labels(paras, para_lines[0], body)
                 target = _merge_target(paras)
                 if target is not None and not cur.floating and _continues(target, cur):
-                    _append_piece(target, para_lines, text)
+                    append_piece(target, para_lines, text)
                     continue
                 paras.append(cur)
-    _font_headings(paras, body)
+    font_headings(paras, body)
     return _to_blocks(paras, infos)
 
 
-def _kind(paras: list[_Para], lines: list[Line], text: str, info: PageInfo, body: float,
+def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body: float,
           alone: bool) -> tuple[ChunkType, str | None]:
     """A para's type and heading number (``alone``: its source block was not split)."""
     kind, number = classify(text, max(ln.size for ln in lines), all(ln.bold for ln in lines),
@@ -320,7 +239,7 @@ def _kind(paras: list[_Para], lines: list[Line], text: str, info: PageInfo, body
                                 small=max(ln.size for ln in lines) < body * 0.9,
                                 banner=info.number == 1 and lines[0].bbox[1] < info.height * BANNER_TOP):
         return "front", None
-    if info.number == 1 and _is_title(kind, lines, text, body):
+    if info.number == 1 and is_title(kind, lines, text, body):
         return "heading", number
     return kind, number
 
@@ -330,7 +249,7 @@ IDENTIFIER_LINE_RE = re.compile(r"(?i:doi:\s*|https?://(?:dx\.)?doi\.org/|https?
                                 r"|(?i:https?://)\S+")
 
 
-def _caption_goes_on(paras: list[_Para], line: Line, text: str, body: float) -> bool:
+def _caption_goes_on(paras: list[Para], line: Line, text: str, body: float) -> bool:
     """Whether a para starting with ``line`` is the rest of the caption that is the last
     para: right under it (same page, within two body sizes, overlapping it across, in the
     caption's size), and
@@ -346,10 +265,10 @@ def _caption_goes_on(paras: list[_Para], line: Line, text: str, body: float) -> 
         return False
     if IDENTIFIER_LINE_RE.fullmatch(text.strip()):
         return True
-    return text[:1].islower() and not caption.text.rstrip().endswith(_SENT_END)
+    return text[:1].islower() and not caption.text.rstrip().endswith(SENT_END)
 
 
-def _caption_beside(paras: list[_Para], line: Line, text: str) -> _Para | None:
+def _caption_beside(paras: list[Para], line: Line, text: str) -> Para | None:
     """The caption on this page whose first line stands level with ``line`` in the other
     column, in the same size, with its sentence left open, when ``text`` goes on in
     lowercase: a caption set across both columns (Frontiers), whose right half is read
@@ -360,7 +279,7 @@ def _caption_beside(paras: list[_Para], line: Line, text: str) -> _Para | None:
         first = para.lines[0]
         if first.page != line.page:
             return None
-        if para.type not in ("figure", "table") or para.text.rstrip().endswith(_SENT_END):
+        if para.type not in ("figure", "table") or para.text.rstrip().endswith(SENT_END):
             continue
         if abs(first.bbox[1] - line.bbox[1]) <= 2.0 and abs(first.size - line.size) <= 0.3 \
                 and line.bbox[0] >= first.bbox[2] - 2.0 \
@@ -369,107 +288,17 @@ def _caption_beside(paras: list[_Para], line: Line, text: str) -> _Para | None:
     return None
 
 
-#: How far right of an entry's first line (points) its continuation lines may be indented.
-HANGING_MAX = 30.0
-
-
-def column_lefts(lines: list[Line], width: float) -> tuple[float, float]:
-    """The left edge of the page's left and right columns: the leftmost line starting in
-    each half (the same edge twice on a one-column page)."""
-    mid = width / 2
-    left = [ln.bbox[0] for ln in lines if ln.bbox[0] < mid]
-    right = [ln.bbox[0] for ln in lines if ln.bbox[0] >= mid]
-    first = min(left, default=0.0)
-    return first, min(right, default=first)
-
-
-def _add_references(group: list[Line], paras: list[_Para], body: float,
-                    lefts: tuple[float, float], width: float) -> bool:
-    """Bibliography lines → one ``reference`` para per entry; False once a heading ends it.
-
-    ``lefts``: the page's ``column_lefts``. A block whose first line is indented against
-    its column's left edge (3 to ``HANGING_MAX`` points) continues the entry before, even
-    set as a block of its own (SciELO sets each entry's first line apart) or at the top of
-    the next column or page. A block that opens like front matter
-    (``Received: …``, ``Citation: …``, set after the references by Frontiers) is a
-    ``front`` chunk, not an entry."""
-    in_refs = True
-    for entry in _split_references(group):
-        text = join_lines(ln.text for ln in entry)
-        kind, number = classify(text, max(ln.size for ln in entry), all(ln.bold for ln in entry),
-                                len(entry), body, False)
-        if kind == "heading" and not _REF_START_RE.match(text):
-            in_refs = bool(_REFS_RE.match(text))
-            paras.append(_Para(kind, entry, text, [(entry[0].page, text)], number, [len(entry)]))
-            continue
-        x = entry[0].bbox[0]
-        column_left = lefts[0] if x < width / 2 else lefts[1]
-        indented = x > min(ln.bbox[0] for ln in group) + 3.0 or 3.0 < x - column_left <= HANGING_MAX
-        if indented and paras and paras[-1].type == "reference" and not _REF_START_RE.match(text):
-            _append_piece(paras[-1], entry, text)
-            continue
-        if is_front_matter(text, at_edge=False):
-            paras.append(_Para("front", entry, text, [(entry[0].page, text)], spans=[len(entry)],
-                               floating=True))
-            continue
-        paras.append(_Para("reference", entry, text, [(entry[0].page, text)], spans=[len(entry)]))
-    return in_refs
-
-
-def _append_piece(para: _Para, lines: list[Line], text: str) -> None:
-    """Continue ``para`` with a piece set elsewhere (the next column or page)."""
-    para.text = join_two(para.text, text)
-    para.lines.extend(lines)
-    para.pieces.append((lines[0].page, text))
-    para.spans.append(len(lines))
-
-
 #: Pages that may hold the article's front matter (a cover page may come first).
 FRONT_PAGES = 2
 #: Share of the page height at its top and foot where banners and footers stand.
 EDGE_FRACTION = 0.15
 #: Share of the first page's height, from its top, where an article-type banner stands.
 BANNER_TOP = 0.25
-#: How much larger than the body a title is set, at least.
-TITLE_RATIO = 1.35
-#: Longest title: lines and characters.
-TITLE_LINES, TITLE_CHARS = 4, 300
-
-
 def _at_edge(lines: list[Line], info: PageInfo, body: float) -> bool:
     """At the page's top or foot, or set small (side columns of article data)."""
     return (lines[0].bbox[1] < info.height * EDGE_FRACTION
             or lines[-1].bbox[3] > info.height * (1 - EDGE_FRACTION)
             or max(ln.size for ln in lines) < body * 0.9)
-
-
-def _is_title(kind: ChunkType, lines: list[Line], text: str, body: float) -> bool:
-    """A first-page block of up to four lines set well above the body size: the title
-    (or a heading already, then it may continue one set in two blocks)."""
-    sizes = [ln.size for ln in lines]
-    return (kind in ("paragraph", "heading") and min(sizes) >= body * TITLE_RATIO
-            and max(sizes) - min(sizes) <= 0.5 and len(lines) <= TITLE_LINES
-            and len(text) <= TITLE_CHARS and any(c.isalpha() for c in text))
-
-
-def _continue_title(paras: list[_Para], lines: list[Line], text: str) -> bool:
-    """Join a title line set as its own block (``Practitioners``) to the title lines right
-    above it in the same size; True when joined."""
-    if not paras or paras[-1].type != "heading" or paras[-1].number is not None:
-        return False
-    prev = paras[-1]
-    last = prev.lines[-1]
-    first = lines[0]
-    height = max(last.bbox[3] - last.bbox[1], 1.0)
-    if (last.page != first.page or abs(last.size - first.size) > 0.5
-            or not 0 <= first.bbox[1] - last.bbox[3] <= 0.5 * height
-            or len(prev.lines) + len(lines) > TITLE_LINES):
-        return False
-    prev.text = join_two(prev.text, text)
-    prev.lines.extend(lines)
-    prev.pieces[-1] = (prev.pieces[-1][0], prev.text)
-    prev.spans[-1] += len(lines)
-    return True
 
 
 def _is_small_print(lines: list[Line], body: float, info: PageInfo) -> bool:
@@ -484,7 +313,7 @@ LABEL_GAP = 1.5
 LABEL_WORDS = 8
 
 
-def _float_labels(paras: list[_Para], caption: Line, body: float) -> None:
+def _float_labels(paras: list[Para], caption: Line, body: float) -> None:
     """One-line paragraphs right above a figure caption, in its column, with no text
     right above them, are the figure's own labels: mark them floating, so no body
     paragraph is continued into them (or they into it).
@@ -509,7 +338,7 @@ def _float_labels(paras: list[_Para], caption: Line, body: float) -> None:
         below = line
 
 
-def _text_right_above(paras: list[_Para], before: int, line: Line, gap: float) -> bool:
+def _text_right_above(paras: list[Para], before: int, line: Line, gap: float) -> bool:
     """Whether a line of ``paras[:before]`` ends within ``gap`` above ``line``, overlapping
     it horizontally, on its page."""
     for j in range(before - 1, -1, -1):  # newest first, until the page before
@@ -524,7 +353,7 @@ def _text_right_above(paras: list[_Para], before: int, line: Line, gap: float) -
     return False
 
 
-def _merge_target(paras: list[_Para]) -> _Para | None:
+def _merge_target(paras: list[Para]) -> Para | None:
     """The open paragraph a new one may continue: the last one, skipping floating captions."""
     for para in reversed(paras):
         if para.type in ("figure", "table", "front") or para.floating:
@@ -533,8 +362,8 @@ def _merge_target(paras: list[_Para]) -> _Para | None:
     return None
 
 
-def _figure_region(para: _Para, page_paras: list[_Para], info: PageInfo) -> Box | None:
-    cap = _union([ln for ln in para.lines if ln.page == para.lines[0].page])
+def _figure_region(para: Para, page_paras: list[Para], info: PageInfo) -> Box | None:
+    cap = union([ln for ln in para.lines if ln.page == para.lines[0].page])
     mid = info.width / 2
     if cap[0] < mid - 10 and cap[2] > mid + 10:
         x0, x1 = 0.0, info.width
@@ -558,7 +387,7 @@ def _rounded(box: Box) -> Box:
     return (round(box[0], 2), round(box[1], 2), round(box[2], 2), round(box[3], 2))
 
 
-def piece_boxes(para: _Para) -> list[tuple[int, Box]]:
+def piece_boxes(para: Para) -> list[tuple[int, Box]]:
     """One ``(page, box)`` per place the paragraph is set: each piece's lines, with a piece
     that sits right under the one before it in the same column folded into it."""
     out: list[tuple[int, Box]] = []
@@ -568,7 +397,7 @@ def piece_boxes(para: _Para) -> list[tuple[int, Box]]:
         start += count
         if not lines:
             continue
-        page, box = lines[0].page, _union(lines)
+        page, box = lines[0].page, union(lines)
         if out and _stacked(out[-1], (page, box), lines[0]):
             prev = out[-1][1]
             box = (min(prev[0], box[0]), min(prev[1], box[1]), max(prev[2], box[2]), max(prev[3], box[3]))
@@ -590,110 +419,8 @@ def _stacked(above: tuple[int, Box], below: tuple[int, Box], first: Line) -> boo
     return overlap >= 0.5 * narrower and -1.0 <= gap <= 2.0 * height
 
 
-#: Longest heading told only by its font (words, characters).
-FONT_HEADING_WORDS, FONT_HEADING_CHARS = 12, 90
-#: Largest share of the document's characters a headings-only font may have.
-FONT_HEADING_SHARE = 0.05
-#: Smallest share of the document's characters of a body font (papers may set the
-#: abstract and the body in two faces).
-BODY_FONT_SHARE = 0.2
-
-
-def _font_headings(paras: list[_Para], body: float) -> None:
-    """Headings told apart from the body by their font family alone (BMC's subsection
-    heads: ``Trial design and setting`` in a sans face at about the body size), in place.
-
-    A one-line paragraph is such a heading when its font is rare in the document (under
-    ``FONT_HEADING_SHARE`` of its characters, so not the body's or a common face), it is
-    short, starts with a capital and ends without punctuation, the paragraph after it
-    starts right below it, flush with it, in the body's font, and at least two lines of
-    the document are headings of this kind in that font (a heading style repeats; one odd
-    line in another face is not a style)."""
-    chars: Counter[str] = Counter()
-    for para in paras:
-        for ln in para.lines:
-            chars[ln.font] += len(ln.text)
-    total = sum(chars.values()) or 1
-    body_fonts = {f for f, n in chars.items() if n >= BODY_FONT_SHARE * total}
-    found: dict[str, list[_Para]] = {}
-    for para, after in itertools.pairwise(paras):
-        if para.type != "paragraph" or len(para.lines) != 1 or after.type != "paragraph":
-            continue
-        line, below = para.lines[0], after.lines[0]
-        text = para.text.strip()
-        if (not line.font or line.font in body_fonts or chars[line.font] > FONT_HEADING_SHARE * total
-                or below.font not in body_fonts or not text[:1].isupper()
-                or len(text) > FONT_HEADING_CHARS or len(text.split()) > FONT_HEADING_WORDS
-                or text.endswith((".", ",", ";", ":")) or line.size < body - 1.5):
-            continue
-        height = max(line.bbox[3] - line.bbox[1], 1.0)
-        if below.page != line.page or not -1.0 <= below.bbox[1] - line.bbox[3] <= 1.5 * height \
-                or abs(below.bbox[0] - line.bbox[0]) > 12.0:
-            continue
-        found.setdefault(line.font, []).append(para)
-    for heads in found.values():
-        if len(heads) >= 2:
-            for para in heads:
-                para.type = "heading"
-    _join_leads(paras)
-
-
-def _join_leads(paras: list[_Para]) -> None:
-    """Put each first line split off for its font that is not a heading back in front of
-    the rest of its paragraph, in place."""
-    for i in range(len(paras) - 2, -1, -1):
-        lead, rest = paras[i], paras[i + 1]
-        if not lead.lead or lead.type != "paragraph" or rest.type != "paragraph" \
-                or rest.lines[0].block != lead.lines[0].block:
-            continue
-        rest.text = join_two(lead.text, rest.text)
-        rest.lines[:0] = lead.lines
-        rest.pieces[0] = (lead.pieces[0][0], join_two(lead.pieces[0][1], rest.pieces[0][1]))
-        rest.spans[0] += len(lead.lines)
-        del paras[i]
-
-def heading_levels(paras: list[_Para]) -> dict[int, int]:
-    """Depth of every heading (by ``id``): 0 for the title, the number's depth for a
-    numbered one (``3.1`` → 2), and for an unnumbered one the depth numbered headings of
-    its style have, else one below the deepest stronger style (larger, or as large and
-    bolder), or its rank among the styles when nothing is numbered."""
-    heads = [p for p in paras if p.type == "heading" and not p.title]
-
-    def style(p: _Para) -> tuple[float, bool, bool]:
-        return (round(max(ln.size for ln in p.lines) * 2) / 2, all(ln.bold for ln in p.lines),
-                not all(ln.italic for ln in p.lines))
-
-    votes: dict[tuple[float, bool, bool], Counter[int]] = {}
-    for p in heads:
-        if p.number:
-            votes.setdefault(style(p), Counter())[len(p.number.rstrip(".").split("."))] += 1
-    known = {s: c.most_common(1)[0][0] for s, c in votes.items()}
-    ranked = sorted({style(p) for p in heads}, reverse=True)
-    out: dict[int, int] = {}
-    for p in paras:
-        if p.type != "heading":
-            continue
-        if p.title:
-            out[id(p)] = 0
-        elif _REFS_RE.match(p.text.strip()):
-            out[id(p)] = 1  # the bibliography is never a subsection
-        elif p.number:
-            out[id(p)] = len(p.number.rstrip(".").split("."))
-        elif style(p) in known:
-            out[id(p)] = known[style(p)]
-        elif known:
-            out[id(p)] = 1 + max((d for s, d in known.items() if s > style(p)), default=0)
-        else:
-            out[id(p)] = 1 + ranked.index(style(p))
-    return out
-
-
-#: Between the levels of a section path (``3 Experiments › 3.1 Setup``).
-PATH_SEP = " › "
-
-
-def _to_blocks(paras: list[_Para], infos: list[PageInfo]) -> list[Block]:
-    by_page: dict[int, list[_Para]] = {}
+def _to_blocks(paras: list[Para], infos: list[PageInfo]) -> list[Block]:
+    by_page: dict[int, list[Para]] = {}
     for para in paras:
         by_page.setdefault(para.lines[0].page, []).append(para)
     blocks: list[Block] = []

@@ -41,7 +41,8 @@ from typing import Any
 from vaultd.parse.base import Block, Box
 from vaultd.parse.classify import CAPTION_RE
 from vaultd.parse.open_tables import cell_rows, inside, rule_stack
-from vaultd.parse.structure import Line, PageInfo, build_blocks
+from vaultd.parse.paras import Line, PageInfo
+from vaultd.parse.structure import build_blocks
 
 BuildFn = Callable[[list[list[Line]], list[PageInfo], str], list[Block]]
 

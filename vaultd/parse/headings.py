@@ -1,0 +1,163 @@
+"""Headings: the document's title, headings told by their font alone, and each
+heading's depth in the section path (``3 Experiments › 3.1 Setup``).
+
+Used by ``vaultd.parse.structure`` while it builds paras (``font_lead``, ``is_title``,
+``continue_title``) and once they are built (``font_headings``, ``heading_levels``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+from vaultd.models import ChunkType
+from vaultd.parse.layout import join_two
+from vaultd.parse.paras import REFS_RE, Line, Para
+
+#: How much larger than the body a title is set, at least.
+TITLE_RATIO = 1.35
+#: Longest title: lines and characters.
+TITLE_LINES, TITLE_CHARS = 4, 300
+
+
+
+def font_lead(prev: Line, cur: Line) -> bool:
+    """A paragraph's first line in another font than the line under it, ending without
+    punctuation: maybe a heading set on the paragraph's first line. It is split off, and
+    ``font_headings`` decides: a heading, or joined back."""
+    text = prev.text.rstrip()
+    return (bool(prev.font) and bool(cur.font) and prev.font != cur.font and not prev.mixed
+            and bool(text) and text[-1].isalnum() and cur.text[:1].isupper())
+
+
+def is_title(kind: ChunkType, lines: list[Line], text: str, body: float) -> bool:
+    """A first-page block of up to four lines set well above the body size: the title
+    (or a heading already, then it may continue one set in two blocks)."""
+    sizes = [ln.size for ln in lines]
+    return (kind in ("paragraph", "heading") and min(sizes) >= body * TITLE_RATIO
+            and max(sizes) - min(sizes) <= 0.5 and len(lines) <= TITLE_LINES
+            and len(text) <= TITLE_CHARS and any(c.isalpha() for c in text))
+
+
+def continue_title(paras: list[Para], lines: list[Line], text: str) -> bool:
+    """Join a title line set as its own block (``Practitioners``) to the title lines right
+    above it in the same size; True when joined."""
+    if not paras or paras[-1].type != "heading" or paras[-1].number is not None:
+        return False
+    prev = paras[-1]
+    last = prev.lines[-1]
+    first = lines[0]
+    height = max(last.bbox[3] - last.bbox[1], 1.0)
+    if (last.page != first.page or abs(last.size - first.size) > 0.5
+            or not 0 <= first.bbox[1] - last.bbox[3] <= 0.5 * height
+            or len(prev.lines) + len(lines) > TITLE_LINES):
+        return False
+    prev.text = join_two(prev.text, text)
+    prev.lines.extend(lines)
+    prev.pieces[-1] = (prev.pieces[-1][0], prev.text)
+    prev.spans[-1] += len(lines)
+    return True
+
+
+#: Longest heading told only by its font (words, characters).
+FONT_HEADING_WORDS, FONT_HEADING_CHARS = 12, 90
+#: Largest share of the document's characters a headings-only font may have.
+FONT_HEADING_SHARE = 0.05
+#: Smallest share of the document's characters of a body font (papers may set the
+#: abstract and the body in two faces).
+BODY_FONT_SHARE = 0.2
+
+
+def font_headings(paras: list[Para], body: float) -> None:
+    """Headings told apart from the body by their font family alone (BMC's subsection
+    heads: ``Trial design and setting`` in a sans face at about the body size), in place.
+
+    A one-line paragraph is such a heading when its font is rare in the document (under
+    ``FONT_HEADING_SHARE`` of its characters, so not the body's or a common face), it is
+    short, starts with a capital and ends without punctuation, the paragraph after it
+    starts right below it, flush with it, in the body's font, and at least two lines of
+    the document are headings of this kind in that font (a heading style repeats; one odd
+    line in another face is not a style)."""
+    chars: Counter[str] = Counter()
+    for para in paras:
+        for ln in para.lines:
+            chars[ln.font] += len(ln.text)
+    total = sum(chars.values()) or 1
+    body_fonts = {f for f, n in chars.items() if n >= BODY_FONT_SHARE * total}
+    found: dict[str, list[Para]] = {}
+    for para, after in itertools.pairwise(paras):
+        if para.type != "paragraph" or len(para.lines) != 1 or after.type != "paragraph":
+            continue
+        line, below = para.lines[0], after.lines[0]
+        text = para.text.strip()
+        if (not line.font or line.font in body_fonts or chars[line.font] > FONT_HEADING_SHARE * total
+                or below.font not in body_fonts or not text[:1].isupper()
+                or len(text) > FONT_HEADING_CHARS or len(text.split()) > FONT_HEADING_WORDS
+                or text.endswith((".", ",", ";", ":")) or line.size < body - 1.5):
+            continue
+        height = max(line.bbox[3] - line.bbox[1], 1.0)
+        if below.page != line.page or not -1.0 <= below.bbox[1] - line.bbox[3] <= 1.5 * height \
+                or abs(below.bbox[0] - line.bbox[0]) > 12.0:
+            continue
+        found.setdefault(line.font, []).append(para)
+    for heads in found.values():
+        if len(heads) >= 2:
+            for para in heads:
+                para.type = "heading"
+    _join_leads(paras)
+
+
+def _join_leads(paras: list[Para]) -> None:
+    """Put each first line split off for its font that is not a heading back in front of
+    the rest of its paragraph, in place."""
+    for i in range(len(paras) - 2, -1, -1):
+        lead, rest = paras[i], paras[i + 1]
+        if not lead.lead or lead.type != "paragraph" or rest.type != "paragraph" \
+                or rest.lines[0].block != lead.lines[0].block:
+            continue
+        rest.text = join_two(lead.text, rest.text)
+        rest.lines[:0] = lead.lines
+        rest.pieces[0] = (lead.pieces[0][0], join_two(lead.pieces[0][1], rest.pieces[0][1]))
+        rest.spans[0] += len(lead.lines)
+        del paras[i]
+
+def heading_levels(paras: list[Para]) -> dict[int, int]:
+    """Depth of every heading (by ``id``): 0 for the title, the number's depth for a
+    numbered one (``3.1`` → 2), and for an unnumbered one the depth numbered headings of
+    its style have, else one below the deepest stronger style (larger, or as large and
+    bolder), or its rank among the styles when nothing is numbered."""
+    heads = [p for p in paras if p.type == "heading" and not p.title]
+
+    def style(p: Para) -> tuple[float, bool, bool]:
+        return (round(max(ln.size for ln in p.lines) * 2) / 2, all(ln.bold for ln in p.lines),
+                not all(ln.italic for ln in p.lines))
+
+    votes: dict[tuple[float, bool, bool], Counter[int]] = {}
+    for p in heads:
+        if p.number:
+            votes.setdefault(style(p), Counter())[len(p.number.rstrip(".").split("."))] += 1
+    known = {s: c.most_common(1)[0][0] for s, c in votes.items()}
+    ranked = sorted({style(p) for p in heads}, reverse=True)
+    out: dict[int, int] = {}
+    for p in paras:
+        if p.type != "heading":
+            continue
+        if p.title:
+            out[id(p)] = 0
+        elif REFS_RE.match(p.text.strip()):
+            out[id(p)] = 1  # the bibliography is never a subsection
+        elif p.number:
+            out[id(p)] = len(p.number.rstrip(".").split("."))
+        elif style(p) in known:
+            out[id(p)] = known[style(p)]
+        elif known:
+            out[id(p)] = 1 + max((d for s, d in known.items() if s > style(p)), default=0)
+        else:
+            out[id(p)] = 1 + ranked.index(style(p))
+    return out
+
+
+#: Between the levels of a section path (``3 Experiments › 3.1 Setup``).
+PATH_SEP = " › "
+
+

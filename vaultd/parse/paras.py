@@ -1,0 +1,74 @@
+"""The units ``vaultd.parse.structure`` builds blocks from: positioned lines of a page and
+the paragraphs (paras) formed from them, with the few operations both it and
+``vaultd.parse.headings`` apply to them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from vaultd.models import ChunkType
+from vaultd.parse.base import Box
+from vaultd.parse.layout import join_two
+
+
+@dataclass
+class Line:
+    text: str
+    bbox: Box
+    size: float
+    bold: bool
+    block: int
+    page: int
+    italic: bool = False  # most of its characters italic
+    font: str = ""  # font of its longest span, without the subset prefix (``ABCDEF+``)
+    mixed: bool = False  # its words are set in more than one font (a run-in bold lead)
+
+
+@dataclass
+class PageInfo:
+    number: int
+    label: str | None
+    width: float
+    height: float
+    to_user: tuple[float, ...]
+    has_images: bool = False
+
+
+@dataclass
+class Para:
+    type: ChunkType
+    lines: list[Line]
+    text: str
+    pieces: list[tuple[int, str]] = field(default_factory=list)
+    number: str | None = None
+    spans: list[int] = field(default_factory=list)  # lines in each piece, in order
+    title: bool = False  # the document's title (first page, well above the body size)
+    lead: bool = False  # a first line split off for its font (``_font_lead``)
+    floating: bool = False  # footnotes and other small print: never a paragraph's continuation
+
+
+REFS_RE = re.compile(
+    r"^((\d+|[IVX]+)\.?\s*)?(references|bibliography|literature cited|works cited|reference list"
+    r"|referências(?: bibliográficas)?|literatura citada|referencias(?: bibliográficas)?"
+    r"|bibliografía|bibliografia|literaturverzeichnis|literatur|références|bibliographie)\s*$",
+    re.I,
+)
+SENT_END = (".", "!", "?", ":", ".”", ".\"", ".)", "?”")
+
+
+def union(lines: list[Line]) -> Box:
+    if len(lines) == 1:  # a one-line group (headings, captions, short blocks): its own box
+        return lines[0].bbox
+    x0s, y0s, x1s, y1s = zip(*(ln.bbox for ln in lines), strict=True)
+    return (min(x0s), min(y0s), max(x1s), max(y1s))
+
+
+def append_piece(para: Para, lines: list[Line], text: str) -> None:
+    """Continue ``para`` with a piece set elsewhere (the next column or page)."""
+    para.text = join_two(para.text, text)
+    para.lines.extend(lines)
+    para.pieces.append((lines[0].page, text))
+    para.spans.append(len(lines))
+
+
