@@ -16,7 +16,7 @@ from vaultd.canonical import text_sha256
 from vaultd.errors import NoteFormatError
 from vaultd.models import Finding, FindingKind, VerifyReport
 from vaultd.notes.escape import unescape
-from vaultd.notes.markdown import CHUNK_END, split_frontmatter, yaml_mapping
+from vaultd.notes.markdown import CHUNK_END, LINE_QUOTE_MARK, split_frontmatter, yaml_mapping
 from vaultd.vault import Vault
 
 _BEGIN = "\n<!-- chunk id="
@@ -31,7 +31,7 @@ _HEX64_RE = re.compile(r" ?([0-9a-f]{64})\n")
 _VAULTD_MARK = "<!-- vaultd:"
 #: A one-line quote in format 2: a heading chunk's heading line (``### 3.2 Attention``),
 #: a reference entry's list item (``- [1] Ba J, …``).
-_LINE_QUOTE_RE = re.compile(r"\n(?:#{1,6}|-) ([^\n]*)(?=\n)")
+_LINE_QUOTE_RE = re.compile(r"\n" + LINE_QUOTE_MARK + r"([^\n]*)(?=\n)")
 
 
 class ScannedChunk(NamedTuple):

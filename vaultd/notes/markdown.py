@@ -337,7 +337,8 @@ def _parse_citations(lines: list[str], source: str) -> dict[str, str]:
 
 
 #: A one-line quote in format 2: a heading chunk's heading line, a reference entry's list item.
-LINE_QUOTE_RE = re.compile(r"(?:#{1,6}|-) (.*)")
+LINE_QUOTE_MARK = r"(?:#{1,6}|-) "
+LINE_QUOTE_RE = re.compile(LINE_QUOTE_MARK + "(.*)")
 
 
 def quote_lines(block: list[str], fmt: int = 1) -> list[str] | None:
