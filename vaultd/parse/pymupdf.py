@@ -1,34 +1,26 @@
 """The default tier: PyMuPDF text blocks → lines → typed blocks in reading order.
 
 ``import pymupdf`` happens inside ``parse`` so importing this module stays cheap.
-Page furniture (running headers, footers, page numbers) is removed here; structure
+Page furniture (running headers, footers, page numbers) is removed by ``vaultd.parse.furniture``; structure
 (headings, paragraphs, references) is built by ``vaultd.parse.structure``.
 """
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import re
-from collections import Counter
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from vaultd.errors import ParseError
 from vaultd.parse.base import Box, ParsedDocument, ProgressFn
 from vaultd.parse.classify import is_figure_caption
+from vaultd.parse.furniture import drop_furniture
 from vaultd.parse.layout import LAYOUT_VERSION, SPACING_ACCENTS, hyphen_evidence
 from vaultd.parse.paras import Line, PageInfo
 from vaultd.parse.structure import body_size, build_blocks
 
-#: Top and bottom bands (fraction of page height) where running headers/footers live.
-MARGIN_FRACTION = 0.085
-#: How far in a line repeated at the same height on several pages still counts as furniture.
-WIDE_MARGIN_FRACTION = 0.12
 _LETTER_RE = re.compile(r"[^\W\d_]")
-_PAGE_NUMBER_RE = re.compile(r"^(page\s+)?(\d{1,4}|[ivxlcdm]{1,6})(\s*(of|/)\s*\d+)?$", re.I)
-
-
 def load_pymupdf() -> Any:
     """``import pymupdf`` on first use (≈ 0.1 s, 60 MiB), typed loosely."""
     mod = importlib.import_module("pymupdf")
@@ -87,10 +79,6 @@ def is_truncated(pdf: Path) -> bool:
         fh.seek(max(0, size - TAIL_BYTES))
         tail = fh.read()
     return b"%%EOF" not in tail or b"startxref" not in tail
-
-
-def _norm_furniture(text: str) -> str:
-    return re.sub(r"\d+", "#", " ".join(text.lower().split()))
 
 
 def _read_page(page: Any, flags: int) -> list[Line]:
@@ -317,72 +305,6 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
     return out
 
 
-def _drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
-    """Remove running headers/footers and page numbers, in place.
-
-    A line in the top or bottom band is furniture when it is a bare page number, when
-    its digit-masked text repeats in the bands of at least two pages, or when its letters
-    nearly repeat (``NEAR_RATIO``) in the band of a page up to two before or after it (OCR
-    text layers; odd and even pages may carry different headers). A little further in
-    (the centre within ``WIDE_MARGIN_FRACTION`` of the edge: a second header line, a
-    header set lower than usual) a line is furniture only when the same digit-masked text
-    stands at the same height on at least two pages — body text never repeats like that.
-    """
-    seen: Counter[str] = Counter()
-    placed: Counter[tuple[str, int]] = Counter()
-    for lines, h in zip(pages, heights, strict=True):
-        keys = {_norm_furniture(ln.text) for ln in lines if _in_band(ln, h)}
-        seen.update(keys)
-        placed.update({_placed_key(ln) for ln in lines if _in_wide_band(ln, h)})
-    multi = len(pages) >= 2
-    letters = [[_letters(ln.text) for ln in lines if _in_band(ln, h)]
-               for lines, h in zip(pages, heights, strict=True)]
-    for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
-        keep: list[Line] = []
-        for ln in lines:
-            text = ln.text.strip()
-            if _in_band(ln, h) and (
-                _PAGE_NUMBER_RE.match(text) or (multi and seen[_norm_furniture(text)] >= 2)
-                or (multi and _repeats_nearly(_letters(text), letters, i))
-            ):
-                continue
-            if multi and _in_wide_band(ln, h) and placed[_placed_key(ln)] >= 2 \
-                    and any(c.isalpha() for c in text):
-                continue
-            keep.append(ln)
-        pages[i] = keep
-
-
-#: Fewest letters a line needs to be matched loosely (shorter lines must repeat exactly).
-NEAR_MIN_LETTERS = 12
-#: How alike (difflib ratio of the letters) a header must be to one on another page: an
-#: OCR text layer reads the same header a little differently on every page
-#: (``Odeen et al.`` / ``Odeen et af,`` / ``Odeen.et al:``).
-NEAR_RATIO = 0.8
-
-
-def _letters(text: str) -> str:
-    return "".join(c for c in text.lower() if c.isalpha())
-
-
-def _repeats_nearly(key: str, pages: list[list[str]], page: int) -> bool:
-    """Whether a band line's letters nearly repeat in the band of one of the two pages
-    before or after it (``pages``: the letters of each page's band lines)."""
-    if len(key) < NEAR_MIN_LETTERS:
-        return False
-    matcher = difflib.SequenceMatcher(None, autojunk=False)
-    matcher.set_seq2(key)  # its index is built once for all the lines it is compared with
-    for j in (page - 2, page - 1, page + 1, page + 2):
-        for other in pages[j] if 0 <= j < len(pages) else ():
-            if len(other) < NEAR_MIN_LETTERS:
-                continue
-            matcher.set_seq1(other)
-            if matcher.real_quick_ratio() >= NEAR_RATIO and matcher.quick_ratio() >= NEAR_RATIO \
-                    and matcher.ratio() >= NEAR_RATIO:
-                return True
-    return False
-
-
 def _drop_figure_text(doc: Any, pages: list[list[Line]],
                       drawings: dict[int, list[dict[str, Any]]]) -> dict[int, list[Box]]:
     """Remove the text drawn inside figures (``vaultd.parse.figures.figure_text``), in
@@ -403,20 +325,6 @@ def _drop_figure_text(doc: Any, pages: list[list[Line]],
         if inside:
             pages[i] = [ln for j, ln in enumerate(lines) if j not in inside]
     return graphics
-
-
-def _in_band(ln: Line, h: float) -> bool:
-    return ln.bbox[3] < h * MARGIN_FRACTION or ln.bbox[1] > h * (1 - MARGIN_FRACTION)
-
-
-def _in_wide_band(ln: Line, h: float) -> bool:
-    centre = (ln.bbox[1] + ln.bbox[3]) / 2
-    return centre < h * WIDE_MARGIN_FRACTION or centre > h * (1 - WIDE_MARGIN_FRACTION)
-
-
-def _placed_key(ln: Line) -> tuple[str, int]:
-    # Same text at the same height (to 3 pt): how a running header repeats.
-    return _norm_furniture(ln.text), round(ln.bbox[1] / 3)
 
 
 class PyMuPDFParser:
@@ -470,7 +378,7 @@ class PyMuPDFParser:
             if doc.is_repaired:
                 warnings.append("the PDF was damaged and repaired while reading; check the note")
             textless = [i + 1 for i, lines in enumerate(pages) if not lines]
-            _drop_furniture(pages, [p.height for p in infos])
+            drop_furniture(pages, [p.height for p in infos])
             drawings: dict[int, list[dict[str, Any]]] = {}  # get_cdrawings, read once a page
             graphics = _drop_figure_text(doc, pages, drawings)
             from vaultd.parse.tables import build_blocks_with_tables  # needs the open doc

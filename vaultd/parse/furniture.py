@@ -1,0 +1,105 @@
+"""Page furniture: running headers and footers and page numbers, removed before blocks are built.
+
+Tier-agnostic: works on the positioned lines of every page (``vaultd.parse.paras.Line``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+
+from vaultd.parse.paras import Line
+
+#: Top and bottom bands (fraction of page height) where running headers/footers live.
+MARGIN_FRACTION = 0.085
+#: How far in a line repeated at the same height on several pages still counts as furniture.
+WIDE_MARGIN_FRACTION = 0.12
+_PAGE_NUMBER_RE = re.compile(r"^(page\s+)?(\d{1,4}|[ivxlcdm]{1,6})(\s*(of|/)\s*\d+)?$", re.I)
+
+
+
+def _norm_furniture(text: str) -> str:
+    return re.sub(r"\d+", "#", " ".join(text.lower().split()))
+
+
+def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
+    """Remove running headers/footers and page numbers, in place.
+
+    A line in the top or bottom band is furniture when it is a bare page number, when
+    its digit-masked text repeats in the bands of at least two pages, or when its letters
+    nearly repeat (``NEAR_RATIO``) in the band of a page up to two before or after it (OCR
+    text layers; odd and even pages may carry different headers). A little further in
+    (the centre within ``WIDE_MARGIN_FRACTION`` of the edge: a second header line, a
+    header set lower than usual) a line is furniture only when the same digit-masked text
+    stands at the same height on at least two pages — body text never repeats like that.
+    """
+    seen: Counter[str] = Counter()
+    placed: Counter[tuple[str, int]] = Counter()
+    for lines, h in zip(pages, heights, strict=True):
+        keys = {_norm_furniture(ln.text) for ln in lines if _in_band(ln, h)}
+        seen.update(keys)
+        placed.update({_placed_key(ln) for ln in lines if _in_wide_band(ln, h)})
+    multi = len(pages) >= 2
+    letters = [[_letters(ln.text) for ln in lines if _in_band(ln, h)]
+               for lines, h in zip(pages, heights, strict=True)]
+    for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
+        keep: list[Line] = []
+        for ln in lines:
+            text = ln.text.strip()
+            if _in_band(ln, h) and (
+                _PAGE_NUMBER_RE.match(text) or (multi and seen[_norm_furniture(text)] >= 2)
+                or (multi and _repeats_nearly(_letters(text), letters, i))
+            ):
+                continue
+            if multi and _in_wide_band(ln, h) and placed[_placed_key(ln)] >= 2 \
+                    and any(c.isalpha() for c in text):
+                continue
+            keep.append(ln)
+        pages[i] = keep
+
+
+#: Fewest letters a line needs to be matched loosely (shorter lines must repeat exactly).
+NEAR_MIN_LETTERS = 12
+#: How alike (difflib ratio of the letters) a header must be to one on another page: an
+#: OCR text layer reads the same header a little differently on every page
+#: (``Odeen et al.`` / ``Odeen et af,`` / ``Odeen.et al:``).
+NEAR_RATIO = 0.8
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalpha())
+
+
+def _repeats_nearly(key: str, pages: list[list[str]], page: int) -> bool:
+    """Whether a band line's letters nearly repeat in the band of one of the two pages
+    before or after it (``pages``: the letters of each page's band lines)."""
+    if len(key) < NEAR_MIN_LETTERS:
+        return False
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    matcher.set_seq2(key)  # its index is built once for all the lines it is compared with
+    for j in (page - 2, page - 1, page + 1, page + 2):
+        for other in pages[j] if 0 <= j < len(pages) else ():
+            if len(other) < NEAR_MIN_LETTERS:
+                continue
+            matcher.set_seq1(other)
+            if matcher.real_quick_ratio() >= NEAR_RATIO and matcher.quick_ratio() >= NEAR_RATIO \
+                    and matcher.ratio() >= NEAR_RATIO:
+                return True
+    return False
+
+
+def _in_band(ln: Line, h: float) -> bool:
+    return ln.bbox[3] < h * MARGIN_FRACTION or ln.bbox[1] > h * (1 - MARGIN_FRACTION)
+
+
+def _in_wide_band(ln: Line, h: float) -> bool:
+    centre = (ln.bbox[1] + ln.bbox[3]) / 2
+    return centre < h * WIDE_MARGIN_FRACTION or centre > h * (1 - WIDE_MARGIN_FRACTION)
+
+
+def _placed_key(ln: Line) -> tuple[str, int]:
+    # Same text at the same height (to 3 pt): how a running header repeats.
+    return _norm_furniture(ln.text), round(ln.bbox[1] / 3)
+
+
