@@ -2,9 +2,11 @@
 # Install vaultd and the system tools its parser tiers use.
 #   bash scripts/install.sh          runtime only
 #   bash scripts/install.sh --dev    plus the test and lint tools
-# System packages (poppler-utils for pdftotext, tesseract-ocr for OCR) are installed with
-# apt-get when it is present and we may use it, or with Homebrew on macOS; otherwise the
-# script says what is missing and vaultd degrades (pdftotext/OCR tiers reported unavailable).
+# System packages (poppler-utils for pdftotext, tesseract-ocr for OCR; with --dev also
+# chromium, the headless browser the extension tests and note screenshots drive) are
+# installed with apt-get when it is present and we may use it, or with Homebrew on macOS;
+# otherwise the script says what is missing and vaultd degrades (pdftotext/OCR tiers
+# reported unavailable; the browser tests skip, or fail under VAULTD_REQUIRE_FIXTURES=1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +14,7 @@ extra=""
 [ "${1:-}" = "--dev" ] && extra="[dev]"
 
 sys_pkgs="poppler-utils tesseract-ocr tesseract-ocr-eng"
+[ -n "$extra" ] && sys_pkgs="$sys_pkgs chromium"
 if command -v apt-get >/dev/null 2>&1; then
   missing=""
   for p in $sys_pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
