@@ -115,6 +115,16 @@ class DaemonSettings(_Section):
     )
 
 
+class BridgeSettings(_Section):
+    enabled: bool = Field(True, description="vaultd run starts the browser bridge")
+    port: int = Field(7600, ge=1, le=65535, description="the bridge listens on 127.0.0.1:<port>")
+    max_capture_mb: int = Field(64, ge=1, description="larger capture bodies are refused (413)")
+    requests_per_minute: int = Field(
+        120, ge=1, description="requests one client may make per minute (more get 429)")
+    agent_actions: bool = Field(
+        False, description="relay agent actions to the extension (it must allow them too)")
+
+
 class Settings(_Section):
     citekey: CitekeySettings = Field(default_factory=CitekeySettings)
     citations: CitationSettings = Field(default_factory=CitationSettings)
@@ -123,6 +133,7 @@ class Settings(_Section):
     enrich: EnrichSettings = Field(default_factory=EnrichSettings)
     index: IndexSettings = Field(default_factory=IndexSettings)
     daemon: DaemonSettings = Field(default_factory=DaemonSettings)
+    bridge: BridgeSettings = Field(default_factory=BridgeSettings)
 
 
 # Environment variables with established names; every other field is also reachable

@@ -6,6 +6,7 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -14,6 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
+
+from anyascii import anyascii
 
 from vaultd.errors import VaultError
 
@@ -195,6 +198,21 @@ def _target_mode(path: Path) -> int:
         return stat.S_IMODE(path.stat().st_mode)
     except OSError:
         return 0o666 & ~_current_umask()
+
+
+MAX_NAME = 80
+
+
+def safe_stem(title: str | None, url: str) -> str:
+    """A file name stem from the title (else the URL's last part): ASCII letters, digits,
+    spaces and ``-_.``, no leading dot, at most ``MAX_NAME`` characters; never empty."""
+    source = title or url.rstrip("/").rsplit("/", 1)[-1] or "capture"
+    text = re.sub(r"[^A-Za-z0-9 _.-]+", " ", anyascii(source))
+    text = re.sub(r"\.(pdf|html?|url)$", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"\s+", " ", re.sub(r"\.{2,}", ".", text)).strip(" .-_")
+    text = text[:MAX_NAME].rstrip(" .-_")
+    return text or "capture"
+
 
 
 def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:

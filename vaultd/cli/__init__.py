@@ -21,6 +21,8 @@ from vaultd.cli.common import AppContext, run_command
 COMMANDS: dict[str, tuple[str, str]] = {
     "bib": ("vaultd.cli.cite_cmd",
             "Print many citations at once (BibTeX by default); exit 1 if a key is unknown."),
+    "bridge": ("vaultd.cli.bridge_cmd",
+               "The browser extension's bridge on 127.0.0.1 (docs/bridge.md)."),
     "capture": ("vaultd.cli.capture_cmd",
                 "Capture INPUT: a PDF, an arXiv id/URL, a DOI, a PDF URL, a .url/.webloc/.txt/.md "
                 "link file or a .bib file."),

@@ -60,7 +60,7 @@ class RuleMatch(_Strict):
 class Rule(_Strict):
     name: str = Field(min_length=1)
     match: RuleMatch
-    action: Literal["capture", "import_bib", "ignore"]
+    action: Literal["capture", "import_bib", "save_web", "ignore"]
     tags: list[str] = Field(default_factory=list)
     compile: bool = True
     enrich: bool = True

@@ -58,8 +58,9 @@ def setup_logging(vault: Vault, verbose: bool = True) -> list[logging.Handler]:
 
 class Daemon:
     def __init__(self, vault: Vault, settings: Settings, rules: list[LoadedRule] | None = None,
-                 *, scheduler: bool = True) -> None:
+                 *, scheduler: bool = True, bridge: bool | None = None) -> None:
         self.vault = vault
+        self.use_bridge = settings.bridge.enabled if bridge is None else bridge
         self.settings = settings
         self.rules = rules if rules is not None else load_rules(vault.rules_dir)
         self.use_scheduler = scheduler
@@ -153,6 +154,9 @@ class Daemon:
         if rule.action == "ignore":
             self.queue.finish(job.id, f"ignored by rule {rule.name}")
             return
+        if rule.action == "save_web":
+            self._save_web(job, path)
+            return
         from vaultd.pipeline.ingest import (
             idempotency_key,
             ingest_item,
@@ -194,6 +198,17 @@ class Daemon:
         self._bib_dirty.set()
         if rule.enrich and result.cite_keys:
             self._enrich.put(result.cite_keys)
+
+    def _save_web(self, job: Job, path: Path) -> None:
+        from vaultd.pipeline.web_source import save_web_page
+
+        try:
+            page = save_web_page(self.vault, path)
+        except VaultdError as exc:
+            self._fail(job, path, str(exc))
+            return
+        self.queue.finish(job.id, f"web page saved, not compiled: {self.vault.rel(page.html)}")
+        log.info("job %d done: %s → %s", job.id, path.name, self.vault.rel(page.html))
 
     def _release(self, job_id: int) -> None:
         """A job no longer runs here (finished, or put back at shutdown)."""
@@ -301,6 +316,18 @@ class Daemon:
                     self._solo = job.id
             self._work.put(job)
 
+    def _start_bridge(self) -> Any:
+        """The browser extension's bridge (docs/bridge.md); the agent runs on without it."""
+        from vaultd.bridge.server import BridgeServer
+
+        try:
+            server = BridgeServer(self.vault, self.settings, agent=True)
+        except VaultdError as exc:
+            log.warning("browser bridge not started: %s", exc)
+            return None
+        server.start()
+        return server
+
     def _start_thread(self, target: Callable[[], None], name: str) -> None:
         t = threading.Thread(target=target, name=name, daemon=True)
         t.start()
@@ -338,6 +365,7 @@ class Daemon:
                 from vaultd.daemon.scheduler import start_scheduler
 
                 sched = start_scheduler(self)
+            bridge = self._start_bridge() if self.use_bridge else None
             log.info("vaultd running on %s (%d rules, %d workers)", self.vault.root,
                      len(self.rules), self.settings.daemon.concurrency)
             if ready:
@@ -350,6 +378,8 @@ class Daemon:
                     log.exception("main loop error (continuing)")
                 self.stop_event.wait(tick)
             watcher.stop()
+            if bridge is not None:
+                bridge.stop()
             if sched is not None:
                 sched.shutdown(wait=False)
             return self._shutdown()

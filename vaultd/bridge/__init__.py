@@ -1,0 +1,1 @@
+"""The loopback bridge between the browser extension and the agent (docs/bridge.md)."""

@@ -1,0 +1,275 @@
+"""The bridge's HTTP and WebSocket server on 127.0.0.1 (docs/bridge.md).
+
+A Starlette app served by uvicorn in a thread of its own, inside ``vaultd run`` or alone
+(``vaultd bridge``). Every request passes :class:`Gate` first: Host, Origin, rate, body
+size and token, in that order; a refused request does nothing else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import socket
+import threading
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+import uvicorn
+from pydantic import ValidationError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from vaultd import __version__, secrets
+from vaultd.bridge import guard
+from vaultd.bridge.actions import (
+    ActionError,
+    ExtensionLink,
+    capped_result,
+    first_problem,
+    parse_command,
+)
+from vaultd.bridge.clips import CaptureRequest, ClipError, plan_clip, write_clip
+from vaultd.bridge.lookup import Lookup
+from vaultd.config import Settings
+from vaultd.errors import VaultdError
+from vaultd.vault import Vault
+
+log = logging.getLogger("vaultd.bridge")
+
+HELLO_TIMEOUT = 5.0
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class BridgeError(VaultdError):
+    """The bridge cannot start (port taken, bad address)."""
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+class Gate:
+    """ASGI middleware: refuse before anything runs (docs/bridge.md, "What is refused")."""
+
+    def __init__(self, app: ASGIApp, bridge: Bridge) -> None:
+        self.app = app
+        self.bridge = bridge
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        b = self.bridge
+        origin = _header(scope, b"origin")
+        refusal = (guard.check_host(_header(scope, b"host"), b.port)
+                   or guard.check_origin(origin, b.paired))
+        client = origin or "local"
+        if refusal is None and scope["type"] == "http":
+            refusal = b.limiter.check(client)
+            if refusal is None and scope["method"] == "OPTIONS":
+                refusal = guard.Refusal(403, "the bridge grants no CORS preflight")
+            length = _header(scope, b"content-length")
+            if refusal is None and length is not None and length.isdigit() \
+                    and int(length) > b.max_body:
+                refusal = guard.Refusal(413, f"the body is over the {b.max_body // 2**20} MB "
+                                             "limit ([bridge] max_capture_mb)")
+            if refusal is None:
+                refusal = guard.check_token(_header(scope, b"authorization"), b.token)
+        if refusal is not None:
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 4000 + refusal.status})
+                return
+            headers = ({"Retry-After": str(b.limiter.retry_after(client))}
+                       if refusal.status == 429 else None)
+            await _error(refusal.status, refusal.error, headers)(scope, receive, send)
+            return
+        if scope["type"] == "http" and guard.pairs(origin, b.paired):
+            b.pair(origin)  # type: ignore[arg-type]
+        await self.app(scope, receive, send)
+
+
+class Bridge:
+    """The bridge's state: who is paired, the connected extension, the lookup cache."""
+
+    def __init__(self, vault: Vault, settings: Settings, *, agent: bool) -> None:
+        self.vault = vault
+        self.settings = settings
+        self.agent = agent
+        self.port = settings.bridge.port
+        self.token = secrets.bridge_token(vault)
+        self.paired = secrets.paired_origin(vault)
+        self.max_body = settings.bridge.max_capture_mb * 2**20
+        self.limiter = guard.RateLimiter(settings.bridge.requests_per_minute)
+        self.lookup = Lookup(vault)
+        self.link: ExtensionLink | None = None
+
+    def pair(self, origin: str) -> None:
+        secrets.pair(self.vault, origin)
+        self.paired = origin
+        log.info("bridge paired with %s", origin)
+
+    async def _body(self, request: Request) -> Any:
+        data = bytearray()
+        async for part in request.stream():  # no Content-Length (chunked): cap as it comes
+            data += part
+            if len(data) > self.max_body:
+                raise ActionError(413, f"the body is over the {self.max_body // 2**20} MB limit")
+        try:
+            return json.loads(data)
+        except ValueError as exc:
+            raise ActionError(400, "the body is not JSON") from exc
+
+    async def status(self, request: Request) -> Response:
+        return JSONResponse({
+            "vaultd": __version__, "vault": self.vault.root.name, "agent": self.agent,
+            "paired": self.paired is not None, "extension_connected": self.link is not None,
+            "agent_actions": self.settings.bridge.agent_actions})
+
+    async def capture(self, request: Request) -> Response:
+        try:
+            req = CaptureRequest.model_validate(await self._body(request))
+            clip = plan_clip(req)
+            path = await asyncio.to_thread(write_clip, self.vault, clip)
+        except ActionError as exc:
+            return _error(exc.status, str(exc))
+        except ValidationError as exc:
+            return _error(422, f"capture: {first_problem(exc)}")
+        except ClipError as exc:
+            return _error(422, str(exc))
+        except OSError as exc:
+            return _error(507, f"cannot write into Inbox/: {exc.strerror or exc}")
+        await asyncio.to_thread(self.lookup.record, clip.url, path.name,
+                                hashlib.sha256(clip.data).hexdigest())
+        log.info("capture from the extension: %s → Inbox/%s", clip.url, path.name)
+        return JSONResponse({"saved": f"Inbox/{path.name}", "kind": clip.kind}, status_code=202)
+
+    async def find(self, request: Request) -> Response:
+        q = request.query_params
+        if set(q) - {"url", "doi", "arxiv"} or not any(q.get(k) for k in ("url", "doi", "arxiv")):
+            return _error(422, "ask /lookup?url=… or ?doi=… or ?arxiv=…")
+        found = await asyncio.to_thread(self.lookup.find, url=q.get("url"), doi=q.get("doi"),
+                                        arxiv=q.get("arxiv"))
+        return JSONResponse(found)
+
+    async def command(self, request: Request) -> Response:
+        try:
+            verb, params = parse_command(await self._body(request))
+            if not self.settings.bridge.agent_actions:
+                raise ActionError(403, "agent actions are off: set `agent_actions = true` "
+                                       "under [bridge] in .vaultd/config.toml")
+            link = self.link
+            if link is None:
+                raise ActionError(503, "no extension is connected; open Chrome with the "
+                                       "vaultd extension paired")
+            link.check(verb, params)
+            log.info("agent action %s %s", verb, json.dumps(params)[:300])
+            answer = await link.call(verb, params)
+        except ActionError as exc:
+            log.info("agent action refused (%d): %s", exc.status, exc)
+            return _error(exc.status, str(exc))
+        return JSONResponse(capped_result(verb, answer))
+
+    async def websocket(self, ws: WebSocket) -> None:
+        await ws.accept()
+        try:
+            hello = await asyncio.wait_for(ws.receive_json(), HELLO_TIMEOUT)
+        except (TimeoutError, ValueError, WebSocketDisconnect):
+            with contextlib.suppress(Exception):
+                await ws.close(4408)
+            return
+        origin = ws.headers.get("origin")
+        if not isinstance(hello, dict) or hello.get("type") != "hello" or guard.check_token(
+                f"Bearer {hello.get('token')}", self.token) is not None:
+            await ws.close(4401)
+            return
+        if guard.pairs(origin, self.paired):
+            self.pair(origin)  # type: ignore[arg-type]
+        link = ExtensionLink(send=ws.send_text)
+        link.allow(hello.get("actions"))
+        old, self.link = self.link, link
+        if old is not None:
+            old.close()
+        await ws.send_json({"type": "welcome", "vault": self.vault.root.name})
+        log.info("extension connected (%s)", origin or "no origin")
+        try:
+            while True:
+                message = await ws.receive_json()
+                if not isinstance(message, dict):
+                    continue
+                if message.get("type") == "result":
+                    link.answer(message)
+                elif message.get("type") == "settings":
+                    link.allow(message.get("actions"))
+        except (WebSocketDisconnect, ValueError):
+            pass
+        finally:
+            link.close()
+            if self.link is link:
+                self.link = None
+            log.info("extension disconnected")
+
+    def app(self) -> ASGIApp:
+        app = Starlette(routes=[
+            Route("/status", self.status, methods=["GET"]),
+            Route("/capture", self.capture, methods=["POST"]),
+            Route("/lookup", self.find, methods=["GET"]),
+            Route("/command", self.command, methods=["POST"]),
+            WebSocketRoute("/ws", self.websocket),
+        ])
+        return Gate(app, self)
+
+
+class BridgeServer:
+    """The bridge on ``127.0.0.1:<port>`` in a thread (``port=0``: any free port)."""
+
+    def __init__(self, vault: Vault, settings: Settings, *, port: int | None = None,
+                 agent: bool = False) -> None:
+        self.bridge = Bridge(vault, settings, agent=agent)
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        want = settings.bridge.port if port is None else port
+        try:
+            self._sock.bind(("127.0.0.1", want))
+        except OSError as exc:
+            self._sock.close()
+            raise BridgeError(f"cannot listen on 127.0.0.1:{want}: {exc.strerror or exc}; "
+                              "is another vaultd bridge running? Set [bridge] port in "
+                              ".vaultd/config.toml") from exc
+        self._sock.listen(64)
+        self.port = int(self._sock.getsockname()[1])
+        self.bridge.port = self.port
+        config = uvicorn.Config(self.bridge.app(), log_level="warning", access_log=False,
+                                lifespan="off", ws="websockets-sansio", ws_max_size=8 * 2**20)
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._run, name="vaultd-bridge", daemon=True)
+
+    def _run(self) -> None:
+        asyncio.run(self._server.serve(sockets=[self._sock]))
+
+    def start(self) -> None:
+        self._thread.start()
+        while not self._server.started and self._thread.is_alive():
+            threading.Event().wait(0.01)
+        log.info("bridge listening on 127.0.0.1:%d", self.port)
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(5)
+        self._sock.close()

@@ -1,0 +1,79 @@
+"""Per-vault secrets (bridge and MCP tokens): files of mode 0600 in a 0700 directory.
+
+They live in ``.vaultd/secrets/``, beside the vault's other machine state, never in
+``wiki/``, ``raw/`` or ``Inbox/``. A token is made on first use from ``secrets``'s CSPRNG.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets as csprng
+from pathlib import Path
+
+from vaultd.vault import Vault
+
+TOKEN_BYTES = 32
+
+
+def secrets_dir(vault: Vault) -> Path:
+    path = vault.state_dir / "secrets"
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):  # a directory made by an older vaultd
+        path.chmod(0o700)
+    return path
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically, readable by this user only."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def token(vault: Vault, name: str, *, reset: bool = False) -> str:
+    """The secret ``name`` of this vault, made on first use (or anew with ``reset``)."""
+    path = secrets_dir(vault) / f"{name}.token"
+    if not reset:
+        with contextlib.suppress(FileNotFoundError):
+            value = path.read_text(encoding="utf-8").strip()
+            if value:
+                return value
+    value = csprng.token_urlsafe(TOKEN_BYTES)
+    _write_private(path, value + "\n")
+    return value
+
+
+def bridge_token(vault: Vault, *, reset: bool = False) -> str:
+    if reset:
+        forget_paired(vault)
+    return token(vault, "bridge", reset=reset)
+
+
+def _paired_path(vault: Vault) -> Path:
+    return secrets_dir(vault) / "bridge-paired.json"
+
+
+def paired_origin(vault: Vault) -> str | None:
+    """The ``chrome-extension://<id>`` origin paired with this vault's bridge, if any."""
+    try:
+        data = json.loads(_paired_path(vault).read_text(encoding="utf-8"))
+    except (FileNotFoundError, ValueError):
+        return None
+    origin = data.get("origin") if isinstance(data, dict) else None
+    return origin if isinstance(origin, str) else None
+
+
+def pair(vault: Vault, origin: str) -> None:
+    _write_private(_paired_path(vault), json.dumps({"origin": origin}) + "\n")
+
+
+def forget_paired(vault: Vault) -> None:
+    _paired_path(vault).unlink(missing_ok=True)
