@@ -367,3 +367,44 @@ def test_rate_limiter_refills_over_time() -> None:
        st.sampled_from(["", "/", "#frag", "/#x"]))
 def test_one_page_has_one_normal_url(scheme: str, www: str, tail: str) -> None:
     assert normalise_url(f"{scheme}://{www}Example.org/a{tail}") == "https://example.org/a"
+
+
+def test_mcp_browser_tool_exists_only_when_enabled_and_relays_to_the_extension(
+        vault: Vault) -> None:
+    from mcp import Client
+
+    from vaultd.mcp_server import build_server
+
+    async def tools(settings: Settings) -> set[str]:
+        async with Client(build_server(vault, settings)) as client:
+            return {t.name for t in (await client.list_tools()).tools}
+
+    assert "browser" not in asyncio.run(tools(Settings()))
+    server = start(vault, agent_actions=True)
+    settings = Settings.model_validate({"bridge": {"agent_actions": True, "port": server.port}})
+    assert "browser" in asyncio.run(tools(settings))
+    token = secrets.bridge_token(vault)
+
+    async def run() -> tuple[Any, Any]:
+        ws = await _extension(server.port, token, {"enabled": True, "origins": []})
+
+        async def answer() -> None:
+            msg = json.loads(await ws.recv())
+            await ws.send(json.dumps({"type": "result", "id": msg["id"], "ok": True,
+                                      "result": {"title": "A page", "url": "https://a.example/"}}))
+
+        async with Client(build_server(vault, settings)) as client:
+            task = asyncio.create_task(answer())
+            ok = await client.call_tool("browser", {"action": "tab_info"})
+            await task
+            refused = await client.call_tool("browser", {"action": "navigate",
+                                                         "url": "https://b.example/"})
+        await ws.close()
+        return ok, refused
+
+    try:
+        ok, refused = asyncio.run(run())
+    finally:
+        server.stop()
+    assert not ok.is_error and "A page" in ok.content[0].text
+    assert refused.is_error and "not an allowed origin" in refused.content[0].text

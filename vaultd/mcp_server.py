@@ -12,7 +12,7 @@ import logging
 import sys
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from vaultd.errors import CitationError, VaultdError
 from vaultd.vault import Vault
@@ -314,4 +314,28 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
             data["configured_provider"] = settings.index.embedding_provider
         return data
 
+    if settings is not None and settings.bridge.agent_actions:
+        _browser_tool(server, vault, settings)
     return server
+
+
+def _browser_tool(server: MCPServer, vault: Vault, settings: Settings) -> None:
+    """Agent actions in the user's browser, through the bridge and the extension (only
+    when ``[bridge] agent_actions`` is on; the extension must allow them and the origin)."""
+
+    @server.tool()
+    def browser(action: Literal["ping", "tab_info", "navigate", "click", "type", "wait",
+                                "extract", "screenshot"],
+                url: str | None = None, selector: str | None = None, text: str | None = None,
+                timeout_ms: int | None = None) -> dict[str, Any]:
+        """Drive the user's browser tab through the vaultd extension: navigate (url),
+        click/type/wait (CSS selector; text for type), extract (text of selector or the
+        page), screenshot, tab_info, ping. Only on origins the user allowed."""
+        from vaultd.bridge.client import send_command
+
+        given = {"url": url, "selector": selector, "text": text, "timeout_ms": timeout_ms}
+        params = {k: v for k, v in given.items() if v is not None}
+        try:
+            return send_command(vault, settings, action, params)
+        except VaultdError as exc:
+            raise _tool_error(exc) from exc

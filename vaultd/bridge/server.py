@@ -244,6 +244,7 @@ class BridgeServer:
         self.bridge = Bridge(vault, settings, agent=agent)
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         want = settings.bridge.port if port is None else port
         try:
             self._sock.bind(("127.0.0.1", want))
