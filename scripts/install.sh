@@ -2,8 +2,9 @@
 # Install vaultd and the system tools its parser tiers use.
 #   bash scripts/install.sh          runtime only
 #   bash scripts/install.sh --dev    plus the test and lint tools
-# System packages (poppler-utils for pdftotext, tesseract-ocr for OCR; with --dev also
-# chromium, the headless browser the extension tests and note screenshots drive) are
+# System packages (poppler-utils for pdftotext, tesseract-ocr for OCR, ffmpeg for video
+# slides; with --dev also chromium, the headless browser the extension tests and note
+# screenshots drive, and espeak-ng, the voice of the tests' synthetic talk) are
 # installed with apt-get when it is present and we may use it, or with Homebrew on macOS;
 # otherwise the script says what is missing and vaultd degrades (pdftotext/OCR tiers
 # reported unavailable; the browser tests skip, or fail under VAULTD_REQUIRE_FIXTURES=1).
@@ -13,8 +14,8 @@ cd "$(dirname "$0")/.."
 extra=""
 [ "${1:-}" = "--dev" ] && extra="[dev]"
 
-sys_pkgs="poppler-utils tesseract-ocr tesseract-ocr-eng"
-[ -n "$extra" ] && sys_pkgs="$sys_pkgs chromium"
+sys_pkgs="poppler-utils tesseract-ocr tesseract-ocr-eng ffmpeg"
+[ -n "$extra" ] && sys_pkgs="$sys_pkgs chromium espeak-ng"
 if command -v apt-get >/dev/null 2>&1; then
   missing=""
   for p in $sys_pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
@@ -25,7 +26,7 @@ if command -v apt-get >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >&2
   fi
 elif command -v brew >/dev/null 2>&1; then
-  for p in poppler tesseract; do brew list "$p" >/dev/null 2>&1 || brew install "$p"; done
+  for p in poppler tesseract ffmpeg; do brew list "$p" >/dev/null 2>&1 || brew install "$p"; done
 else
   echo "note: no apt-get or brew; install poppler (pdftotext) and tesseract yourself for those tiers" >&2
 fi
