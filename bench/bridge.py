@@ -28,6 +28,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -100,7 +101,7 @@ def _answers(port: int) -> bool:
 def variant(base: bytes, n: int) -> bytes:
     import pymupdf
 
-    doc = pymupdf.open(stream=base, filetype="pdf")
+    doc: Any = pymupdf.open(stream=base, filetype="pdf")  # type: ignore[no-untyped-call]
     doc[0].insert_text((54, 770), f"Bench variant {n}.", fontname="helv", fontsize=8)
     data: bytes = doc.tobytes(garbage=3, deflate=True, no_new_id=True)
     doc.close()

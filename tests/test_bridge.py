@@ -408,3 +408,18 @@ def test_mcp_browser_tool_exists_only_when_enabled_and_relays_to_the_extension(
         server.stop()
     assert not ok.is_error and "A page" in ok.content[0].text
     assert refused.is_error and "not an allowed origin" in refused.content[0].text
+
+
+def test_another_extension_is_told_why_its_socket_is_closed(bridge: Client, vault: Vault) -> None:
+    secrets.pair(vault, EXT)
+    bridge.server.bridge.paired = EXT
+
+    async def run() -> int:
+        ws = await websockets.connect(f"ws://127.0.0.1:{bridge.server.port}/ws",
+                                      origin="chrome-extension://other")  # type: ignore[arg-type]
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await ws.recv()
+        assert closed.value.rcvd is not None
+        return closed.value.rcvd.code
+
+    assert asyncio.run(run()) == 4403

@@ -94,7 +94,7 @@ class Gate:
                 refusal = guard.check_token(_header(scope, b"authorization"), b.token)
         if refusal is not None:
             if scope["type"] == "websocket":
-                await send({"type": "websocket.close", "code": 4000 + refusal.status})
+                await self._refuse_socket(refusal, origin, receive, send)
                 return
             headers = ({"Retry-After": str(b.limiter.retry_after(client))}
                        if refusal.status == 429 else None)
@@ -103,6 +103,19 @@ class Gate:
         if scope["type"] == "http" and guard.pairs(origin, b.paired):
             b.pair(origin)  # type: ignore[arg-type]
         await self.app(scope, receive, send)
+
+
+    @staticmethod
+    async def _refuse_socket(refusal: guard.Refusal, origin: str | None, receive: Receive,
+                             send: Send) -> None:
+        """A web page's socket fails at the handshake (HTTP 403/421). Another extension
+        is told why (close code 4403), so it can say "paired with another extension"."""
+        if refusal.status == 403 and origin and origin.startswith(guard.EXTENSION_SCHEME):
+            await receive()  # websocket.connect
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": 4403, "reason": refusal.error[:120]})
+            return
+        await send({"type": "websocket.close", "code": 4000 + refusal.status})
 
 
 class Bridge:
@@ -217,6 +230,8 @@ class Bridge:
                     link.answer(message)
                 elif message.get("type") == "settings":
                     link.allow(message.get("actions"))
+                elif message.get("type") == "ping":
+                    await ws.send_json({"type": "pong"})
         except (WebSocketDisconnect, ValueError):
             pass
         finally:
