@@ -28,6 +28,10 @@ class CitekeySettings(_Section):
         "[auth:lower][year][shorttitle:1:nopunct]",
         description="cite-key pattern (see docs/citekeys.md)",
     )
+    video_pattern: str = Field(
+        "[auth:lower][year][shorttitle:1:nopunct]",
+        description="cite-key pattern for videos; the channel is the author (3blue1brown2017neural)",
+    )
 
 
 class CitationSettings(_Section):
@@ -115,6 +119,19 @@ class DaemonSettings(_Section):
     )
 
 
+class VideoSettings(_Section):
+    language: str | None = Field(
+        None, description="transcript language (default: the video's own, else English)")
+    download_media: bool = Field(
+        False, description="vaultd capture of a YouTube URL also downloads the video (for slides)")
+    keep_media: bool = Field(
+        False, description="keep a video's media file in raw/youtube/ after its slides are read")
+    slides: bool = Field(True, description="read slides (keyframes + OCR) when the media is there")
+    max_slides: int = Field(60, ge=0, description="at most this many slide frames per video")
+    asr_model: str = Field(
+        "small", description="faster-whisper model for videos without captions (vaultd[asr])")
+
+
 class BridgeSettings(_Section):
     enabled: bool = Field(True, description="vaultd run starts the browser bridge")
     port: int = Field(7600, ge=1, le=65535, description="the bridge listens on 127.0.0.1:<port>")
@@ -134,6 +151,7 @@ class Settings(_Section):
     index: IndexSettings = Field(default_factory=IndexSettings)
     daemon: DaemonSettings = Field(default_factory=DaemonSettings)
     bridge: BridgeSettings = Field(default_factory=BridgeSettings)
+    video: VideoSettings = Field(default_factory=VideoSettings)
 
 
 # Environment variables with established names; every other field is also reachable

@@ -64,7 +64,8 @@ CSLType = Literal[
 ]
 
 ChunkType = Literal[
-    "heading", "paragraph", "list", "figure", "table", "equation", "reference", "page", "front"
+    "heading", "paragraph", "list", "figure", "table", "equation", "reference", "page", "front",
+    "transcript", "slide",
 ]
 
 EnrichmentState = Literal["pending", "done", "skipped", "failed"]
@@ -147,6 +148,7 @@ class Work(_Model):
     edition: str | None = None
     version: str | None = None
     medium: str | None = None
+    dimensions: str | None = Field(None, description="running time of a video ('19:13')")
     volume: str | None = None
     issue: str | None = None
     page: str | None = None
@@ -236,6 +238,7 @@ _CSL_SCALARS = {
     "edition": "edition",
     "version": "version",
     "medium": "medium",
+    "dimensions": "dimensions",
     "volume": "volume",
     "issue": "issue",
     "page": "page",
@@ -275,7 +278,9 @@ def _name_to_csl(author: Author) -> dict[str, str]:
 
 
 class Provenance(_Model):
-    """Where a chunk's text came from. Written by the PDF extractor only.
+    """Where a chunk's text came from. Written by the PDF extractor, or for a video by the
+    transcript reader (``start``/``end``/``transcript`` set, ``page`` always 1: a video has
+    one "page" and its locator is the time).
 
     ``bbox`` is ``[x0, y0, x1, y1]`` in PDF points with the origin at the top-left of the
     page's visible area (CropBox), y growing downward (PyMuPDF's convention).
@@ -307,6 +312,12 @@ class Provenance(_Model):
     ocr_confidence: float | None = None
     text_layer: str | None = Field(
         None, description="'unreliable' when some glyphs map to no text or to the wrong text")
+    start: float | None = Field(
+        None, description="video chunks: seconds into the video where the passage starts")
+    end: float | None = Field(None, description="video chunks: seconds where it ends")
+    transcript: str | None = Field(
+        None, description="video chunks: where the words come from: 'creator' captions, "
+        "'auto' captions or 'asr:<model>' (local speech recognition)")
 
 
 class Chunk(_Model):
@@ -358,6 +369,8 @@ class NoteMeta(_Model):
     captured_at: str | None = Field(None, description="ISO 8601 date-time")
     raw: str | None = Field(None, description="vault-relative path of the source PDF")
     pdf_sha256: str | None = None
+    video_id: str | None = Field(None, description="YouTube video id (video notes)")
+    url: str | None = Field(None, description="the video's page (video notes)")
     parser: str | None = None
     parser_version: str | None = None
     chunks: int = 0
@@ -429,6 +442,8 @@ class MetaFile(_Model):
                                          "(e.g. preprint vs published year); not problems")
     pdf: str | None = Field(None, description="vault-relative PDF path, None if metadata-only")
     pdf_sha256: str | None = None
+    video: str | None = Field(
+        None, description="vault-relative folder of a video's files (raw/youtube/<id>/)")
     captured_at: str | None = None
     needs_retry: bool = False
     work: Work

@@ -32,6 +32,9 @@ def _check_note(vault: Vault, note: Note, rel: str, report: VerifyReport, ocr_la
     report.chunks += len(note.chunks)
     if not meta.raw or not note.chunks:
         return
+    if meta.video_id:
+        _check_video(vault, note, rel, report)
+        return
     pdf = vault.root / meta.raw
     if not pdf.is_file():
         report.findings.append(finding("MISSING", meta.raw, key,
@@ -78,6 +81,35 @@ def _check_note(vault: Vault, note: Note, rel: str, report: VerifyReport, ocr_la
                 f"({_where(chunk.provenance)}; {meta.raw} sets it at {_where(same[0].provenance)}); "
                 f"run `vaultd compile {key}`",
                 chunk_id=chunk.id, expected=chunk.provenance.text_sha256))
+
+
+def _check_video(vault: Vault, note: Note, rel: str, report: VerifyReport) -> None:
+    """A video's transcript chunks against the stored subtitle file, re-read and re-cut
+    the way compile did. Slide text (OCR of frames whose media is usually not kept) and
+    speech-recognition transcripts cannot be re-derived: they are not reported."""
+    from vaultd.pipeline.compile import read_meta
+    from vaultd.pipeline.video_note import rederive
+
+    key = note.meta.cite_key
+    try:
+        fresh = rederive(vault, load_settings(vault.config_path), read_meta(vault, key))
+    except VaultdError as exc:
+        report.findings.append(finding("MISSING", note.meta.raw or rel, key, f"{key}: {exc}"))
+        return
+    if fresh is None:
+        return
+    hashes = set(fresh.values())
+    for chunk in note.chunks:
+        if chunk.provenance.chunk_type != "transcript" or chunk.provenance.transcript is None \
+                or chunk.provenance.transcript.startswith("asr:"):
+            continue
+        if chunk.provenance.text_sha256 not in hashes:
+            report.findings.append(finding(
+                "STALE", rel, key,
+                f"{key}/{chunk.id}: quote no longer reproduces from the stored subtitles in "
+                f"raw/youtube/{note.meta.video_id}/; run `vaultd compile {key}`",
+                chunk_id=chunk.id, expected=chunk.provenance.text_sha256,
+                actual=fresh.get(chunk.id)))
 
 
 #: How far a region's edge may move (PDF points) and still be the same region: rounding.

@@ -13,7 +13,8 @@ from typing import Literal
 from urllib.parse import unquote, urlparse
 
 Kind = Literal[
-    "pdf", "arxiv", "doi", "pdf_url", "url_file", "webloc", "link_list", "bib", "youtube"
+    "pdf", "arxiv", "doi", "pdf_url", "url_file", "webloc", "link_list", "bib", "youtube",
+    "video_info",
 ]
 
 # New-style ids: YYMM.NNNN(N) with optional version; old-style: archive(.SUBJ)/YYMMNNN.
@@ -123,6 +124,8 @@ def _detect_file(s: str) -> Detected | None:
             return None
     except (OSError, ValueError, RuntimeError):  # RuntimeError: '~user' with no such home
         return None
+    if path.name.lower().endswith(".info.json"):  # yt-dlp's record of a video
+        return Detected("video_info", str(path.resolve()))
     suffix = path.suffix.lower()
     kinds: dict[str, Kind] = {
         ".pdf": "pdf", ".url": "url_file", ".webloc": "webloc", ".txt": "link_list",

@@ -31,12 +31,14 @@ def _warn(labels: list[str], cite_key: str) -> None:
 @click.argument("cite_key")
 @click.option("--format", "-f", "style", default="apa", show_default=True, help=_FORMAT_HELP)
 @click.option("--page", "-p", default=None, help="Print the in-text citation pointing at PAGE.")
+@click.option("--time", "-t", "at", default=None,
+              help="A video: print the in-text citation pointing at TIME (3:15, 1:02:03, 195).")
 @click.option("--intext", is_flag=True, help="Print the in-text citation: (Vaswani et al., 2017).")
 @click.option("--markdown", is_flag=True, help="The entry as the note shows it (*italics*).")
 @json_option
 @click.pass_context
 def cite_command(ctx: click.Context, cite_key: str, style: str, page: str | None,
-                 intext: bool, markdown: bool, as_json: bool) -> None:
+                 at: str | None, intext: bool, markdown: bool, as_json: bool) -> None:
     """Print the citation of CITE_KEY.
 
     Unverified or retracted works are named on stderr (and in --json: verified, labels).
@@ -45,18 +47,21 @@ def cite_command(ctx: click.Context, cite_key: str, style: str, page: str | None
     Examples:
       vaultd cite vaswani2017attention --format apa
       vaultd cite vaswani2017attention -f MLA --page 4   # (Vaswani et al. 4)
+      vaultd cite 3blue1brown2017what --time 3:15        # (3Blue1Brown, 2017, 3:15)
       vaultd cite vaswani2017attention -f nature          # any installed CSL style
       vaultd cite vaswani2017attention -f bibtex
       vaultd cite vaswani2017attention -f csl-json        # CSL-JSON for pandoc/Zotero
     """
     from vaultd.index.lookup import citation
 
-    c = citation(app(ctx).vault(), cite_key, style, renderer=_renderer(ctx), page=page)
+    if page and at:
+        raise click.UsageError("give --page or --time, not both")
+    c = citation(app(ctx).vault(), cite_key, style, renderer=_renderer(ctx), page=page, time=at)
     if as_json:
         emit_json(c.to_json())
         return
     _warn(c.labels, cite_key)
-    if (page or intext) and c.intext is not None:
+    if (page or at or intext) and c.intext is not None:
         click.echo(c.intext)
     elif markdown or c.plain is None:
         click.echo(c.text.rstrip("\n"))

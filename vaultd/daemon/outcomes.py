@@ -58,6 +58,16 @@ def place_processed_pdf(vault: Vault, src: Path, cite_key: str) -> Path:
     return archive(vault, src)
 
 
+def archive_video_files(vault: Vault, info: Path) -> Path:
+    """A processed ``<id>.info.json`` and the files beside it of the same video (subtitles,
+    media; copied to raw/youtube/<id>/ by capture) go to .vaultd/processed/ together."""
+    video_id = info.name[: -len(".info.json")]
+    for sibling in sorted(info.parent.glob(f"{video_id}.*")):
+        if sibling != info and sibling.is_file():
+            archive(vault, sibling)
+    return archive(vault, info)
+
+
 def archive(vault: Vault, src: Path) -> Path:
     """Processed link files, duplicates and ignored items: kept under .vaultd/processed/."""
     stamp = dt.date.today().isoformat()

@@ -169,7 +169,9 @@ class Daemon:
         with self._key_lock(key):
             dup = self.queue.done_with_key(key)
             if dup is not None and all(self.vault.note_path(k).is_file() for k in dup.cite_keys):
-                where = outcomes.archive(self.vault, path)
+                where = (outcomes.archive_video_files(self.vault, path)
+                         if path.name.lower().endswith(".info.json")
+                         else outcomes.archive(self.vault, path))
                 self.queue.finish(job.id, f"duplicate of job {dup.id}; kept at "
                                   f"{self.vault.rel(where)}", dup.cite_keys)
                 return
@@ -184,7 +186,9 @@ class Daemon:
                 else:
                     self._fail(job, path, str(exc))
                 return
-            if facts.url is None and rule.action == "capture" and result.cite_keys:
+            if path.name.lower().endswith(".info.json"):
+                where = outcomes.archive_video_files(self.vault, path)
+            elif facts.url is None and rule.action == "capture" and result.cite_keys:
                 where = outcomes.place_processed_pdf(self.vault, path, result.cite_keys[0])
             else:
                 where = outcomes.archive(self.vault, path)

@@ -184,6 +184,18 @@ class CitationRenderer:
         located = self.render({cite_key: work}, [chosen], locator=page.strip())
         return located[cite_key][chosen.name].intext_locator
 
+    def cite_time(self, work: Work, cite_key: str, style: str, seconds: float) -> str:
+        """The in-text citation of a video pointing at a time in it, as the style writes a
+        time locator: ``(3Blue1Brown, 2017, 3:15)``. The locator goes to the processor in
+        braces, pandoc's form for a locator with no label (else it would be a page)."""
+        from vaultd.video.info import timestamp
+
+        if not has_title(work):
+            raise InputError(f"{cite_key} has no title, so no citation is made for it")
+        chosen = self.style(style)
+        located = self.render({cite_key: work}, [chosen], locator="{" + timestamp(seconds) + "}")
+        return located[cite_key][chosen.name].intext_locator
+
     def for_note(self, work: Work, cite_key: str) -> dict[str, str]:
         """The note's citations: every configured style as Markdown, then BibTeX."""
         if not has_title(work):

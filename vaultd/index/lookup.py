@@ -142,9 +142,11 @@ def _citation(cite_key: str, name: str, meta: MetaFile, text: str, plain: str | 
 
 
 def citation(vault: Vault, cite_key: str, style: str = BIBTEX, *, index_db: Any = None,
-             renderer: Any = None, page: str | None = None) -> Citation:
+             renderer: Any = None, page: str | None = None,
+             time: str | None = None) -> Citation:
     """``cite_key`` cited in ``style`` (any case): a configured or installed CSL style,
-    ``bibtex`` or ``csl-json``; ``page`` adds the in-text citation pointing at that page."""
+    ``bibtex`` or ``csl-json``; ``page`` adds the in-text citation pointing at that page,
+    ``time`` (``3:15``, ``195``, ``1h2m3s``) at that time of a video."""
     from vaultd.formats import has_title, to_bibtex, to_csl_json
 
     meta = load_meta(vault, cite_key, index_db=index_db)
@@ -157,9 +159,29 @@ def citation(vault: Vault, cite_key: str, style: str = BIBTEX, *, index_db: Any 
     if name == BIBTEX:
         return _citation(cite_key, name, meta, to_bibtex(meta.work, cite_key))
     rendering = citer.one(meta.work, cite_key, name)
-    intext = citer.cite(meta.work, cite_key, name, page) if page else rendering.intext
+    if time is not None:
+        intext = citer.cite_time(meta.work, cite_key, name, parse_time(time))
+    else:
+        intext = citer.cite(meta.work, cite_key, name, page) if page else rendering.intext
     return _citation(cite_key, name, meta, rendering.entry_markdown(), rendering.entry_text(),
                      intext)
+
+
+def parse_time(value: str) -> float:
+    """Seconds from ``3:15``, ``1:02:03``, ``195``, ``195s`` or ``1h2m3s``; InputError if none."""
+    from vaultd.video.info import start_time
+
+    text = value.strip()
+    parts = text.split(":")
+    if 2 <= len(parts) <= 3 and all(p.isdigit() for p in parts):
+        seconds = 0.0
+        for p in parts:
+            seconds = seconds * 60 + int(p)
+        return seconds
+    found = start_time(f"https://youtu.be/x?t={text}")
+    if found is None:
+        raise InputError(f"{value!r} is not a time in a video; give it as 3:15, 1:02:03 or 195")
+    return found
 
 
 def cite(vault: Vault, cite_key: str, style: str = BIBTEX, *, index_db: Any = None,
@@ -274,6 +296,8 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: Any = None,
         raise InputError(f"chunk {chunk_id} of {cite_key} was edited (hash mismatch): refusing "
                          f"to quote it; run `vaultd verify {cite_key}` and recompile")
     prov = chunk.provenance
+    if prov.start is not None:
+        return _video_quote(vault, note, chunk, index_db, renderer)
     page = page_locator(prov)
     cited = _quote_citation(vault, cite_key, page, index_db, renderer)
     cited["labels"] = [*cited["labels"], *(label for label, _ in chunk_warnings(prov))]
@@ -300,8 +324,31 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: Any = None,
     }
 
 
-def _quote_citation(vault: Vault, cite_key: str, page: str, index_db: Any,
-                    renderer: Any) -> dict[str, Any]:
+def _video_quote(vault: Vault, note: Any, chunk: Any, index_db: Any,
+                 renderer: Any) -> dict[str, Any]:
+    """``quote`` of a video chunk: its time instead of a page, a link that plays it."""
+    from vaultd.notes.pages import time_locator
+    from vaultd.video.info import watch_link
+
+    prov = chunk.provenance
+    start = prov.start or 0.0
+    cited = _quote_citation(vault, note.meta.cite_key, None, index_db, renderer, time=start)
+    cited["labels"] = [*cited["labels"], *(label for label, _ in chunk_warnings(prov))]
+    video = note.meta.video_id
+    return {
+        "cite_key": note.meta.cite_key, "chunk_id": chunk.id, "text": chunk.text,
+        "text_sha256": prov.text_sha256, "verified": True, "title": note.meta.title,
+        "start": prov.start, "end": prov.end, "transcript": prov.transcript,
+        "section": prov.section, "chunk_type": prov.chunk_type,
+        "locator": time_locator(start, prov.end),
+        "link": watch_link(video, start) if video else None, "figure": chunk.figure,
+        **cited, "paraphrase": chunk.paraphrase, "implication": chunk.implication,
+        "advisory": QUOTE_CONTRACT,
+    }
+
+
+def _quote_citation(vault: Vault, cite_key: str, page: str | None, index_db: Any,
+                    renderer: Any, *, time: float | None = None) -> dict[str, Any]:
     """``citation`` (in-text, with the page), ``citation_style``, ``metadata_verified``,
     ``retracted`` and ``labels`` of a quote's work; a record that cannot be read or
     rendered gives ``citation: None`` (the quote itself stays servable)."""
@@ -319,7 +366,9 @@ def _quote_citation(vault: Vault, cite_key: str, page: str, index_db: Any,
         try:
             citer = _renderer(vault, renderer)
             style = citer.styles[0]
-            out["citation"] = citer.cite(meta.work, cite_key, style.name, page)
+            out["citation"] = (citer.cite_time(meta.work, cite_key, style.name, time)
+                               if time is not None else
+                               citer.cite(meta.work, cite_key, style.name, page))
             out["citation_style"] = style.name
         except VaultdError as exc:  # no processor here: the quote itself is still served
             out["citation_error"] = str(exc)

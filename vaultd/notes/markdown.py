@@ -139,7 +139,8 @@ def replace_citations(text: str, citations: dict[str, str], meta: NoteMeta) -> s
 #: Provenance fields written only when they differ from their default (the model fills
 #: the default back in when the note is read).
 _DEFAULTED = {"page_label": None, "section": None, "bbox": None, "pdf_rect": None,
-              "regions": None, "ocr": False, "ocr_confidence": None, "text_layer": None}
+              "regions": None, "ocr": False, "ocr_confidence": None, "text_layer": None,
+              "start": None, "end": None, "transcript": None}
 
 
 #: Marks "the section of the chunk before" while a note's chunks are read back.
@@ -148,7 +149,7 @@ _INHERIT = object()
 
 #: Provenance fields that repeat from chunk to chunk: in a note, each is written only
 #: where it changes from the chunk before (the first chunk compares with null).
-_CARRIED = ("section", "parser")
+_CARRIED = ("section", "parser", "transcript")
 #: The chunk type written only when it is not this one.
 _USUAL_TYPE = "paragraph"
 
@@ -183,7 +184,8 @@ def _chunk_yaml(chunk: Chunk, prev: Any = _INHERIT) -> str:
     return fast if fast is not None else dump_yaml(data, BlockDumper)
 
 
-def render_chunk(cite_key: str, chunk: Chunk, prev: Any = _INHERIT) -> str:
+def render_chunk(cite_key: str, chunk: Chunk, prev: Any = _INHERIT, *,
+                 video_id: str | None = None) -> str:
     """One chunk block in the current format (see module doc and docs/note-format.md).
     ``prev``: the provenance of the chunk before it in the note, None for the first (the
     fields it shares are then left out, see ``_chunk_data``); left out, every field is
@@ -209,7 +211,7 @@ def render_chunk(cite_key: str, chunk: Chunk, prev: Any = _INHERIT) -> str:
     links = " · ".join([ref_link(r) for r in chunk.refs] + [f"[[{k}]]" for k in chunk.linked_notes])
     if links and "\n" not in links and "\r" not in links:
         out += ["**Links:** " + links, ""]
-    out += [page_links(cite_key, chunk), ""]
+    out += [page_links(cite_key, chunk, video_id=video_id), ""]
     out += _advisory_callout(chunk)
     out += ["%%", _fence(_chunk_yaml(chunk, prev), "yaml") + "%%", CHUNK_END]
     return "\n".join(out) + "\n"
@@ -252,7 +254,8 @@ def render_note(note: Note) -> str:
     parts.append(annotation_text(notes.pop("", "")))
     prev: Provenance | None = None
     for c in note.chunks:
-        parts += [render_chunk(note.meta.cite_key, c, prev) + "\n", annotation_text(notes.pop(c.id, ""))]
+        parts += [render_chunk(note.meta.cite_key, c, prev, video_id=note.meta.video_id) + "\n",
+                  annotation_text(notes.pop(c.id, ""))]
         prev = c.provenance
     parts += [annotation_text(text) for text in notes.values()]  # of no chunk here: kept at the end
     parts += [QUOTES_END + "\n", "\n"]

@@ -61,10 +61,13 @@ def chunk_link(cite_key: str, chunk: Chunk) -> str:
     return page_links(cite_key, chunk, labels=False)
 
 
-def page_links(cite_key: str, chunk: Chunk, *, labels: bool = True) -> str:
+def page_links(cite_key: str, chunk: Chunk, *, labels: bool = True,
+               video_id: str | None = None) -> str:
     """``chunk_link`` with each link shown as its printed page (``[[…|p. 103]]``) when
-    ``labels``."""
+    ``labels``; a video chunk links to its time (``[3:15–4:20](https://youtu.be/…?t=195)``)."""
     prov = chunk.provenance
+    if prov.start is not None and video_id:
+        return time_link(video_id, prov.start, prov.end)
     regions = prov.regions or [[prov.page, *(prov.pdf_rect or [])]]
     return " · ".join(
         _page_link(cite_key, int(r[0]), r[1:], f"p. {printed_page(prov, int(r[0]))}" if labels else None)
@@ -79,6 +82,22 @@ def _page_link(cite_key: str, page: int, rect: list[float] | list[int | float],
         parts = [math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1)]
         link += "&rect=" + ",".join(str(p) for p in parts)
     return f"[[{link}|{shown}]]" if shown else f"[[{link}]]"
+
+
+def time_locator(start: float, end: float | None = None) -> str:
+    """``3:15`` or ``3:15–4:20``: where a video passage is, as a viewer reads it."""
+    from vaultd.video.info import timestamp
+
+    if end is None or int(end) <= int(start):
+        return timestamp(start)
+    return f"{timestamp(start)}–{timestamp(end)}"
+
+
+def time_link(video_id: str, start: float, end: float | None = None) -> str:
+    """A Markdown link that opens the video at the passage."""
+    from vaultd.video.info import watch_link
+
+    return f"[{time_locator(start, end)}]({watch_link(video_id, start)})"
 
 
 def ref_link(ref: str) -> str:

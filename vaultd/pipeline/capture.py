@@ -51,7 +51,7 @@ from vaultd.statedb import open_state_db
 from vaultd.vault import Vault, file_sha256
 
 MAX_PRINTED_IDS = 3
-FILE_SUFFIXES = (".pdf", ".bib", ".url", ".webloc", ".txt", ".md")
+FILE_SUFFIXES = (".pdf", ".bib", ".url", ".webloc", ".txt", ".md", ".json")
 
 
 
@@ -76,8 +76,6 @@ async def capture(vault: Vault, settings: Settings, input: str, *, doi: str | No
     if found is None:
         raise InputError(f"cannot recognise {input!r} as a PDF, arXiv id, DOI, URL, link file "
                          "or .bib; check the spelling or the path")
-    if found.kind == "youtube":
-        raise InputError(f"YouTube capture is not supported yet: {input}")
     if cite_key is not None and not citekey.KEY_RE.fullmatch(cite_key):
         raise InputError(f"--cite-key {cite_key!r} is not a valid cite key: use only the "
                          "characters A-Z a-z 0-9 _ : -")
@@ -192,13 +190,21 @@ async def _dispatch(run: CaptureRun, found: Detected, doi: str | None,
                             for item in items])
     if found.kind == "bib":
         return await _capture_bib(run, Path(found.value))
+    if found.kind in ("youtube", "video_info"):
+        from vaultd.pipeline import video_capture
+
+        if doi is not None:
+            raise InputError("--doi is for papers; a video is identified by its URL")
+        # Synchronous: the state database connection belongs to this thread, and a
+        # capture runs its items one at a time anyway.
+        if found.kind == "video_info":
+            return [video_capture.capture_video_files(run, Path(found.value), cite_key)]
+        return [video_capture.capture_video_url(run, found.value, cite_key)]
     return [await _capture_one(run, found, doi, cite_key)]
 
 
 async def _dispatch_item(run: CaptureRun, item: Detected, doi: str | None,
                          cite_key: str | None) -> list[CaptureResult]:
-    if item.kind == "youtube":
-        raise InputError(f"YouTube capture is not supported yet: {item.value}")
     return await _dispatch(run, item, doi, cite_key)
 
 

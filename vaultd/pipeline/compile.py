@@ -251,6 +251,10 @@ def compile_note(
     A note that already exists is rewritten where it is; a new one goes to
     ``wiki/[folder/]<cite_key>.md``."""
     meta = read_meta(vault, cite_key)
+    if meta.video:  # a talk or video: its note is made from its transcript
+        from vaultd.pipeline.video_note import compile_video
+
+        return compile_video(vault, settings, meta, folder=folder, citer=citer)
     pdf = vault.pdf_path(cite_key)
     chunks: list[Chunk] = []
     warnings: list[str] = []

@@ -1,0 +1,1 @@
+"""Talks and videos: YouTube metadata, transcripts, time-coded chunks and slides."""
