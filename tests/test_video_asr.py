@@ -23,7 +23,7 @@ from video_support import Talk, require_tools, synthetic_talk
 from vaultd.video.asr import (
     AsrCue,
     AsrError,
-    AsrUnavailable,
+    AsrUnavailableError,
     FasterWhisper,
     Transcriber,
     transcriber,
@@ -45,7 +45,7 @@ def test_transcriber_without_faster_whisper_says_how_to_get_it_in_one_line(
 ) -> None:
     monkeypatch.setitem(sys.modules, "faster_whisper", None)  # as if not installed
 
-    with pytest.raises(AsrUnavailable) as info:
+    with pytest.raises(AsrUnavailableError) as info:
         transcriber("small")
 
     assert str(info.value) == UNAVAILABLE_SMALL
@@ -111,7 +111,7 @@ def test_faster_whisper_without_the_model_offline_is_unavailable_after_one_downl
 ) -> None:
     fake_faster_whisper.cached = False
 
-    with pytest.raises(AsrUnavailable) as info:
+    with pytest.raises(AsrUnavailableError) as info:
         transcriber("small")
 
     assert str(info.value) == UNAVAILABLE_SMALL
@@ -121,7 +121,7 @@ def test_faster_whisper_without_the_model_offline_is_unavailable_after_one_downl
 def test_an_unknown_model_name_is_unavailable_and_lists_the_known_ones(
     fake_faster_whisper: type[_FakeWhisperModel],
 ) -> None:
-    with pytest.raises(AsrUnavailable, match=r"unknown speech recognition model 'huge'; use one of: tiny, base, small"):
+    with pytest.raises(AsrUnavailableError, match=r"unknown speech recognition model 'huge'; use one of: tiny, base, small"):
         transcriber("huge")
     assert fake_faster_whisper.built == []
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -183,3 +185,58 @@ def test_yt_dlp_files_dropped_into_the_inbox_become_one_note(
     assert not [p for p in vault.inbox.iterdir() if p.is_file()]
     kept = sorted(p.name for p in vault.processed_dir.rglob("*") if p.is_file())
     assert kept == [f"{NO_CHAPTERS}.en.vtt", f"{NO_CHAPTERS}.info.json"]
+
+
+@pytest.fixture
+def workshop_page(tmp_path: Path) -> Iterator[str]:
+    """A page of two talks on 127.0.0.1: yt-dlp's generic extractor reads it as a
+    playlist of two videos (the real tool, on local data)."""
+    import http.server
+    import threading
+    from functools import partial
+
+    require_tools("ffmpeg")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text(
+        "<html><head><title>Talks of the workshop</title></head><body>"
+        '<video src="a.mp4"></video><video src="b.mp4"></video></body></html>', encoding="utf-8")
+    for name, colour in (("a", "white"), ("b", "black")):
+        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                        f"color=c={colour}:s=320x240:d=1", str(site / f"{name}.mp4")], check=True)
+    handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    server.shutdown()
+
+
+def test_a_playlist_gives_one_note_per_video_and_an_index(vault: Vault, tmp_path: Path,
+                                                          workshop_page: str) -> None:
+    from vaultd.pipeline.video_capture import download_video
+
+    own = download_video(workshop_page, tmp_path / "dl", Settings(), playlist=True)
+    results = capture_sync(vault, Settings(), str(own))
+    assert len(results) == 2 and len({r.cite_key for r in results}) == 2
+    index = vault.wiki / "playlists" / "Talks of the workshop.md"
+    text = index.read_text(encoding="utf-8")
+    # in playlist order, each a link to its video's record
+    first, second = (line for line in text.splitlines() if line[:2] in ("1.", "2."))
+    assert first.startswith(f"1. [[{results[0].cite_key}|") and second.startswith("2. [[")
+    index.write_text(text + "my thoughts on the workshop\n", encoding="utf-8")
+    capture_sync(vault, Settings(), str(own))  # again: same records, the user's text kept
+    assert len(list(vault.raw.glob("*.meta.json"))) == 2
+    assert index.read_text(encoding="utf-8").endswith("my thoughts on the workshop\n")
+
+
+def test_a_playlist_record_alone_says_what_is_missing(vault: Vault, tmp_path: Path,
+                                                      workshop_page: str) -> None:
+    from vaultd.errors import InputError
+    from vaultd.pipeline.video_capture import download_video
+
+    own = download_video(workshop_page, tmp_path / "dl", Settings(), playlist=True)
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    shutil.copy(own, alone / own.name)
+    with pytest.raises(InputError, match="playlist's own record"):
+        capture_sync(vault, Settings(), str(alone / own.name))

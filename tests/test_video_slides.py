@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -203,3 +205,23 @@ def test_read_slides_without_tools_says_what_to_install(
 
     with pytest.raises(SlidesError, match=r"tesseract \(apt install tesseract-ocr"):
         read_slides(video, tmp_path / "out", prefix="talk")
+
+
+def test_keyframes_work_with_an_ffmpeg_older_than_5_1(
+    talk: Talk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = shutil.which("ffmpeg")
+    old = tmp_path / "bin" / "ffmpeg"  # rejects -fps_mode like ffmpeg 4.x, else the real one
+    old.parent.mkdir()
+    old.write_text(
+        "#!/bin/sh\n"
+        'for a in "$@"; do [ "$a" = -fps_mode ] && '
+        "{ echo \"Unrecognized option 'fps_mode'.\" >&2; exit 1; }; done\n"
+        f'exec "{real}" "$@"\n'
+    )
+    old.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{old.parent}{os.pathsep}{os.environ['PATH']}")
+
+    frames = keyframes(talk.video, tmp_path / "out", prefix="talk")
+
+    assert [round(t) for t, _ in frames] == [round(s) for s in talk.starts]

@@ -198,8 +198,8 @@ async def _dispatch(run: CaptureRun, found: Detected, doi: str | None,
         # Synchronous: the state database connection belongs to this thread, and a
         # capture runs its items one at a time anyway.
         if found.kind == "video_info":
-            return [video_capture.capture_video_files(run, Path(found.value), cite_key)]
-        return [video_capture.capture_video_url(run, found.value, cite_key)]
+            return video_capture.capture_video_input(run, Path(found.value), cite_key)
+        return video_capture.capture_video_url(run, found.value, cite_key)
     return [await _capture_one(run, found, doi, cite_key)]
 
 

@@ -23,6 +23,7 @@ from vaultd.capture import records
 from vaultd.config import Settings
 from vaultd.errors import InputError, VaultdError
 from vaultd.models import MetaFile
+from vaultd.pipeline import video_playlist
 from vaultd.pipeline.capture_store import CaptureResult, CaptureRun
 from vaultd.vault import Vault, atomic_copy
 from vaultd.video.info import VideoInfo, read_info
@@ -40,6 +41,7 @@ class VideoDownloadError(VaultdError):
 @dataclass(frozen=True)
 class VideoFiles:
     info_path: Path
+    data: dict[str, Any]  # the info JSON as yt-dlp wrote it
     info: VideoInfo
     subtitles: dict[str, Path]  # language → .vtt
     media: Path | None
@@ -49,13 +51,20 @@ def video_folder(vault: Vault, video_id: str) -> Path:
     return vault.raw / "youtube" / video_id
 
 
-def read_video_files(info_path: Path) -> VideoFiles:
-    """The info JSON and the files beside it that belong to the same video."""
+def read_json(info_path: Path) -> dict[str, Any]:
     try:
         data = json.loads(info_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise InputError(f"{info_path.name} is not a yt-dlp info JSON ({exc}); download it again "
                          "with `yt-dlp --write-info-json --skip-download`") from exc
+    if not isinstance(data, dict):
+        raise InputError(f"{info_path.name} is not a yt-dlp info JSON (not an object)")
+    return data
+
+
+def read_video_files(info_path: Path) -> VideoFiles:
+    """The info JSON and the files beside it that belong to the same video."""
+    data = read_json(info_path)
     info = read_info(data)
     subtitles: dict[str, Path] = {}
     media = None
@@ -70,7 +79,7 @@ def read_video_files(info_path: Path) -> VideoFiles:
                 subtitles[lang] = path
         elif path.suffix.lower() in MEDIA_SUFFIXES and media is None:
             media = path
-    return VideoFiles(info_path, info, subtitles, media)
+    return VideoFiles(info_path, data, info, subtitles, media)
 
 
 def store_video(vault: Vault, files: VideoFiles) -> Path:
@@ -105,6 +114,7 @@ def capture_video_files(run: CaptureRun, info_path: Path, cite_key: str | None) 
         meta = records.read_meta(vault.meta_path(known))
         if meta is not None:
             store_video(vault, files)
+            video_playlist.remember(vault, files.data, cite_key=known)
             return CaptureResult(known, "existing", None, meta, list(meta.warnings))
     taken = records.taken_keys(vault, run.db)
     if known is not None:
@@ -126,8 +136,25 @@ def capture_video_files(run: CaptureRun, info_path: Path, cite_key: str | None) 
     meta.work.reconciled = True
     records.write_meta(vault, meta)
     records.record(run.db, meta)
+    video_playlist.remember(vault, files.data, cite_key=key)
     return CaptureResult(key, "refreshed" if known else "created", None, meta,
                          list(work.warnings))
+
+
+def capture_video_input(run: CaptureRun, info_path: Path,
+                        cite_key: str | None) -> list[CaptureResult]:
+    """A video's info JSON, or a playlist's own with its videos' info JSONs beside it."""
+    data = read_json(info_path)
+    if not video_playlist.is_playlist(data):
+        return [capture_video_files(run, info_path, cite_key)]
+    if cite_key:
+        raise InputError("--cite-key names one video; a playlist holds several")
+    members = video_playlist.members_beside(info_path, str(data.get("id")))
+    if not members:
+        raise video_playlist.no_members(info_path)
+    results = [capture_video_files(run, path, None) for path in members]
+    video_playlist.remember(run.vault, data)
+    return results
 
 
 # --- from a URL, with yt-dlp ----------------------------------------------------------
@@ -160,8 +187,18 @@ def explain_download_error(message: str) -> VaultdError:
     return VideoDownloadError(f"yt-dlp could not download the video: {text[:200]}")
 
 
-def download_video(url: str, into: Path, settings: Settings) -> Path:
-    """The info JSON (and subtitles, and the media when configured) of ``url`` in ``into``."""
+def is_playlist_url(url: str) -> bool:
+    """A playlist page, or a link to a video inside one? Only the page is a playlist."""
+    from urllib.parse import parse_qs, urlsplit
+
+    parts = urlsplit(url if "://" in url else f"https://{url}")
+    query = parse_qs(parts.query)
+    return "list" in query and "v" not in query and "/watch" not in parts.path
+
+
+def download_video(url: str, into: Path, settings: Settings, *, playlist: bool = False) -> Path:
+    """The info JSON (and subtitles, and the media when configured) of ``url`` in ``into``;
+    with ``playlist``, every video's and the playlist's own (returned)."""
     from vaultd.video.tools import missing_message, missing_tools
 
     missing = missing_tools(["yt-dlp", *(["ffmpeg"] if settings.video.download_media else [])])
@@ -177,7 +214,7 @@ def download_video(url: str, into: Path, settings: Settings) -> Path:
         "subtitleslangs": languages, "subtitlesformat": "vtt",
         "outtmpl": {"default": str(into / "%(id)s.%(ext)s")},
         "format": "bv*[height<=720]+ba/b[height<=720]/b",
-        "noplaylist": True, "socket_timeout": settings.capture.timeout_seconds,
+        "noplaylist": not playlist, "socket_timeout": settings.capture.timeout_seconds,
     }
     try:
         with yt_dlp.YoutubeDL(options) as ydl:
@@ -187,14 +224,14 @@ def download_video(url: str, into: Path, settings: Settings) -> Path:
     video_id = info.get("id") if isinstance(info, dict) else None
     found = into / f"{video_id}{INFO_SUFFIX}"
     if not video_id or not found.is_file():
-        raise VideoDownloadError(f"yt-dlp wrote no info JSON for {url}; is it a single video?")
+        raise VideoDownloadError(f"yt-dlp wrote no info JSON for {url}")
     return found
 
 
-def capture_video_url(run: CaptureRun, url: str, cite_key: str | None) -> CaptureResult:
+def capture_video_url(run: CaptureRun, url: str, cite_key: str | None) -> list[CaptureResult]:
     with tempfile.TemporaryDirectory(prefix="vaultd-video-") as tmp:
-        info_path = download_video(url, Path(tmp), run.settings)
-        return capture_video_files(run, info_path, cite_key)
+        info_path = download_video(url, Path(tmp), run.settings, playlist=is_playlist_url(url))
+        return capture_video_input(run, info_path, cite_key)
 
 
 def remove_media(folder: Path) -> None:

@@ -77,12 +77,12 @@ def read_transcript(files: VideoFiles, settings: Settings, warnings: list[str]) 
         return Transcript(origin, lang, cues, path)
     if files.media is None:
         return None
-    from vaultd.video.asr import AsrUnavailable, transcriber
+    from vaultd.video.asr import AsrError, AsrUnavailableError, transcriber
 
     try:
         asr = transcriber(settings.video.asr_model)
         asr_cues = asr.transcribe(files.media, settings.video.language or files.info.language)
-    except AsrUnavailable as exc:
+    except (AsrUnavailableError, AsrError) as exc:
         warnings.append(f"no captions: {exc}")
         return None
     cues = [Cue(c.start, c.end, " ".join(c.text.split())) for c in asr_cues if c.text.strip()]

@@ -24,7 +24,7 @@ class AsrCue:
     text: str
 
 
-class AsrUnavailable(VaultdError):  # noqa: N818 (the name the video pipeline imports)
+class AsrUnavailableError(VaultdError):
     """No speech recognition here: faster-whisper or its model is missing."""
 
 
@@ -57,11 +57,11 @@ def _load(model: str, device: str, compute_type: str) -> Any:
     try:  # optional extra; import_module keeps mypy quiet whether or not it is installed
         faster_whisper = importlib.import_module("faster_whisper")
     except ImportError as exc:
-        raise AsrUnavailable(unavailable_message(model)) from exc
+        raise AsrUnavailableError(unavailable_message(model)) from exc
     is_path_or_repo = "/" in model or Path(model).is_dir()
     if not is_path_or_repo and model not in faster_whisper.available_models():
         known = ", ".join(faster_whisper.available_models())
-        raise AsrUnavailable(f"unknown speech recognition model '{model}'; use one of: {known}")
+        raise AsrUnavailableError(f"unknown speech recognition model '{model}'; use one of: {known}")
     error: Exception | None = None
     # The cache first, so a fetched model never touches the network; then one download.
     for local_only in (True, False):
@@ -71,11 +71,11 @@ def _load(model: str, device: str, compute_type: str) -> Any:
             )
         except (OSError, ValueError, RuntimeError) as exc:  # hub cache/network, ctranslate2
             error = exc
-    raise AsrUnavailable(unavailable_message(model)) from error
+    raise AsrUnavailableError(unavailable_message(model)) from error
 
 
 class FasterWhisper:
-    """faster-whisper on this machine; raises AsrUnavailable when it cannot run."""
+    """faster-whisper on this machine; raises AsrUnavailableError when it cannot run."""
 
     def __init__(
         self, model: str = DEFAULT_MODEL, *, device: str = "cpu", compute_type: str = "int8"
@@ -98,5 +98,5 @@ class FasterWhisper:
 
 
 def transcriber(model: str) -> Transcriber:
-    """The speech recognizer to use, or AsrUnavailable saying how to get one."""
+    """The speech recognizer to use, or AsrUnavailableError saying how to get one."""
     return FasterWhisper(model)

@@ -78,21 +78,30 @@ def _select_expr(scene: float, extra_times: Sequence[float]) -> str:
     return "+".join(terms)
 
 
-def _run_ffmpeg(video: Path, frames_dir: Path, select: str, width: int) -> bytes:
+def _ffmpeg(
+    video: Path, frames_dir: Path, select: str, width: int, sync: str
+) -> subprocess.CompletedProcess[bytes]:
     pattern = str(frames_dir).replace("%", "%%") + "/%06d.png"
     cmd = [
         "ffmpeg", "-hide_banner", "-nostdin", "-nostats", "-loglevel", "info",
         "-i", str(video), "-map", "0:v:0", "-an", "-sn", "-dn",
         "-vf", f"select='{select}',showinfo,scale='min({width},iw)':-1",
-        "-fps_mode", "passthrough", pattern,
+        sync, "passthrough", pattern,
     ]  # fmt: skip
     try:
-        proc = subprocess.run(cmd, capture_output=True, timeout=FFMPEG_TIMEOUT_SECONDS, check=False)
+        return subprocess.run(cmd, capture_output=True, timeout=FFMPEG_TIMEOUT_SECONDS, check=False)
     except subprocess.TimeoutExpired as exc:
         raise SlidesError(
             f"ffmpeg took over {FFMPEG_TIMEOUT_SECONDS} s reading frames of {video.name}; "
             "try a shorter video or fewer extra times"
         ) from exc
+
+
+def _run_ffmpeg(video: Path, frames_dir: Path, select: str, width: int) -> bytes:
+    """ffmpeg's log (with a ``showinfo`` line per written frame); one PNG per frame."""
+    proc = _ffmpeg(video, frames_dir, select, width, "-fps_mode")
+    if proc.returncode != 0 and b"Unrecognized option 'fps_mode'" in proc.stderr:
+        proc = _ffmpeg(video, frames_dir, select, width, "-vsync")  # ffmpeg before 5.1
     if proc.returncode != 0:
         raise SlidesError(
             f"ffmpeg could not read video frames from {video.name} "
