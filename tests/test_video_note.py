@@ -240,3 +240,40 @@ def test_a_playlist_record_alone_says_what_is_missing(vault: Vault, tmp_path: Pa
     shutil.copy(own, alone / own.name)
     with pytest.raises(InputError, match="playlist's own record"):
         capture_sync(vault, Settings(), str(alone / own.name))
+
+
+@pytest.mark.parametrize(("message", "transient", "says"), [
+    # yt-dlp's own formats: its HTTP errors ("HTTP Error {status}: {reason}") and the
+    # age-gate reasons its YouTube extractor looks for ('confirm your age', 'age-restricted')
+    ("ERROR: [youtube] abc: Unable to download API page: HTTP Error 429: Too Many Requests",
+     True, "will retry"),
+    ("ERROR: [youtube] abc: Sign in to confirm your age", False, "--cookies-from-browser"),
+    ("ERROR: [youtube] abc: This video is age-restricted", False, "age"),
+])
+def test_youtube_refusals_read_as_one_sentence(message: str, transient: bool, says: str) -> None:
+    from vaultd.pipeline.video_capture import explain_download_error
+
+    err = explain_download_error(message)
+    assert err.transient is transient
+    assert says in str(err) and "\n" not in str(err) and not str(err).startswith("ERROR")
+
+
+def test_mcp_cite_points_at_a_time_in_a_video(vault: Vault, fixtures_dir: Path,
+                                              tmp_path: Path) -> None:
+    import anyio
+    from mcp import Client
+
+    from vaultd.mcp_server import build_server
+
+    info = drop_video(tmp_path / "dl", fixtures_dir, CHAPTERED,
+                      "human_crash_course_european_history.en.vtt")
+    key = capture_and_compile(vault, info)
+    channel = json.loads(info.read_text(encoding="utf-8"))["channel"]
+
+    async def go() -> str:
+        async with Client(build_server(vault, Settings())) as client:
+            result = await client.call_tool("cite", {"cite_key": key, "format": "apa",
+                                                     "time": "3:15"})
+            return "\n".join(getattr(c, "text", "") for c in result.content)
+
+    assert f"In text: ({channel}, 2022, 3:15)" in anyio.run(go)
