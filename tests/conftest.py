@@ -53,6 +53,7 @@ def _isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
                 "VAULTD_OPENALEX_URL", "VAULTD_UNPAYWALL_URL"):
         monkeypatch.setenv(var, dead)
     monkeypatch.setenv("OLLAMA_HOST", dead)
+    monkeypatch.setenv("VAULTD_VIDEO_PROXY", dead)  # yt-dlp never reaches YouTube from a test
     # Agents started by tests do not open the browser bridge on the shared port 7600;
     # bridge tests start their own on a free port.
     monkeypatch.setenv("VAULTD_BRIDGE_ENABLED", "false")

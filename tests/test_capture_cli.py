@@ -47,13 +47,13 @@ def test_capture_prints_the_cite_key_and_json_carries_the_record(vault: Vault,
     assert data[0]["meta"]["doi"] == HRP and data[0]["reconciled"] is True
 
 
-def test_youtube_input_exits_1_with_not_supported_yet(vault: Vault, monkeypatch: pytest.MonkeyPatch,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_youtube_input_offline_exits_1_with_one_line(vault: Vault, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr("sys.argv", ["vaultd", "--vault", str(vault.root), "capture",
                                      "https://youtu.be/gogEJyoSB9s", "--no-compile"])
     assert run_command(main_group) == 1
     err = capsys.readouterr().err
-    assert err.startswith("Error: YouTube capture is not supported yet")
+    assert err == "Error: cannot reach YouTube through the configured proxy (no network?); try again when online\n"
 
 
 def test_unrecognised_input_names_what_is_accepted(vault: Vault, monkeypatch: pytest.MonkeyPatch,
@@ -81,8 +81,8 @@ def test_a_link_file_with_a_bad_item_captures_the_rest_and_exits_1_naming_it(
     assert errors == [
         f"Error: {landing}: {landing} answered a web page, not a PDF; pass the DOI or arXiv "
         "id instead",
-        "Error: https://www.youtube.com/watch?v=gogEJyoSB9s: YouTube capture is not supported "
-        "yet: https://www.youtube.com/watch?v=gogEJyoSB9s",
+        "Error: https://www.youtube.com/watch?v=gogEJyoSB9s: cannot reach YouTube through the "
+        "configured proxy (no network?); try again when online",
     ]
 
 
@@ -100,8 +100,8 @@ def test_json_lists_the_failed_items_of_a_link_file_after_the_captured_ones_and_
     assert data[0]["cite_key"].startswith("adak2001")
     assert data[1] == {"cite_key": None, "status": "failed",
                        "input": "https://www.youtube.com/watch?v=gogEJyoSB9s",
-                       "error": "YouTube capture is not supported yet: "
-                                "https://www.youtube.com/watch?v=gogEJyoSB9s"}
+                       "error": "cannot reach YouTube through the configured proxy (no "
+                                "network?); try again when online"}
 
 
 def test_retry_pending_with_nothing_waiting_says_so_and_refuses_an_input_too(

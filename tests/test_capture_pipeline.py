@@ -261,9 +261,12 @@ def test_a_pdf_dropped_later_attaches_to_the_metadata_only_record(
     assert res.meta.pdf_sha256 is not None
 
 
-def test_youtube_is_not_supported_yet(vault: Vault, server: ReplayServer) -> None:
-    with pytest.raises(InputError, match="not supported yet"):
+def test_youtube_offline_is_a_transient_failure(vault: Vault, server: ReplayServer) -> None:
+    from vaultd.errors import VaultdError
+
+    with pytest.raises(VaultdError, match="cannot reach YouTube") as raised:
         run(vault, server, "https://www.youtube.com/watch?v=JjQDik3yNhA")
+    assert raised.value.transient
 
 
 def test_a_missing_file_is_reported_as_missing(vault: Vault, server: ReplayServer,

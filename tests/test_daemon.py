@@ -329,6 +329,6 @@ def test_a_link_file_with_one_bad_item_is_done_and_its_error_note_names_that_ite
         assert len(job.cite_keys) == 1 and vault.note_path(job.cite_keys[0]).is_file()
         assert "1 of 2 items failed" in (job.outcome or "")
         report = (vault.failed / "reading.txt.error.md").read_text(encoding="utf-8")
-        assert "gogEJyoSB9s" in report and "YouTube capture is not supported yet" in report
+        assert "gogEJyoSB9s" in report and "cannot reach YouTube" in report
         assert job.cite_keys[0] in report
         assert a.stop() == 0

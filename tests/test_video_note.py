@@ -246,7 +246,7 @@ def test_a_playlist_record_alone_says_what_is_missing(vault: Vault, tmp_path: Pa
     # yt-dlp's own formats: its HTTP errors ("HTTP Error {status}: {reason}") and the
     # age-gate reasons its YouTube extractor looks for ('confirm your age', 'age-restricted')
     ("ERROR: [youtube] abc: Unable to download API page: HTTP Error 429: Too Many Requests",
-     True, "will retry"),
+     True, "try again later"),
     ("ERROR: [youtube] abc: Sign in to confirm your age", False, "--cookies-from-browser"),
     ("ERROR: [youtube] abc: This video is age-restricted", False, "age"),
 ])

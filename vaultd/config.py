@@ -130,6 +130,8 @@ class VideoSettings(_Section):
     max_slides: int = Field(60, ge=0, description="at most this many slide frames per video")
     asr_model: str = Field(
         "small", description="faster-whisper model for videos without captions (vaultd[asr])")
+    proxy: str | None = Field(
+        None, description="HTTP(S)/SOCKS proxy yt-dlp uses to reach YouTube (VAULTD_VIDEO_PROXY)")
 
 
 class BridgeSettings(_Section):

@@ -170,21 +170,46 @@ _REFUSALS = (
     (re.compile(r"video unavailable|has been removed|no longer available|account .* terminated",
                 re.I), "the video is unavailable (removed or blocked)"),
 )
-_TRANSIENT = re.compile(r"HTTP Error 429|too many requests|timed out|temporary failure|"
-                        r"connection (reset|refused)|network is unreachable", re.I)
+_RATE_LIMIT = re.compile(r"HTTP Error 429|too many requests", re.I)
+_OFFLINE = re.compile(r"timed out|temporary failure|connection (reset|refused|aborted)|"
+                      r"network is unreachable|failed to establish|name or service not known|"
+                      r"nodename nor servname|unable to connect to proxy", re.I)
+
+
+def _transient(message: str) -> VaultdError:
+    err = VideoDownloadError(message)
+    err.transient = True
+    return err
 
 
 def explain_download_error(message: str) -> VaultdError:
     """yt-dlp's error as one sentence; rate limits and network trouble are transient."""
     text = " ".join(message.split()).removeprefix("ERROR: ")
-    if _TRANSIENT.search(text):
-        err = VideoDownloadError(f"YouTube did not answer ({text[:160]}); will retry later")
-        err.transient = True
-        return err
+    if _RATE_LIMIT.search(text):
+        return _transient("YouTube is rate-limiting this machine (HTTP 429); try again later")
+    if _OFFLINE.search(text):
+        via = " through the configured proxy" if "proxy" in text.lower() else ""
+        return _transient(f"cannot reach YouTube{via} (no network?); try again when online")
     for pattern, why in _REFUSALS:
         if pattern.search(text):
             return VideoDownloadError(f"cannot download this video: {why}")
     return VideoDownloadError(f"yt-dlp could not download the video: {text[:200]}")
+
+
+class _Silent:
+    """yt-dlp's logger: its messages are not the user's; its errors come back as exceptions."""
+
+    def debug(self, msg: str) -> None:
+        pass
+
+    def info(self, msg: str) -> None:
+        pass
+
+    def warning(self, msg: str) -> None:
+        pass
+
+    def error(self, msg: str) -> None:
+        pass
 
 
 def is_playlist_url(url: str) -> bool:
@@ -208,14 +233,17 @@ def download_video(url: str, into: Path, settings: Settings, *, playlist: bool =
 
     languages = [settings.video.language] if settings.video.language else ["en.*", "en"]
     options: dict[str, Any] = {
-        "quiet": True, "no_warnings": True, "noprogress": True,
+        "quiet": True, "no_warnings": True, "noprogress": True, "logger": _Silent(),
         "skip_download": not settings.video.download_media,
         "writeinfojson": True, "writesubtitles": True, "writeautomaticsub": True,
         "subtitleslangs": languages, "subtitlesformat": "vtt",
         "outtmpl": {"default": str(into / "%(id)s.%(ext)s")},
         "format": "bv*[height<=720]+ba/b[height<=720]/b",
         "noplaylist": not playlist, "socket_timeout": settings.capture.timeout_seconds,
+        "extractor_retries": settings.capture.max_retries,
     }
+    if settings.video.proxy:
+        options["proxy"] = settings.video.proxy
     try:
         with yt_dlp.YoutubeDL(options) as ydl:
             info = ydl.extract_info(url, download=True)
