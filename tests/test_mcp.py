@@ -205,7 +205,7 @@ def test_wrong_missing_and_unknown_arguments_get_one_sentence(indexed: Vault) ->
         "cite: 'cite_key' must be a string, not 42",
         "recall: 'limit' must be an integer, not \"five\"",
         "quote needs 'chunk_id' (a string); it takes cite_key, chunk_id",
-        "cite has no argument 'style'; it takes cite_key, format, page",
+        "cite has no argument 'style'; it takes cite_key, format, page, time",
         "bibliography: 'cite_keys' must be a list of strings, not \"vaswani2017attention\"",
     ]
     assert not any("pydantic" in t or "\n" in t for t in texts)
