@@ -20,7 +20,7 @@ from vaultd.pipeline.capture import capture_sync
 from vaultd.pipeline.compile import compile_note
 from vaultd.vault import Vault
 from vaultd.verify import verify_notes
-from vaultd.verify_source import verify_sources
+from vaultd.verify.source import verify_sources
 
 CHAPTERED = "gogEJyoSB9s"  # 27 chapters, only live_chat "subtitles", auto captions
 NO_CHAPTERS = "JjQDik3yNhA"

@@ -23,7 +23,7 @@ from vaultd.notes.markdown import parse_note
 from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.tiers import parse_pdf
 from vaultd.vault import Vault, file_sha256
-from vaultd.verify import finding
+from vaultd.verify.notes import finding
 
 
 def _check_note(vault: Vault, note: Note, rel: str, report: VerifyReport, ocr_language: str) -> None:
