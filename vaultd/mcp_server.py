@@ -298,6 +298,21 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
         return {"ok": report.ok, **report.model_dump(mode="json")}
 
     @server.tool()
+    def verify_draft(text: str, format: Literal["latex", "markdown"] = "markdown") -> dict[str, Any]:
+        """Check a draft's quotes and citations against the vault before you hand it over:
+        each quote against the work it cites (OK with page and chunk, MISQUOTED with the
+        words that differ, WRONG SOURCE, NOT IN SOURCE, WRONG PAGE), provenance comments
+        (DRIFTED) and cited keys (UNKNOWN KEY, RETRACTED, NOTICE, UNVERIFIED)."""
+        from vaultd.verify.draft import Works, check_text
+
+        v = state.require_vault()
+        try:
+            report = check_text(v, text, format, works=Works(v, state.index_if_any()))
+        except VaultdError as exc:
+            raise _tool_error(exc) from exc
+        return report.to_json()
+
+    @server.tool()
     def status() -> dict[str, Any]:
         """Vault and index health: notes, chunks, pending jobs, vectors, embedding provider."""
         from vaultd.index.store import index_status

@@ -1,0 +1,1 @@
+"""Drafts: the quotes and citations of a LaTeX or Markdown manuscript."""

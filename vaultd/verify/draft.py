@@ -1,0 +1,411 @@
+"""Verify a draft: every quote and citation of a LaTeX or Markdown manuscript against the
+vault (docs/verify.md, "Drafts").
+
+Each quote is looked for in the works its citation names (``vaultd.verify.match``):
+found → ``OK`` with the page and chunk, or ``WRONG PAGE`` when the citation's page is not
+one the quote is on; close to a passage of the cited work → ``MISQUOTED`` with the words
+that differ; found in another work of the vault only → ``WRONG SOURCE``; nowhere →
+``NOT IN SOURCE``. Provenance comments left by agents (``% vaultd: key chunk
+sha256=…``) must still match the chunk and the quote beside them (``DRIFTED``). Every
+cited key must exist (``UNKNOWN KEY``), and its record is reported when retracted, under
+a notice or unverified; entries of the draft's own ``.bib`` that disagree with the
+vault's record are ``BIB MISMATCH``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from vaultd.canonical import text_sha256
+from vaultd.errors import InputError, VaultdError
+from vaultd.models import Chunk, MetaFile, Provenance
+from vaultd.notes.pages import page_locator, printed_page
+from vaultd.vault import Vault
+from vaultd.verify.match import Passages, match_form, quote_parts, word_diff
+
+DraftKind = Literal["OK", "MISQUOTED", "WRONG SOURCE", "NOT IN SOURCE", "DRIFTED",
+                    "WRONG PAGE", "UNKNOWN KEY", "RETRACTED", "NOTICE", "UNVERIFIED",
+                    "BIB MISMATCH"]
+KINDS: tuple[DraftKind, ...] = ("OK", "MISQUOTED", "WRONG SOURCE", "NOT IN SOURCE", "DRIFTED",
+                                "WRONG PAGE", "UNKNOWN KEY", "RETRACTED", "NOTICE",
+                                "UNVERIFIED", "BIB MISMATCH")
+DRAFT_SUFFIXES = (".tex", ".ltx", ".md", ".markdown", ".qmd", ".rmd")
+
+
+@dataclass
+class DraftFinding:
+    kind: DraftKind
+    file: str
+    line: int
+    keys: list[str]
+    message: str
+    fix: str | None = None
+    chunk_id: str | None = None
+    page: str | None = None
+
+    def line_text(self) -> str:
+        keys = ",".join(self.keys)
+        fix = f" → {self.fix}" if self.fix else ""
+        return f"{self.file}:{self.line}: {self.kind} {keys}: {self.message}{fix}"
+
+
+@dataclass
+class DraftReport:
+    files: list[str] = field(default_factory=list)
+    quotes: int = 0
+    citations: int = 0
+    findings: list[DraftFinding] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(f.kind == "OK" for f in self.findings)
+
+    def counts(self) -> dict[str, int]:
+        seen = Counter(f.kind for f in self.findings)
+        return {k: seen[k] for k in KINDS if seen[k]}
+
+    def summary(self) -> str:
+        counts = self.counts()
+        parts = ", ".join(f"{n} {k}" for k, n in counts.items()) or "nothing to check"
+        return (f"{len(self.files)} file(s), {self.quotes} quote(s), {self.citations} "
+                f"citation(s): {parts}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "files": self.files, "quotes": self.quotes,
+                "citations": self.citations, "counts": self.counts(),
+                "findings": [asdict(f) for f in self.findings]}
+
+
+@dataclass
+class _Work:
+    meta: MetaFile
+    chunks: list[Chunk]
+    passages: Passages
+
+
+class Works:
+    """The vault's works as the checker needs them, each read once."""
+
+    def __init__(self, vault: Vault, index_db: Any = None) -> None:
+        self.vault = vault
+        self.index_db = index_db
+        self._cache: dict[str, _Work | None] = {}
+
+    def get(self, key: str) -> _Work | None:
+        if key not in self._cache:
+            self._cache[key] = self._load(key)
+        return self._cache[key]
+
+    def _load(self, key: str) -> _Work | None:
+        from vaultd.notes.markdown import parse_note
+
+        if not key or "/" in key or not self.vault.meta_path(key).is_file():
+            return None
+        try:
+            meta = MetaFile.model_validate_json(self.vault.meta_path(key).read_text(encoding="utf-8"))
+        except ValueError:
+            return None
+        chunks: list[Chunk] = []
+        note = self.vault.note_path(key)
+        if note.is_file():
+            try:
+                chunks = parse_note(note.read_text(encoding="utf-8"), source=self.vault.rel(note)).chunks
+            except VaultdError:
+                chunks = []
+        # A chunk edited since compile is no source to quote from.
+        chunks = [c for c in chunks if text_sha256(c.text) == c.provenance.text_sha256]
+        return _Work(meta, chunks, Passages([c.text for c in chunks]))
+
+    def candidates(self, parts: Sequence[str], exclude: Iterable[str]) -> list[str]:
+        """Other works that may hold the quote: by the index's full-text search when there
+        is an index, else every paper note."""
+        skip = set(exclude)
+        longest = max(parts, key=len)
+        words = re.findall(r"\w+", longest)[:12]
+        if self.index_db is not None and len(words) >= 3:
+            phrase = " ".join(words).replace('"', "")
+            try:
+                rows = self.index_db.execute(
+                    "SELECT DISTINCT c.cite_key FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid "
+                    "WHERE chunks_fts MATCH ? AND c.kind = 'paper' LIMIT 50",
+                    (f'text : "{phrase}"',))
+                return [str(r[0]) for r in rows if r[0] and r[0] not in skip]
+            except Exception:  # an unusable index (apsw errors): fall back to the notes
+                pass
+        return [p.stem for p in self.vault.paper_notes() if p.stem not in skip]
+
+
+# --- locators --------------------------------------------------------------------------
+
+def _pages(prov: Provenance) -> tuple[set[str], set[int]]:
+    """(printed labels, PDF page numbers) a chunk is on."""
+    last = max((int(r[0]) for r in prov.regions or []), default=prov.page)
+    pdf = set(range(prov.page, last + 1))
+    return {printed_page(prov, p).lower() for p in pdf}, pdf
+
+
+def _wanted(locator: str) -> set[str]:
+    out: set[str] = set()
+    for piece in re.split(r"\s*[,;&]\s*|\s+and\s+", locator.strip()):
+        m = re.fullmatch(r"(\d+)\s*[-–—]+\s*(\d+)", piece)
+        if m and int(m.group(2)) - int(m.group(1)) < 200:
+            out |= {str(n) for n in range(int(m.group(1)), int(m.group(2)) + 1)}
+        elif piece:
+            out.add(piece.lower().rstrip("f").rstrip("."))  # "4f", "4ff."
+    return out
+
+
+def _on_page(locator: str, chunks: Sequence[Chunk]) -> bool:
+    wanted = _wanted(locator)
+    for c in chunks:
+        labels, pdf = _pages(c.provenance)
+        if wanted & (labels | {str(p) for p in pdf}):
+            return True
+    return False
+
+
+# --- the checks --------------------------------------------------------------------------
+
+class _Checker:
+    def __init__(self, vault: Vault, works: Works, report: DraftReport, file: str) -> None:
+        self.vault, self.works, self.report, self.file = vault, works, report, file
+
+    def add(self, kind: DraftKind, line: int, keys: Sequence[str], message: str, **kw: Any) -> None:
+        self.report.findings.append(DraftFinding(kind, self.file, line, list(keys), message, **kw))
+
+    def quote(self, q: Any) -> None:
+        keys = [k for c in q.cites for k in c.keys]
+        locator = next((c.locator for c in q.cites if c.locator), None)
+        parts = quote_parts(q.parts)
+        shown = _short(q.text)
+        if not parts or not keys:
+            return
+        known = [k for k in keys if self.works.get(k) is not None]
+        for key in known:
+            work = self.works.get(key)
+            assert work is not None
+            found = work.passages.find(parts)
+            if found is None:
+                continue
+            chunks = work.chunks[found.first:found.last + 1]
+            prov = chunks[0].provenance
+            page = page_locator(prov) if prov.start is None else None
+            inserted = f"; insertions: {', '.join(f'[{i}]' for i in q.insertions)}" \
+                if q.insertions else ""
+            if locator and prov.start is None and not _on_page(locator, chunks):
+                self.add("WRONG PAGE", q.line, [key],
+                         f"“{shown}” is on p. {page} (PDF page {prov.page}), not p. {locator}",
+                         fix=f"cite p. {page}", chunk_id=chunks[0].id, page=page)
+            else:
+                self.add("OK", q.line, [key], f"“{shown}” is on p. {page}{inserted}"
+                         if page else f"“{shown}” found{inserted}", chunk_id=chunks[0].id, page=page)
+            return
+        if not known:
+            return  # UNKNOWN KEY is reported with the references
+        whole = " ".join(parts)
+        near = max((n for k in known if (w := self.works.get(k)) and (n := w.passages.nearest(whole))),
+                   key=lambda n: n.score, default=None)
+        elsewhere = [k for k in self.works.candidates(parts, keys)
+                     if (w := self.works.get(k)) is not None and w.passages.find(parts)]
+        if elsewhere and (near is None or near.score < 95):
+            work = self.works.get(elsewhere[0])
+            assert work is not None
+            found = work.passages.find(parts)
+            assert found is not None
+            chunk = work.chunks[found.first]
+            self.add("WRONG SOURCE", q.line, keys,
+                     f"“{shown}” is not in {', '.join(keys)} but in {elsewhere[0]}"
+                     f" (p. {page_locator(chunk.provenance)})",
+                     fix=f"cite {elsewhere[0]}", chunk_id=chunk.id)
+        elif near is not None:
+            key = next(k for k in known if (w := self.works.get(k)) and near.chunk < len(w.chunks)
+                       and w.passages.forms[near.chunk] and near.source in w.passages.forms[near.chunk])
+            chunk = self.works.get(key).chunks[near.chunk]  # type: ignore[union-attr]
+            self.add("MISQUOTED", q.line, [key],
+                     f"differs from {key} p. {page_locator(chunk.provenance)}: "
+                     f"{word_diff(whole, near.source)}",
+                     fix=f"quote the source: “{_short(near.source, 300)}”", chunk_id=chunk.id,
+                     page=page_locator(chunk.provenance))
+        else:
+            empty = [k for k in known if not self.works.get(k).chunks]  # type: ignore[union-attr]
+            why = (f"{', '.join(empty)} has no text in the vault (metadata only): drop its PDF "
+                   "into Inbox/ to check quotes" if empty == known else
+                   f"not found in {', '.join(known)} nor elsewhere in the vault")
+            self.add("NOT IN SOURCE", q.line, keys, f"“{shown}”: {why}")
+
+    def provenance(self, p: Any, quote_text: str | None) -> None:
+        work = self.works.get(p.key)
+        chunk = next((c for c in work.chunks if c.id == p.chunk_id), None) if work else None
+        if chunk is None:
+            self.add("DRIFTED", p.line, [p.key], f"chunk {p.chunk_id} is no longer in {p.key}'s "
+                     "note", fix="find the passage again (vaultd search) and re-quote it")
+            return
+        if chunk.provenance.text_sha256 != p.sha256:
+            self.add("DRIFTED", p.line, [p.key], f"{p.key} {p.chunk_id} changed since it was "
+                     f"quoted (sha256 {p.sha256[:12]}… now {chunk.provenance.text_sha256[:12]}…)",
+                     fix=f"re-quote it: vaultd quote {p.key} {p.chunk_id}", chunk_id=chunk.id)
+        elif quote_text is not None and match_form(quote_text) not in match_form(chunk.text):
+            parts = quote_parts([quote_text])
+            if Passages([chunk.text]).find(parts) is None:
+                self.add("DRIFTED", p.line, [p.key], f"the quote beside it no longer matches "
+                         f"{p.key} {p.chunk_id}: {word_diff(' '.join(parts), match_form(chunk.text))[:300]}",
+                         fix=f"vaultd quote {p.key} {p.chunk_id}", chunk_id=chunk.id)
+
+    def references(self, cites: Sequence[Any]) -> None:
+        from vaultd.index.lookup import known_works, suggest
+
+        first: dict[str, int] = {}
+        for c in cites:
+            for key in c.keys:
+                first.setdefault(key, c.line)
+        names: dict[str, tuple[str, str]] | None = None
+        for key, line in first.items():
+            work = self.works.get(key)
+            if work is None:
+                names = names if names is not None else known_works(self.vault, self.works.index_db)
+                hints = suggest(key, names, vault=self.vault)
+                self.add("UNKNOWN KEY", line, [key], f"{key} is not in the vault",
+                         fix=f"did you mean {hints[0].split(' — ')[0]}?" if hints else
+                         f"capture it: vaultd capture <its DOI or arXiv id> --cite-key {key}")
+                continue
+            meta = work.meta
+            if meta.work.retracted:
+                self.add("RETRACTED", line, [key], f"{key} is retracted",
+                         fix="do not cite it as evidence; see its note's notice")
+            notices = [n for n in meta.work.notices if n.kind != "retraction"]
+            for n in notices:
+                self.add("NOTICE", line, [key], f"{key} has a {n.kind.replace('_', ' ')}"
+                         + (f" (doi:{n.doi})" if n.doi else ""), fix="read it before citing")
+            if not meta.reconciled:
+                self.add("UNVERIFIED", line, [key], f"{key}'s metadata was not confirmed by two "
+                         "sources", fix=f"check it, or vaultd capture --refresh for {key}")
+
+    def bib(self, bib_files: Sequence[Path], cited: set[str]) -> None:
+        from vaultd.capture.bib import read_bib_library
+
+        for path in bib_files:
+            if not path.is_file():
+                continue
+            for entry in read_bib_library(path).entries:
+                work = self.works.get(entry.key) if entry.key in cited else None
+                if work is None:
+                    continue
+                differs = _bib_differences(entry.work, work.meta)
+                if differs:
+                    self.add("BIB MISMATCH", 1, [entry.key], f"{path.name} differs from the "
+                             f"vault's record: {'; '.join(differs)}",
+                             fix=f"vaultd bib {entry.key} (the vault's entry)")
+
+
+def _norm_title(title: str | None) -> str:
+    return re.sub(r"[\W_]+", " ", match_form(title or "")).strip().lower()
+
+
+def _bib_differences(bib: Any, meta: MetaFile) -> list[str]:
+    out = []
+    vault = meta.work
+    if bib.title and vault.title and _norm_title(bib.title) != _norm_title(vault.title):
+        out.append(f"title “{_short(bib.title, 80)}”, vault “{_short(vault.title, 80)}”")
+    if bib.year and vault.year and bib.year != vault.year:
+        out.append(f"year {bib.year}, vault {vault.year}")
+    if bib.doi and vault.doi and bib.doi.lower() != vault.doi.lower():
+        out.append(f"DOI {bib.doi}, vault {vault.doi}")
+    bib_first = bib.authors[0] if bib.authors else None
+    vault_first = vault.authors[0] if vault.authors else None
+    if bib_first and vault_first:
+        a, b = (match_form(x.family or x.literal or "").lower() for x in (bib_first, vault_first))
+        if a and b and a != b:
+            out.append(f"first author {a}, vault {b}")
+    return out
+
+
+def _short(text: str, n: int = 70) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+# --- entry points ---------------------------------------------------------------------------
+
+def _bib_files(text: str, fmt: str, base: Path) -> list[Path]:
+    names: list[str] = []
+    if fmt == "latex":
+        for m in re.finditer(r"\\(?:bibliography|addbibresource)(?:\[[^\]]*\])?\{([^}]*)\}", text):
+            names += [n.strip() for n in m.group(1).split(",") if n.strip()]
+    else:
+        front_matter = re.match(r"---\n(.*?)\n---", text, re.S)
+        if front_matter:
+            import yaml
+
+            try:
+                front = yaml.safe_load(front_matter.group(1)) or {}
+            except yaml.YAMLError:
+                front = {}
+            value = front.get("bibliography") if isinstance(front, dict) else None
+            names = [value] if isinstance(value, str) else [v for v in value or [] if isinstance(v, str)]
+    return [base / (n if n.endswith(".bib") else n + ".bib") for n in names]
+
+
+def check_text(vault: Vault, text: str, fmt: str, *, file: str = "<draft>",
+               base: Path | None = None, works: Works | None = None,
+               report: DraftReport | None = None) -> DraftReport:
+    """Check one draft's text (``fmt``: ``latex`` or ``markdown``)."""
+    from vaultd.draft.extract import extract
+
+    report = report if report is not None else DraftReport()
+    works = works or Works(vault)
+    draft = extract(text, fmt)  # type: ignore[arg-type]
+    report.files.append(file)
+    report.quotes += len(draft.quotes)
+    report.citations += len(draft.cites)
+    check = _Checker(vault, works, report, file)
+    attached = set()
+    for q in draft.quotes:
+        check.quote(q)
+        for p in q.provenance:
+            attached.add((p.key, p.chunk_id, p.line))
+            check.provenance(p, q.text)
+    for p in draft.provenance:
+        if (p.key, p.chunk_id, p.line) not in attached:
+            check.provenance(p, None)
+    check.references(draft.cites)
+    if base is not None:
+        check.bib(_bib_files(text, fmt, base), {k for c in draft.cites for k in c.keys})
+    report.findings.sort(key=lambda f: (f.file, f.line))
+    return report
+
+
+def draft_files(paths: Sequence[Path]) -> list[Path]:
+    """The drafts named: files, and the .tex/.md/.qmd files in a named directory."""
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            out += sorted(p for p in path.rglob("*") if p.suffix.lower() in DRAFT_SUFFIXES
+                          and not any(part.startswith(".") for part in p.parts))
+        elif path.is_file():
+            out.append(path)
+        else:
+            raise InputError(f"{path}: no such draft; give a .tex, .md or .qmd file or a folder")
+    return out
+
+
+def check_drafts(vault: Vault, paths: Sequence[Path], *, index_db: Any = None) -> DraftReport:
+    from vaultd.draft.extract import draft_format
+
+    report = DraftReport()
+    works = Works(vault, index_db)
+    for path in draft_files(paths):
+        try:
+            fmt = draft_format(path.name)
+        except ValueError as exc:
+            raise InputError(f"{path}: {exc}") from exc
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{path}: not UTF-8 text ({exc.reason}); save it as UTF-8") from exc
+        check_text(vault, text, fmt, file=str(path), base=path.parent, works=works, report=report)
+    return report
