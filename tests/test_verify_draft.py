@@ -237,3 +237,24 @@ def test_mcp_verify_draft_answers_the_same_report(papers: Vault) -> None:
 
     data = anyio.run(go)
     assert data["ok"] is False and data["counts"] == {"OK": 1, "UNKNOWN KEY": 1}
+
+
+_ACCENTS = {"é": r"\'e", "è": r"\`e", "ö": r'\"o', "ü": r'\"u', "ä": r'\"a', "á": r"\'a",
+            "í": r"\'{\i}", "ñ": r"\~n", "ç": r"\c{c}"}
+
+
+def test_latex_accents_and_dash_ligatures_read_as_the_source_characters(papers: Vault) -> None:
+    note = parse_note(papers.note_path(B).read_text(encoding="utf-8"))
+    c = next(c for c in note.chunks if c.provenance.chunk_type == "paragraph"
+             and re.search("[éèöüäáíñç]", c.text))
+    i = next(m.start() for m in re.finditer("[éèöüäáíñç]", c.text))
+    quote = c.text[max(0, i - 60):i + 60].split(" ", 1)[1].rsplit(" ", 1)[0]
+    written = "".join(_ACCENTS.get(ch, ch) for ch in latex(quote))
+    assert written != latex(quote)  # the accent is written as a LaTeX command
+    [f] = check(papers, f"\\enquote{{{written}}}~\\cite{{{B}}}\n").findings
+    assert (f.kind, f.chunk_id) == ("OK", c.id)
+    d = next(c for c in chunks(papers, A) if "–" in c.text or "—" in c.text)
+    j = max(d.text.find("–"), d.text.find("—"))
+    dashed = d.text[max(0, j - 50):j + 50].split(" ", 1)[1].rsplit(" ", 1)[0]
+    assert "--" in latex(dashed)
+    assert kinds(check(papers, f"\\enquote{{{latex(dashed)}}}~\\cite{{{A}}}\n")) == ["OK"]
