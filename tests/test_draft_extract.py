@@ -55,7 +55,8 @@ def test_latex_quote_across_a_line_break_keeps_the_break_as_a_space() -> None:
     assert draft.quotes == (Quote(
         text="attention is all you need", parts=("attention is all you need",),
         insertions=(), line=2, end_line=3, kind="latex-quotes",
-        cites=(Cite(("vaswani2017",), "4", 3, r"\cite[p.~4]{vaswani2017}"),), provenance=()),)
+        cites=(Cite(("vaswani2017",), "4", 3, r"\cite[p.~4]{vaswani2017}"),), provenance=(),
+        span=(19, 44)),)
     assert draft.format == "latex"
 
 
@@ -138,7 +139,7 @@ def test_latex_quote_environment_with_its_citation_inside() -> None:
     assert only(draft) == Quote(
         text="A long passage, quoted.", parts=("A long passage, quoted.",), insertions=(),
         line=2, end_line=5, kind="quote-env",
-        cites=(Cite(("k",), "7", 4, r"\cite[p.~7]{k}"),), provenance=())
+        cites=(Cite(("k",), "7", 4, r"\cite[p.~7]{k}"),), provenance=(), span=(20, 58))
 
 
 def test_latex_quotation_environment_with_its_citation_right_after() -> None:
@@ -246,7 +247,8 @@ def test_markdown_curly_quote_with_pandoc_citation_and_page() -> None:
     assert draft.quotes == (Quote(
         text="attention is all you need", parts=("attention is all you need",), insertions=(),
         line=1, end_line=2, kind="unicode-quotes",
-        cites=(Cite(("vaswani2017",), "4", 2, "[@vaswani2017, p. 4]"),), provenance=()),)
+        cites=(Cite(("vaswani2017",), "4", 2, "[@vaswani2017, p. 4]"),), provenance=(),
+        span=(10, 35)),)
 
 
 def test_markdown_straight_quotes_count_like_curly_ones() -> None:
@@ -275,7 +277,7 @@ def test_markdown_blockquote_with_citation_inside() -> None:
     assert only(draft) == Quote(
         text="Quoted text here, over two lines.", parts=("Quoted text here, over two lines.",),
         insertions=(), line=3, end_line=4, kind="blockquote",
-        cites=(Cite(("k",), "9", 4, "[@k, p. 9]"),), provenance=())
+        cites=(Cite(("k",), "9", 4, "[@k, p. 9]"),), provenance=(), span=(10, 58))
 
 
 def test_markdown_blockquote_with_citation_on_the_next_line() -> None:
@@ -357,6 +359,73 @@ def test_markdown_straight_quotes_inside_html_and_link_titles_are_not_quotes() -
     assert md('<span class="x">Text</span> [link](http://x.org "title") [@k]').quotes == ()
 
 
+# --- spans: where a quote's content is written -------------------------------------------
+
+def written(text: str, q: Quote) -> str:
+    return text[q.span[0]:q.span[1]]
+
+
+@pytest.mark.parametrize(("fmt", "text", "content", "kind"), [
+    ("latex", r"See \enquote{50\% of R\&D \{x\} \textit{is} \$5}~\cite{k}.",
+     r"50\% of R\&D \{x\} \textit{is} \$5", "enquote"),
+    ("latex", r"\enquote*{inner}\cite{k}", "inner", "enquote"),
+    ("latex", "Café.\n\\enquote{one \\ldots{}\ntwo [\\dots] three}~\\cite{k}",
+     "one \\ldots{}\ntwo [\\dots] three", "enquote"),
+    ("latex", "Intro.\nAs shown, ``attention is all\nyou need''~\\cite[p.~4]{k}.\n",
+     "attention is all\nyou need", "latex-quotes"),
+    ("latex", "``the ``title'' label [\\ldots] end'' \\cite{k}",
+     "the ``title'' label [\\ldots] end", "latex-quotes"),
+    ("latex", "``one % a remark\ntwo'' \\cite{k}", "one % a remark\ntwo", "latex-quotes"),
+    ("latex", "``  padded  '' \\cite{k}", "  padded  ", "latex-quotes"),
+    ("latex", "Naïve “a short\nline” \\citep{k}.", "a short\nline", "unicode-quotes"),
+    ("latex", "Text.\n\\begin{quote}\n  A long passage,\nquoted. \\cite[p.~7]{k}\n\\end{quote}\n",
+     "A long passage,\nquoted. \\cite[p.~7]{k}", "quote-env"),
+    ("latex", "\\begin{quotation}``A passage \\dots.''\\end{quotation}\n\\autocite[4]{k}\n",
+     "``A passage \\dots.''", "quote-env"),
+    ("latex", "\\begin{displayquote}[{\\cite[p.~4]{k}}][.]\n\tHe said \\enquote{yes} twice.\n"
+     "\\end{displayquote}\n", "He said \\enquote{yes} twice.", "quote-env"),
+    ("latex", f"\\begin{{quote}}\nText.\n% vaultd: k c1 sha256={SHA}\n\\end{{quote}}\n",
+     f"Text.\n% vaultd: k c1 sha256={SHA}", "quote-env"),
+    ("markdown", "He wrote “attention is\nall you need” [@k, p. 4].\n",
+     "attention is\nall you need", "unicode-quotes"),
+    ("markdown", 'He wrote "a short line" [@k, pp. 4-5].', "a short line", "straight-quotes"),
+    ("markdown", r"“\*star\* snake\_case 1\[2\] &amp; `co”de` *em*” [@k]",
+     r"\*star\* snake\_case 1\[2\] &amp; `co”de` *em*", "unicode-quotes"),
+    ("markdown", "“one … two [...] three [sic] four...” [@k]",
+     "one … two [...] three [sic] four...", "unicode-quotes"),
+    ("markdown", "“to prune entities, e.g., “Lord of the” [@k]",
+     "to prune entities, e.g., “Lord of the", "unicode-quotes"),
+    ("markdown", "---\ntitle: “x”\n---\n<!-- “hidden” [@x] -->\n“a quote” [@k]\n", "a quote",
+     "unicode-quotes"),
+    ("markdown", "He wrote “one\\\r\ntwo”\r\n[@k, p. 4]\r\n\r\nNext.", "one\\\r\ntwo",
+     "unicode-quotes"),
+    ("markdown", "As @smith writes, “a quote” [p. 4].", "a quote", "unicode-quotes"),
+    ("markdown", "Intro.\n\n> Quoted *text* here,\n> over two lines. [@k, p. 9]\n\nAfter.\n",
+     "Quoted *text* here,\n> over two lines. [@k, p. 9]", "blockquote"),
+    ("markdown", "> “A passage \\[…\\] ends.”\n[@k, p. 2]\n", "“A passage \\[…\\] ends.”",
+     "blockquote"),
+    ("markdown", "> one\r\n> two [@k]\r\n\r\nNext.", "one\r\n> two [@k]", "blockquote"),
+    ("markdown", "   >> deep\n>\n> [@k]", "deep\n>\n> [@k]", "blockquote"),
+])
+def test_span_is_the_quotes_content_as_written(fmt: str, text: str, content: str,
+                                               kind: str) -> None:
+    q = only(extract(text, fmt))  # type: ignore[arg-type]
+    assert (written(text, q), q.kind) == (content, kind)
+
+
+def test_spans_of_several_quotes_in_one_draft() -> None:
+    text = ("``first'' \\cite{a}. Then \\enquote{second}~\\cite{b}.\n\n"
+            "\\begin{quote}\nthird\n\\end{quote}\\cite{c}\n")
+    assert [written(text, q) for q in tex(text).quotes] == ["first", "second", "third"]
+
+
+def test_replacing_the_span_replaces_the_quote() -> None:
+    text = "A “misquoted line” [@k, p. 4] and “another” [@j].\n"
+    q = md(text).quotes[0]
+    fixed = text[:q.span[0]] + "quoted line" + text[q.span[1]:]
+    assert [q.text for q in md(fixed).quotes] == ["quoted line", "another"]
+
+
 # --- locators ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("written", "locator"), [
@@ -393,18 +462,44 @@ def _one_paragraph(text: str) -> bool:
 @given(st.text(alphabet=_LETTERS + _ACCENTED + " \n.,;:!?()" + "".join(_LATEX_SPECIALS),
                min_size=1).filter(_one_paragraph))
 def test_latex_escaped_text_in_enquote_comes_back_exactly(text: str) -> None:
-    q = only(tex(f"See \\enquote{{{_latex_escape(text)}}}~\\cite{{key}}."))
+    draft = f"See \\enquote{{{_latex_escape(text)}}}~\\cite{{key}}."
+    q = only(tex(draft))
     assert q.text == canonical_text(text)
     assert q.cites[0].keys == ("key",)
+    assert written(draft, q) == _latex_escape(text)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=_LETTERS + _ACCENTED + " \n.,;:!?()-'/" + "*_[]\\",
                min_size=1).filter(_one_paragraph))
 def test_markdown_escaped_text_in_curly_quotes_comes_back_exactly(text: str) -> None:
-    q = only(md(f"See “{_markdown_escape(text)}” [@key]."))
+    draft = f"See “{_markdown_escape(text)}” [@key]."
+    q = only(md(draft))
     assert q.text == canonical_text(text)
     assert q.cites[0].keys == ("key",)
+    assert written(draft, q) == _markdown_escape(text)
+
+
+_before = st.text(alphabet=_LETTERS + _ACCENTED + " \n.,;:!?\U0001f600", max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_before, st.text(alphabet=_LETTERS + _ACCENTED + " \n.,;:!?()" + "".join(_LATEX_SPECIALS),
+                        min_size=1).filter(_one_paragraph))
+def test_latex_enquote_span_is_the_escaped_text_after_any_preceding_text(before: str,
+                                                                         text: str) -> None:
+    draft = f"{before}\n\n\\enquote{{{_latex_escape(text)}}}~\\cite{{k}}"
+    assert written(draft, only(tex(draft))) == _latex_escape(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_before, st.text(alphabet=_LETTERS + _ACCENTED + " \n.,;:!?()-'/" + "*_[]\\`<>&\"",
+                        min_size=1).filter(_one_paragraph))
+def test_markdown_curly_quote_span_is_the_escaped_text_after_any_preceding_text(
+        before: str, text: str) -> None:
+    escaped = "".join("\\" + c if c in "*_[]\\`<>&\"" else c for c in text)
+    draft = f"{before}\n\n“{escaped}” [@k]"
+    assert written(draft, only(md(draft))) == escaped
 
 
 @settings(max_examples=300, deadline=None)
@@ -412,6 +507,7 @@ def test_markdown_escaped_text_in_curly_quotes_comes_back_exactly(text: str) -> 
 def test_extract_never_raises(text: str, fmt: str) -> None:
     draft = extract(text, fmt)  # type: ignore[arg-type]
     assert all(q.text and (q.cites or q.provenance) for q in draft.quotes)
+    assert all(0 <= q.span[0] <= q.span[1] <= len(text) for q in draft.quotes)
 
 
 _SYNTAX = st.sampled_from(["``", "''", "“", "”", '"', "\\cite{k}", "[@k]", "@k", "\\enquote{",
@@ -423,4 +519,7 @@ _SYNTAX = st.sampled_from(["``", "''", "“", "”", '"', "\\cite{k}", "[@k]", "
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_SYNTAX, max_size=25).map("".join), st.sampled_from(["latex", "markdown"]))
 def test_extract_never_raises_on_syntax_soup(text: str, fmt: str) -> None:
-    extract(text, fmt)  # type: ignore[arg-type]
+    draft = extract(text, fmt)  # type: ignore[arg-type]
+    spans = [q.span for q in draft.quotes]
+    assert all(0 <= a <= b <= len(text) for a, b in spans)
+    assert all(b1 <= a2 for (_, b1), (a2, _) in zip(spans, spans[1:], strict=False))

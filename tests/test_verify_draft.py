@@ -258,3 +258,25 @@ def test_latex_accents_and_dash_ligatures_read_as_the_source_characters(papers: 
     dashed = d.text[max(0, j - 50):j + 50].split(" ", 1)[1].rsplit(" ", 1)[0]
     assert "--" in latex(dashed)
     assert kinds(check(papers, f"\\enquote{{{latex(dashed)}}}~\\cite{{{A}}}\n")) == ["OK"]
+
+
+def test_fix_rewrites_a_misquote_adds_provenance_and_touches_nothing_else(
+        papers: Vault, tmp_path: Path) -> None:
+    wrong, right = chunks(papers, A)[3], chunks(papers, A)[2]
+    words = sentence(wrong).split()
+    i = next(i for i, w in enumerate(words) if w.isalpha() and len(w) > 4)
+    words[i] = "zebra"
+    original = (f"Intro. % my own comment\n\\enquote{{{latex(' '.join(words))}}} \\citep{{{A}}}.\n"
+                f"Middle text.\n\\enquote{{{latex(sentence(right))}}}~\\cite{{{A}}}\nEnd.\n")
+    draft = tmp_path / "paper.tex"
+    draft.write_text(original, encoding="utf-8")
+    out = CliRunner().invoke(main_group, ["--vault", str(papers.root), "verify", "--draft",
+                                          str(draft), "--fix"])
+    assert out.exit_code == 0, out.output
+    assert (tmp_path / "paper.tex.bak").read_text(encoding="utf-8") == original
+    after = draft.read_text(encoding="utf-8")
+    assert "zebra" not in after and f"\\enquote{{{latex(sentence(wrong))}}}" in after
+    comment = f"% vaultd: {A} {right.id} sha256={right.provenance.text_sha256}"
+    assert after == original.replace(latex(" ".join(words)), latex(sentence(wrong))).replace(
+        f"\\cite{{{A}}}\n", f"\\cite{{{A}}}\n{comment}\n")
+    assert kinds(check(papers, after)) == ["OK", "OK"]

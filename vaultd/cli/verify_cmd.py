@@ -28,10 +28,13 @@ def _line(f: Finding) -> str:
               help="Check a draft (.tex, .md, .qmd, or a folder of them) against the vault; "
                    "repeat for several.")
 @click.option("--all", "show_all", is_flag=True, help="With --draft: list the OK quotes too.")
+@click.option("--fix", is_flag=True,
+              help="With --draft: rewrite misquoted quotes to the source's words and add "
+                   "provenance comments to checked quotes (a .bak copy is written first).")
 @json_option
 @click.pass_context
 def verify_command(ctx: click.Context, cite_key: str | None, check_source: bool,
-                   drafts: tuple[Path, ...], show_all: bool, as_json: bool) -> None:
+                   drafts: tuple[Path, ...], show_all: bool, fix: bool, as_json: bool) -> None:
     """Check that every quote in wiki/ still matches its recorded SHA-256.
 
     Re-wrapping a quote is fine; changing any character is DRIFT. Exit 0 when clean,
@@ -46,13 +49,16 @@ def verify_command(ctx: click.Context, cite_key: str | None, check_source: bool,
       vaultd verify --json
       vaultd verify --draft paper.tex
       vaultd verify --draft chapters/ --draft notes.md --json
+      vaultd verify --draft paper.tex --fix
     """
     vault = app(ctx).vault()
     if drafts:
         if cite_key or check_source:
             raise click.UsageError("--draft checks a manuscript; give it without CITE_KEY or --source")
-        _verify_drafts(vault, list(drafts), as_json, show_all)
+        _verify_drafts(vault, list(drafts), as_json, show_all, fix)
         return
+    if fix:
+        raise click.UsageError("--fix works with --draft")
     report = verify_notes(vault, cite_key)
     if check_source:
         # Lazy: source checks load the PDF stack, which plain verify never needs.
@@ -78,7 +84,8 @@ def verify_command(ctx: click.Context, cite_key: str | None, check_source: bool,
         raise SystemExit(1)
 
 
-def _verify_drafts(vault: Vault, paths: list[Path], as_json: bool, show_all: bool) -> None:
+def _verify_drafts(vault: Vault, paths: list[Path], as_json: bool, show_all: bool,
+                   fix: bool) -> None:
     from vaultd.errors import VaultdError
     from vaultd.index.store import open_index
     from vaultd.verify.draft import check_drafts
@@ -91,6 +98,16 @@ def _verify_drafts(vault: Vault, paths: list[Path], as_json: bool, show_all: boo
             db = None
     try:
         report = check_drafts(vault, paths, index_db=db)
+        if fix and report.edits:
+            from vaultd.verify.draft import apply_fixes
+
+            rewritten = sum(1 for e in report.edits if e.end > e.start)
+            for path, backup in apply_fixes(report):
+                click.echo(f"fixed {path} (the original is in {backup.name})", err=True)
+            click.echo(f"{rewritten} quote(s) rewritten to the source's words, "
+                       f"{len(report.edits) - rewritten} provenance comment(s) added; "
+                       "checking again", err=True)
+            report = check_drafts(vault, paths, index_db=db)
     finally:
         if db is not None:
             db.close()

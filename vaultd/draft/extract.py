@@ -1,6 +1,6 @@
 """The quotes and citations of a manuscript, as ``vaultd verify --draft`` checks them (pure).
 
-A format scanner (``vaultd.draft.latex`` for LaTeX, ``_scan_markdown`` here) reports what
+A format scanner (``vaultd.draft.latex``, ``vaultd.draft.markdown``) reports what
 it sees with source offsets: quotation candidates with their text as a reader sees it,
 citations and provenance comments. ``_assemble`` then applies the rule that keeps false
 alarms out, since every quote becomes a finding: a candidate is a quote only when
@@ -59,6 +59,9 @@ class Quote:
     kind: str
     cites: tuple[Cite, ...]
     provenance: tuple[Provenance, ...]
+    # [start, end) in the draft's text of the content as written, marks excluded: what
+    # ``vaultd verify --draft --fix`` rewrites (``Candidate.span``)
+    span: tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,10 @@ class Candidate:
     text: str  # as a reader sees it (``reader_text``)
     kind: str
     block: bool
+    # The content as written: inside the braces of \enquote, between quotation marks,
+    # between \begin and \end of a quote environment (blanks stripped), or a blockquote
+    # from after its first ">" marker to the end of its last line.
+    span: tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -267,7 +274,7 @@ def _assemble(fmt: Format, source: str, scan: Scan) -> Draft:
     quotes = tuple(
         Quote(text=c.text, parts=split_parts(c.text), insertions=insertions(c.text),
               line=lines.line(c.start), end_line=lines.line(max(c.end - 1, c.start)),
-              kind=c.kind, cites=n, provenance=p)
+              kind=c.kind, cites=n, provenance=p, span=c.span)
         for c, n, p in zip(cands, near, attached, strict=True) if c.text and (n or p))
     return Draft(fmt, quotes, tuple(c.cite for c in cites),
                  tuple(p for _, p in sorted(scan.provenance, key=lambda x: x[0])))

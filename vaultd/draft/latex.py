@@ -58,6 +58,8 @@ def _walker(verb: bool) -> tuple[Any, Any]:
         macrospec.MacroSpec("footnotemark", "["),
         macrospec.MacroSpec("footnotetext", "[{"),
         *([] if verb else [macrospec.MacroSpec("verb", "")]),
+    ], environments=[
+        macrospec.EnvironmentSpec("displayquote", "[["),  # csquotes: [cite][punct]
     ])
     return latexwalker, db
 
@@ -84,8 +86,12 @@ def scan(source: str) -> Scan:
     for start, end, inner, inner_end, kind in [*walk.spans, *pair_marks(walk.marks, walk.lines)]:
         text = canonical_text(decode(apply_edits(source, inner, inner_end, edits))[0])
         block = kind == "quote-env"
+        if block:  # the environment's body without the blanks around it
+            body = source[inner:inner_end]
+            inner_end = inner + len(body.rstrip())
+            inner = min(inner + len(body) - len(body.lstrip()), inner_end)
         found.candidates.append(Candidate(start, end, unwrap(text) if block else text, kind,
-                                          block))
+                                          block, (inner, inner_end)))
     return found
 
 

@@ -147,7 +147,8 @@ def _blockquotes(text: str, view: str, cite_edits: list[tuple[int, int, str]]) -
             inside = cite_edits[bisect_left(cite_edits, (start,)):bisect_left(cite_edits, (end,))]
             markers = ((b.start(), b.start() + _marker_len(b[0]), "") for b in block)
             raw = apply_edits(text, start, end, sorted([*inside, *markers]))
-            out.append(Candidate(start, end, unwrap(reader_text(raw)), "blockquote", True))
+            span = (start + _marker_len(block[0][0]), end - text[start:end].endswith("\r"))
+            out.append(Candidate(start, end, unwrap(reader_text(raw)), "blockquote", True, span))
         block = []
     return out
 
@@ -162,7 +163,8 @@ def _inline_quotes(text: str, view: str, lines: Lines) -> list[Candidate]:
                         for m in re.finditer("[“”]", view)), lines)
     straight = [(m.start(), m.end(), m.start(1), m.end(1), "straight-quotes")
                 for m in _STRAIGHT_RE.finditer(view) if lines.same_paragraph(m.start(), m.end())]
-    return [Candidate(start, end, reader_text(_BLOCKQUOTE_RE.sub("", text[a:b])), kind, False)
+    return [Candidate(start, end, reader_text(_BLOCKQUOTE_RE.sub("", text[a:b])), kind, False,
+                      (a, b))
             for start, end, a, b, kind in [*curly, *straight]]
 
 

@@ -26,7 +26,7 @@ from vaultd.errors import InputError, VaultdError
 from vaultd.models import Chunk, MetaFile, Provenance
 from vaultd.notes.pages import page_locator, printed_page
 from vaultd.vault import Vault
-from vaultd.verify.match import Passages, match_form, quote_parts, word_diff
+from vaultd.verify.match import Passages, match_form, quote_parts, source_words, word_diff
 
 DraftKind = Literal["OK", "MISQUOTED", "WRONG SOURCE", "NOT IN SOURCE", "DRIFTED",
                     "WRONG PAGE", "UNKNOWN KEY", "RETRACTED", "NOTICE", "UNVERIFIED",
@@ -54,12 +54,23 @@ class DraftFinding:
         return f"{self.file}:{self.line}: {self.kind} {keys}: {self.message}{fix}"
 
 
+@dataclass(frozen=True)
+class Edit:
+    """A change ``--fix`` makes: ``text[start:end]`` of ``file`` becomes ``new``."""
+
+    file: str
+    start: int
+    end: int
+    new: str
+
+
 @dataclass
 class DraftReport:
     files: list[str] = field(default_factory=list)
     quotes: int = 0
     citations: int = 0
     findings: list[DraftFinding] = field(default_factory=list)
+    edits: list[Edit] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -172,8 +183,25 @@ def _on_page(locator: str, chunks: Sequence[Chunk]) -> bool:
 # --- the checks --------------------------------------------------------------------------
 
 class _Checker:
-    def __init__(self, vault: Vault, works: Works, report: DraftReport, file: str) -> None:
+    def __init__(self, vault: Vault, works: Works, report: DraftReport, file: str,
+                 text: str, fmt: str) -> None:
         self.vault, self.works, self.report, self.file = vault, works, report, file
+        self.text, self.fmt = text, fmt
+
+    def edit(self, start: int, end: int, new: str) -> None:
+        self.report.edits.append(Edit(self.file, start, end, new))
+
+    def comment_after(self, q: Any, key: str, chunk: Chunk) -> None:
+        """A provenance comment for an OK quote that has none, at the end of its line."""
+        if q.provenance:
+            return
+        eol = self.text.find("\n", q.span[1])
+        eol = len(self.text) if eol < 0 else eol
+        body = f"vaultd: {key} {chunk.id} sha256={chunk.provenance.text_sha256}"
+        if self.fmt == "latex":
+            self.edit(eol, eol, f"\n% {body}")
+        else:
+            self.edit(eol, eol, f" <!-- {body} -->")
 
     def add(self, kind: DraftKind, line: int, keys: Sequence[str], message: str, **kw: Any) -> None:
         self.report.findings.append(DraftFinding(kind, self.file, line, list(keys), message, **kw))
@@ -204,6 +232,8 @@ class _Checker:
             else:
                 self.add("OK", q.line, [key], f"“{shown}” is on p. {page}{inserted}"
                          if page else f"“{shown}” found{inserted}", chunk_id=chunks[0].id, page=page)
+                if found.first == found.last:
+                    self.comment_after(q, key, chunks[0])
             return
         if not known:
             return  # UNKNOWN KEY is reported with the references
@@ -226,6 +256,9 @@ class _Checker:
             key = next(k for k in known if (w := self.works.get(k)) and near.chunk < len(w.chunks)
                        and w.passages.forms[near.chunk] and near.source in w.passages.forms[near.chunk])
             chunk = self.works.get(key).chunks[near.chunk]  # type: ignore[union-attr]
+            if len(q.parts) == 1 and not q.insertions:  # a quote with gaps is left to the writer
+                exact = source_words(chunk.text, q.text)
+                self.edit(q.span[0], q.span[1], _written(exact, self.fmt))
             self.add("MISQUOTED", q.line, [key],
                      f"differs from {key} p. {page_locator(chunk.provenance)}: "
                      f"{word_diff(whole, near.source)}",
@@ -324,6 +357,20 @@ def _bib_differences(bib: Any, meta: MetaFile) -> list[str]:
     return out
 
 
+_LATEX_SPECIALS = {"\\": r"\textbackslash{}", "%": r"\%", "&": r"\&", "_": r"\_", "$": r"\$",
+                   "#": r"\#", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+                   "^": r"\^{}"}
+
+
+def _written(text: str, fmt: str) -> str:
+    """Source text as the draft's format writes it."""
+    if fmt == "latex":
+        return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text)
+    from vaultd.notes.escape import escape
+
+    return escape(text)
+
+
 def _short(text: str, n: int = 70) -> str:
     text = " ".join(text.split())
     return text if len(text) <= n else text[: n - 1] + "…"
@@ -362,7 +409,7 @@ def check_text(vault: Vault, text: str, fmt: str, *, file: str = "<draft>",
     report.files.append(file)
     report.quotes += len(draft.quotes)
     report.citations += len(draft.cites)
-    check = _Checker(vault, works, report, file)
+    check = _Checker(vault, works, report, file, text, fmt)
     attached = set()
     for q in draft.quotes:
         check.quote(q)
@@ -409,3 +456,32 @@ def check_drafts(vault: Vault, paths: Sequence[Path], *, index_db: Any = None) -
             raise InputError(f"{path}: not UTF-8 text ({exc.reason}); save it as UTF-8") from exc
         check_text(vault, text, fmt, file=str(path), base=path.parent, works=works, report=report)
     return report
+
+
+def apply_fixes(report: DraftReport) -> list[tuple[Path, Path]]:
+    """Make the report's edits: each draft is copied to ``<name>.bak`` first (an existing
+    backup is kept: ``.bak2``, …), then rewritten atomically; nothing but the edited spans
+    changes. Returns (draft, backup) for each file changed."""
+    from vaultd.vault import atomic_write_text
+
+    done = []
+    for file in sorted({e.file for e in report.edits}):
+        path = Path(file)
+        text = path.read_text(encoding="utf-8")
+        edits = sorted((e for e in report.edits if e.file == file), key=lambda e: (e.start, e.end))
+        out, pos = [], 0
+        for e in edits:
+            if e.start < pos:  # overlapping edits: keep the first
+                continue
+            out += [text[pos:e.start], e.new]
+            pos = e.end
+        out.append(text[pos:])
+        backup = path.with_name(path.name + ".bak")
+        n = 2
+        while backup.exists():
+            backup = path.with_name(f"{path.name}.bak{n}")
+            n += 1
+        backup.write_bytes(path.read_bytes())
+        atomic_write_text(path, "".join(out))
+        done.append((path, backup))
+    return done

@@ -132,6 +132,31 @@ def _whole_words(form: str, start: int, end: int, quote: str) -> str:
     return " ".join([*before[-extra:], *words, *after[:extra]])
 
 
+def source_words(chunk_text: str, quote: str) -> str:
+    """The words of ``chunk_text`` (as the source writes them) that a misquote stands
+    for: near rapidfuzz's best alignment, the run of source words most like the quote's
+    words (a changed word at either end still falls inside)."""
+    from rapidfuzz import fuzz
+
+    words, wanted = chunk_text.split(), quote.split()
+    text = " ".join(words)
+    hit = fuzz.partial_ratio_alignment(" ".join(wanted), text)
+    if hit is None or not words or not wanted:
+        return text
+    at = text[:hit.dest_start].count(" ")
+    n = len(wanted)
+    best, best_score = (at, at + n), -1.0
+    for first in range(max(0, at - 3), min(len(words), at + 4)):
+        for size in (n - 1, n, n + 1):
+            window = words[first:first + size]
+            if not window:
+                continue
+            score = difflib.SequenceMatcher(a=window, b=wanted, autojunk=False).ratio()
+            if score > best_score:
+                best, best_score = (first, first + size), score
+    return " ".join(words[best[0]:best[1]])
+
+
 def word_diff(quoted: str, source: str) -> str:
     """The words that differ, as ``[-source words-] {+quoted words+}``."""
     a, b = source.split(), quoted.split()
