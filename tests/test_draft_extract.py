@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -522,4 +524,4 @@ def test_extract_never_raises_on_syntax_soup(text: str, fmt: str) -> None:
     draft = extract(text, fmt)  # type: ignore[arg-type]
     spans = [q.span for q in draft.quotes]
     assert all(0 <= a <= b <= len(text) for a, b in spans)
-    assert all(b1 <= a2 for (_, b1), (a2, _) in zip(spans, spans[1:], strict=False))
+    assert all(b1 <= a2 for (_, b1), (a2, _) in pairwise(spans))
