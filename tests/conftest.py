@@ -57,6 +57,7 @@ def _isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     # Agents started by tests do not open the browser bridge on the shared port 7600;
     # bridge tests start their own on a free port.
     monkeypatch.setenv("VAULTD_BRIDGE_ENABLED", "false")
+    monkeypatch.setenv("VAULTD_MCP_ENABLED", "false")
     yield
 
 

@@ -373,7 +373,7 @@ def test_mcp_browser_tool_exists_only_when_enabled_and_relays_to_the_extension(
         vault: Vault) -> None:
     from mcp import Client
 
-    from vaultd.mcp_server import build_server
+    from vaultd.mcp.server import build_server
 
     async def tools(settings: Settings) -> set[str]:
         async with Client(build_server(vault, settings)) as client:

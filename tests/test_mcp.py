@@ -13,7 +13,7 @@ import pytest
 from test_index_support import sample_vault
 
 from vaultd.config import Settings
-from vaultd.mcp_server import INSTRUCTIONS, build_server
+from vaultd.mcp.server import INSTRUCTIONS, build_server
 from vaultd.pipeline.index import index_vault
 from vaultd.vault import Vault
 
@@ -180,8 +180,14 @@ def test_http_transport_serves_the_same_tools_on_loopback(indexed: Vault) -> Non
             assert proc.poll() is None, "server exited"
             time.sleep(0.05)
 
+        from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
+
+        from vaultd.mcp.http import mcp_token
+
         async def go() -> Any:
-            async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            http = create_mcp_http_client(headers={"Authorization": f"Bearer {mcp_token(indexed)}"})
+            async with Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp",
+                                                     http_client=http)) as client:
                 return await client.call_tool("recall", {"query": "scaled dot-product attention"})
 
         result = anyio.run(go)

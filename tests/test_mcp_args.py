@@ -1,4 +1,4 @@
-"""MCP tool arguments checked against the tool's schema, in sentences (vaultd.mcp_args)."""
+"""MCP tool arguments checked against the tool's schema, in sentences (vaultd.mcp.args)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vaultd.mcp_args import check_arguments, expected
+from vaultd.mcp.args import check_arguments, expected
 
 SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -169,7 +169,7 @@ def test_a_bad_item_that_cannot_be_moved_to_failed_is_still_marked_failed(
 
     empty = vault.inbox / "empty.pdf"
     empty.write_bytes(b"")
-    daemon = Daemon(vault, Settings(), rules=[], scheduler=False, bridge=False)
+    daemon = Daemon(vault, Settings(), rules=[], scheduler=False, bridge=False, mcp=False)
     daemon.queue.enqueue(str(empty), "0:1")
     job = daemon.queue.claim()
     assert job is not None
@@ -205,7 +205,7 @@ def test_after_a_crash_the_jobs_that_were_running_are_retried_one_at_a_time(
     assert q.requeue_stale().requeued == 2  # the process died with both running
     settings = Settings()
     assert settings.daemon.concurrency >= 2
-    daemon = Daemon(vault, settings, rules=[], scheduler=False, bridge=False)
+    daemon = Daemon(vault, settings, rules=[], scheduler=False, bridge=False, mcp=False)
     daemon._tick(_NoWatcher())  # type: ignore[arg-type]
     assert list(daemon._running) == [first.id]  # a suspect, alone
     daemon._release(first.id)

@@ -225,7 +225,7 @@ def test_mcp_verify_draft_answers_the_same_report(papers: Vault) -> None:
     import anyio
     from mcp import Client
 
-    from vaultd.mcp_server import build_server
+    from vaultd.mcp.server import build_server
 
     c = chunks(papers, A)[2]
 

@@ -263,7 +263,7 @@ def test_mcp_cite_points_at_a_time_in_a_video(vault: Vault, fixtures_dir: Path,
     import anyio
     from mcp import Client
 
-    from vaultd.mcp_server import build_server
+    from vaultd.mcp.server import build_server
 
     info = drop_video(tmp_path / "dl", fixtures_dir, CHAPTERED,
                       "human_crash_course_european_history.en.vtt")

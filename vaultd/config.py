@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from vaultd.errors import ConfigError, VaultdError
 
@@ -134,6 +134,20 @@ class VideoSettings(_Section):
         None, description="HTTP(S)/SOCKS proxy yt-dlp uses to reach YouTube (VAULTD_VIDEO_PROXY)")
 
 
+class McpSettings(_Section):
+    enabled: bool = Field(True, description="vaultd run serves MCP over HTTP on 127.0.0.1")
+    port: int = Field(7601, ge=1, le=65535, description="MCP over HTTP on 127.0.0.1:<port>/mcp")
+    notes_dir: str = Field(
+        "Notes/agent", description="where MCP remember writes agents' notes (vault-relative)")
+
+    @field_validator("notes_dir")
+    @classmethod
+    def _inside(cls, value: str) -> str:
+        if value.startswith("/") or ".." in Path(value).parts or not value.strip():
+            raise ValueError("must be a folder inside the vault, e.g. Notes/agent")
+        return value
+
+
 class BridgeSettings(_Section):
     enabled: bool = Field(True, description="vaultd run starts the browser bridge")
     port: int = Field(7600, ge=1, le=65535, description="the bridge listens on 127.0.0.1:<port>")
@@ -154,6 +168,7 @@ class Settings(_Section):
     daemon: DaemonSettings = Field(default_factory=DaemonSettings)
     bridge: BridgeSettings = Field(default_factory=BridgeSettings)
     video: VideoSettings = Field(default_factory=VideoSettings)
+    mcp: McpSettings = Field(default_factory=McpSettings)
 
 
 # Environment variables with established names; every other field is also reachable

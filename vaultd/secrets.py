@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import secrets as csprng
+import stat
 from pathlib import Path
 
+from vaultd.errors import VaultdError
 from vaultd.vault import Vault
+
+log = logging.getLogger("vaultd")
 
 TOKEN_BYTES = 32
 
@@ -38,11 +43,25 @@ def _write_private(path: Path, text: str) -> None:
         raise
 
 
+def _tighten(path: Path) -> None:
+    """A token readable by others (loosened by hand, a copy, a sync tool) is made private
+    again, and the change is logged; one that cannot be is refused."""
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & 0o077:
+        try:
+            path.chmod(0o600)
+        except OSError as exc:
+            raise VaultdError(f"{path} is readable by other users (mode {mode:o}) and cannot be "
+                              f"made private ({exc.strerror}); run `chmod 600 {path}`") from exc
+        log.warning("%s was readable by other users (mode %o); made private (600)", path, mode)
+
+
 def token(vault: Vault, name: str, *, reset: bool = False) -> str:
     """The secret ``name`` of this vault, made on first use (or anew with ``reset``)."""
     path = secrets_dir(vault) / f"{name}.token"
     if not reset:
         with contextlib.suppress(FileNotFoundError):
+            _tighten(path)
             value = path.read_text(encoding="utf-8").strip()
             if value:
                 return value

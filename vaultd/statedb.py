@@ -11,9 +11,12 @@ and CLI commands use the database at the same time.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from vaultd.errors import StoreError
 
@@ -102,3 +105,27 @@ def job_counts(path: Path) -> dict[str, int]:
     finally:
         db.close()
     return {str(state): int(n) for state, n in rows}
+
+
+def daemon_meta(path: Path, keys: Sequence[str]) -> dict[str, Any]:
+    """Values the agent recorded (``service``, ``last_verify``, ``mcp``, …), read-only; a
+    missing database or table gives none."""
+    if not path.is_file():
+        return {}
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=2.0)
+    except sqlite3.Error:
+        return {}
+    try:
+        marks = ",".join("?" * len(keys))
+        rows = db.execute(f"SELECT key, value FROM daemon_meta WHERE key IN ({marks})",
+                          tuple(keys)).fetchall()
+    except sqlite3.Error:
+        return {}
+    finally:
+        db.close()
+    out: dict[str, Any] = {}
+    for key, value in rows:
+        with contextlib.suppress(ValueError):
+            out[str(key)] = json.loads(value)
+    return out

@@ -12,12 +12,8 @@ import contextlib
 import hashlib
 import json
 import logging
-import socket
-import threading
-from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-import uvicorn
 from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -37,21 +33,12 @@ from vaultd.bridge.actions import (
 from vaultd.bridge.clips import CaptureRequest, ClipError, plan_clip, write_clip
 from vaultd.bridge.lookup import Lookup
 from vaultd.config import Settings
-from vaultd.errors import VaultdError
+from vaultd.loopback import ASGIApp, LoopbackServer, Receive, Scope, Send, bind_loopback
 from vaultd.vault import Vault
 
 log = logging.getLogger("vaultd.bridge")
 
 HELLO_TIMEOUT = 5.0
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-
-class BridgeError(VaultdError):
-    """The bridge cannot start (port taken, bad address)."""
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -257,35 +244,13 @@ class BridgeServer:
     def __init__(self, vault: Vault, settings: Settings, *, port: int | None = None,
                  agent: bool = False) -> None:
         self.bridge = Bridge(vault, settings, agent=agent)
-        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        want = settings.bridge.port if port is None else port
-        try:
-            self._sock.bind(("127.0.0.1", want))
-        except OSError as exc:
-            self._sock.close()
-            raise BridgeError(f"cannot listen on 127.0.0.1:{want}: {exc.strerror or exc}; "
-                              "is another vaultd bridge running? Set [bridge] port in "
-                              ".vaultd/config.toml") from exc
-        self._sock.listen(64)
-        self.port = int(self._sock.getsockname()[1])
-        self.bridge.port = self.port
-        config = uvicorn.Config(self.bridge.app(), log_level="warning", access_log=False,
-                                lifespan="off", ws="websockets-sansio", ws_max_size=8 * 2**20)
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._run, name="vaultd-bridge", daemon=True)
-
-    def _run(self) -> None:
-        asyncio.run(self._server.serve(sockets=[self._sock]))
+        sock = bind_loopback(settings.bridge.port if port is None else port, "[bridge] port")
+        self._server = LoopbackServer(self.bridge.app(), sock, name="vaultd-bridge")
+        self.port = self.bridge.port = self._server.port
 
     def start(self) -> None:
-        self._thread.start()
-        while not self._server.started and self._thread.is_alive():
-            threading.Event().wait(0.01)
+        self._server.start()
         log.info("bridge listening on 127.0.0.1:%d", self.port)
 
     def stop(self) -> None:
-        self._server.should_exit = True
-        self._thread.join(5)
-        self._sock.close()
+        self._server.stop()

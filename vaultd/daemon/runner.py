@@ -58,9 +58,11 @@ def setup_logging(vault: Vault, verbose: bool = True) -> list[logging.Handler]:
 
 class Daemon:
     def __init__(self, vault: Vault, settings: Settings, rules: list[LoadedRule] | None = None,
-                 *, scheduler: bool = True, bridge: bool | None = None) -> None:
+                 *, scheduler: bool = True, bridge: bool | None = None,
+                 mcp: bool | None = None) -> None:
         self.vault = vault
         self.use_bridge = settings.bridge.enabled if bridge is None else bridge
+        self.use_mcp = settings.mcp.enabled if mcp is None else mcp
         self.settings = settings
         self.rules = rules if rules is not None else load_rules(vault.rules_dir)
         self.use_scheduler = scheduler
@@ -332,6 +334,19 @@ class Daemon:
         server.start()
         return server
 
+    def _start_mcp(self) -> Any:
+        """MCP over HTTP from the warm agent (docs/mcp.md); the agent runs on without it."""
+        try:
+            from vaultd.mcp.http import McpHttpServer
+
+            server = McpHttpServer(self.vault, self.settings, warm=True)
+        except VaultdError as exc:
+            log.warning("MCP over HTTP not started: %s", exc)
+            return None
+        server.start()
+        self.queue.set_meta("mcp", {"url": server.url, "pid": os.getpid()})
+        return server
+
     def _start_thread(self, target: Callable[[], None], name: str) -> None:
         t = threading.Thread(target=target, name=name, daemon=True)
         t.start()
@@ -370,6 +385,7 @@ class Daemon:
 
                 sched = start_scheduler(self)
             bridge = self._start_bridge() if self.use_bridge else None
+            mcp = self._start_mcp() if self.use_mcp else None
             log.info("vaultd running on %s (%d rules, %d workers)", self.vault.root,
                      len(self.rules), self.settings.daemon.concurrency)
             if ready:
@@ -382,8 +398,9 @@ class Daemon:
                     log.exception("main loop error (continuing)")
                 self.stop_event.wait(tick)
             watcher.stop()
-            if bridge is not None:
-                bridge.stop()
+            for server in (bridge, mcp):
+                if server is not None:
+                    server.stop()
             if sched is not None:
                 sched.shutdown(wait=False)
             return self._shutdown()

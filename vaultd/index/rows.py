@@ -1,5 +1,8 @@
 """What goes into the index: rows from paper notes and user notes, and applying them.
 
+A note whose frontmatter says ``author: agent`` (written by MCP ``remember``) is indexed
+with kind ``"agent"``: searched as a note, shown as agent-written.
+
 ``sync_doc`` replaces one source file's rows incrementally: rows whose chunk id, hash and
 searchable fields are unchanged stay (with their FTS entry and vector; other metadata such
 as the enrichment state is updated in place); only the rest are deleted and inserted. Vectors live in a cache keyed by text hash, so a renamed note
@@ -8,6 +11,7 @@ reuses them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import astuple, dataclass
 
@@ -21,7 +25,7 @@ from vaultd.models import Note
 class Row:
     hash: str
     path: str
-    kind: str  # "paper" | "note"
+    kind: str  # "paper" | "note" | "agent" (a note an agent wrote)
     cite_key: str | None
     chunk_id: str
     title: str | None
@@ -86,9 +90,22 @@ def _first_heading(block: str) -> str | None:
     return None
 
 
-def note_rows(sections: Sequence[Section], path: str, title: str, mtime: float) -> list[Row]:
+AGENT_AUTHOR = "agent"
+_AGENT_AUTHOR_RE = re.compile(rf"^author:[ \t]*(['\"]?){AGENT_AUTHOR}\1[ \t]*$", re.M)
+
+
+def agent_written(text: str) -> bool:
+    """Whether a Markdown note's frontmatter says an agent wrote it (``author: agent``)."""
+    if not text.startswith("---"):
+        return False
+    end = text.find("\n---", 3)
+    return end > 0 and _AGENT_AUTHOR_RE.search(text, 0, end) is not None
+
+
+def note_rows(sections: Sequence[Section], path: str, title: str, mtime: float, *,
+              kind: str = "note") -> list[Row]:
     return [
-        Row(hash=text_sha256(s.text), path=path, kind="note", cite_key=None,
+        Row(hash=text_sha256(s.text), path=path, kind=kind, cite_key=None,
             chunk_id=f"L{s.line_start}-{s.line_end}", title=title, authors=None, year=None,
             page=None, page_label=None, section=s.heading, chunk_type=None, heading=s.heading,
             line_start=s.line_start, line_end=s.line_end, mtime=mtime, text=s.text)

@@ -9,7 +9,6 @@ stderr; stdout belongs to the protocol in stdio mode.
 from __future__ import annotations
 
 import logging
-import sys
 import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -41,55 +40,6 @@ vaultd serves a research vault whose citations are never wrong.
   matches.
 - verify(cite_key?) reports drift between notes and their sources; status() reports health.
 """
-
-
-def prepare_fast_start() -> None:
-    """Cut the server process's start-up before the SDK is imported (`vaultd mcp` only).
-
-    The ``mcp`` package's ``__init__`` imports the whole client side (client sessions,
-    httpx, auth) that a server never uses; here ``mcp`` is registered as a bare package so
-    ``mcp.server.*`` loads alone, and the real ``__init__`` runs only if some code asks the
-    package itself for a name. Pydantic models are built on first use rather than at
-    import (``defer_build``): the SDK defines hundreds of protocol models and the server
-    validates only a few kinds of message. Both are start-up costs only; behaviour is
-    the SDK's own.
-    """
-    if "mcp" not in sys.modules:
-        import importlib.util
-        import types
-
-        spec = importlib.util.find_spec("mcp")
-        if spec is not None and spec.loader is not None and spec.submodule_search_locations:
-            pkg = types.ModuleType("mcp")
-            pkg.__path__ = list(spec.submodule_search_locations)
-            pkg.__spec__ = spec
-            pkg.__file__ = spec.origin
-            pkg.__package__ = "mcp"
-            loader = spec.loader
-            loading: list[bool] = []
-
-            def full_package(name: str) -> Any:
-                if not loading:  # run the real __init__ once, into this same module
-                    loading.append(True)
-                    loader.exec_module(pkg)
-                    if name in pkg.__dict__:
-                        return pkg.__dict__[name]
-                raise AttributeError(f"module 'mcp' has no attribute {name!r}")
-
-            pkg.__getattr__ = full_package  # type: ignore[method-assign]
-            sys.modules["mcp"] = pkg
-    try:
-        from pydantic import TypeAdapter
-        from pydantic._internal import _config
-
-        _config.config_defaults["defer_build"] = True
-        # The SDK's module-level adapters over message unions have no config of their own.
-        own: Any = TypeAdapter.__dict__["_defer_build"]
-        TypeAdapter._defer_build = property(  # type: ignore[method-assign,assignment]
-            lambda self: bool(own.fget(self) or (self._config is None and not
-                                                 self._model_config)))
-    except (ImportError, AttributeError, KeyError, TypeError):  # other pydantic: just slower
-        pass
 
 
 _CITER_LOCK = threading.Lock()
@@ -168,10 +118,10 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
     from mcp.server.mcpserver.exceptions import ToolError
 
     from vaultd import __version__
-    from vaultd.mcp_args import check_arguments
+    from vaultd.mcp.args import check_arguments
 
     class CheckedServer(MCPServer):
-        """Arguments checked against each tool's schema first (``vaultd.mcp_args``): a
+        """Arguments checked against each tool's schema first (``vaultd.mcp.args``): a
         wrong, missing or unknown argument gets one sentence, not pydantic's report."""
 
         schemas: dict[str, dict[str, Any]] | None = None
@@ -187,7 +137,8 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
             return await super().call_tool(name, arguments, context)
 
     state = _State(vault=vault, settings=settings)
-    server: MCPServer = CheckedServer("vaultd", instructions=INSTRUCTIONS, version=__version__)
+    server: MCPServer = CheckedServer("vaultd", instructions=INSTRUCTIONS, version=__version__,
+                                      log_level="WARNING")
 
     @server.tool()
     def cite(cite_key: str, format: str = "bibtex", page: str | None = None,
@@ -326,6 +277,7 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
         jobs = job_counts(v.state_db)
         data["jobs"] = {k: jobs.get(k, 0) for k in ("queued", "running", "failed")}
         data["jobs_pending"] = data["jobs"]["queued"] + data["jobs"]["running"]
+        data["agent"] = _agent_state(v, settings)
         data["vault"] = str(v.root)
         if settings is not None:
             data["configured_provider"] = settings.index.embedding_provider
@@ -334,6 +286,21 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
     if settings is not None and settings.bridge.agent_actions:
         _browser_tool(server, vault, settings)
     return server
+
+
+def _agent_state(vault: Vault, settings: Settings | None) -> dict[str, Any]:
+    """Whether the agent runs, its last verify, and where its MCP endpoint and browser
+    bridge listen (read-only: nothing here starts or locks anything)."""
+    from vaultd.daemon.status import service_running
+    from vaultd.statedb import daemon_meta
+
+    running = bool(service_running(vault)["running"])
+    meta = daemon_meta(vault.state_db, ["service", "last_verify", "mcp"])
+    mcp = meta.get("mcp") if running else None
+    return {"running": running, "last_verify": meta.get("last_verify"),
+            "mcp": mcp.get("url") if isinstance(mcp, dict) else None,
+            "bridge": (f"http://127.0.0.1:{settings.bridge.port}"
+                       if running and settings is not None and settings.bridge.enabled else None)}
 
 
 def _browser_tool(server: MCPServer, vault: Vault, settings: Settings) -> None:
