@@ -32,6 +32,7 @@ class Hit:
     excerpt: str
     score: float
     matched: list[str] = field(default_factory=list)  # "bm25", "vector", "phrase"
+    agent_written: bool | None = None  # notes only: written by an agent (MCP remember)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -82,12 +83,14 @@ def retraction_label(vault: Vault, cite_key: str) -> str | None:
 def hit_from_row(row: dict[str, Any], score: float, matched: list[str], terms: Sequence[str],
          query: str) -> Hit:
     """A hit from its index row (the ``chunks`` columns search fetches)."""
-    return Hit(kind=row["kind"], cite_key=row["cite_key"], title=row["title"],
-               authors=row["authors"], year=row["year"], page=row["page"],
+    agent = row["kind"] == "agent"  # an agent's note: a note, labelled as the agent's
+    return Hit(kind="note" if agent else row["kind"], cite_key=row["cite_key"],
+               title=row["title"], authors=row["authors"], year=row["year"], page=row["page"],
                page_label=row["page_label"], section=row["section"], chunk_id=row["chunk_id"],
                chunk_type=row["chunk_type"], path=row["path"], line_start=row["line_start"],
                line_end=row["line_end"], excerpt=excerpt(row["text"], terms, query),
-               score=round(score, 6), matched=matched)
+               score=round(score, 6), matched=matched,
+               agent_written=None if row["kind"] == "paper" else agent)
 
 
 def excerpt(text: str, terms: Sequence[str], query: str = "", size: int = EXCERPT_CHARS) -> str:

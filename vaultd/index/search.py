@@ -78,13 +78,17 @@ RECENCY_HALF_LIFE_DAYS = 90.0
 CHUNK_TYPES = get_args(ChunkType)
 
 
+#: The index kinds each ``kind`` filter keeps: an agent's note is a note too.
+KIND_FILTERS = {"paper": ("paper",), "note": ("note", "agent"), "agent": ("agent",)}
+
+
 @dataclass
 class Filters:
     cite_key: str | None = None
     author: str | None = None
     year_min: int | None = None
     year_max: int | None = None
-    kind: str | None = None  # "paper" | "note"
+    kind: str | None = None  # "paper" | "note" (agents' notes included) | "agent"
     recency_half_life_days: float | None = None  # boosts recently edited user notes
     chunk_type: str | None = None  # only passages of this type (paragraph, reference, …)
 
@@ -104,10 +108,12 @@ class Filters:
             clauses.append("c.year <= ?")
             params.append(self.year_max)
         if self.kind:
-            if self.kind not in ("paper", "note"):
-                raise InputError(f"unknown source kind {self.kind!r}; use paper or note")
-            clauses.append("c.kind = ?")
-            params.append(self.kind)
+            kinds = KIND_FILTERS.get(self.kind)
+            if kinds is None:
+                raise InputError(f"unknown source kind {self.kind!r}; use paper or note "
+                                 "(or agent: agents' notes only)")
+            clauses.append(f"c.kind IN ({', '.join('?' for _ in kinds)})")
+            params.extend(kinds)
         if self.chunk_type:
             if self.chunk_type not in CHUNK_TYPES:
                 raise InputError(f"unknown chunk type {self.chunk_type!r}; use one of "
@@ -330,7 +336,7 @@ def hybrid_search(db: IndexDB, query: str, *, limit: int = 5, filters: Filters |
     if filters.recency_half_life_days:
         now = time.time()
         for rid, row in rows.items():
-            if row["kind"] == "note" and row["mtime"]:
+            if row["kind"] != "paper" and row["mtime"]:
                 age = max(0.0, (now - float(row["mtime"])) / 86400)
                 fused[rid] *= 1.0 + 0.5 * math.pow(0.5, age / filters.recency_half_life_days)
     if type_prior and not filters.chunk_type:

@@ -1,7 +1,8 @@
 """The MCP server: agents cite by key, recall passages and quote only verbatim text.
 
-Six tools with short schemas (tool schemas cost agents context): cite, recall, quote,
-bibliography, verify, status. Startup touches nothing but the index database (opened on
+Tools with short schemas (tool schemas cost agents context): cite, recall, quote,
+bibliography, verify, verify_draft, remember, forget, status (and browser when the
+user turned agent actions on). Startup touches nothing but the index database (opened on
 the first call), so the first answer is fast however large the vault is. Logs go to
 stderr; stdout belongs to the protocol in stdio mode.
 """
@@ -38,7 +39,10 @@ vaultd serves a research vault whose citations are never wrong.
   LLM: never put them in quotation marks or attribute them to the authors.
 - Never invent a cite key: use keys returned by recall/cite; an unknown key returns close
   matches.
-- verify(cite_key?) reports drift between notes and their sources; status() reports health.
+- verify(cite_key?) reports drift between notes and their sources; verify_draft(text)
+  checks a draft's quotes and citations before you hand it over; status() reports health.
+- remember(text, about) keeps what you learned as your own note (agent-written, quotes
+  checked against the sources first); forget(note) archives one of your notes.
 """
 
 
@@ -283,9 +287,67 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
             data["configured_provider"] = settings.index.embedding_provider
         return data
 
+    _memory_tools(server, state)
     if settings is not None and settings.bridge.agent_actions:
         _browser_tool(server, vault, settings)
     return server
+
+
+def _memory_tools(server: MCPServer, state: _State) -> None:
+    """remember/forget: the agent's own notes in ``[mcp] notes_dir`` (vaultd.mcp.memory)."""
+    from mcp.server.mcpserver import Context
+
+    def notes_dir() -> str:
+        from vaultd.mcp.memory import NOTES_DIR_DEFAULT
+
+        return state.settings.mcp.notes_dir if state.settings is not None else NOTES_DIR_DEFAULT
+
+    def searched_again() -> None:
+        if state.db is not None:  # the note changed the index under the warm caches
+            state.db.cache.clear()
+
+    def remember(text: str, about: list[str] | None = None, title: str | None = None,
+                 ctx: Context | None = None) -> dict[str, Any]:
+        """Save your own note in the vault (shown as agent-written in recall). about: cite
+        keys or cite_key#chunk_id it draws on. Quotes in text are checked first (a quote
+        citing nothing is checked against about): a misquote is refused, nothing written."""
+        from vaultd.mcp.memory import remember as write_note
+
+        v = state.require_vault()
+        try:
+            out = write_note(v, text, about or (), title, agent=_client_name(ctx),
+                             notes_dir=notes_dir(), index_db=state.index_if_any(),
+                             settings=state.settings)
+        except VaultdError as exc:
+            raise _tool_error(exc) from exc
+        searched_again()
+        return out
+
+    def forget(note: str) -> dict[str, Any]:
+        """Archive one of your notes (its path, file name or title from remember); only
+        agent-written notes, never the user's. It leaves recall; the file is kept."""
+        from vaultd.mcp.memory import forget as archive_note
+
+        v = state.require_vault()
+        try:
+            out = archive_note(v, note, notes_dir=notes_dir())
+        except VaultdError as exc:
+            raise _tool_error(exc) from exc
+        searched_again()
+        return out
+
+    # This module has `from __future__ import annotations` and imports the SDK lazily: the
+    # SDK finds the Context parameter by resolving annotations, so give it the class.
+    remember.__annotations__["ctx"] = Context | None
+    server.tool()(remember)
+    server.tool()(forget)
+
+
+def _client_name(ctx: Any) -> str:
+    """The MCP client's name from its initialize request ("agent" when it gave none)."""
+    params = getattr(getattr(ctx, "session", None), "client_params", None)
+    info = getattr(params, "client_info", None)
+    return str(getattr(info, "name", None) or "agent")
 
 
 def _agent_state(vault: Vault, settings: Settings | None) -> dict[str, Any]:

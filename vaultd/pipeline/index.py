@@ -17,7 +17,7 @@ from pathlib import Path
 from vaultd.config import Settings
 from vaultd.errors import NoteFormatError, VaultdError
 from vaultd.index.embed import Embedder, make_embedder, pack
-from vaultd.index.rows import Row, delete_doc, note_rows, paper_rows, sync_doc
+from vaultd.index.rows import Row, agent_written, delete_doc, note_rows, paper_rows, sync_doc
 from vaultd.index.store import IndexDB, open_index
 from vaultd.index.usernotes import iter_markdown_files, split_sections
 from vaultd.vault import Vault
@@ -182,7 +182,8 @@ def _index_file(db: IndexDB, vault: Vault, path: Path, rel: str, mtime: float,
         rows = _paper(db, text, rel, mtime, stats)
     if rows is None:
         db.conn.execute("DELETE FROM papers WHERE path = ?", (rel,))
-        rows = note_rows(split_sections(text), rel, path.stem, mtime)
+        rows = note_rows(split_sections(text), rel, path.stem, mtime,
+                         kind="agent" if agent_written(text) else "note")
     return sync_doc(db, rel, rows)
 
 

@@ -256,13 +256,13 @@ class _Checker:
             key = next(k for k in known if (w := self.works.get(k)) and near.chunk < len(w.chunks)
                        and w.passages.forms[near.chunk] and near.source in w.passages.forms[near.chunk])
             chunk = self.works.get(key).chunks[near.chunk]  # type: ignore[union-attr]
+            exact = source_words(chunk.text, q.text)  # the source's own words, not match form
             if len(q.parts) == 1 and not q.insertions:  # a quote with gaps is left to the writer
-                exact = source_words(chunk.text, q.text)
                 self.edit(q.span[0], q.span[1], _written(exact, self.fmt))
             self.add("MISQUOTED", q.line, [key],
                      f"differs from {key} p. {page_locator(chunk.provenance)}: "
                      f"{word_diff(whole, near.source)}",
-                     fix=f"quote the source: “{_short(near.source, 300)}”", chunk_id=chunk.id,
+                     fix=f"quote the source: “{_short(exact, 300)}”", chunk_id=chunk.id,
                      page=page_locator(chunk.provenance))
         else:
             empty = [k for k in known if not self.works.get(k).chunks]  # type: ignore[union-attr]
