@@ -95,6 +95,13 @@ def test_the_running_agent_serves_mcp_and_sees_its_own_index_changes(
     with agent(indexed, env={"VAULTD_MCP_ENABLED": "true", "VAULTD_MCP_PORT": str(port)}) as a:
         status = call(url, token, "status", {}).structured_content
         assert status["agent"]["running"] is True and status["agent"]["mcp"] == url
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+        accept = {"Accept": "application/json, text/event-stream"}
+        auth = {"Authorization": f"Bearer {token}", **accept}
+        assert httpx.post(url, json=body, headers=accept).status_code == 401
+        assert httpx.post(url, json=body, headers={**auth, "Origin": "https://evil.example"}
+                          ).status_code == 403
+        assert httpx.post(url, json=body, headers={**auth, "Host": "evil.example"}).status_code == 421
         (indexed.inbox / "sample.pdf").write_bytes(sample_bytes(tmp_path))
         wait_for(lambda: settled(indexed, 1), 60, "the PDF to become a note")
         hits = call(url, token, "recall", {"query": "verbatim quotes hashed"}).structured_content
