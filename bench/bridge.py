@@ -76,7 +76,9 @@ class Agent:
         cmd = ["bridge"] if alone else ["run", "--no-schedule"]
         self.proc = subprocess.Popen([sys.executable, "-m", "vaultd", "--vault", str(root), *cmd],
                                      env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        log = root / ".vaultd" / "logs" / "vaultd.log"
+        from vaultd.vault import Vault
+
+        log = Vault(root).logs_dir / "vaultd.log"
         if alone:
             wait(lambda: _answers(port))
         else:

@@ -47,6 +47,8 @@ def _isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.setenv("HOME", str(home))
+    # Each test's machine state (state.db, index, logs, secrets) in its own directory.
+    monkeypatch.setenv("VAULTD_STATE_DIR", str(home / "state"))
     # Anything that forgets to take a base URL from the test hits a closed port, not the web.
     dead = "http://127.0.0.1:9"
     for var in ("VAULTD_ARXIV_API_URL", "VAULTD_ARXIV_PDF_URL", "VAULTD_CROSSREF_URL",

@@ -76,7 +76,7 @@ def inbox_files(vault: Vault) -> list[str]:
 
 def test_token_is_private_and_stable(vault: Vault) -> None:
     token = secrets.bridge_token(vault)
-    path = vault.state_dir / "secrets" / "bridge.token"
+    path = vault.machine_dir / "secrets" / "bridge.token"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     assert secrets.bridge_token(vault) == token and len(token) >= 40

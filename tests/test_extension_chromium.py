@@ -261,7 +261,7 @@ def test_the_paired_extension_keeps_a_websocket_to_the_bridge(browser: Browser) 
     browser.wait_for(lambda: browser.status()["extension_connected"] is True,
                      "the extension's WebSocket")
     assert browser.status()["paired"] is True
-    paired = json.loads((browser.vault.state_dir / "secrets" / "bridge-paired.json").read_text())
+    paired = json.loads((browser.vault.machine_dir / "secrets" / "bridge-paired.json").read_text())
     assert paired["origin"] == f"chrome-extension://{browser.extension_id}"
 
 

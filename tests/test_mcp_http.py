@@ -72,7 +72,7 @@ def test_refused_without_the_token_from_a_page_or_under_a_foreign_host(
 
 def test_the_token_file_is_private(indexed: Vault) -> None:
     token = mcp_token(indexed)
-    path = indexed.state_dir / "secrets" / "mcp.token"
+    path = indexed.machine_dir / "secrets" / "mcp.token"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600 and len(token) >= 40
     path.chmod(0o644)  # loosened by hand or by a sync tool: tightened on the next read
     assert mcp_token(indexed) == token

@@ -72,7 +72,7 @@ def test_second_lock_on_the_same_vault_is_refused(vault: Vault) -> None:
     with vault_lock(vault), pytest.raises(VaultError, match="in use by pid"), vault_lock(vault):
         pass
     with vault_lock(vault):  # released on exit
-        assert (vault.state_dir / "vaultd.lock").read_text().strip() == f"pid {os.getpid()}"
+        assert (vault.machine_dir / "vaultd.lock").read_text().strip() == f"pid {os.getpid()}"
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """Per-vault secrets (bridge and MCP tokens): files of mode 0600 in a 0700 directory.
 
-They live in ``.vaultd/secrets/``, beside the vault's other machine state, never in
+They live in ``<state dir>/secrets/``, beside the vault's other machine state, never in
 ``wiki/``, ``raw/`` or ``Inbox/``. A token is made on first use from ``secrets``'s CSPRNG.
 """
 
@@ -23,7 +23,7 @@ TOKEN_BYTES = 32
 
 
 def secrets_dir(vault: Vault) -> Path:
-    path = vault.state_dir / "secrets"
+    path = vault.machine_dir / "secrets"
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     with contextlib.suppress(OSError):  # a directory made by an older vaultd
         path.chmod(0o700)

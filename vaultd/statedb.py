@@ -1,4 +1,4 @@
-"""``.vaultd/state.db``: the durable SQLite database (job queue, caches, capture records).
+"""`the machine state directory's `state.db``: the durable SQLite database (job queue, caches, capture records).
 
 Each module that owns tables registers its migrations here with ``@migration(name)``;
 ``open_state_db`` applies every registered migration not yet applied, in registration

@@ -62,12 +62,19 @@ class Vault:
         return self.state_dir / "config.toml"
 
     @property
+    def machine_dir(self) -> Path:
+        """This machine's state for the vault, outside it (``vaultd.machine``)."""
+        from vaultd.machine import machine_dir
+
+        return machine_dir(self.state_dir)
+
+    @property
     def state_db(self) -> Path:
-        return self.state_dir / "state.db"
+        return self.machine_dir / "state.db"
 
     @property
     def index_db(self) -> Path:
-        return self.state_dir / "index.db"
+        return self.machine_dir / "index.db"
 
     @property
     def rules_dir(self) -> Path:
@@ -75,7 +82,7 @@ class Vault:
 
     @property
     def logs_dir(self) -> Path:
-        return self.state_dir / "logs"
+        return self.machine_dir / "logs"
 
     @property
     def processed_dir(self) -> Path:
@@ -129,13 +136,14 @@ class Vault:
         """Create the layout; idempotent. Returns the paths it created."""
         created: list[Path] = []
         for d in (self.inbox, self.failed, self.raw, self.wiki, self.state_dir,
-                  self.rules_dir, self.logs_dir):
+                  self.rules_dir):
             if not d.is_dir():
                 d.mkdir(parents=True, exist_ok=True)
                 created.append(d)
         if not self.config_path.exists():
             atomic_write_text(self.config_path, config_text)
             created.append(self.config_path)
+        self.logs_dir.mkdir(parents=True, exist_ok=True)  # in the machine's state directory
         return created
 
     def require(self) -> Vault:
@@ -289,11 +297,10 @@ def file_sha256(path: Path) -> str:
 def vault_lock(vault: Vault, name: str = "vaultd.lock") -> Iterator[IO[str]]:
     """Exclusive, non-blocking lock on the vault (one `vaultd run` per vault).
 
-    The lock is an ``flock`` on ``.vaultd/<name>``: the OS drops it when the process
-    dies, so a killed service never leaves a stale lock behind.
+    The lock is an ``flock`` on ``<machine state dir>/<name>``: the OS drops it when the
+    process dies, so a killed service never leaves a stale lock behind.
     """
-    vault.state_dir.mkdir(parents=True, exist_ok=True)
-    path = vault.state_dir / name
+    path = vault.machine_dir / name
     fh = path.open("a+", encoding="utf-8")
     try:
         try:

@@ -66,7 +66,7 @@ class Lookup:
 
     @property
     def _log(self) -> Path:
-        return self.vault.state_dir / "bridge" / "captures.jsonl"
+        return self.vault.machine_dir / "bridge" / "captures.jsonl"
 
     def record(self, url: str, inbox_name: str, sha256: str) -> None:
         """Remember that a capture of ``url`` was written as ``Inbox/<inbox_name>``."""

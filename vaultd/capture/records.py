@@ -101,7 +101,7 @@ def taken_keys(vault: Vault, db: sqlite3.Connection) -> set[str]:
 def capture_lock(vault: Vault) -> Iterator[None]:
     """Exclusive across processes and threads while a key is chosen and written (short)."""
     vault.state_dir.mkdir(parents=True, exist_ok=True)
-    with (vault.state_dir / "capture.lock").open("a") as fh:
+    with (vault.machine_dir / "capture.lock").open("a") as fh:
         fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
         try:
             yield

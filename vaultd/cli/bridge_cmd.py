@@ -50,7 +50,7 @@ def bridge_group(ctx: click.Context, port: int | None) -> None:
               help="Make a new token and forget the paired extension (pair it again).")
 @click.pass_context
 def token_command(ctx: click.Context, reset: bool) -> None:
-    """Print the bridge token (made on first use; kept in .vaultd/secrets/, mode 0600)."""
+    """Print the bridge token (made on first use; kept in <state dir>/secrets/, mode 0600)."""
     from vaultd.secrets import bridge_token
 
     vault = app(ctx).vault()

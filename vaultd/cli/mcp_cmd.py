@@ -37,7 +37,7 @@ def mcp_group(ctx: click.Context, http_port: int | None) -> None:
 @json_option
 @click.pass_context
 def token_command(ctx: click.Context, reset: bool, as_json: bool) -> None:
-    """Print the token HTTP clients send (made on first use; .vaultd/secrets/, mode 0600)."""
+    """Print the token HTTP clients send (made on first use; <state dir>/secrets/, mode 0600)."""
     from vaultd.mcp.http import MCP_PATH, client_config, mcp_token
 
     vault = app(ctx).vault()

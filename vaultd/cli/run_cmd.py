@@ -23,7 +23,7 @@ def run_command(ctx: click.Context, debounce: float | None, concurrency: int | N
     """Watch the vault's Inbox/ and turn what lands there into compiled, indexed notes.
 
     Runs until SIGTERM/SIGINT (Ctrl-C); the running job finishes or is re-queued and the
-    process exits 0. Logs go to .vaultd/logs/vaultd.log and stderr.
+    process exits 0. Logs go to <state dir>/logs/vaultd.log and stderr.
 
     \b
     Example:

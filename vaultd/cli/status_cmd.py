@@ -32,6 +32,9 @@ def status_command(ctx: click.Context, no_probe: bool, as_json: bool) -> None:
         return
     svc = data["service"]
     click.echo(f"vault:    {data['vault']}")
+    sync = f"in {data['synced_by']}: " if data.get("synced_by") else ""
+    click.echo(f"state:    {sync}databases, index, logs and secrets kept on this machine in "
+               f"{data['machine_state']} (not synced)")
     started = ""
     if svc.get("running") and svc.get("started_at"):
         started = ", since " + datetime.fromtimestamp(svc["started_at"]).astimezone().isoformat(

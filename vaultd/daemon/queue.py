@@ -1,4 +1,4 @@
-"""The durable job queue in ``.vaultd/state.db``: queued → running → done | failed.
+"""The durable job queue in `the machine state directory's `state.db``: queued → running → done | failed.
 
 One job per inbox file version (path + size + mtime): duplicate and coalesced events
 produce one job. ``idem_key`` (PDF SHA-256, arXiv id, DOI) makes a paper dropped twice

@@ -39,7 +39,7 @@ RETRY_TODO = "fix the file and drop it into Inbox/ again, or capture it with `va
 
 
 def setup_logging(vault: Vault, verbose: bool = True) -> list[logging.Handler]:
-    """Rotating .vaultd/logs/vaultd.log plus stderr, on the ``vaultd`` logger."""
+    """Rotating <state dir>/logs/vaultd.log plus stderr, on the ``vaultd`` logger."""
     vault.logs_dir.mkdir(parents=True, exist_ok=True)
     fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
     file_handler = logging.handlers.RotatingFileHandler(
@@ -117,7 +117,7 @@ class Daemon:
                 "the process crashed or was killed, e.g. out of memory)")
         todo = ("check the file opens in another app; try `vaultd capture FILE` in a terminal "
                 "to see the error; if it is a valid file, report it with "
-                ".vaultd/logs/vaultd.log, then drop it into Inbox/ again")
+                f"{self.vault.logs_dir / 'vaultd.log'}, then drop it into Inbox/ again")
         note = outcomes.fail_item(self.vault, path, what, todo)
         log.warning("job %d failed for good: %s (see %s)", job.id, what, note)
 
@@ -234,7 +234,7 @@ class Daemon:
                 log.exception("job %d crashed on %s", job.id, job.path)
                 with contextlib.suppress(Exception):
                     self._fail(job, Path(job.path), f"internal error: {exc}",
-                               "report this with the log .vaultd/logs/vaultd.log; "
+                               f"report this with the log {self.vault.logs_dir / 'vaultd.log'}; "
                                "then drop the file again")
             finally:
                 self._release(job.id)

@@ -11,6 +11,7 @@ from typing import Any
 
 from vaultd.config import Settings
 from vaultd.daemon.queue import JobQueue
+from vaultd.machine import synced_by
 from vaultd.statedb import open_state_db
 from vaultd.vault import Vault
 
@@ -20,7 +21,7 @@ PROBE_TIMEOUT_SECONDS = 0.5
 
 def service_running(vault: Vault) -> dict[str, Any]:
     """Probe the single-instance lock without taking it over (a shared, non-blocking try)."""
-    path = vault.state_dir / LOCK_NAME
+    path = vault.machine_dir / LOCK_NAME
     if not path.exists():
         return {"running": False}
     with path.open("r", encoding="utf-8") as fh:
@@ -112,6 +113,8 @@ def collect_status(vault: Vault, settings: Settings, *, probe_llm: bool = True) 
         ]
         out: dict[str, Any] = {
             "vault": str(vault.root),
+            "machine_state": str(vault.machine_dir),
+            "synced_by": synced_by(vault.root),
             "service": service,
             "queue": q.counts(),
             "failures": failures,

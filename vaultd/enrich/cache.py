@@ -1,4 +1,4 @@
-"""Enrichment cache in ``.vaultd/state.db``, keyed by (text_sha256, model, prompt version).
+"""Enrichment cache in `the machine state directory's `state.db``, keyed by (text_sha256, model, prompt version).
 
 Re-compiling a note re-asks the LLM only for chunks whose text changed; a new model or
 prompt version misses the cache, so ``vaultd enrich KEY --force`` re-enriches.
@@ -46,7 +46,7 @@ class EnrichCache:
             ).fetchone()
         except sqlite3.Error as exc:
             raise StoreError(
-                f"enrichment cache read failed: {exc}; check .vaultd/state.db"
+                f"enrichment cache read failed: {exc}; check the state database (`vaultd status` shows where)"
             ) from exc
         if row is None:
             return None
@@ -69,7 +69,7 @@ class EnrichCache:
                 )
         except sqlite3.Error as exc:
             raise StoreError(
-                f"enrichment cache write failed: {exc}; check .vaultd/state.db"
+                f"enrichment cache write failed: {exc}; check the state database (`vaultd status` shows where)"
             ) from exc
 
     def producers(self, text_sha256: str, answer: ValidatedAnswer) -> list[tuple[str, str]]:
@@ -83,7 +83,7 @@ class EnrichCache:
             ).fetchall()
         except sqlite3.Error as exc:
             raise StoreError(
-                f"enrichment cache read failed: {exc}; check .vaultd/state.db"
+                f"enrichment cache read failed: {exc}; check the state database (`vaultd status` shows where)"
             ) from exc
         return [
             (row[0], row[1])

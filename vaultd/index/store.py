@@ -1,4 +1,4 @@
-"""``.vaultd/index.db``: the search index (FTS5 + sqlite-vec), rebuildable from the vault.
+"""`the machine state directory's `index.db``: the search index (FTS5 + sqlite-vec), rebuildable from the vault.
 
 Rows are content-addressed: each indexed passage carries the SHA-256 of its canonical
 text, and vectors are cached by ``(hash, model)`` so renaming a note or re-indexing it
@@ -212,7 +212,7 @@ def open_index(path: Path, *, load_vec: bool = True) -> IndexDB:
 def index_status(vault: Vault) -> dict[str, Any]:
     """Counts and health of the index, for `vaultd status` and the MCP `status` tool."""
     status: dict[str, Any] = {
-        "index": vault.rel(vault.index_db) if vault.root.exists() else str(vault.index_db),
+        "index": str(vault.index_db),  # in the machine state directory, outside the vault
         "exists": vault.index_db.is_file(),
         "notes": 0, "papers": 0, "user_notes": 0, "chunks": 0, "vectors": 0,
         "enrichment_pending": 0,

@@ -88,7 +88,7 @@ async def capture(vault: Vault, settings: Settings, input: str, *, doi: str | No
     own_client = client is None
     http = client or httpx.AsyncClient()
     limiters = {"arxiv": shared_limiter("arxiv", cfg.arxiv_interval_seconds,
-                                       vault.state_dir)}
+                                       vault.machine_dir)}
     key_lock = _KEY_LOCKS.setdefault(asyncio.get_running_loop(), asyncio.Lock())
     db = open_state_db(vault.state_db)
     try:

@@ -44,7 +44,7 @@ class IndexStats:
 def index_vault(vault: Vault, settings: Settings, *, rebuild: bool = False,
                 progress: Progress | None = None,
                 embedder: Embedder | str | None = "settings") -> IndexStats:
-    """Bring ``.vaultd/index.db`` up to date with the vault (``rebuild``: from scratch)."""
+    """Bring `the machine state directory's `index.db`` up to date with the vault (``rebuild``: from scratch)."""
     vault.require()
     if rebuild and vault.index_db.exists():
         for suffix in ("", "-wal", "-shm"):
