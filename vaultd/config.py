@@ -30,7 +30,7 @@ class CitekeySettings(_Section):
     )
     video_pattern: str = Field(
         "[auth:lower][year][shorttitle:1:nopunct]",
-        description="cite-key pattern for videos; the channel is the author (3blue1brown2017neural)",
+        description="cite-key pattern for videos; the channel is the author",
     )
 
 
@@ -103,7 +103,8 @@ class DaemonSettings(_Section):
     max_file_mb: int = Field(512, ge=1, description="larger inbox files are rejected")
     concurrency: int = Field(2, ge=1, le=16, description="jobs run at once")
     verify_at: str = Field(
-        "03:00", pattern=r"^\d{2}:\d{2}$", description="daily verify time (HH:MM, local)"
+        "03:00", pattern=r"^([01]\d|2[0-3]):[0-5]\d$",
+        description="daily verify time (HH:MM, local, 00:00-23:59)"
     )
     retry_minutes: int = Field(
         15, ge=1, description="how often the retry pass reports waiting transient failures"
@@ -277,6 +278,11 @@ def load_settings(
         file_origin = str(config_path)
         try:
             file_data = tomllib.loads(config_path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{config_path}: not UTF-8 text (byte {exc.start}); save it as "
+                              "UTF-8 (TOML files must be)") from exc
+        except OSError as exc:
+            raise ConfigError(f"{config_path}: cannot read it ({exc.strerror or exc})") from exc
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{config_path}: not valid TOML: {exc}; fix or delete it") from exc
         try:

@@ -52,6 +52,10 @@ def verify_command(ctx: click.Context, cite_key: str | None, check_source: bool,
       vaultd verify --draft paper.tex --fix
     """
     vault = app(ctx).vault()
+    if vault.exists():  # a broken config fails here too, with its one line, not later
+        from vaultd.cli.common import load_checked_settings
+
+        load_checked_settings(vault.config_path)
     if drafts:
         if cite_key or check_source:
             raise click.UsageError("--draft checks a manuscript; give it without CITE_KEY or --source")
