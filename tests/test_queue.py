@@ -229,3 +229,23 @@ def test_a_suspect_is_not_claimed_beside_a_running_job_nor_overtaken(vault: Vaul
     assert suspect is not None and suspect.path == "/i/a.pdf" and suspect.crashes == 1
     fresh = q.claim(suspects=False)
     assert fresh is not None and fresh.path == "/i/b.pdf"
+
+
+def test_a_file_named_pdf_that_is_not_one_says_so_and_what_to_do(vault: Vault) -> None:
+    """The Inbox user is told what is wrong with the file, not to write a rule."""
+    from vaultd.config import Settings
+    from vaultd.daemon.rules import load_rules
+    from vaultd.daemon.runner import Daemon
+
+    junk = vault.inbox / "paper.pdf"
+    junk.write_bytes(b"<html><body>Sign in to read</body></html>")
+    daemon = Daemon(vault, Settings(), rules=load_rules(vault.rules_dir), scheduler=False,
+                    bridge=False, mcp=False)
+    daemon.queue.enqueue(str(junk), "0:1")
+    job = daemon.queue.claim()
+    assert job is not None
+    daemon.process(job)
+    error = (vault.failed / "paper.pdf.error.md").read_text(encoding="utf-8")
+    assert "paper.pdf is not a PDF: it does not start with %PDF-" in error
+    assert "download the PDF again" in error and "rule" not in error
+    assert (vault.failed / "paper.pdf").read_bytes().startswith(b"<html>")  # kept

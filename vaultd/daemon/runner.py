@@ -147,6 +147,10 @@ class Daemon:
             if facts.suffix in LINK_EXTENSIONS and facts.url is None:
                 self._fail(job, path, f"no URL found in {path.name}",
                            "put the link (https://…) in the file and drop it again")
+            elif facts.suffix == ".pdf":  # named like a PDF, but its bytes are not one
+                self._fail(job, path, f"{path.name} is not a PDF: it does not start with "
+                           "%PDF- (a download interrupted, or an HTML page saved as .pdf)",
+                           "download the PDF again and drop it into Inbox/")
             else:
                 self._fail(job, path, f"no inbox rule matches {path.name}",
                            "add a rule in .vaultd/rules/ (see `vaultd rules test FILE`) "
