@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -235,3 +236,52 @@ def test_two_limiters_on_one_lock_file_space_their_requests(tmp_path: Path) -> N
     assert len(spans) == 6
     for (_, prev_end), (start, _) in itertools.pairwise(spans):
         assert start - prev_end >= 0.1 - 0.005, spans
+
+
+def test_a_download_over_the_cap_is_stopped_and_refused_for_good(server: ReplayServer) -> None:
+    big = b"%PDF-1.4\n" + b"0" * (3 * 2**20)
+    server.route("/big.pdf", body=big, content_type="application/pdf")
+
+    async def go() -> None:
+        async with httpx.AsyncClient() as client:
+            await Fetcher(client, max_retries=2, max_bytes=2**20).get(
+                server.url + "/big.pdf", source="pdf")
+
+    with pytest.raises(FetchError, match="larger than the 1 MB download limit") as raised:
+        asyncio.run(go())
+    assert raised.value.transient is False  # retrying will not make it smaller
+    assert len(server.requests) == 1
+
+
+def test_a_cap_holds_without_a_content_length_too() -> None:
+    async def chunks() -> Any:
+        for _ in range(40):  # 2.5 MB, length not declared
+            yield b"x" * 65536
+
+    def stream(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=chunks())
+
+    async def go() -> None:
+        async with httpx.AsyncClient(transport=httpx.MockTransport(stream)) as client:
+            await Fetcher(client, max_bytes=2**20).get("https://example.org/x.pdf", source="pdf")
+
+    with pytest.raises(FetchError, match="download limit"):
+        asyncio.run(go())
+
+
+def test_a_not_found_is_asked_again_once_its_cache_time_is_over(
+        server: ReplayServer, vault: Vault) -> None:
+    server.route("/works/10.1/x", responses=[Reply(404, b"{}"), Reply(404, b"{}"), Reply(200, b"{}")])
+    db = open_state_db(vault.state_db)
+
+    async def get(ttl: float) -> int:
+        async with httpx.AsyncClient() as client:
+            f = Fetcher(client, cache=db, error_ttl_seconds=ttl)
+            return (await f.get(server.url + "/works/10.1/x", source="crossref")).status
+
+    try:
+        assert asyncio.run(get(3600)) == 404
+        assert asyncio.run(get(3600)) == 404 and len(server.requests) == 1  # reused
+        assert asyncio.run(get(0)) == 404 and len(server.requests) == 2  # asked again
+    finally:
+        db.close()

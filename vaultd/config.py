@@ -64,6 +64,10 @@ class CaptureSettings(_Section):
     arxiv_interval_seconds: float = Field(
         3.0, ge=0, description="minimum gap between arXiv requests (arXiv's rule)"
     )
+    max_download_mb: int = Field(
+        200, ge=1, description="a download larger than this is stopped and refused")
+    error_cache_minutes: float = Field(
+        60.0, ge=0, description="how long a 'not found' answer is reused before asking again")
 
 
 class ParseSettings(_Section):

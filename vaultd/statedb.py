@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -72,18 +73,30 @@ def apply_migrations(db: sqlite3.Connection) -> list[str]:
 
 def open_state_db(path: Path) -> sqlite3.Connection:
     """Open (creating if needed) the state database in WAL mode, fully migrated."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
-        db.row_factory = sqlite3.Row
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
-        db.execute("PRAGMA foreign_keys=ON")
-        apply_migrations(db)
-    except sqlite3.Error as exc:
-        raise StoreError(f"cannot open state database {path}: {exc}; "
-                         "check permissions or move it aside") from exc
-    return db
+    deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
+    while True:
+        db: sqlite3.Connection | None = None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
+            db.row_factory = sqlite3.Row
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            apply_migrations(db)
+            return db
+        except sqlite3.OperationalError as exc:
+            if db is not None:
+                db.close()
+            # Several processes or threads opening a new database at once: switching it
+            # to WAL is not covered by the busy timeout, so try again for as long.
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise StoreError(f"cannot open state database {path}: {exc}; "
+                                 "check permissions or move it aside") from exc
+            time.sleep(0.05)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open state database {path}: {exc}; "
+                             "check permissions or move it aside") from exc
 
 
 def job_counts(path: Path) -> dict[str, int]:

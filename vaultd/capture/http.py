@@ -182,6 +182,8 @@ class Fetcher:
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     backoff_base_seconds: float = BACKOFF_BASE_SECONDS
     requests: int = 0
+    max_bytes: int = 200 * 2**20
+    error_ttl_seconds: float = 3600.0
 
     async def get(self, url: str, *, source: str, use_cache: bool = True,
                   limiter: str | None = None) -> Response:
@@ -198,7 +200,7 @@ class Fetcher:
         while True:
             self.requests += 1
             try:
-                resp = await self._send(url, headers, limiter)
+                resp, body = await self._send(url, headers, limiter)
             except (httpx.TimeoutException, httpx.TransportError) as exc:
                 if attempt >= self.max_retries:
                     kind = "timed out" if isinstance(exc, httpx.TimeoutException) else "unreachable"
@@ -221,28 +223,45 @@ class Fetcher:
                 await self.sleep(min(wait, MAX_RETRY_AFTER_SECONDS))
                 attempt += 1
                 continue
-            out = Response(url, resp.status_code, resp.headers.get("content-type", ""),
-                           resp.content)
+            out = Response(url, resp.status_code, resp.headers.get("content-type", ""), body)
             if use_cache and resp.status_code in (200, 404):
                 self._cache_put(out)
             return out
 
     async def _send(self, url: str, headers: dict[str, str],
-                    limiter: str | None) -> httpx.Response:
+                    limiter: str | None) -> tuple[httpx.Response, bytes]:
+        """The response and its body, read as it comes and stopped past ``max_bytes``."""
         slot = self.limiters[limiter].slot() if limiter and limiter in self.limiters \
             else contextlib.nullcontext()
-        async with slot:
-            return await self.client.get(url, headers=headers, timeout=self.timeout_seconds,
-                                         follow_redirects=True)
+        async with slot, self.client.stream("GET", url, headers=headers,
+                                            timeout=self.timeout_seconds,
+                                            follow_redirects=True) as resp:
+            declared = resp.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > self.max_bytes:
+                raise self._too_large(url)
+            body = bytearray()
+            async for chunk in resp.aiter_bytes():
+                body += chunk
+                if len(body) > self.max_bytes:
+                    raise self._too_large(url)
+            return resp, bytes(body)
+
+    def _too_large(self, url: str) -> FetchError:
+        err = FetchError(f"{url} is larger than the {self.max_bytes // 2**20} MB download limit; "
+                         "raise [capture] max_download_mb in .vaultd/config.toml if it is right")
+        err.transient = False
+        return err
 
     def _cache_get(self, url: str) -> Response | None:
         if self.cache is None:
             return None
         row = self.cache.execute(
-            "SELECT status, content_type, body FROM http_cache WHERE url = ?", (url,)
+            "SELECT status, content_type, body, fetched_at FROM http_cache WHERE url = ?", (url,)
         ).fetchone()
         if row is None:
             return None
+        if int(row[0]) != 200 and time.time() - float(row[3] or 0) > self.error_ttl_seconds:
+            return None  # a "not found" may be found now: ask again
         return Response(url, int(row[0]), str(row[1] or ""), bytes(row[2]), cached=True)
 
     def _cache_put(self, resp: Response) -> None:

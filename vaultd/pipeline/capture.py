@@ -94,7 +94,8 @@ async def capture(vault: Vault, settings: Settings, input: str, *, doi: str | No
     try:
         fetcher = Fetcher(http, email=cfg.email, max_retries=cfg.max_retries,
                           timeout_seconds=cfg.timeout_seconds, cache=db, refresh=refresh,
-                          limiters=limiters)
+                          limiters=limiters, max_bytes=cfg.max_download_mb * 2**20,
+                          error_ttl_seconds=cfg.error_cache_minutes * 60)
         run = CaptureRun(vault, settings, fetcher, db, refresh, key_lock)
         records.sync(vault, db)
         return await _dispatch(run, found, doi, cite_key)
