@@ -55,7 +55,9 @@ def _isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
                 "VAULTD_OPENALEX_URL", "VAULTD_UNPAYWALL_URL"):
         monkeypatch.setenv(var, dead)
     monkeypatch.setenv("OLLAMA_HOST", dead)
-    monkeypatch.setenv("VAULTD_VIDEO_PROXY", dead)  # yt-dlp never reaches YouTube from a test
+    monkeypatch.setenv("VAULTD_VIDEO_PROXY", dead)
+    # Test servers live on 127.0.0.1, which capture refuses for PDF links by default.
+    monkeypatch.setenv("VAULTD_CAPTURE_ALLOW_PRIVATE_ADDRESSES", "true")  # yt-dlp never reaches YouTube from a test
     # Agents started by tests do not open the browser bridge on the shared port 7600;
     # bridge tests start their own on a free port.
     monkeypatch.setenv("VAULTD_BRIDGE_ENABLED", "false")

@@ -135,6 +135,8 @@ def capture_overrides(server: ReplayServer, **extra: object) -> dict[str, dict[s
         "unpaywall_url": server.url + "/unpaywall",
         "email": "test@example.org",
         "arxiv_interval_seconds": 0.0,
+        # the replay server is on 127.0.0.1: PDF links to it are "private" addresses
+        "allow_private_addresses": True,
         "max_retries": 1,
         "timeout_seconds": 5.0,
     }

@@ -285,3 +285,46 @@ def test_a_not_found_is_asked_again_once_its_cache_time_is_over(
         assert asyncio.run(get(0)) == 404 and len(server.requests) == 2  # asked again
     finally:
         db.close()
+
+
+@pytest.mark.parametrize("where", ["127.0.0.1", "localhost", "[::1]", "10.0.0.5",
+                                   "169.254.169.254", "192.168.1.10"])
+def test_a_pdf_link_to_this_machine_or_its_network_is_refused(where: str) -> None:
+    asked: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        asked.append(str(request.url))
+        return httpx.Response(200, content=b"%PDF-1.4")
+
+    async def go() -> None:
+        async with httpx.AsyncClient(transport=httpx.MockTransport(answer)) as client:
+            await Fetcher(client).get(f"http://{where}:8080/secret.pdf", source="PDF URL",
+                                      untrusted=True)
+
+    with pytest.raises(FetchError, match="local or private address") as raised:
+        asyncio.run(go())
+    assert raised.value.transient is False and asked == []  # nothing was sent
+
+
+def test_a_redirect_to_a_private_address_is_refused_hop_by_hop(
+        server: ReplayServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The replay server stands for a public host here (its own address let through), and
+    redirects to the cloud metadata address: that hop is checked and refused."""
+    import vaultd.capture.http as http_mod
+
+    server.route("/paper.pdf", status=302, headers={"Location": "http://169.254.169.254/latest"})
+    real = http_mod.refuse_private
+
+    async def first_hop_public(url: str) -> None:
+        if not url.startswith(server.url):
+            await real(url)
+
+    monkeypatch.setattr(http_mod, "refuse_private", first_hop_public)
+
+    async def go() -> None:
+        async with httpx.AsyncClient() as client:
+            await Fetcher(client).get(server.url + "/paper.pdf", source="PDF URL", untrusted=True)
+
+    with pytest.raises(FetchError, match=r"169\.254\.169\.254, a local or private address"):
+        asyncio.run(go())
+    assert len(server.requests) == 1

@@ -68,6 +68,8 @@ class CaptureSettings(_Section):
         200, ge=1, description="a download larger than this is stopped and refused")
     error_cache_minutes: float = Field(
         60.0, ge=0, description="how long a 'not found' answer is reused before asking again")
+    allow_private_addresses: bool = Field(
+        False, description="download PDFs from loopback, link-local and private addresses too")
 
 
 class ParseSettings(_Section):

@@ -14,7 +14,9 @@ import asyncio
 import contextlib
 import email.utils
 import fcntl
+import ipaddress
 import os
+import socket
 import sqlite3
 import threading
 import time
@@ -22,6 +24,7 @@ import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urljoin, urlsplit
 
 import httpx
 
@@ -184,12 +187,16 @@ class Fetcher:
     requests: int = 0
     max_bytes: int = 200 * 2**20
     error_ttl_seconds: float = 3600.0
+    allow_private: bool = False
 
     async def get(self, url: str, *, source: str, use_cache: bool = True,
-                  limiter: str | None = None) -> Response:
+                  limiter: str | None = None, untrusted: bool = False) -> Response:
         """GET ``url``; raises FetchError when the source cannot be reached after retries.
 
         Any HTTP status (including 404) is returned, not raised: each source decides.
+        ``untrusted``: a URL from an input or a metadata record, not a configured service:
+        it and every redirect must resolve to public addresses (``allow_private`` lifts
+        this), checked hop by hop.
         """
         if use_cache and not self.refresh:
             hit = self._cache_get(url)
@@ -200,7 +207,8 @@ class Fetcher:
         while True:
             self.requests += 1
             try:
-                resp, body = await self._send(url, headers, limiter)
+                resp, body = await (self._send_checked(url, headers, limiter) if untrusted
+                                    else self._send(url, headers, limiter))
             except (httpx.TimeoutException, httpx.TransportError) as exc:
                 if attempt >= self.max_retries:
                     kind = "timed out" if isinstance(exc, httpx.TimeoutException) else "unreachable"
@@ -228,14 +236,14 @@ class Fetcher:
                 self._cache_put(out)
             return out
 
-    async def _send(self, url: str, headers: dict[str, str],
-                    limiter: str | None) -> tuple[httpx.Response, bytes]:
+    async def _send(self, url: str, headers: dict[str, str], limiter: str | None,
+                    follow: bool = True) -> tuple[httpx.Response, bytes]:
         """The response and its body, read as it comes and stopped past ``max_bytes``."""
         slot = self.limiters[limiter].slot() if limiter and limiter in self.limiters \
             else contextlib.nullcontext()
         async with slot, self.client.stream("GET", url, headers=headers,
                                             timeout=self.timeout_seconds,
-                                            follow_redirects=True) as resp:
+                                            follow_redirects=follow) as resp:
             declared = resp.headers.get("content-length", "")
             if declared.isdigit() and int(declared) > self.max_bytes:
                 raise self._too_large(url)
@@ -245,6 +253,21 @@ class Fetcher:
                 if len(body) > self.max_bytes:
                     raise self._too_large(url)
             return resp, bytes(body)
+
+    async def _send_checked(self, url: str, headers: dict[str, str],
+                            limiter: str | None) -> tuple[httpx.Response, bytes]:
+        """``_send`` following redirects itself, each hop's address checked first."""
+        for _ in range(MAX_REDIRECTS + 1):
+            if not self.allow_private:
+                await refuse_private(url)
+            resp, body = await self._send(url, headers, limiter, follow=False)
+            location = resp.headers.get("location")
+            if resp.status_code not in (301, 302, 303, 307, 308) or not location:
+                return resp, body
+            url = urljoin(url, location)
+        err = FetchError(f"{url}: more than {MAX_REDIRECTS} redirects; giving up")
+        err.transient = False
+        raise err
 
     def _too_large(self, url: str) -> FetchError:
         err = FetchError(f"{url} is larger than the {self.max_bytes // 2**20} MB download limit; "
@@ -273,3 +296,33 @@ class Fetcher:
                 "VALUES (?, ?, ?, ?, ?)",
                 (resp.url, resp.status, resp.content_type, resp.body, time.time()),
             )
+
+
+MAX_REDIRECTS = 10
+
+
+async def refuse_private(url: str) -> None:
+    """FetchError unless ``url`` is http(s) to a host whose every address is public: no
+    loopback, private, link-local, multicast or reserved address (so a link in an Inbox
+    file cannot make vaultd fetch from this machine or its network)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        err = FetchError(f"{url} is not an http(s) URL; vaultd downloads only those")
+        err.transient = False
+        raise err
+    try:
+        infos = await asyncio.get_running_loop().getaddrinfo(
+            parts.hostname, parts.port or (443 if parts.scheme == "https" else 80),
+            type=socket.SOCK_STREAM)
+    except OSError as exc:
+        raise FetchError(f"cannot resolve {parts.hostname} ({exc.strerror or exc}); check the "
+                         "network and retry later") from exc
+    for info in infos:
+        ip = ipaddress.ip_address(str(info[4][0]).split("%")[0])
+        if (ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_multicast
+                or ip.is_reserved or ip.is_unspecified):
+            err = FetchError(f"{url} points to {ip}, a local or private address; vaultd does "
+                             "not download from those (set [capture] allow_private_addresses "
+                             "= true if you mean it)")
+            err.transient = False
+            raise err

@@ -95,7 +95,8 @@ async def capture(vault: Vault, settings: Settings, input: str, *, doi: str | No
         fetcher = Fetcher(http, email=cfg.email, max_retries=cfg.max_retries,
                           timeout_seconds=cfg.timeout_seconds, cache=db, refresh=refresh,
                           limiters=limiters, max_bytes=cfg.max_download_mb * 2**20,
-                          error_ttl_seconds=cfg.error_cache_minutes * 60)
+                          error_ttl_seconds=cfg.error_cache_minutes * 60,
+                          allow_private=cfg.allow_private_addresses)
         run = CaptureRun(vault, settings, fetcher, db, refresh, key_lock)
         records.sync(vault, db)
         return await _dispatch(run, found, doi, cite_key)
@@ -278,7 +279,7 @@ async def _capture_one(run: CaptureRun, found: Detected | None, doi: str | None,
 
 
 async def _download_input_pdf(run: CaptureRun, url: str, into: Path) -> Path:
-    resp = await run.fetcher.get(url, source="PDF URL", use_cache=False)
+    resp = await run.fetcher.get(url, source="PDF URL", use_cache=False, untrusted=True)
     if resp.status != 200 or not resp.body.startswith(b"%PDF-"):
         what = f"HTTP {resp.status}" if resp.status != 200 else "a web page, not a PDF"
         raise InputError(f"{url} answered {what}; pass the DOI or arXiv id instead")
@@ -432,7 +433,8 @@ async def _fetch_pdf(run: CaptureRun, urls: list[str], warnings: list[str]) -> b
     for url in urls:
         try:
             resp = await run.fetcher.get(url, source="PDF host", use_cache=False,
-                                         limiter="arxiv" if "arxiv" in url else None)
+                                         limiter="arxiv" if "arxiv" in url else None,
+                                         untrusted=not url.startswith(run.settings.capture.arxiv_pdf_url))
         except FetchError as exc:
             warnings.append(f"PDF not fetched from {url}: {exc}")
             continue
