@@ -62,6 +62,11 @@ def test_same_pdf_under_two_names_makes_one_note(vault: Vault, tmp_path: Path) -
         kept = list(vault.processed_dir.rglob("*.pdf"))
         assert len(kept) == 1 and kept[0].read_bytes() == data
         assert a.stop() == 0
+    # ... and reported, not silently gone: the log says so and status lists it
+    assert "is already in the vault as" in a.stderr()
+    out = CliRunner().invoke(main_group, ["--vault", str(vault.root), "status", "--no-probe"])
+    [line] = [x for x in out.output.splitlines() if "already in the vault" in x]
+    assert js[0].cite_keys[0] in line and "duplicate of job" in line
 
 
 def test_slowly_written_file_is_processed_once_after_it_is_complete(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import click
@@ -47,6 +48,9 @@ def status_command(ctx: click.Context, no_probe: bool, as_json: bool) -> None:
         click.echo(f"  failed #{f['id']}: {f['file']}: {f['error']}")
     for r in data["retrying"]:
         click.echo(f"  retrying #{r['id']} (attempt {r['attempts']}): {r['file']}: {r['error']}")
+    for d in data.get("duplicates", []):
+        click.echo(f"  already in the vault #{d['id']}: {Path(d['file']).name} is "
+                   f"{', '.join(d['cite_keys']) or 'a known item'} ({d['outcome']})")
     lv = data.get("last_verify")
     if lv:
         result = "OK" if lv.get("ok") else f"{lv.get('findings', '?')} finding(s)"

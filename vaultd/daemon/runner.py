@@ -180,6 +180,8 @@ class Daemon:
                          else outcomes.archive(self.vault, path))
                 self.queue.finish(job.id, f"duplicate of job {dup.id}; kept at "
                                   f"{self.vault.rel(where)}", dup.cite_keys)
+                log.info("job %d: %s is already in the vault as %s; the drop is kept at %s",
+                         job.id, path.name, ", ".join(dup.cite_keys), self.vault.rel(where))
                 return
             try:
                 result = ingest_item(self.vault, self.settings, path, action=rule.action,

@@ -107,6 +107,10 @@ def collect_status(vault: Vault, settings: Settings, *, probe_llm: bool = True) 
             {"id": j.id, "file": j.path, "error": j.error, "attempts": j.attempts}
             for j in q.jobs("failed", limit=20)
         ]
+        duplicates = [
+            {"id": j.id, "file": j.path, "cite_keys": j.cite_keys, "outcome": j.outcome}
+            for j in q.jobs("done", limit=500) if (j.outcome or "").startswith("duplicate of")
+        ][:20]
         retrying = [
             {"id": j.id, "file": j.path, "error": j.error, "attempts": j.attempts}
             for j in q.jobs("queued", limit=200) if j.attempts > 0
@@ -119,6 +123,7 @@ def collect_status(vault: Vault, settings: Settings, *, probe_llm: bool = True) 
             "queue": q.counts(),
             "failures": failures,
             "retrying": retrying,
+            "duplicates": duplicates,
             "last_verify": q.get_meta("last_verify"),
         }
     finally:
