@@ -328,3 +328,22 @@ def test_a_redirect_to_a_private_address_is_refused_hop_by_hop(
     with pytest.raises(FetchError, match=r"169\.254\.169\.254, a local or private address"):
         asyncio.run(go())
     assert len(server.requests) == 1
+
+
+def test_each_wait_for_the_network_is_told_not_silent() -> None:
+    told: list[str] = []
+
+    def down(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    async def go() -> None:
+        async with httpx.AsyncClient(transport=httpx.MockTransport(down)) as client:
+            await Fetcher(client, max_retries=2, sleep=Sleeps(), on_wait=told.append).get(
+                "https://export.arxiv.org/api/query?id_list=1706.03762", source="arXiv")
+
+    with pytest.raises(FetchError, match="unreachable"):
+        asyncio.run(go())
+    assert told == [
+        "arXiv unreachable; waiting for the network, trying again in 0.5 s (attempt 2 of 3)",
+        "arXiv unreachable; waiting for the network, trying again in 1 s (attempt 3 of 3)",
+    ]

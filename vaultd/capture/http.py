@@ -188,6 +188,9 @@ class Fetcher:
     max_bytes: int = 200 * 2**20
     error_ttl_seconds: float = 3600.0
     allow_private: bool = False
+    #: Told, in one sentence, each time a request must wait to be tried again (the CLI
+    #: prints it, so a slow or offline network is never a silent pause).
+    on_wait: Callable[[str], None] | None = None
 
     async def get(self, url: str, *, source: str, use_cache: bool = True,
                   limiter: str | None = None, untrusted: bool = False) -> Response:
@@ -216,7 +219,10 @@ class Fetcher:
                         f"{source} {kind} for {url} after {attempt + 1} attempts; "
                         "check the network and retry later"
                     ) from exc
-                await self.sleep(self.backoff_base_seconds * 2**attempt)
+                wait = self.backoff_base_seconds * 2**attempt
+                timed_out = isinstance(exc, httpx.TimeoutException)
+                self._waiting(source, "timed out" if timed_out else "unreachable", wait, attempt)
+                await self.sleep(wait)
                 attempt += 1
                 continue
             if resp.status_code in RETRY_STATUSES:
@@ -228,7 +234,9 @@ class Fetcher:
                 wait = retry_after_seconds(resp.headers.get("Retry-After"))
                 if wait is None:
                     wait = self.backoff_base_seconds * 2**attempt
-                await self.sleep(min(wait, MAX_RETRY_AFTER_SECONDS))
+                wait = min(wait, MAX_RETRY_AFTER_SECONDS)
+                self._waiting(source, f"answered HTTP {resp.status_code}", wait, attempt)
+                await self.sleep(wait)
                 attempt += 1
                 continue
             out = Response(url, resp.status_code, resp.headers.get("content-type", ""), body)
@@ -253,6 +261,11 @@ class Fetcher:
                 if len(body) > self.max_bytes:
                     raise self._too_large(url)
             return resp, bytes(body)
+
+    def _waiting(self, source: str, why: str, seconds: float, attempt: int) -> None:
+        if self.on_wait is not None:
+            self.on_wait(f"{source} {why}; waiting for the network, trying again in "
+                         f"{round(seconds, 1):g} s (attempt {attempt + 2} of {self.max_retries + 1})")
 
     async def _send_checked(self, url: str, headers: dict[str, str],
                             limiter: str | None) -> tuple[httpx.Response, bytes]:

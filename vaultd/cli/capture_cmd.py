@@ -71,8 +71,11 @@ def capture_command(ctx: click.Context, input_text: str | None, doi: str | None,
         if not results and not getattr(results, "failed", None) and not a.quiet:
             stderr.print("no record is waiting for a retry", markup=False)
     else:
+        def waiting(message: str) -> None:  # a slow or offline network is never silent
+            stderr.print(message, markup=False, soft_wrap=True)
+
         results = capture_sync(vault, settings, input_text, doi=doi, cite_key=cite_key,
-                               refresh=refresh)
+                               refresh=refresh, on_wait=None if a.quiet else waiting)
     compiled = {} if no_compile else _compile_all(vault, settings, results, refresh)
     # Items of a link file or .bib that failed (the others were captured): one line each.
     failed: list[tuple[str, str]] = getattr(results, "failed", [])

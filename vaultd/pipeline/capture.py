@@ -67,7 +67,8 @@ _ITEM_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyn
 
 async def capture(vault: Vault, settings: Settings, input: str, *, doi: str | None = None,
                   cite_key: str | None = None, refresh: bool = False,
-                  client: httpx.AsyncClient | None = None) -> list[CaptureResult]:
+                  client: httpx.AsyncClient | None = None,
+                  on_wait: Callable[[str], None] | None = None) -> list[CaptureResult]:
     """Capture ``input`` (path, id, URL, link file or .bib); one result per item."""
     found = detect(input)
     if found is None and Path(input.strip()).suffix.lower() in FILE_SUFFIXES \
@@ -96,7 +97,7 @@ async def capture(vault: Vault, settings: Settings, input: str, *, doi: str | No
                           timeout_seconds=cfg.timeout_seconds, cache=db, refresh=refresh,
                           limiters=limiters, max_bytes=cfg.max_download_mb * 2**20,
                           error_ttl_seconds=cfg.error_cache_minutes * 60,
-                          allow_private=cfg.allow_private_addresses)
+                          allow_private=cfg.allow_private_addresses, on_wait=on_wait)
         run = CaptureRun(vault, settings, fetcher, db, refresh, key_lock)
         records.sync(vault, db)
         return await _dispatch(run, found, doi, cite_key)
@@ -166,9 +167,10 @@ async def retry_pending(vault: Vault, settings: Settings, *,
 
 
 def capture_sync(vault: Vault, settings: Settings, input: str, *, doi: str | None = None,
-                 cite_key: str | None = None, refresh: bool = False) -> list[CaptureResult]:
+                 cite_key: str | None = None, refresh: bool = False,
+                 on_wait: Callable[[str], None] | None = None) -> list[CaptureResult]:
     return asyncio.run(capture(vault, settings, input, doi=doi, cite_key=cite_key,
-                               refresh=refresh))
+                               refresh=refresh, on_wait=on_wait))
 
 
 async def _dispatch(run: CaptureRun, found: Detected, doi: str | None,
