@@ -24,6 +24,14 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
+def header(scope: Scope, name: bytes) -> str | None:
+    """An ASGI request's header (``name`` lower-case bytes), or None."""
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
 class PortError(VaultdError):
     """The port cannot be listened on."""
 

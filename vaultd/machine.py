@@ -69,17 +69,21 @@ def vault_id(vault_dir: Path) -> str:
 def machine_dir(vault_dir: Path) -> Path:
     """This machine's state directory for the vault whose ``.vaultd/`` is ``vault_dir``;
     created, and an older layout moved into it, on first use."""
+    cached = _cache.get(vault_dir)  # every state_db/index_db access: no syscall when known
+    if cached is not None:
+        return cached
     key = vault_dir.resolve() if vault_dir.exists() else vault_dir
     with _lock:
         cached = _cache.get(key)
         if cached is not None:
+            _cache[vault_dir] = cached
             return cached
         if not vault_dir.is_dir():  # no vault (yet): a path, nothing made
             return state_home() / "no-vault"
         target = state_home() / vault_id(vault_dir)
         target.mkdir(parents=True, exist_ok=True, mode=0o700)
         _move_old_layout(vault_dir, target)
-        _cache[key] = target
+        _cache[key] = _cache[vault_dir] = target
         return target
 
 

@@ -99,44 +99,39 @@ def open_state_db(path: Path) -> sqlite3.Connection:
                              "check permissions or move it aside") from exc
 
 
+def _read_only_rows(path: Path, sql: str, params: Sequence[Any] = ()) -> list[Any] | None:
+    """Rows of ``sql`` from the database at ``path`` opened read-only (never created,
+    migrated or locked for writing); None when there is no database or no such table."""
+    if not path.is_file():
+        return None
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=2.0)
+    except sqlite3.Error:
+        return None
+    try:
+        return db.execute(sql, tuple(params)).fetchall()
+    except sqlite3.Error:  # no such table yet (the daemon never ran)
+        return None
+    finally:
+        db.close()
+
+
 def job_counts(path: Path) -> dict[str, int]:
     """Daemon job counts by state (``queued``, ``running``, ``failed``, …), read-only.
 
     For readers such as the MCP ``status`` tool that must not import the daemon nor create
     or migrate the database: a missing database or job table counts as no jobs.
     """
-    if not path.is_file():
-        return {}
-    try:
-        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=2.0)
-    except sqlite3.Error:
-        return {}
-    try:
-        rows = db.execute("SELECT state, COUNT(*) FROM daemon_jobs GROUP BY state").fetchall()
-    except sqlite3.Error:  # no job table yet (the daemon never ran)
-        return {}
-    finally:
-        db.close()
-    return {str(state): int(n) for state, n in rows}
+    rows = _read_only_rows(path, "SELECT state, COUNT(*) FROM daemon_jobs GROUP BY state")
+    return {str(state): int(n) for state, n in rows or []}
 
 
 def daemon_meta(path: Path, keys: Sequence[str]) -> dict[str, Any]:
     """Values the agent recorded (``service``, ``last_verify``, ``mcp``, …), read-only; a
     missing database or table gives none."""
-    if not path.is_file():
-        return {}
-    try:
-        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=2.0)
-    except sqlite3.Error:
-        return {}
-    try:
-        marks = ",".join("?" * len(keys))
-        rows = db.execute(f"SELECT key, value FROM daemon_meta WHERE key IN ({marks})",
-                          tuple(keys)).fetchall()
-    except sqlite3.Error:
-        return {}
-    finally:
-        db.close()
+    marks = ",".join("?" * len(keys))
+    rows = _read_only_rows(path, f"SELECT key, value FROM daemon_meta WHERE key IN ({marks})",
+                           keys) or []
     out: dict[str, Any] = {}
     for key, value in rows:
         with contextlib.suppress(ValueError):

@@ -33,19 +33,20 @@ from vaultd.bridge.actions import (
 from vaultd.bridge.clips import CaptureRequest, ClipError, plan_clip, write_clip
 from vaultd.bridge.lookup import Lookup
 from vaultd.config import Settings
-from vaultd.loopback import ASGIApp, LoopbackServer, Receive, Scope, Send, bind_loopback
+from vaultd.loopback import (
+    ASGIApp,
+    LoopbackServer,
+    Receive,
+    Scope,
+    Send,
+    bind_loopback,
+    header,
+)
 from vaultd.vault import Vault
 
 log = logging.getLogger("vaultd.bridge")
 
 HELLO_TIMEOUT = 5.0
-
-
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers", ()):
-        if key == name:
-            return bytes(value).decode("latin-1")
-    return None
 
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
@@ -64,21 +65,21 @@ class Gate:
             await self.app(scope, receive, send)
             return
         b = self.bridge
-        origin = _header(scope, b"origin")
-        refusal = (guard.check_host(_header(scope, b"host"), b.port)
+        origin = header(scope, b"origin")
+        refusal = (guard.check_host(header(scope, b"host"), b.port)
                    or guard.check_origin(origin, b.paired))
         client = origin or "local"
         if refusal is None and scope["type"] == "http":
             refusal = b.limiter.check(client)
             if refusal is None and scope["method"] == "OPTIONS":
                 refusal = guard.Refusal(403, "the bridge grants no CORS preflight")
-            length = _header(scope, b"content-length")
+            length = header(scope, b"content-length")
             if refusal is None and length is not None and length.isdigit() \
                     and int(length) > b.max_body:
                 refusal = guard.Refusal(413, f"the body is over the {b.max_body // 2**20} MB "
                                              "limit ([bridge] max_capture_mb)")
             if refusal is None:
-                refusal = guard.check_token(_header(scope, b"authorization"), b.token)
+                refusal = guard.check_token(header(scope, b"authorization"), b.token)
         if refusal is not None:
             if scope["type"] == "websocket":
                 await self._refuse_socket(refusal, origin, receive, send)

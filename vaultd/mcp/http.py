@@ -18,7 +18,15 @@ from typing import Any
 from vaultd import secrets
 from vaultd.bridge import guard
 from vaultd.config import Settings
-from vaultd.loopback import ASGIApp, LoopbackServer, Receive, Scope, Send, bind_loopback
+from vaultd.loopback import (
+    ASGIApp,
+    LoopbackServer,
+    Receive,
+    Scope,
+    Send,
+    bind_loopback,
+    header,
+)
 from vaultd.vault import Vault
 
 log = logging.getLogger("vaultd.mcp")
@@ -28,13 +36,6 @@ MCP_PATH = "/mcp"
 
 def mcp_token(vault: Vault, *, reset: bool = False) -> str:
     return secrets.token(vault, "mcp", reset=reset)
-
-
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers", ()):
-        if key == name:
-            return bytes(value).decode("latin-1")
-    return None
 
 
 class McpGate:
@@ -47,12 +48,12 @@ class McpGate:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        origin = _header(scope, b"origin")
-        refusal = guard.check_host(_header(scope, b"host"), self.port)
+        origin = header(scope, b"origin")
+        refusal = guard.check_host(header(scope, b"host"), self.port)
         if refusal is None and origin is not None:
             refusal = guard.Refusal(403, f"origin {origin} may not use vaultd's MCP endpoint")
         if refusal is None:
-            refusal = guard.check_token(_header(scope, b"authorization"), self.token)
+            refusal = guard.check_token(header(scope, b"authorization"), self.token)
             if refusal is not None:
                 refusal = guard.Refusal(401, "missing or wrong MCP token: add the header "
                                              "'Authorization: Bearer <token>' (vaultd mcp token)")

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from vaultd.canonical import canonical_sha256, canonical_text
 from vaultd.config import Settings
-from vaultd.errors import InputError, VaultdError
+from vaultd.errors import InputError
 from vaultd.models import Chunk, MetaFile, Note, NoteMeta, Provenance
 from vaultd.pipeline.compile import CompileResult
 from vaultd.pipeline.video_capture import INFO_SUFFIX, VideoFiles, read_video_files, remove_media
@@ -172,16 +172,21 @@ def video_chunks(vault: Vault, settings: Settings, key: str, files: VideoFiles,
     return _in_time_order(chunks, slides), transcript
 
 
-def compile_video(vault: Vault, settings: Settings, meta: MetaFile, *, folder: str | None = None,
-                  citer: object = None) -> CompileResult:
-    """Write the video's note from the files stored in ``meta.video``."""
-    key = meta.cite_key
+def stored_files(vault: Vault, meta: MetaFile) -> tuple[Path, VideoFiles]:
+    """The folder ``meta.video`` names and the video files kept in it."""
     stored = vault.root / (meta.video or "")
     info_files = sorted(stored.glob(f"*{INFO_SUFFIX}")) if meta.video else []
     if not info_files:
         raise InputError(f"{meta.video or 'raw/youtube/'}: the video's info JSON is missing; "
                          "capture the video again")
-    files = read_video_files(info_files[0])
+    return stored, read_video_files(info_files[0])
+
+
+def compile_video(vault: Vault, settings: Settings, meta: MetaFile, *, folder: str | None = None,
+                  citer: object = None) -> CompileResult:
+    """Write the video's note from the files stored in ``meta.video``."""
+    key = meta.cite_key
+    stored, files = stored_files(vault, meta)
     warnings: list[str] = []
     chunks, transcript = video_chunks(vault, settings, key, files, warnings)
     if files.media is not None and not settings.video.keep_media:
@@ -231,11 +236,7 @@ def _write_note(vault: Vault, settings: Settings, meta: MetaFile, info: VideoInf
 def rederive(vault: Vault, settings: Settings, meta: MetaFile) -> dict[str, str] | None:
     """chunk id → text_sha256 of the transcript chunks the stored subtitle file gives
     today (None when the words came from speech recognition: they cannot be re-derived)."""
-    stored = vault.root / (meta.video or "")
-    info_files = sorted(stored.glob(f"*{INFO_SUFFIX}"))
-    if not info_files:
-        raise VaultdError(f"{meta.video}: the video's info JSON is missing")
-    files = read_video_files(info_files[0])
+    _, files = stored_files(vault, meta)
     chosen = choose_subtitles(files.info, files.subtitles, settings.video.language)
     if chosen is None:
         return None

@@ -357,15 +357,12 @@ def _bib_differences(bib: Any, meta: MetaFile) -> list[str]:
     return out
 
 
-_LATEX_SPECIALS = {"\\": r"\textbackslash{}", "%": r"\%", "&": r"\&", "_": r"\_", "$": r"\$",
-                   "#": r"\#", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                   "^": r"\^{}"}
-
-
 def _written(text: str, fmt: str) -> str:
     """Source text as the draft's format writes it."""
     if fmt == "latex":
-        return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text)
+        from vaultd.formats.latex import latex
+
+        return latex(text)
     from vaultd.notes.escape import escape
 
     return escape(text)
