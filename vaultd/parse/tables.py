@@ -13,11 +13,13 @@ at their outer edges, where no cell can be split off, and searching them cost 20
 page for nothing (two PeerJ pages of the fixtures).
 The search is clipped to the page's rules near the caption (``rule_region``: the
 connected group of rules that starts from those within ``SEED_GAP`` above or below a
-caption and sharing horizontal extent with it),
-so PyMuPDF builds its per-character list for that region only, not the whole page. PyMuPDF's own header-row guess (``Table._get_header``, which re-extracts the text above
-the table and costs about half of each call) is switched off for the duration of the call:
-vaultd takes the first row as the header itself. A table found there is attached to the
-nearest table caption on its page:
+caption and sharing horizontal extent with it), so PyMuPDF builds its per-character list
+for that region only, not the whole page. Those rules are handed to ``find_tables`` as
+``add_lines`` with ``paths=[]``: PyMuPDF then builds cells from exactly the rules vaultd
+found, without reading the page's drawings a second time (and without its own check that
+a group of drawings holds text, which in PyMuPDF 1.28 compares a page-space clip with
+unflipped character coordinates and so misses tables in a clipped search). A table
+found there is attached to the nearest table caption on its page:
 
 * the chunk text (the quote, hashed) is the caption followed by the cells' text-layer
   characters in reading order (row by row, left to right, one space between cells), so it
@@ -31,10 +33,7 @@ nearest table caption on its page:
 
 from __future__ import annotations
 
-import importlib
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,16 +41,13 @@ from vaultd.parse.base import Block, Box
 from vaultd.parse.classify import CAPTION_RE
 from vaultd.parse.open_tables import cell_rows, inside, rule_stack
 from vaultd.parse.paras import Line, PageInfo
+from vaultd.parse.pymupdf import load_pymupdf
 from vaultd.parse.structure import build_blocks
 
 BuildFn = Callable[[list[list[Line]], list[PageInfo], str], list[Block]]
 
 #: Largest share of empty cells a table may have and still be rendered as Markdown.
 MAX_EMPTY = 1 / 3
-
-#: The two PyMuPDF patches below are module-wide; daemon job workers run in threads, so
-#: one table search at a time holds them (and restores the originals afterwards).
-_PATCH_LOCK = threading.Lock()
 
 #: Shortest vertical stroke (PDF points) that can be a table rule: one row of body text.
 MIN_RULE = 12.0
@@ -116,49 +112,6 @@ def _distance(a: Box, b: Box) -> float:
     gap = max(0.0, max(a[1], b[1]) - min(a[3], b[3]))
     apart = min(a[2], b[2]) <= max(a[0], b[0])
     return gap + (1e4 if apart else 0.0)
-
-
-@contextmanager
-def _no_header_guess() -> Iterator[None]:
-    """Skip PyMuPDF's header-row guess while tables are found (we never read ``.header``)."""
-    table_mod = importlib.import_module("pymupdf.table")
-    cls = getattr(table_mod, "Table", None)
-    orig = getattr(cls, "_get_header", None)
-    if cls is None or orig is None:
-        yield
-        return
-    cls._get_header = lambda self, *a, **k: None
-    try:
-        yield
-    finally:
-        cls._get_header = orig
-
-
-def _chars_in_rect_in_page_space(chars: list[dict[str, Any]], rect: Any) -> bool:
-    # PyMuPDF calls this once per candidate box over the whole char list: the box's
-    # coordinates are read once (a Rect's indexing is a Python call), then a plain loop.
-    x0, y0, x1, y1 = rect[0], rect[1], rect[2], rect[3]
-    for c in chars:
-        if x0 <= c["x0"] and c["x1"] <= x1 and y0 <= c["top"] and c["bottom"] <= y1:
-            return True
-    return False
-
-
-@contextmanager
-def _chars_in_rect_fixed() -> Iterator[None]:
-    """PyMuPDF 1.28's ``table.chars_in_rect`` compares a page-space box with the chars'
-    unflipped PDF ``y0``/``y1``, so a clipped search only finds a table when the page's
-    mirror image of its region also holds text; compare with ``top``/``bottom`` instead."""
-    table_mod = importlib.import_module("pymupdf.table")
-    orig = getattr(table_mod, "chars_in_rect", None)
-    if orig is None:
-        yield
-        return
-    setattr(table_mod, "chars_in_rect", _chars_in_rect_in_page_space)  # noqa: B010
-    try:
-        yield
-    finally:
-        setattr(table_mod, "chars_in_rect", orig)  # noqa: B010
 
 
 #: A vertical edge: (x, top, bottom); a horizontal one: (y, left, right).
@@ -302,6 +255,19 @@ def rule_region(page: Any, captions: list[Line],
     return (box[0] - m, box[1] - m, box[2] + m, box[3] + m)
 
 
+def _rule_lines(rules: list[tuple[Box, dict[str, Any]]], region: Box
+                ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The rules inside ``region`` as line segments, for ``find_tables(add_lines=…)``."""
+    out: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    for box, path in rules:
+        if not _near(box, region, 0.0):
+            continue
+        vs, hs = _edges(path)
+        out += [((x, top), (x, bottom)) for x, top, bottom in vs]
+        out += [((left, y), (right, y)) for y, left, right in hs]
+    return out
+
+
 def _box_of(boxes: list[Box]) -> Box:
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
@@ -319,10 +285,9 @@ def find_page_tables(page: Any, lines: list[Line],
     extracted: list[tuple[Any, list[list[str | None]]]] = []
     if region is not None:
         # PyMuPDF prints an advert for its layout add-on on the first find_tables call.
-        getattr(importlib.import_module("pymupdf"), "no_recommend_layout", lambda: None)()
-        with _PATCH_LOCK, _no_header_guess(), _chars_in_rect_fixed():
-            tabs = page.find_tables(clip=region).tables
-            extracted = [(tab.bbox, tab.extract()) for tab in tabs]
+        getattr(load_pymupdf(), "no_recommend_layout", lambda: None)()
+        tabs = page.find_tables(clip=region, paths=[], add_lines=_rule_lines(rules, region)).tables
+        extracted = [(tab.bbox, tab.extract()) for tab in tabs]
     for tab_bbox, cells in extracted:
         rows = [[cell_text(c) for c in row] for row in cells]
         if not table_text(rows) or not free:
