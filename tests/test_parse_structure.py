@@ -152,3 +152,60 @@ def test_body_text_right_above_a_caption_set_over_its_figure_is_not_a_label() ->
               _line("the upper panel, for each of the servers.", 500.0, 1, 2)]]
     blocks = build_blocks(pages, [_info(1)], "pymupdf")
     assert blocks[0].text.endswith("runs is plotted in the upper panel, for each of the servers.")
+
+
+def _ocr_block(rows: list[tuple[str, float]], top: float = 120.0, block: int = 0,
+               font: str = "GlyphLessFont") -> list[Line]:
+    """One block of an OCR text layer (one invisible font): (text, right edge) per row."""
+    return [Line(text=t, bbox=(307.0, top + 12 * i, right, top + 12 * i + 9.0), size=8.5 + (i % 3) * 0.3,
+                 bold=False, block=block, page=1, font=font)
+            for i, (t, right) in enumerate(rows)]
+
+
+OCR_ROWS = [("Results", 340.0), ("Opsin sequencing", 378.0),
+            ("We amplified the target fragment of the SWS1-opsin", 541.0),
+            ("gene in 56 passerine species from thirty families and", 541.0),
+            ("one falconiform species, as the appendix lists.", 520.0)]
+
+
+def test_in_an_ocr_layer_short_lines_over_a_paragraph_are_its_section_headings() -> None:
+    pages = [_ocr_block(OCR_ROWS)]
+    blocks = build_blocks(pages, [_info(1)], "pymupdf")
+    assert [(b.type, b.text.strip()) for b in blocks][:2] == [("heading", "Results"),
+                                                              ("heading", "Opsin sequencing")]
+    body = blocks[2]
+    assert body.type == "paragraph" and body.text.startswith("We amplified")
+    assert body.section is not None and "Opsin sequencing" in body.section
+
+
+def test_a_layer_with_real_fonts_keeps_a_short_first_line_in_its_paragraph() -> None:
+    # The same shape in a born-digital layer: fonts decide there, not the line's length.
+    pages = [_ocr_block(OCR_ROWS, font="")]
+    texts = [(b.type, b.text) for b in build_blocks(pages, [_info(1)], "pymupdf")]
+    assert not any(kind == "heading" for kind, _ in texts)
+
+
+def test_in_an_ocr_layer_a_short_line_ending_a_sentence_is_not_a_heading() -> None:
+    rows = [("It holds.", 360.0), ("We amplified the target fragment of the opsin gene", 541.0),
+            ("in every species we sampled from the thirty families.", 530.0)]
+    blocks = build_blocks([_ocr_block(rows)], [_info(1)], "pymupdf")
+    assert "heading" not in [b.type for b in blocks]
+
+
+def test_in_an_ocr_layer_the_figure_text_stacked_over_a_caption_is_not_a_paragraph() -> None:
+    ticks = Line(text="300 350 400 450 500 550 600 650 700", bbox=(73.0, 181.0, 288.0, 188.0),
+                 size=4.3, bold=False, block=1, page=1, font="GlyphLessFont")
+    label = Line(text="Wavelength (nm)", bbox=(153.0, 191.0, 206.0, 198.0), size=6.8, bold=False,
+                 block=2, page=1, font="GlyphLessFont")
+    caption = Line(text="Figure 1. Spectral sensitivities of the cones of two birds.",
+                   bbox=(65.0, 204.0, 286.0, 214.0), size=6.9, bold=False, block=3, page=1,
+                   font="GlyphLessFont")
+    prose = _ocr_block([("Birds see in four colours, and many of them see in the", 290.0),
+                        ("ultraviolet, as the opsin genes show for the passerines.", 290.0)],
+                       top=300.0, block=4)
+    prose = [replace(ln, bbox=(65.0, ln.bbox[1], 290.0, ln.bbox[3])) for ln in prose]
+    blocks = build_blocks([[ticks, label, caption, *prose]], [_info(1)], "pymupdf")
+    paragraphs = [b.text for b in blocks if b.type == "paragraph"]
+    assert not any("Wavelength" in t or "350" in t for t in paragraphs)
+    assert any(t.startswith("Birds see") for t in paragraphs)
+    assert [b.type for b in blocks if b.text.startswith("Figure 1.")] == ["figure"]

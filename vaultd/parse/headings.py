@@ -19,6 +19,36 @@ TITLE_RATIO = 1.35
 #: Longest title: lines and characters.
 TITLE_LINES, TITLE_CHARS = 4, 300
 
+#: Share of a document's characters in its commonest font above which the font tells
+#: nothing about structure (an OCR text layer: one invisible font throughout).
+PLAIN_FONT_SHARE = 0.98
+#: Longest heading told from its line's shape alone in such a layer (words).
+PLAIN_HEAD_WORDS = 6
+
+
+def plain_text_layer(pages: list[list[Line]]) -> bool:
+    """Whether one font holds nearly all the document's characters, so that headings cannot
+    be told by their font (an OCR layer, such as a scanned paper's ``GlyphLessFont``)."""
+    chars: Counter[str] = Counter()
+    for lines in pages:
+        for ln in lines:
+            chars[ln.font] += len(ln.text)
+    total = sum(chars.values())
+    if not total:
+        return False
+    font, n = chars.most_common(1)[0]
+    return bool(font) and n >= PLAIN_FONT_SHARE * total  # "": a parser that names no fonts
+
+
+def plain_lead(prev: Line, cur: Line, right: float, width: float) -> bool:
+    """In a text layer without fonts: a block's first line that stops well short of the
+    block's right edge, starts with a capital, ends without punctuation and has at most
+    ``PLAIN_HEAD_WORDS`` words, above a line that starts with a capital under it (``Opsin
+    sequencing`` / ``We amplified …``): a heading set on its paragraph's first line."""
+    text = prev.text.strip()
+    return (bool(text) and text[0].isupper() and text[-1].isalnum()
+            and len(text.split()) <= PLAIN_HEAD_WORDS and prev.bbox[2] < right - 0.25 * width
+            and cur.text[:1].isupper() and abs(cur.bbox[0] - prev.bbox[0]) <= 2.0 * max(prev.size, 1.0))
 
 
 def font_lead(prev: Line, cur: Line) -> bool:
@@ -144,6 +174,8 @@ def heading_levels(paras: list[Para]) -> dict[int, int]:
             continue
         if p.title:
             out[id(p)] = 0
+        elif p.plain and not p.number:
+            out[id(p)] = 1  # an OCR layer's sizes wander: no depth from style
         elif REFS_RE.match(p.text.strip()):
             out[id(p)] = 1  # the bibliography is never a subsection
         elif p.number:

@@ -77,7 +77,10 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    citada``; one reference per entry across blocks and columns; unreliable text layers.
 #: 9: lines of Chinese and Japanese join without a space; one-line blocks stacked in a
 #:    script without case (Korean, Chinese …) form paragraphs as a block's lines do.
-LAYOUT_VERSION = 9
+#: 10: in a text layer without fonts (a scan's OCR), a block's short capitalised first
+#:    lines over its paragraph are headings, and the figure text stacked over a caption is
+#:    dropped; ruled tables are found from vaultd's own rules (``find_tables(add_lines=…)``).
+LAYOUT_VERSION = 10
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

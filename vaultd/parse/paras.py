@@ -46,6 +46,7 @@ class Para:
     title: bool = False  # the document's title (first page, well above the body size)
     lead: bool = False  # a first line split off for its font (``_font_lead``)
     floating: bool = False  # footnotes and other small print: never a paragraph's continuation
+    plain: bool = False  # a heading told by its line's shape in a font-less layer (``plain_lead``)
 
 
 REFS_RE = re.compile(

@@ -38,6 +38,8 @@ from vaultd.parse.headings import (
     font_lead,
     heading_levels,
     is_title,
+    plain_lead,
+    plain_text_layer,
 )
 from vaultd.parse.layout import join_lines
 from vaultd.parse.paras import REFS_RE, SENT_END, Line, PageInfo, Para, append_piece, union
@@ -104,10 +106,9 @@ def _stacks_on(above: Line, below: Line) -> bool:
             and abs(below.bbox[0] - above.bbox[0]) <= 2.0 * max(above.size, 1.0))
 
 
-def _split_group(group: list[Line]) -> list[list[Line]]:
-    left = min(ln.bbox[0] for ln in group)
-    right = max(ln.bbox[2] for ln in group)
-    width = max(right - left, 1.0)
+def _split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
+    """A block's lines in paragraphs (``plain``: the text layer has no fonts to go by)."""
+    left, right, width = _extent(group)
     paras: list[list[Line]] = [[group[0]]]
     for prev, cur in itertools.pairwise(group):
         height = max(prev.bbox[3] - prev.bbox[1], 1.0)
@@ -121,12 +122,20 @@ def _split_group(group: list[Line]) -> list[list[Line]]:
             or (ends and prev.bbox[2] < right - 0.12 * width)
             or bool(LIST_RE.match(cur.text.lstrip()))
             or (len(paras[-1]) == 1 and font_lead(prev, cur))
+            or (plain and len(paras[-1]) == 1 and plain_lead(prev, cur, right, width))
         )
         if new:
             paras.append([cur])
         else:
             paras[-1].append(cur)
     return paras
+
+
+def _extent(group: list[Line]) -> tuple[float, float, float]:
+    """A block's left and right edges and its width."""
+    left = min(ln.bbox[0] for ln in group)
+    right = max(ln.bbox[2] for ln in group)
+    return left, right, max(right - left, 1.0)
 
 
 def _inline_math(paras: list[Para], text: str) -> bool:
@@ -164,6 +173,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     """Lines of every page (furniture already removed) → typed blocks in reading order."""
     del parser
     body = body_size(pages)
+    plain = plain_text_layer(pages)
     paras: list[Para] = []
     in_refs = False
     for lines, info in zip(pages, infos, strict=True):
@@ -179,7 +189,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 in_refs = add_references(group, paras, body, column_lefts(lines, info.width),
                                           info.width)
                 continue
-            split = _split_group(group)
+            split = _split_group(group, plain)
+            _, right, width = _extent(group)
             label = False  # the para before was a front-matter label ("ACM Reference Format:")
             for k, para_lines in enumerate(split):
                 text = join_lines(ln.text for ln in para_lines)
@@ -188,16 +199,22 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 lead = len(para_lines) == 1 and k + 1 < len(split) \
                     and font_lead(para_lines[0], split[k + 1][0])
                 kind, number = _kind(paras, para_lines, text, info, body, len(split) == 1)
+                plain_head = plain and kind == "paragraph" and len(para_lines) == 1 \
+                    and k + 1 < len(split) and plain_lead(para_lines[0], split[k + 1][0], right, width)
+                if plain_head:
+                    kind, number = "heading", heading_number(text)
                 if label and kind in ("paragraph", "list"):
                     kind = "front"
                 label = kind == "front" and text.rstrip().endswith(":")
-                if kind == "heading" and info.number == 1 and continue_title(paras, para_lines, text):
+                if kind == "heading" and info.number == 1 and not plain_head \
+                        and continue_title(paras, para_lines, text):
                     continue
                 cur = Para(kind, para_lines, text, [(para_lines[0].page, text)], number,
                             [len(para_lines)])
                 cur.title = kind == "heading" and info.number == 1 and number is None \
                     and is_title(kind, para_lines, text, body)
                 cur.lead = lead and kind == "paragraph"
+                cur.plain = plain_head
                 cur.floating = kind == "front" or (
                     kind == "paragraph" and _is_small_print(para_lines, body, info))
                 if kind in ("paragraph", "front") and _caption_goes_on(paras, para_lines[0], text, body):
@@ -213,6 +230,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     in_refs = True
                 if kind == "figure":  # (a table's caption sits above it, under body text)
                     _float_labels(paras, para_lines[0], body)
+                    if plain:
+                        _drop_scan_labels(paras, para_lines[0], body)
                 target = _merge_target(paras)
                 if target is not None and not cur.floating and _continues(target, cur):
                     append_piece(target, para_lines, text)
@@ -335,6 +354,27 @@ def _float_labels(paras: list[Para], caption: Line, body: float) -> None:
         if _text_right_above(paras, i, line, LABEL_GAP * body):
             return
         para.floating = True
+        below = line
+
+
+def _drop_scan_labels(paras: list[Para], caption: Line, body: float) -> None:
+    """In a text layer without fonts (a scan's OCR), drop the figure's own text stacked
+    right above its caption: one-line fragments that are not sentences (``Wavelength
+    (nm)``, a row of axis ticks), each within ``LABEL_GAP`` lines of the one below, in the
+    caption's column. A born-digital figure's text is found from its drawings
+    (``_drop_figure_text``); a scanned page is one picture, so only the text's shape tells."""
+    below = caption
+    while paras:
+        para = paras[-1]
+        line = para.lines[-1]
+        text = para.text.strip()
+        fragment = len(text.split()) <= LABEL_WORDS or alpha_ratio(text) < 0.3
+        if (para.type != "paragraph" or len(para.lines) > 1 or len(para.pieces) > 1
+                or not fragment or text.endswith(SENT_END) or line.page != caption.page
+                or not 0 <= below.bbox[1] - line.bbox[3] <= LABEL_GAP * body
+                or line.bbox[0] >= caption.bbox[2] or line.bbox[2] <= caption.bbox[0]):
+            return
+        paras.pop()
         below = line
 
 
