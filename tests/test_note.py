@@ -14,9 +14,10 @@ from pydantic import BaseModel
 
 from vaultd.canonical import text_sha256
 from vaultd.errors import NoteFormatError
-from vaultd.models import Chunk, MetaFile, Note, NoteMeta, Provenance
+from vaultd.models import NOTE_FORMAT, Chunk, MetaFile, Note, NoteMeta, Provenance
 from vaultd.notes.markdown import (
     CHUNK_END,
+    as_stored,
     MY_NOTES_BLOCK,
     parse_note,
     render_note,
@@ -119,7 +120,10 @@ def notes(draw: st.DrawFn) -> Note:
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(notes())
 def test_parse_of_rendered_note_gives_back_the_same_note(note: Note) -> None:
-    assert parse_note(render_note(note)) == note
+    # as stored: rects in whole points (widened), no top-left bbox; then a fixed point
+    md = render_note(note)
+    assert parse_note(md) == as_stored(note)
+    assert render_note(parse_note(md)) == md
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -136,7 +140,7 @@ def test_text_typed_above_the_title_and_between_chunks_is_kept_byte_for_byte(
         end_line = "\n" + CHUNK_END + "\n\n"  # the first chunk's closing marker line
         md = md.replace(end_line, end_line + between, 1)
     parsed = parse_note(md)
-    assert parsed.meta == note.meta and parsed.chunks == note.chunks
+    assert parsed.meta == note.meta and parsed.chunks == as_stored(note).chunks
     assert parsed.citations == note.citations
     assert "".join(parsed.user_blocks) == above + "".join(note.user_blocks)
     if note.chunks:  # stays after the chunk it was typed after
@@ -152,7 +156,7 @@ def test_text_typed_above_the_title_and_between_chunks_is_kept_byte_for_byte(
 def _sample_note(**chunk_kw: object) -> Note:
     quote = "Attention is all\nyou need."
     prov = Provenance(page=4, bbox=[72.0, 100.5, 300.2, 140.0], pdf_rect=[72.0, 651.9, 300.2, 691.5],
-                      text_sha256=text_sha256(quote), char_range=[0, 25], chunk_type="paragraph",
+                      text_sha256=text_sha256(quote), char_range=[0, 26], chunk_type="paragraph",
                       parser="pymupdf")
     chunk = Chunk(id="p4s2c1", text=quote, provenance=prov, **chunk_kw)  # type: ignore[arg-type]
     meta = NoteMeta(cite_key="vaswani2017attention", title="Attention Is All You Need", year=2017)
@@ -168,7 +172,10 @@ def test_rendered_note_shows_quote_labels_and_provenance_like_the_format_doc() -
     # no machine text in reading view: nothing pending is shown, provenance is an Obsidian
     # comment (%% … %%), the page link reads as the page
     assert "pending" not in md.split("<!-- vaultd:quotes -->")[1]
-    assert "[[raw/vaswani2017attention.pdf#page=4&rect=72,651,301,692|p. 4]]\n\n%%\n```yaml\npage: 4\n" in md
+    # the page link carries page and rect, so the provenance does not repeat them
+    assert ("[[raw/vaswani2017attention.pdf#page=4&rect=72,651,301,692|p. 4]]\n\n%%\n```yaml\n"
+            f"text_sha256: {text_sha256('Attention is all you need.')}\nparser: pymupdf\n```") in md
+    assert parse_note(md).chunks[0].provenance.pdf_rect == [72, 651, 301, 692]
     assert "```\n%%\n<!-- /chunk -->" in md
     assert md.endswith("<!-- /vaultd:quotes -->\n\n## My notes\n\n")
 
@@ -179,7 +186,7 @@ def test_ocr_chunk_is_marked_as_lower_trust_quote() -> None:
     note.chunks[0] = note.chunks[0].model_copy(update={"provenance": prov})
     md = render_note(note)
     assert "OCR text, confidence 0.81: lower-trust quote" in md
-    assert parse_note(md) == note
+    assert parse_note(md) == as_stored(note)
 
 
 def test_deep_link_without_rect_opens_the_page() -> None:
@@ -261,7 +268,7 @@ def test_enriched_advisory_text_is_labelled_and_round_trips() -> None:
     # in a folded callout that says what it is, not the authors' words
     assert ('> [!note]- LLM notes (advisory, not the authors\' words)\n'
             '> **Paraphrase:** "\\"Quoted\\" start"\n> **Implication:** "line\\nbreak"\n') in md
-    assert parse_note(md) == note
+    assert parse_note(md) == as_stored(note)
 
 
 def test_a_note_in_the_first_format_reads_and_is_rewritten_in_the_current_one() -> None:
@@ -280,7 +287,7 @@ def test_a_note_in_the_first_format_reads_and_is_rewritten_in_the_current_one() 
     assert "> a \\*b\\* \\<c\\>\n" in new and "raw: '[[raw/k2020x.pdf]]'" in new
     assert new.endswith("## My notes\n\nMine.\n")
     again = parse_note(new)
-    assert again.meta.note_format == 2
+    assert again.meta.note_format == NOTE_FORMAT
     assert again.chunks == old.chunks and again.user_blocks == old.user_blocks
 
 

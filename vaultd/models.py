@@ -341,8 +341,10 @@ class Chunk(_Model):
 
 #: The note layout vaultd writes (docs/note-format.md): 2 escapes quotes as Markdown, hides
 #: provenance in an Obsidian comment, shows LLM text in a folded callout only when it
-#: exists, sets headings as headings and links each quote by its page.
-NOTE_FORMAT = 2
+#: exists, sets headings as headings and links each quote by its page; 3 leaves out what
+#: follows from the note itself (``bbox``, a ``char_range`` that follows the chunk before,
+#: a heading's page link) and writes rects in whole points.
+NOTE_FORMAT = 3
 
 
 class NoteMeta(_Model):

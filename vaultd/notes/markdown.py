@@ -24,10 +24,11 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from vaultd.canonical import canonical_text
 from vaultd.errors import NoteFormatError
 from vaultd.models import NOTE_FORMAT, Chunk, Note, NoteMeta, Provenance
 from vaultd.notes.escape import escape, unescape
-from vaultd.notes.pages import chunk_warnings, page_links, ref_link
+from vaultd.notes.pages import chunk_warnings, outward, page_links, ref_link
 from vaultd.notes.provenance_yaml import (
     SAFE_LOADER,
     BlockDumper,
@@ -43,6 +44,11 @@ CITATIONS_END = "<!-- /vaultd:citations -->"
 QUOTES_BEGIN = "<!-- vaultd:quotes -->"
 QUOTES_END = "<!-- /vaultd:quotes -->"
 CHUNK_END = "<!-- /chunk -->"
+#: One PDF page link as ``page_links`` writes it: page, optional whole-point rect, label.
+_PAGE_LINK = r"\[\[raw/[^\]#|]+\.pdf#page=(\d+)(?:&rect=(-?\d+),(-?\d+),(-?\d+),(-?\d+))?\|[^\]|]+\]\]"
+_PAGE_LINK_RE = re.compile(_PAGE_LINK)
+#: A chunk's page links line (several, `` · ``-separated, for a chunk set in pieces).
+PAGE_LINKS_RE = re.compile(f"{_PAGE_LINK}(?: · {_PAGE_LINK})*")
 CHUNK_BEGIN_RE = re.compile(r"<!-- chunk id=(\S+) -->")
 YAML_FENCE_RE = re.compile(r"(`{3,})yaml")
 MY_NOTES_BLOCK = "## My notes\n\n"
@@ -154,10 +160,21 @@ _CARRIED = ("section", "parser", "transcript")
 _USUAL_TYPE = "paragraph"
 
 
-def _chunk_data(chunk: Chunk, prev: Any = _INHERIT) -> dict[str, Any]:
+def next_range(text: str, prev: Provenance | None) -> list[int]:
+    """The ``char_range`` a chunk of ``text`` has right after ``prev`` in its note: the
+    document text is the chunks' canonical texts joined by one newline."""
+    start = prev.char_range[1] + 1 if prev is not None and len(prev.char_range) == 2 else 0
+    return [start, start + len(canonical_text(text))]
+
+
+def _chunk_data(chunk: Chunk, prev: Any = _INHERIT, *, linked: bool = False) -> dict[str, Any]:
     """The provenance block's mapping. ``prev``: the provenance of the chunk before in the
     note (None for the first chunk); ``section`` and ``parser`` are then written only where
-    they change (null included), ``chunk_type`` only when not a paragraph. Left out, every
+    they change (null included), ``chunk_type`` only when not a paragraph, ``char_range``
+    only when it does not follow from the chunk before (``next_range``), rects in whole
+    points (widened, as the page links are) and no top-left ``bbox`` (format 3); with
+    ``linked`` (the chunk's page links are written above the block) no ``page``,
+    ``pdf_rect`` or ``regions`` either: the links carry exactly those. Left out, every
     field is written."""
     data: dict[str, Any] = chunk.provenance.model_dump(mode="json")
     for key, default in _DEFAULTED.items():
@@ -171,6 +188,16 @@ def _chunk_data(chunk: Chunk, prev: Any = _INHERIT) -> dict[str, Any]:
                 del data[key]
         if data.get("chunk_type") == _USUAL_TYPE:
             del data["chunk_type"]
+        if data["char_range"] == next_range(chunk.text, prev):
+            del data["char_range"]
+        data.pop("bbox", None)
+        if data.get("pdf_rect"):
+            data["pdf_rect"] = outward(data["pdf_rect"])
+        if data.get("regions"):
+            data["regions"] = [[int(r[0]), *outward(r[1:])] for r in data["regions"]]
+        if linked:
+            for key in ("page", "pdf_rect", "regions"):
+                data.pop(key, None)
     extras = chunk.model_dump(mode="json", include=set(_CHUNK_EXTRAS))
     for key in _CHUNK_EXTRAS:
         if extras[key] not in (None, [], "pending"):
@@ -178,8 +205,25 @@ def _chunk_data(chunk: Chunk, prev: Any = _INHERIT) -> dict[str, Any]:
     return data
 
 
-def _chunk_yaml(chunk: Chunk, prev: Any = _INHERIT) -> str:
-    data = _chunk_data(chunk, prev)
+def as_stored(note: Note) -> Note:
+    """``note`` as the current format stores it, so as ``parse_note(render_note(note))``
+    reads it back: rects (``pdf_rect``, ``regions``) in whole points widened as the page
+    links are, and no top-left ``bbox`` (a reader of a note uses the PDF-space rects)."""
+    chunks = []
+    for chunk in note.chunks:
+        prov = chunk.provenance
+        stored = prov.model_copy(update={
+            "bbox": None,
+            "pdf_rect": outward(prov.pdf_rect) if prov.pdf_rect else prov.pdf_rect,
+            "regions": [[int(r[0]), *outward(r[1:])] for r in prov.regions] if prov.regions
+            else prov.regions,
+        })
+        chunks.append(chunk.model_copy(update={"provenance": stored}))
+    return note.model_copy(update={"chunks": chunks})
+
+
+def _chunk_yaml(chunk: Chunk, prev: Any = _INHERIT, *, linked: bool = False) -> str:
+    data = _chunk_data(chunk, prev, linked=linked)
     fast = fast_block_yaml(data)
     return fast if fast is not None else dump_yaml(data, BlockDumper)
 
@@ -211,9 +255,14 @@ def render_chunk(cite_key: str, chunk: Chunk, prev: Any = _INHERIT, *,
     links = " · ".join([ref_link(r) for r in chunk.refs] + [f"[[{k}]]" for k in chunk.linked_notes])
     if links and "\n" not in links and "\r" not in links:
         out += ["**Links:** " + links, ""]
-    out += [page_links(cite_key, chunk, video_id=video_id), ""]
+    linked = False
+    if prov.chunk_type != "heading":  # a heading is read as a heading, not cited
+        links = page_links(cite_key, chunk, video_id=video_id)
+        # the links say it all (one line, read back exactly)
+        linked = "\n" not in links and _linked_place([links]) == _place(prov)
+        out += [links, ""]
     out += _advisory_callout(chunk)
-    out += ["%%", _fence(_chunk_yaml(chunk, prev), "yaml") + "%%", CHUNK_END]
+    out += ["%%", _fence(_chunk_yaml(chunk, prev, linked=linked), "yaml") + "%%", CHUNK_END]
     return "\n".join(out) + "\n"
 
 
@@ -414,12 +463,41 @@ def _parse_chunk(chunk_id: str, block: list[str], source: str, fmt: int = 1,
         for key in _CARRIED:
             prov.setdefault(key, getattr(prev, key) if prev is not None else None)
         prov.setdefault("chunk_type", _USUAL_TYPE)
+    if fmt >= 3 and "char_range" not in prov:  # written only where it does not follow
+        prov["char_range"] = next_range("\n".join(quote), prev)
+    if fmt >= 3 and "page" not in prov:  # carried by the page links (see _chunk_data)
+        prov.update(_linked_place(block))
     try:
         return Chunk(id=chunk_id, text="\n".join(quote), provenance=Provenance(**prov), **fields)
     except (ValidationError, TypeError) as exc:
         first = exc.errors()[0] if isinstance(exc, ValidationError) else {"loc": (), "msg": str(exc)}
         loc = ".".join(str(p) for p in first["loc"])
         raise _fail(source, f"{where}: bad provenance {loc} ({first['msg']})") from exc
+
+
+def _linked_place(block: list[str]) -> dict[str, Any]:
+    """``page``, ``pdf_rect`` and (for several) ``regions`` from a chunk's page links line;
+    nothing when it has none (the provenance then lacks its page, and says so)."""
+    line = next((ln for ln in block if PAGE_LINKS_RE.fullmatch(ln)), None)
+    if line is None:
+        return {}
+    pieces = [(int(m.group(1)), [int(v) for v in m.groups()[1:]] if m.group(2) else None)
+              for m in _PAGE_LINK_RE.finditer(line)]
+    page, rect = pieces[0]
+    place: dict[str, Any] = {"page": page, "pdf_rect": rect}
+    if len(pieces) > 1:
+        place["regions"] = [[p, *(r or [])] for p, r in pieces]
+    return place
+
+
+def _place(prov: Provenance) -> dict[str, Any]:
+    """``page``, ``pdf_rect`` and ``regions`` as the note stores them, in the form
+    ``_linked_place`` reads them from page links: equal only when the links say it all."""
+    place: dict[str, Any] = {"page": prov.page,
+                             "pdf_rect": outward(prov.pdf_rect) if prov.pdf_rect else None}
+    if prov.regions:
+        place["regions"] = [[int(r[0]), *outward(r[1:])] for r in prov.regions]
+    return place
 
 
 def _skip_blank(lines: list[str], i: int) -> int:

@@ -46,8 +46,7 @@ def chunk_warnings(prov: Provenance) -> list[tuple[str, str]]:
     if prov.text_layer == "unreliable":
         out.append(("UNRELIABLE TEXT LAYER: some glyphs map to no text (�) or to the wrong "
                     "characters; check the quote against the PDF page",
-                    "Unreliable text layer: the PDF maps some glyphs here to no text (�) or to "
-                    "the wrong characters; check the quote against the PDF page."))
+                    "Unreliable text layer (glyphs mapped to no or wrong text): check the PDF page."))
     return out
 
 
@@ -74,13 +73,20 @@ def page_links(cite_key: str, chunk: Chunk, *, labels: bool = True,
         for r in regions)
 
 
+def outward(rect: list[float] | list[int | float]) -> list[int | float]:
+    """``[left, bottom, right, top]`` widened to whole points (floor left/bottom, ceil
+    right/top), so it still contains its piece of the page; non-finite values unchanged."""
+    if len(rect) != 4 or not all(math.isfinite(v) for v in rect):
+        return list(rect)
+    x0, y0, x1, y1 = rect
+    return [math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1)]
+
+
 def _page_link(cite_key: str, page: int, rect: list[float] | list[int | float],
                shown: str | None = None) -> str:
     link = f"raw/{cite_key}.pdf#page={page}"
     if len(rect) == 4 and all(math.isfinite(v) for v in rect):
-        x0, y0, x1, y1 = rect
-        parts = [math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1)]
-        link += "&rect=" + ",".join(str(p) for p in parts)
+        link += "&rect=" + ",".join(str(p) for p in outward(rect))
     return f"[[{link}|{shown}]]" if shown else f"[[{link}]]"
 
 

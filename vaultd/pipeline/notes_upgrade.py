@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from vaultd.errors import NoteFormatError
 from vaultd.models import NOTE_FORMAT, VerifyReport
-from vaultd.notes.markdown import parse_note, render_note
+from vaultd.notes.markdown import as_stored, parse_note, render_note
 from vaultd.vault import Vault, atomic_write_text
 from vaultd.verify import verify_text
 
@@ -54,7 +54,7 @@ def upgrade_notes(vault: Vault, progress: Callable[[int, int], None] | None = No
         else:
             new = render_note(note)
             again = parse_note(new, source=rel)
-            same = (again.chunks == note.chunks and again.citations == note.citations
+            same = (again.chunks == as_stored(note).chunks and again.citations == note.citations
                     and again.annotations == note.annotations
                     and again.user_blocks == note.user_blocks)
             if not same:

@@ -237,9 +237,12 @@ class _Checker:
             return
         if not known:
             return  # UNKNOWN KEY is reported with the references
-        whole = " ".join(parts)
-        near = max((n for k in known if (w := self.works.get(k)) and (n := w.passages.nearest(whole))),
-                   key=lambda n: n.score, default=None)
+        # As the parts (bracketed insertions left out) and as written: square brackets in a
+        # quote may be the source's own ("[50, 100, 200]"), not the writer's insertion.
+        forms = dict.fromkeys((" ".join(parts), match_form(q.text)))
+        near, whole = max(((n, form) for k in known if (w := self.works.get(k)) for form in forms
+                           if (n := w.passages.nearest(form))),
+                          key=lambda nf: nf[0].score, default=(None, " ".join(parts)))
         elsewhere = [k for k in self.works.candidates(parts, keys)
                      if (w := self.works.get(k)) is not None and w.passages.find(parts)]
         if elsewhere and (near is None or near.score < 95):
