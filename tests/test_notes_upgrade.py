@@ -67,3 +67,38 @@ def test_an_unreadable_note_is_reported_and_left_as_it_was(vault: Vault) -> None
     code, out = _cli(vault, "notes", "upgrade")
     assert code == 1 and "wiki/bad2020x.md" in out
     assert vault.note_path("bad2020x").read_text(encoding="utf-8") == broken
+
+
+def _v2(quote: str) -> str:
+    """A note as format 2 wrote it: every chunk's page, bbox, pdf_rect and char_range."""
+    return (
+        "---\ncite_key: k2021y\ntitle: B\nraw: '[[raw/k2021y.pdf]]'\nchunks: 1\nnote_format: 2\n---\n\n"
+        "# B\n\n<!-- vaultd:quotes -->\n## Quotes\n\n<!-- chunk id=p3s1c2 -->\n"
+        f"> {quote}\n\n[[raw/k2021y.pdf#page=3&rect=71,650,302,693|p. 112]]\n\n%%\n```yaml\n"
+        "page: 3\npage_label: '112'\nsection: 1 Intro\nbbox: [71.6, 99.4, 301.2, 141.7]\n"
+        f"pdf_rect: [71.6, 650.3, 301.2, 692.6]\ntext_sha256: {text_sha256(quote)}\n"
+        f"char_range: [0, {len(quote)}]\nparser: pymupdf\n```\n%%\n<!-- /chunk -->\n\n"
+        "<!-- /vaultd:quotes -->\n\n## My notes\n\nMine.\n")
+
+
+def test_a_format_2_note_moves_to_the_leaner_layout_with_the_same_page_and_region(vault: Vault) -> None:
+    quote = "We measure recall at five."
+    meta = MetaFile.from_work("k2021y", Work(title="B"), pdf="raw/k2021y.pdf")
+    atomic_write_text(vault.meta_path("k2021y"), meta.model_dump_json(by_alias=True))
+    path = vault.note_path("k2021y")
+    atomic_write_text(path, _v2(quote))
+    before = parse_note(path.read_text(encoding="utf-8"))
+    code, out = _cli(vault, "notes", "upgrade", "--json")
+    assert code == 0 and json.loads(out)["upgraded"] == ["wiki/k2021y.md"], out
+    text = path.read_text(encoding="utf-8")
+    after = parse_note(text)
+    prov = after.chunks[0].provenance
+    # the page and region now come from the link; the rect widened to whole points
+    assert (prov.page, prov.page_label, prov.section) == (3, "112", "1 Intro")
+    assert prov.pdf_rect == [71, 650, 302, 693] and prov.char_range == [0, len(quote)]
+    assert "bbox" not in text and "pdf_rect" not in text and "\npage: 3" not in text
+    def block(note: str) -> str:
+        return note[note.index("<!-- chunk id="):note.index("<!-- /chunk -->")]
+    assert len(block(text)) <= len(block(_v2(quote))) - 90  # page, bbox, pdf_rect, char_range
+    assert after.chunks[0].text == before.chunks[0].text and after.user_blocks == before.user_blocks
+    assert verify_notes(vault).ok
