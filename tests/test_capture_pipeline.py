@@ -531,3 +531,36 @@ def test_the_agents_retry_pass_fetches_metadata_and_recompiles_a_pdf_saved_while
     note = vault.note_path(saved.cite_key).read_text(encoding="utf-8")
     assert f"doi: {PNAS}" in note and "reconciled: true" in note
     assert json.loads(vault.meta_path(saved.cite_key).read_text())["needs_retry"] is False
+
+
+def _untitled_pdf(path: Path, doi: str) -> Path:
+    """A scan-like PDF: no title, no embedded metadata, only a DOI nobody knows printed."""
+    pymupdf: Any = importlib.import_module("pymupdf")
+    doc = pymupdf.open()
+    doc.new_page().insert_text((50, 60), f"doi:{doi}", fontsize=9)
+    doc.save(path)
+    return path
+
+
+def test_an_inbox_pdf_nobody_knows_asks_to_be_renamed_and_its_key_name_saves_it(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path, tmp_path: Path) -> None:
+    from vaultd.pipeline.ingest import ingest_item
+
+    doi = "10.48550/arxiv.2312.07559"
+    for _ in range(2):
+        serve_crossref(server, doi, fixtures_dir / "crossref/errors/404_10.48550_arxiv.2312.07559.txt",
+                       status=404, content_type="text/plain")
+        serve_openalex(server, doi, fixtures_dir / "openalex/errors/404_not_in_openalex.html",
+                       status=404, content_type="text/html")
+    settings = settings_for(server, email=None)
+    dropped = _untitled_pdf(tmp_path / "download.pdf", doi)
+    with pytest.raises(InputError) as err:
+        ingest_item(vault, settings, dropped, action="capture", compile=False)
+    message = str(err.value)
+    # what an Inbox user can do, not a command-line flag
+    assert "--cite-key" not in message and "rename it to the cite key you want" in message
+    assert message.startswith("download.pdf: no metadata found")
+    named = dropped.rename(tmp_path / "paperqa2023.pdf")
+    result = ingest_item(vault, settings, named, action="capture", compile=False)
+    assert result.cite_keys == ["paperqa2023"]
+    assert vault.pdf_path("paperqa2023").read_bytes() == named.read_bytes()

@@ -17,8 +17,8 @@ from vaultd.errors import NoteFormatError
 from vaultd.models import NOTE_FORMAT, Chunk, MetaFile, Note, NoteMeta, Provenance
 from vaultd.notes.markdown import (
     CHUNK_END,
-    as_stored,
     MY_NOTES_BLOCK,
+    as_stored,
     parse_note,
     render_note,
     split_frontmatter,

@@ -40,6 +40,11 @@ class InputError(VaultdError):
     pass
 
 
+class NoMetadataError(InputError):
+    """No source knows the item and nothing in it names the work (no DOI, arXiv id or a
+    title the sources match): it cannot get a cite key unless the user gives one."""
+
+
 class SourceNotFoundError(VaultdError):
     pass
 

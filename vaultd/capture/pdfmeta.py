@@ -92,7 +92,9 @@ def _title_from_page(page: Any) -> str | None:
     for size in sorted({s for s, _ in spans}, reverse=True):
         words = " ".join(t for s, t in spans if abs(s - size) <= 0.5)
         title = " ".join(words.split())
-        if len(title) >= MIN_TITLE_CHARS and any(c.isalpha() for c in title):
+        # A banner or identifier set large ("Research Article", "doi:10.…") is no title.
+        if len(title) >= MIN_TITLE_CHARS and any(c.isalpha() for c in title) \
+                and not is_generic_title(title):
             return title
     return None
 

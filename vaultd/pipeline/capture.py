@@ -36,7 +36,7 @@ from vaultd.capture.names import make_work, split_name
 from vaultd.capture.pdfmeta import PdfMeta, is_generic_title, read_pdf_meta, work_year
 from vaultd.capture.reconcile import reconcile, titles_roughly_match
 from vaultd.config import Settings
-from vaultd.errors import FetchError, InputError, VaultdError
+from vaultd.errors import FetchError, InputError, NoMetadataError, VaultdError
 from vaultd.models import Work
 from vaultd.pipeline.capture_store import (
     CaptureResult,
@@ -403,8 +403,8 @@ async def _capture_item(run: CaptureRun, arxiv_id: str | None, doi: str | None,
         if all_down:
             raise FetchError(f"no metadata source answered for {what}; retry later, or pass "
                              "--cite-key KEY to save it now")
-        raise InputError(f"no metadata found for {what}; pass --cite-key KEY "
-                         "(and --doi DOI if you know it)")
+        raise NoMetadataError(f"no metadata found for {what}; pass --cite-key KEY "
+                              "(and --doi DOI if you know it)")
     # Fetch the PDF before taking the key lock, so concurrent captures download in parallel.
     downloaded: bytes | None = None
     fetch_warnings: list[str] = []

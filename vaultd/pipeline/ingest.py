@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from vaultd.config import Settings
-from vaultd.errors import InputError
+from vaultd.errors import InputError, NoMetadataError
 from vaultd.vault import Vault, atomic_write_text, file_sha256
 
 log = logging.getLogger(__name__)
@@ -50,10 +50,21 @@ def idempotency_key(path: Path, url: str | None) -> str:
     return f"sha256:{file_sha256(path)}"
 
 
-def _capture(vault: Vault, settings: Settings, source: str
+#: A file name the user chose as a cite key: a key's characters and a year in it.
+_NAMED_KEY_RE = re.compile(r"[A-Za-z][A-Za-z0-9_:-]*(?:19|20)\d\d[A-Za-z0-9_:-]*")
+
+
+def named_key(path: Path) -> str | None:
+    """The cite key a PDF's file name gives (``smith2020title.pdf``), or None when its name
+    does not read as one (``download.pdf``, ``scan 3.pdf``): only a name the user chose as
+    a key saves a work no source knows."""
+    return path.stem if _NAMED_KEY_RE.fullmatch(path.stem) else None
+
+
+def _capture(vault: Vault, settings: Settings, source: str, cite_key: str | None = None
              ) -> tuple[list[Any], list[tuple[str, str]]]:
     from vaultd.pipeline.capture import capture_sync
-    results = capture_sync(vault, settings, source)
+    results = capture_sync(vault, settings, source, cite_key=cite_key)
     return list(results), list(getattr(results, "failed", []))
 
 
@@ -84,7 +95,19 @@ def ingest_item(vault: Vault, settings: Settings, path: Path, *, action: Action,
     Concurrent callers are safe: capture chooses cite keys under a vault-wide lock.
     """
     # capture reads link files (every URL in them) and .bib files (every entry) itself.
-    results, failed = _capture(vault, settings, str(path))
+    try:
+        results, failed = _capture(vault, settings, str(path))
+    except NoMetadataError:
+        if path.suffix.lower() != ".pdf":
+            raise
+        key = named_key(path)
+        if key is None:
+            raise InputError(
+                f"{path.name}: no metadata found (the PDF names no DOI or arXiv id, and no "
+                "source knows its title); rename it to the cite key you want, with a year "
+                "in it (e.g. smith2020title.pdf), and drop it into Inbox/ again to save it "
+                "under that key, or drop a .url file with its DOI instead") from None
+        results, failed = _capture(vault, settings, str(path), cite_key=key)
     if not results:
         what = "entry" if action == "import_bib" else "item"
         raise InputError(f"{path.name}: no {what} could be captured; check its content")
