@@ -7,6 +7,7 @@ from fake_ollama import FakeOllama, closed_port_url, embedding
 
 from vaultd.errors import ConfigError, LLMUnavailableError
 from vaultd.index.embed import BATCH_SIZE, OllamaEmbedder, make_embedder
+from vaultd.vault import Vault
 
 
 def test_ollama_embeds_in_batches_with_nomic_task_prefixes() -> None:
@@ -35,3 +36,20 @@ def test_provider_none_means_no_embedder_and_unknown_provider_is_a_config_error(
     assert make_embedder("none", "nomic-embed-text", ollama_host="http://127.0.0.1:9") is None
     with pytest.raises(ConfigError, match="ollama, sentence-transformers or none"):
         make_embedder("openai", "x", ollama_host="http://127.0.0.1:9")
+
+
+def test_a_rebuild_embeds_nothing_it_had_embedded_before(vault: Vault) -> None:
+    from test_index_support import sample_vault
+
+    from vaultd.config import Settings
+    from vaultd.pipeline.index import index_vault
+
+    sample_vault(vault)
+    with FakeOllama(model="nomic-embed-text") as fake:
+        emb = OllamaEmbedder(fake.url, "nomic-embed-text")
+        first = index_vault(vault, Settings(), embedder=emb)
+        sent = len(fake.requests)
+        again = index_vault(vault, Settings(), rebuild=True, embedder=emb)
+        # the new index got the old one's vectors: no passage went to the model again
+        assert first.embedded == first.chunks_total > 0 and again.embedded == 0
+        assert [p for p, _ in fake.requests[sent:]] == []

@@ -215,3 +215,38 @@ def test_wrong_missing_and_unknown_arguments_get_one_sentence(indexed: Vault) ->
         "bibliography: 'cite_keys' must be a list of strings, not \"vaswani2017attention\"",
     ]
     assert not any("pydantic" in t or "\n" in t for t in texts)
+
+
+def test_a_running_server_answers_from_the_rebuilt_index_and_no_reader_loses_its_file(
+        indexed: Vault) -> None:
+    from mcp import Client
+
+    from vaultd.index.store import open_index
+    from vaultd.vault import atomic_write_text
+
+    server = build_server(indexed, None)
+    first_path = indexed.index_db
+    reader = open_index(first_path)  # a CLI search or agent that opened the index before
+
+    async def go() -> tuple[Any, Any]:
+        async with Client(server, read_timeout_seconds=30) as client:
+            before = await client.call_tool("recall", {"query": "marmalade quorum"})
+            atomic_write_text(indexed.root / "Projects" / "jam.md",
+                              "# Jam\n\nThe marmalade quorum met on Tuesday to taste.\n")
+            await anyio.to_thread.run_sync(
+                lambda: index_vault(indexed, Settings(), rebuild=True, embedder=None))
+            after = await client.call_tool("recall", {"query": "marmalade quorum"})
+            return before, after
+
+    before, after = anyio.run(go)
+    assert not any("jam" in h["path"] for h in before.structured_content["hits"])
+    assert any(h["path"] == "Projects/jam.md" for h in after.structured_content["hits"])
+    # the rebuild built a new file and swapped it in: the old one is still there for the
+    # reader that had it open, which is told to reopen
+    assert indexed.index_db != first_path and first_path.is_file()
+    assert not reader.current() and reader.scalar("SELECT count(*) FROM docs") > 0
+    reader.close()
+    index_vault(indexed, Settings(), rebuild=True, embedder=None)  # a second rebuild
+    assert not first_path.exists()  # generations before the previous one are removed
+    leftovers = sorted(p.name for p in indexed.machine_dir.glob("index*"))
+    assert len([n for n in leftovers if n.endswith(".db")]) == 2 and "index.current" in leftovers

@@ -74,7 +74,10 @@ class Vault:
 
     @property
     def index_db(self) -> Path:
-        return self.machine_dir / "index.db"
+        """The live search index (``vaultd.index.generation``: a rebuild swaps in a new one)."""
+        from vaultd.index.generation import current_index
+
+        return current_index(self.machine_dir)
 
     @property
     def rules_dir(self) -> Path:

@@ -11,7 +11,7 @@ from vaultd.cli.common import app, emit_json, json_option, progress
 
 
 @main_group.command("index")
-@click.option("--rebuild", is_flag=True, help="Drop <state dir>/index.db and index everything.")
+@click.option("--rebuild", is_flag=True, help="Build a new index from every note beside the old one, then swap it in.")
 @json_option
 @click.pass_context
 def index_command(ctx: click.Context, rebuild: bool, as_json: bool) -> None:

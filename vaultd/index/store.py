@@ -101,6 +101,13 @@ class IndexDB:
     def vec_available(self) -> bool:
         return self.vec_error is None
 
+    def current(self) -> bool:
+        """Whether this is still the live index (no rebuild swapped in another since it was
+        opened): a long-lived reader reopens when not (``vaultd.index.generation``)."""
+        from vaultd.index.generation import current_index
+
+        return current_index(self.path.parent) == self.path
+
     def execute(self, sql: str, params: Any = None) -> apsw.Cursor:
         try:
             return self.conn.execute(sql, params)
@@ -204,8 +211,8 @@ def open_index(path: Path, *, load_vec: bool = True) -> IndexDB:
         conn.execute("PRAGMA synchronous=NORMAL")
         apply_migrations(conn)
     except apsw.Error as exc:
-        raise StoreError(f"cannot open index {path}: {exc}; delete it and run "
-                         "`vaultd index --rebuild`") from exc
+        raise StoreError(f"cannot open index {path}: {exc}; run `vaultd index --rebuild` "
+                         "(it builds a new index beside this one)") from exc
     return IndexDB(conn=conn, path=path, vec_error=vec_error)
 
 

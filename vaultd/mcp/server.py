@@ -83,6 +83,9 @@ class _State:
         from vaultd.index.store import open_index
 
         vault = self.require_vault()
+        if self.db is not None and not self.db.current():  # `vaultd index --rebuild` ran
+            self.db.close()
+            self.db = None
         if self.db is None:
             if not vault.index_db.is_file():
                 raise ToolError(f"the vault {vault.root} has no search index yet; ask the user "
@@ -92,7 +95,7 @@ class _State:
 
     def index_if_any(self) -> IndexDB | None:
         """The index for fuzzy key suggestions, if there is one (never an error)."""
-        if self.db is None and self.vault.index_db.is_file():
+        if (self.db is None or not self.db.current()) and self.vault.index_db.is_file():
             try:
                 return self.index()
             except Exception:  # suggestions are a nicety; the files still answer

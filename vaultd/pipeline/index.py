@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import apsw
+
 from vaultd.config import Settings
 from vaultd.errors import NoteFormatError, VaultdError
 from vaultd.index.embed import Embedder, make_embedder, pack
@@ -46,11 +48,49 @@ def index_vault(vault: Vault, settings: Settings, *, rebuild: bool = False,
                 embedder: Embedder | str | None = "settings") -> IndexStats:
     """Bring `the machine state directory's `index.db`` up to date with the vault (``rebuild``: from scratch)."""
     vault.require()
-    if rebuild and vault.index_db.exists():
-        for suffix in ("", "-wal", "-shm"):
-            Path(str(vault.index_db) + suffix).unlink(missing_ok=True)
     files = list(iter_markdown_files(vault))
-    return _run(vault, settings, files, progress, embedder, full=True)
+    if not rebuild:
+        return _run(vault, settings, files, progress, embedder, full=True)
+    # Built beside the live index, then swapped in at once: readers never see a half-built
+    # index or one deleted under them (vaultd.index.generation).
+    from vaultd.index.generation import activate, new_generation
+
+    fresh = new_generation(vault.machine_dir)
+    carried = _carry_vectors(vault.index_db, fresh)
+    stats = _run(vault, settings, files, progress, embedder, full=True, path=fresh)
+    if carried:
+        stats.warnings.append(carried)
+    activate(vault.machine_dir, fresh)
+    # Notes written while it was built went to the index it replaced: catch up (unchanged
+    # files cost a stat each).
+    again = _run(vault, settings, list(iter_markdown_files(vault)), None, embedder, full=True)
+    for name in ("changed", "removed", "chunks_added", "chunks_removed", "embedded"):
+        setattr(stats, name, getattr(stats, name) + getattr(again, name))
+    stats.files, stats.chunks_total = again.files, again.chunks_total
+    stats.seconds += again.seconds
+    stats.warnings += [w for w in again.warnings if w not in stats.warnings]
+    return stats
+
+
+def _carry_vectors(old: Path, fresh: Path) -> str | None:
+    """Copy the vector cache (by text hash and model) of the index being replaced into a
+    new one, so a rebuild embeds nothing it had embedded; a warning when it cannot."""
+    if not old.is_file():
+        return None
+    db = open_index(fresh, load_vec=False)
+    try:
+        db.conn.execute("ATTACH DATABASE ? AS old", (str(old),))
+        try:
+            with db.conn:
+                db.conn.execute("INSERT OR IGNORE INTO main.vectors SELECT hash, model, dim, vec "
+                                "FROM old.vectors")
+        finally:
+            db.conn.execute("DETACH DATABASE old")
+    except apsw.Error as exc:
+        return f"cached vectors not carried over from {old.name} ({exc}); they are embedded again"
+    finally:
+        db.close()
+    return None
 
 
 def index_paths(vault: Vault, settings: Settings, paths: list[Path], *,
@@ -77,12 +117,12 @@ def index_after_compile(vault: Vault, settings: Settings, notes: list[Path]) -> 
 
 
 def _run(vault: Vault, settings: Settings, files: Sequence[Path], progress: Progress | None,
-         embedder: Embedder | str | None, *, full: bool) -> IndexStats:
+         embedder: Embedder | str | None, *, full: bool, path: Path | None = None) -> IndexStats:
     t0 = time.perf_counter()
     stats = IndexStats()
     emb = _embedder(settings) if embedder == "settings" else embedder
     assert not isinstance(emb, str)
-    db = open_index(vault.index_db)
+    db = open_index(path or vault.index_db)
     try:
         stats.vec_available = db.vec_available
         if db.vec_error:
