@@ -12,13 +12,16 @@
     ├── CiteKeyPatternError     malformed cite-key pattern (carries the position)
     ├── LLMUnavailableError     the local LLM is down, missing the model, or timing out
     ├── CitationError           the citation processor (pandoc citeproc) is missing or failed
-    └── StoreError              the state or index database failed
+    ├── StoreError              the state or index database failed
+    └── DiskError               a write refused by the disk: read-only, full, no permission
 
 Library code raises these (mapping third-party errors at the boundary with
 ``raise XError(msg) from exc``); only entry points print and exit.
 """
 
 from __future__ import annotations
+
+import errno
 
 
 class VaultdError(Exception):
@@ -77,3 +80,54 @@ class CitationError(VaultdError):
 
 class StoreError(VaultdError):
     pass
+
+
+class DiskError(VaultdError):
+    """The disk refused a write: ``cause`` is ``read-only``, ``no space left``, ``quota
+    exceeded`` or ``permission denied``. Transient for a full disk (space may come back)."""
+
+    def __init__(self, message: str, cause: str) -> None:
+        super().__init__(message)
+        self.cause = cause
+        self.transient = cause in ("no space left", "quota exceeded")
+
+
+#: errno → (cause, what to do).
+_DISK_CAUSES = {
+    errno.EROFS: ("read-only", "make it writable (or move the vault to a writable disk) "
+                                "and run the command again"),
+    errno.ENOSPC: ("no space left", "free some space on that disk; nothing was half-written"),
+    errno.EDQUOT: ("quota exceeded", "free some space in your quota; nothing was half-written"),
+    errno.EACCES: ("permission denied", "give your user write permission there and run the "
+                                        "command again"),
+    errno.EPERM: ("permission denied", "give your user write permission there and run the "
+                                       "command again"),
+}
+
+
+def disk_error(exc: OSError) -> DiskError | None:
+    """The one-line ``DiskError`` for an ``OSError`` the disk raised on a write (the path
+    and the cause named), or None for any other ``OSError``."""
+    found = _DISK_CAUSES.get(exc.errno or 0)
+    if found is None:
+        return None
+    cause, todo = found
+    where = str(exc.filename or "the vault or vaultd's state directory")
+    name = where.rsplit("/", 1)[-1]
+    if name.startswith(".") and name.endswith(".tmp") and "/" in where:
+        where = where.rsplit("/", 1)[0]  # an atomic write's temporary file: its folder
+    return DiskError(f"{where}: {cause} ({exc.strerror or cause}); {todo}", cause)
+
+
+def database_disk_error(path: object, message: str) -> DiskError | None:
+    """The ``DiskError`` for an SQLite failure that is the disk's (read-only, full), from
+    the message SQLite gives, or None."""
+    text = message.lower()
+    if "readonly" in text or "read-only" in text:
+        cause = "read-only"
+    elif "disk is full" in text or "database or disk is full" in text:
+        cause = "no space left"
+    else:
+        return None
+    todo = next(t for c, t in _DISK_CAUSES.values() if c == cause)
+    return DiskError(f"{path}: {cause} ({message}); {todo}", cause)

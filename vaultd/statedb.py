@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from vaultd.errors import StoreError
+from vaultd.errors import StoreError, database_disk_error
 
 Migration = Callable[[sqlite3.Connection], None]
 
@@ -90,6 +90,8 @@ def open_state_db(path: Path) -> sqlite3.Connection:
                 db.close()
             # Several processes or threads opening a new database at once: switching it
             # to WAL is not covered by the busy timeout, so try again for as long.
+            if (disk := database_disk_error(path, str(exc))) is not None:
+                raise disk from exc
             if "locked" not in str(exc) or time.monotonic() > deadline:
                 raise StoreError(f"cannot open state database {path}: {exc}; "
                                  "check permissions or move it aside") from exc

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from vaultd.config import Settings, load_settings
-from vaultd.errors import VaultdError
+from vaultd.errors import VaultdError, disk_error
 from vaultd.vault import Vault, resolve_vault
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -132,6 +132,12 @@ def run_command(group: click.Group) -> int:
         return 130
     except VaultdError as exc:
         click.echo(f"Error: {exc}", err=True)
+        return 1
+    except OSError as exc:  # a read-only or full disk: one line naming the path and cause
+        found = disk_error(exc)
+        if found is None:
+            raise
+        click.echo(f"Error: {found}", err=True)
         return 1
     # standalone_mode=False: `ctx.exit(n)` comes back as the return value
     return rv if isinstance(rv, int) else 0

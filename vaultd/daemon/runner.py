@@ -26,7 +26,7 @@ from vaultd.daemon import outcomes
 from vaultd.daemon.queue import Job, JobQueue
 from vaultd.daemon.rules import LINK_EXTENSIONS, LoadedRule, decide, load_rules, read_facts
 from vaultd.daemon.watcher import Debouncer, InboxWatcher, stat_file
-from vaultd.errors import VaultdError
+from vaultd.errors import DiskError, VaultdError, disk_error
 from vaultd.statedb import open_state_db
 from vaultd.vault import Vault, vault_lock
 
@@ -236,14 +236,35 @@ class Daemon:
                 return
             try:
                 self.process(job)
+            except OSError as exc:
+                disk = disk_error(exc)
+                if disk is None:
+                    self._crashed(job, exc)
+                else:
+                    self._disk_refused(job, disk)
             except Exception as exc:  # the service survives any single bad item
-                log.exception("job %d crashed on %s", job.id, job.path)
-                with contextlib.suppress(Exception):
-                    self._fail(job, Path(job.path), f"internal error: {exc}",
-                               f"report this with the log {self.vault.logs_dir / 'vaultd.log'}; "
-                               "then drop the file again")
+                self._crashed(job, exc)
             finally:
                 self._release(job.id)
+
+    def _crashed(self, job: Job, exc: Exception) -> None:
+        log.exception("job %d crashed on %s", job.id, job.path)
+        with contextlib.suppress(Exception):
+            self._fail(job, Path(job.path), f"internal error: {exc}",
+                       f"report this with the log {self.vault.logs_dir / 'vaultd.log'}; "
+                       "then drop the file again")
+
+    def _disk_refused(self, job: Job, disk: DiskError) -> None:
+        """A full disk: the item stays in Inbox/ and the job is retried later (``vaultd
+        status`` lists it with the reason); a read-only one: failed, the item left where it
+        is (it cannot be moved)."""
+        if disk.transient and job.retryable(time.time()):
+            self.queue.fail(job.id, str(disk), transient=True)
+            log.warning("job %d waits for disk space, will retry: %s", job.id, disk)
+            return
+        with contextlib.suppress(OSError):
+            self._fail(job, Path(job.path), str(disk), "make room or make the vault writable, "
+                       "then drop the file into Inbox/ again")
 
     def _enricher(self) -> None:
         from vaultd.pipeline.ingest import enrich_after

@@ -18,7 +18,7 @@ from typing import Any
 
 import apsw
 
-from vaultd.errors import StoreError
+from vaultd.errors import StoreError, database_disk_error
 from vaultd.vault import Vault
 
 Migration = Callable[[apsw.Connection], None]
@@ -112,6 +112,8 @@ class IndexDB:
         try:
             return self.conn.execute(sql, params)
         except apsw.Error as exc:
+            if (disk := database_disk_error(self.path, str(exc))) is not None:
+                raise disk from exc
             raise StoreError(f"index query failed on {self.path}: {exc}; "
                              "run `vaultd index --rebuild`") from exc
 
@@ -211,6 +213,8 @@ def open_index(path: Path, *, load_vec: bool = True) -> IndexDB:
         conn.execute("PRAGMA synchronous=NORMAL")
         apply_migrations(conn)
     except apsw.Error as exc:
+        if (disk := database_disk_error(path, str(exc))) is not None:
+            raise disk from exc
         raise StoreError(f"cannot open index {path}: {exc}; run `vaultd index --rebuild` "
                          "(it builds a new index beside this one)") from exc
     return IndexDB(conn=conn, path=path, vec_error=vec_error)

@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from vaultd.errors import CitationError, VaultdError
+from vaultd.errors import CitationError, VaultdError, disk_error
 from vaultd.vault import Vault
 
 if TYPE_CHECKING:
@@ -323,6 +323,11 @@ def _memory_tools(server: MCPServer, state: _State) -> None:
                              settings=state.settings)
         except VaultdError as exc:
             raise _tool_error(exc) from exc
+        except OSError as exc:  # a read-only or full vault: the sentence, not a traceback
+            disk = disk_error(exc)
+            if disk is None:
+                raise
+            raise _tool_error(disk) from exc
         searched_again()
         return out
 
@@ -336,6 +341,11 @@ def _memory_tools(server: MCPServer, state: _State) -> None:
             out = archive_note(v, note, notes_dir=notes_dir())
         except VaultdError as exc:
             raise _tool_error(exc) from exc
+        except OSError as exc:  # a read-only or full vault: the sentence, not a traceback
+            disk = disk_error(exc)
+            if disk is None:
+                raise
+            raise _tool_error(disk) from exc
         searched_again()
         return out
 
