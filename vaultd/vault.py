@@ -128,6 +128,22 @@ class Vault:
         return [p for p in self.wiki.rglob("*.md")
                 if not any(part.startswith(".") for part in p.relative_to(self.wiki).parts)]
 
+    def sync_conflicts(self) -> list[tuple[str, str]]:
+        """Sync tools' conflict copies in the vault (hidden folders skipped), each with the
+        file it is a copy of, vault-relative (``vaultd.sync_conflicts``)."""
+        from vaultd.sync_conflicts import conflict_original
+
+        found: list[tuple[str, str]] = []
+        for pattern in ("*sync-conflict-*", "*onflict*"):
+            for path in self.root.rglob(pattern):
+                rel = path.relative_to(self.root)
+                if any(part.startswith(".") for part in rel.parts) or not path.is_file():
+                    continue
+                original = conflict_original(path.name)
+                if original is not None:
+                    found.append((rel.as_posix(), (rel.parent / original).as_posix()))
+        return sorted(set(found))
+
     def rel(self, path: Path) -> str:
         """Vault-relative POSIX path (the form links and frontmatter use)."""
         return path.resolve().relative_to(self.root.resolve()).as_posix()

@@ -48,6 +48,9 @@ def status_command(ctx: click.Context, no_probe: bool, as_json: bool) -> None:
         click.echo(f"  failed #{f['id']}: {f['file']}: {f['error']}")
     for r in data["retrying"]:
         click.echo(f"  retrying #{r['id']} (attempt {r['attempts']}): {r['file']}: {r['error']}")
+    for c in data.get("sync_conflicts", []):
+        click.echo(f"  sync conflict: {c['copy']} is a conflict copy of {c['of']} (not indexed; "
+                   "keep the right one and delete the other)")
     for d in data.get("duplicates", []):
         click.echo(f"  already in the vault #{d['id']}: {Path(d['file']).name} is "
                    f"{', '.join(d['cite_keys']) or 'a known item'} ({d['outcome']})")

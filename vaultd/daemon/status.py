@@ -124,6 +124,7 @@ def collect_status(vault: Vault, settings: Settings, *, probe_llm: bool = True) 
             "failures": failures,
             "retrying": retrying,
             "duplicates": duplicates,
+            "sync_conflicts": [{"copy": c, "of": o} for c, o in vault.sync_conflicts()],
             "last_verify": q.get_meta("last_verify"),
         }
     finally:

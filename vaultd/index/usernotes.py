@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from vaultd.sync_conflicts import conflict_original
 from vaultd.vault import Vault
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -35,6 +36,8 @@ def iter_markdown_files(vault: Vault) -> Iterator[Path]:
         parts = path.relative_to(vault.root).parts
         if parts[0] in skip or any(p.startswith(".") for p in parts):
             continue
+        if conflict_original(path.name) is not None:
+            continue  # a sync tool's conflict copy: listed by `vaultd status`, never indexed
         out.append(path)
     yield from sorted(out)
 

@@ -22,6 +22,7 @@ from vaultd.index.embed import Embedder, make_embedder, pack
 from vaultd.index.rows import Row, agent_written, delete_doc, note_rows, paper_rows, sync_doc
 from vaultd.index.store import IndexDB, open_index
 from vaultd.index.usernotes import iter_markdown_files, split_sections
+from vaultd.sync_conflicts import conflict_original
 from vaultd.vault import Vault
 
 Progress = Callable[[int, int], None]
@@ -97,7 +98,8 @@ def index_paths(vault: Vault, settings: Settings, paths: list[Path], *,
                 embedder: Embedder | str | None = "settings") -> IndexStats:
     """Re-index just these files (the daemon's path after a note is written or removed)."""
     vault.require()
-    return _run(vault, settings, [p.resolve() for p in paths], None, embedder, full=False)
+    files = [p.resolve() for p in paths if conflict_original(p.name) is None]  # never indexed
+    return _run(vault, settings, files, None, embedder, full=False)
 
 
 def index_after_compile(vault: Vault, settings: Settings, notes: list[Path]) -> list[str]:
