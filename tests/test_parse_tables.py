@@ -161,17 +161,31 @@ def test_table_search_is_clipped_to_the_rules_beside_the_caption_not_a_far_footn
     assert y1 < 300  # not stretched down to the footnote rule
 
 
-def test_table_search_leaves_pymupdf_unpatched_afterwards_even_from_parallel_threads(tmp_path: Path) -> None:
+def test_parallel_table_searches_never_change_the_text_boxes_of_other_parses(
+        tmp_path: Path, fixtures_dir: Path) -> None:
+    """find_tables turns a process-wide MuPDF switch (small glyph heights) on while it runs;
+    the agent parses in two worker threads, so a table search must never leave it on or
+    change the boxes another parse reads at the same time (the chunks would differ)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    import pymupdf.table as pt
+    pymupdf = load_pymupdf()
+    tables = _table_pdf(tmp_path / "t.pdf")
+    text = fixtures_dir / "pdfs" / "two_column" / "2020.acl-main.207_specter.pdf"
 
-    before = (pt.chars_in_rect, pt.Table._get_header)  # type: ignore[attr-defined]
-    pdf = _table_pdf(tmp_path / "t.pdf")
+    def boxes(pdf: Path) -> list[tuple[str, object]]:
+        return [(b.text, b.bbox) for b in PyMuPDFParser().parse(pdf).blocks]
+
+    alone = boxes(text)
     with ThreadPoolExecutor(4) as pool:
-        docs = list(pool.map(lambda _: PyMuPDFParser().parse(pdf), range(4)))
-    assert all(any(b.markdown for b in d.blocks) for d in docs)
-    assert (pt.chars_in_rect, pt.Table._get_header) == before  # type: ignore[attr-defined]
+        runs = list(pool.map(boxes, [tables, text] * 6))
+    assert all(run == alone for run in runs[1::2])
+    assert all(any("Transformer" in t for t, _ in run) for run in runs[0::2])
+    assert pymupdf.TOOLS.set_small_glyph_heights() is False
+    pymupdf.TOOLS.set_small_glyph_heights(True)  # left on by some other code in the process
+    try:
+        assert boxes(text) == alone
+    finally:
+        pymupdf.TOOLS.set_small_glyph_heights(False)
 
 
 def _caption_pdf(path: Path, caption: str, draw: Callable[[Any], None]) -> Path:

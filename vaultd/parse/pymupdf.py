@@ -7,8 +7,11 @@ Page furniture (running headers, footers, page numbers) is removed by ``vaultd.p
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import re
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -21,6 +24,24 @@ from vaultd.parse.paras import Line, PageInfo
 from vaultd.parse.structure import body_size, build_blocks
 
 _LETTER_RE = re.compile(r"[^\W\d_]")
+#: MuPDF keeps one process-wide "small glyph heights" switch, which changes every text
+#: box it reports. ``find_tables`` turns it on for the length of its call and restores what
+#: it found, so two calls at once in two threads can leave it on for good, and text read in
+#: one thread while another thread's call runs comes with smaller boxes: the same PDF would
+#: then give other chunks. Page text and table searches hold this lock (``mupdf_text``).
+_TEXT_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def mupdf_text() -> Iterator[Any]:
+    """Hold the lock for reading text or searching tables; the switch is off inside."""
+    mod = load_pymupdf()
+    with _TEXT_LOCK:
+        if mod.TOOLS.set_small_glyph_heights():  # left on by someone else: the default back
+            mod.TOOLS.set_small_glyph_heights(False)
+        yield mod
+
+
 def load_pymupdf() -> Any:
     """``import pymupdf`` on first use (≈ 0.1 s, 60 MiB), typed loosely."""
     mod = importlib.import_module("pymupdf")
@@ -83,7 +104,8 @@ def is_truncated(pdf: Path) -> bool:
 
 def _read_page(page: Any, flags: int) -> list[Line]:
     lines: list[Line] = []
-    data = page.get_text("dict", flags=flags)
+    with mupdf_text():
+        data = page.get_text("dict", flags=flags)
     number = page.number + 1
     for bno, block in enumerate(data["blocks"]):
         if block.get("type", 0) != 0:

@@ -41,7 +41,7 @@ from vaultd.parse.base import Block, Box
 from vaultd.parse.classify import CAPTION_RE
 from vaultd.parse.open_tables import cell_rows, inside, rule_stack
 from vaultd.parse.paras import Line, PageInfo
-from vaultd.parse.pymupdf import load_pymupdf
+from vaultd.parse.pymupdf import load_pymupdf, mupdf_text
 from vaultd.parse.structure import build_blocks
 
 BuildFn = Callable[[list[list[Line]], list[PageInfo], str], list[Block]]
@@ -286,8 +286,9 @@ def find_page_tables(page: Any, lines: list[Line],
     if region is not None:
         # PyMuPDF prints an advert for its layout add-on on the first find_tables call.
         getattr(load_pymupdf(), "no_recommend_layout", lambda: None)()
-        tabs = page.find_tables(clip=region, paths=[], add_lines=_rule_lines(rules, region)).tables
-        extracted = [(tab.bbox, tab.extract()) for tab in tabs]
+        with mupdf_text():  # find_tables flips a process-wide MuPDF switch while it runs
+            finder = page.find_tables(clip=region, paths=[], add_lines=_rule_lines(rules, region))
+            extracted = [(tab.bbox, tab.extract()) for tab in (finder.tables if finder else [])]
     for tab_bbox, cells in extracted:
         rows = [[cell_text(c) for c in row] for row in cells]
         if not table_text(rows) or not free:
