@@ -62,6 +62,9 @@ def _isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     # bridge tests start their own on a free port.
     monkeypatch.setenv("VAULTD_BRIDGE_ENABLED", "false")
     monkeypatch.setenv("VAULTD_MCP_ENABLED", "false")
+    # One machine per test vault: no sync delay to wait out before taking the Inbox lease
+    # (the two-machine test sets its own).
+    monkeypatch.setenv("VAULTD_DAEMON_INBOX_LEASE_SETTLE_SECONDS", "0")
     yield
 
 

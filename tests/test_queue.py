@@ -189,6 +189,9 @@ class _NoWatcher:
     def poll(self, now: float) -> list[object]:
         return []
 
+    def rescan(self) -> None:
+        pass
+
 
 def test_after_a_crash_the_jobs_that_were_running_are_retried_one_at_a_time(
         vault: Vault) -> None:
@@ -204,6 +207,7 @@ def test_after_a_crash_the_jobs_that_were_running_are_retried_one_at_a_time(
     assert first is not None and second is not None
     assert q.requeue_stale().requeued == 2  # the process died with both running
     settings = Settings()
+    settings.daemon.inbox_lease_settle_seconds = 0  # one machine: the Inbox lease at once
     assert settings.daemon.concurrency >= 2
     daemon = Daemon(vault, settings, rules=[], scheduler=False, bridge=False, mcp=False)
     daemon._tick(_NoWatcher())  # type: ignore[arg-type]

@@ -124,6 +124,10 @@ class DaemonSettings(_Section):
     bib_export_minutes: int = Field(
         10, ge=1, description="how often library.bib is re-exported if citation data changed"
     )
+    inbox_lease_settle_seconds: float = Field(
+        5.0, ge=0, le=300,
+        description="after taking the Inbox lease of a synced vault, wait this long (the sync "
+                    "delay) and check it is still this machine's before processing")
 
 
 class VideoSettings(_Section):

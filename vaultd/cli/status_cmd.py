@@ -48,6 +48,10 @@ def status_command(ctx: click.Context, no_probe: bool, as_json: bool) -> None:
         click.echo(f"  failed #{f['id']}: {f['file']}: {f['error']}")
     for r in data["retrying"]:
         click.echo(f"  retrying #{r['id']} (attempt {r['attempts']}): {r['file']}: {r['error']}")
+    lease = data.get("inbox_lease") or {}
+    if lease.get("holder") and not lease.get("this_machine"):
+        click.echo(f"inbox:    processed by {lease['holder']} (this machine leaves it alone "
+                   "while that machine's vaultd runs)")
     for c in data.get("sync_conflicts", []):
         click.echo(f"  sync conflict: {c['copy']} is a conflict copy of {c['of']} (not indexed; "
                    "keep the right one and delete the other)")

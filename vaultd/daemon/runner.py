@@ -23,6 +23,7 @@ from typing import Any
 
 from vaultd.config import Settings
 from vaultd.daemon import outcomes
+from vaultd.daemon.lease import LEASE_FILE, InboxLease
 from vaultd.daemon.queue import Job, JobQueue
 from vaultd.daemon.rules import LINK_EXTENSIONS, LoadedRule, decide, load_rules, read_facts
 from vaultd.daemon.watcher import Debouncer, InboxWatcher, stat_file
@@ -91,6 +92,8 @@ class Daemon:
         self._wiki_lock = threading.Lock()
         self._bib_dirty = threading.Event()
         self._threads: list[threading.Thread] = []
+        self.lease = InboxLease(vault, settle_seconds=settings.daemon.inbox_lease_settle_seconds)
+        self._had_lease = False
 
     # -- job processing -------------------------------------------------------------------
 
@@ -320,7 +323,15 @@ class Daemon:
 
     def _tick(self, watcher: InboxWatcher) -> None:
         now = time.monotonic()
-        for path, st in watcher.poll(now):
+        inbox = self.lease.held()  # a synced vault's Inbox is one machine's at a time
+        if inbox and not self._had_lease:
+            log.info("this machine processes the Inbox now (lease %s)", self.vault.state_dir /
+                     LEASE_FILE)
+            watcher.rescan()  # what arrived while another machine had it
+        elif self._had_lease and not inbox:
+            log.info("another machine processes the Inbox now; leaving it alone")
+        self._had_lease = inbox
+        for path, st in watcher.poll(now) if inbox else ():
             job_id = self.queue.enqueue(str(path), st.fingerprint)
             if job_id is not None:
                 log.info("queued job %d: %s", job_id, path.name)
@@ -337,7 +348,7 @@ class Daemon:
         if self._bib_dirty.is_set():
             self._bib_dirty.clear()
             self._maint.put(self.export_bib)
-        while True:
+        while inbox:
             with self._running_lock:
                 if len(self._running) >= self.settings.daemon.concurrency or self._solo is not None:
                     break
@@ -425,6 +436,7 @@ class Daemon:
                     log.exception("main loop error (continuing)")
                 self.stop_event.wait(tick)
             watcher.stop()
+            self.lease.release()
             for server in (bridge, mcp):
                 if server is not None:
                     server.stop()

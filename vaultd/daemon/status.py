@@ -96,6 +96,12 @@ def _index(vault: Vault) -> dict[str, Any]:
         return {"available": False, "error": str(exc)}
 
 
+def lease_status(vault: Vault) -> dict[str, Any]:
+    from vaultd.daemon.lease import lease_status as status_of_lease
+
+    return status_of_lease(vault)
+
+
 def collect_status(vault: Vault, settings: Settings, *, probe_llm: bool = True) -> dict[str, Any]:
     db = open_state_db(vault.state_db)
     try:
@@ -125,6 +131,7 @@ def collect_status(vault: Vault, settings: Settings, *, probe_llm: bool = True) 
             "retrying": retrying,
             "duplicates": duplicates,
             "sync_conflicts": [{"copy": c, "of": o} for c, o in vault.sync_conflicts()],
+            "inbox_lease": lease_status(vault),
             "last_verify": q.get_meta("last_verify"),
         }
     finally:
