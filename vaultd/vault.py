@@ -261,12 +261,20 @@ def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None
                 fh.flush()
                 os.fsync(fh.fileno())
         Path(tmp).replace(path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             Path(tmp).unlink()
-        raise
+        raise _named(exc, path) from None
     if durable:
         _fsync_dir(path.parent)
+
+
+def _named(exc: BaseException, path: Path) -> BaseException:
+    """A write error without a file name (``write()`` on a full disk) names the file it was
+    writing, so its one-line message can say where; anything else as it is."""
+    if isinstance(exc, OSError) and exc.filename is None and exc.errno is not None:
+        return type(exc)(exc.errno, exc.strerror, str(path))
+    return exc
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -287,10 +295,10 @@ def atomic_copy(src: Path, dst: Path) -> None:
             out.flush()
             os.fsync(out.fileno())
         Path(tmp).replace(dst)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             Path(tmp).unlink()
-        raise
+        raise _named(exc, dst) from None
     _fsync_dir(dst.parent)
 
 
