@@ -319,7 +319,14 @@ def test_a_redirect_to_a_private_address_is_refused_hop_by_hop(
         if not url.startswith(server.url):
             await real(url)
 
+    real_peer = http_mod.refuse_private_peer
+
+    def server_is_public(url: str, resp: httpx.Response) -> None:
+        if not url.startswith(server.url):
+            real_peer(url, resp)
+
     monkeypatch.setattr(http_mod, "refuse_private", first_hop_public)
+    monkeypatch.setattr(http_mod, "refuse_private_peer", server_is_public)
 
     async def go() -> None:
         async with httpx.AsyncClient() as client:
@@ -347,3 +354,34 @@ def test_each_wait_for_the_network_is_told_not_silent() -> None:
         "arXiv unreachable; waiting for the network, trying again in 0.5 s (attempt 2 of 3)",
         "arXiv unreachable; waiting for the network, trying again in 1 s (attempt 3 of 3)",
     ]
+
+
+def test_a_name_that_resolves_public_then_private_is_refused_before_its_body_is_read(
+        server: ReplayServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DNS rebinding: the check sees a public address, the connection a second later goes
+    to this machine. The address the connection really reached is checked too."""
+    import socket
+
+    server.route("/paper.pdf", body=b"%PDF-1.4 secret", content_type="application/pdf")
+    port = int(server.url.rsplit(":", 1)[1])
+    answers = iter(["93.184.216.34"])  # the first lookup (the check), then the truth
+
+    async def go() -> None:
+        loop = asyncio.get_running_loop()
+        real = loop.getaddrinfo
+
+        async def rebinding(host: Any, *args: Any, **kw: Any) -> Any:
+            if host == "rebind.example":
+                ip = next(answers, "127.0.0.1")
+                return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (ip, port))]
+            return await real(host, *args, **kw)
+
+        monkeypatch.setattr(loop, "getaddrinfo", rebinding)
+        async with httpx.AsyncClient(trust_env=False) as client:
+            await Fetcher(client).get(f"http://rebind.example:{port}/paper.pdf",
+                                      source="PDF URL", untrusted=True)
+
+    monkeypatch.delenv("HTTP_PROXY", raising=False)
+    monkeypatch.delenv("http_proxy", raising=False)
+    with pytest.raises(FetchError, match=r"127\.0\.0\.1, a local or private address"):
+        asyncio.run(go())

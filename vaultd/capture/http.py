@@ -20,6 +20,7 @@ import socket
 import sqlite3
 import threading
 import time
+import urllib.request
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -245,13 +246,16 @@ class Fetcher:
             return out
 
     async def _send(self, url: str, headers: dict[str, str], limiter: str | None,
-                    follow: bool = True) -> tuple[httpx.Response, bytes]:
-        """The response and its body, read as it comes and stopped past ``max_bytes``."""
+                    follow: bool = True, check_peer: bool = False) -> tuple[httpx.Response, bytes]:
+        """The response and its body, read as it comes and stopped past ``max_bytes``
+        (``check_peer``: the connected address must be public, ``refuse_private_peer``)."""
         slot = self.limiters[limiter].slot() if limiter and limiter in self.limiters \
             else contextlib.nullcontext()
         async with slot, self.client.stream("GET", url, headers=headers,
                                             timeout=self.timeout_seconds,
                                             follow_redirects=follow) as resp:
+            if check_peer:
+                refuse_private_peer(url, resp)
             declared = resp.headers.get("content-length", "")
             if declared.isdigit() and int(declared) > self.max_bytes:
                 raise self._too_large(url)
@@ -273,7 +277,8 @@ class Fetcher:
         for _ in range(MAX_REDIRECTS + 1):
             if not self.allow_private:
                 await refuse_private(url)
-            resp, body = await self._send(url, headers, limiter, follow=False)
+            resp, body = await self._send(url, headers, limiter, follow=False,
+                                          check_peer=not self.allow_private)
             location = resp.headers.get("location")
             if resp.status_code not in (301, 302, 303, 307, 308) or not location:
                 return resp, body
@@ -331,11 +336,33 @@ async def refuse_private(url: str) -> None:
         raise FetchError(f"cannot resolve {parts.hostname} ({exc.strerror or exc}); check the "
                          "network and retry later") from exc
     for info in infos:
-        ip = ipaddress.ip_address(str(info[4][0]).split("%")[0])
-        if (ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_multicast
-                or ip.is_reserved or ip.is_unspecified):
-            err = FetchError(f"{url} points to {ip}, a local or private address; vaultd does "
-                             "not download from those (set [capture] allow_private_addresses "
-                             "= true if you mean it)")
-            err.transient = False
-            raise err
+        _refuse_address(url, str(info[4][0]))
+
+
+def _refuse_address(url: str, address: str) -> None:
+    """FetchError when ``address`` is loopback, private, link-local, multicast, reserved
+    or unspecified."""
+    ip = ipaddress.ip_address(address.split("%")[0])
+    if (ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_multicast
+            or ip.is_reserved or ip.is_unspecified):
+        err = FetchError(f"{url} points to {ip}, a local or private address; vaultd does "
+                         "not download from those (set [capture] allow_private_addresses "
+                         "= true if you mean it)")
+        err.transient = False
+        raise err
+
+
+def _proxied(url: str) -> bool:
+    """Whether the environment routes ``url`` through a proxy (then the peer is the proxy)."""
+    return bool(urllib.request.getproxies()) and not urllib.request.proxy_bypass(
+        urlsplit(url).hostname or "")
+
+
+def refuse_private_peer(url: str, resp: httpx.Response) -> None:
+    """The address the connection really went to, checked again once the response has
+    started: a name that resolved to a public address when checked and to a private one
+    when connecting (DNS rebinding) is refused before its body is read."""
+    stream = resp.extensions.get("network_stream")
+    peer = stream.get_extra_info("server_addr") if stream is not None else None
+    if peer and not _proxied(url):
+        _refuse_address(url, str(peer[0]))
