@@ -42,3 +42,14 @@ def test_verify_reads_the_config_and_names_an_unknown_key(
     vault.config_path.write_text("[daemon]\nverify_att = \"03:00\"\n", encoding="utf-8")
     code, err = run(vault, monkeypatch, capsys, "verify")
     assert code == 1 and "verify_att" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", [["compile", "../../etc/passwd"], ["verify", "../outside/x"],
+                                     ["cite", "../x"], ["enrich", "a b"]])
+def test_a_cite_key_on_the_command_line_is_checked_before_any_path_is_built(
+        vault: Vault, command: list[str], capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.argv", ["vaultd", "--vault", str(vault.root), *command])
+    code = run_command(main_group)
+    err = capsys.readouterr().err
+    assert code == 2 and "is not a cite key" in err and "Traceback" not in err

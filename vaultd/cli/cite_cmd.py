@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from vaultd.cli import main_group
-from vaultd.cli.common import app, emit_json, json_option
+from vaultd.cli.common import CITE_KEY, app, emit_json, json_option
 from vaultd.errors import CitationError, InputError
 
 _FORMAT_HELP = ("apa, mla, chicago, ieee (or any style in [citations] styles, any installed "
@@ -28,7 +28,7 @@ def _warn(labels: list[str], cite_key: str) -> None:
 
 
 @main_group.command("cite")
-@click.argument("cite_key")
+@click.argument("cite_key", type=CITE_KEY)
 @click.option("--format", "-f", "style", default="apa", show_default=True, help=_FORMAT_HELP)
 @click.option("--page", "-p", default=None, help="Print the in-text citation pointing at PAGE.")
 @click.option("--time", "-t", "at", default=None,
@@ -70,7 +70,7 @@ def cite_command(ctx: click.Context, cite_key: str, style: str, page: str | None
 
 
 @main_group.command("quote")
-@click.argument("cite_key")
+@click.argument("cite_key", type=CITE_KEY)
 @click.argument("chunk_id")
 @json_option
 @click.pass_context
@@ -98,7 +98,7 @@ def quote_command(ctx: click.Context, cite_key: str, chunk_id: str, as_json: boo
 
 
 @main_group.command("bib")
-@click.argument("cite_keys", nargs=-1, required=True)
+@click.argument("cite_keys", nargs=-1, required=True, type=CITE_KEY)
 @click.option("--format", "-f", "style", default="bibtex", show_default=True, help=_FORMAT_HELP)
 @click.option("--markdown", is_flag=True, help="Style entries as the note shows them.")
 @json_option

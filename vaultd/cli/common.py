@@ -115,6 +115,25 @@ def _on_sigterm(signum: int, frame: object) -> None:
     raise SystemExit(143)
 
 
+class CiteKeyType(click.ParamType[str]):
+    """A cite key on the command line: the characters a key may have, checked before any
+    file is looked up, so ``../x`` never becomes a path outside the vault."""
+
+    name = "cite_key"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from vaultd.citekey import KEY_RE
+
+        text = str(value)
+        if not KEY_RE.fullmatch(text):
+            self.fail(f"{text!r} is not a cite key (only A-Z a-z 0-9 _ : - are used in keys); "
+                      "`vaultd search` lists the vault's papers", param, ctx)
+        return text
+
+
+CITE_KEY = CiteKeyType()
+
+
 def run_command(group: click.Group) -> int:
     """Run the CLI, mapping expected failures to one `Error:` line and exit code 1."""
     signal.signal(signal.SIGTERM, _on_sigterm)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import click
 
 from vaultd.cli import main_group
-from vaultd.cli.common import app, emit_json, json_option, progress, stderr
+from vaultd.cli.common import CITE_KEY, app, emit_json, json_option, progress, stderr
 
 
 @main_group.command("compile")
-@click.argument("cite_key")
+@click.argument("cite_key", type=CITE_KEY)
 @click.option(
     "--parser",
     type=click.Choice(["auto", "pymupdf", "marker", "pdftotext"]),

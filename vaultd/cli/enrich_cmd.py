@@ -9,7 +9,7 @@ from collections.abc import Callable
 import click
 
 from vaultd.cli import main_group
-from vaultd.cli.common import app, emit_json, json_option
+from vaultd.cli.common import CITE_KEY, app, emit_json, json_option
 
 
 def _progress_printer(label: str, quiet: bool) -> Callable[[int, int], None]:
@@ -32,7 +32,7 @@ def _progress_printer(label: str, quiet: bool) -> Callable[[int, int], None]:
 
 
 @main_group.command("enrich")
-@click.argument("cite_key", required=False)
+@click.argument("cite_key", required=False, type=CITE_KEY)
 @click.option("--force", is_flag=True, help="Ask the LLM again even for enriched or cached chunks.")
 @click.option("--pending", "pending", is_flag=True, help="Fill pending chunks of every note.")
 @json_option

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from vaultd.cli import main_group
-from vaultd.cli.common import app, emit_json, json_option
+from vaultd.cli.common import CITE_KEY, app, emit_json, json_option
 from vaultd.models import Finding, VerifyReport
 from vaultd.vault import Vault
 from vaultd.verify import verify_notes
@@ -21,7 +21,7 @@ def _line(f: Finding) -> str:
 
 
 @main_group.command("verify")
-@click.argument("cite_key", required=False)
+@click.argument("cite_key", required=False, type=CITE_KEY)
 @click.option("--source", "check_source", is_flag=True,
               help="Also re-extract from the PDFs: report STALE quotes and PDF CHANGED sources.")
 @click.option("--draft", "drafts", multiple=True, type=click.Path(path_type=Path),
