@@ -18,12 +18,12 @@ from vaultd.models import NOTE_FORMAT, Chunk, MetaFile, Note, NoteMeta, Provenan
 from vaultd.notes.markdown import (
     CHUNK_END,
     MY_NOTES_BLOCK,
-    as_stored,
     parse_note,
     render_note,
     split_frontmatter,
 )
 from vaultd.notes.merge import merge_for_recompile
+from vaultd.notes.places import as_stored
 
 # Any character but surrogates and carriage returns (files are written with \n line ends).
 _chars = st.characters(exclude_categories=["Cs"], exclude_characters="\r")

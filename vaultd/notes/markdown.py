@@ -24,11 +24,11 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from vaultd.canonical import canonical_text
 from vaultd.errors import NoteFormatError
 from vaultd.models import NOTE_FORMAT, Chunk, Note, NoteMeta, Provenance
 from vaultd.notes.escape import escape, unescape
 from vaultd.notes.pages import chunk_warnings, outward, page_links, ref_link
+from vaultd.notes.places import linked_place, next_range, stored_place
 from vaultd.notes.provenance_yaml import (
     SAFE_LOADER,
     BlockDumper,
@@ -44,15 +44,11 @@ CITATIONS_END = "<!-- /vaultd:citations -->"
 QUOTES_BEGIN = "<!-- vaultd:quotes -->"
 QUOTES_END = "<!-- /vaultd:quotes -->"
 CHUNK_END = "<!-- /chunk -->"
-#: One PDF page link as ``page_links`` writes it: page, optional whole-point rect, label.
-_PAGE_LINK = r"\[\[raw/[^\]#|]+\.pdf#page=(\d+)(?:&rect=(-?\d+),(-?\d+),(-?\d+),(-?\d+))?\|[^\]|]+\]\]"
-_PAGE_LINK_RE = re.compile(_PAGE_LINK)
-#: A chunk's page links line (several, `` · ``-separated, for a chunk set in pieces).
-PAGE_LINKS_RE = re.compile(f"{_PAGE_LINK}(?: · {_PAGE_LINK})*")
 CHUNK_BEGIN_RE = re.compile(r"<!-- chunk id=(\S+) -->")
 YAML_FENCE_RE = re.compile(r"(`{3,})yaml")
 MY_NOTES_BLOCK = "## My notes\n\n"
 ADVISORY = "_(LLM, advisory)_ "
+
 
 STYLE_HEADINGS = {"apa": "APA", "mla": "MLA", "chicago": "Chicago", "ieee": "IEEE", "bibtex": "BibTeX"}
 _HEADING_STYLES = {v: k for k, v in STYLE_HEADINGS.items()}
@@ -160,13 +156,6 @@ _CARRIED = ("section", "parser", "transcript")
 _USUAL_TYPE = "paragraph"
 
 
-def next_range(text: str, prev: Provenance | None) -> list[int]:
-    """The ``char_range`` a chunk of ``text`` has right after ``prev`` in its note: the
-    document text is the chunks' canonical texts joined by one newline."""
-    start = prev.char_range[1] + 1 if prev is not None and len(prev.char_range) == 2 else 0
-    return [start, start + len(canonical_text(text))]
-
-
 def _chunk_data(chunk: Chunk, prev: Any = _INHERIT, *, linked: bool = False) -> dict[str, Any]:
     """The provenance block's mapping. ``prev``: the provenance of the chunk before in the
     note (None for the first chunk); ``section`` and ``parser`` are then written only where
@@ -203,23 +192,6 @@ def _chunk_data(chunk: Chunk, prev: Any = _INHERIT, *, linked: bool = False) -> 
         if extras[key] not in (None, [], "pending"):
             data[key] = extras[key]
     return data
-
-
-def as_stored(note: Note) -> Note:
-    """``note`` as the current format stores it, so as ``parse_note(render_note(note))``
-    reads it back: rects (``pdf_rect``, ``regions``) in whole points widened as the page
-    links are, and no top-left ``bbox`` (a reader of a note uses the PDF-space rects)."""
-    chunks = []
-    for chunk in note.chunks:
-        prov = chunk.provenance
-        stored = prov.model_copy(update={
-            "bbox": None,
-            "pdf_rect": outward(prov.pdf_rect) if prov.pdf_rect else prov.pdf_rect,
-            "regions": [[int(r[0]), *outward(r[1:])] for r in prov.regions] if prov.regions
-            else prov.regions,
-        })
-        chunks.append(chunk.model_copy(update={"provenance": stored}))
-    return note.model_copy(update={"chunks": chunks})
 
 
 def _chunk_yaml(chunk: Chunk, prev: Any = _INHERIT, *, linked: bool = False) -> str:
@@ -259,7 +231,7 @@ def render_chunk(cite_key: str, chunk: Chunk, prev: Any = _INHERIT, *,
     if prov.chunk_type != "heading":  # a heading is read as a heading, not cited
         links = page_links(cite_key, chunk, video_id=video_id)
         # the links say it all (one line, read back exactly)
-        linked = "\n" not in links and _linked_place([links]) == _place(prov)
+        linked = "\n" not in links and linked_place([links]) == stored_place(prov)
         out += [links, ""]
     out += _advisory_callout(chunk)
     out += ["%%", _fence(_chunk_yaml(chunk, prev, linked=linked), "yaml") + "%%", CHUNK_END]
@@ -466,38 +438,13 @@ def _parse_chunk(chunk_id: str, block: list[str], source: str, fmt: int = 1,
     if fmt >= 3 and "char_range" not in prov:  # written only where it does not follow
         prov["char_range"] = next_range("\n".join(quote), prev)
     if fmt >= 3 and "page" not in prov:  # carried by the page links (see _chunk_data)
-        prov.update(_linked_place(block))
+        prov.update(linked_place(block))
     try:
         return Chunk(id=chunk_id, text="\n".join(quote), provenance=Provenance(**prov), **fields)
     except (ValidationError, TypeError) as exc:
         first = exc.errors()[0] if isinstance(exc, ValidationError) else {"loc": (), "msg": str(exc)}
         loc = ".".join(str(p) for p in first["loc"])
         raise _fail(source, f"{where}: bad provenance {loc} ({first['msg']})") from exc
-
-
-def _linked_place(block: list[str]) -> dict[str, Any]:
-    """``page``, ``pdf_rect`` and (for several) ``regions`` from a chunk's page links line;
-    nothing when it has none (the provenance then lacks its page, and says so)."""
-    line = next((ln for ln in block if PAGE_LINKS_RE.fullmatch(ln)), None)
-    if line is None:
-        return {}
-    pieces = [(int(m.group(1)), [int(v) for v in m.groups()[1:]] if m.group(2) else None)
-              for m in _PAGE_LINK_RE.finditer(line)]
-    page, rect = pieces[0]
-    place: dict[str, Any] = {"page": page, "pdf_rect": rect}
-    if len(pieces) > 1:
-        place["regions"] = [[p, *(r or [])] for p, r in pieces]
-    return place
-
-
-def _place(prov: Provenance) -> dict[str, Any]:
-    """``page``, ``pdf_rect`` and ``regions`` as the note stores them, in the form
-    ``_linked_place`` reads them from page links: equal only when the links say it all."""
-    place: dict[str, Any] = {"page": prov.page,
-                             "pdf_rect": outward(prov.pdf_rect) if prov.pdf_rect else None}
-    if prov.regions:
-        place["regions"] = [[int(r[0]), *outward(r[1:])] for r in prov.regions]
-    return place
 
 
 def _skip_blank(lines: list[str], i: int) -> int:

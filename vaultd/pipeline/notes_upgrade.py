@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 from vaultd.errors import NoteFormatError
 from vaultd.models import NOTE_FORMAT, VerifyReport
-from vaultd.notes.markdown import as_stored, parse_note, render_note
+from vaultd.notes.markdown import parse_note, render_note
+from vaultd.notes.places import as_stored
 from vaultd.vault import Vault, atomic_write_text
 from vaultd.verify import verify_text
 
