@@ -212,7 +212,8 @@ def regions_of(chunk: Any, to_top_left: Callable[[int, Rect], Rect] | None = Non
     """``(page, top-left bbox)`` of every region of a chunk: its ``regions`` list when the
     model has one (on the provenance or the chunk; items with ``page`` and ``bbox``, or a
     user-space ``pdf_rect``/``rect`` converted by ``to_top_left``, or ``[page, left, bottom,
-    right, top]`` in user space as vaultd writes them), else its one bbox."""
+    right, top]`` in user space as vaultd writes them), else its one ``pdf_rect`` (the rect
+    its page link points at), else its one bbox."""
     prov = getattr(chunk, "provenance", None)
     regions = getattr(prov, "regions", None) or getattr(chunk, "regions", None)
     out: list[tuple[int, Rect]] = []
@@ -233,7 +234,10 @@ def regions_of(chunk: Any, to_top_left: Callable[[int, Rect], Rect] | None = Non
                 bbox = to_top_left(int(page), (rect[0], rect[1], rect[2], rect[3]))
         if page is not None and bbox is not None:
             out.append((int(page), (bbox[0], bbox[1], bbox[2], bbox[3])))
-    if not out and prov is not None and prov.bbox:
+    if not out and prov is not None and prov.pdf_rect and to_top_left is not None:
+        r = prov.pdf_rect  # what the note's page link points at (format 3 keeps no bbox)
+        out.append((prov.page, to_top_left(prov.page, (r[0], r[1], r[2], r[3]))))
+    elif not out and prov is not None and prov.bbox:
         b = prov.bbox
         out.append((prov.page, (b[0], b[1], b[2], b[3])))
     return out
