@@ -120,9 +120,12 @@ def _read_page(page: Any, flags: int) -> list[Line]:
                 continue
             size, bold = _line_style(spans)
             x0, y0, x1, y1 = line["bbox"]
-            font = max(spans, key=lambda sp: len(sp["text"]))["font"]
-            faces = {sp["font"] for sp in spans if _LETTER_RE.search(sp["text"])} \
-                if len(spans) > 1 else ()
+            faces: set[str] = set()
+            if len(spans) == 1:  # most lines: one font, no run-in lead
+                font = spans[0]["font"]
+            else:
+                font = max(spans, key=lambda sp: len(sp["text"]))["font"]
+                faces = {sp["font"] for sp in spans if _LETTER_RE.search(sp["text"])}
             lines.append(Line(text=text, bbox=(x0, y0, x1, y1), size=size, bold=bold,
                               block=bno, page=number, italic=_italic(spans),
                               font=font.partition("+")[2] or font, mixed=len(faces) > 1))
