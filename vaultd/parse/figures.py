@@ -102,12 +102,9 @@ def graphics_rects(page: Any, drawings: list[dict[str, Any]] | None = None) -> l
         found = page.get_cdrawings() if drawings is None else drawings
         paths = [tuple(float(v) for v in path["rect"]) for path in found]
         rects += cluster_boxes(paths, tuple(page.rect))  # type: ignore[arg-type]
-    # Where images are drawn, from MuPDF's log of the page's drawing operations (the
-    # same boxes as get_image_info, which builds a text page to find them: 1.6× slower).
-    for kind, box in page.get_bboxlog():
-        if kind in ("fill-image", "fill-imgmask"):
-            bx0, by0, bx1, by1 = box
-            rects.append((bx0, by0, bx1, by1))
+    for info in page.get_image_info():
+        bx0, by0, bx1, by1 = info["bbox"]
+        rects.append((bx0, by0, bx1, by1))
     return [r for r in rects if r[2] - r[0] > 2 and r[3] - r[1] > 2]
 
 
