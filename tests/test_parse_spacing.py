@@ -8,7 +8,11 @@ between the boxes is > 0.15 em.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from vaultd.parse.layout import join_lines
 from vaultd.parse.paras import Line
@@ -128,3 +132,32 @@ def test_pymupdf_lines_split_at_a_superscript_are_rejoined_with_the_same_rule() 
     merged = _merge_same_baseline(lines)
     assert [ln.text for ln in merged] == ["on the Reddit dataset16, and"]
     assert merged[0].bbox == (0, 88, 130, 102)
+
+
+def test_math_font_runs_get_word_spaces_where_the_glyphs_stand_apart(fixtures_dir: Path) -> None:
+    """IOP's formulas are set in Cambria Math, spaced by glyph positions: the page (and
+    poppler) shows `S = w1`, MuPDF's span text says `S=w1`."""
+    from vaultd.parse.pymupdf import PyMuPDFParser
+
+    pdf = fixtures_dir / "pdfs-eval" / "pdfs" / "iop_jpcs_2022_event_detection.pdf"
+    text = " ".join(b.text for b in PyMuPDFParser().parse(pdf).blocks if b.page in (4, 5))
+    assert "we denote this sentence \ufffd = \ufffd1, \ufffd2, …" in text
+    assert "the relative distance \ufffd − \ufffd from" in text
+    assert "\ufffd=" not in text
+
+
+@given(st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=20),
+       st.lists(st.floats(0, 30), min_size=20, max_size=20))
+def test_respacing_only_adds_spaces_between_glyphs_that_stand_apart(text: str, gaps: list[float]) -> None:
+    from vaultd.parse.pymupdf import MIN_WORD_SPACING, math_spaced
+
+    chars, x = [], 0.0
+    for i, _ in enumerate(text):
+        x0 = x + (gaps[i] if i else 0.0)
+        chars.append({"bbox": (x0, 0.0, x0 + 5.0, 10.0)})
+        x = x0 + 5.0
+    out = math_spaced(text, chars, 10.0)
+    assert out.replace(" ", "") == text.replace(" ", "") and out.startswith(text[0])
+    wanted = sum(1 for i in range(1, len(text)) if gaps[i] > MIN_WORD_SPACING * 10.0
+                 and not text[i].isspace() and not text[i - 1].isspace())
+    assert out.count(" ") == text.count(" ") + wanted

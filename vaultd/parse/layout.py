@@ -80,7 +80,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #: 10: in a text layer without fonts (a scan's OCR), a block's short capitalised first
 #:    lines over its paragraph are headings, and the figure text stacked over a caption is
 #:    dropped; ruled tables are found from vaultd's own rules (``find_tables(add_lines=…)``).
-LAYOUT_VERSION = 10
+#: 11: inside a span set in an OpenType math font (Cambria Math, STIX Two Math …), word
+#:    spaces by poppler's gap rule from the glyphs' own boxes (``S = w1``, not ``S=w1``).
+LAYOUT_VERSION = 11
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

@@ -105,7 +105,10 @@ def is_truncated(pdf: Path) -> bool:
 def _read_page(page: Any, flags: int) -> list[Line]:
     lines: list[Line] = []
     with mupdf_text():
-        data = page.get_text("dict", flags=flags)
+        textpage = page.get_textpage(flags=flags)
+        data = page.get_text("dict", textpage=textpage)
+        if _math_runs(data):
+            _respace_math(data, page.get_text("rawdict", textpage=textpage))
     number = page.number + 1
     for bno, block in enumerate(data["blocks"]):
         if block.get("type", 0) != 0:
@@ -130,6 +133,45 @@ def _read_page(page: Any, flags: int) -> list[Line]:
                               block=bno, page=number, italic=_italic(spans),
                               font=font.partition("+")[2] or font, mixed=len(faces) > 1))
     return _merge_same_baseline(lines)
+
+
+def _is_math_run(span: dict[str, Any]) -> bool:
+    """A span of several glyphs in an OpenType math font (Cambria Math, STIX Two Math,
+    Latin Modern Math …), where spacing is made by positioning, not space characters."""
+    return "Math" in span["font"] and len(span["text"].strip()) > 1
+
+
+def _math_runs(data: dict[str, Any]) -> bool:
+    return any(_is_math_run(span) for block in data["blocks"] for line in block.get("lines", ())
+               for span in line["spans"])
+
+
+def _respace_math(data: dict[str, Any], raw: dict[str, Any]) -> None:
+    """Word spaces inside math-font spans by poppler's rule (``space_between``) from the
+    glyphs' own boxes, in place: MuPDF writes ``S=w1`` where the page and poppler show
+    ``S = w1``. ``raw`` is the page's ``rawdict`` from the same text page, so its blocks,
+    lines and spans match ``data`` one for one; a span whose glyphs do not match its text
+    one for one is left as it is."""
+    for block, rblock in zip(data["blocks"], raw["blocks"], strict=True):
+        for line, rline in zip(block.get("lines", ()), rblock.get("lines", ()), strict=True):
+            for span, rspan in zip(line["spans"], rline["spans"], strict=True):
+                chars = rspan["chars"]
+                if _is_math_run(span) and len(chars) == len(span["text"]):
+                    span["text"] = math_spaced(span["text"], chars, span["size"])
+
+
+def math_spaced(text: str, chars: list[dict[str, Any]], size: float) -> str:
+    """``text`` (one character per glyph of ``chars``) with a space wherever two glyphs
+    stand more than ``MIN_WORD_SPACING`` em apart and neither side is a space already."""
+    gap = MIN_WORD_SPACING * max(size, 1.0)
+    out = [text[0]]
+    for i in range(1, len(text)):
+        left, right = text[i - 1], text[i]
+        if not left.isspace() and not right.isspace() \
+                and chars[i]["bbox"][0] - chars[i - 1]["bbox"][2] > gap:
+            out.append(" ")
+        out.append(right)
+    return "".join(out)
 
 
 def _slanted(span: dict[str, Any]) -> bool:
