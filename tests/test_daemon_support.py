@@ -34,9 +34,14 @@ def wait_for(cond: Callable[[], bool], timeout: float, what: str) -> None:
 
 def jobs(vault: Vault) -> list[Job]:
     """Read the queue the way an observer should: read-only, never taking a write lock."""
-    if not vault.state_db.exists():
+    return jobs_at(vault.state_db)
+
+
+def jobs_at(state_db: Path) -> list[Job]:
+    """``jobs`` of the state database at ``state_db`` (another machine's, say)."""
+    if not state_db.exists():
         return []
-    db = sqlite3.connect(f"file:{vault.state_db}?mode=ro", uri=True, timeout=5)
+    db = sqlite3.connect(f"file:{state_db}?mode=ro", uri=True, timeout=5)
     db.row_factory = sqlite3.Row
     try:
         return JobQueue(db).jobs(limit=100000)

@@ -49,6 +49,14 @@ def mounts(tmp_path: Path) -> Iterator[list[Path]]:
         subprocess.run(["umount", "-l", str(target)], check=False)
 
 
+def _tmpfs(where: Path, size: str, mounts: list[Path]) -> Path:
+    """A real tmpfs of ``size`` mounted at ``where`` (unmounted by the ``mounts`` fixture)."""
+    where.mkdir()
+    _mount("-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where))
+    mounts.append(where)
+    return where
+
+
 def _cli(vault_root: Path, *args: str) -> tuple[int, str]:
     """The real command, as a user runs it (its entry point maps the errors)."""
     proc = subprocess.run([sys.executable, "-m", "vaultd", "--vault", str(vault_root), *args],
@@ -82,10 +90,7 @@ def test_a_read_only_vault_gives_one_line_with_the_path_and_writes_nothing(
 
 def test_a_full_disk_leaves_no_partial_note_and_the_next_run_writes_it(
         tmp_path: Path, mounts: list[Path]) -> None:
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    _mount("-t", "tmpfs", "-o", "size=640k", "tmpfs", str(disk))
-    mounts.append(disk)
+    disk = _tmpfs(tmp_path / "disk", "640k", mounts)
     vault = _paper_vault(disk / "vault")
     free = shutil.disk_usage(disk).free
     filler = disk / "filler"
@@ -133,10 +138,7 @@ def test_the_agent_on_a_full_disk_keeps_the_item_says_why_and_finishes_when_spac
     from vaultd.daemon.queue import JobQueue
     from vaultd.statedb import open_state_db
 
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    _mount("-t", "tmpfs", "-o", "size=1m", "tmpfs", str(disk))
-    mounts.append(disk)
+    disk = _tmpfs(tmp_path / "disk", "1m", mounts)
     vault = Vault(disk / "vault")
     vault.init(default_config_toml())
     pdf = sample_bytes(tmp_path)

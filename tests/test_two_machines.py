@@ -8,18 +8,17 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from test_daemon_support import sample_bytes, sample_variant, wait_for
+from test_daemon_support import jobs_at, sample_bytes, sample_variant, wait_for
 
 from vaultd.config import default_config_toml
 from vaultd.daemon.lease import LEASE_FILE, read_lease
-from vaultd.daemon.queue import Job, JobQueue
+from vaultd.daemon.queue import Job
 from vaultd.vault import Vault
 
 
@@ -37,16 +36,7 @@ class Machine:
         return self.state_home / vault_id / "state.db"
 
     def jobs(self) -> list[Job]:
-        if not self.state_db.exists():
-            return []
-        db = sqlite3.connect(f"file:{self.state_db}?mode=ro", uri=True, timeout=5)
-        db.row_factory = sqlite3.Row
-        try:
-            return JobQueue(db).jobs(limit=1000)
-        except sqlite3.OperationalError:
-            return []
-        finally:
-            db.close()
+        return jobs_at(self.state_db)
 
     def start(self, settle: float = 1.0) -> None:
         self.log = self.state_home.parent / f"{self.name}-{time.monotonic_ns()}.log"

@@ -9,8 +9,10 @@ stderr; stdout belongs to the protocol in stdio mode.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -117,6 +119,21 @@ def _tool_error(exc: VaultdError) -> Exception:
     from mcp.server.mcpserver.exceptions import ToolError
 
     return ToolError(str(exc))
+
+
+@contextlib.contextmanager
+def _writing_tool() -> Iterator[None]:
+    """For a tool that writes into the vault: vaultd's errors, and a read-only or full
+    disk, reach the agent as their one sentence, not a traceback."""
+    try:
+        yield
+    except VaultdError as exc:
+        raise _tool_error(exc) from exc
+    except OSError as exc:
+        disk = disk_error(exc)
+        if disk is None:
+            raise
+        raise _tool_error(disk) from exc
 
 
 def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
@@ -317,17 +334,10 @@ def _memory_tools(server: MCPServer, state: _State) -> None:
         from vaultd.mcp.memory import remember as write_note
 
         v = state.require_vault()
-        try:
+        with _writing_tool():
             out = write_note(v, text, about or (), title, agent=_client_name(ctx),
                              notes_dir=notes_dir(), index_db=state.index_if_any(),
                              settings=state.settings)
-        except VaultdError as exc:
-            raise _tool_error(exc) from exc
-        except OSError as exc:  # a read-only or full vault: the sentence, not a traceback
-            disk = disk_error(exc)
-            if disk is None:
-                raise
-            raise _tool_error(disk) from exc
         searched_again()
         return out
 
@@ -337,15 +347,8 @@ def _memory_tools(server: MCPServer, state: _State) -> None:
         from vaultd.mcp.memory import forget as archive_note
 
         v = state.require_vault()
-        try:
+        with _writing_tool():
             out = archive_note(v, note, notes_dir=notes_dir())
-        except VaultdError as exc:
-            raise _tool_error(exc) from exc
-        except OSError as exc:  # a read-only or full vault: the sentence, not a traceback
-            disk = disk_error(exc)
-            if disk is None:
-                raise
-            raise _tool_error(disk) from exc
         searched_again()
         return out
 
