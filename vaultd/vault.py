@@ -134,15 +134,14 @@ class Vault:
         from vaultd.sync_conflicts import conflict_original
 
         found: list[tuple[str, str]] = []
-        for pattern in ("*sync-conflict-*", "*onflict*"):
-            for path in self.root.rglob(pattern):
-                rel = path.relative_to(self.root)
-                if any(part.startswith(".") for part in rel.parts) or not path.is_file():
-                    continue
-                original = conflict_original(path.name)
-                if original is not None:
-                    found.append((rel.as_posix(), (rel.parent / original).as_posix()))
-        return sorted(set(found))
+        for folder, dirs, files in os.walk(self.root):  # one walk, hidden folders pruned
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            rel = Path(folder).relative_to(self.root)
+            for name in files:
+                original = conflict_original(name) if "onflict" in name else None
+                if original is not None and not name.startswith("."):
+                    found.append(((rel / name).as_posix(), (rel / original).as_posix()))
+        return sorted(found)
 
     def rel(self, path: Path) -> str:
         """Vault-relative POSIX path (the form links and frontmatter use)."""

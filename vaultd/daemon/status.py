@@ -10,6 +10,7 @@ import shutil
 from typing import Any
 
 from vaultd.config import Settings
+from vaultd.daemon.lease import lease_status
 from vaultd.daemon.queue import JobQueue
 from vaultd.machine import synced_by
 from vaultd.statedb import open_state_db
@@ -94,12 +95,6 @@ def _index(vault: Vault) -> dict[str, Any]:
         return dict(index_status(vault))
     except Exception as exc:  # a broken index must not break `vaultd status`
         return {"available": False, "error": str(exc)}
-
-
-def lease_status(vault: Vault) -> dict[str, Any]:
-    from vaultd.daemon.lease import lease_status as status_of_lease
-
-    return status_of_lease(vault)
 
 
 def collect_status(vault: Vault, settings: Settings, *, probe_llm: bool = True) -> dict[str, Any]:

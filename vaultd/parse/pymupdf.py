@@ -8,6 +8,7 @@ Page furniture (running headers, footers, page numbers) is removed by ``vaultd.p
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import re
 import threading
@@ -42,8 +43,10 @@ def mupdf_text() -> Iterator[Any]:
         yield mod
 
 
+@functools.cache
 def load_pymupdf() -> Any:
-    """``import pymupdf`` on first use (≈ 0.1 s, 60 MiB), typed loosely."""
+    """``import pymupdf`` on first use (≈ 0.1 s, 60 MiB), typed loosely; once per process
+    (every page read asks for it)."""
     mod = importlib.import_module("pymupdf")
     mod.TOOLS.mupdf_display_errors(False)  # failures become ParseErrors, not stderr noise
     return mod
