@@ -209,3 +209,45 @@ def test_in_an_ocr_layer_the_figure_text_stacked_over_a_caption_is_not_a_paragra
     assert not any("Wavelength" in t or "350" in t for t in paragraphs)
     assert any(t.startswith("Birds see") for t in paragraphs)
     assert [b.type for b in blocks if b.text.startswith("Figure 1.")] == ["figure"]
+
+
+def _ocr_line(text: str, box: tuple[float, float, float, float], block: int, size: float = 8.5) -> Line:
+    return Line(text=text, bbox=box, size=size, bold=False, block=block, page=1, font="GlyphLessFont")
+
+
+def test_in_an_ocr_layer_a_tree_figure_s_scattered_labels_are_dropped_and_its_section_kept() -> None:
+    # A scanned tree: leaf names whose OCR boxes overlap, blocks of several label lines, a
+    # label that reads like a numbered heading; above the tree, a heading and body text.
+    body = _ocr_block([("Phylogenetic reconstruction", 420.0),
+                       ("The inferred tree is mostly well resolved and agrees with", 540.0),
+                       ("the passerine trees published before, as the text shows.", 530.0)],
+                      top=60.0, block=0)
+    body = [replace(ln, bbox=(65.0, ln.bbox[1], ln.bbox[2], ln.bbox[3])) for ln in body]
+    labels = [_ocr_line("88 Turdus (Turdidae)", (166.0, 100.0, 498.0, 112.0), 2),
+              _ocr_line("20 Sturnus Sturnidae)", (165.0, 108.0, 501.0, 120.0), 3),
+              _ocr_line("Regulus Regulidae e) kal Zosterops", (199.0, 118.0, 515.0, 128.0), 4),
+              _ocr_line("Leiothrix Timaliidae) 0.71 Sylvia", (199.0, 128.0, 515.0, 138.0), 4),
+              _ocr_line("* Ptiloris oo o Paradisaea (Paradisaeidae)", (293.0, 136.0, 521.0, 148.0), 5),
+              _ocr_line("* iluroedus .", (254.0, 160.0, 533.0, 170.0), 6),
+              _ocr_line("0.07", (114.0, 185.0, 131.0, 193.0), 7),
+              _ocr_line("ambiguous vs uvs", (165.0, 200.0, 426.0, 212.0), 8)]
+    caption = _ocr_line("Figure 2 Phylogenetic reconstruction of SWS1 opsin evolution.",
+                        (65.0, 230.0, 533.0, 240.0), 9)
+    blocks = build_blocks([[*body, *labels, caption]], [_info(1)], "pymupdf")
+    kinds = [(b.type, b.text.strip()[:20]) for b in blocks]
+    assert kinds == [("heading", "Phylogenetic reconst"), ("paragraph", "The inferred tree is"),
+                     ("figure", "Figure 2 Phylogeneti")]
+
+
+def test_in_an_ocr_layer_prose_right_above_a_caption_is_kept() -> None:
+    # Body text whose last line sits just over a caption (a figure beside it, say) is prose:
+    # it stays, even though its sentence goes on after the caption.
+    prose = _ocr_block([("Birds see in four colours, and many of them see in the", 290.0),
+                        ("ultraviolet, as the opsin genes of the passerines show for", 290.0)],
+                       top=180.0, block=1)
+    prose = [replace(ln, bbox=(65.0, ln.bbox[1], 290.0, ln.bbox[3])) for ln in prose]
+    caption = _ocr_line("Figure 1. Spectral sensitivities of the cones of two birds.",
+                        (65.0, 210.0, 286.0, 220.0), 2, size=6.9)
+    blocks = build_blocks([[*prose, caption]], [_info(1)], "pymupdf")
+    assert [b.type for b in blocks] == ["paragraph", "figure"]
+    assert blocks[0].text.startswith("Birds see")

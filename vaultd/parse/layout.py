@@ -82,7 +82,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    dropped; ruled tables are found from vaultd's own rules (``find_tables(add_lines=…)``).
 #: 11: inside a span set in an OpenType math font (Cambria Math, STIX Two Math …), word
 #:    spaces by poppler's gap rule from the glyphs' own boxes (``S = w1``, not ``S=w1``).
-LAYOUT_VERSION = 11
+#: 12: in a scan's OCR layer, the whole stack of non-prose text over a figure caption is
+#:    the figure's (a tree's leaf names with overlapping boxes, several-line label blocks).
+LAYOUT_VERSION = 12
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

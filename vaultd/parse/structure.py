@@ -330,6 +330,9 @@ def _is_small_print(lines: list[Line], body: float, info: PageInfo) -> bool:
 LABEL_GAP = 1.5
 #: Longest sub-figure label line, in words (a line of body text has more).
 LABEL_WORDS = 8
+#: In a scan's OCR layer a figure's labels start at most this many body sizes above the
+#: one below them (tick rows and legends sit further apart than sub-figure labels).
+SCAN_LABEL_GAP = 2.5
 
 
 def _float_labels(paras: list[Para], caption: Line, body: float) -> None:
@@ -359,23 +362,41 @@ def _float_labels(paras: list[Para], caption: Line, body: float) -> None:
 
 def _drop_scan_labels(paras: list[Para], caption: Line, body: float) -> None:
     """In a text layer without fonts (a scan's OCR), drop the figure's own text stacked
-    right above its caption: one-line fragments that are not sentences (``Wavelength
-    (nm)``, a row of axis ticks), each within ``LABEL_GAP`` lines of the one below, in the
-    caption's column. A born-digital figure's text is found from its drawings
-    (``_drop_figure_text``); a scanned page is one picture, so only the text's shape tells."""
+    above its caption: axis labels, tick rows, a tree's leaf names. The stack is the run of
+    paras right above the caption, each wholly on its page, in its column, starting at most
+    ``SCAN_LABEL_GAP`` body sizes above the top of the one below (OCR boxes of scattered
+    labels overlap, so a para may also reach below that top), none of them prose
+    (``_is_prose``). A heading inside the stack (every heading of such a layer is a guess
+    from a line's shape) is a label too; one at its top is the section's heading and stays.
+    A born-digital figure's text is found from its drawings (``_drop_figure_text``); a
+    scanned page is one picture, so only the text's shape tells."""
     below = caption
-    while paras:
-        para = paras[-1]
+    stack = 0
+    for para in reversed(paras):
         line = para.lines[-1]
-        text = para.text.strip()
-        fragment = len(text.split()) <= LABEL_WORDS or alpha_ratio(text) < 0.3
-        if (para.type != "paragraph" or len(para.lines) > 1 or len(para.pieces) > 1
-                or not fragment or text.endswith(SENT_END) or line.page != caption.page
-                or not 0 <= below.bbox[1] - line.bbox[3] <= LABEL_GAP * body
+        if (para.type not in ("paragraph", "heading") or _is_prose(para.text)
+                or para.lines[0].page != caption.page or below.bbox[1] - line.bbox[3] > SCAN_LABEL_GAP * body
+                or para.lines[0].bbox[1] >= below.bbox[1]
                 or line.bbox[0] >= caption.bbox[2] or line.bbox[2] <= caption.bbox[0]):
-            return
-        paras.pop()
-        below = line
+            break
+        stack += 1
+        below = para.lines[0]
+    while stack and paras[len(paras) - stack].type == "heading":
+        stack -= 1  # the section's heading over the figure, not a label in it
+    del paras[len(paras) - stack:]
+
+
+def _is_prose(text: str) -> bool:
+    """Whether ``text`` reads as prose: a sentence with words in lowercase letters, or most
+    of its words so (a figure's labels are names, numbers and OCR debris, which may end in a
+    stray full stop). Up to ``LABEL_WORDS`` words without a sentence's end is a label."""
+    words = text.split()
+    lower = sum(1 for w in words if len(w) > 1 and w.isalpha() and w.islower())
+    if text.rstrip().endswith(SENT_END):
+        return lower >= 2
+    if (len(words) <= LABEL_WORDS and len(text) < 80) or alpha_ratio(text) < 0.3:
+        return False
+    return lower >= len(words) / 2
 
 
 def _text_right_above(paras: list[Para], before: int, line: Line, gap: float) -> bool:
