@@ -251,3 +251,45 @@ def test_in_an_ocr_layer_prose_right_above_a_caption_is_kept() -> None:
     blocks = build_blocks([[*prose, caption]], [_info(1)], "pymupdf")
     assert [b.type for b in blocks] == ["paragraph", "figure"]
     assert blocks[0].text.startswith("Birds see")
+
+
+def test_in_an_ocr_layer_a_caption_set_one_line_per_block_stays_one_caption() -> None:
+    # OCR sets each printed line as a block; the caption's small print goes on over the
+    # blocks whatever their first letter, and the body text after it, set larger and
+    # further off, is a paragraph of its own.
+    caption = [_ocr_line("Figure 2 Phylogenetic reconstruction of SWS1 opsin evolution.",
+                         (65.0, 606.0, 533.0, 615.0), 1, size=6.9),
+               _ocr_line("3, RAG-1 and RAG-2 sequences (> 9 kbp), inferred by Bayesian inference.",
+                         (65.0, 615.0, 527.0, 625.0), 2, size=6.2),
+               _ocr_line("Posterior probabilities given at nodes, * indicating ≥ 0.95.",
+                         (65.0, 625.0, 520.0, 635.0), 3, size=6.2)]
+    body = _ocr_block([("The character optimisation infers a minimum of six changes,", 530.0),
+                       ("two from VS to UVS and four from UVS back to VS, when the", 530.0),
+                       ("clades with low support are kept as the Bayesian analysis", 530.0),
+                       ("found them; collapsing them gives five, as the next part", 530.0),
+                       ("of the results sets out for each of the families in turn.", 520.0)],
+                      top=655.0, block=4)
+    body = [replace(ln, bbox=(65.0, ln.bbox[1], ln.bbox[2], ln.bbox[3])) for ln in body]
+    blocks = build_blocks([[*caption, *body]], [_info(1)], "pymupdf")
+    assert [b.type for b in blocks] == ["figure", "paragraph"]
+    assert blocks[0].text.rstrip().endswith("indicating ≥ 0.95.")
+    assert blocks[1].text.startswith("The character optimisation")
+
+
+def test_in_an_ocr_layer_a_sentence_skips_a_figure_label_to_go_on() -> None:
+    # The label at the top of a plot ("VS UVS", far above its tick rows and caption) sits
+    # between a sentence's two pieces in reading order; the sentence goes on past it.
+    start = _ocr_block([("The VS class is both ancestral and the most common", 290.0),
+                        ("to birds; its members are distributed", 250.0)], top=600.0, block=0)
+    start = [replace(ln, page=1) for ln in start]
+    label = replace(_ocr_line("VS UVS", (119.0, 94.0, 244.0, 104.0), 1), page=2)
+    ticks = replace(_ocr_line("300 350 400 450 500", (73.0, 181.0, 288.0, 188.0), 2, size=4.3), page=2)
+    caption = replace(_ocr_line("Figure 1. Spectral sensitivities of two birds.",
+                                (65.0, 204.0, 286.0, 214.0), 3, size=6.6), page=2)
+    rest = [replace(ln, page=2, bbox=(58.0, ln.bbox[1], 291.0, ln.bbox[3])) for ln in _ocr_block(
+        [("throughout the avian phylogeny, and shifts to UVS have", 291.0),
+         ("happened four or five times in birds as a whole.", 280.0)], top=293.0, block=4)]
+    blocks = build_blocks([start, [label, ticks, caption, *rest]], [_info(1), _info(2)], "pymupdf")
+    joined = [b.text for b in blocks if "distributed" in b.text]
+    assert len(joined) == 1 and "distributed throughout the avian phylogeny" in joined[0]
+    assert not any("VS UVS" in t and "throughout" in t for t in (b.text for b in blocks))

@@ -83,7 +83,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #: 11: inside a span set in an OpenType math font (Cambria Math, STIX Two Math …), word
 #:    spaces by poppler's gap rule from the glyphs' own boxes (``S = w1``, not ``S=w1``).
 #: 12: in a scan's OCR layer, the whole stack of non-prose text over a figure caption is
-#:    the figure's (a tree's leaf names with overlapping boxes, several-line label blocks).
+#:    the figure's (a tree's leaf names with overlapping boxes, several-line label blocks);
+#:    a caption set one line per block stays one caption; a sentence going on from the
+#:    column before skips a label or a logo's text (``VS UVS``, ``BioMed Central``).
 LAYOUT_VERSION = 12
 
 # Spacing accent → combining mark.

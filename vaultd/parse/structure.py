@@ -215,9 +215,9 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     and is_title(kind, para_lines, text, body)
                 cur.lead = lead and kind == "paragraph"
                 cur.plain = plain_head
-                cur.floating = kind == "front" or (
-                    kind == "paragraph" and _is_small_print(para_lines, body, info))
-                if kind in ("paragraph", "front") and _caption_goes_on(paras, para_lines[0], text, body):
+                cur.floating = kind == "front" or (kind == "paragraph" and (
+                    _is_small_print(para_lines, body, info) or (plain and _is_label(text))))
+                if kind in ("paragraph", "front") and _caption_goes_on(paras, para_lines, text, body, plain):
                     append_piece(paras[-1], para_lines, text)  # its last words, its DOI
                     continue
                 beside = _caption_beside(paras, para_lines[0], text) if kind == "paragraph" else None
@@ -268,18 +268,29 @@ IDENTIFIER_LINE_RE = re.compile(r"(?i:doi:\s*|https?://(?:dx\.)?doi\.org/|https?
                                 r"|(?i:https?://)\S+")
 
 
-def _caption_goes_on(paras: list[Para], line: Line, text: str, body: float) -> bool:
-    """Whether a para starting with ``line`` is the rest of the caption that is the last
-    para: right under it (same page, within two body sizes, overlapping it across, in the
-    caption's size), and
-    either a bare identifier (PLOS sets each figure's DOI there) or the caption's unfinished
-    sentence going on in lowercase."""
+def _caption_goes_on(paras: list[Para], lines: list[Line], text: str, body: float,
+                     plain: bool = False) -> bool:
+    """Whether a para of ``lines`` is the rest of the caption that is the last para: right
+    under it (same page, within two body sizes, overlapping it across, in the caption's
+    size), and either a bare identifier (PLOS sets each figure's DOI there) or the
+    caption's unfinished sentence going on in lowercase.
+
+    In a text layer without fonts (``plain``: a scan's OCR, which sets each printed line
+    as a block of its own) a caption's sentences go on over many blocks. There, a para in
+    small print (under 0.9 of the body size, as the caption is) going on at the caption's
+    line pitch, at most ``SCAN_CAPTION_GAP`` body sizes under its last line or beside it
+    on the same printed line, is the caption's too, whatever its first letter."""
     if not paras or paras[-1].type not in ("figure", "table"):
         return False
     caption = paras[-1]
-    last = caption.lines[-1]
-    if last.page != line.page or not -0.5 * body <= line.bbox[1] - last.bbox[3] <= 2 * body \
-            or line.bbox[0] >= last.bbox[2] or last.bbox[0] >= line.bbox[2] \
+    last, line = caption.lines[-1], lines[0]
+    if last.page != line.page or line.bbox[0] >= last.bbox[2] or last.bbox[0] >= line.bbox[2]:
+        return False
+    gap = line.bbox[1] - last.bbox[3]
+    if plain and max(ln.size for ln in (*lines, last)) < 0.9 * body \
+            and -(last.bbox[3] - last.bbox[1]) < gap <= SCAN_CAPTION_GAP * body:
+        return True
+    if not -0.5 * body <= gap <= 2 * body \
             or abs(line.size - last.size) > 0.5:  # body text under a caption is set larger
         return False
     if IDENTIFIER_LINE_RE.fullmatch(text.strip()):
@@ -333,6 +344,9 @@ LABEL_WORDS = 8
 #: In a scan's OCR layer a figure's labels start at most this many body sizes above the
 #: one below them (tick rows and legends sit further apart than sub-figure labels).
 SCAN_LABEL_GAP = 2.5
+#: ... and the next line of its caption starts at most this many body sizes under the last
+#: (a caption's own line pitch; the body text after it is set further off).
+SCAN_CAPTION_GAP = 0.6
 
 
 def _float_labels(paras: list[Para], caption: Line, body: float) -> None:
@@ -362,28 +376,51 @@ def _float_labels(paras: list[Para], caption: Line, body: float) -> None:
 
 def _drop_scan_labels(paras: list[Para], caption: Line, body: float) -> None:
     """In a text layer without fonts (a scan's OCR), drop the figure's own text stacked
-    above its caption: axis labels, tick rows, a tree's leaf names. The stack is the run of
-    paras right above the caption, each wholly on its page, in its column, starting at most
-    ``SCAN_LABEL_GAP`` body sizes above the top of the one below (OCR boxes of scattered
-    labels overlap, so a para may also reach below that top), none of them prose
-    (``_is_prose``). A heading inside the stack (every heading of such a layer is a guess
-    from a line's shape) is a label too; one at its top is the section's heading and stays.
-    A born-digital figure's text is found from its drawings (``_drop_figure_text``); a
-    scanned page is one picture, so only the text's shape tells."""
-    below = caption
-    stack = 0
+    above its caption: axis labels, tick rows, a tree's leaf names.
+
+    The candidates are the run of paras right before the caption that are no prose
+    (``_is_prose``), each wholly on its page, above the caption and in its column. OCR
+    boxes of scattered labels overlap and their lines join out of order, so the stack is
+    built by extent, not by order: from the caption up, every candidate ending at most
+    ``SCAN_LABEL_GAP`` body sizes above the stack's top joins it. A heading in the stack
+    (every heading of such a layer is a guess from a line's shape) is a label too, unless
+    nothing of the stack is above it: then it is the section's heading and stays. A
+    candidate left out (a label at the figure's top, over a plot without text) stays but
+    floats, so no sentence from the column before runs on into it. A born-digital
+    figure's text is found from its drawings (``_drop_figure_text``); a scanned page is
+    one picture, so only the text's shape tells."""
+    run: list[tuple[Para, Box]] = []
     for para in reversed(paras):
-        line = para.lines[-1]
+        box = union(para.lines)
         if (para.type not in ("paragraph", "heading") or _is_prose(para.text)
-                or para.lines[0].page != caption.page or below.bbox[1] - line.bbox[3] > SCAN_LABEL_GAP * body
-                or para.lines[0].bbox[1] >= below.bbox[1]
-                or line.bbox[0] >= caption.bbox[2] or line.bbox[2] <= caption.bbox[0]):
+                or para.lines[0].page != caption.page or box[1] >= caption.bbox[1]
+                or box[0] >= caption.bbox[2] or box[2] <= caption.bbox[0]):
             break
-        stack += 1
-        below = para.lines[0]
-    while stack and paras[len(paras) - stack].type == "heading":
-        stack -= 1  # the section's heading over the figure, not a label in it
-    del paras[len(paras) - stack:]
+        run.append((para, box))
+    top, stack = caption.bbox[1], set()
+    grew = True
+    while grew:
+        grew = False
+        for i, (_, box) in enumerate(run):
+            if i not in stack and top - box[3] <= SCAN_LABEL_GAP * body:
+                stack.add(i)
+                top, grew = min(top, box[1]), True
+    for i, (para, box) in enumerate(run):
+        if para.type == "heading" and i in stack and box[1] <= top:
+            stack.discard(i)
+        elif i not in stack:
+            para.floating = para.type == "paragraph"
+    dropped = {id(run[i][0]) for i in stack}
+    paras[:] = [para for para in paras if id(para) not in dropped]
+
+
+def _is_label(text: str) -> bool:
+    """A few words none of which is written in lowercase (``VS UVS``, ``BioMed Central``,
+    ``Table 2 A B``): in an OCR layer, a label or a logo's text, which a sentence going on
+    from the column before skips (it floats)."""
+    words = text.split()
+    return len(words) <= LABEL_WORDS and not any(
+        len(w) > 1 and w.isalpha() and w.islower() for w in words)
 
 
 def _is_prose(text: str) -> bool:
