@@ -47,3 +47,21 @@ def test_a_heading_set_one_and_a_half_points_above_a_half_point_body_stands_out(
     blocks = PyMuPDFParser().parse(path).blocks
     assert (blocks[0].type, blocks[0].text) == ("heading", "Introduction")
     assert blocks[1].type == "paragraph"
+
+
+def test_a_numbered_line_in_capitals_at_the_body_size_is_a_section_heading() -> None:
+    # IEEE sets "I. INTRODUCTION" in small capitals of the body's roman; Wiley "1. INTRODUCTION".
+    assert classify("I. INTRODUCTION", 10.0, False, 1, BODY, True) == ("heading", "I")
+    assert classify("III. ESTIMATION THEORY", 10.0, False, 1, BODY, True) == ("heading", "III")
+    assert classify("1. INTRODUCTION", 10.0, False, 1, BODY, True) == ("heading", "1")
+    # A name with an initial, a line inside a block, or a line without a number stays text.
+    assert classify("A. SMITH AND B. JONES", 10.0, False, 1, BODY, True)[0] == "paragraph"
+    assert classify("I. INTRODUCTION", 10.0, False, 1, BODY, False)[0] == "paragraph"
+    assert classify("NASA AND ESA MISSIONS", 10.0, False, 1, BODY, True)[0] == "paragraph"
+
+
+def test_a_big_operator_is_no_heading_but_letter_spaced_capitals_can_be() -> None:
+    # TeX draws a display summation as a large "P" (cmex); it stands alone, big and upright.
+    assert classify("P", 14.0, False, 1, BODY, True)[0] != "heading"
+    assert classify("P NT", 14.0, True, 1, BODY, True)[0] != "heading"
+    assert classify("K E Y W O R D S", 12.0, True, 1, BODY, True)[0] == "heading"

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vaultd.parse.front import is_article_type, is_front_matter
+from vaultd.parse.front import is_article_type, is_byline, is_front_matter
 
 
 @pytest.mark.parametrize("text", [
@@ -83,3 +83,21 @@ def test_ordinary_prose_is_never_front_matter(words: list[str]) -> None:
     text = " ".join(words).capitalize() + "."
     assert not is_front_matter(text, at_edge=True)
     assert not is_front_matter(text, at_edge=False, small=True)
+
+
+@pytest.mark.parametrize("text", [
+    "Keng-Wit Lim and José E. Andrade*,†",
+    "Anders Ödeen1*, Olle Håstad2 and Per Alström3",
+    "Jan van der Berg1 and Ana da Silva2",
+    "R. Verfürth",
+])
+def test_a_list_of_authors_names_is_a_byline(text: str) -> None:
+    assert is_byline(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Results and Discussion", "Materials and Methods", "I. INTRODUCTION", "2.1 Setup",
+    "Figure 1", "Hadley Wickham",  # two names without a mark or an initial: undecidable
+])
+def test_headings_are_no_byline(text: str) -> None:
+    assert not is_byline(text)

@@ -293,3 +293,15 @@ def test_in_an_ocr_layer_a_sentence_skips_a_figure_label_to_go_on() -> None:
     joined = [b.text for b in blocks if "distributed" in b.text]
     assert len(joined) == 1 and "distributed throughout the avian phylogeny" in joined[0]
     assert not any("VS UVS" in t and "throughout" in t for t in (b.text for b in blocks))
+
+
+def test_references_on_a_line_of_its_own_in_the_body_font_start_the_reference_list() -> None:
+    # IEEE sets "REFERENCES" in small capitals of the body's roman, as a block of its own.
+    pages, infos = _styled_page(
+        (BODY, 10.0, False), (BODY, 10.0, False), ("REFERENCES", 10.0, False),
+        ("[1] A. Smith and B. Jones, “Sliding window filters,” in Proc. ACC, 2015, pp. 1–6.", 8.0, False),
+        ("[2] C. Lee, “Outlier detection for GPS,” IEEE Trans. Aerosp., vol. 3, 2016.", 8.0, False),
+    )
+    blocks = build_blocks(pages, infos, "pymupdf")
+    assert [b.type for b in blocks][-3:] == ["heading", "reference", "reference"]
+    assert blocks[-1].section == "REFERENCES"

@@ -10,6 +10,8 @@ import re
 
 from vaultd.models import ChunkType
 
+#: A section number of the arabic (``2``, ``2.1``) or roman (``IV``) kind.
+_SECTION_NUMBER_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})*|[IVX]{1,4}")
 _NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[A-Z](?:\.\d{1,2})*|[IVX]{1,4})\.?\s+[A-Z]")
 #: ``Figure 3.``, ``Fig. 2:``, ``Table 1``, and their names in other languages (``Tabela``,
 #: ``Tabla``, ``Tabelle``, ``Tableau``, ``Figura``, ``Abbildung``, ``Abb.``), and Wiley's
@@ -43,6 +45,17 @@ def _is_caps_heading(text: str) -> bool:
     words = [w for w in text.split() if any(c.isalpha() for c in w)]
     letters = [c for c in text if c.isalpha()]
     return len(words) >= 2 and len(letters) >= 8 and all(c.isupper() for c in letters)
+
+
+def _is_caps_title(text: str) -> bool:
+    """A heading's words after its number, all in capitals (``INTRODUCTION``, ``RELATED
+    WORK``): at least four letters, every one a capital."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 4 and all(c.isupper() for c in letters)
+
+
+def alpha_count(text: str) -> int:
+    return sum(map(str.isalpha, text))
 
 
 def alpha_ratio(text: str) -> float:
@@ -109,6 +122,9 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         and not math
         and (text[0].isupper() or text[0].isdigit())
         and not text.endswith((".", ",", ";"))
+        # a word of three letters at least, or letter-spaced ``K E Y W O R D S``: not a
+        # big operator (TeX's summation ``P``)
+        and (any(sum(map(str.isalpha, w)) >= 3 for w in text.split()) or alpha_count(text) >= 6)
     ):
         number = heading_number(text)
         if size >= body + 1.5 and alpha_ratio(text) > 0.5:
@@ -124,6 +140,12 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         # A bold line in capitals on its own, even set smaller than the body ("THE SOCIAL
         # ECOLOGY OF WOLVES", Frontiers' subsection heads).
         if bold and one_line and _is_caps_heading(text) and size >= body - 2.0:
+            return "heading", number
+        # A line in capitals on its own with a section number, in the body's own roman
+        # (IEEE's small capitals "I. INTRODUCTION", Wiley's "1. INTRODUCTION"). A single
+        # letter is no section number here: "A. SMITH" is a name.
+        if one_line and number is not None and _SECTION_NUMBER_RE.fullmatch(number) \
+                and _is_caps_title(text[len(number):]) and size >= body - 2.0:
             return "heading", number
     if (
         (_EQNUM_RE.search(text) and (math >= 1 or alpha_ratio(text) < 0.6))

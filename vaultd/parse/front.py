@@ -105,3 +105,35 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
     if not ids:
         return False
     return len(_WORD_RE.findall(_ID_RE.sub(" ", body))) <= BANNER_WORDS
+
+
+#: Lowercase words a list of authors' names may hold besides the names.
+_NAME_PARTICLES = {"and", "&", "de", "da", "das", "do", "dos", "van", "von", "der", "den", "di",
+                   "del", "della", "la", "le", "y", "e", "et", "al.", "und"}
+_MARKS = "*†‡§¶∗"
+_INITIAL_RE = re.compile(r"^[A-Z]\.(?:-?[A-Z]\.)*$")
+
+
+def is_byline(text: str) -> bool:
+    """Whether a first-page line is a list of authors' names (``Keng-Wit Lim and José E.
+    Andrade*,†``, ``R. Verfürth``): every word a capitalised name, an initial or a
+    particle (``and``, ``van``), at least two names, and an affiliation mark or an
+    initial among them (so that ``Results and Discussion`` is no byline)."""
+    words = text.replace(",", " ").split()
+    names = marked = 0
+    for word in words:
+        core = word.strip(_MARKS + "0123456789")
+        if word != core:
+            marked += 1
+        if not core:
+            continue
+        if core.lower() in _NAME_PARTICLES:
+            continue
+        if _INITIAL_RE.match(core):
+            names, marked = names + 1, marked + 1
+            continue
+        if not core[:1].isupper() or not any(c.islower() for c in core) \
+                or not all(part[:1].isupper() for part in core.split("-") if part):
+            return False  # a name is capitalised, not in capitals (``I. INTRODUCTION``)
+        names += 1
+    return names >= 2 and marked > 0

@@ -86,7 +86,12 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    the figure's (a tree's leaf names with overlapping boxes, several-line label blocks);
 #:    a caption set one line per block stays one caption; a sentence going on from the
 #:    column before skips a label or a logo's text (``VS UVS``, ``BioMed Central``).
-LAYOUT_VERSION = 12
+#: 13: bold and italic also read from a font's name in its other conventions (``-B``,
+#:    ``-Medi``, ``CMBX10``, ``-SemiboldIt``); a numbered line in capitals on its own is a
+#:    heading (IEEE's small capitals ``I. INTRODUCTION``), as is ``REFERENCES`` alone; a
+#:    first-page line of authors' names is front matter, not a heading; a heading has a
+#:    word of three letters (TeX's big summation ``P`` is none).
+LAYOUT_VERSION = 13
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

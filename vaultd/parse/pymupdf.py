@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 from vaultd.errors import ParseError
 from vaultd.parse.base import Box, ParsedDocument, ProgressFn
 from vaultd.parse.classify import is_figure_caption
+from vaultd.parse.fontnames import is_bold_font, is_italic_font
 from vaultd.parse.furniture import drop_furniture
 from vaultd.parse.layout import LAYOUT_VERSION, SPACING_ACCENTS, hyphen_evidence
 from vaultd.parse.paras import Line, PageInfo
@@ -179,7 +180,7 @@ def math_spaced(text: str, chars: list[dict[str, Any]], size: float) -> str:
 
 def _slanted(span: dict[str, Any]) -> bool:
     font = span["font"]
-    return bool(span["flags"] & 2) or "Italic" in font or "Oblique" in font
+    return bool(span["flags"] & 2) or is_italic_font(font)
 
 
 def _italic(spans: list[dict[str, Any]]) -> bool:
@@ -188,7 +189,7 @@ def _italic(spans: list[dict[str, Any]]) -> bool:
         return _slanted(spans[0]) and bool(spans[0]["text"].strip())
     letters = [len(sp["text"].strip()) for sp in spans]
     slanted = sum(n for sp, n in zip(spans, letters, strict=True)
-                  if sp["flags"] & 2 or "Italic" in sp["font"] or "Oblique" in sp["font"])
+                  if sp["flags"] & 2 or is_italic_font(sp["font"]))
     return slanted * 2 > sum(letters)
 
 
@@ -199,7 +200,7 @@ def _line_style(spans: list[dict[str, Any]]) -> tuple[float, bool]:
         sp = spans[0]
         font = sp["font"]
         return round(sp["size"], 1), bool(
-            sp["flags"] & 16 or "Bold" in font or "bold" in font or ".B" in font)
+            sp["flags"] & 16 or is_bold_font(font))
     size, best, bold, total = 0.0, -1, 0, 0
     for sp in spans:
         n = len(sp["text"])
@@ -207,7 +208,7 @@ def _line_style(spans: list[dict[str, Any]]) -> tuple[float, bool]:
         if n > best:  # the size of the longest span stands for the line
             size, best = sp["size"], n
         font = sp["font"]
-        if sp["flags"] & 16 or "Bold" in font or "bold" in font or ".B" in font:
+        if sp["flags"] & 16 or is_bold_font(font):
             bold += n
     return round(size, 1), bold * 2 > total
 

@@ -30,7 +30,7 @@ from vaultd.parse.classify import (
     is_formula_line,
     is_short,
 )
-from vaultd.parse.front import is_front_matter
+from vaultd.parse.front import is_byline, is_front_matter
 from vaultd.parse.headings import (
     PATH_SEP,
     continue_title,
@@ -247,6 +247,8 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
     kind, number = classify(text, max(ln.size for ln in lines), all(ln.bold for ln in lines),
                             len(lines), body, alone or lines[0].bold,
                             italic=all(ln.italic for ln in lines))
+    if kind == "paragraph" and alone and len(lines) == 1 and REFS_RE.match(text.strip()):
+        return "heading", heading_number(text)  # "REFERENCES" on its own, in the body's font
     if kind == "paragraph" and is_formula_line(text) and is_short(len(lines), text) \
             and not _inline_math(paras, text):
         kind = "equation"
@@ -258,6 +260,8 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
                                 small=max(ln.size for ln in lines) < body * 0.9,
                                 banner=info.number == 1 and lines[0].bbox[1] < info.height * BANNER_TOP):
         return "front", None
+    if info.number == 1 and kind == "heading" and is_byline(text):
+        return "front", None  # the authors' names, set large: not a section of the paper
     if info.number == 1 and is_title(kind, lines, text, body):
         return "heading", number
     return kind, number

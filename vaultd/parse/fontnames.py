@@ -1,0 +1,58 @@
+"""Whether a font is bold or italic, from its name.
+
+A PDF's font flags rarely say (MuPDF reports ``flags & 16`` only when the font descriptor
+does); the PostScript name mostly does, in one of a few conventions:
+
+* ``Family-Style`` or ``Family,Style`` with the style spelled out or abbreviated:
+  ``Times-Bold``, ``Arial,BoldItalic``, ``MinionPro-SemiboldIt``, ``TimesNewRomanPS-BoldMT``,
+  URW's ``NimbusRomNo9L-Medi`` / ``-ReguItal``, Elsevier's ``AdvGulliv-B`` / ``AdvTimes-i``,
+  Adobe's ``-Bd`` / ``-BdIt``;
+* TeX's Computer Modern and EC names, where the style is in the family:
+  ``CMBX10`` (bold extended), ``CMTI10`` (text italic), ``CMSL10`` (slanted), ``SFBX1000``.
+
+``Medium`` is not bold: in most families it is one step above Regular. The subset prefix
+(``ABCDEF+``) is ignored.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+_BOLD_STYLES = {"b", "bd", "bi", "bdit", "bdita", "boldit", "medi", "mediital", "sb", "sbit",
+                "hv", "hvit", "blk", "blkit"}
+_ITALIC_STYLES = {"i", "it", "bi", "obl"}  # and any longer style ending in "it" or "ital"
+_BOLD_WORDS = ("bold", "black", "heavy", "semibold", "demi")
+_ITALIC_WORDS = ("italic", "oblique", "slanted")
+_TEX_BOLD_RE = re.compile(r"^(?:CM|LM|SF|EC|TC)[A-Z]*BX|^CMB\d")
+_TEX_ITALIC_RE = re.compile(r"^(?:CM|SF|EC)(?:BX)?(?:TI|SL|IT|SI|SO)\d")
+
+
+def _style(name: str) -> tuple[str, str]:
+    """The name without its subset prefix, and its style part in lowercase (after the last
+    ``-`` or ``,``, without a trailing ``MT``/``PS``; empty when there is none)."""
+    base = name.partition("+")[2] or name
+    cut = max(base.rfind("-"), base.rfind(","))
+    style = base[cut + 1:] if cut > 0 else ""
+    for tail in ("MT", "PS"):
+        if style.endswith(tail) and len(style) > len(tail):
+            style = style[: -len(tail)]
+    return base, style.lower()
+
+
+@functools.lru_cache(maxsize=1024)
+def is_bold_font(name: str) -> bool:
+    """``Times-Bold``, ``AdvGulliv-B``, ``NimbusRomNo9L-Medi``, ``CMBX10`` … (not ``-Medium``)."""
+    base, style = _style(name)
+    lower = base.lower()
+    return (any(w in lower for w in _BOLD_WORDS) or ".B" in base or style in _BOLD_STYLES
+            or bool(_TEX_BOLD_RE.match(base)))
+
+
+@functools.lru_cache(maxsize=1024)
+def is_italic_font(name: str) -> bool:
+    """``Times-Italic``, ``AdvGulliv-I``, ``MinionPro-It``, ``CMTI10``, ``CMSL10`` …"""
+    base, style = _style(name)
+    lower = base.lower()
+    return (any(w in lower for w in _ITALIC_WORDS) or style in _ITALIC_STYLES
+            or (len(style) > 2 and style.endswith(("it", "ital"))) or bool(_TEX_ITALIC_RE.match(base)))
