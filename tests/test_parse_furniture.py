@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pymupdf
 
+from vaultd.parse.furniture import drop_furniture
+from vaultd.parse.paras import Line
 from vaultd.parse.pymupdf import PyMuPDFParser
 
 BODY = ("Body text on page {n} talks about careful quotes and the pages they come from, "
@@ -43,3 +45,27 @@ def test_a_line_near_the_edge_that_does_not_repeat_is_kept(tmp_path: Path) -> No
     doc.save(path)
     texts = " | ".join(b.text for b in PyMuPDFParser().parse(path).blocks)
     assert "Opening line of the methods" in texts and "Opening line of the results" in texts
+
+
+def _line(text: str, top: float, page: int, left: float = 72.0) -> Line:
+    return Line(text=text, bbox=(left, top, left + 6.0 * len(text), top + 11.0), size=10.0,
+                bold=False, block=0, page=page)
+
+
+def test_a_page_number_set_well_inside_a_thesis_margin_is_furniture() -> None:
+    # A4 thesis: page numbers 82 pt above the foot (under the 8.5 % band), each page's
+    # last line; the first line of the next page must not start with it.
+    pages = [[_line("element of the bra space that is dual to the ket space.", 60.0, p),
+              _line("and the rest of the page goes on in the same way.", 700.0, p),
+              _line(str(p), 760.0, p, left=316.0)] for p in (1, 2, 3)]
+    drop_furniture(pages, [842.0] * 3)
+    assert all([ln.text for ln in lines][-1].startswith("and the rest") for lines in pages)
+
+
+def test_a_number_repeated_at_one_height_above_other_lines_is_not_a_page_number() -> None:
+    # A table's last figure at the same height on two pages, with a footnote under it.
+    pages = [[_line("Body text of the page, as long as a line of prose is.", 60.0, p),
+              _line("12", 750.0, p, left=400.0),
+              _line("Footnote text set under the table on each page.", 780.0, p)] for p in (1, 2)]
+    drop_furniture(pages, [842.0] * 2)
+    assert all(any(ln.text == "12" for ln in lines) for lines in pages)

@@ -32,7 +32,9 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
     text layers; odd and even pages may carry different headers). A little further in
     (the centre within ``WIDE_MARGIN_FRACTION`` of the edge: a second header line, a
     header set lower than usual) a line is furniture only when the same digit-masked text
-    stands at the same height on at least two pages — body text never repeats like that.
+    stands at the same height on at least two pages — body text never repeats like that;
+    a bare number there must also be the page's outermost line (a page number set well
+    inside a wide margin, as theses do, not a table's last figure).
     """
     seen: Counter[str] = Counter()
     placed: Counter[tuple[str, int]] = Counter()
@@ -52,8 +54,9 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
                 or (multi and _repeats_nearly(_letters(text), letters, i))
             ):
                 continue
-            if multi and _in_wide_band(ln, h) and placed[_placed_key(ln)] >= 2 \
-                    and any(c.isalpha() for c in text):
+            if multi and _in_wide_band(ln, h) and placed[_placed_key(ln)] >= 2 and (
+                    any(c.isalpha() for c in text)
+                    or (_PAGE_NUMBER_RE.match(text) and _outermost(ln, lines, h))):
                 continue
             keep.append(ln)
         pages[i] = keep
@@ -96,6 +99,13 @@ def _in_band(ln: Line, h: float) -> bool:
 def _in_wide_band(ln: Line, h: float) -> bool:
     centre = (ln.bbox[1] + ln.bbox[3]) / 2
     return centre < h * WIDE_MARGIN_FRACTION or centre > h * (1 - WIDE_MARGIN_FRACTION)
+
+
+def _outermost(ln: Line, lines: list[Line], h: float) -> bool:
+    """Whether no line of the page stands further toward the edge ``ln`` is near."""
+    if (ln.bbox[1] + ln.bbox[3]) / 2 > h / 2:
+        return all(other.bbox[3] <= ln.bbox[3] for other in lines)
+    return all(other.bbox[1] >= ln.bbox[1] for other in lines)
 
 
 def _placed_key(ln: Line) -> tuple[str, int]:
