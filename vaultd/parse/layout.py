@@ -90,7 +90,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    ``-Medi``, ``CMBX10``, ``-SemiboldIt``); a numbered line in capitals on its own is a
 #:    heading (IEEE's small capitals ``I. INTRODUCTION``), as is ``REFERENCES`` alone; a
 #:    first-page line of authors' names is front matter, not a heading; a heading has a
-#:    word of three letters (TeX's big summation ``P`` is none).
+#:    word of three letters (TeX's big summation ``P`` is none); a bare page number set
+#:    well inside a wide margin is furniture.
 LAYOUT_VERSION = 13
 
 # Spacing accent → combining mark.
