@@ -305,3 +305,38 @@ def test_references_on_a_line_of_its_own_in_the_body_font_start_the_reference_li
     blocks = build_blocks(pages, infos, "pymupdf")
     assert [b.type for b in blocks][-3:] == ["heading", "reference", "reference"]
     assert blocks[-1].section == "REFERENCES"
+
+
+def _at(text: str, box: tuple[float, float, float, float], block: int, page: int = 1) -> Line:
+    return Line(text=text, bbox=box, size=10.0, bold=False, block=block, page=page)
+
+
+def test_a_sentence_split_at_a_stacked_fraction_stays_one_paragraph() -> None:
+    # "for θ = ½ the scheme…": the denominator starts the next block, with the sentence.
+    lines = [_at("The stability properties of the method are well known: for the", (33.0, 100.0, 284.0, 110.0), 0),
+             _at("first choice, with h = 1", (33.0, 111.0, 150.0, 121.0), 0),
+             _at("2 the unconditionally stable and energy preserving scheme is", (33.0, 124.0, 284.0, 134.0), 1),
+             _at("recovered, as the next section shows for the collisions.", (33.0, 135.0, 270.0, 145.0), 1)]
+    blocks = build_blocks([lines], [_info(1)], "pymupdf")
+    assert [b.type for b in blocks] == ["paragraph"]
+    assert "h = 1 2 the unconditionally stable" in blocks[0].text
+
+
+def test_the_rest_of_a_line_split_off_at_a_superscript_joins_its_paragraph() -> None:
+    lines = [_at("where v(t) are the linear velocities, m is the mass, and the", (33.0, 411.0, 284.0, 421.0), 0),
+             _at("force fext = (fx, fy)ext", (33.0, 422.0, 100.0, 433.0), 0),
+             _at("T are external forces acting on the particle.", (101.0, 422.0, 260.0, 433.0), 1)]
+    blocks = build_blocks([lines], [_info(1)], "pymupdf")
+    assert [b.type for b in blocks] == ["paragraph"]
+    assert blocks[0].text.rstrip().endswith("(fx, fy)ext T are external forces acting on the particle.")
+
+
+def test_a_paragraph_in_the_next_column_level_with_a_short_last_line_stays_apart() -> None:
+    lines = [_at("The left column ends its paragraph here, and the last", (33.0, 700.0, 284.0, 710.0), 0),
+             _at("line is short", (33.0, 711.0, 100.0, 721.0), 0),
+             _at("Results in the right column start a paragraph of their own.", (302.0, 711.0, 553.0, 721.0), 1),
+             _at("It goes on for a second line, as paragraphs do in this paper.", (302.0, 722.0, 553.0, 732.0), 1)]
+    info = PageInfo(number=1, label=None, width=612.0, height=792.0,
+                    to_user=(1.0, 0.0, 0.0, -1.0, 0.0, 792.0), has_images=False)
+    blocks = build_blocks([lines], [info], "pymupdf")
+    assert [b.text[:9] for b in blocks if b.type == "paragraph"] == ["The left ", "Results i"]

@@ -92,7 +92,10 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    first-page line of authors' names is front matter, not a heading; a heading has a
 #:    word of three letters (TeX's big summation ``P`` is none); a bare page number set
 #:    well inside a wide margin is furniture.
-LAYOUT_VERSION = 13
+#: 14: a sentence split at a stacked fraction (``h = 1`` | ``2 the scheme…``) or at a
+#:    superscript that MuPDF set as a block of its own (``(fx, fy)ext`` | ``T are…``)
+#:    stays one paragraph.
+LAYOUT_VERSION = 14
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

@@ -166,7 +166,32 @@ def _continues(prev: Para, cur: Para) -> bool:
     tail = prev.text.rstrip()
     if tail.endswith("-") and len(tail) > 1 and tail[-2].isalpha() and first.isalpha():
         return True  # a word split at the column or page break: SCI- / ENCEPARSE
-    return first.islower() or (first in ",;)" and first != "")
+    return first.islower() or (first in ",;)" and first != "") or bool(_INDEX_LEAD_RE.match(cur.text))
+
+
+#: A para opening with a one- or two-digit number and then a lowercase word (``2 the
+#: scheme is…``, ``0 and xj…``) goes on from the one before: the number is a fraction's
+#: denominator or an index set below the line, split off with it.
+_INDEX_LEAD_RE = re.compile(r"\d{1,2} +[a-z]")
+
+
+def _rest_of_line(prev: Para, cur: Para) -> bool:
+    """Whether ``cur`` starts with the rest of ``prev``'s last printed line, split off at a
+    baseline shift (``… (fx, fy)ext`` | ``T are external forces.``): same page, the two
+    lines overlapping by half the lower one's height, ``cur``'s starting at most one em
+    after ``prev``'s ends, which is short of its para's right edge (a column's gutter is
+    wider, and a full line has no rest)."""
+    if prev.type != "paragraph" or cur.type != "paragraph":
+        return False
+    last, first = prev.lines[-1], cur.lines[0]
+    if last.page != first.page or len(prev.lines) < 2:
+        return False
+    overlap = min(last.bbox[3], first.bbox[3]) - max(last.bbox[1], first.bbox[1])
+    height = min(last.bbox[3] - last.bbox[1], first.bbox[3] - first.bbox[1])
+    em = max(last.size, 1.0)
+    right = max(ln.bbox[2] for ln in prev.lines)
+    return (overlap >= 0.5 * height and -0.5 * em <= first.bbox[0] - last.bbox[2] <= em
+            and last.bbox[2] < right - 2 * em)
 
 
 def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) -> list[Block]:
@@ -233,7 +258,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     if plain:
                         _drop_scan_labels(paras, para_lines[0], body)
                 target = _merge_target(paras)
-                if target is not None and not cur.floating and _continues(target, cur):
+                if target is not None and not cur.floating and (
+                        _continues(target, cur) or _rest_of_line(target, cur)):
                     append_piece(target, para_lines, text)
                     continue
                 paras.append(cur)
