@@ -247,3 +247,53 @@ def test_a_figure_made_of_tiny_text_stays_out_of_the_paragraphs(tmp_path: Path) 
     doc = _pdf(tmp_path / "t.pdf", page)
     assert "Evolution&Maintenance" not in " ".join(b.text for b in doc.blocks)
     assert _texts(doc, "figure") == ["Figure 2: Topics identified in the workshop."]
+
+
+def test_two_tables_side_by_side_under_one_caption_both_stay_out_of_the_text(tmp_path: Path) -> None:
+    pymupdf = load_pymupdf()
+
+    def page(p: Any) -> None:
+        p.insert_text((72, 80), "Table 2: Scores of the two models on each of the datasets, as the "
+                      "mean of three runs.", fontsize=10)  # the caption spans both tables
+        for x0, x1 in ((90.0, 270.0), (320.0, 500.0)):  # two booktabs tables, rules level
+            for y in (95.0, 111.0, 160.0):
+                p.draw_line(pymupdf.Point(x0, y), pymupdf.Point(x1, y), width=0.5)
+        _lines(p, 94, 106, ["DS Base Ours"], size=9)
+        _lines(p, 94, 126, ["AB 0.050 0.249", "AD 0.104 1.010"], size=9, leading=14)
+        _lines(p, 324, 106, ["DS Base Ours"], size=9)
+        _lines(p, 324, 126, ["GE 0.059 0.234", "HI 0.449 0.483"], size=9, leading=14)
+        _lines(p, 72, 200, BODY)
+
+    doc = _pdf(tmp_path / "t2.pdf", page)
+    assert _texts(doc, "paragraph") == [" ".join(BODY)]
+    [table] = _texts(doc, "table")
+    assert "AB 0.050 0.249" in table and "HI 0.449 0.483" in table
+
+
+def test_a_figure_s_grid_between_two_table_captions_is_neither_table(tmp_path: Path) -> None:
+    pymupdf = load_pymupdf()
+
+    def booktabs(p: Any, y: float, rows: list[str]) -> None:
+        for ry in (y, y + 16.0, y + 50.0):
+            p.draw_line(pymupdf.Point(200, ry), pymupdf.Point(400, ry), width=0.5)
+        _lines(p, 204, y + 11.0, rows[:1], size=9)
+        _lines(p, 204, y + 30.0, rows[1:], size=9, leading=14)
+
+    def page(p: Any) -> None:
+        p.insert_text((72, 70), "Table 2: DCR scores of the two models on each dataset.", fontsize=10)
+        booktabs(p, 80.0, ["DS Base Ours", "AB 0.050 0.249", "AD 0.104 1.010"])
+        for x in range(120, 281, 40):  # a plot's grid, ruled both ways, between the tables
+            p.draw_line(pymupdf.Point(x, 160), pymupdf.Point(x, 280), width=0.3)
+        for y in range(160, 281, 30):
+            p.draw_line(pymupdf.Point(120, y), pymupdf.Point(280, y), width=0.3)
+        p.insert_text((150, 292), "Validation score", fontsize=8)
+        p.insert_text((72, 320), "Figure 4: Scores against privacy for each dataset.", fontsize=9)
+        _lines(p, 72, 350, BODY)
+        p.insert_text((72, 420), "Table 3: MLE when a quarter of the values are missing.", fontsize=10)
+        booktabs(p, 430.0, ["DS MLE Delta", "AD 0.813 -0.001", "KI 0.868 -0.008"])
+
+    doc = _pdf(tmp_path / "g.pdf", page)
+    first, second = _texts(doc, "table")
+    assert "AD 0.104 1.010" in first and "KI 0.868 -0.008" in second
+    assert "Validation" not in first + second
+    assert _texts(doc, "paragraph") == [" ".join(BODY)]

@@ -94,7 +94,10 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    well inside a wide margin is furniture.
 #: 14: a sentence split at a stacked fraction (``h = 1`` | ``2 the scheme…``) or at a
 #:    superscript that MuPDF set as a block of its own (``(fx, fy)ext`` | ``T are…``)
-#:    stays one paragraph.
+#:    stays one paragraph; each table caption's rules are grouped on their own (two
+#:    captions' together took in a figure's plot grid between them), a ruled table must
+#:    sit within ``SEED_GAP`` of its caption, and tables ruled only across may stand
+#:    side by side under one caption.
 LAYOUT_VERSION = 14
 
 # Spacing accent → combining mark.

@@ -7,10 +7,12 @@ rules of the same width right above or below its ``Table N`` caption. So:
 
 1. The page's horizontal rules (at least ``MIN_RULE`` long; pieces of one rule joined).
 2. The seed is the rule nearest the caption, above or below it within ``SEED_GAP``,
-   sharing horizontal extent with it.
+   sharing horizontal extent with it. Tables set side by side under one caption each
+   have a seed of their own, level with that one (``SIDE_BY_SIDE``).
 3. Going away from the caption, rules whose horizontal extent matches the seed's
    (``SAME_EXTENT`` of the wider one) join the stack while the gap to the last one is at
-   most ``MAX_GAP`` and no caption or heading-sized line stands in between.
+   most ``MAX_GAP`` and no caption over the rules' width, nor a line running past both
+   their ends (body text), stands in between.
 4. With at least two rules, every line whose centre lies between the top and bottom
    rules, inside their horizontal extent, is a cell line of the table: it is taken out of
    the page's text (so it never joins a paragraph) and its text, row by row, becomes the
@@ -30,6 +32,11 @@ from vaultd.parse.paras import Line
 MAX_GAP = 320.0
 #: Two rules belong to one table when they overlap over this share of the wider one.
 SAME_EXTENT = 0.8
+#: Tables side by side under one caption start within this many points of the same
+#: distance from it (their top rules are level, give or take a header row).
+SIDE_BY_SIDE = 12.0
+#: A line running this many points past both ends of a table's rules is body text.
+ACROSS = 6.0
 #: Lines whose baselines are this close (points) form one row.
 ROW_TOLERANCE = 2.0
 
@@ -42,13 +49,24 @@ def _overlap(a: Rule, b: Rule) -> float:
 
 
 def _between(lines: Iterable[Line], top: float, bottom: float, rule: Rule) -> list[Line]:
+    """Captions between two rules, over some of the rule's width."""
     return [ln for ln in lines
             if top < (ln.bbox[1] + ln.bbox[3]) / 2 < bottom
-            and rule[1] - 3.0 <= (ln.bbox[0] + ln.bbox[2]) / 2 <= rule[2] + 3.0]
+            and min(ln.bbox[2], rule[2]) > max(ln.bbox[0], rule[1])]
 
 
-def rule_stack(rules: list[Rule], caption: Line, stops: list[Line], seed_gap: float) -> Box | None:
-    """The box between the top and bottom rules of the caption's table, or None."""
+def _across(lines: Iterable[Line], top: float, bottom: float, rule: Rule) -> bool:
+    """Whether a line between two rules runs past both their ends (``ACROSS`` points):
+    body text set across the table's width is no cell of it."""
+    return any(top < (ln.bbox[1] + ln.bbox[3]) / 2 < bottom
+               and ln.bbox[0] < rule[1] - ACROSS and ln.bbox[2] > rule[2] + ACROSS for ln in lines)
+
+
+def rule_stacks(rules: list[Rule], caption: Line, stops: list[Line], seed_gap: float,
+                lines: Iterable[Line] = ()) -> list[Box]:
+    """The boxes between the top and bottom rules of the caption's table: one, or one per
+    table set side by side under one caption (a seed level with the nearest one, within
+    ``SIDE_BY_SIDE`` points of its gap, sharing no horizontal extent with it)."""
     cap = caption.bbox
     seeds = []
     for rule in rules:
@@ -59,9 +77,23 @@ def rule_stack(rules: list[Rule], caption: Line, stops: list[Line], seed_gap: fl
         if -2.0 <= gap <= seed_gap:
             seeds.append((gap, rule))
     if not seeds:
-        return None
-    seed = min(seeds)[1]
-    downward = seed[0] > cap[3] - 2.0
+        return []
+    seeds.sort()
+    best_gap, best = seeds[0]
+    downward = best[0] > cap[3] - 2.0
+    chosen = [best]
+    for gap, rule in seeds[1:]:
+        if (gap - best_gap <= SIDE_BY_SIDE and (rule[0] > cap[3] - 2.0) == downward
+                and all(min(rule[2], c[2]) <= max(rule[1], c[1]) for c in chosen)):
+            chosen.append(rule)
+    text = list(lines)
+    boxes = [_stack(seed, rules, stops, downward, text) for seed in chosen]
+    return [box for box in boxes if box is not None]
+
+
+def _stack(seed: Rule, rules: list[Rule], stops: list[Line], downward: bool,
+           lines: list[Line]) -> Box | None:
+    """The box of the rules stacked from ``seed`` away from its caption (module doc, 3)."""
     ahead = sorted((r for r in rules if (r[0] > seed[0] if downward else r[0] < seed[0])),
                    key=lambda r: r[0] if downward else -r[0])
     stack = [seed]
@@ -72,7 +104,7 @@ def rule_stack(rules: list[Rule], caption: Line, stops: list[Line], seed_gap: fl
         if _overlap(rule, seed) < SAME_EXTENT:
             continue
         top, bottom = sorted((last[0], rule[0]))
-        if _between(stops, top, bottom, seed):
+        if _between(stops, top, bottom, seed) or _across(lines, top, bottom, seed):
             break
         stack.append(rule)
     if len(stack) < 2:

@@ -39,7 +39,7 @@ from typing import Any
 
 from vaultd.parse.base import Block, Box
 from vaultd.parse.classify import CAPTION_RE
-from vaultd.parse.open_tables import cell_rows, inside, rule_stack
+from vaultd.parse.open_tables import cell_rows, inside, rule_stacks
 from vaultd.parse.paras import Line, PageInfo
 from vaultd.parse.pymupdf import load_pymupdf, mupdf_text
 from vaultd.parse.structure import build_blocks
@@ -229,14 +229,27 @@ def rule_region(page: Any, captions: list[Line],
     Rules are drawings at least ``MIN_RULE`` long in one direction (glyph-sized shapes such
     as logos and dotted-line dots are ignored). Starting from the rules that share some
     horizontal extent with a caption line and lie within ``SEED_GAP`` above or below it,
-    rules within ``CLIP_MARGIN`` of the group are added
-    until none is left; the group's box, widened by ``CLIP_MARGIN``, is the search clip.
+    rules within ``CLIP_MARGIN`` of the group are added until none is left, for each
+    caption on its own (``_caption_region``); the box of the groups that have a column
+    rule, widened by ``CLIP_MARGIN``, is the search clip.
     ``rules``: the page's ``_drawn_rules``, when the caller already has them.
     """
     if rules is None:
         rules = _drawn_rules(page)
-    group = [r for r in rules if any(_beside(r[0], c.bbox) for c in captions)]
-    rest = [r for r in rules if r not in group]
+    regions = [box for c in captions if (box := _caption_region(c, rules)) is not None]
+    if not regions:
+        return None
+    m = CLIP_MARGIN
+    box = _box_of(regions)
+    return (box[0] - m, box[1] - m, box[2] + m, box[3] + m)
+
+
+def _caption_region(caption: Line, rules: list[tuple[Box, dict[str, Any]]]) -> Box | None:
+    """The box of one caption's rule group (``rule_region``), or None without a column
+    rule. Each caption grows its own group: grown together, two tables' seeds would span
+    everything between them (a figure's plot grid, say)."""
+    group = [r for r in rules if _beside(r[0], caption.bbox)]
+    rest = [r for r in rules if not _beside(r[0], caption.bbox)]
     if not group:
         return None
     box = _box_of([g[0] for g in group])
@@ -249,10 +262,7 @@ def rule_region(page: Any, captions: list[Line],
                 rest.remove(r)
                 box = _box_of([box, r[0]])
                 grew = True
-    if not _has_column_rule(group):
-        return None
-    m = CLIP_MARGIN
-    return (box[0] - m, box[1] - m, box[2] + m, box[3] + m)
+    return box if _has_column_rule(group) else None
 
 
 def _rule_lines(rules: list[tuple[Box, dict[str, Any]]], region: Box
@@ -296,8 +306,8 @@ def find_page_tables(page: Any, lines: list[Line],
         x0, y0, x1, y1 = (float(v) for v in tab_bbox)
         bbox: Box = (x0, y0, x1, y1)
         cap = min(free, key=lambda ln: _distance(ln.bbox, bbox))
-        if _distance(cap.bbox, bbox) >= 1e4:
-            continue
+        if _distance(cap.bbox, bbox) > SEED_GAP:
+            continue  # no caption right above or below it: a figure's grid, not a table
         free.remove(cap)
         found.append(FoundTable(page.number + 1, bbox, rows, cap))
     if free:
@@ -316,13 +326,13 @@ def _open_tables(rules: list[tuple[Box, dict[str, Any]]], lines: list[Line], cap
     stops = [ln for ln in lines if CAPTION_RE.match(ln.text)]
     out: list[FoundTable] = []
     for cap in captions:
-        box = rule_stack(across, cap, [ln for ln in stops if ln is not cap], SEED_GAP)
-        if box is None or any(_near(box, t.bbox, 0.0) for t in (*found, *out)):
-            continue
-        cells = [ln for ln in lines if ln is not cap and inside(ln, box)]
-        rows = cell_rows(cells)
-        if rows:
-            out.append(FoundTable(page, box, rows, cap, ruled=False))
+        for box in rule_stacks(across, cap, [ln for ln in stops if ln is not cap], SEED_GAP, lines):
+            if any(_near(box, t.bbox, 0.0) for t in (*found, *out)):
+                continue
+            cells = [ln for ln in lines if ln is not cap and inside(ln, box)]
+            rows = cell_rows(cells)
+            if rows:
+                out.append(FoundTable(page, box, rows, cap, ruled=False))
     return out
 
 
