@@ -297,3 +297,23 @@ def test_a_figure_s_grid_between_two_table_captions_is_neither_table(tmp_path: P
     assert "AD 0.104 1.010" in first and "KI 0.868 -0.008" in second
     assert "Validation" not in first + second
     assert _texts(doc, "paragraph") == [" ".join(BODY)]
+
+
+def test_labels_set_on_a_diagram_s_top_edge_are_the_figure_s(tmp_path: Path) -> None:
+    pymupdf = load_pymupdf()
+
+    def page(p: Any) -> None:
+        _lines(p, 72, 100, BODY)
+        # "OR 1  Alice  website" stand on the boxes' top edge, mostly above it.
+        for i, label in enumerate(["OR 1", "Alice", "website"]):
+            x = 100 + i * 140
+            p.draw_rect(pymupdf.Rect(x, 200, x + 100, 260), color=(0, 0, 0), width=1)
+            p.insert_text((x + 10, 198), label, fontsize=9)
+        p.insert_text((72, 290), "Figure 1: Alice builds a two-hop circuit and begins fetching a "
+                      "web page from the website, one cell at a time.", fontsize=9)
+        _lines(p, 72, 330, ["The circuit is then extended hop by hop, as the next section explains."])
+
+    doc = _pdf(tmp_path / "e.pdf", page)
+    text = " ".join(_texts(doc, "paragraph"))
+    assert "Alice" not in text and "website" not in text
+    assert "The circuit is then extended hop by hop" in text

@@ -161,3 +161,26 @@ def test_respacing_only_adds_spaces_between_glyphs_that_stand_apart(text: str, g
     wanted = sum(1 for i in range(1, len(text)) if gaps[i] > MIN_WORD_SPACING * 10.0
                  and not text[i].isspace() and not text[i - 1].isspace())
     assert out.count(" ") == text.count(" ") + wanted
+
+
+def test_a_line_stretched_by_a_math_font_keeps_its_caption(fixtures_dir: Path) -> None:
+    """Cambria Math declares an ascent of several ems, so MuPDF gives a caption line with a
+    formula in it a box five lines high; read from the glyphs' baselines the line stays
+    under the one before, in its caption, instead of becoming a paragraph of its own."""
+    from vaultd.parse.pymupdf import PyMuPDFParser
+
+    pdf = fixtures_dir / "pdfs-eval" / "pdfs" / "iop_jpcs_2022_event_detection.pdf"
+    blocks = [b for b in PyMuPDFParser().parse(pdf).blocks if b.page == 4]
+    [caption] = [b for b in blocks if b.type == "figure"]
+    assert "sentence, and a graph encoder component incorporates" in caption.text
+    assert "Finally, a classifier module is employed" in caption.text
+    assert not any("graph encoder component incorporates" in b.text
+                   for b in blocks if b.type == "paragraph")
+
+
+def test_glyph_extent_is_an_em_high_at_the_baseline_and_inside_mupdf_s_box() -> None:
+    from vaultd.parse.pymupdf import _glyph_extent
+
+    spans = [{"origin": (0.0, 100.0), "size": 10.0}, {"origin": (40.0, 103.0), "size": 7.0}]
+    assert _glyph_extent(spans, 40.0, 160.0) == (91.0, 104.75)
+    assert _glyph_extent(spans, 95.0, 101.0) == (95.0, 101.0)

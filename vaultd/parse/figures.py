@@ -43,7 +43,8 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
 
     The figure is found as for its crop (``figure_region``), from the page's graphics, but
     without images that cover most of the page (a scanned page is one image). A line is
-    inside when its centre is; lines of prose at body size are kept. Lines set tiny (under
+    inside when its centre is, or when it overlaps the figure's top by half its height (a
+    label set on the drawing's top edge); lines of prose at body size are kept. Lines set tiny (under
     ``TINY_TEXT`` of the body size) right above the caption, in its column, are the
     figure's too, with or without graphics. ``rects``: the page's
     ``graphics_rects``, when the caller already has them."""
@@ -65,7 +66,8 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
             if ln is cap:
                 continue
             cx, cy = (ln.bbox[0] + ln.bbox[2]) / 2, (ln.bbox[1] + ln.bbox[3]) / 2
-            if not (region[0] <= cx <= region[2] and region[1] <= cy < region[3]):
+            half = (ln.bbox[3] - ln.bbox[1]) / 2  # a label set on the drawing's top edge
+            if not (region[0] <= cx <= region[2] and region[1] - half <= cy < region[3]):
                 continue
             if len(ln.text.split()) >= PROSE_WORDS and ln.size >= body - 0.5:
                 continue

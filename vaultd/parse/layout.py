@@ -97,7 +97,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    stays one paragraph; each table caption's rules are grouped on their own (two
 #:    captions' together took in a figure's plot grid between them), a ruled table must
 #:    sit within ``SEED_GAP`` of its caption, and tables ruled only across may stand
-#:    side by side under one caption.
+#:    side by side under one caption; a label on a diagram's top edge is the figure's; a
+#:    line box stretched by a math font's metrics is read from its baselines.
 LAYOUT_VERSION = 14
 
 # Spacing accent → combining mark.

@@ -127,6 +127,8 @@ def _read_page(page: Any, flags: int) -> list[Line]:
                 continue
             size, bold = _line_style(spans)
             x0, y0, x1, y1 = line["bbox"]
+            if y1 - y0 > TALL_LINE * max(size, 1.0):
+                y0, y1 = _glyph_extent(spans, y0, y1)
             faces: set[str] = set()
             if len(spans) == 1:  # most lines: one font, no run-in lead
                 font = spans[0]["font"]
@@ -137,6 +139,19 @@ def _read_page(page: Any, flags: int) -> list[Line]:
                               block=bno, page=number, italic=_italic(spans),
                               font=font.partition("+")[2] or font, mixed=len(faces) > 1))
     return _merge_same_baseline(lines)
+
+
+#: A line box this many times its size high was stretched by a font's metrics, not by
+#: its glyphs: OpenType math fonts (Cambria Math) declare ascents of several ems.
+TALL_LINE = 2.0
+
+
+def _glyph_extent(spans: list[dict[str, Any]], y0: float, y1: float) -> tuple[float, float]:
+    """A stretched line's vertical extent from its spans' baselines and sizes (0.9 em above,
+    0.25 em below each baseline, as a text face's glyphs reach), within MuPDF's box."""
+    top = min(sp["origin"][1] - 0.9 * sp["size"] for sp in spans)
+    bottom = max(sp["origin"][1] + 0.25 * sp["size"] for sp in spans)
+    return max(y0, top), min(y1, bottom)
 
 
 def _is_math_run(span: dict[str, Any]) -> bool:
