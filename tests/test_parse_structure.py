@@ -340,3 +340,18 @@ def test_a_paragraph_in_the_next_column_level_with_a_short_last_line_stays_apart
                     to_user=(1.0, 0.0, 0.0, -1.0, 0.0, 792.0), has_images=False)
     blocks = build_blocks([lines], [info], "pymupdf")
     assert [b.text[:9] for b in blocks if b.type == "paragraph"] == ["The left ", "Results i"]
+
+
+def test_a_formula_s_scraps_are_no_paragraphs_but_a_symbol_inside_a_sentence_stays() -> None:
+    lines = [_at("In particular, each training instance is a triplet of papers:", (33.0, 100.0, 284.0, 110.0), 0),
+             _at("d", (60.0, 120.0, 66.0, 130.0), 1),
+             _at(", 0", (200.0, 120.0, 215.0, 130.0), 2),
+             _at("where the margin is chosen on the development set of the", (33.0, 140.0, 284.0, 150.0), 3),
+             _at("papers, and the distance", (33.0, 151.0, 140.0, 161.0), 3),
+             _at("d", (142.0, 163.0, 148.0, 173.0), 4),
+             _at("is the Euclidean distance between the two vectors.", (33.0, 175.0, 284.0, 185.0), 5)]
+    blocks = build_blocks([lines], [_info(1)], "pymupdf")
+    assert [(b.type, b.text.strip()) for b in blocks if b.type != "paragraph"] == [
+        ("equation", "d"), ("equation", ", 0")]
+    assert any(b.text.rstrip().endswith("the distance d is the Euclidean distance between the two vectors.")
+               for b in blocks if b.type == "paragraph")

@@ -98,7 +98,10 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    captions' together took in a figure's plot grid between them), a ruled table must
 #:    sit within ``SEED_GAP`` of its caption, and tables ruled only across may stand
 #:    side by side under one caption; a label on a diagram's top edge is the figure's; a
-#:    line box stretched by a math font's metrics is read from its baselines.
+#:    line box stretched by a math font's metrics is read from its baselines; a source
+#:    block with lines level in both columns is read as one block per column; a caption's
+#:    continuation is bold when it is; a few symbols without a word (``d``, ``, 0``) are a
+#:    formula's pieces, not a paragraph.
 LAYOUT_VERSION = 14
 
 # Spacing accent → combining mark.

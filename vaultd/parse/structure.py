@@ -23,6 +23,7 @@ from collections import Counter
 from vaultd.models import ChunkType
 from vaultd.parse.base import Block, Box, user_rect
 from vaultd.parse.classify import (
+    FRAGMENT_MAX,
     LIST_RE,
     alpha_ratio,
     classify,
@@ -54,7 +55,8 @@ def order_page(lines: list[Line], width: float) -> list[list[Line]]:
         groups.setdefault(ln.block, []).append(ln)
     mid = width / 2
     slack = width * 0.03
-    boxed = sorted(((union(g), g) for g in groups.values()), key=lambda t: (t[0][1], t[0][0]))
+    pieces = [piece for g in groups.values() for piece in _by_column(g, mid, slack)]
+    boxed = sorted(((union(g), g) for g in pieces), key=lambda t: (t[0][1], t[0][0]))
     out: list[list[Line]] = []
     left: list[tuple[Box, list[Line]]] = []
     right: list[tuple[Box, list[Line]]] = []
@@ -75,6 +77,23 @@ def order_page(lines: list[Line], width: float) -> list[list[Line]]:
             right.append((box, g))
     flush()
     return out
+
+
+def _by_column(group: list[Line], mid: float, slack: float) -> list[list[Line]]:
+    """A source block whose lines stand in both columns, level with each other and none
+    across the middle, each side with a line of text as wide as most of a column, as one
+    block per column: a word processor may put a figure's caption in the left column and
+    the heading level with it in the right into one block."""
+    left = [ln for ln in group if ln.bbox[2] <= mid + slack]
+    right = [ln for ln in group if ln.bbox[0] >= mid - slack and ln.bbox[2] > mid + slack]
+    if not left or not right or len(left) + len(right) != len(group):
+        return [group]
+    (_, ltop, _, lbottom), (_, rtop, _, rbottom) = union(left), union(right)
+    wide = 0.6 * mid  # a column's line of text, not a formula's pieces
+    if ltop >= rbottom or rtop >= lbottom or not any(ln.bbox[2] - ln.bbox[0] >= wide for ln in left) \
+            or not any(ln.bbox[2] - ln.bbox[0] >= wide for ln in right):
+        return [group]
+    return [left, right]
 
 
 def _caseless(text: str) -> bool:
@@ -175,6 +194,14 @@ def _continues(prev: Para, cur: Para) -> bool:
 _INDEX_LEAD_RE = re.compile(r"\d{1,2} +[a-z]")
 
 
+def _is_scrap(text: str) -> bool:
+    """A few symbols without a word of two letters (``d``, ``, 0``, ``2 1``), which no
+    sentence has on its own: the pieces of a display formula MuPDF set as blocks."""
+    chars = "".join(text.split())
+    return 0 < len(chars) <= FRAGMENT_MAX and not any(
+        sum(map(str.isalpha, word)) >= 2 for word in text.split())
+
+
 def _rest_of_line(prev: Para, cur: Para) -> bool:
     """Whether ``cur`` starts with the rest of ``prev``'s last printed line, split off at a
     baseline shift (``… (fx, fy)ext`` | ``T are external forces.``): same page, the two
@@ -262,6 +289,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                         _continues(target, cur) or _rest_of_line(target, cur)):
                     append_piece(target, para_lines, text)
                     continue
+                if kind == "paragraph" and _is_scrap(text):
+                    cur.type = "equation"  # "d", ", 0": a formula's pieces, no sentence's
                 paras.append(cur)
     font_headings(paras, body)
     return _to_blocks(paras, infos)
@@ -302,7 +331,7 @@ def _caption_goes_on(paras: list[Para], lines: list[Line], text: str, body: floa
                      plain: bool = False) -> bool:
     """Whether a para of ``lines`` is the rest of the caption that is the last para: right
     under it (same page, within two body sizes, overlapping it across, in the caption's
-    size), and either a bare identifier (PLOS sets each figure's DOI there) or the
+    size, bold when it is), and either a bare identifier (PLOS sets each figure's DOI there) or the
     caption's unfinished sentence going on in lowercase.
 
     In a text layer without fonts (``plain``: a scan's OCR, which sets each printed line
@@ -321,7 +350,8 @@ def _caption_goes_on(paras: list[Para], lines: list[Line], text: str, body: floa
             and -(last.bbox[3] - last.bbox[1]) < gap <= SCAN_CAPTION_GAP * body:
         return True
     if not -0.5 * body <= gap <= 2 * body \
-            or abs(line.size - last.size) > 0.5:  # body text under a caption is set larger
+            or abs(line.size - last.size) > 0.5 \
+            or (last.bold and not line.bold):  # body text under a caption is set larger or lighter
         return False
     if IDENTIFIER_LINE_RE.fullmatch(text.strip()):
         return True
@@ -422,7 +452,7 @@ def _drop_scan_labels(paras: list[Para], caption: Line, body: float) -> None:
     run: list[tuple[Para, Box]] = []
     for para in reversed(paras):
         box = union(para.lines)
-        if (para.type not in ("paragraph", "heading") or _is_prose(para.text)
+        if (para.type not in ("paragraph", "heading", "equation") or _is_prose(para.text)
                 or para.lines[0].page != caption.page or box[1] >= caption.bbox[1]
                 or box[0] >= caption.bbox[2] or box[2] <= caption.bbox[0]):
             break

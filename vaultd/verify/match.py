@@ -111,8 +111,9 @@ class Passages:
 
         best: Near | None = None
         for i, form in enumerate(self.forms):
-            if not form:
-                continue
+            if len(form) < len(quote) // 2:
+                continue  # a chunk shorter than half the quote cannot be the passage it
+                # misquotes; partial alignment would find it *inside* the quote ("d": 100)
             hit = fuzz.partial_ratio_alignment(quote, form, score_cutoff=best.score if best else NEAR)
             if hit is not None and (best is None or hit.score > best.score):
                 best = Near(i, hit.score, _whole_words(form, hit.dest_start, hit.dest_end, quote))
