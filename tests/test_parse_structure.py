@@ -355,3 +355,28 @@ def test_a_formula_s_scraps_are_no_paragraphs_but_a_symbol_inside_a_sentence_sta
         ("equation", "d"), ("equation", ", 0")]
     assert any(b.text.rstrip().endswith("the distance d is the Euclidean distance between the two vectors.")
                for b in blocks if b.type == "paragraph")
+
+
+def test_a_block_level_in_both_columns_is_read_one_column_after_the_other() -> None:
+    # A word processor put the left column's figure caption and the right column's
+    # section start, level with it, into one block.
+    left = [_at("provide a response within 300 ms for most of the requests of a peak", (54.0, 337.0, 296.0, 347.0), 0),
+            _at("load of five hundred requests per second, as the contract says.", (54.0, 348.0, 296.0, 358.0), 0)]
+    mixed = [replace(_at("Figure 1: Service-oriented architecture of the platform", (60.0, 309.0, 288.0, 319.0), 7),
+                     bold=True),
+             replace(_at("2.3 Design Considerations", (318.0, 308.0, 465.0, 321.0), 7), bold=True),
+             _at("Data replication algorithms used in commercial systems have", (318.0, 321.0, 560.0, 331.0), 7),
+             _at("traditionally performed synchronous replica coordination.", (318.0, 332.0, 560.0, 342.0), 7)]
+    blocks = build_blocks([[*left, *mixed]], [_info(1)], "pymupdf")
+    kinds = [(b.type, b.text[:12]) for b in blocks]
+    assert kinds == [("figure", "Figure 1: Se"), ("paragraph", "provide a re"),
+                     ("heading", "2.3 Design C"), ("paragraph", "Data replica")]
+
+
+def test_a_bold_caption_does_not_take_the_light_body_line_under_it() -> None:
+    caption = Line(text="Figure 1: Service-oriented architecture of the platform", bbox=(60.0, 309.0, 288.0, 319.0),
+                   size=10.0, bold=True, block=0, page=1)
+    body = [_at("provide a response within 300 ms for most of the requests of a peak", (54.0, 327.0, 296.0, 337.0), 1),
+            _at("load of five hundred requests per second, as the contract says.", (54.0, 338.0, 296.0, 348.0), 1)]
+    blocks = build_blocks([[caption, *body]], [_info(1)], "pymupdf")
+    assert [b.type for b in blocks] == ["figure", "paragraph"]
