@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vaultd.parse.fontnames import is_bold_font, is_italic_font
+from vaultd.parse.fontnames import is_bold_font, is_italic_font, is_mono_font
 
 
 @pytest.mark.parametrize(("name", "bold", "italic"), [
@@ -43,3 +43,12 @@ def test_styles_read_from_the_name(name: str, bold: bool, italic: bool) -> None:
 def test_the_subset_prefix_never_changes_the_style(prefix: str, name: str) -> None:
     assert is_bold_font(f"{prefix}+{name}") == is_bold_font(name)
     assert is_italic_font(f"{prefix}+{name}") == is_italic_font(name)
+
+
+@pytest.mark.parametrize(("name", "mono"), [
+    ("CMTT10", True), ("CMSLTT10", True), ("LMMono10-Regular", True), ("Courier-Bold", True),
+    ("NimbusMonL-Regu", True), ("DejaVuSansMono", True), ("SourceCodePro-Regular", True),
+    ("ABCDEF+Consolas", True), ("CMR10", False), ("Times-Roman", False), ("Helvetica", False),
+])
+def test_typewriter_faces_are_told_from_their_names(name: str, mono: bool) -> None:
+    assert is_mono_font(name) is mono

@@ -317,3 +317,17 @@ def test_labels_set_on_a_diagram_s_top_edge_are_the_figure_s(tmp_path: Path) -> 
     text = " ".join(_texts(doc, "paragraph"))
     assert "Alice" not in text and "website" not in text
     assert "The circuit is then extended hop by hop" in text
+
+
+def test_lines_of_code_in_a_typewriter_face_are_no_headings(tmp_path: Path) -> None:
+    body = ["We propose a multicentre trial with teams in the province, run over two years"] * 7 \
+        + ["in every clinic."]
+
+    def page(p: Any) -> None:
+        y = 80.0
+        for code in ("R> hod <- join(hod)", "R> all <- sum(freq)"):
+            p.insert_text((72, y), code, fontsize=10, fontname="cour")  # code, then prose
+            y = _lines(p, 72, y + 20, body, font="tiro") + 12
+
+    doc = _pdf(tmp_path / "c.pdf", page)
+    assert _texts(doc, "heading") == []

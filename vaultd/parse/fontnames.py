@@ -56,3 +56,15 @@ def is_italic_font(name: str) -> bool:
     lower = base.lower()
     return (any(w in lower for w in _ITALIC_WORDS) or style in _ITALIC_STYLES
             or (len(style) > 2 and style.endswith(("it", "ital"))) or bool(_TEX_ITALIC_RE.match(base)))
+
+
+_MONO_RE = re.compile(r"^(?:CM|SF|EC|TC|LM)[A-Z]*TT|Mono|Courier|Consol|Menlo|Monaco|Inconsolata"
+                      r"|SourceCode|FiraCode|NimbusMon|Typewriter|Code\b", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=1024)
+def is_mono_font(name: str) -> bool:
+    """A typewriter face, for code: ``CMTT10``, ``CMSLTT10``, ``LMMono10-Regular``,
+    ``Courier``, ``Consolas``, ``DejaVuSansMono``, ``SourceCodePro-Regular``."""
+    base, _ = _style(name)
+    return bool(_MONO_RE.search(base))

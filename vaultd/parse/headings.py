@@ -11,6 +11,7 @@ import itertools
 from collections import Counter
 
 from vaultd.models import ChunkType
+from vaultd.parse.fontnames import is_mono_font
 from vaultd.parse.layout import join_two
 from vaultd.parse.paras import REFS_RE, Line, Para
 
@@ -107,7 +108,7 @@ def font_headings(paras: list[Para], body: float) -> None:
     short, starts with a capital and ends without punctuation, the paragraph after it
     starts right below it, flush with it, in the body's font, and at least two lines of
     the document are headings of this kind in that font (a heading style repeats; one odd
-    line in another face is not a style)."""
+    line in another face is not a style). A typewriter face sets code, never headings."""
     chars: Counter[str] = Counter()
     for para in paras:
         for ln in para.lines:
@@ -121,6 +122,7 @@ def font_headings(paras: list[Para], body: float) -> None:
         line, below = para.lines[0], after.lines[0]
         text = para.text.strip()
         if (not line.font or line.font in body_fonts or chars[line.font] > FONT_HEADING_SHARE * total
+                or is_mono_font(line.font)  # code (``R> hod2 <- join(…)``) is no heading
                 or below.font not in body_fonts or not text[:1].isupper()
                 or len(text) > FONT_HEADING_CHARS or len(text.split()) > FONT_HEADING_WORDS
                 or text.endswith((".", ",", ";", ":")) or line.size < body - 1.5):
