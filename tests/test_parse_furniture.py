@@ -69,3 +69,22 @@ def test_a_number_repeated_at_one_height_above_other_lines_is_not_a_page_number(
               _line("Footnote text set under the table on each page.", 780.0, p)] for p in (1, 2)]
     drop_furniture(pages, [842.0] * 2)
     assert all(any(ln.text == "12" for ln in lines) for lines in pages)
+
+
+def test_a_scan_s_running_footer_set_a_few_points_apart_on_each_page_is_furniture() -> None:
+    footer = "ACM Transactions on Computer Systems, Vol. 3, No. 1, February 1985."
+    tops = [631.0, 629.0, 642.0, 627.0]  # a tenth of the page above the foot, drifting
+    pages = [[_line("Body text of the page, as long as a line of prose is.", 60.0, p),
+              _line(footer, top, p)] for p, top in enumerate(tops, start=1)]
+    drop_furniture(pages, [704.0] * len(tops))
+    assert all(footer not in [ln.text for ln in lines] for lines in pages)
+
+
+def test_two_lines_that_merely_read_alike_near_the_foot_of_two_pages_stay() -> None:
+    # The last line of two captions, and footnotes 1 and 11 with the same address.
+    pages = [[_line("Body text of the page, as long as a line of prose is.", 300.0, p),
+              _line("Symbols filled: leaves. Hollow symbols: stem.", top, p),
+              _line(f"{mark} https://github.com/allenai/specter", top + 14.0, p)]
+             for p, top, mark in ((1, 742.0, 1), (2, 748.0, 11))]  # in the wide band
+    drop_furniture(pages, [842.0, 842.0])
+    assert all(len(lines) == 3 for lines in pages)

@@ -32,16 +32,19 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
     text layers; odd and even pages may carry different headers). A little further in
     (the centre within ``WIDE_MARGIN_FRACTION`` of the edge: a second header line, a
     header set lower than usual) a line is furniture only when the same digit-masked text
-    stands at the same height on at least two pages — body text never repeats like that;
+    stands at about the same height (``SAME_HEIGHT``) on another page — body text never
+    repeats like that;
     a bare number there must also be the page's outermost line (a page number set well
     inside a wide margin, as theses do, not a table's last figure).
     """
     seen: Counter[str] = Counter()
-    placed: Counter[tuple[str, int]] = Counter()
-    for lines, h in zip(pages, heights, strict=True):
+    placed: dict[str, list[tuple[int, float]]] = {}  # wide-band text → (page, top as share of h)
+    for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
         keys = {_norm_furniture(ln.text) for ln in lines if _in_band(ln, h)}
         seen.update(keys)
-        placed.update({_placed_key(ln) for ln in lines if _in_wide_band(ln, h)})
+        for ln in lines:
+            if _in_wide_band(ln, h):
+                placed.setdefault(_norm_furniture(ln.text), []).append((i, ln.bbox[1] / h))
     multi = len(pages) >= 2
     letters = [[_letters(ln.text) for ln in lines if _in_band(ln, h)]
                for lines, h in zip(pages, heights, strict=True)]
@@ -54,7 +57,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
                 or (multi and _repeats_nearly(_letters(text), letters, i))
             ):
                 continue
-            if multi and _in_wide_band(ln, h) and placed[_placed_key(ln)] >= 2 and (
+            if multi and _in_wide_band(ln, h) and _placed_again(placed, ln, i, h) and (
                     any(c.isalpha() for c in text)
                     or (_PAGE_NUMBER_RE.match(text) and _outermost(ln, lines, h))):
                 continue
@@ -108,8 +111,20 @@ def _outermost(ln: Line, lines: list[Line], h: float) -> bool:
     return all(other.bbox[1] >= ln.bbox[1] for other in lines)
 
 
-def _placed_key(ln: Line) -> tuple[str, int]:
-    # Same text at the same height (to 3 pt): how a running header repeats.
-    return _norm_furniture(ln.text), round(ln.bbox[1] / 3)
+def _placed_again(placed: dict[str, list[tuple[int, float]]], ln: Line, page: int, h: float) -> bool:
+    """Whether the same digit-masked text stands in the wide band of another page at the
+    same height (to ``SAME_TOP`` points), or of two other pages within ``SAME_HEIGHT`` of
+    the page height (a scan's pages are set a few points apart; two lines that merely
+    read alike, a caption's last words or a footnote's URL, rarely stand on three)."""
+    top = ln.bbox[1]
+    near = {p for p, y in placed.get(_norm_furniture(ln.text), ())
+            if p != page and abs(y * h - top) <= SAME_HEIGHT * h}
+    same = any(p != page and abs(y * h - top) <= SAME_TOP
+               for p, y in placed.get(_norm_furniture(ln.text), ()))
+    return same or len(near) >= 2
 
 
+#: Two lines this close (points) stand at the same height.
+SAME_TOP = 1.5
+#: How far apart (share of the page height) one running line stands on two pages.
+SAME_HEIGHT = 0.025

@@ -101,7 +101,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    line box stretched by a math font's metrics is read from its baselines; a source
 #:    block with lines level in both columns is read as one block per column; a caption's
 #:    continuation is bold when it is; a few symbols without a word (``d``, ``, 0``) are a
-#:    formula's pieces, not a paragraph; a typewriter face (code) sets no headings.
+#:    formula's pieces, not a paragraph; a typewriter face (code) sets no headings; a
+#:    scan's running footer a few points higher or lower on each page is furniture.
 LAYOUT_VERSION = 14
 
 # Spacing accent → combining mark.
