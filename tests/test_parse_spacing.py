@@ -185,3 +185,19 @@ def test_glyph_extent_is_an_em_high_at_the_baseline_and_inside_mupdf_s_box() -> 
     spans = [{"origin": (0.0, 100.0), "size": 10.0}, {"origin": (40.0, 103.0), "size": 7.0}]
     assert _glyph_extent(spans, 40.0, 160.0) == (91.0, 104.75)
     assert _glyph_extent(spans, 95.0, 101.0) == (95.0, 101.0)
+
+
+def test_a_piece_given_after_the_piece_on_its_right_goes_first() -> None:
+    # MuPDF gives "g(t)]⊺ ∈ Rns," before the formula's start, or a heading's title before
+    # its number badge; the printed line reads left to right.
+    merged = _merge_same_baseline([_line("g(t)]⊺ ∈ Rns,", (482.1, 407.2, 537.6, 422.2), 10),
+                                   _line("a(t), b⊺", (470.0, 407.2, 482.0, 422.2), 10)])
+    assert [ln.text for ln in merged] == ["a(t), b⊺g(t)]⊺ ∈ Rns,"]  # 0.1 pt apart: no space
+    assert merged[0].bbox == (470.0, 407.2, 537.6, 422.2)
+
+
+def test_a_line_in_the_next_column_is_never_put_in_front() -> None:
+    # Level, in one source block, but a gutter apart: two lines, not one.
+    merged = _merge_same_baseline([_line("2.3 Design Considerations", (318, 308, 465, 321), 10),
+                                   _line("Figure 1: Service-oriented architecture", (60, 309, 288, 319), 10)])
+    assert len(merged) == 2

@@ -380,3 +380,15 @@ def test_a_bold_caption_does_not_take_the_light_body_line_under_it() -> None:
             _at("load of five hundred requests per second, as the contract says.", (54.0, 338.0, 296.0, 348.0), 1)]
     blocks = build_blocks([[caption, *body]], [_info(1)], "pymupdf")
     assert [b.type for b in blocks] == ["figure", "paragraph"]
+
+
+def test_pieces_of_one_printed_line_set_as_blocks_read_left_to_right() -> None:
+    # Three blocks of one formula line, tops a hundredth of a point apart, right one first.
+    lines = [_at("Let x denote the rover state vector, where", (323.2, 387.2, 524.9, 399.8), 0),
+             _at("g(t)]⊺ ∈ Rns,", (482.1, 407.19, 537.6, 422.2), 1),
+             _at("a(t), b⊺", (454.9, 407.2, 486.6, 422.2), 2),
+             _at("x(t) = [p⊺(t), v⊺(t), q⊺(t), b⊺", (333.6, 407.2, 459.4, 420.4), 3)]
+    info = PageInfo(number=1, label=None, width=612.0, height=792.0,
+                    to_user=(1.0, 0.0, 0.0, -1.0, 0.0, 792.0), has_images=False)
+    text = " ".join(b.text for b in build_blocks([lines], [info], "pymupdf"))
+    assert text.index("x(t) =") < text.index("a(t), b⊺") < text.index("g(t)]⊺")

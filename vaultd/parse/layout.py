@@ -102,7 +102,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    block with lines level in both columns is read as one block per column; a caption's
 #:    continuation is bold when it is; a few symbols without a word (``d``, ``, 0``) are a
 #:    formula's pieces, not a paragraph; a typewriter face (code) sets no headings; a
-#:    scan's running footer a few points higher or lower on each page is furniture.
+#:    scan's running footer a few points higher or lower on each page is furniture;
+#:    pieces of one printed line read left to right, also when MuPDF gives the right one
+#:    first (as a line of a block, or as blocks whose tops are a hair apart).
 LAYOUT_VERSION = 14
 
 # Spacing accent → combining mark.

@@ -361,7 +361,8 @@ def _spans_spaced(left: dict[str, Any], right: dict[str, Any]) -> bool:
 
 
 def _merge_same_baseline(lines: list[Line]) -> list[Line]:
-    """PyMuPDF splits one printed line at sub/superscripts; put the pieces back together.
+    """PyMuPDF splits one printed line at sub/superscripts; put the pieces back together,
+    left to right (it may give the piece on the right first).
 
     The space at each join follows ``needs_space``; a line's box bottom stands for its
     baseline and its main size for the size of its last glyphs.
@@ -373,11 +374,16 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
             py0, py1 = prev.bbox[1], prev.bbox[3]
             overlap = min(py1, ln.bbox[3]) - max(py0, ln.bbox[1])
             height = min(py1 - py0, ln.bbox[3] - ln.bbox[1]) or 1.0
-            if overlap > 0.5 * height and ln.bbox[0] >= prev.bbox[2] - 1.0:
-                left = Piece(prev.text, prev.bbox[0], prev.bbox[2], py1, prev.size)
-                right = Piece(ln.text, ln.bbox[0], ln.bbox[2], ln.bbox[3], ln.size)
+            after = ln.bbox[0] >= prev.bbox[2] - 1.0
+            # MuPDF may give the piece on the right first: then only a piece right beside it
+            before = ln.bbox[2] <= prev.bbox[0] + 1.0 \
+                and prev.bbox[0] - ln.bbox[2] <= 1.5 * max(prev.size, ln.size, 1.0)
+            if overlap > 0.5 * height and (after or before):
+                first, second = (prev, ln) if after else (ln, prev)
+                left = Piece(first.text, first.bbox[0], first.bbox[2], first.bbox[3], first.size)
+                right = Piece(second.text, second.bbox[0], second.bbox[2], second.bbox[3], second.size)
                 sep = " " if needs_space(left, right) else ""
-                prev.text = prev.text + sep + ln.text
+                prev.text = first.text + sep + second.text
                 prev.mixed = prev.mixed or ln.mixed or (
                     prev.font != ln.font and any(c.isalpha() for c in ln.text))
                 prev.bbox = (

@@ -56,14 +56,14 @@ def order_page(lines: list[Line], width: float) -> list[list[Line]]:
     mid = width / 2
     slack = width * 0.03
     pieces = [piece for g in groups.values() for piece in _by_column(g, mid, slack)]
-    boxed = sorted(((union(g), g) for g in pieces), key=lambda t: (t[0][1], t[0][0]))
+    boxed = sorted(((union(g), g) for g in pieces), key=_reading_key)
     out: list[list[Line]] = []
     left: list[tuple[Box, list[Line]]] = []
     right: list[tuple[Box, list[Line]]] = []
 
     def flush() -> None:
-        out.extend(g for _, g in sorted(left, key=lambda t: t[0][1]))
-        out.extend(g for _, g in sorted(right, key=lambda t: t[0][1]))
+        out.extend(g for _, g in sorted(left, key=_reading_key))
+        out.extend(g for _, g in sorted(right, key=_reading_key))
         left.clear()
         right.clear()
 
@@ -77,6 +77,13 @@ def order_page(lines: list[Line], width: float) -> list[list[Line]]:
             right.append((box, g))
     flush()
     return out
+
+
+def _reading_key(item: tuple[Box, list[Line]]) -> tuple[float, float]:
+    """Top to a tenth of a point, then left to right: pieces of one printed line that
+    MuPDF set as blocks of their own (a formula's parts) have tops a hair apart."""
+    box = item[0]
+    return round(box[1], 1), box[0]
 
 
 def _by_column(group: list[Line], mid: float, slack: float) -> list[list[Line]]:
