@@ -56,6 +56,8 @@ REFS_RE = re.compile(
     re.I,
 )
 SENT_END = (".", "!", "?", ":", ".”", ".\"", ".)", "?”")
+#: Longest sub-figure label line, in words (a line of body text has more).
+LABEL_WORDS = 8
 
 
 def union(lines: list[Line]) -> Box:

@@ -43,8 +43,18 @@ from vaultd.parse.headings import (
     plain_text_layer,
 )
 from vaultd.parse.layout import join_lines
-from vaultd.parse.paras import REFS_RE, SENT_END, Line, PageInfo, Para, append_piece, union
+from vaultd.parse.paras import (
+    LABEL_WORDS,
+    REFS_RE,
+    SENT_END,
+    Line,
+    PageInfo,
+    Para,
+    append_piece,
+    union,
+)
 from vaultd.parse.references import add_references, column_lefts, refs_of
+from vaultd.parse.scan_text import drop_scan_labels, is_label
 from vaultd.parse.textlayer import UNRELIABLE, mis_mapped, prose_words, unreliable
 
 
@@ -275,7 +285,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 cur.lead = lead and kind == "paragraph"
                 cur.plain = plain_head
                 cur.floating = kind == "front" or (kind == "paragraph" and (
-                    _is_small_print(para_lines, body, info) or (plain and _is_label(text))))
+                    _is_small_print(para_lines, body, info) or (plain and is_label(text))))
                 if kind in ("paragraph", "front") and _caption_goes_on(paras, para_lines, text, body, plain):
                     append_piece(paras[-1], para_lines, text)  # its last words, its DOI
                     continue
@@ -290,7 +300,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 if kind == "figure":  # (a table's caption sits above it, under body text)
                     _float_labels(paras, para_lines[0], body)
                     if plain:
-                        _drop_scan_labels(paras, para_lines[0], body)
+                        drop_scan_labels(paras, para_lines[0], body)
                 target = _merge_target(paras)
                 if target is not None and not cur.floating and (
                         _continues(target, cur) or _rest_of_line(target, cur)):
@@ -406,13 +416,8 @@ def _is_small_print(lines: list[Line], body: float, info: PageInfo) -> bool:
 #: Sub-figure labels (``(a) SPECTER (b) SciBERT``) sit at most this many body sizes above
 #: their caption; body text never does (the figure itself is in between).
 LABEL_GAP = 1.5
-#: Longest sub-figure label line, in words (a line of body text has more).
-LABEL_WORDS = 8
-#: In a scan's OCR layer a figure's labels start at most this many body sizes above the
-#: one below them (tick rows and legends sit further apart than sub-figure labels).
-SCAN_LABEL_GAP = 2.5
-#: ... and the next line of its caption starts at most this many body sizes under the last
-#: (a caption's own line pitch; the body text after it is set further off).
+#: In a scan's OCR layer the next line of a caption starts at most this many body sizes
+#: under the last (a caption's own line pitch; the body text after it is set further off).
 SCAN_CAPTION_GAP = 0.6
 
 
@@ -439,68 +444,6 @@ def _float_labels(paras: list[Para], caption: Line, body: float) -> None:
             return
         para.floating = True
         below = line
-
-
-def _drop_scan_labels(paras: list[Para], caption: Line, body: float) -> None:
-    """In a text layer without fonts (a scan's OCR), drop the figure's own text stacked
-    above its caption: axis labels, tick rows, a tree's leaf names.
-
-    The candidates are the run of paras right before the caption that are no prose
-    (``_is_prose``), each wholly on its page, above the caption and in its column. OCR
-    boxes of scattered labels overlap and their lines join out of order, so the stack is
-    built by extent, not by order: from the caption up, every candidate ending at most
-    ``SCAN_LABEL_GAP`` body sizes above the stack's top joins it. A heading in the stack
-    (every heading of such a layer is a guess from a line's shape) is a label too, unless
-    nothing of the stack is above it: then it is the section's heading and stays. A
-    candidate left out (a label at the figure's top, over a plot without text) stays but
-    floats, so no sentence from the column before runs on into it. A born-digital
-    figure's text is found from its drawings (``_drop_figure_text``); a scanned page is
-    one picture, so only the text's shape tells."""
-    run: list[tuple[Para, Box]] = []
-    for para in reversed(paras):
-        box = union(para.lines)
-        if (para.type not in ("paragraph", "heading", "equation") or _is_prose(para.text)
-                or para.lines[0].page != caption.page or box[1] >= caption.bbox[1]
-                or box[0] >= caption.bbox[2] or box[2] <= caption.bbox[0]):
-            break
-        run.append((para, box))
-    top, stack = caption.bbox[1], set()
-    grew = True
-    while grew:
-        grew = False
-        for i, (_, box) in enumerate(run):
-            if i not in stack and top - box[3] <= SCAN_LABEL_GAP * body:
-                stack.add(i)
-                top, grew = min(top, box[1]), True
-    for i, (para, box) in enumerate(run):
-        if para.type == "heading" and i in stack and box[1] <= top:
-            stack.discard(i)
-        elif i not in stack:
-            para.floating = para.type == "paragraph"
-    dropped = {id(run[i][0]) for i in stack}
-    paras[:] = [para for para in paras if id(para) not in dropped]
-
-
-def _is_label(text: str) -> bool:
-    """A few words none of which is written in lowercase (``VS UVS``, ``BioMed Central``,
-    ``Table 2 A B``): in an OCR layer, a label or a logo's text, which a sentence going on
-    from the column before skips (it floats)."""
-    words = text.split()
-    return len(words) <= LABEL_WORDS and not any(
-        len(w) > 1 and w.isalpha() and w.islower() for w in words)
-
-
-def _is_prose(text: str) -> bool:
-    """Whether ``text`` reads as prose: a sentence with words in lowercase letters, or most
-    of its words so (a figure's labels are names, numbers and OCR debris, which may end in a
-    stray full stop). Up to ``LABEL_WORDS`` words without a sentence's end is a label."""
-    words = text.split()
-    lower = sum(1 for w in words if len(w) > 1 and w.isalpha() and w.islower())
-    if text.rstrip().endswith(SENT_END):
-        return lower >= 2
-    if (len(words) <= LABEL_WORDS and len(text) < 80) or alpha_ratio(text) < 0.3:
-        return False
-    return lower >= len(words) / 2
 
 
 def _text_right_above(paras: list[Para], before: int, line: Line, gap: float) -> bool:
