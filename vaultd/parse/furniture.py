@@ -38,13 +38,13 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
     inside a wide margin, as theses do, not a table's last figure).
     """
     seen: Counter[str] = Counter()
-    placed: dict[str, list[tuple[int, float]]] = {}  # wide-band text → (page, top as share of h)
+    placed: dict[str, list[tuple[int, float]]] = {}  # wide-band text → (page, top)
     for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
         keys = {_norm_furniture(ln.text) for ln in lines if _in_band(ln, h)}
         seen.update(keys)
         for ln in lines:
             if _in_wide_band(ln, h):
-                placed.setdefault(_norm_furniture(ln.text), []).append((i, ln.bbox[1] / h))
+                placed.setdefault(_norm_furniture(ln.text), []).append((i, ln.bbox[1]))
     multi = len(pages) >= 2
     letters = [[_letters(ln.text) for ln in lines if _in_band(ln, h)]
                for lines, h in zip(pages, heights, strict=True)]
@@ -116,12 +116,9 @@ def _placed_again(placed: dict[str, list[tuple[int, float]]], ln: Line, page: in
     same height (to ``SAME_TOP`` points), or of two other pages within ``SAME_HEIGHT`` of
     the page height (a scan's pages are set a few points apart; two lines that merely
     read alike, a caption's last words or a footnote's URL, rarely stand on three)."""
-    top = ln.bbox[1]
-    near = {p for p, y in placed.get(_norm_furniture(ln.text), ())
-            if p != page and abs(y * h - top) <= SAME_HEIGHT * h}
-    same = any(p != page and abs(y * h - top) <= SAME_TOP
-               for p, y in placed.get(_norm_furniture(ln.text), ()))
-    return same or len(near) >= 2
+    apart = [(p, abs(top - ln.bbox[1])) for p, top in placed.get(_norm_furniture(ln.text), ())
+             if p != page]
+    return any(d <= SAME_TOP for _, d in apart) or len({p for p, d in apart if d <= SAME_HEIGHT * h}) >= 2
 
 
 #: Two lines this close (points) stand at the same height.
