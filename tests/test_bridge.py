@@ -24,7 +24,7 @@ from vaultd import secrets
 from vaultd.bridge.guard import RateLimiter, check_host, check_origin
 from vaultd.bridge.lookup import normalise_url
 from vaultd.bridge.server import BridgeServer
-from vaultd.config import Settings
+from vaultd.config import Settings, default_config_toml
 from vaultd.models import MetaFile, Work
 from vaultd.vault import Vault, safe_stem
 
@@ -423,3 +423,27 @@ def test_another_extension_is_told_why_its_socket_is_closed(bridge: Client, vaul
         return closed.value.rcvd.code
 
     assert asyncio.run(run()) == 4403
+
+
+def test_two_processes_making_a_token_at_once_agree_on_it(tmp_path: Path) -> None:
+    # `vaultd mcp --http` makes its token as a client reads it: whoever writes first, both
+    # must hold the token that is in the file, or the client is refused with 401.
+    import multiprocessing
+
+    vault = Vault(tmp_path / "v")
+    vault.init(default_config_toml())
+    ctx = multiprocessing.get_context("fork")
+    start, out = ctx.Barrier(8), ctx.Queue()
+    procs = [ctx.Process(target=_make_mcp_token, args=(str(vault.root), start, out)) for _ in range(8)]
+    for proc in procs:
+        proc.start()
+    tokens = {out.get(timeout=30) for _ in procs}
+    for proc in procs:
+        proc.join(10)
+    on_disk = (secrets.secrets_dir(vault) / "mcp.token").read_text(encoding="utf-8").strip()
+    assert tokens == {on_disk}
+
+
+def _make_mcp_token(root: str, start: Any, out: Any) -> None:
+    start.wait()  # all at once, none finding the file yet
+    out.put(secrets.token(Vault(Path(root)), "mcp"))

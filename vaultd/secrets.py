@@ -30,14 +30,25 @@ def secrets_dir(vault: Vault) -> Path:
     return path
 
 
-def _write_private(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically, readable by this user only."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+def _write_private(path: Path, text: str, *, first: bool = False) -> bool:
+    """Write ``text`` to ``path`` atomically, readable by this user only. ``first``: only
+    when no file is there yet (two processes making a token on first use at once: one
+    wins, and the other reads its token); returns whether this call wrote it."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{csprng.token_hex(4)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
-        tmp.replace(path)
+        if not first:
+            tmp.replace(path)
+            return True
+        try:
+            os.link(tmp, path)  # fails when the file exists: the whole file or none
+        except FileExistsError:
+            return False
+        finally:
+            tmp.unlink(missing_ok=True)
+        return True
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -66,6 +77,14 @@ def token(vault: Vault, name: str, *, reset: bool = False) -> str:
             if value:
                 return value
     value = csprng.token_urlsafe(TOKEN_BYTES)
+    if not reset:
+        if _write_private(path, value + "\n", first=True):
+            return value
+        # Another process made it meanwhile (a server starting as its client reads the
+        # token): that one holds. An empty file left by hand is replaced.
+        made = path.read_text(encoding="utf-8").strip()
+        if made:
+            return made
     _write_private(path, value + "\n")
     return value
 
