@@ -65,3 +65,9 @@ def test_a_big_operator_is_no_heading_but_letter_spaced_capitals_can_be() -> Non
     assert classify("P", 14.0, False, 1, BODY, True)[0] != "heading"
     assert classify("P NT", 14.0, True, 1, BODY, True)[0] != "heading"
     assert classify("K E Y W O R D S", 12.0, True, 1, BODY, True)[0] == "heading"
+
+
+def test_a_numbered_line_of_an_algorithm_is_no_heading() -> None:
+    # Wiley's algorithm listings number their lines "21:"; the keywords are bold.
+    assert classify("21: end procedure", BODY, True, 1, BODY, True)[0] != "heading"
+    assert classify("2 Methods", BODY, True, 1, BODY, True)[0] == "heading"

@@ -392,3 +392,12 @@ def test_pieces_of_one_printed_line_set_as_blocks_read_left_to_right() -> None:
                     to_user=(1.0, 0.0, 0.0, -1.0, 0.0, 792.0), has_images=False)
     text = " ".join(b.text for b in build_blocks([lines], [info], "pymupdf"))
     assert text.index("x(t) =") < text.index("a(t), b⊺") < text.index("g(t)]⊺")
+
+
+def test_a_formula_in_a_mis_mapped_font_set_large_is_no_section() -> None:
+    pages, infos = _styled_page(
+        ("3.2 Consequences of associated sliding", 11.0, True), (BODY, 10.0, False),
+        ("Duy ¼ lk \ufffd g0", 12.0, True), (BODY, 10.0, False))
+    blocks = build_blocks(pages, infos, "pymupdf")
+    assert [b.text for b in blocks if b.type == "heading"] == ["3.2 Consequences of associated sliding"]
+    assert all(b.section == "3.2 Consequences of associated sliding" for b in blocks[1:])

@@ -10,6 +10,8 @@ import re
 
 from vaultd.models import ChunkType
 
+#: A line of an algorithm or code listing, numbered ``21:``.
+_LISTING_LINE_RE = re.compile(r"\d{1,3}:\s")
 #: A section number of the arabic (``2``, ``2.1``) or roman (``IV``) kind.
 _SECTION_NUMBER_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})*|[IVX]{1,4}")
 _NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[A-Z](?:\.\d{1,2})*|[IVX]{1,4})\.?\s+[A-Z]")
@@ -122,6 +124,7 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         and not math
         and (text[0].isupper() or text[0].isdigit())
         and not text.endswith((".", ",", ";"))
+        and not _LISTING_LINE_RE.match(text)  # "21: end procedure", a numbered listing's line
         # a word of three letters at least, or letter-spaced ``K E Y W O R D S``: not a
         # big operator (TeX's summation ``P``)
         and (any(sum(map(str.isalpha, w)) >= 3 for w in text.split()) or alpha_count(text) >= 6)

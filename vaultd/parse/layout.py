@@ -104,7 +104,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    formula's pieces, not a paragraph; a typewriter face (code) sets no headings; a
 #:    scan's running footer a few points higher or lower on each page is furniture;
 #:    pieces of one printed line read left to right, also when MuPDF gives the right one
-#:    first (as a line of a block, or as blocks whose tops are a hair apart).
+#:    first (as a line of a block, or as blocks whose tops are a hair apart); a formula
+#:    set large in a mis-mapped font, or a listing's numbered line, is no heading.
 LAYOUT_VERSION = 14
 
 # Spacing accent → combining mark.

@@ -327,6 +327,8 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
     if kind == "paragraph" and mis_mapped(text) and (
             is_short(len(lines), text) or alpha_ratio(text) < 0.6 or prose_words(text) < 3):
         kind = "equation"  # a formula in a mis-mapped font: never quoted as prose
+    if kind == "heading" and unreliable(text) and prose_words(text) < 2:
+        kind = "equation"  # "Duy ¼ lk � g0": a formula set large, not a section
     if info.number <= FRONT_PAGES and kind in ("paragraph", "heading", "list") \
             and is_front_matter(text, at_edge=_at_edge(lines, info, body),
                                 small=max(ln.size for ln in lines) < body * 0.9,
