@@ -331,3 +331,27 @@ def test_lines_of_code_in_a_typewriter_face_are_no_headings(tmp_path: Path) -> N
 
     doc = _pdf(tmp_path / "c.pdf", page)
     assert _texts(doc, "heading") == []
+
+
+def test_a_face_the_captions_also_use_heads_sections_at_its_own_size(tmp_path: Path) -> None:
+    # PLOS 2012: subsection heads in the sans face at 10 pt, the same face the (long)
+    # captions use at 8 pt; section heads in another face, straight over a subsection head.
+    body = ["We propose a multicentre trial with teams in the province, run over two years"] * 5 \
+        + ["in every clinic."]
+    caption = ["Figure 1. Absorption spectra of the variants at four pH values, normalised"] * 6
+
+    def page(p: Any) -> None:
+        y = 70.0
+        for section, subsection in (("Materials and Methods", "Mutagenesis"), ("Results", "Data analysis")):
+            p.insert_text((72, y), section, fontsize=10, fontname="hebo")
+            p.insert_text((72, y + 20), subsection, fontsize=10, fontname="helv")
+            y = _lines(p, 72, y + 34, body, size=9, font="tiro", leading=11) + 14
+            y = _lines(p, 72, y, caption, size=8, font="helv", leading=10) + 20
+
+    def first(p: Any) -> None:  # (page 1 has rules of its own: title, front matter)
+        _lines(p, 72, 80, body, size=9, font="tiro", leading=11)
+
+    doc = _pdf(tmp_path / "p.pdf", first, page)
+    assert _texts(doc, "heading") == ["Materials and Methods", "Mutagenesis", "Results", "Data analysis"]
+    paras = [b for b in doc.blocks if b.type == "paragraph" and b.page == 2]
+    assert paras[0].section == "Materials and Methods › Mutagenesis"

@@ -100,43 +100,62 @@ BODY_FONT_SHARE = 0.2
 
 
 def font_headings(paras: list[Para], body: float) -> None:
-    """Headings told apart from the body by their font family alone (BMC's subsection
-    heads: ``Trial design and setting`` in a sans face at about the body size), in place.
+    """Headings told apart from the body by their face alone (BMC's subsection heads:
+    ``Trial design and setting`` in a sans face at about the body size; PLOS's
+    ``Purification of the ECFP derivatives`` in its bold face one point over the body), in
+    place.
 
-    A one-line paragraph is such a heading when its font is rare in the document (under
-    ``FONT_HEADING_SHARE`` of its characters, so not the body's or a common face), it is
-    short, starts with a capital and ends without punctuation, the paragraph after it
-    starts right below it, flush with it, in the body's font, and at least two lines of
-    the document are headings of this kind in that font (a heading style repeats; one odd
-    line in another face is not a style). A typewriter face sets code, never headings."""
-    chars: Counter[str] = Counter()
+    A style is a font at a size (to the half point). A one-line paragraph is such a heading
+    when its style is rare in the document (under ``FONT_HEADING_SHARE`` of its characters,
+    so not the body's or a common one: a face the captions also use can still head
+    sections at its own size), it is short, starts with a capital and ends without
+    punctuation, the paragraph after it starts right below it, flush with it, in the
+    body's font or in another rare style (a section's heading right over its first
+    subsection's, which may take two lines), and at least two lines of the document are headings in that style
+    (a heading style repeats; one odd line is not a style). A typewriter face sets code,
+    never headings."""
+    fonts: Counter[str] = Counter()
+    styles: Counter[tuple[str, float]] = Counter()
     for para in paras:
         for ln in para.lines:
-            chars[ln.font] += len(ln.text)
-    total = sum(chars.values()) or 1
-    body_fonts = {f for f, n in chars.items() if n >= BODY_FONT_SHARE * total}
-    found: dict[str, list[Para]] = {}
+            fonts[ln.font] += len(ln.text)
+            styles[_style(ln)] += len(ln.text)
+    total = sum(fonts.values()) or 1
+    body_fonts = {f for f, n in fonts.items() if n >= BODY_FONT_SHARE * total}
+    found: dict[tuple[str, float], list[Para]] = {}
     for para, after in itertools.pairwise(paras):
-        if para.type != "paragraph" or len(para.lines) != 1 or after.type != "paragraph":
+        if not _font_head_shape(para, styles, total, body):
             continue
         line, below = para.lines[0], after.lines[0]
-        text = para.text.strip()
-        if (not line.font or line.font in body_fonts or chars[line.font] > FONT_HEADING_SHARE * total
-                or is_mono_font(line.font)  # code (``R> hod2 <- join(…)``) is no heading
-                or below.font not in body_fonts or not text[:1].isupper()
-                or len(text) > FONT_HEADING_CHARS or len(text.split()) > FONT_HEADING_WORDS
-                or text.endswith((".", ",", ";", ":")) or line.size < body - 1.5):
+        if after.type != "paragraph" or not (below.font in body_fonts or (
+                styles[_style(below)] <= FONT_HEADING_SHARE * total and _style(below) != _style(line))):
             continue
         height = max(line.bbox[3] - line.bbox[1], 1.0)
         if below.page != line.page or not -1.0 <= below.bbox[1] - line.bbox[3] <= 1.5 * height \
                 or abs(below.bbox[0] - line.bbox[0]) > 12.0:
             continue
-        found.setdefault(line.font, []).append(para)
+        found.setdefault(_style(line), []).append(para)
     for heads in found.values():
         if len(heads) >= 2:
             for para in heads:
                 para.type = "heading"
     _join_leads(paras)
+
+
+def _style(line: Line) -> tuple[str, float]:
+    return line.font, round(line.size * 2) / 2
+
+
+def _font_head_shape(para: Para, styles: Counter[tuple[str, float]], total: int, body: float) -> bool:
+    """A one-line paragraph shaped like a heading, in a rare style that is no typewriter
+    face's (code such as ``R> hod2 <- join(…)`` is no heading)."""
+    if para.type != "paragraph" or len(para.lines) != 1:
+        return False
+    line, text = para.lines[0], para.text.strip()
+    return (bool(line.font) and styles[_style(line)] <= FONT_HEADING_SHARE * total
+            and not is_mono_font(line.font) and text[:1].isupper()
+            and len(text) <= FONT_HEADING_CHARS and len(text.split()) <= FONT_HEADING_WORDS
+            and not text.endswith((".", ",", ";", ":")) and line.size >= body - 1.5)
 
 
 def _join_leads(paras: list[Para]) -> None:

@@ -105,7 +105,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    scan's running footer a few points higher or lower on each page is furniture;
 #:    pieces of one printed line read left to right, also when MuPDF gives the right one
 #:    first (as a line of a block, or as blocks whose tops are a hair apart); a formula
-#:    set large in a mis-mapped font, or a listing's numbered line, is no heading.
+#:    set large in a mis-mapped font, or a listing's numbered line, is no heading;
+#:    headings told by their face count a face at each size apart (PLOS's sans heads at
+#:    10 pt, its sans captions at 8 pt), and may stand right over a subsection's head.
 LAYOUT_VERSION = 14
 
 # Spacing accent → combining mark.
