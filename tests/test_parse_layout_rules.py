@@ -355,3 +355,50 @@ def test_a_face_the_captions_also_use_heads_sections_at_its_own_size(tmp_path: P
     assert _texts(doc, "heading") == ["Materials and Methods", "Mutagenesis", "Results", "Data analysis"]
     paras = [b for b in doc.blocks if b.type == "paragraph" and b.page == 2]
     assert paras[0].section == "Materials and Methods › Mutagenesis"
+
+
+def test_a_frame_around_a_figure_and_its_caption_still_bounds_the_figure() -> None:
+    # BMC 2011 draws one cluster from the plots down past the caption's first line (469 pt
+    # on an A4 page): the figure is that cluster down to the caption.
+    from types import SimpleNamespace
+
+    from vaultd.parse.figures import figure_region
+
+    page = SimpleNamespace(rect=SimpleNamespace(width=595.3, height=793.7))
+    caption = (63.0, 469.0, 532.0, 477.0)
+    assert figure_region(page, caption, None, [(57.0, 90.0, 539.0, 531.0)]) == (53.0, 86.0, 543.0, 469.0)
+    # A cluster that starts under the caption is another figure's, or a table's.
+    assert figure_region(page, caption, None, [(57.0, 480.0, 539.0, 531.0)]) is None
+
+
+def test_a_row_of_tick_labels_is_no_prose_inside_a_figure(tmp_path: Path) -> None:
+    pymupdf = load_pymupdf()
+
+    def page(p: Any) -> None:
+        _lines(p, 72, 60, BODY)
+        for x in range(90, 500, 40):
+            p.draw_line(pymupdf.Point(x, 120), pymupdf.Point(x + 30, 250), width=0.5)
+        p.insert_text((120, 245), "2 - 0 1 - 1 0 - 2 2 - 0 1 - 1 0 - 2 1 - 1 0 - 2", fontsize=10)
+        p.insert_text((66, 280), "Figure 2 Evolved parameters and the resulting dynamics of the fights.", fontsize=9)
+        _lines(p, 72, 330, ["The turn-taking strategy is characterised by strongly negative values."])
+
+    doc = _pdf(tmp_path / "ticks.pdf", page)
+    text = " ".join(_texts(doc, "paragraph") + _texts(doc, "equation"))
+    assert "2 - 0" not in text and "The turn-taking strategy is characterised" in text
+
+
+def test_numbered_heads_in_their_own_face_smaller_than_the_body_are_headings(tmp_path: Path) -> None:
+    body = ["Simulated evolutionary dynamics show that the strategy spreads in the population"] * 5 \
+        + ["within a few generations."]
+
+    def first(p: Any) -> None:
+        _lines(p, 72, 80, body, font="tiro")
+
+    def page(p: Any) -> None:
+        y = 80.0
+        for head in ("3.1 Evolutionary dynamics", "3.2. Competition experiments"):
+            p.insert_text((72, y), head, fontsize=9.2, fontname="helv")
+            y = _lines(p, 72, y + 13, body, font="tiro") + 16
+
+    doc = _pdf(tmp_path / "n.pdf", first, page)
+    assert _texts(doc, "heading") == ["3.1 Evolutionary dynamics", "3.2. Competition experiments"]

@@ -107,7 +107,10 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    first (as a line of a block, or as blocks whose tops are a hair apart); a formula
 #:    set large in a mis-mapped font, or a listing's numbered line, is no heading;
 #:    headings told by their face count a face at each size apart (PLOS's sans heads at
-#:    10 pt, its sans captions at 8 pt), and may stand right over a subsection's head.
+#:    10 pt, its sans captions at 8 pt), and may stand right over a subsection's head,
+#:    and may be numbered (``3.2. Competition experiments``); a drawing cluster that runs
+#:    on past a caption's top is the figure down to the caption; a row of tick labels is
+#:    no prose.
 LAYOUT_VERSION = 14
 
 # Spacing accent → combining mark.
