@@ -402,3 +402,27 @@ def test_numbered_heads_in_their_own_face_smaller_than_the_body_are_headings(tmp
 
     doc = _pdf(tmp_path / "n.pdf", first, page)
     assert _texts(doc, "heading") == ["3.1 Evolutionary dynamics", "3.2. Competition experiments"]
+
+
+def test_a_table_under_a_long_caption_and_its_note_is_found_from_the_caption_s_end(tmp_path: Path) -> None:
+    pymupdf = load_pymupdf()
+    caption = ["Table 1. LC-MS de-replication of some of the important secondary metabolite",
+               "pathways from the two full genome sequenced strains, with the compounds named",
+               "after their producers in the literature and in the databases we searched for",
+               "the presence of these types of compounds, based on UV spectra and masses.",
+               "* New compounds reported here for the first time."]
+    rows = ["Metabolite A. flavus A. oryzae", "Kojic acid + +", "Aflatoxin + -", "Aflatrem + -"]
+
+    def page(p: Any) -> None:
+        _lines(p, 72, 60, BODY)
+        y = _lines(p, 78, 120, caption, size=9, leading=13)  # one block, 66 pt over the table
+        for ry in (y + 4, y + 20, y + 80):
+            p.draw_line(pymupdf.Point(68, ry), pymupdf.Point(528, ry), width=0.5)
+        _lines(p, 114, y + 16, rows[:1], size=9)
+        _lines(p, 117, y + 34, rows[1:], size=9, leading=15)
+        _lines(p, 72, y + 120, ["The two strains share most of the pathways, as the table shows."])
+
+    doc = _pdf(tmp_path / "t1.pdf", page)
+    [table] = _texts(doc, "table")
+    assert "Kojic acid + +" in table and "Aflatrem + -" in table
+    assert not any("Kojic" in t for t in _texts(doc, "paragraph"))

@@ -401,3 +401,13 @@ def test_a_formula_in_a_mis_mapped_font_set_large_is_no_section() -> None:
     blocks = build_blocks(pages, infos, "pymupdf")
     assert [b.text for b in blocks if b.type == "heading"] == ["3.2 Consequences of associated sliding"]
     assert all(b.section == "3.2 Consequences of associated sliding" for b in blocks[1:])
+
+
+def test_references_and_notes_start_the_reference_list() -> None:
+    # MDPI 2012 heads its list "References and Notes".
+    pages, infos = _styled_page(
+        (BODY, 10.0, False), ("References and Notes", 10.0, True),
+        ("1. Machida, M.; Yamada, O. Genomics of Aspergillus oryzae. DNA Res. 2005, 12, 1–12.", 8.0, False),
+        ("2. Punt, P.J.; Biezen, N.V. Filamentous fungi as cell factories. Trends Biotechnol. 2002.", 8.0, False))
+    blocks = build_blocks(pages, infos, "pymupdf")
+    assert [b.type for b in blocks][-3:] == ["heading", "reference", "reference"]

@@ -50,7 +50,8 @@ class Para:
 
 
 REFS_RE = re.compile(
-    r"^((\d+|[IVX]+)\.?\s*)?(references|bibliography|literature cited|works cited|reference list"
+    r"^((\d+|[IVX]+)\.?\s*)?(references(?: and notes| cited)?|notes and references|bibliography"
+    r"|literature cited|works cited|reference list"
     r"|referências(?: bibliográficas)?|literatura citada|referencias(?: bibliográficas)?"
     r"|bibliografía|bibliografia|literaturverzeichnis|literatur|références|bibliographie)\s*$",
     re.I,

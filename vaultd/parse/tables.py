@@ -34,7 +34,7 @@ found there is attached to the nearest table caption on its page:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from vaultd.parse.base import Block, Box
@@ -289,7 +289,7 @@ def find_page_tables(page: Any, lines: list[Line],
     if not captions:
         return []
     rules = _drawn_rules(page, drawings)
-    region = rule_region(page, captions, rules)
+    region = rule_region(page, [_whole_caption(c, lines) for c in captions], rules)
     found: list[FoundTable] = []
     free = list(captions)
     extracted: list[tuple[Any, list[list[str | None]]]] = []
@@ -305,14 +305,23 @@ def find_page_tables(page: Any, lines: list[Line],
             continue
         x0, y0, x1, y1 = (float(v) for v in tab_bbox)
         bbox: Box = (x0, y0, x1, y1)
-        cap = min(free, key=lambda ln: _distance(ln.bbox, bbox))
-        if _distance(cap.bbox, bbox) > SEED_GAP:
+        cap = min(free, key=lambda ln: _distance(_whole_caption(ln, lines).bbox, bbox))
+        if _distance(_whole_caption(cap, lines).bbox, bbox) > SEED_GAP:
             continue  # no caption right above or below it: a figure's grid, not a table
         free.remove(cap)
         found.append(FoundTable(page.number + 1, bbox, rows, cap))
     if free:
         found += _open_tables(rules, lines, free, page.number + 1, found)
     return found
+
+
+def _whole_caption(cap: Line, lines: list[Line]) -> Line:
+    """``cap`` with the box of its whole caption: the lines under it in its source block,
+    in its size (MDPI sets a five-line caption and a table note over the table's first
+    rule, which is then 66 pt under the caption's first line but right under its last)."""
+    below = [ln for ln in lines if ln.block == cap.block and ln.page == cap.page
+             and ln.bbox[1] >= cap.bbox[1] and abs(ln.size - cap.size) <= 0.5]
+    return replace(cap, bbox=_box_of([cap.bbox, *(ln.bbox for ln in below)]))
 
 
 def _open_tables(rules: list[tuple[Box, dict[str, Any]]], lines: list[Line], captions: list[Line],
@@ -326,7 +335,8 @@ def _open_tables(rules: list[tuple[Box, dict[str, Any]]], lines: list[Line], cap
     stops = [ln for ln in lines if CAPTION_RE.match(ln.text)]
     out: list[FoundTable] = []
     for cap in captions:
-        for box in rule_stacks(across, cap, [ln for ln in stops if ln is not cap], SEED_GAP, lines):
+        whole = _whole_caption(cap, lines)
+        for box in rule_stacks(across, whole, [ln for ln in stops if ln is not cap], SEED_GAP, lines):
             if any(_near(box, t.bbox, 0.0) for t in (*found, *out)):
                 continue
             cells = [ln for ln in lines if ln is not cap and inside(ln, box)]
