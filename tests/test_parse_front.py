@@ -22,6 +22,12 @@ from vaultd.parse.front import is_article_type, is_byline, is_front_matter
     "Competing Interests: The authors have declared that no competing interests exist.",
     "ISSN 1999-5903 www.mdpi.com/journal/futureinternet Article",
     "ACM Reference Format:",
+    "Este é um artigo publicado em acesso aberto (Open Access) sob a licença Creative Commons",
+    "Este es un artículo publicado en acceso abierto bajo una licencia Creative Commons",
+    "Correspondência: Cláudia Meurer Souza. E-mail: claudia@example.org",
+    "Fonte de financiamento: Coordenação de Aperfeiçoamento de Pessoal de Nível Superior",
+    "Conflito de interesses: nada a declarar.",
+    "Recebido em: Mar. 27, 2020. Aprovado em: Abr. 10, 2021",
     "Como citar: Neves, A.M., Morais, S.M. 2022. Prospecção química.",
     "Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics, pages 4969–4983",
 ])
@@ -45,6 +51,8 @@ def test_article_type_banners_count_only_at_the_top_of_the_first_page(text: str)
     "Methods",
     "Data",
     "Open questions remain about the role of attention in this task.",
+    "Este estudo avaliou a prevalência do diabetes gestacional no Brasil.",
+    "Recebemos os dados da pesquisa em 2020 e os analisamos em seguida.",
 ])
 def test_sentences_of_the_paper_are_not_front_matter(text: str) -> None:
     assert not is_front_matter(text, at_edge=False)

@@ -25,6 +25,7 @@ _START_RE = re.compile(
         ©|\(c\)\s*\d{4}|copyright\b|crown\s+copyright|licensee\b
       | this\s+(?:work|article)\s+is\s+(?:licensed|distributed|an\s+open)
       | this\s+is\s+an\s+open[\s-]access
+      | este\s+(?:é\s+um\s+artigo|es\s+un\s+art[íi]culo)\s+(?:publicado|de\s+acesso|de\s+acceso)
       | open\s+access\s+this\s+article
       | content\s+from\s+this\s+work\s+may\s+be\s+used
       | permission\s+to\s+make\s+digital
@@ -36,7 +37,10 @@ _START_RE = re.compile(
          specialty\s+section|funding|competing\s+interests?|conflicts?\s+of\s+interest|
          data\s+availability(?:\s+statement)?|correspondence(?:\s+to)?|corresponding\s+author|
          e-?mails?|keywords?|key\s+words|issn|e-?issn|editora?\s+associad[ao]|submiss[ãa]o|aceite|
-         palavras-chave|palabras\s+clave)\s*:
+         palavras-chave|palabras\s+clave|correspond[êe]ncia|fonte\s+de\s+financiamento|
+         fuente\s+de\s+financiaci[óo]n|financiamento|financiaci[óo]n|conflitos?\s+de\s+interesses?|
+         conflictos?\s+de\s+intereses|(?:recebido|aprovado|aceito|publicado|recibido|aceptado|aprobado)
+         (?:\s+em|\s+en|\s+el)?)\s*:
       | (?:how\s+to\s+cite(?:\s+this\s+article)?|cite\s+this\s+article|como\s+citar|
          cómo\s+citar|para\s+citar(?:\s+este\s+artigo)?|zitiervorschlag)\s*:
       | correspondence\s+(?:to|should\s+be\s+addressed)

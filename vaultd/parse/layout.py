@@ -111,7 +111,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    and may be numbered (``3.2. Competition experiments``); a drawing cluster that runs
 #:    on past a caption's top is the figure down to the caption; a row of tick labels is
 #:    no prose; ``References and Notes`` starts the list; a table's rules are looked for
-#:    from its whole caption (MDPI's five lines and a note over the first rule).
+#:    from its whole caption (MDPI's five lines and a note over the first rule); SciELO's
+#:    Portuguese and Spanish licence, correspondence, funding and dates are front matter.
 LAYOUT_VERSION = 14
 
 # Spacing accent → combining mark.
