@@ -52,8 +52,10 @@ def test_paragraphs_are_verbatim_in_an_independent_pdftotext_extraction(
     # fragments with unmapped glyphs are equation chunks now (12 former misses). Layout 7
     # took first-page front matter (banners, dates, licences, correspondence) and the cells
     # of tables ruled only across out of paragraphs (68 blocks). Layout 9 joined the Korean
-    # brief's one-line blocks into its paragraphs (221 → 87).
-    assert checked > 500
+    # brief's one-line blocks into its paragraphs (221 → 87). Layout 14 took the authors'
+    # names and addresses between the title and the abstract (32 blocks) and formula scraps
+    # out of paragraphs.
+    assert checked > 450
     # The issue's target; measured 731/737 = 99.2 % (docs/compile.md lists the 6 misses).
     assert found / checked >= 0.99
     assert found_nospace / checked >= 0.99

@@ -426,3 +426,29 @@ def test_a_table_under_a_long_caption_and_its_note_is_found_from_the_caption_s_e
     [table] = _texts(doc, "table")
     assert "Kojic acid + +" in table and "Aflatrem + -" in table
     assert not any("Kojic" in t for t in _texts(doc, "paragraph"))
+
+
+def test_authors_set_as_large_as_headings_are_front_matter_not_sections(tmp_path: Path) -> None:
+    # ACM's acmart sets each author's name at 12 pt over a 9 pt body, with the affiliation
+    # and address under it: none of it heads the abstract's or any section's path.
+    abstract = ["Software development involves creating various artifacts at different levels",
+                "of abstraction, and links between them help to keep them consistent. We",
+                "present an approach that recovers these links between the documentation",
+                "and the code of a system, and we evaluate it on five open-source projects."]
+
+    def page(p: Any) -> None:
+        _lines(p, 72, 80, ["Recovering Trace Links Between Software Documentation"], size=17, font="hebo")
+        for x, name in ((72, "Jan Keim"), (255, "Sophie Corallo Hey"), (430, "Anne Koziolek")):
+            p.insert_text((x, 120), name, fontsize=12, fontname="helv")  # a row across the page
+            _lines(p, x, 136, ["Karlsruhe Institute", "Karlsruhe, Germany"], size=9, font="helv",
+                   leading=11)
+        p.insert_text((72, 190), "ABSTRACT", fontsize=10, fontname="hebo")
+        _lines(p, 72, 206, abstract, size=9, font="tiro", leading=11)
+
+    doc = _pdf(tmp_path / "acm.pdf", page)
+    front = " ".join(_texts(doc, "front"))
+    assert "Jan Keim" in front and "Anne Koziolek" in front and "Karlsruhe, Germany" in front
+    assert "Sophie Corallo Hey" in front
+    assert _texts(doc, "heading") == ["Recovering Trace Links Between Software Documentation", "ABSTRACT"]
+    [para] = [b for b in doc.blocks if b.type == "paragraph" and b.text.startswith("Software")]
+    assert para.section == "ABSTRACT"

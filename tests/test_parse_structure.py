@@ -411,3 +411,15 @@ def test_references_and_notes_start_the_reference_list() -> None:
         ("2. Punt, P.J.; Biezen, N.V. Filamentous fungi as cell factories. Trends Biotechnol. 2002.", 8.0, False))
     blocks = build_blocks(pages, infos, "pymupdf")
     assert [b.type for b in blocks][-3:] == ["heading", "reference", "reference"]
+
+
+def test_numbered_notes_after_a_short_line_are_apart_but_a_sentence_s_items_stay() -> None:
+    notes = [_at("1) 손해보험의 표준약관 규정에 따르면, 보험기간 중에 발생한 급격하고도 우연한", (57.0, 700.0, 540.0, 709.0), 0),
+             _at("외래의 사고를 상해로 정의함", (57.0, 710.0, 200.0, 719.0), 0),
+             _at("2) 생명보험은 표준약관 “재해분류표”에서 “우발적인 외래의 사고”를 재해라고", (57.0, 720.0, 540.0, 729.0), 0),
+             _at("정의함", (57.0, 730.0, 90.0, 739.0), 0)]
+    assert [b.text[:2] for b in build_blocks([notes], [_info(1)], "pymupdf")] == ["1)", "2)"]
+    prose = [_at("The pipeline handles the two cases that arise in practice, namely 1) when the", (57.0, 100.0, 540.0, 109.0), 0),
+             _at("source is a PDF and the full text must be parsed, and", (57.0, 110.0, 540.0, 119.0), 0),
+             _at("2) when the LaTeX source is available and is parsed instead of the PDF.", (57.0, 120.0, 500.0, 129.0), 0)]
+    assert len(build_blocks([prose], [_info(1)], "pymupdf")) == 1

@@ -114,7 +114,7 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
 #: Lowercase words a list of authors' names may hold besides the names.
 _NAME_PARTICLES = {"and", "&", "de", "da", "das", "do", "dos", "van", "von", "der", "den", "di",
                    "del", "della", "la", "le", "y", "e", "et", "al.", "und"}
-_MARKS = "*†‡§¶∗"
+_MARKS = "*†‡§¶∗⋆★♠♢♡♣♦♥♤♧"
 _INITIAL_RE = re.compile(r"^[A-Z]\.(?:-?[A-Z]\.)*$")
 
 
@@ -141,3 +141,18 @@ def is_byline(text: str) -> bool:
             return False  # a name is capitalised, not in capitals (``I. INTRODUCTION``)
         names += 1
     return names >= 2 and marked > 0
+
+
+#: Headings that end the first page's front matter: the abstract's, or the first section's.
+_OPENING_HEADS = frozenset({
+    "abstract", "summary", "introduction", "background", "highlights", "keywords", "key words",
+    "résumé", "resumo", "resumen", "zusammenfassung", "a b s t r a c t", "a r t i c l e i n f o",
+})
+#: A first-page paragraph this long is the abstract or the body: front matter is over.
+BODY_WORDS = 40
+
+
+def opens_paper(text: str) -> bool:
+    """Whether a first-page heading opens the paper proper (``Abstract``, ``1 Introduction``)."""
+    words = re.sub(r"^(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+", "", text.strip()).rstrip(":. ").casefold()
+    return words in _OPENING_HEADS

@@ -112,7 +112,10 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    on past a caption's top is the figure down to the caption; a row of tick labels is
 #:    no prose; ``References and Notes`` starts the list; a table's rules are looked for
 #:    from its whole caption (MDPI's five lines and a note over the first rule); SciELO's
-#:    Portuguese and Spanish licence, correspondence, funding and dates are front matter.
+#:    Portuguese and Spanish licence, correspondence, funding and dates are front matter;
+#:    first-page names and addresses between the title and the abstract are front matter
+#:    (ACM's authors set as large as headings); a note numbered ``2)`` after a line that
+#:    stops short starts a paragraph of its own (Korean footnotes end without a full stop).
 LAYOUT_VERSION = 14
 
 # Spacing accent → combining mark.
