@@ -201,3 +201,28 @@ def test_a_line_in_the_next_column_is_never_put_in_front() -> None:
     merged = _merge_same_baseline([_line("2.3 Design Considerations", (318, 308, 465, 321), 10),
                                    _line("Figure 1: Service-oriented architecture", (60, 309, 288, 319), 10)])
     assert len(merged) == 2
+
+
+def test_an_accent_drawn_after_the_letter_it_stands_over_goes_in_front_of_it() -> None:
+    from vaultd.parse.layout import combine_accents
+    from vaultd.parse.pymupdf import accents_before
+
+    # PLOS 2012's "Fo¨rster": the diaeresis's box (63.8–66.8) is over the "o" (63.0–67.5).
+    text = "Fo¨rst"
+    boxes = [(58.1, 63.0), (63.0, 67.5), (63.8, 66.8), (67.5, 70.8), (70.8, 73.8), (73.8, 76.0)]
+    chars = [{"bbox": (x0, 0.0, x1, 10.0)} for x0, x1 in boxes]
+    assert combine_accents(accents_before(text, chars)) == "Först"
+    # TeX's order (the accent first, over the letter after it) is left as it is.
+    tex = [{"bbox": (x0, 0.0, x1, 10.0)} for x0, x1 in [(0, 5), (5.5, 8.5), (5, 10), (10, 14)]]
+    assert accents_before("r´es", tex) == "r´es"
+
+
+@given(st.text(alphabet="ab´¨ ", min_size=1, max_size=12), st.lists(st.floats(0, 8), min_size=12, max_size=12))
+def test_placing_accents_only_reorders(text: str, widths: list[float]) -> None:
+    from vaultd.parse.pymupdf import accents_before
+
+    x, chars = 0.0, []
+    for w in widths[:len(text)]:
+        chars.append({"bbox": (x, 0.0, x + w, 10.0)})
+        x += w * 0.5
+    assert sorted(accents_before(text, chars)) == sorted(text)

@@ -115,7 +115,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    Portuguese and Spanish licence, correspondence, funding and dates are front matter;
 #:    first-page names and addresses between the title and the abstract are front matter
 #:    (ACM's authors set as large as headings); a note numbered ``2)`` after a line that
-#:    stops short starts a paragraph of its own (Korean footnotes end without a full stop).
+#:    stops short starts a paragraph of its own (Korean footnotes end without a full stop);
+#:    a spacing accent drawn after the letter it stands over combines with that letter.
 LAYOUT_VERSION = 14
 
 # Spacing accent → combining mark.

@@ -111,8 +111,13 @@ def _read_page(page: Any, flags: int) -> list[Line]:
     with mupdf_text():
         textpage = page.get_textpage(flags=flags)
         data = page.get_text("dict", textpage=textpage)
-        if _math_runs(data):
-            _respace_math(data, page.get_text("rawdict", textpage=textpage))
+        math, accents = _math_runs(data), _accent_runs(data)
+        if math or accents:
+            raw = page.get_text("rawdict", textpage=textpage)
+            if math:
+                _respace_math(data, raw)
+            if accents:
+                _place_accents(data, raw)
     number = page.number + 1
     for bno, block in enumerate(data["blocks"]):
         if block.get("type", 0) != 0:
@@ -165,18 +170,53 @@ def _math_runs(data: dict[str, Any]) -> bool:
                for span in line["spans"])
 
 
-def _respace_math(data: dict[str, Any], raw: dict[str, Any]) -> None:
-    """Word spaces inside math-font spans by poppler's rule (``space_between``) from the
-    glyphs' own boxes, in place: MuPDF writes ``S=w1`` where the page and poppler show
-    ``S = w1``. ``raw`` is the page's ``rawdict`` from the same text page, so its blocks,
-    lines and spans match ``data`` one for one; a span whose glyphs do not match its text
-    one for one is left as it is."""
+def _span_pairs(data: dict[str, Any], raw: dict[str, Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:
+    """Each span of ``data`` with its glyphs from ``raw``, the page's ``rawdict`` from the
+    same text page (so blocks, lines and spans match one for one), when the glyphs match
+    the span's text one for one."""
     for block, rblock in zip(data["blocks"], raw["blocks"], strict=True):
         for line, rline in zip(block.get("lines", ()), rblock.get("lines", ()), strict=True):
             for span, rspan in zip(line["spans"], rline["spans"], strict=True):
-                chars = rspan["chars"]
-                if _is_math_run(span) and len(chars) == len(span["text"]):
-                    span["text"] = math_spaced(span["text"], chars, span["size"])
+                if len(rspan["chars"]) == len(span["text"]):
+                    yield span, rspan["chars"]
+
+
+def _respace_math(data: dict[str, Any], raw: dict[str, Any]) -> None:
+    """Word spaces inside math-font spans by poppler's rule (``space_between``) from the
+    glyphs' own boxes, in place: MuPDF writes ``S=w1`` where the page and poppler show
+    ``S = w1``."""
+    for span, chars in _span_pairs(data, raw):
+        if _is_math_run(span):
+            span["text"] = math_spaced(span["text"], chars, span["size"])
+
+
+def _accent_runs(data: dict[str, Any]) -> bool:
+    return any(ch in SPACING_ACCENTS for block in data["blocks"] for line in block.get("lines", ())
+               for span in line["spans"] for ch in span["text"])
+
+
+def _place_accents(data: dict[str, Any], raw: dict[str, Any]) -> None:
+    """A spacing accent drawn after the letter it stands over (``Fo¨rster``, as some
+    typesetters do; TeX draws it before) is put in front of that letter, in place, so
+    that it combines with it (``combine_accents``) and not with the next one."""
+    for span, chars in _span_pairs(data, raw):
+        if any(ch in SPACING_ACCENTS for ch in span["text"]):
+            span["text"] = accents_before(span["text"], chars)
+
+
+def accents_before(text: str, chars: list[dict[str, Any]]) -> str:
+    """``text`` (one character per glyph of ``chars``) with each spacing accent whose
+    centre stands over the glyph before it moved in front of that glyph."""
+    out = list(text)
+    boxes = [c["bbox"] for c in chars]
+    for i in range(1, len(out)):
+        if out[i] not in SPACING_ACCENTS or not out[i - 1].isalpha():
+            continue
+        centre = (boxes[i][0] + boxes[i][2]) / 2
+        if boxes[i - 1][0] <= centre <= boxes[i - 1][2]:
+            out[i - 1], out[i] = out[i], out[i - 1]
+            boxes[i - 1], boxes[i] = boxes[i], boxes[i - 1]
+    return "".join(out)
 
 
 def math_spaced(text: str, chars: list[dict[str, Any]], size: float) -> str:
