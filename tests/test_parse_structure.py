@@ -423,3 +423,15 @@ def test_numbered_notes_after_a_short_line_are_apart_but_a_sentence_s_items_stay
              _at("source is a PDF and the full text must be parsed, and", (57.0, 110.0, 540.0, 119.0), 0),
              _at("2) when the LaTeX source is available and is parsed instead of the PDF.", (57.0, 120.0, 500.0, 129.0), 0)]
     assert len(build_blocks([prose], [_info(1)], "pymupdf")) == 1
+
+
+def test_a_run_in_lead_set_as_a_line_of_its_own_stays_in_its_paragraph() -> None:
+    # ACL: "What is the best highlighting algorithm? We" (bold question, then the
+    # paragraph's first word in roman) is a block of its own line; the paragraph goes on.
+    lead = replace(_at("What is the best highlighting algorithm? We", (306.0, 454.0, 524.0, 468.0), 0),
+                   bold=True, mixed=True)
+    rest = [_at("conduct a study to identify the alignment algorithm best suited for", (306.0, 468.0, 524.0, 481.0), 1),
+            _at("highlighting, and report what the annotators found most useful.", (306.0, 481.0, 500.0, 494.0), 1)]
+    blocks = build_blocks([[lead, *rest]], [_info(1)], "pymupdf")
+    assert [b.type for b in blocks] == ["paragraph"]
+    assert blocks[0].text.startswith("What is the best highlighting algorithm? We conduct a study")

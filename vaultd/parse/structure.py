@@ -362,6 +362,11 @@ def _front_after_title(paras: list[Para], body: float) -> None:
 TITLE_FALLBACK = 1.28
 
 
+#: A sentence's end with a word after it, inside a line: a run-in heading's lead and the
+#: paragraph's first words, set on one line in two fonts.
+_RUN_IN_RE = re.compile(r"[.?!:]\s+\w")
+
+
 def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body: float,
           alone: bool) -> tuple[ChunkType, str | None]:
     """A para's type and heading number (``alone``: its source block was not split)."""
@@ -376,6 +381,8 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
     if kind == "paragraph" and mis_mapped(text) and (
             is_short(len(lines), text) or alpha_ratio(text) < 0.6 or prose_words(text) < 3):
         kind = "equation"  # a formula in a mis-mapped font: never quoted as prose
+    if kind == "heading" and len(lines) == 1 and lines[0].mixed and _RUN_IN_RE.search(text.strip()):
+        kind = "paragraph"  # "What is the best highlighting algorithm? We": a run-in lead
     if kind == "heading" and unreliable(text) and prose_words(text) < 2:
         kind = "equation"  # "Duy ¼ lk � g0": a formula set large, not a section
     if info.number <= FRONT_PAGES and kind in ("paragraph", "heading", "list") \
