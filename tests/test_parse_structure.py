@@ -435,3 +435,15 @@ def test_a_run_in_lead_set_as_a_line_of_its_own_stays_in_its_paragraph() -> None
     blocks = build_blocks([[lead, *rest]], [_info(1)], "pymupdf")
     assert [b.type for b in blocks] == ["paragraph"]
     assert blocks[0].text.startswith("What is the best highlighting algorithm? We conduct a study")
+
+
+def test_a_piece_ending_on_a_preposition_goes_on_into_an_acronym() -> None:
+    # MDPI, across a page break: "… method 1 for" | "LC-DAD-TOF was used in this study."
+    end = _at("For general procedures see [87]; method 1 for", (57.0, 760.0, 300.0, 770.0), 0)
+    nxt = replace(_at("LC-DAD-TOF was used in this study, with solvents of HPLC grade.", (57.0, 60.0, 540.0, 70.0), 0), page=2)
+    blocks = build_blocks([[end], [nxt]], [_info(1), _info(2)], "pymupdf")
+    assert [b.text for b in blocks if b.type == "paragraph"] == [
+        "For general procedures see [87]; method 1 for LC-DAD-TOF was used in this study, with solvents of HPLC grade."]
+    # A new paragraph opening with an ordinary word stays apart.
+    nxt2 = replace(nxt, text="The distribution of disciplines is given in Figure 2.")
+    assert len(build_blocks([[end], [nxt2]], [_info(1), _info(2)], "pymupdf")) == 2

@@ -117,7 +117,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    (ACM's authors set as large as headings); a note numbered ``2)`` after a line that
 #:    stops short starts a paragraph of its own (Korean footnotes end without a full stop);
 #:    a spacing accent drawn after the letter it stands over combines with that letter;
-#:    a bold run-in lead set as a line of its own (``…algorithm? We``) is no heading.
+#:    a bold run-in lead set as a line of its own (``…algorithm? We``) is no heading; a
+#:    piece ending on ``for``/``and``/``the`` … goes on into one opening with an acronym.
 LAYOUT_VERSION = 14
 
 # Spacing accent → combining mark.

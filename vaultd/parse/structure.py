@@ -208,7 +208,22 @@ def _continues(prev: Para, cur: Para) -> bool:
     tail = prev.text.rstrip()
     if tail.endswith("-") and len(tail) > 1 and tail[-2].isalpha() and first.isalpha():
         return True  # a word split at the column or page break: SCI- / ENCEPARSE
+    if tail.rsplit(None, 1)[-1] in _OPEN_WORDS and _ACRONYM_RE.match(cur.text):
+        return True  # "… method 1 for" | "LC-DAD-TOF was used": no sentence ends on "for"
     return first.islower() or (first in ",;)" and first != "") or bool(_INDEX_LEAD_RE.match(cur.text))
+
+
+#: Words no sentence ends on (articles, prepositions, conjunctions; English, Portuguese,
+#: Spanish, German): a paragraph's piece ending on one goes on into a next piece that
+#: opens with an acronym (``LC-DAD-TOF``), which a new paragraph rarely does (``The …``,
+#: ``3.1 Encoding module`` and names are left to the other rules).
+_OPEN_WORDS = frozenset({
+    "a", "an", "the", "of", "to", "in", "for", "with", "and", "or", "by", "from", "on", "at",
+    "as", "that", "than", "into", "between", "is", "are", "was", "were", "be", "this", "these",
+    "de", "da", "do", "das", "dos", "para", "com", "con", "el", "la", "los", "las", "em", "en",
+    "que", "por", "der", "die", "und", "mit", "von", "zu", "für",
+})
+_ACRONYM_RE = re.compile(r"[A-Z][A-Z0-9-]*[A-Z]\w*\b")
 
 
 #: A para opening with a one- or two-digit number and then a lowercase word (``2 the
