@@ -111,13 +111,9 @@ def _read_page(page: Any, flags: int) -> list[Line]:
     with mupdf_text():
         textpage = page.get_textpage(flags=flags)
         data = page.get_text("dict", textpage=textpage)
-        math, accents = _math_runs(data), _accent_runs(data)
-        if math or accents:
-            raw = page.get_text("rawdict", textpage=textpage)
-            if math:
-                _respace_math(data, raw)
-            if accents:
-                _place_accents(data, raw)
+        if _math_runs(data):
+            _respace_math(data, page.get_text("rawdict", textpage=textpage))
+        _place_accents(page, data, flags)
     number = page.number + 1
     for bno, block in enumerate(data["blocks"]):
         if block.get("type", 0) != 0:
@@ -190,18 +186,30 @@ def _respace_math(data: dict[str, Any], raw: dict[str, Any]) -> None:
             span["text"] = math_spaced(span["text"], chars, span["size"])
 
 
-def _accent_runs(data: dict[str, Any]) -> bool:
-    return any(ch in SPACING_ACCENTS for block in data["blocks"] for line in block.get("lines", ())
-               for span in line["spans"] for ch in span["text"])
+#: A spacing accent right after a letter in one span: only then may it stand over that
+#: letter (``Fo¨rster``); one that opens a span or follows a space is TeX's, before its letter.
+_LETTER_ACCENT_RE = re.compile(r"[^\W\d_][" + "".join(SPACING_ACCENTS) + "]")
 
 
-def _place_accents(data: dict[str, Any], raw: dict[str, Any]) -> None:
+def _place_accents(page: Any, data: dict[str, Any], flags: int) -> None:
     """A spacing accent drawn after the letter it stands over (``Fo¨rster``, as some
     typesetters do; TeX draws it before) is put in front of that letter, in place, so
-    that it combines with it (``combine_accents``) and not with the next one."""
-    for span, chars in _span_pairs(data, raw):
-        if any(ch in SPACING_ACCENTS for ch in span["text"]):
-            span["text"] = accents_before(span["text"], chars)
+    that it combines with it (``combine_accents``) and not with the next one. The glyphs'
+    boxes come from a text page clipped to the span (about 1 ms, against 8 ms for the
+    whole page's ``rawdict``); a span not found there alike is left as it is."""
+    for block in data["blocks"]:
+        for line in block.get("lines", ()):
+            for span in line["spans"]:
+                if not _LETTER_ACCENT_RE.search(span["text"]):
+                    continue
+                x0, y0, x1, y1 = span["bbox"]
+                clip = (x0 - 1.0, y0 - 1.0, x1 + 1.0, y1 + 1.0)
+                raw = page.get_text("rawdict", textpage=page.get_textpage(clip=clip, flags=flags))
+                chars = next((rs["chars"] for rb in raw["blocks"] for rl in rb.get("lines", ())
+                              for rs in rl["spans"]
+                              if "".join(c["c"] for c in rs["chars"]) == span["text"]), None)
+                if chars is not None:
+                    span["text"] = accents_before(span["text"], chars)
 
 
 def accents_before(text: str, chars: list[dict[str, Any]]) -> str:
