@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from vaultd.models import ChunkType
+from vaultd.parse.paras import LABEL_WORDS, SENT_END
 
 #: A line of an algorithm or code listing, numbered ``21:``.
 _LISTING_LINE_RE = re.compile(r"\d{1,3}:\s")
@@ -157,3 +158,21 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
     ):
         return "equation", None
     return "paragraph", None
+
+
+def lower_words(words: list[str]) -> int:
+    """How many of ``words`` are words in lowercase letters (two letters or more)."""
+    return sum(1 for w in words if len(w) > 1 and w.isalpha() and w.islower())
+
+
+def is_prose(text: str) -> bool:
+    """Whether ``text`` reads as prose: a sentence with words in lowercase letters, or most
+    of its words so (a figure's labels are names, numbers and OCR debris, which may end in a
+    stray full stop). Up to ``LABEL_WORDS`` words without a sentence's end is a label."""
+    words = text.split()
+    lower = lower_words(words)
+    if text.rstrip().endswith(SENT_END):
+        return lower >= 2
+    if (len(words) <= LABEL_WORDS and len(text) < 80) or alpha_ratio(text) < 0.3:
+        return False
+    return lower >= len(words) / 2

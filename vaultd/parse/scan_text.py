@@ -8,17 +8,12 @@ labels are names, numbers and OCR debris, not prose.
 from __future__ import annotations
 
 from vaultd.parse.base import Box
-from vaultd.parse.classify import alpha_ratio
-from vaultd.parse.paras import LABEL_WORDS, SENT_END, Line, Para, union
+from vaultd.parse.classify import is_prose, lower_words
+from vaultd.parse.paras import LABEL_WORDS, Line, Para, union
 
 #: A figure's labels start at most this many body sizes above the stack of labels under
 #: them (tick rows and legends sit further apart than sub-figure labels).
 SCAN_LABEL_GAP = 2.5
-
-
-def _lower_words(words: list[str]) -> int:
-    """How many of ``words`` are words in lowercase letters (two letters or more)."""
-    return sum(1 for w in words if len(w) > 1 and w.isalpha() and w.islower())
 
 
 def drop_scan_labels(paras: list[Para], caption: Line, body: float) -> None:
@@ -66,17 +61,4 @@ def is_label(text: str) -> bool:
     ``Table 2 A B``): in an OCR layer, a label or a logo's text, which a sentence going on
     from the column before skips (it floats)."""
     words = text.split()
-    return len(words) <= LABEL_WORDS and not _lower_words(words)
-
-
-def is_prose(text: str) -> bool:
-    """Whether ``text`` reads as prose: a sentence with words in lowercase letters, or most
-    of its words so (a figure's labels are names, numbers and OCR debris, which may end in a
-    stray full stop). Up to ``LABEL_WORDS`` words without a sentence's end is a label."""
-    words = text.split()
-    lower = _lower_words(words)
-    if text.rstrip().endswith(SENT_END):
-        return lower >= 2
-    if (len(words) <= LABEL_WORDS and len(text) < 80) or alpha_ratio(text) < 0.3:
-        return False
-    return lower >= len(words) / 2
+    return len(words) <= LABEL_WORDS and not lower_words(words)

@@ -31,7 +31,7 @@ from vaultd.parse.classify import (
     is_formula_line,
     is_short,
 )
-from vaultd.parse.front import BODY_WORDS, is_byline, is_front_matter, opens_paper
+from vaultd.parse.front import is_byline, is_front_matter
 from vaultd.parse.headings import (
     PATH_SEP,
     continue_title,
@@ -54,8 +54,9 @@ from vaultd.parse.paras import (
     union,
 )
 from vaultd.parse.references import add_references, column_lefts, refs_of
-from vaultd.parse.scan_text import drop_scan_labels, is_label, is_prose
+from vaultd.parse.scan_text import drop_scan_labels, is_label
 from vaultd.parse.textlayer import UNRELIABLE, mis_mapped, prose_words, unreliable
+from vaultd.parse.title_block import front_after_title
 
 
 def order_page(lines: list[Line], width: float) -> list[list[Line]]:
@@ -331,50 +332,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     cur.type = "equation"  # "d", ", 0": a formula's pieces, no sentence's
                 paras.append(cur)
     font_headings(paras, body)
-    _front_after_title(paras, body)
+    front_after_title(paras, body)
     return _to_blocks(paras, infos)
-
-
-def _front_after_title(paras: list[Para], body: float) -> None:
-    """Between the first page's title and its abstract or first section, the short blocks
-    are the authors, their affiliations and addresses: ``front``, in place (ACM sets each
-    author's name as large as a heading, which would head every section's path).
-
-    The title is the last heading marked as one (a journal's name set large comes before
-    it), else the largest heading at ``TITLE_FALLBACK`` times the body size; a heading
-    right under it in its size is its second line. Front matter ends at a paragraph of
-    prose (``is_prose``) or of ``BODY_WORDS`` words, a numbered heading, the abstract's or introduction's heading,
-    or the first page's end."""
-    page_one: list[Para] = []
-    for para in paras:
-        if para.lines[0].page != 1 or (para.type == "paragraph" and (
-                len(para.text.split()) >= BODY_WORDS or is_prose(para.text))):
-            break  # the abstract or the body: names and addresses are no prose
-        if opens_paper(para.text) or (para.type == "heading" and (
-                para.number is not None or REFS_RE.match(para.text.strip()))):
-            break  # (an OCR layer's "Abstract" may be a paragraph)
-        page_one.append(para)
-    heads = [p for p in page_one if p.type == "heading"]
-    marked = [p for p in heads if p.title]
-    large = [p for p in heads if p.lines[0].size >= TITLE_FALLBACK * body]
-    title = marked[-1] if marked else max(large, key=lambda p: p.lines[0].size, default=None)
-    if title is None:
-        return
-    last = title
-    for para in page_one[page_one.index(title) + 1:]:
-        if para.type == "heading" and last is title \
-                and abs(para.lines[0].size - title.lines[0].size) <= 0.5:
-            title = last = para  # the title's next line, set as a heading of its own
-            continue
-        if para.type in ("heading", "paragraph"):
-            para.type = "front"
-            para.floating = True
-        last = para
-
-
-#: With no heading marked as the title, the largest first-page heading at least this many
-#: times the body size is taken for it (ACL sets a 14.3 pt title over an 11 pt body).
-TITLE_FALLBACK = 1.28
 
 
 #: A sentence's end with a word after it, inside a line: a run-in heading's lead and the

@@ -1,0 +1,54 @@
+"""The first page's title block: between the title and the abstract stand the authors'
+names, their affiliations and addresses, which are front matter, not sections.
+
+(``vaultd.parse.front`` tells front matter by a block's own words; this module by where the
+block stands on the first page.)
+"""
+
+from __future__ import annotations
+
+from vaultd.parse.classify import is_prose
+from vaultd.parse.front import BODY_WORDS, opens_paper
+from vaultd.parse.paras import REFS_RE, Para
+
+
+def front_after_title(paras: list[Para], body: float) -> None:
+    """Between the first page's title and its abstract or first section, the short blocks
+    are the authors, their affiliations and addresses: ``front``, in place (ACM sets each
+    author's name as large as a heading, which would head every section's path).
+
+    The title is the last heading marked as one (a journal's name set large comes before
+    it), else the largest heading at ``TITLE_FALLBACK`` times the body size; a heading
+    right under it in its size is its second line. Front matter ends at a paragraph of
+    prose (``is_prose``) or of ``BODY_WORDS`` words, a numbered heading, the abstract's or introduction's heading,
+    or the first page's end."""
+    page_one: list[Para] = []
+    for para in paras:
+        if para.lines[0].page != 1 or (para.type == "paragraph" and (
+                len(para.text.split()) >= BODY_WORDS or is_prose(para.text))):
+            break  # the abstract or the body: names and addresses are no prose
+        if opens_paper(para.text) or (para.type == "heading" and (
+                para.number is not None or REFS_RE.match(para.text.strip()))):
+            break  # (an OCR layer's "Abstract" may be a paragraph)
+        page_one.append(para)
+    heads = [p for p in page_one if p.type == "heading"]
+    marked = [p for p in heads if p.title]
+    large = [p for p in heads if p.lines[0].size >= TITLE_FALLBACK * body]
+    title = marked[-1] if marked else max(large, key=lambda p: p.lines[0].size, default=None)
+    if title is None:
+        return
+    last = title
+    for para in page_one[page_one.index(title) + 1:]:
+        if para.type == "heading" and last is title \
+                and abs(para.lines[0].size - title.lines[0].size) <= 0.5:
+            title = last = para  # the title's next line, set as a heading of its own
+            continue
+        if para.type in ("heading", "paragraph"):
+            para.type = "front"
+            para.floating = True
+        last = para
+
+
+#: With no heading marked as the title, the largest first-page heading at least this many
+#: times the body size is taken for it (ACL sets a 14.3 pt title over an 11 pt body).
+TITLE_FALLBACK = 1.28
