@@ -447,3 +447,16 @@ def test_a_piece_ending_on_a_preposition_goes_on_into_an_acronym() -> None:
     # A new paragraph opening with an ordinary word stays apart.
     nxt2 = replace(nxt, text="The distribution of disciplines is given in Figure 2.")
     assert len(build_blocks([[end], [nxt2]], [_info(1), _info(2)], "pymupdf")) == 2
+
+
+def test_a_bold_line_that_runs_on_in_lowercase_under_it_is_no_heading() -> None:
+    # ACM: a contributions list whose items open in bold on a line of their own.
+    item = replace(_at("C1 We present an approach for linking component-based", (69.0, 429.0, 294.0, 438.0), 0),
+                   bold=True, mixed=True)
+    rest = _at("software architecture models and code.", (94.0, 440.0, 237.0, 449.0), 1)
+    item2 = replace(_at("C2 We combine two specialized approaches to tran-", (69.0, 451.0, 296.0, 460.0), 2),
+                    bold=True, mixed=True)
+    rest2 = _at("sitively link documentation and code.", (94.0, 462.0, 260.0, 471.0), 3)
+    blocks = build_blocks([[item, rest, item2, rest2]], [_info(1)], "pymupdf")
+    assert "heading" not in [b.type for b in blocks]
+    assert blocks[0].text == "C1 We present an approach for linking component-based software architecture models and code."

@@ -118,7 +118,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    stops short starts a paragraph of its own (Korean footnotes end without a full stop);
 #:    a spacing accent drawn after the letter it stands over combines with that letter;
 #:    a bold run-in lead set as a line of its own (``…algorithm? We``) is no heading; a
-#:    piece ending on ``for``/``and``/``the`` … goes on into one opening with an acronym.
+#:    piece ending on ``for``/``and``/``the`` … goes on into one opening with an acronym; a
+#:    one-line heading that runs on in lowercase right under it is a sentence's start.
 LAYOUT_VERSION = 14
 
 # Spacing accent → combining mark.

@@ -241,6 +241,21 @@ def _is_scrap(text: str) -> bool:
         sum(map(str.isalpha, word)) >= 2 for word in text.split())
 
 
+def _sentence_start(prev: Para, cur: Para) -> bool:
+    """Whether ``prev``, a one-line unnumbered heading that is no title and does not end in
+    punctuation, is the start of a sentence ``cur`` goes on with in lowercase right under
+    it: no heading runs on into its text (ACM's list items ``C1 We present an approach
+    for linking`` in bold, ``software architecture models and code.`` under it)."""
+    if prev.type != "heading" or prev.title or prev.number is not None or len(prev.lines) != 1 \
+            or cur.type != "paragraph" or not cur.text[:1].islower():
+        return False
+    last, first = prev.lines[0], cur.lines[0]
+    tail = prev.text.rstrip()
+    open_end = bool(tail) and (tail[-1].isalnum() or (tail[-1] == "-" and tail[-2:-1].isalpha()))
+    return (last.page == first.page and open_end
+            and 0 <= first.bbox[1] - last.bbox[3] <= 0.5 * max(last.size, 1.0))
+
+
 def _rest_of_line(prev: Para, cur: Para) -> bool:
     """Whether ``cur`` starts with the rest of ``prev``'s last printed line, split off at a
     baseline shift (``… (fx, fy)ext`` | ``T are external forces.``): same page, the two
@@ -324,6 +339,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     if plain:
                         drop_scan_labels(paras, para_lines[0], body)
                 target = _merge_target(paras)
+                if target is not None and _sentence_start(target, cur):
+                    target.type = "paragraph"  # "C1 We present an approach for linking" | "software …"
                 if target is not None and not cur.floating and (
                         _continues(target, cur) or _rest_of_line(target, cur)):
                     append_piece(target, para_lines, text)
