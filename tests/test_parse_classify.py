@@ -71,3 +71,11 @@ def test_a_numbered_line_of_an_algorithm_is_no_heading() -> None:
     # Wiley's algorithm listings number their lines "21:"; the keywords are bold.
     assert classify("21: end procedure", BODY, True, 1, BODY, True)[0] != "heading"
     assert classify("2 Methods", BODY, True, 1, BODY, True)[0] == "heading"
+
+
+def test_a_theorem_s_label_is_no_section_heading() -> None:
+    # Set bold like a heading, a lemma or remark is the paper's text under its section.
+    for text in ("Lemma 2.2. Let k ≤ d. Then", "Remark 1", "Theorem 3 (Johnson)", "Proof."):
+        assert classify(text, BODY, True, 1, BODY, True)[0] != "heading", text
+    for text in ("Definitions of terms", "Example applications", "Hypothesis testing"):
+        assert classify(text, BODY, True, 1, BODY, True)[0] == "heading", text

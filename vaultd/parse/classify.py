@@ -11,6 +11,16 @@ import re
 from vaultd.models import ChunkType
 from vaultd.parse.paras import LABEL_WORDS, SENT_END
 
+#: A theorem-like statement's label (``Lemma 2.2.``, ``Remark 1``, ``Proof.``): set bold like
+#: a heading, but the statement is the paper's text, under the section it is in.
+_THEOREM_RE = re.compile(
+    r"(?:Lemma|Theorem|Proposition|Corollary|Definition|Remark|Proof|Example|Claim|Conjecture"
+    r"|Assumption|Observation|Hypothesis|Axiom|Property|Fact|Note)\b\s*[\dIVX.:(]")
+def is_theorem_label(text: str) -> bool:
+    """``Lemma 2.2.``, ``Remark 1``, ``Proof.``: a statement of the paper, never a section."""
+    return bool(_THEOREM_RE.match(text))
+
+
 #: A line of an algorithm or code listing, numbered ``21:``.
 _LISTING_LINE_RE = re.compile(r"\d{1,3}:\s")
 #: A section number of the arabic (``2``, ``2.1``) or roman (``IV``) kind.
@@ -126,6 +136,7 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         and (text[0].isupper() or text[0].isdigit())
         and not text.endswith((".", ",", ";"))
         and not _LISTING_LINE_RE.match(text)  # "21: end procedure", a numbered listing's line
+        and not is_theorem_label(text)  # "Lemma 2.2. Let k ≤ d. Then": a statement, no section
         # a word of three letters at least, or letter-spaced ``K E Y W O R D S``: not a
         # big operator (TeX's summation ``P``)
         and (any(sum(map(str.isalpha, w)) >= 3 for w in text.split()) or alpha_count(text) >= 6)

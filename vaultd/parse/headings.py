@@ -11,7 +11,7 @@ import itertools
 from collections import Counter
 
 from vaultd.models import ChunkType
-from vaultd.parse.classify import heading_number
+from vaultd.parse.classify import heading_number, is_theorem_label
 from vaultd.parse.fontnames import is_mono_font
 from vaultd.parse.layout import join_two
 from vaultd.parse.paras import REFS_RE, Line, Para
@@ -154,7 +154,7 @@ def _font_head_shape(para: Para, styles: Counter[tuple[str, float]], total: int,
         return False
     line, text = para.lines[0], para.text.strip()
     return (bool(line.font) and styles[_style(line)] <= FONT_HEADING_SHARE * total
-            and not is_mono_font(line.font)
+            and not is_mono_font(line.font) and not is_theorem_label(text)
             and (text[:1].isupper() or heading_number(text) is not None)  # "3.2. Competition …"
             and len(text) <= FONT_HEADING_CHARS and len(text.split()) <= FONT_HEADING_WORDS
             and not text.endswith((".", ",", ";", ":")) and line.size >= body - 1.5)

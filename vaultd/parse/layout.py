@@ -119,7 +119,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    a spacing accent drawn after the letter it stands over combines with that letter;
 #:    a bold run-in lead set as a line of its own (``…algorithm? We``) is no heading; a
 #:    piece ending on ``for``/``and``/``the`` … goes on into one opening with an acronym; a
-#:    one-line heading that runs on in lowercase right under it is a sentence's start.
+#:    one-line heading that runs on in lowercase right under it is a sentence's start;
+#:    a theorem's label (``Lemma 2.2.``, ``Remark 1``) is no heading.
 LAYOUT_VERSION = 14
 
 # Spacing accent → combining mark.
