@@ -15,9 +15,7 @@ def _page(*texts: str) -> tuple[list[list[Line]], list[PageInfo]]:
         Line(text=t, bbox=(72.0, 100.0 + 40 * i, 300.0, 110.0 + 40 * i), size=10.0, bold=False, block=i, page=1)
         for i, t in enumerate(texts)
     ]
-    info = PageInfo(number=1, label=None, width=612.0, height=792.0,
-                    to_user=(1.0, 0.0, 0.0, -1.0, 0.0, 792.0), has_images=False)
-    return [lines], [info]
+    return [lines], [_info(1, has_images=False)]
 
 
 def test_short_fragment_with_an_unmapped_bracket_glyph_is_an_equation_not_a_paragraph() -> None:
@@ -71,9 +69,9 @@ def _line(text: str, y: float, page: int, block: int) -> Line:
                 block=block, page=page)
 
 
-def _info(page: int) -> PageInfo:
+def _info(page: int, has_images: bool = True) -> PageInfo:
     return PageInfo(number=page, label=None, width=612.0, height=792.0,
-                    to_user=(1.0, 0.0, 0.0, -1.0, 0.0, 792.0), has_images=True)
+                    to_user=(1.0, 0.0, 0.0, -1.0, 0.0, 792.0), has_images=has_images)
 
 
 def test_a_paragraph_continued_after_a_figure_skips_the_sub_figure_labels_above_the_caption() -> None:
@@ -212,7 +210,7 @@ def test_in_an_ocr_layer_the_figure_text_stacked_over_a_caption_is_not_a_paragra
 
 
 def _ocr_line(text: str, box: tuple[float, float, float, float], block: int, size: float = 8.5) -> Line:
-    return Line(text=text, bbox=box, size=size, bold=False, block=block, page=1, font="GlyphLessFont")
+    return replace(_at(text, box, block), size=size, font="GlyphLessFont")
 
 
 def test_in_an_ocr_layer_a_tree_figure_s_scattered_labels_are_dropped_and_its_section_kept() -> None:
@@ -336,9 +334,7 @@ def test_a_paragraph_in_the_next_column_level_with_a_short_last_line_stays_apart
              _at("line is short", (33.0, 711.0, 100.0, 721.0), 0),
              _at("Results in the right column start a paragraph of their own.", (302.0, 711.0, 553.0, 721.0), 1),
              _at("It goes on for a second line, as paragraphs do in this paper.", (302.0, 722.0, 553.0, 732.0), 1)]
-    info = PageInfo(number=1, label=None, width=612.0, height=792.0,
-                    to_user=(1.0, 0.0, 0.0, -1.0, 0.0, 792.0), has_images=False)
-    blocks = build_blocks([lines], [info], "pymupdf")
+    blocks = build_blocks([lines], [_info(1, has_images=False)], "pymupdf")
     assert [b.text[:9] for b in blocks if b.type == "paragraph"] == ["The left ", "Results i"]
 
 
@@ -388,9 +384,7 @@ def test_pieces_of_one_printed_line_set_as_blocks_read_left_to_right() -> None:
              _at("g(t)]⊺ ∈ Rns,", (482.1, 407.19, 537.6, 422.2), 1),
              _at("a(t), b⊺", (454.9, 407.2, 486.6, 422.2), 2),
              _at("x(t) = [p⊺(t), v⊺(t), q⊺(t), b⊺", (333.6, 407.2, 459.4, 420.4), 3)]
-    info = PageInfo(number=1, label=None, width=612.0, height=792.0,
-                    to_user=(1.0, 0.0, 0.0, -1.0, 0.0, 792.0), has_images=False)
-    text = " ".join(b.text for b in build_blocks([lines], [info], "pymupdf"))
+    text = " ".join(b.text for b in build_blocks([lines], [_info(1, has_images=False)], "pymupdf"))
     assert text.index("x(t) =") < text.index("a(t), b⊺") < text.index("g(t)]⊺")
 
 

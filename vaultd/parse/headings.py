@@ -112,9 +112,9 @@ def font_headings(paras: list[Para], body: float) -> None:
     sections at its own size), it is short, starts with a capital and ends without
     punctuation, the paragraph after it starts right below it, flush with it, in the
     body's font or in another rare style (a section's heading right over its first
-    subsection's, which may take two lines), and at least two lines of the document are headings in that style
-    (a heading style repeats; one odd line is not a style). A typewriter face sets code,
-    never headings."""
+    subsection's, which may take two lines), and at least two lines of the document are
+    headings in that style (a heading style repeats; one odd line is not a style). A
+    typewriter face sets code, never headings."""
     fonts: Counter[str] = Counter()
     styles: Counter[tuple[str, float]] = Counter()
     for para in paras:
@@ -123,13 +123,14 @@ def font_headings(paras: list[Para], body: float) -> None:
             styles[_style(ln)] += len(ln.text)
     total = sum(fonts.values()) or 1
     body_fonts = {f for f, n in fonts.items() if n >= BODY_FONT_SHARE * total}
+    rare = {st for st, n in styles.items() if n <= FONT_HEADING_SHARE * total}
     found: dict[tuple[str, float], list[Para]] = {}
     for para, after in itertools.pairwise(paras):
-        if not _font_head_shape(para, styles, total, body):
+        if not _font_head_shape(para, rare, body):
             continue
         line, below = para.lines[0], after.lines[0]
         if after.type != "paragraph" or not (below.font in body_fonts or (
-                styles[_style(below)] <= FONT_HEADING_SHARE * total and _style(below) != _style(line))):
+                _style(below) in rare and _style(below) != _style(line))):
             continue
         height = max(line.bbox[3] - line.bbox[1], 1.0)
         if below.page != line.page or not -1.0 <= below.bbox[1] - line.bbox[3] <= 1.5 * height \
@@ -147,13 +148,13 @@ def _style(line: Line) -> tuple[str, float]:
     return line.font, round(line.size * 2) / 2
 
 
-def _font_head_shape(para: Para, styles: Counter[tuple[str, float]], total: int, body: float) -> bool:
-    """A one-line paragraph shaped like a heading, in a rare style that is no typewriter
+def _font_head_shape(para: Para, rare: set[tuple[str, float]], body: float) -> bool:
+    """A one-line paragraph shaped like a heading, in a ``rare`` style that is no typewriter
     face's (code such as ``R> hod2 <- join(…)`` is no heading)."""
     if para.type != "paragraph" or len(para.lines) != 1:
         return False
     line, text = para.lines[0], para.text.strip()
-    return (bool(line.font) and styles[_style(line)] <= FONT_HEADING_SHARE * total
+    return (bool(line.font) and _style(line) in rare
             and not is_mono_font(line.font) and not is_theorem_label(text)
             and (text[:1].isupper() or heading_number(text) is not None)  # "3.2. Competition …"
             and len(text) <= FONT_HEADING_CHARS and len(text.split()) <= FONT_HEADING_WORDS

@@ -22,8 +22,8 @@ from collections import Counter
 
 from vaultd.models import ChunkType
 from vaultd.parse.base import Block, Box, user_rect
+from vaultd.parse.captions import IDENTIFIER_LINE_RE, caption_beside, caption_goes_on, float_labels
 from vaultd.parse.classify import (
-    FRAGMENT_MAX,
     LIST_RE,
     alpha_ratio,
     classify,
@@ -31,6 +31,7 @@ from vaultd.parse.classify import (
     is_formula_line,
     is_short,
 )
+from vaultd.parse.continuation import continues, is_scrap, rest_of_line, sentence_start
 from vaultd.parse.front import is_byline, is_front_matter
 from vaultd.parse.headings import (
     PATH_SEP,
@@ -44,7 +45,6 @@ from vaultd.parse.headings import (
 )
 from vaultd.parse.layout import join_lines
 from vaultd.parse.paras import (
-    LABEL_WORDS,
     REFS_RE,
     SENT_END,
     Line,
@@ -200,81 +200,6 @@ def body_size(pages: list[list[Line]]) -> float:
     return float(sizes.most_common(1)[0][0]) if sizes else 10.0
 
 
-def _continues(prev: Para, cur: Para) -> bool:
-    if prev.type != "paragraph" or cur.type != "paragraph":
-        return False
-    if prev.text.rstrip().endswith(SENT_END):
-        return False
-    first = cur.text[:1]
-    tail = prev.text.rstrip()
-    if tail.endswith("-") and len(tail) > 1 and tail[-2].isalpha() and first.isalpha():
-        return True  # a word split at the column or page break: SCI- / ENCEPARSE
-    if tail.rsplit(None, 1)[-1] in _OPEN_WORDS and _ACRONYM_RE.match(cur.text):
-        return True  # "… method 1 for" | "LC-DAD-TOF was used": no sentence ends on "for"
-    return first.islower() or (first in ",;)" and first != "") or bool(_INDEX_LEAD_RE.match(cur.text))
-
-
-#: Words no sentence ends on (articles, prepositions, conjunctions; English, Portuguese,
-#: Spanish, German): a paragraph's piece ending on one goes on into a next piece that
-#: opens with an acronym (``LC-DAD-TOF``), which a new paragraph rarely does (``The …``,
-#: ``3.1 Encoding module`` and names are left to the other rules).
-_OPEN_WORDS = frozenset({
-    "a", "an", "the", "of", "to", "in", "for", "with", "and", "or", "by", "from", "on", "at",
-    "as", "that", "than", "into", "between", "is", "are", "was", "were", "be", "this", "these",
-    "de", "da", "do", "das", "dos", "para", "com", "con", "el", "la", "los", "las", "em", "en",
-    "que", "por", "der", "die", "und", "mit", "von", "zu", "für",
-})
-_ACRONYM_RE = re.compile(r"[A-Z][A-Z0-9-]*[A-Z]\w*\b")
-
-
-#: A para opening with a one- or two-digit number and then a lowercase word (``2 the
-#: scheme is…``, ``0 and xj…``) goes on from the one before: the number is a fraction's
-#: denominator or an index set below the line, split off with it.
-_INDEX_LEAD_RE = re.compile(r"\d{1,2} +[a-z]")
-
-
-def _is_scrap(text: str) -> bool:
-    """A few symbols without a word of two letters (``d``, ``, 0``, ``2 1``), which no
-    sentence has on its own: the pieces of a display formula MuPDF set as blocks."""
-    chars = "".join(text.split())
-    return 0 < len(chars) <= FRAGMENT_MAX and not any(
-        sum(map(str.isalpha, word)) >= 2 for word in text.split())
-
-
-def _sentence_start(prev: Para, cur: Para) -> bool:
-    """Whether ``prev``, a one-line unnumbered heading that is no title and does not end in
-    punctuation, is the start of a sentence ``cur`` goes on with in lowercase right under
-    it: no heading runs on into its text (ACM's list items ``C1 We present an approach
-    for linking`` in bold, ``software architecture models and code.`` under it)."""
-    if prev.type != "heading" or prev.title or prev.number is not None or len(prev.lines) != 1 \
-            or cur.type != "paragraph" or not cur.text[:1].islower():
-        return False
-    last, first = prev.lines[0], cur.lines[0]
-    tail = prev.text.rstrip()
-    open_end = bool(tail) and (tail[-1].isalnum() or (tail[-1] == "-" and tail[-2:-1].isalpha()))
-    return (last.page == first.page and open_end
-            and 0 <= first.bbox[1] - last.bbox[3] <= 0.5 * max(last.size, 1.0))
-
-
-def _rest_of_line(prev: Para, cur: Para) -> bool:
-    """Whether ``cur`` starts with the rest of ``prev``'s last printed line, split off at a
-    baseline shift (``… (fx, fy)ext`` | ``T are external forces.``): same page, the two
-    lines overlapping by half the lower one's height, ``cur``'s starting at most one em
-    after ``prev``'s ends, which is short of its para's right edge (a column's gutter is
-    wider, and a full line has no rest)."""
-    if prev.type != "paragraph" or cur.type != "paragraph":
-        return False
-    last, first = prev.lines[-1], cur.lines[0]
-    if last.page != first.page or len(prev.lines) < 2:
-        return False
-    overlap = min(last.bbox[3], first.bbox[3]) - max(last.bbox[1], first.bbox[1])
-    height = min(last.bbox[3] - last.bbox[1], first.bbox[3] - first.bbox[1])
-    em = max(last.size, 1.0)
-    right = max(ln.bbox[2] for ln in prev.lines)
-    return (overlap >= 0.5 * height and -0.5 * em <= first.bbox[0] - last.bbox[2] <= em
-            and last.bbox[2] < right - 2 * em)
-
-
 def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) -> list[Block]:
     """Lines of every page (furniture already removed) → typed blocks in reading order."""
     del parser
@@ -323,10 +248,10 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 cur.plain = plain_head
                 cur.floating = kind == "front" or (kind == "paragraph" and (
                     _is_small_print(para_lines, body, info) or (plain and is_label(text))))
-                if kind in ("paragraph", "front") and _caption_goes_on(paras, para_lines, text, body, plain):
+                if kind in ("paragraph", "front") and caption_goes_on(paras, para_lines, text, body, plain):
                     append_piece(paras[-1], para_lines, text)  # its last words, its DOI
                     continue
-                beside = _caption_beside(paras, para_lines[0], text) if kind == "paragraph" else None
+                beside = caption_beside(paras, para_lines[0], text) if kind == "paragraph" else None
                 if beside is not None:
                     append_piece(beside, para_lines, text)  # a caption set across two columns
                     continue
@@ -335,17 +260,17 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 if kind == "heading" and REFS_RE.match(text.strip()):
                     in_refs = True
                 if kind == "figure":  # (a table's caption sits above it, under body text)
-                    _float_labels(paras, para_lines[0], body)
+                    float_labels(paras, para_lines[0], body)
                     if plain:
                         drop_scan_labels(paras, para_lines[0], body)
                 target = _merge_target(paras)
-                if target is not None and _sentence_start(target, cur):
+                if target is not None and sentence_start(target, cur):
                     target.type = "paragraph"  # "C1 We present an approach for linking" | "software …"
                 if target is not None and not cur.floating and (
-                        _continues(target, cur) or _rest_of_line(target, cur)):
+                        continues(target, cur) or rest_of_line(target, cur)):
                     append_piece(target, para_lines, text)
                     continue
-                if kind == "paragraph" and _is_scrap(text):
+                if kind == "paragraph" and is_scrap(text):
                     cur.type = "equation"  # "d", ", 0": a formula's pieces, no sentence's
                 paras.append(cur)
     font_headings(paras, body)
@@ -388,62 +313,6 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
     return kind, number
 
 
-#: A line that is only an identifier: a figure's DOI under its caption (PLOS), a bare URL.
-IDENTIFIER_LINE_RE = re.compile(r"(?i:doi:\s*|https?://(?:dx\.)?doi\.org/|https?://)?10\.\d{4,9}/\S+"
-                                r"|(?i:https?://)\S+")
-
-
-def _caption_goes_on(paras: list[Para], lines: list[Line], text: str, body: float,
-                     plain: bool = False) -> bool:
-    """Whether a para of ``lines`` is the rest of the caption that is the last para: right
-    under it (same page, within two body sizes, overlapping it across, in the caption's
-    size, bold when it is), and either a bare identifier (PLOS sets each figure's DOI there) or the
-    caption's unfinished sentence going on in lowercase.
-
-    In a text layer without fonts (``plain``: a scan's OCR, which sets each printed line
-    as a block of its own) a caption's sentences go on over many blocks. There, a para in
-    small print (under 0.9 of the body size, as the caption is) going on at the caption's
-    line pitch, at most ``SCAN_CAPTION_GAP`` body sizes under its last line or beside it
-    on the same printed line, is the caption's too, whatever its first letter."""
-    if not paras or paras[-1].type not in ("figure", "table"):
-        return False
-    caption = paras[-1]
-    last, line = caption.lines[-1], lines[0]
-    if last.page != line.page or line.bbox[0] >= last.bbox[2] or last.bbox[0] >= line.bbox[2]:
-        return False
-    gap = line.bbox[1] - last.bbox[3]
-    if plain and max(ln.size for ln in (*lines, last)) < 0.9 * body \
-            and -(last.bbox[3] - last.bbox[1]) < gap <= SCAN_CAPTION_GAP * body:
-        return True
-    if not -0.5 * body <= gap <= 2 * body \
-            or abs(line.size - last.size) > 0.5 \
-            or (last.bold and not line.bold):  # body text under a caption is set larger or lighter
-        return False
-    if IDENTIFIER_LINE_RE.fullmatch(text.strip()):
-        return True
-    return text[:1].islower() and not caption.text.rstrip().endswith(SENT_END)
-
-
-def _caption_beside(paras: list[Para], line: Line, text: str) -> Para | None:
-    """The caption on this page whose first line stands level with ``line`` in the other
-    column, in the same size, with its sentence left open, when ``text`` goes on in
-    lowercase: a caption set across both columns (Frontiers), whose right half is read
-    after the left column's body text."""
-    if not text[:1].islower():
-        return None
-    for para in reversed(paras):
-        first = para.lines[0]
-        if first.page != line.page:
-            return None
-        if para.type not in ("figure", "table") or para.text.rstrip().endswith(SENT_END):
-            continue
-        if abs(first.bbox[1] - line.bbox[1]) <= 2.0 and abs(first.size - line.size) <= 0.3 \
-                and line.bbox[0] >= first.bbox[2] - 2.0 \
-                and all(ln.bbox[0] < line.bbox[0] for ln in para.lines):
-            return para
-    return None
-
-
 #: Pages that may hold the article's front matter (a cover page may come first).
 FRONT_PAGES = 2
 #: Share of the page height at its top and foot where banners and footers stand.
@@ -460,54 +329,6 @@ def _at_edge(lines: list[Line], info: PageInfo, body: float) -> bool:
 def _is_small_print(lines: list[Line], body: float, info: PageInfo) -> bool:
     size = max(ln.size for ln in lines)
     return size < body * 0.9 and lines[0].bbox[1] > info.height * 0.6
-
-
-#: Sub-figure labels (``(a) SPECTER (b) SciBERT``) sit at most this many body sizes above
-#: their caption; body text never does (the figure itself is in between).
-LABEL_GAP = 1.5
-#: In a scan's OCR layer the next line of a caption starts at most this many body sizes
-#: under the last (a caption's own line pitch; the body text after it is set further off).
-SCAN_CAPTION_GAP = 0.6
-
-
-def _float_labels(paras: list[Para], caption: Line, body: float) -> None:
-    """One-line paragraphs right above a figure caption, in its column, with no text
-    right above them, are the figure's own labels: mark them floating, so no body
-    paragraph is continued into them (or they into it).
-
-    Text directly under other text is body text running down to a caption set above its
-    figure (``… is plotted in`` / ``Figure 3: …``), not a label: labels sit under the
-    figure's picture."""
-    below = caption
-    for i in range(len(paras) - 1, -1, -1):
-        para = paras[i]
-        line = para.lines[-1]
-        if (para.type != "paragraph" or len(para.lines) > 1 or len(para.pieces) > 1
-                or len(para.text.split()) > LABEL_WORDS or line.page != caption.page):
-            return
-        if not 0 <= below.bbox[1] - line.bbox[3] <= LABEL_GAP * body:
-            return
-        if line.bbox[0] >= caption.bbox[2] or line.bbox[2] <= caption.bbox[0]:
-            return  # another column
-        if _text_right_above(paras, i, line, LABEL_GAP * body):
-            return
-        para.floating = True
-        below = line
-
-
-def _text_right_above(paras: list[Para], before: int, line: Line, gap: float) -> bool:
-    """Whether a line of ``paras[:before]`` ends within ``gap`` above ``line``, overlapping
-    it horizontally, on its page."""
-    for j in range(before - 1, -1, -1):  # newest first, until the page before
-        para = paras[j]
-        for other in para.lines:
-            if (other.page == line.page and other.bbox[0] < line.bbox[2]
-                    and line.bbox[0] < other.bbox[2]
-                    and 0 <= line.bbox[1] - other.bbox[3] <= gap):
-                return True
-        if para.lines[-1].page < line.page:
-            return False
-    return False
 
 
 def _merge_target(paras: list[Para]) -> Para | None:

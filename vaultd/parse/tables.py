@@ -289,7 +289,8 @@ def find_page_tables(page: Any, lines: list[Line],
     if not captions:
         return []
     rules = _drawn_rules(page, drawings)
-    region = rule_region(page, [_whole_caption(c, lines) for c in captions], rules)
+    whole = {id(c): _whole_caption(c, lines) for c in captions}  # each caption's full box
+    region = rule_region(page, list(whole.values()), rules)
     found: list[FoundTable] = []
     free = list(captions)
     extracted: list[tuple[Any, list[list[str | None]]]] = []
@@ -305,13 +306,13 @@ def find_page_tables(page: Any, lines: list[Line],
             continue
         x0, y0, x1, y1 = (float(v) for v in tab_bbox)
         bbox: Box = (x0, y0, x1, y1)
-        cap = min(free, key=lambda ln: _distance(_whole_caption(ln, lines).bbox, bbox))
-        if _distance(_whole_caption(cap, lines).bbox, bbox) > SEED_GAP:
+        cap = min(free, key=lambda ln: _distance(whole[id(ln)].bbox, bbox))
+        if _distance(whole[id(cap)].bbox, bbox) > SEED_GAP:
             continue  # no caption right above or below it: a figure's grid, not a table
         free.remove(cap)
         found.append(FoundTable(page.number + 1, bbox, rows, cap))
     if free:
-        found += _open_tables(rules, lines, free, page.number + 1, found)
+        found += _open_tables(rules, lines, [(c, whole[id(c)]) for c in free], page.number + 1, found)
     return found
 
 
@@ -324,18 +325,17 @@ def _whole_caption(cap: Line, lines: list[Line]) -> Line:
     return replace(cap, bbox=_box_of([cap.bbox, *(ln.bbox for ln in below)]))
 
 
-def _open_tables(rules: list[tuple[Box, dict[str, Any]]], lines: list[Line], captions: list[Line],
-                 page: int, found: list[FoundTable]) -> list[FoundTable]:
+def _open_tables(rules: list[tuple[Box, dict[str, Any]]], lines: list[Line],
+                 captions: list[tuple[Line, Line]], page: int, found: list[FoundTable]) -> list[FoundTable]:
     """Tables of captions no ruled table matched, found from their horizontal rules
-    (``vaultd.parse.open_tables``)."""
+    (``vaultd.parse.open_tables``). ``captions``: each caption line with its whole caption."""
     hs: list[Edge] = []
     for _, path in rules:
         hs += _edges(path)[1]
     across = _joined(hs)
     stops = [ln for ln in lines if CAPTION_RE.match(ln.text)]
     out: list[FoundTable] = []
-    for cap in captions:
-        whole = _whole_caption(cap, lines)
+    for cap, whole in captions:
         for box in rule_stacks(across, whole, [ln for ln in stops if ln is not cap], SEED_GAP, lines):
             if any(_near(box, t.bbox, 0.0) for t in (*found, *out)):
                 continue

@@ -1,0 +1,112 @@
+"""A float's own text around its caption: the rest of a caption set under it or beside it
+in the other column, and sub-figure labels stacked right above it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vaultd.parse.paras import LABEL_WORDS, SENT_END, Line, Para
+
+#: A line that is only an identifier: a figure's DOI under its caption (PLOS), a bare URL.
+IDENTIFIER_LINE_RE = re.compile(r"(?i:doi:\s*|https?://(?:dx\.)?doi\.org/|https?://)?10\.\d{4,9}/\S+"
+                                r"|(?i:https?://)\S+")
+
+
+def caption_goes_on(paras: list[Para], lines: list[Line], text: str, body: float,
+                     plain: bool = False) -> bool:
+    """Whether a para of ``lines`` is the rest of the caption that is the last para: right
+    under it (same page, within two body sizes, overlapping it across, in the caption's
+    size, bold when it is), and either a bare identifier (PLOS sets each figure's DOI there) or the
+    caption's unfinished sentence going on in lowercase.
+
+    In a text layer without fonts (``plain``: a scan's OCR, which sets each printed line
+    as a block of its own) a caption's sentences go on over many blocks. There, a para in
+    small print (under 0.9 of the body size, as the caption is) going on at the caption's
+    line pitch, at most ``SCAN_CAPTION_GAP`` body sizes under its last line or beside it
+    on the same printed line, is the caption's too, whatever its first letter."""
+    if not paras or paras[-1].type not in ("figure", "table"):
+        return False
+    caption = paras[-1]
+    last, line = caption.lines[-1], lines[0]
+    if last.page != line.page or line.bbox[0] >= last.bbox[2] or last.bbox[0] >= line.bbox[2]:
+        return False
+    gap = line.bbox[1] - last.bbox[3]
+    if plain and max(ln.size for ln in (*lines, last)) < 0.9 * body \
+            and -(last.bbox[3] - last.bbox[1]) < gap <= SCAN_CAPTION_GAP * body:
+        return True
+    if not -0.5 * body <= gap <= 2 * body \
+            or abs(line.size - last.size) > 0.5 \
+            or (last.bold and not line.bold):  # body text under a caption is set larger or lighter
+        return False
+    if IDENTIFIER_LINE_RE.fullmatch(text.strip()):
+        return True
+    return text[:1].islower() and not caption.text.rstrip().endswith(SENT_END)
+
+
+def caption_beside(paras: list[Para], line: Line, text: str) -> Para | None:
+    """The caption on this page whose first line stands level with ``line`` in the other
+    column, in the same size, with its sentence left open, when ``text`` goes on in
+    lowercase: a caption set across both columns (Frontiers), whose right half is read
+    after the left column's body text."""
+    if not text[:1].islower():
+        return None
+    for para in reversed(paras):
+        first = para.lines[0]
+        if first.page != line.page:
+            return None
+        if para.type not in ("figure", "table") or para.text.rstrip().endswith(SENT_END):
+            continue
+        if abs(first.bbox[1] - line.bbox[1]) <= 2.0 and abs(first.size - line.size) <= 0.3 \
+                and line.bbox[0] >= first.bbox[2] - 2.0 \
+                and all(ln.bbox[0] < line.bbox[0] for ln in para.lines):
+            return para
+    return None
+
+
+#: Sub-figure labels (``(a) SPECTER (b) SciBERT``) sit at most this many body sizes above
+#: their caption; body text never does (the figure itself is in between).
+LABEL_GAP = 1.5
+#: In a scan's OCR layer the next line of a caption starts at most this many body sizes
+#: under the last (a caption's own line pitch; the body text after it is set further off).
+SCAN_CAPTION_GAP = 0.6
+
+
+def float_labels(paras: list[Para], caption: Line, body: float) -> None:
+    """One-line paragraphs right above a figure caption, in its column, with no text
+    right above them, are the figure's own labels: mark them floating, so no body
+    paragraph is continued into them (or they into it).
+
+    Text directly under other text is body text running down to a caption set above its
+    figure (``… is plotted in`` / ``Figure 3: …``), not a label: labels sit under the
+    figure's picture."""
+    below = caption
+    for i in range(len(paras) - 1, -1, -1):
+        para = paras[i]
+        line = para.lines[-1]
+        if (para.type != "paragraph" or len(para.lines) > 1 or len(para.pieces) > 1
+                or len(para.text.split()) > LABEL_WORDS or line.page != caption.page):
+            return
+        if not 0 <= below.bbox[1] - line.bbox[3] <= LABEL_GAP * body:
+            return
+        if line.bbox[0] >= caption.bbox[2] or line.bbox[2] <= caption.bbox[0]:
+            return  # another column
+        if _text_right_above(paras, i, line, LABEL_GAP * body):
+            return
+        para.floating = True
+        below = line
+
+
+def _text_right_above(paras: list[Para], before: int, line: Line, gap: float) -> bool:
+    """Whether a line of ``paras[:before]`` ends within ``gap`` above ``line``, overlapping
+    it horizontally, on its page."""
+    for j in range(before - 1, -1, -1):  # newest first, until the page before
+        para = paras[j]
+        for other in para.lines:
+            if (other.page == line.page and other.bbox[0] < line.bbox[2]
+                    and line.bbox[0] < other.bbox[2]
+                    and 0 <= line.bbox[1] - other.bbox[3] <= gap):
+                return True
+        if para.lines[-1].page < line.page:
+            return False
+    return False
