@@ -149,7 +149,7 @@ def test_math_font_runs_get_word_spaces_where_the_glyphs_stand_apart(fixtures_di
 @given(st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=20),
        st.lists(st.floats(0, 30), min_size=20, max_size=20))
 def test_respacing_only_adds_spaces_between_glyphs_that_stand_apart(text: str, gaps: list[float]) -> None:
-    from vaultd.parse.pymupdf import MIN_WORD_SPACING, math_spaced
+    from vaultd.parse.glyphs import MIN_WORD_SPACING, math_spaced
 
     chars, x = [], 0.0
     for i, _ in enumerate(text):
@@ -180,11 +180,11 @@ def test_a_line_stretched_by_a_math_font_keeps_its_caption(fixtures_dir: Path) -
 
 
 def test_glyph_extent_is_an_em_high_at_the_baseline_and_inside_mupdf_s_box() -> None:
-    from vaultd.parse.pymupdf import _glyph_extent
+    from vaultd.parse.glyphs import glyph_extent
 
     spans = [{"origin": (0.0, 100.0), "size": 10.0}, {"origin": (40.0, 103.0), "size": 7.0}]
-    assert _glyph_extent(spans, 40.0, 160.0) == (91.0, 104.75)
-    assert _glyph_extent(spans, 95.0, 101.0) == (95.0, 101.0)
+    assert glyph_extent(spans, 40.0, 160.0) == (91.0, 104.75)
+    assert glyph_extent(spans, 95.0, 101.0) == (95.0, 101.0)
 
 
 def test_a_piece_given_after_the_piece_on_its_right_goes_first() -> None:
@@ -204,8 +204,8 @@ def test_a_line_in_the_next_column_is_never_put_in_front() -> None:
 
 
 def test_an_accent_drawn_after_the_letter_it_stands_over_goes_in_front_of_it() -> None:
+    from vaultd.parse.glyphs import accents_before
     from vaultd.parse.layout import combine_accents
-    from vaultd.parse.pymupdf import accents_before
 
     # PLOS 2012's "Fo¨rster": the diaeresis's box (63.8–66.8) is over the "o" (63.0–67.5).
     text = "Fo¨rst"
@@ -219,7 +219,7 @@ def test_an_accent_drawn_after_the_letter_it_stands_over_goes_in_front_of_it() -
 
 @given(st.text(alphabet="ab´¨ ", min_size=1, max_size=12), st.lists(st.floats(0, 8), min_size=12, max_size=12))
 def test_placing_accents_only_reorders(text: str, widths: list[float]) -> None:
-    from vaultd.parse.pymupdf import accents_before
+    from vaultd.parse.glyphs import accents_before
 
     x, chars = 0.0, []
     for w in widths[:len(text)]:
