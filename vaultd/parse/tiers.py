@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from vaultd.errors import ParseError
+from vaultd.gcpause import gc_paused
 from vaultd.parse.base import ParsedDocument, ProgressFn
 from vaultd.parse.chunker import select_parser
 
@@ -22,7 +23,8 @@ def parse_pdf(
     Raises ParseError when nothing readable comes out (e.g. a scan without tesseract).
     """
     tier = select_parser(parser)
-    doc = tier.parse(pdf, progress)
+    with gc_paused():
+        doc = tier.parse(pdf, progress)
     if doc.parser != "pymupdf" or not doc.textless_pages:
         if not doc.blocks:
             raise ParseError(f"{pdf}: no text extracted; try --parser pymupdf")
