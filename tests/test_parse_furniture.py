@@ -88,3 +88,12 @@ def test_two_lines_that_merely_read_alike_near_the_foot_of_two_pages_stay() -> N
              for p, top, mark in ((1, 742.0, 1), (2, 748.0, 11))]  # in the wide band
     drop_furniture(pages, [842.0, 842.0])
     assert all(len(lines) == 3 for lines in pages)
+
+
+def test_a_table_caption_repeated_on_the_pages_of_a_long_table_is_kept() -> None:
+    # SciELO repeats "Tabla 1 – …" at the same height over each page the table runs on.
+    pages = [[_line("Tabla 1 – Índices de divulgación por ítems y por bloques.", 60.0, p),
+              _line(f"{p}.1. Se publican los informes de auditoría.", 100.0, p)] for p in (1, 2, 3)]
+    drop_furniture(pages, [792.0] * 3)
+    assert [[ln.text for ln in lines][0] for lines in pages] == [
+        "Tabla 1 – Índices de divulgación por ítems y por bloques."] * 3

@@ -273,3 +273,69 @@ def test_row_rules_drawn_in_pieces_are_joined_whatever_their_float_noise() -> No
               (170.0, 100.0, 400.0)]
     assert _joined(pieces) == [(150.4999, 100.0, 400.0), (170.0, 100.0, 400.0)]
     assert _joined([(10.0, 0.0, 50.0), (10.2, 80.0, 90.0)]) == [(10.0, 0.0, 50.0), (10.2, 80.0, 90.0)]
+
+
+def _continued_table_pdf(path: Path) -> Path:
+    """A table whose header row is boxed (one row between column rules) and whose body rows
+    are ruled across only, as SciELO sets a table continued from the page before."""
+    pymupdf = load_pymupdf()
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 90), "Tabla 1 - Índices de divulgación por bloques.", fontsize=10)
+    left, right = 72.0, 500.0
+    page.draw_rect(pymupdf.Rect(left, 96, right, 112), color=(0, 0, 0), width=0.5)
+    page.draw_line((460, 96), (460, 112), color=(0, 0, 0), width=0.5)  # the IDI column's rule
+    page.insert_text((76, 108), "Eje de análisis 3: Contratación de servicios", fontsize=9)
+    page.insert_text((470, 108), "IDI", fontsize=9)
+    y = 112.0
+    for n in range(8, 14):
+        page.insert_text((76, y + 12), f"3.{n}. Se publican los informes del proyecto número {n}.", fontsize=9)
+        page.insert_text((470, y + 12), f"{50 + n},00", fontsize=9)
+        y += 16.0
+    page.draw_line((left, y + 2), (right, y + 2), color=(0, 0, 0), width=0.5)
+    page.insert_text((72, y + 40), "Los resultados muestran que los ayuntamientos publican mucho.", fontsize=10)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_a_boxed_header_row_alone_is_not_the_table_its_rules_go_on_below(tmp_path: Path) -> None:
+    doc = PyMuPDFParser().parse(_continued_table_pdf(tmp_path / "t.pdf"))
+    tables = [b for b in doc.blocks if b.type == "table"]
+    assert len(tables) == 1
+    assert "3.8. Se publican los informes del proyecto número 8. 58,00" in tables[0].text
+    assert "3.13. Se publican" in tables[0].text
+    paragraphs = [b.text for b in doc.blocks if b.type == "paragraph"]
+    assert paragraphs == ["Los resultados muestran que los ayuntamientos publican mucho."]
+
+
+def _algorithm_pdf(path: Path) -> Path:
+    """A ruled algorithm float (rule, caption, rule, pseudocode, rule) between two
+    paragraphs, the second opening with ``Algorithm 1`` as a sentence."""
+    pymupdf = load_pymupdf()
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 100), "We first pair every item with every other item, as follows.", fontsize=10)
+    left, right = 72.0, 300.0
+    page.draw_line((left, 112), (right, 112), color=(0, 0, 0), width=0.8)
+    page.insert_text((72, 124), "Algorithm 1 Pairs(items)", fontsize=10)
+    page.draw_line((left, 128), (right, 128), color=(0, 0, 0), width=0.5)
+    body = ["pairs := {}", "for all a, b in items do", "    pairs := pairs + (a, b)", "return pairs"]
+    for n, code in enumerate(body):
+        page.insert_text((76, 142 + 13 * n), code, fontsize=10)
+    page.draw_line((left, 142 + 13 * len(body) - 6), (right, 142 + 13 * len(body) - 6), color=(0, 0, 0), width=0.8)
+    page.insert_text((72, 240), "Algorithm 1 shows the loop; it ends once every pair is made.", fontsize=10)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_a_ruled_algorithm_is_one_figure_chunk_and_its_pseudocode_no_paragraph(tmp_path: Path) -> None:
+    doc = PyMuPDFParser().parse(_algorithm_pdf(tmp_path / "a.pdf"))
+    figures = [b for b in doc.blocks if b.type == "figure"]
+    assert len(figures) == 1
+    assert figures[0].text.startswith("Algorithm 1 Pairs(items) pairs := {} for all a, b in items do")
+    assert figures[0].text.endswith("return pairs")
+    paragraphs = [b.text for b in doc.blocks if b.type == "paragraph"]
+    assert paragraphs == ["We first pair every item with every other item, as follows.",
+                          "Algorithm 1 shows the loop; it ends once every pair is made."]

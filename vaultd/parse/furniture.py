@@ -9,6 +9,7 @@ import difflib
 import re
 from collections import Counter
 
+from vaultd.parse.classify import CAPTION_RE
 from vaultd.parse.paras import Line
 
 #: Top and bottom bands (fraction of page height) where running headers/footers live.
@@ -36,6 +37,10 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
     repeats like that;
     a bare number there must also be the page's outermost line (a page number set well
     inside a wide margin, as theses do, not a table's last figure).
+
+    A caption is never furniture: a table run over several pages repeats its caption at
+    the same height on each (SciELO's ``Tabla 1 – …`` over ``2 de 3``), and without it
+    the rows under it would be read as body text.
     """
     seen: Counter[str] = Counter()
     placed: dict[str, list[tuple[int, float]]] = {}  # wide-band text → (page, top)
@@ -52,6 +57,9 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
         keep: list[Line] = []
         for ln in lines:
             text = ln.text.strip()
+            if CAPTION_RE.match(text):
+                keep.append(ln)
+                continue
             if _in_band(ln, h) and (
                 _PAGE_NUMBER_RE.match(text) or (multi and seen[_norm_furniture(text)] >= 2)
                 or (multi and _repeats_nearly(_letters(text), letters, i))

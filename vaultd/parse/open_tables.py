@@ -44,7 +44,8 @@ ROW_TOLERANCE = 2.0
 Rule = tuple[float, float, float]
 
 
-def _overlap(a: Rule, b: Rule) -> float:
+def overlap(a: Rule, b: Rule) -> float:
+    """How much two rules overlap, as a share of the wider one."""
     return max(0.0, min(a[2], b[2]) - max(a[1], b[1])) / max(a[2] - a[1], b[2] - b[1], 1.0)
 
 
@@ -101,7 +102,7 @@ def _stack(seed: Rule, rules: list[Rule], stops: list[Line], downward: bool,
         last = stack[-1]
         if abs(rule[0] - last[0]) > MAX_GAP:
             break
-        if _overlap(rule, seed) < SAME_EXTENT:
+        if overlap(rule, seed) < SAME_EXTENT:
             continue
         top, bottom = sorted((last[0], rule[0]))
         if _between(stops, top, bottom, seed) or _across(lines, top, bottom, seed):

@@ -37,6 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from vaultd.parse.algorithms import algorithm_box, is_algorithm_caption
 from vaultd.parse.base import Block, Box
 from vaultd.parse.classify import CAPTION_RE
 from vaultd.parse.open_tables import cell_rows, inside, rule_stacks
@@ -302,8 +303,8 @@ def find_page_tables(page: Any, lines: list[Line],
             extracted = [(tab.bbox, tab.extract()) for tab in (finder.tables if finder else [])]
     for tab_bbox, cells in extracted:
         rows = [[cell_text(c) for c in row] for row in cells]
-        if not table_text(rows) or not free:
-            continue
+        if len(rows) < 2 or not table_text(rows) or not free:
+            continue  # one row between two rules is a table's header band, not the table
         x0, y0, x1, y1 = (float(v) for v in tab_bbox)
         bbox: Box = (x0, y0, x1, y1)
         cap = min(free, key=lambda ln: _distance(whole[id(ln)].bbox, bbox))
@@ -314,6 +315,27 @@ def find_page_tables(page: Any, lines: list[Line],
     if free:
         found += _open_tables(rules, lines, [(c, whole[id(c)]) for c in free], page.number + 1, found)
     return found
+
+
+def find_page_algorithms(page: Any, captions: list[Line], lines: list[Line],
+                         drawings: list[dict[str, Any]] | None = None) -> list[FoundTable]:
+    """The ruled algorithm floats of these ``Algorithm N`` caption lines
+    (``vaultd.parse.algorithms``), each with its pseudocode lines as rows."""
+    if not captions:
+        return []
+    hs: list[Edge] = []
+    for _, path in _drawn_rules(page, drawings):
+        hs += _edges(path)[1]
+    across = _joined(hs)
+    out: list[FoundTable] = []
+    for cap in captions:
+        box = algorithm_box(across, cap.bbox)
+        if box is None:
+            continue
+        rows = cell_rows([ln for ln in lines if ln is not cap and inside(ln, box)])
+        if rows:
+            out.append(FoundTable(page.number + 1, box, rows, cap, ruled=False))
+    return out
 
 
 def _whole_caption(cap: Line, lines: list[Line]) -> Line:
@@ -353,22 +375,37 @@ def build_blocks_with_tables(doc: Any, pages: list[list[Line]], infos: list[Page
     ``drawings``: pages' ``get_cdrawings()`` already read (0-based page index)."""
     tables: list[FoundTable] = []
     for i, lines in enumerate(pages):
-        if not any(is_table_caption(ln.text) for ln in lines):
+        has_table = any(is_table_caption(ln.text) for ln in lines)
+        algorithms = [ln for ln in lines if is_algorithm_caption(ln.text)]
+        if not has_table and not algorithms:
             continue  # no caption, no table: not even worth loading the page again
-        found = find_page_tables(doc[i], lines, (drawings or {}).get(i))
+        page = doc[i]
+        drawn = (drawings or {}).get(i)
+        if drawn is None:  # read once for the page's tables and algorithms both
+            drawn = page.get_cdrawings()
+        found = find_page_tables(page, lines, drawn) if has_table else []
+        found += find_page_algorithms(page, algorithms, lines, drawn)
         if not found:
             continue
         tables.extend(found)
         caps = {id(t.caption) for t in found}
         pages[i] = [ln for ln in lines if id(ln) in caps
                     or not any(_centre_in(ln.bbox, t.bbox) for t in found)]
+        for n, t in enumerate(found):  # an algorithm's caption: a block of its own
+            if is_algorithm_caption(t.caption.text):
+                own = replace(t.caption, block=-1 - n)
+                pages[i] = [own if ln is t.caption else ln for ln in pages[i]]
+                t.caption = own
     blocks = build(pages, infos, parser)
     for tab in tables:
+        algorithm = is_algorithm_caption(tab.caption.text)
         for block in blocks:
-            if block.type != "table" or block.page != tab.page or block.bbox is None:
+            if (block.type != "table" and not algorithm) or block.page != tab.page or block.bbox is None:
                 continue
             top = block.bbox[1]
             if abs(top - tab.caption.bbox[1]) < 0.5 and block.text.startswith(tab.caption.text.strip()):
+                if algorithm:
+                    block.type = "figure"
                 block.text = f"{block.text} {table_text(tab.rows)}"
                 block.pieces = [(block.page, block.text)]
                 block.markdown = to_markdown(tab.rows) if tab.ruled and is_clear(tab.rows) else None

@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from vaultd.config import Settings
 from vaultd.errors import InputError, ParseError
 from vaultd.models import Chunk, MetaFile, Note, NoteMeta
+from vaultd.parse.algorithms import is_algorithm_caption
 from vaultd.parse.base import Block, Box
 from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.figures import figure_region, graphics_rects, png_bytes
@@ -85,7 +86,9 @@ def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
     version; and each PNG's SHA-256). Rendering is deterministic, so a skipped crop has
     the same bytes. ``graphics``: the pages' ``graphics_rects`` the parse already read.
     """
-    figs = [(b, c) for b, c in zip(blocks, chunks, strict=True) if b.type == "figure"]
+    # an algorithm float is its pseudocode's text, with nothing drawn above its caption
+    figs = [(b, c) for b, c in zip(blocks, chunks, strict=True)
+            if b.type == "figure" and not is_algorithm_caption(b.text)]
     if not figs:
         return
     pymupdf = load_pymupdf()

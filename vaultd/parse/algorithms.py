@@ -1,0 +1,54 @@
+"""Algorithm floats: pseudocode kept out of paragraphs, as one ``figure`` chunk.
+
+LaTeX's ``algorithm`` float in its ruled style (the ``algorithm`` package's ``ruled``,
+``algorithm2e``'s ``ruled``/``algoruled``; ACM, IEEE and Springer papers use it) draws a
+rule over the caption, a rule right under it, the pseudocode, and a closing rule of the
+same width::
+
+    ───────────────────────────────
+    Algorithm 1 Name(args)
+    ───────────────────────────────
+    mappings ← ∅
+    for all item ← items do …
+    ───────────────────────────────
+
+Read as text, the pseudocode's lines became paragraphs (``for all archItem ← archItems,
+codeItem ← codeItems do confidence ← …``). Here, a line opening with ``Algorithm N`` that
+has a rule within ``SEED_GAP`` under it is such a caption, and every line between that
+rule and the next rule below it of the same width (``SAME_EXTENT``) is its body. The
+geometry is the evidence: a sentence that merely opens with ``Algorithm 2 …`` has no
+rule under it and stays a paragraph.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vaultd.parse.base import Box
+from vaultd.parse.open_tables import SAME_EXTENT, Rule, overlap
+
+ALGORITHM_RE = re.compile(r"^(?:Algorithm|ALGORITHM|Procedure|PROCEDURE)\s+\d{1,3}(?:\s*[.:]|\s+\S)")
+#: The rule under a caption stands within this many points below the caption's box.
+SEED_GAP = 6.0
+#: How far above the caption's bottom the rule under it may reach (glyph boxes overlap it).
+OVERLAP = 2.0
+
+
+def is_algorithm_caption(text: str) -> bool:
+    return bool(ALGORITHM_RE.match(text.lstrip()))
+
+
+def algorithm_box(rules: list[Rule], caption: Box) -> Box | None:
+    """The box of the pseudocode under ``caption``: from the rule right under it to the
+    next rule below of the same width, or None when the caption has no rule under it or
+    the body no closing rule."""
+    under = [r for r in rules
+             if -OVERLAP <= r[0] - caption[3] <= SEED_GAP and min(r[2], caption[2]) > max(r[1], caption[0])]
+    if not under:
+        return None
+    seed = min(under, key=lambda r: r[0])
+    below = [r for r in rules if r[0] > seed[0] + OVERLAP and overlap(r, seed) >= SAME_EXTENT]
+    if not below:
+        return None
+    end = min(below, key=lambda r: r[0])
+    return (min(seed[1], end[1]), seed[0], max(seed[2], end[2]), end[0])
