@@ -121,7 +121,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    piece ending on ``for``/``and``/``the`` … goes on into one opening with an acronym; a
 #:    one-line heading that runs on in lowercase right under it is a sentence's start;
 #:    a theorem's label (``Lemma 2.2.``, ``Remark 1``) is no heading.
-LAYOUT_VERSION = 14
+#: 15: a caption repeated over a long table's pages is no running header; one boxed row
+#:    is no table; a ruled algorithm float is one ``figure`` chunk with its pseudocode.
+LAYOUT_VERSION = 15
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {
