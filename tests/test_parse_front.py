@@ -109,3 +109,21 @@ def test_a_list_of_authors_names_is_a_byline(text: str) -> None:
 ])
 def test_headings_are_no_byline(text: str) -> None:
     assert not is_byline(text)
+
+
+@pytest.mark.parametrize("text", [
+    "† Yujie Hua, Xikang Fan and Mengshi Yang contributed equally to this work and are joint first authors.",
+    "These authors contributed equally to this work.",
+    "Full list of author information is available at the end of the article",
+    "Keywords Socioeconomic status, Chronic obstructive pulmonary disease, COPD",
+])
+def test_bmc_2024_author_notes_and_keywords_are_front_matter(text: str) -> None:
+    assert is_front_matter(text, at_edge=False)
+
+
+@pytest.mark.parametrize("text", [
+    "Both factors contributed equally to the variance we saw in the first cohort of the trial.",
+    "Keywords are extracted from each paper by the tool and ranked by their weight.",
+])
+def test_body_sentences_about_equal_contributions_or_keywords_are_not(text: str) -> None:
+    assert not is_front_matter(text, at_edge=False)

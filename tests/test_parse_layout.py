@@ -124,3 +124,9 @@ def test_chinese_and_japanese_lines_join_without_a_space_korean_with_one() -> No
     assert join_lines(["これは日本語の", "文章です。"]) == "これは日本語の文章です。"
     assert join_lines(["코로나-19와 관련하여 보험회사에서", "판매한 상품"]) == "코로나-19와 관련하여 보험회사에서 판매한 상품"
     assert join_lines(["模型 BERT", "is used"]) == "模型 BERT is used"  # a Latin side keeps the space
+
+
+def test_a_soft_hyphen_at_a_line_end_goes_with_the_break() -> None:
+    # BMC 2024 sets every line-end hyphen as U+00AD: the word is written whole.
+    assert join_lines(["definition for airflow obstruc\u00ad", "tion was used"]) == \
+        "definition for airflow obstruction was used"

@@ -367,8 +367,12 @@ def test_a_frame_around_a_figure_and_its_caption_still_bounds_the_figure() -> No
     page = SimpleNamespace(rect=SimpleNamespace(width=595.3, height=793.7))
     caption = (63.0, 469.0, 532.0, 477.0)
     assert figure_region(page, caption, None, [(57.0, 90.0, 539.0, 531.0)]) == (53.0, 86.0, 543.0, 469.0)
-    # A cluster that starts under the caption is another figure's, or a table's.
-    assert figure_region(page, caption, None, [(57.0, 480.0, 539.0, 531.0)]) is None
+    # A cluster that starts under the caption with another caption right under it is
+    # that caption's figure; with no caption under it, it is this caption's figure, set
+    # under it (MDPI 2012 sets its captions over their figures).
+    below = [(57.0, 480.0, 539.0, 531.0)]
+    assert figure_region(page, caption, None, below, others=[(63.0, 540.0, 532.0, 548.0)]) is None
+    assert figure_region(page, caption, None, below) == (53.0, 477.0, 543.0, 535.0)
 
 
 def test_a_row_of_tick_labels_is_no_prose_inside_a_figure(tmp_path: Path) -> None:
@@ -452,3 +456,29 @@ def test_authors_set_as_large_as_headings_are_front_matter_not_sections(tmp_path
     assert _texts(doc, "heading") == ["Recovering Trace Links Between Software Documentation", "ABSTRACT"]
     [para] = [b for b in doc.blocks if b.type == "paragraph" and b.text.startswith("Software")]
     assert para.section == "ABSTRACT"
+
+
+def test_a_figure_set_under_its_caption_keeps_its_labels_out_of_the_text(tmp_path: Path) -> None:
+    # MDPI 2012: "Figure 1." over rows of structure drawings, each row with its names
+    # under it, then the body text goes on.
+    pymupdf = load_pymupdf()
+
+    def page(p: Any) -> None:
+        y = _lines(p, 72, 80, BODY)
+        p.insert_text((150, y + 10), "Figure 1. Known compounds from the two species.", fontsize=10)
+        for row in range(3):
+            top = y + 24 + 90 * row
+            for col in range(3):
+                p.draw_rect(pymupdf.Rect(100 + 140 * col, top, 180 + 140 * col, top + 50),
+                            color=(0, 0, 0), width=0.8)
+                p.insert_text((110 + 140 * col, top + 30), "OH", fontsize=8)
+            p.insert_text((100, top + 64), "Aflatoxin    Kojic acid    Asperfuran", fontsize=8)
+        _lines(p, 72, y + 24 + 90 * 3 + 20, ["The screening found every one of these compounds in "
+                                              "both strains, in the same amounts."])
+
+    doc = _pdf(tmp_path / "f.pdf", page)
+    paragraphs = _texts(doc, "paragraph")
+    assert not any("OH" in t or "Aflatoxin" in t for t in paragraphs)
+    assert paragraphs[-1] == ("The screening found every one of these compounds in both strains, "
+                              "in the same amounts.")
+    assert _texts(doc, "figure") == ["Figure 1. Known compounds from the two species."]

@@ -454,3 +454,32 @@ def test_a_bold_line_that_runs_on_in_lowercase_under_it_is_no_heading() -> None:
     blocks = build_blocks([[item, rest, item2, rest2]], [_info(1)], "pymupdf")
     assert "heading" not in [b.type for b in blocks]
     assert blocks[0].text == "C1 We present an approach for linking component-based software architecture models and code."
+
+
+@pytest.mark.parametrize(("left", "right"), [
+    # a proper noun after a word no sentence ends on (BMC 2014)
+    ("lions moved from West to East Africa, with movement between East and",
+     "South Africa (Bayes factor: 4.83/4.66). The older lineage stayed put."),
+    # a citation list broken after its ";" (Frontiers 2018)
+    ("as reported before (Bradford and Yang, 1980; Grichko and Glick, 2001b;",
+     "Wessjohann et al., 2003). Similarly, ethylene rises under waterlogging."),
+    # a confidence interval opening the next column (BMC 2024)
+    ("the odds ratios for the three groups were 0.77 (0.62–0.96), 0.75",
+     "(0.61–0.93), and 0.72 (0.58–0.89), against the lowest income group."),
+])
+def test_a_sentence_broken_at_the_column_goes_on_whatever_the_next_column_opens_with(
+        left: str, right: str) -> None:
+    lines = [_at("The first column's paragraph says what was found, in full, and then", (33.0, 690.0, 284.0, 700.0), 0),
+             _at(left, (33.0, 701.0, 284.0, 711.0), 0),
+             _at(right, (302.0, 80.0, 553.0, 90.0), 1),
+             _at("And the paragraph ends with this line of the second column.", (302.0, 91.0, 553.0, 101.0), 1)]
+    blocks = build_blocks([lines], [_info(1, has_images=False)], "pymupdf")
+    assert [b.type for b in blocks] == ["paragraph"]
+    assert f"{left} {right}" in blocks[0].text
+
+
+def test_a_list_item_after_a_semicolon_still_starts_anew() -> None:
+    lines = [_at("The survey asked three things: (i) how often the tool is used;", (33.0, 690.0, 284.0, 700.0), 0),
+             _at("(ii) which of its features matter most to each respondent, in order.", (302.0, 80.0, 553.0, 90.0), 1)]
+    blocks = build_blocks([lines], [_info(1, has_images=False)], "pymupdf")
+    assert [b.text[:6] for b in blocks if b.type == "paragraph"] == ["The su", "(ii) w"]

@@ -339,3 +339,19 @@ def test_a_ruled_algorithm_is_one_figure_chunk_and_its_pseudocode_no_paragraph(t
     paragraphs = [b.text for b in doc.blocks if b.type == "paragraph"]
     assert paragraphs == ["We first pair every item with every other item, as follows.",
                           "Algorithm 1 shows the loop; it ends once every pair is made."]
+
+
+def test_a_bare_doi_under_a_table_is_the_table_s_not_a_paragraph(tmp_path: Path) -> None:
+    # PLOS sets each table's DOI under its last row.
+    path = _table_pdf(tmp_path / "t.pdf")
+    pymupdf = load_pymupdf()
+    doc = pymupdf.open(path)
+    doc[0].insert_text((72, 226), "https://doi.org/10.1371/journal.pone.0207763.t001", fontsize=8)
+    for _ in range(2):  # the table on page 3, past the front matter's pages
+        doc.new_page(0, width=595, height=842).insert_text(
+            (72, 100), "Methods are described in full in the pages that follow this one.", fontsize=10)
+    doc.save(tmp_path / "doi.pdf")
+    parsed = PyMuPDFParser().parse(tmp_path / "doi.pdf")
+    tables = [b.text for b in parsed.blocks if b.type == "table"]
+    assert len(tables) == 1 and tables[0].endswith("9.6 https://doi.org/10.1371/journal.pone.0207763.t001")
+    assert not any("doi.org" in b.text for b in parsed.blocks if b.type == "paragraph")

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 
-from vaultd.parse.classify import FRAGMENT_MAX
+from vaultd.parse.classify import FRAGMENT_MAX, lower_words
+from vaultd.parse.front import is_byline
 from vaultd.parse.paras import SENT_END, Para
 
 
@@ -22,7 +23,34 @@ def continues(prev: Para, cur: Para) -> bool:
         return True  # a word split at the column or page break: SCI- / ENCEPARSE
     if tail.rsplit(None, 1)[-1] in _OPEN_WORDS and _ACRONYM_RE.match(cur.text):
         return True  # "… method 1 for" | "LC-DAD-TOF was used": no sentence ends on "for"
+    if _sentence_goes_on(prev, cur, tail):
+        return True
     return first.islower() or (first in ",;)" and first != "") or bool(_INDEX_LEAD_RE.match(cur.text))
+
+
+def _sentence_goes_on(prev: Para, cur: Para, tail: str) -> bool:
+    """A sentence broken at a column or page break going on with a capital or a bracket:
+    after a ``,`` or ``;`` (``Glick, 2001b;`` | ``Wessjohann et al., 2003).``), after a word
+    no sentence ends on (``between East and`` | ``South Africa``), or into a ``(`` (``0.75``
+    | ``(0.61–0.93), and``). Not into a sentence's opener (``The``, ``From``, ``Now`` …), a
+    list item, a line in capitals (a box's ``KEY CONCEPT 1``), a formula's scrap, a short
+    label (``Team organization``), nor from or into a line of names."""
+    words = cur.text.split()
+    first = cur.text[:1]
+    if not words or not (first.isupper() or first == "(") or _ITEM_RE.match(cur.text) \
+            or is_scrap(cur.text) or (len(words) < 4 and not cur.text.rstrip().endswith(SENT_END)):
+        return False
+    opener = words[0].strip("\"'“‘(").lower()
+    if first != "(" and (opener in _OPENERS or all(w.isupper() for w in words[:2] if w.isalpha())):
+        return False
+    if lower_words(prev.lines[-1].text.split()) < 2 or is_byline(cur.lines[0].text):
+        return False  # a line of names ("Miles Crawford," | "Doug Downey, …")
+    return tail[-1] in ",;" or tail.rsplit(None, 1)[-1] in _OPEN_WORDS or first == "("
+
+
+#: A list item's or a numbered statement's opening (``(ii)``, ``2)``, ``3.``, ``a.``,
+#: ``•``), which starts anew even after a ``;``.
+_ITEM_RE = re.compile(r"(?:\(?(?:\d{1,3}|[ivxlc]{1,5}|[a-zA-Z])\)|(?:\d{1,3}|[a-zA-Z])\.|[•◦▪‣●∙·–-])(?:\s|$)")
 
 
 #: Words no sentence ends on (articles, prepositions, conjunctions; English, Portuguese,
@@ -34,6 +62,19 @@ _OPEN_WORDS = frozenset({
     "as", "that", "than", "into", "between", "is", "are", "was", "were", "be", "this", "these",
     "de", "da", "do", "das", "dos", "para", "com", "con", "el", "la", "los", "las", "em", "en",
     "que", "por", "der", "die", "und", "mit", "von", "zu", "für",
+})
+#: Words that start a sentence when capitalised (``The``, ``We``, ``However``): after a
+#: piece ending on an open word, a next piece opening with one is a new paragraph, not
+#: the sentence's rest (a name, ``South Africa``, is).
+_OPENERS = _OPEN_WORDS | frozenset({
+    "we", "it", "its", "our", "they", "their", "there", "here", "however", "thus", "also",
+    "although", "while", "when", "if", "after", "before", "since", "finally", "first",
+    "o", "os", "um", "uma", "les", "le", "une", "un", "ein", "eine",
+    "now", "then", "hence", "therefore", "so", "next", "let", "consider", "note", "each",
+    "all", "both", "such", "one", "two", "most", "many", "some", "no", "not", "other",
+    "further", "furthermore", "moreover", "similarly", "what", "how", "why", "which", "who",
+    "where", "table", "figure", "fig", "section", "see", "using", "given", "based",
+    "because", "without", "only",
 })
 _ACRONYM_RE = re.compile(r"[A-Z][A-Z0-9-]*[A-Z]\w*\b")
 

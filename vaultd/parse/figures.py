@@ -16,11 +16,16 @@ from __future__ import annotations
 import contextlib
 import struct
 import zlib
+from collections.abc import Sequence
 from typing import Any
 
 from vaultd.parse.base import Box
+from vaultd.parse.classify import CAPTION_RE
 
 CHAIN_GAP_PT = 40.0
+#: Under a caption set over its figure, the drawings chain on over gaps this high (a row
+#: of structure names or panel labels under each row of drawings).
+BELOW_GAP_PT = 80.0
 PAD_PT = 4.0
 #: How far under a caption's first line a frame around the figure and its caption ends.
 CAPTION_SPAN_PT = 100.0
@@ -56,13 +61,17 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
     out: set[int] = set()
     for cap in captions:
         out |= _tiny_text_above(lines, cap, body)
-        region = figure_region(page, cap.bbox, None, rects)
+        others = [ln.bbox for ln in lines if ln is not cap and CAPTION_RE.match(ln.text)]
+        prose = [ln.bbox for ln in lines if _words(ln.text) >= PROSE_WORDS and ln.size >= body - 0.5]
+        region = figure_region(page, cap.bbox, None, rects, others, prose)
         if region is None:
             continue
         # A caption set in two languages: the second one's figure ends at the first.
         bottom = min([region[3]] + [c.bbox[1] for c in captions
                                     if region[1] < c.bbox[1] < region[3]
                                     and c.bbox[0] < region[2] and region[0] < c.bbox[2]])
+        if region[1] >= cap.bbox[3] - 1.0:  # under its caption: the labels under its last row too
+            bottom = _labels_under(lines, region, bottom, body)
         region = (region[0], region[1], region[2], bottom)
         for i, ln in enumerate(lines):
             if ln is cap:
@@ -75,6 +84,22 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
                 continue
             out.add(i)
     return out
+
+
+#: Labels under a figure's last row of drawings stand within this many points of it.
+LABEL_GAP_PT = 12.0
+
+
+def _labels_under(lines: list[Any], region: Box, bottom: float, body: float) -> float:
+    """``bottom`` moved down over the lines that are not prose right under ``region``, one
+    after the other (the names under a caption-over figure's last row of structures)."""
+    for ln in sorted(lines, key=lambda ln: ln.bbox[1]):
+        if ln.bbox[1] < bottom - 1.0 or not (ln.bbox[0] < region[2] and region[0] < ln.bbox[2]):
+            continue
+        if ln.bbox[1] > bottom + LABEL_GAP_PT or (_words(ln.text) >= PROSE_WORDS and ln.size >= body - 0.5):
+            break
+        bottom = max(bottom, ln.bbox[3] + 1.0)
+    return bottom
 
 
 def _words(text: str) -> int:
@@ -172,10 +197,14 @@ def cluster_boxes(paths: list[Box], page_box: Box, dx: float = 3.0, dy: float = 
 
 
 def figure_region(page: Any, caption: Box, column: Box | None,
-                  rects: list[Box] | None = None) -> Box | None:
-    """Box of the figure above ``caption`` (top-left page coordinates), or None.
+                  rects: list[Box] | None = None, others: Sequence[Box] = (),
+                  prose: Sequence[Box] = ()) -> Box | None:
+    """Box of the figure above ``caption`` (top-left page coordinates), else of the one
+    right under it (``_below``: a caption set over its figure), or None.
 
-    ``rects``: the page's ``graphics_rects``, when the caller already has them."""
+    ``rects``: the page's ``graphics_rects``, when the caller already has them;
+    ``others``: the boxes of the page's other captions, figures' and tables'; ``prose``:
+    those of its lines (or paragraphs) of body text, where a figure under a caption ends."""
     x0, x1 = (column[0], column[2]) if column else (caption[0], caption[2])
     if rects is None:
         rects = graphics_rects(page)
@@ -197,11 +226,41 @@ def figure_region(page: Any, caption: Box, column: Box | None,
             region = [min(region[0], r[0]), min(region[1], r[1]),
                       max(region[2], r[2]), max(region[3], r[3])]
         limit = min(limit, region[1])
-    if region is None:
-        return None
     width, height = page.rect.width, page.rect.height
+    if region is None:
+        under = _below(caption, x0, x1, rects, others, prose)
+        if under is None:
+            return None
+        return (max(under[0] - PAD_PT, 0.0), max(under[1] - PAD_PT, caption[3]),
+                min(under[2] + PAD_PT, width), min(under[3] + PAD_PT, height))
     return (max(region[0] - PAD_PT, 0.0), max(region[1] - PAD_PT, 0.0),
             min(region[2] + PAD_PT, width), min(caption[1], height))
+
+
+def _below(caption: Box, x0: float, x1: float, rects: list[Box], others: Sequence[Box],
+           prose: Sequence[Box]) -> Box | None:
+    """The graphics chained downward from ``caption`` (an MDPI 2012 paper sets its caption
+    over the figure), for a caption with nothing drawn above it. The first starts within
+    ``CHAIN_GAP_PT`` under it; the next follow while the gap stays under ``BELOW_GAP_PT``
+    (a row of labels under each drawing) and no caption or line of prose stands in
+    between. Graphics with another caption right under them are that caption's figure."""
+    def across(box: Box) -> bool:
+        return box[2] > x0 and box[0] < x1
+
+    stops = [o for o in (*others, *prose) if across(o)]
+    region: Box | None = None
+    limit = caption[3]
+    for r in sorted((r for r in rects if across(r) and r[1] >= caption[3] - 2.0), key=lambda r: r[1]):
+        gap = CHAIN_GAP_PT if region is None else BELOW_GAP_PT
+        if r[1] > limit + gap or any(limit - 2.0 <= (o[1] + o[3]) / 2 <= r[1] for o in stops):
+            break
+        region = r if region is None else (min(region[0], r[0]), min(region[1], r[1]),
+                                           max(region[2], r[2]), max(region[3], r[3]))
+        limit = max(limit, region[3])
+    if region is None or any(across(o) and region[3] - 2.0 <= o[1] <= region[3] + CHAIN_GAP_PT
+                             for o in others):
+        return None
+    return region
 
 
 def _png_chunk(tag: bytes, data: bytes) -> bytes:

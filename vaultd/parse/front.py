@@ -49,9 +49,16 @@ _START_RE = re.compile(
       | corresponding\s+author\b
       | e?-?issn\b
       | proceedings\s+of\b.{0,200}$
+      | full\s+list\s+of\s+author\s+information
+      | key\s*words\s+(?-i:[A-Z])
+      | these\s+authors\s+(?:contributed\s+equally|have\s+contributed\s+equally|share)
     )""",
     re.IGNORECASE | re.VERBOSE | re.DOTALL,
 )
+
+#: A footnote, behind its mark, on authors who contributed equally.
+_EQUAL_RE = re.compile(r"\b(?:contributed\s+equally|equal(?:ly)?\s+contribut\w*|share\s+first\s+authorship)",
+                       re.IGNORECASE)
 
 #: Article-type banners, as whole blocks (``STUDY PROTOCOL Open Access``, ``Artigo``).
 _TYPE_WORDS = frozenset({
@@ -101,6 +108,8 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
         return False
     if _START_RE.match(body) or (banner and is_article_type(body)):
         return True
+    if body != text.strip() and _EQUAL_RE.search(body[:BANNER_MAX]):
+        return True  # "† Yujie Hua, Xikang Fan and Mengshi Yang contributed equally to this work."
     if not at_edge or len(body) > BANNER_MAX:
         return False
     if small and _COPYRIGHT_RE.search(body):

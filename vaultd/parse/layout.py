@@ -145,6 +145,9 @@ COMPOUND_PREFIXES = frozenset(
 )
 
 _HYPHENS = ("-", "\u2010")  # hyphen-minus and Unicode hyphen
+#: U+00AD, drawn only where a word is broken at a line's end (BMC 2024 sets every
+#: line-end hyphen as one): the word is whole, so it goes with the break.
+SOFT_HYPHEN = "\u00ad"
 
 
 def fix_ligatures(text: str) -> str:
@@ -281,6 +284,8 @@ def join_two(left: str, right: str) -> str:
         return right
     if not right:
         return left
+    if left.endswith(SOFT_HYPHEN):
+        return left[:-1] + right  # a discretionary hyphen: only where the word was broken
     if left.endswith(_HYPHENS) and not left.endswith(" -") and len(left) > 1:
         if _drops_hyphen(left, right):
             return left[:-1] + right

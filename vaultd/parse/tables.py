@@ -39,6 +39,7 @@ from typing import Any
 
 from vaultd.parse.algorithms import algorithm_box, is_algorithm_caption
 from vaultd.parse.base import Block, Box
+from vaultd.parse.captions import IDENTIFIER_LINE_RE
 from vaultd.parse.classify import CAPTION_RE
 from vaultd.parse.open_tables import cell_rows, inside, rule_stacks
 from vaultd.parse.paras import Line, PageInfo
@@ -410,4 +411,20 @@ def build_blocks_with_tables(doc: Any, pages: list[list[Line]], infos: list[Page
                 block.pieces = [(block.page, block.text)]
                 block.markdown = to_markdown(tab.rows) if tab.ruled and is_clear(tab.rows) else None
                 break
-    return blocks
+    return _identifiers_to_floats(blocks)
+
+
+def _identifiers_to_floats(blocks: list[Block]) -> list[Block]:
+    """A bare DOI or URL right after a table (PLOS sets each table's DOI under its last
+    row, ``https://doi.org/10.1371/journal.pone.0207763.t001``) is the table's, not a
+    paragraph: it joins the table's quote."""
+    out: list[Block] = []
+    for block in blocks:
+        prev = out[-1] if out else None
+        if (prev is not None and prev.type == "table" and block.type == "paragraph"
+                and block.page == prev.page and IDENTIFIER_LINE_RE.fullmatch(block.text.strip())):
+            prev.text = f"{prev.text} {block.text.strip()}"
+            prev.pieces = [(prev.page, prev.text)]
+            continue
+        out.append(block)
+    return out

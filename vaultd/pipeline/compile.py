@@ -25,7 +25,8 @@ from vaultd.models import Chunk, MetaFile, Note, NoteMeta
 from vaultd.parse.algorithms import is_algorithm_caption
 from vaultd.parse.base import Block, Box
 from vaultd.parse.chunker import chunk_blocks
-from vaultd.parse.figures import figure_region, graphics_rects, png_bytes
+from vaultd.parse.figures import PROSE_WORDS, figure_region, graphics_rects, png_bytes
+from vaultd.parse.layout import LAYOUT_VERSION
 from vaultd.parse.pymupdf import load_pymupdf
 from vaultd.parse.tiers import parse_pdf
 from vaultd.trust import short_warning
@@ -72,8 +73,10 @@ def _png_sha(path: Path) -> str | None:
 
 
 def _crop_source(pdf_sha: str, block: Block, version: str) -> str:
-    """What a figure crop is rendered from: the PDF bytes, the region inputs, the zoom."""
-    return json.dumps([pdf_sha, block.page, block.bbox, block.figure_region, FIGURE_ZOOM, version])
+    """What a figure crop is rendered from: the PDF bytes, the region inputs, the zoom, and
+    the layout rules that find the region (new rules draw a crop again)."""
+    return json.dumps([pdf_sha, block.page, block.bbox, block.figure_region, FIGURE_ZOOM, version,
+                       LAYOUT_VERSION])
 
 
 def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
@@ -121,7 +124,12 @@ def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
             if block.bbox is not None:
                 if block.page not in rects:
                     rects[block.page] = graphics_rects(page)
-                region = figure_region(page, block.bbox, block.figure_region, rects[block.page])
+                others = [b.bbox for b in blocks if b.page == block.page and b is not block
+                          and b.type in ("figure", "table") and b.bbox is not None]
+                prose = [b.bbox for b in blocks if b.page == block.page and b.type == "paragraph"
+                         and b.bbox is not None and len(b.text.split()) >= PROSE_WORDS]
+                region = figure_region(page, block.bbox, block.figure_region, rects[block.page],
+                                       others, prose)
             region = region or block.figure_region
             if region is None:
                 chunk.figure = None
