@@ -482,3 +482,20 @@ def test_a_figure_set_under_its_caption_keeps_its_labels_out_of_the_text(tmp_pat
     assert paragraphs[-1] == ("The screening found every one of these compounds in both strains, "
                               "in the same amounts.")
     assert _texts(doc, "figure") == ["Figure 1. Known compounds from the two species."]
+
+
+def test_text_over_a_white_panel_on_a_figure_page_is_no_figure_text(tmp_path: Path) -> None:
+    # An old SciELO layout lays a white, unstroked rectangle under each page's text; the
+    # short lines of its three columns must stay the paper's text, not a figure's.
+    pymupdf = load_pymupdf()
+    column = ["Los líderes de las comunidades", "colaboraron en la selección", "de las familias del estudio."]
+
+    def page(p: Any) -> None:
+        p.insert_text((100, 72), "FIGURA 1. Mapa de la zona de estudio.", fontsize=9)
+        p.draw_rect(pymupdf.Rect(100, 90, 500, 260), color=(0, 0, 0), width=0.8)  # the map
+        p.draw_rect(pymupdf.Rect(42, 300, 558, 700), color=None, fill=(1, 1, 1))
+        for x in (50, 220, 390):
+            _lines(p, x, 320, column, size=9)
+
+    doc = _pdf(tmp_path / "w.pdf", page)
+    assert sum("colaboraron en la selección" in t for t in _texts(doc, "paragraph")) == 3

@@ -27,10 +27,11 @@ _LISTING_LINE_RE = re.compile(r"\d{1,3}:\s")
 _SECTION_NUMBER_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})*|[IVX]{1,4}")
 _NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[A-Z](?:\.\d{1,2})*|[IVX]{1,4})\.?\s+[A-Z]")
 #: ``Figure 3.``, ``Fig. 2:``, ``Table 1``, and their names in other languages (``Tabela``,
-#: ``Tabla``, ``Tabelle``, ``Tableau``, ``Figura``, ``Abbildung``, ``Abb.``), and Wiley's
+#: ``Tabla``, ``Tabelle``, ``Tableau``, ``Cuadro``, ``Quadro``, ``Figura``, ``Abbildung``,
+#: ``Abb.``), and Wiley's
 #: letter-spaced ``F I G U R E 1`` / ``TA B L E 2``.
 CAPTION_RE = re.compile(
-    r"^(?i:figure|figura|fig\.?|abbildung|abb\.|table|tabela|tabla|tabelle|tableau"
+    r"^(?i:figure|figura|fig\.?|abbildung|abb\.|table|tabela|tabla|tabelle|tableau|cuadro|quadro"
     r"|F ?I ?G ?U ?R ?E|T ?A ?B ?L ?E)"
     r"\s*(\d+|[ivxIVX]+)\s*([.:|–—-]|\s+[A-Z])")
 _EQNUM_RE = re.compile(r"\(\d{1,3}[a-z]?\)$")
@@ -38,9 +39,18 @@ _MATH_CHARS = set("=+−×∑∫∂≤≥≈∈∀∃→←⇒∞√∝±·∇α
 LIST_RE = re.compile(r"^[•◦▪‣●∙·–]\s")
 
 
+#: The caption words of tables: Spanish ``Cuadro`` and Portuguese ``Quadro`` too (PAHO's
+#: and SciELO's tables of text).
+_TABLE_WORD_RE = re.compile(r"(?i:table|tabela|tabla|tabelle|tableau|cuadro|quadro)|T ?A ?B ?L ?E")
+
+
+def is_table_caption(text: str) -> bool:
+    return bool(CAPTION_RE.match(text)) and bool(_TABLE_WORD_RE.match(text.lstrip()))
+
+
 def is_figure_caption(text: str) -> bool:
     """``Figure 3.``, ``Fig. 2:`` and the like (not a table's caption)."""
-    return bool(CAPTION_RE.match(text)) and text.lstrip()[:1] not in "Tt"
+    return bool(CAPTION_RE.match(text)) and not _TABLE_WORD_RE.match(text.lstrip())
 
 
 def heading_number(text: str) -> str | None:
@@ -123,7 +133,7 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
     count), with its heading number when it is a numbered heading. ``standalone``: the
     block was not split from a larger one."""
     if CAPTION_RE.match(text):
-        return ("table" if text[:1] in "Tt" else "figure"), None
+        return ("table" if is_table_caption(text) else "figure"), None
     if LIST_RE.match(text):
         return "list", None
     if len(text) >= 300:

@@ -41,6 +41,9 @@ PAGE_IMAGE_SHARE = 0.5
 #: A line of prose inside a figure's region: at least this many words at body size (kept:
 #: text wrapped round a figure is not the figure's own).
 PROSE_WORDS = 10
+#: A line of body text, where a figure set under its caption ends: this many words at body
+#: size (a three-column page's lines hold four or five; a figure's labels are set smaller).
+BODY_LINE_WORDS = 3
 
 
 def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
@@ -62,7 +65,7 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
     for cap in captions:
         out |= _tiny_text_above(lines, cap, body)
         others = [ln.bbox for ln in lines if ln is not cap and CAPTION_RE.match(ln.text)]
-        prose = [ln.bbox for ln in lines if _words(ln.text) >= PROSE_WORDS and ln.size >= body - 0.5]
+        prose = [ln.bbox for ln in lines if ln.size >= body - 0.5 and _words(ln.text) >= BODY_LINE_WORDS]
         region = figure_region(page, cap.bbox, None, rects, others, prose)
         if region is None:
             continue
@@ -129,17 +132,31 @@ def _tiny_text_above(lines: list[Any], cap: Any, body: float) -> set[int]:
 
 def graphics_rects(page: Any, drawings: list[dict[str, Any]] | None = None) -> list[Box]:
     """Boxes of the page's vector-drawing clusters and images. ``drawings``: the page's
-    ``get_cdrawings()``, when the caller already has them."""
+    ``get_cdrawings()``, when the caller already has them. Shapes filled white without a
+    stroke (``_blank``) show nothing and are left out."""
     rects: list[Box] = []
     # cluster_drawings can fail on odd pages; images and the text region still apply
     with contextlib.suppress(Exception):
         found = page.get_cdrawings() if drawings is None else drawings
-        paths = [tuple(float(v) for v in path["rect"]) for path in found]
+        paths = [tuple(float(v) for v in path["rect"]) for path in found if not _blank(path)]
         rects += cluster_boxes(paths, tuple(page.rect))  # type: ignore[arg-type]
     for info in page.get_image_info():
         bx0, by0, bx1, by1 = info["bbox"]
         rects.append((bx0, by0, bx1, by1))
     return [r for r in rects if r[2] - r[0] > 2 and r[3] - r[1] > 2]
+
+
+def _blank(path: dict[str, Any]) -> bool:
+    """A shape filled white and not stroked: nothing shows on the page (an old SciELO layout
+    lays one under each page's body text, which would make the whole text a figure's)."""
+    if path.get("type") != "f":
+        return False
+    fill = path.get("fill")
+    if not fill:
+        return False
+    if len(fill) == 4:  # CMYK: no ink
+        return all(float(c) <= 0.01 for c in fill)
+    return all(float(c) >= 0.99 for c in fill)
 
 
 #: MuPDF's infinite rectangle (``fz_infinite_rect``), which including a point leaves as is.

@@ -25,11 +25,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from vaultd.parse.base import Box
+from vaultd.parse.classify import lower_words
 from vaultd.parse.paras import Line
 
 #: Largest gap between two rules of one table (points): a long table body between its
-#: mid and bottom rules.
+#: mid and bottom rules. A longer one (PAHO's page-long table of values: 425 pt between
+#: its header's rule and its bottom rule) when no line of prose stands in it.
 MAX_GAP = 320.0
+#: Words of a line of running text (see ``_prose_between``).
+PROSE_LINE_WORDS = 6
 #: Two rules belong to one table when they overlap over this share of the wider one.
 SAME_EXTENT = 0.8
 #: Tables side by side under one caption start within this many points of the same
@@ -61,6 +65,17 @@ def _across(lines: Iterable[Line], top: float, bottom: float, rule: Rule) -> boo
     body text set across the table's width is no cell of it."""
     return any(top < (ln.bbox[1] + ln.bbox[3]) / 2 < bottom
                and ln.bbox[0] < rule[1] - ACROSS and ln.bbox[2] > rule[2] + ACROSS for ln in lines)
+
+
+def _prose_between(lines: Iterable[Line], top: float, bottom: float, rule: Rule) -> bool:
+    """Whether a line of running text stands between two rules, over some of the rule's
+    width: six words or more, most of them in lowercase letters (a row's label, ``Tiempo
+    de residencia (años):``, or a row of values is none)."""
+    for ln in _between(lines, top, bottom, rule):
+        words = ln.text.split()
+        if len(words) >= PROSE_LINE_WORDS and lower_words(words) * 5 >= len(words) * 3:
+            return True
+    return False
 
 
 def rule_stacks(rules: list[Rule], caption: Line, stops: list[Line], seed_gap: float,
@@ -100,11 +115,11 @@ def _stack(seed: Rule, rules: list[Rule], stops: list[Line], downward: bool,
     stack = [seed]
     for rule in ahead:
         last = stack[-1]
-        if abs(rule[0] - last[0]) > MAX_GAP:
-            break
+        top, bottom = sorted((last[0], rule[0]))
+        if bottom - top > MAX_GAP and _prose_between(lines, top, bottom, seed):
+            break  # a long body of rows holds no sentence (a page-long table of values does not)
         if overlap(rule, seed) < SAME_EXTENT:
             continue
-        top, bottom = sorted((last[0], rule[0]))
         if _between(stops, top, bottom, seed) or _across(lines, top, bottom, seed):
             break
         stack.append(rule)

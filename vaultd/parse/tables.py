@@ -40,7 +40,7 @@ from typing import Any
 from vaultd.parse.algorithms import algorithm_box, is_algorithm_caption
 from vaultd.parse.base import Block, Box
 from vaultd.parse.captions import IDENTIFIER_LINE_RE
-from vaultd.parse.classify import CAPTION_RE
+from vaultd.parse.classify import CAPTION_RE, is_table_caption
 from vaultd.parse.open_tables import cell_rows, inside, rule_stacks
 from vaultd.parse.paras import Line, PageInfo
 from vaultd.parse.pymupdf import load_pymupdf, mupdf_text
@@ -67,10 +67,6 @@ class FoundTable:
     rows: list[list[str]]
     caption: Line  # the caption line the table belongs to
     ruled: bool = True  # columns drawn: the cells' structure is known (else no Markdown)
-
-
-def is_table_caption(text: str) -> bool:
-    return bool(CAPTION_RE.match(text)) and text.lstrip()[:1] in "Tt"
 
 
 def cell_text(cell: str | None) -> str:
