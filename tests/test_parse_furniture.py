@@ -95,5 +95,5 @@ def test_a_table_caption_repeated_on_the_pages_of_a_long_table_is_kept() -> None
     pages = [[_line("Tabla 1 – Índices de divulgación por ítems y por bloques.", 60.0, p),
               _line(f"{p}.1. Se publican los informes de auditoría.", 100.0, p)] for p in (1, 2, 3)]
     drop_furniture(pages, [792.0] * 3)
-    assert [[ln.text for ln in lines][0] for lines in pages] == [
+    assert [lines[0].text for lines in pages] == [
         "Tabla 1 – Índices de divulgación por ítems y por bloques."] * 3

@@ -355,3 +355,33 @@ def test_a_bare_doi_under_a_table_is_the_table_s_not_a_paragraph(tmp_path: Path)
     tables = [b.text for b in parsed.blocks if b.type == "table"]
     assert len(tables) == 1 and tables[0].endswith("9.6 https://doi.org/10.1371/journal.pone.0207763.t001")
     assert not any("doi.org" in b.text for b in parsed.blocks if b.type == "paragraph")
+
+
+def test_spanish_and_portuguese_tables_of_text_are_table_captions() -> None:
+    from vaultd.parse.classify import classify, is_figure_caption, is_table_caption
+
+    for text in ("CUADRO 2. Características sociodemográficas de las participantes",
+                 "Quadro 1 - Categorias de análise"):
+        assert is_table_caption(text) and not is_figure_caption(text)
+        assert classify(text, 9.0, False, 1, 10.0, True)[0] == "table"
+    assert is_figure_caption("FIGURA 1. Mapa de la zona de estudio")
+
+
+def _row(text: str, top: float) -> Any:
+    from vaultd.parse.paras import Line
+
+    return Line(text=text, bbox=(220.0, top, 520.0, top + 8.0), size=8.0, bold=False, block=1, page=5)
+
+
+def test_a_page_long_table_of_values_keeps_its_bottom_rule_but_not_past_running_text() -> None:
+    # PAHO: 425 pt of rows between the header's rule and the bottom rule.
+    from vaultd.parse.open_tables import rule_stacks
+    from vaultd.parse.paras import Line
+
+    caption = Line(text="CUADRO 2. Características de las participantes", bbox=(219.0, 72.0, 558.0, 90.0),
+                   size=8.0, bold=True, block=0, page=5)
+    rules = [(98.0, 219.0, 558.0), (123.5, 219.0, 558.0), (549.0, 219.0, 558.0)]
+    rows = [_row(f"Primaria no terminada {n} (20,1) 69 (23,7)", 130.0 + 12 * n) for n in range(30)]
+    assert rule_stacks(rules, caption, [], 48.0, rows) == [(219.0, 98.0, 558.0, 549.0)]
+    prose = _row("la contaminación ambiental y del estado de salud de las mujeres", 300.0)
+    assert rule_stacks(rules, caption, [], 48.0, [*rows, prose]) == [(219.0, 98.0, 558.0, 123.5)]
