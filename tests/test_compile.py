@@ -313,10 +313,7 @@ def test_figure_graphics_are_pymupdfs_own_drawing_clusters_on_every_fixture_page
                 continue
             for page in doc:
                 pages += 1
-                # shapes filled white without a stroke show nothing, and are no figure's
-                shown = [d for d in page.get_drawings()
-                         if not (d["type"] == "f" and d["fill"] and min(d["fill"]) >= 0.99)]
-                clusters = [tuple(r) for r in page.cluster_drawings(drawings=shown)]
+                clusters = [tuple(r) for r in page.cluster_drawings()]
                 images = [tuple(i["bbox"]) for i in page.get_image_info()]
                 want = [r for r in clusters + images if r[2] - r[0] > 2 and r[3] - r[1] > 2]
                 assert graphics_rects(page) == want, (pdf.name, page.number)

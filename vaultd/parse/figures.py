@@ -132,31 +132,17 @@ def _tiny_text_above(lines: list[Any], cap: Any, body: float) -> set[int]:
 
 def graphics_rects(page: Any, drawings: list[dict[str, Any]] | None = None) -> list[Box]:
     """Boxes of the page's vector-drawing clusters and images. ``drawings``: the page's
-    ``get_cdrawings()``, when the caller already has them. Shapes filled white without a
-    stroke (``_blank``) show nothing and are left out."""
+    ``get_cdrawings()``, when the caller already has them."""
     rects: list[Box] = []
     # cluster_drawings can fail on odd pages; images and the text region still apply
     with contextlib.suppress(Exception):
         found = page.get_cdrawings() if drawings is None else drawings
-        paths = [tuple(float(v) for v in path["rect"]) for path in found if not _blank(path)]
+        paths = [tuple(float(v) for v in path["rect"]) for path in found]
         rects += cluster_boxes(paths, tuple(page.rect))  # type: ignore[arg-type]
     for info in page.get_image_info():
         bx0, by0, bx1, by1 = info["bbox"]
         rects.append((bx0, by0, bx1, by1))
     return [r for r in rects if r[2] - r[0] > 2 and r[3] - r[1] > 2]
-
-
-def _blank(path: dict[str, Any]) -> bool:
-    """A shape filled white and not stroked: nothing shows on the page (an old SciELO layout
-    lays one under each page's body text, which would make the whole text a figure's)."""
-    if path.get("type") != "f":
-        return False
-    fill = path.get("fill")
-    if not fill:
-        return False
-    if len(fill) == 4:  # CMYK: no ink
-        return all(float(c) <= 0.01 for c in fill)
-    return all(float(c) >= 0.99 for c in fill)
 
 
 #: MuPDF's infinite rectangle (``fz_infinite_rect``), which including a point leaves as is.
@@ -260,7 +246,8 @@ def _below(caption: Box, x0: float, x1: float, rects: list[Box], others: Sequenc
     over the figure), for a caption with nothing drawn above it. The first starts within
     ``CHAIN_GAP_PT`` under it; the next follow while the gap stays under ``BELOW_GAP_PT``
     (a row of labels under each drawing) and no caption or line of prose stands in
-    between. Graphics with another caption right under them are that caption's figure."""
+    between; a shape with body text on it is a panel under the text, not a drawing. Graphics
+    with another caption right under them are that caption's figure."""
     def across(box: Box) -> bool:
         return box[2] > x0 and box[0] < x1
 
@@ -268,6 +255,8 @@ def _below(caption: Box, x0: float, x1: float, rects: list[Box], others: Sequenc
     region: Box | None = None
     limit = caption[3]
     for r in sorted((r for r in rects if across(r) and r[1] >= caption[3] - 2.0), key=lambda r: r[1]):
+        if any(r[0] <= (o[0] + o[2]) / 2 <= r[2] and r[1] <= (o[1] + o[3]) / 2 <= r[3] for o in prose):
+            continue  # a panel under body text (an old SciELO page lays a white one under its columns)
         gap = CHAIN_GAP_PT if region is None else BELOW_GAP_PT
         if r[1] > limit + gap or any(limit - 2.0 <= (o[1] + o[3]) / 2 <= r[1] for o in stops):
             break
