@@ -127,3 +127,15 @@ def test_bmc_2024_author_notes_and_keywords_are_front_matter(text: str) -> None:
 ])
 def test_body_sentences_about_equal_contributions_or_keywords_are_not(text: str) -> None:
     assert not is_front_matter(text, at_edge=False)
+
+
+@pytest.mark.parametrize("text", [
+    "This content was downloaded from IP address 112.133.244.33 on 31/08/2021 at 06:37",
+    "View the article online for updates and enhancements.",
+    "To cite this article: V V Kazina et al 2021 IOP Conf. Ser.: Earth Environ. Sci. 640 022090",
+    "Published under licence by IOP Publishing Ltd",
+    "IOP Conference Series: Earth and Environmental Science",
+    "See discussions, stats, and author profiles for this publication at: https://www.researchgate.net/publication/1",
+])
+def test_a_publisher_s_cover_page_and_licence_lines_are_front_matter(text: str) -> None:
+    assert is_front_matter(text, at_edge=False)

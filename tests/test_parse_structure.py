@@ -483,3 +483,24 @@ def test_a_list_item_after_a_semicolon_still_starts_anew() -> None:
              _at("(ii) which of its features matter most to each respondent, in order.", (302.0, 80.0, 553.0, 90.0), 1)]
     blocks = build_blocks([lines], [_info(1, has_images=False)], "pymupdf")
     assert [b.text[:6] for b in blocks if b.type == "paragraph"] == ["The su", "(ii) w"]
+
+
+def test_the_title_block_after_a_publisher_s_cover_page_is_front_matter() -> None:
+    # IOP: page 1 is a cover page (journal, title, download stamp); the article's own title,
+    # authors and affiliation follow on page 2.
+    title = "A comprehensive nutritional supplement made from germinated wheat"
+    cover = [replace(_at("IOP Conference Series: Earth and Environmental Science", (39.0, 35.0, 347.0, 51.0), 0), size=12.0),
+             replace(_at(title, (39.0, 136.0, 554.0, 171.0), 1), size=16.0),
+             replace(_at("This content was downloaded from IP address 112.133.244.33 on 31/08/2021 at 06:37",
+                         (144.0, 700.0, 451.0, 708.0), 2), size=8.0)]
+    body = ["The creation of new enriched and functional products contributes to the formation of",
+            "a healthy diet for the whole population of the region, and this is what we studied here."]
+    page2 = [replace(_at(title, (71.0, 191.0, 529.0, 234.0), 0, page=2), size=16.0),
+             _at("V V Kazina, T N Safronova and E O Nikulina", (142.0, 259.0, 502.0, 269.0), 1, page=2),
+             _at("Siberian Federal University, Krasnoyarsk, Russia", (142.0, 272.0, 400.0, 282.0), 2, page=2),
+             *[_at(t, (142.0, 335.0 + 11 * i, 527.0, 345.0 + 11 * i), 3, page=2) for i, t in enumerate(body)]]
+    blocks = build_blocks([cover, page2], [_info(1), _info(2)], "pymupdf")
+    kinds = {b.text: b.type for b in blocks}
+    assert kinds["V V Kazina, T N Safronova and E O Nikulina"] == "front"
+    assert kinds["Siberian Federal University, Krasnoyarsk, Russia"] == "front"
+    assert kinds[" ".join(body)] == "paragraph"

@@ -41,7 +41,7 @@ _START_RE = re.compile(
          fuente\s+de\s+financiaci[óo]n|financiamento|financiaci[óo]n|conflitos?\s+de\s+interesses?|
          conflictos?\s+de\s+intereses|(?:recebido|aprovado|aceito|publicado|recibido|aceptado|aprobado)
          (?:\s+em|\s+en|\s+el)?)\s*:
-      | (?:how\s+to\s+cite(?:\s+this\s+article)?|cite\s+this\s+article|como\s+citar|
+      | (?:(?:how\s+)?to\s+cite(?:\s+this\s+article)?|cite\s+this\s+article|como\s+citar|
          cómo\s+citar|para\s+citar(?:\s+este\s+artigo)?|zitiervorschlag)\s*:
       | correspondence\s+(?:to|should\s+be\s+addressed)
       | author\s+to\s+whom\s+correspondence
@@ -50,6 +50,12 @@ _START_RE = re.compile(
       | e?-?issn\b
       | proceedings\s+of\b.{0,200}$
       | full\s+list\s+of\s+author\s+information
+      | this\s+content\s+was\s+downloaded\s+from
+      | view\s+the\s+article\s+online\s+for\s+updates
+      | published\s+under\s+licen[cs]e\s+by
+      | see\s+discussions,?\s+stats,?\s+and\s+author\s+profiles
+      | all\s+content\s+following\s+this\s+page\s+was\s+uploaded
+      | (?:iop\s+conference\s+series|journal\s+of\s+physics\s*:\s*conference\s+series)\b.{0,80}$
       | key\s*words\s+(?-i:[A-Z])
       | these\s+authors\s+(?:contributed\s+equally|have\s+contributed\s+equally|share)
     )""",
@@ -93,6 +99,19 @@ def is_article_type(text: str) -> bool:
 
 #: A copyright mark: ``©``, TeX's circled ``c⃝``, ``(c) 2020``, ``Copyright``.
 _COPYRIGHT_RE = re.compile(r"©|c\u20dd|\(c\)\s*\d{4}|\bcopyright\b", re.IGNORECASE)
+
+
+#: A publisher's or repository's cover page put before the article's first page (IOP's
+#: download stamp, ResearchGate's profile page).
+_COVER_RE = re.compile(
+    r"this\s+content\s+was\s+downloaded\s+from\s+ip|view\s+the\s+article\s+online\s+for\s+updates"
+    r"|see\s+discussions,?\s+stats,?\s+and\s+author\s+profiles",
+    re.IGNORECASE)
+
+
+def is_cover_page(texts: list[str]) -> bool:
+    """Whether a page of these block texts is a cover page put before the article."""
+    return any(_COVER_RE.search(t) for t in texts)
 
 
 def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bool = False) -> bool:

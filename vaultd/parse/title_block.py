@@ -8,7 +8,7 @@ block stands on the first page.)
 from __future__ import annotations
 
 from vaultd.parse.classify import is_prose
-from vaultd.parse.front import BODY_WORDS, opens_paper
+from vaultd.parse.front import BODY_WORDS, is_cover_page, opens_paper
 from vaultd.parse.paras import REFS_RE, Para
 
 
@@ -21,10 +21,12 @@ def front_after_title(paras: list[Para], body: float) -> None:
     it), else the largest heading at ``TITLE_FALLBACK`` times the body size; a heading
     right under it in its size is its second line. Front matter ends at a paragraph of
     prose (``is_prose``) or of ``BODY_WORDS`` words, a numbered heading, the abstract's or introduction's heading,
-    or the first page's end."""
+    or the first page's end. A cover page put before the article (``is_cover_page``: IOP's
+    download stamp, ResearchGate's) is passed over: the title page is the next one."""
+    first = 2 if is_cover_page([p.text for p in paras if p.lines[0].page == 1]) else 1
     page_one: list[Para] = []
-    for para in paras:
-        if para.lines[0].page != 1 or (para.type == "paragraph" and (
+    for para in (p for p in paras if p.lines[0].page >= first):
+        if para.lines[0].page != first or (para.type == "paragraph" and (
                 len(para.text.split()) >= BODY_WORDS or is_prose(para.text))):
             break  # the abstract or the body: names and addresses are no prose
         if opens_paper(para.text) or (para.type == "heading" and (
