@@ -79,3 +79,13 @@ def test_a_theorem_s_label_is_no_section_heading() -> None:
         assert classify(text, BODY, True, 1, BODY, True)[0] != "heading", text
     for text in ("Definitions of terms", "Example applications", "Hypothesis testing"):
         assert classify(text, BODY, True, 1, BODY, True)[0] == "heading", text
+
+
+def test_a_numbered_italic_subsubsection_ending_in_a_full_stop_is_a_heading() -> None:
+    # acmart (CHI): "6.1.2 Highlighting based on Engagement with other Papers (D1)." in
+    # italics on its own line, split from the paragraph under it.
+    text = "6.1.2 Highlighting based on Engagement with other Papers (D1)."
+    assert classify(text, 9.0, False, 1, 9.0, False, italic=True) == ("heading", "6.1.2")
+    # a numbered sentence in roman, or a one-level number, stays a paragraph
+    assert classify(text, 9.0, False, 1, 9.0, False)[0] == "paragraph"
+    assert classify("2. We release the code and data.", 9.0, False, 1, 9.0, False, italic=True)[0] == "paragraph"

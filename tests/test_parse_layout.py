@@ -130,3 +130,10 @@ def test_a_soft_hyphen_at_a_line_end_goes_with_the_break() -> None:
     # BMC 2024 sets every line-end hyphen as U+00AD: the word is written whole.
     assert join_lines(["definition for airflow obstruc\u00ad", "tion was used"]) == \
         "definition for airflow obstruction was used"
+
+
+def test_a_soft_hyphen_inside_a_line_is_not_drawn_and_not_quoted() -> None:
+    # Wiley: "Mixed-\u00adeffect" (a hard hyphen, then a break opportunity) on one line.
+    assert join_lines(["Core Team, 2020). Mixed-\u00adeffect nonparametric", "ANOVA"]) == \
+        "Core Team, 2020). Mixed-effect nonparametric ANOVA"
+    assert join_lines(["with Kenward-\u00ad", "Roger approximation"]) == "with Kenward-Roger approximation"

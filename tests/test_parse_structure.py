@@ -500,7 +500,33 @@ def test_the_title_block_after_a_publisher_s_cover_page_is_front_matter() -> Non
              _at("Siberian Federal University, Krasnoyarsk, Russia", (142.0, 272.0, 400.0, 282.0), 2, page=2),
              *[_at(t, (142.0, 335.0 + 11 * i, 527.0, 345.0 + 11 * i), 3, page=2) for i, t in enumerate(body)]]
     blocks = build_blocks([cover, page2], [_info(1), _info(2)], "pymupdf")
-    kinds = {b.text: b.type for b in blocks}
-    assert kinds["V V Kazina, T N Safronova and E O Nikulina"] == "front"
-    assert kinds["Siberian Federal University, Krasnoyarsk, Russia"] == "front"
-    assert kinds[" ".join(body)] == "paragraph"
+    front = " ".join(b.text for b in blocks if b.type == "front")
+    assert "V V Kazina" in front and "Siberian Federal University" in front
+    assert [b.text for b in blocks if b.type == "paragraph"] == [" ".join(body)]
+
+
+def test_the_lines_of_a_paragraph_set_as_blocks_of_their_own_stay_one_paragraph() -> None:
+    # Wiley GCB: each line of a justified paragraph is a text block of its own, and the
+    # next line may open with a capital ("(R" | "Core Team, 2020)") or look like a formula.
+    texts = ["Statistical analysis was performed with the R statistical software (R",
+             "Core Team, 2020). Mixed-effect nonparametric ANOVA (Type III",
+             "+0.81ºC ± 0.28 SD; “OAW”: +0.84ºC ± 0.29 SD). Between January",
+             "Wald F test) as an aligned rank transform procedure was used."]
+    lines = [_at(t, (46.0, 479.0 + 13 * i, 290.0, 489.0 + 13 * i), i) for i, t in enumerate(texts)]
+    # the next paragraph: indented, after a full stop
+    lines.append(_at("Linear mixed models, using the R package lme4, were", (59.0, 531.0, 290.0, 541.0), 9))
+    blocks = build_blocks([lines], [_info(1, has_images=False)], "pymupdf")
+    assert [(b.type, b.text) for b in blocks] == [
+        ("paragraph", " ".join(texts)),
+        ("paragraph", "Linear mixed models, using the R package lme4, were")]
+
+
+def test_a_full_line_ending_a_sentence_or_a_gap_under_it_ends_the_paragraph() -> None:
+    first = _at("The first paragraph ends here with a full line and a full stop.", (46.0, 100.0, 290.0, 110.0), 0)
+    nxt = _at("The next paragraph starts at the left edge right under it.", (46.0, 113.0, 290.0, 123.0), 1)
+    far = _at("Another starts at the left edge after a paragraph's gap", (46.0, 133.0, 290.0, 143.0), 2)
+    open_end = _at("This line ends no sentence and reaches the right edge but", (46.0, 113.0, 290.0, 123.0), 3)
+    blocks = build_blocks([[first, nxt]], [_info(1, has_images=False)], "pymupdf")
+    assert len(blocks) == 2
+    blocks = build_blocks([[open_end, far]], [_info(1, has_images=False)], "pymupdf")
+    assert len(blocks) == 2

@@ -140,6 +140,10 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         return "paragraph", None
     short = is_short(n_lines, text)
     math = sum(map(_MATH_CHARS.__contains__, text))
+    number = heading_number(text)
+    if (number is not None and "." in number and n_lines == 1 and short and not math
+            and (bold or italic) and text.endswith(".") and size >= body - 0.3):
+        return "heading", number  # acmart's "6.1.2 Highlighting based on Engagement (D1)." on its own line
     if (
         short
         and not math

@@ -108,6 +108,35 @@ def sentence_start(prev: Para, cur: Para) -> bool:
             and 0 <= first.bbox[1] - last.bbox[3] <= 0.5 * max(last.size, 1.0))
 
 
+def next_line(prev: Para, cur: Para) -> bool:
+    """Whether ``cur`` is the next printed line of ``prev``'s paragraph, set as a text block
+    of its own (Wiley sets each line of some justified paragraphs as one): right under
+    ``prev``'s last line at the line pitch (a gap under ``NEXT_LINE_GAP`` of its size), in
+    the same size, starting at its left edge (or up to two ems left of it, under a first
+    line's indent), and ``prev``'s last line a full one (ending within one em of the wider
+    right edge) that ends no sentence (a ``:`` may go on). A new paragraph is set
+    apart by its indent or a wider gap, and a full line never ends one. ``cur`` may have
+    been typed a formula (``+0.81ºC ± 0.28 SD; …``): a display formula is no full line's
+    next line at the left edge."""
+    if prev.type != "paragraph" or cur.type not in ("paragraph", "equation"):
+        return False
+    tail = prev.text.rstrip()
+    if tail.endswith(SENT_END) and not tail.endswith(":"):
+        return False
+    last, first = prev.lines[-1], cur.lines[0]
+    em = max(last.size, 1.0)
+    right = max(max(ln.bbox[2] for ln in prev.lines), max(ln.bbox[2] for ln in cur.lines))
+    left = min(ln.bbox[0] for ln in prev.lines)  # (a first line alone may be indented)
+    return (last.page == first.page and abs(last.size - first.size) <= 0.5
+            and left - 2.0 * em <= first.bbox[0] <= left + 2.0
+            and -0.5 <= first.bbox[1] - last.bbox[3] <= NEXT_LINE_GAP * em
+            and last.bbox[2] >= right - em and len(prev.lines) + len(cur.lines) >= 2)
+
+
+#: Largest gap between a paragraph's lines, in its font size (a paragraph break is wider).
+NEXT_LINE_GAP = 0.45
+
+
 def rest_of_line(prev: Para, cur: Para) -> bool:
     """Whether ``cur`` starts with the rest of ``prev``'s last printed line, split off at a
     baseline shift (``… (fx, fy)ext`` | ``T are external forces.``): same page, the two

@@ -173,7 +173,9 @@ def repair_chars(text: str) -> str:
     """Ligatures, stray spacing accents and unmapped-glyph codes (rules 3, 4 and 5).
 
     TeX writes í as a dotless ı under an accent; once combined, ``ı`` + mark is ``í``.
-    Tab, newline, form feed and carriage return are layout whitespace, not glyphs.
+    Tab, newline, form feed and carriage return are layout whitespace, not glyphs. A soft
+    hyphen inside a line is not drawn (Wiley's ``Mixed-\u00adeffect``) and goes; one at the
+    line's end is left for ``join_two``.
     """
     if text.isascii():  # an O(1) flag test; every ligature and ı is outside ASCII
         # printable ASCII holds no control character either: only the grave accent is left
@@ -181,6 +183,9 @@ def repair_chars(text: str) -> str:
             return text
     else:
         text = fix_ligatures(text)
+        if SOFT_HYPHEN in text:  # shown only at a line's end, where ``join_two`` takes it
+            body = text.rstrip()
+            text = body[:-1].replace(SOFT_HYPHEN, "") + body[-1:] + text[len(body):]
     text = _CONTROL_RE.sub("\ufffd", combine_accents(text))
     if "\u0131" in text:
         text = unicodedata.normalize("NFC", _DOTLESS_MARK_RE.sub(r"i\1", text))

@@ -31,7 +31,7 @@ from vaultd.parse.classify import (
     is_formula_line,
     is_short,
 )
-from vaultd.parse.continuation import continues, is_scrap, rest_of_line, sentence_start
+from vaultd.parse.continuation import continues, is_scrap, next_line, rest_of_line, sentence_start
 from vaultd.parse.front import is_byline, is_front_matter
 from vaultd.parse.headings import (
     PATH_SEP,
@@ -267,7 +267,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 if target is not None and sentence_start(target, cur):
                     target.type = "paragraph"  # "C1 We present an approach for linking" | "software …"
                 if target is not None and not cur.floating and (
-                        continues(target, cur) or rest_of_line(target, cur)):
+                        continues(target, cur) or rest_of_line(target, cur) or next_line(target, cur)):
                     append_piece(target, para_lines, text)
                     continue
                 if kind == "paragraph" and is_scrap(text):
