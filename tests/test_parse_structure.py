@@ -530,3 +530,10 @@ def test_a_full_line_ending_a_sentence_or_a_gap_under_it_ends_the_paragraph() ->
     assert len(blocks) == 2
     blocks = build_blocks([[open_end, far]], [_info(1, has_images=False)], "pymupdf")
     assert len(blocks) == 2
+
+
+def test_a_sentence_ending_in_a_note_mark_ends_the_paragraph_at_a_full_line() -> None:
+    # Wiley SPE: "… flexibility and evolvability.3" then a new paragraph at the left edge.
+    first = _at("the goal to increase flexibility and evolvability of the system.3", (46.0, 100.0, 290.0, 110.0), 0)
+    nxt = _at("From a SE perspective, microservices and DevOps have similar", (46.0, 113.0, 290.0, 123.0), 1)
+    assert len(build_blocks([[first, nxt]], [_info(1, has_images=False)], "pymupdf")) == 2

@@ -114,27 +114,34 @@ def next_line(prev: Para, cur: Para) -> bool:
     ``prev``'s last line at the line pitch (a gap under ``NEXT_LINE_GAP`` of its size), in
     the same size, starting at its left edge (or up to two ems left of it, under a first
     line's indent), and ``prev``'s last line a full one (ending within one em of the wider
-    right edge) that ends no sentence (a ``:`` may go on). A new paragraph is set
-    apart by its indent or a wider gap, and a full line never ends one. ``cur`` may have
-    been typed a formula (``+0.81ºC ± 0.28 SD; …``): a display formula is no full line's
-    next line at the left edge."""
+    right edge, ``FULL_LINE_EMS`` wide at least) that ends no sentence, both in the same
+    weight. A new paragraph is set apart by its indent or a wider gap, and a full line
+    never ends one. After a ``:``, or when ``cur`` was typed a formula (``+0.81ºC ± 0.28
+    SD; …``), ``cur``'s line must be a full one too: a display formula is not."""
     if prev.type != "paragraph" or cur.type not in ("paragraph", "equation"):
         return False
     tail = prev.text.rstrip()
-    if tail.endswith(SENT_END) and not tail.endswith(":"):
+    colon = tail.endswith(":")
+    if (tail.endswith(SENT_END) and (cur.type == "equation" or not colon)) or _NOTE_END_RE.search(tail):
         return False
+    full_next = cur.type == "equation" or colon  # (a display formula is no full line)
     last, first = prev.lines[-1], cur.lines[0]
     em = max(last.size, 1.0)
     right = max(max(ln.bbox[2] for ln in prev.lines), max(ln.bbox[2] for ln in cur.lines))
     left = min(ln.bbox[0] for ln in prev.lines)  # (a first line alone may be indented)
-    return (last.page == first.page and abs(last.size - first.size) <= 0.5
+    return (last.page == first.page and abs(last.size - first.size) <= 0.5 and last.bold == first.bold
             and left - 2.0 * em <= first.bbox[0] <= left + 2.0
             and -0.5 <= first.bbox[1] - last.bbox[3] <= NEXT_LINE_GAP * em
-            and last.bbox[2] >= right - em and len(prev.lines) + len(cur.lines) >= 2)
+            and last.bbox[2] >= right - em and last.bbox[2] - last.bbox[0] >= FULL_LINE_EMS * em
+            and (not full_next or first.bbox[2] - first.bbox[0] >= FULL_LINE_EMS * em))
 
 
+#: A sentence's end with a note's mark after it (``evolvability.3``, ``interviews.33``).
+_NOTE_END_RE = re.compile(r"[.!?][)\]”\"’]?(?:\d{1,3}|[*†‡§¶])$")
 #: Largest gap between a paragraph's lines, in its font size (a paragraph break is wider).
 NEXT_LINE_GAP = 0.45
+#: Narrowest full line, in its font size (a column is 24 ems or more; a heading is less).
+FULL_LINE_EMS = 20.0
 
 
 def rest_of_line(prev: Para, cur: Para) -> bool:
