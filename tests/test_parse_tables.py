@@ -385,3 +385,53 @@ def test_a_page_long_table_of_values_keeps_its_bottom_rule_but_not_past_running_
     assert rule_stacks(rules, caption, [], 48.0, rows) == [(219.0, 98.0, 558.0, 549.0)]
     prose = _row("la contaminación ambiental y del estado de salud de las mujeres", 300.0)
     assert rule_stacks(rules, caption, [], 48.0, [*rows, prose]) == [(219.0, 98.0, 558.0, 123.5)]
+
+
+def test_a_plot_s_white_background_is_no_table_rule(tmp_path: Path) -> None:
+    # PPoPP: a plot laid on a white rectangle reaching across both columns, right above a
+    # booktabs table in the right column whose caption is under it; its sides were read as
+    # rules, and the table took the left column's sentence.
+    pymupdf = load_pymupdf()
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.draw_rect(pymupdf.Rect(74, 64, 552, 662), color=None, fill=(1, 1, 1))
+    page.draw_rect(pymupdf.Rect(100, 80, 500, 300), color=(0, 0, 0), width=0.8)  # the plot's frame
+    page.insert_text((60, 330), "Figure 2. Throughput of the queues on four platforms.", fontsize=9)
+    left = ["At high concurrency levels, the other queue does better than", "ours by about half, as the",
+            "free queue is more costly when trying to dequeue from an empty", "queue, which it then retries."]
+    for i, text in enumerate(left):
+        page.insert_text((54, 620 + 10 * i), text, fontsize=9)
+    page.draw_line((321, 612), (552, 612), color=(0, 0, 0), width=0.4)
+    rows = ["# of threads 36 72 144 288", "% of slow-path enqueues 0.002 0.004 0.024 0.028",
+            "% of empty dequeues 0.002 0.002 0.003 0.003"]
+    for i, text in enumerate(rows):
+        page.insert_text((327, 626 + 12 * i), text, fontsize=9)
+    page.draw_line((321, 661), (552, 661), color=(0, 0, 0), width=0.4)
+    page.insert_text((317, 674), "Table 2. Breakdown of the execution paths.", fontsize=9)
+    doc.save(tmp_path / "p.pdf")
+    parsed = PyMuPDFParser().parse(tmp_path / "p.pdf")
+    table = next(b.text for b in parsed.blocks if b.type == "table")
+    assert "% of empty dequeues" in table and "free queue" not in table
+    assert any("free queue is more costly" in b.text for b in parsed.blocks if b.type == "paragraph")
+
+
+def test_a_ruled_grid_holding_a_figure_caption_is_not_the_next_table(tmp_path: Path) -> None:
+    # A figure framed with its caption, its plots' grids ruled, right above a table's caption:
+    # the table finder's grid holds the figure's caption, so it is no table.
+    pymupdf = load_pymupdf()
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    for x in (72, 222, 372, 522):
+        page.draw_line((x, 100), (x, 400), color=(0, 0, 0), width=0.5)
+    for y in (100, 200, 300, 400):
+        page.draw_line((72, y), (522, y), color=(0, 0, 0), width=0.5)
+    for i, label in enumerate(("0.2", "0.4", "0.6")):
+        page.insert_text((80 + 150 * i, 150), label, fontsize=9)
+    page.insert_text((80, 350), "Figure 1: Throughput of the three queues we compare.", fontsize=9)
+    page.insert_text((72, 412), "Table 1: Threads per platform.", fontsize=9)
+    doc.save(tmp_path / "g.pdf")
+    parsed = PyMuPDFParser().parse(tmp_path / "g.pdf")
+    tables = [b.text for b in parsed.blocks if b.type == "table"]
+    assert tables == ["Table 1: Threads per platform."]
+    assert [b.text for b in parsed.blocks if b.type == "figure"] == [
+        "Figure 1: Throughput of the three queues we compare."]

@@ -211,13 +211,23 @@ def _beside(rule: Box, caption: Box) -> bool:
 def _drawn_rules(page: Any, drawings: list[dict[str, Any]] | None = None
                  ) -> list[tuple[Box, dict[str, Any]]]:
     """The page's drawings at least ``MIN_RULE`` long in one direction, with their boxes
-    (``drawings``: the page's ``get_cdrawings()``, when the caller already has them)."""
+    (``drawings``: the page's ``get_cdrawings()``, when the caller already has them); white
+    unstroked shapes are left out (``_white_fill``)."""
     rules: list[tuple[Box, dict[str, Any]]] = []
     for path in page.get_cdrawings() if drawings is None else drawings:
+        if _white_fill(path):
+            continue  # a plot's white background: its edges are drawn nowhere
         x0, y0, x1, y1 = (float(v) for v in path["rect"])
         if max(x1 - x0, y1 - y0) >= MIN_RULE:
             rules.append(((x0, y0, x1, y1), path))
     return rules
+
+
+def _white_fill(path: dict[str, Any]) -> bool:
+    """A shape filled white and not stroked, which shows nothing on a white page (plotting
+    tools lay one under each plot; its sides are no table's rules)."""
+    fill = path.get("fill")
+    return path.get("type") == "f" and bool(fill) and min(float(c) for c in fill) >= 0.99
 
 
 def rule_region(page: Any, captions: list[Line],
@@ -298,12 +308,15 @@ def find_page_tables(page: Any, lines: list[Line],
         with mupdf_text():  # find_tables flips a process-wide MuPDF switch while it runs
             finder = page.find_tables(clip=region, paths=[], add_lines=_rule_lines(rules, region))
             extracted = [(tab.bbox, tab.extract()) for tab in (finder.tables if finder else [])]
+    others = [ln for ln in lines if CAPTION_RE.match(ln.text) and id(ln) not in whole]
     for tab_bbox, cells in extracted:
         rows = [[cell_text(c) for c in row] for row in cells]
         if len(rows) < 2 or not table_text(rows) or not free:
             continue  # one row between two rules is a table's header band, not the table
         x0, y0, x1, y1 = (float(v) for v in tab_bbox)
         bbox: Box = (x0, y0, x1, y1)
+        if any(_centre_in(ln.bbox, bbox) for ln in others):
+            continue  # a caption inside: the grids of a figure's plots, not a table
         cap = min(free, key=lambda ln: _distance(whole[id(ln)].bbox, bbox))
         if _distance(whole[id(cap)].bbox, bbox) > SEED_GAP:
             continue  # no caption right above or below it: a figure's grid, not a table
