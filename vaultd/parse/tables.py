@@ -226,7 +226,7 @@ def _drawn_rules(page: Any, drawings: list[dict[str, Any]] | None = None
 def _white_fill(path: dict[str, Any]) -> bool:
     """A shape filled white and not stroked, which shows nothing on a white page (plotting
     tools lay one under each plot; its sides are no table's rules)."""
-    fill = path.get("fill")
+    fill = path.get("fill") or ()
     return path.get("type") == "f" and bool(fill) and min(float(c) for c in fill) >= 0.99
 
 
