@@ -537,3 +537,13 @@ def test_a_sentence_ending_in_a_note_mark_ends_the_paragraph_at_a_full_line() ->
     first = _at("the goal to increase flexibility and evolvability of the system.3", (46.0, 100.0, 290.0, 110.0), 0)
     nxt = _at("From a SE perspective, microservices and DevOps have similar", (46.0, 113.0, 290.0, 123.0), 1)
     assert len(build_blocks([[first, nxt]], [_info(1, has_images=False)], "pymupdf")) == 2
+
+
+def test_a_list_item_goes_on_in_the_next_column() -> None:
+    # CHI: a bullet item broken at the column, its rest opening the next column in lowercase.
+    item = _at("• Primary measure (LitReview): If I were to write", (54.0, 700.0, 296.0, 710.0), 0)
+    rest = _at("a literature review, it would be important for me to read this paper.", (318.0, 87.0, 558.0, 97.0), 1)
+    blocks = build_blocks([[item, rest]], [_info(1, has_images=False)], "pymupdf")
+    assert [(b.type, b.text) for b in blocks] == [
+        ("list", "• Primary measure (LitReview): If I were to write a literature review, it would be "
+                 "important for me to read this paper.")]

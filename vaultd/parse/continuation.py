@@ -13,7 +13,9 @@ from vaultd.parse.paras import SENT_END, Para
 
 
 def continues(prev: Para, cur: Para) -> bool:
-    if prev.type != "paragraph" or cur.type != "paragraph":
+    """Whether ``cur`` goes on with the paragraph or list item ``prev`` (CHI's bullet item
+    ``… If I were to write`` | ``a literature review, it would be …`` in the next column)."""
+    if prev.type not in ("paragraph", "list") or cur.type != "paragraph":
         return False
     if prev.text.rstrip().endswith(SENT_END):
         return False
