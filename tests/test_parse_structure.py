@@ -547,3 +547,18 @@ def test_a_list_item_goes_on_in_the_next_column() -> None:
     assert [(b.type, b.text) for b in blocks] == [
         ("list", "• Primary measure (LitReview): If I were to write a literature review, it would be "
                  "important for me to read this paper.")]
+
+
+def test_a_paragraph_broken_by_a_table_goes_on_past_the_table_s_note() -> None:
+    # BMC 2024: a paragraph ends a page mid-sentence; the next page opens with a table, its
+    # note in small print, and then the sentence's rest.
+    end = _at("The hazard ratios for the lowest and the highest income groups were 0.42 (0.31–0.57)",
+              (305.0, 727.0, 541.0, 737.0), 0)
+    caption = _at("Table 2 Adjusted hazard ratios (HRs) for COPD by household income", (57.0, 85.0, 305.0, 96.0), 0, page=2)
+    note = replace(_at("Multivariate models were adjusted for: model 1: age (years); sex (male or female)",
+                       (57.0, 296.0, 540.0, 305.0), 1, page=2), size=7.0)
+    rest = _at("for participants with annual household income of at least 20,000 yuan.", (57.0, 375.0, 293.0, 389.0), 2, page=2)
+    blocks = build_blocks([[end], [caption, note, rest]], [_info(1), _info(2)], "pymupdf")
+    paragraphs = [b.text for b in blocks if b.type == "paragraph"]
+    assert f"{end.text} {rest.text}" in paragraphs
+    assert note.text in paragraphs

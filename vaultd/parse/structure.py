@@ -247,7 +247,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 cur.lead = lead and kind == "paragraph"
                 cur.plain = plain_head
                 cur.floating = kind == "front" or (kind == "paragraph" and (
-                    _is_small_print(para_lines, body, info) or (plain and is_label(text))))
+                    _is_small_print(para_lines, body, info) or (plain and is_label(text))
+                    or _float_note(paras, para_lines, body)))
                 if kind in ("paragraph", "front") and caption_goes_on(paras, para_lines, text, body, plain):
                     append_piece(paras[-1], para_lines, text)  # its last words, its DOI
                     continue
@@ -329,6 +330,22 @@ def _at_edge(lines: list[Line], info: PageInfo, body: float) -> bool:
 def _is_small_print(lines: list[Line], body: float, info: PageInfo) -> bool:
     size = max(ln.size for ln in lines)
     return size < body * 0.9 and lines[0].bbox[1] > info.height * 0.6
+
+
+def _float_note(paras: list[Para], lines: list[Line], body: float) -> bool:
+    """Small print right after a table or figure on its page (after its caption, or after
+    other such notes): the float's note (BMC's ``Multivariate models were adjusted for: …``
+    under a table), which a paragraph broken by the float never goes on into."""
+    if max(ln.size for ln in lines) >= body * 0.9:
+        return False
+    for para in reversed(paras):
+        if para.lines[-1].page != lines[0].page:
+            return False
+        if para.type in ("table", "figure"):
+            return True
+        if not para.floating:
+            return False
+    return False
 
 
 def _merge_target(paras: list[Para]) -> Para | None:
