@@ -435,3 +435,31 @@ def test_a_ruled_grid_holding_a_figure_caption_is_not_the_next_table(tmp_path: P
     assert tables == ["Table 1: Threads per platform."]
     assert [b.text for b in parsed.blocks if b.type == "figure"] == [
         "Figure 1: Throughput of the three queues we compare."]
+
+
+def test_a_ruled_header_band_over_rows_ruled_across_is_read_with_all_its_rows(tmp_path: Path) -> None:
+    # SciELO 2022: a two-row header band with column rules, then rows ruled across only;
+    # the table finder returns the band, the caption's rules run on to the table's end.
+    pymupdf = load_pymupdf()
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((176, 100), "Tabela 3. Concentração de fluoreto por distrito.", fontsize=9)
+    left, right = 176.0, 567.0
+    for y in (120, 135, 150):
+        page.draw_line((left, y), (right, y), color=(0, 0, 0), width=0.5)
+    for x in (left, 278, 374, 471, right):
+        page.draw_line((x, 120), (x, 150), color=(0, 0, 0), width=0.5)
+    for x, head in zip((180, 282, 378, 475), ("Distrito", "FST", "FSI", "Faixa"), strict=True):
+        page.insert_text((x, 131), head, fontsize=8)
+        page.insert_text((x, 146), "ppm", fontsize=8)
+    names = ["Ajuricaba", "Norte", "Sul", "Leste", "Oeste"]
+    for i, name in enumerate(names):
+        y = 150 + 15 * (i + 1)
+        page.insert_text((180, y - 4), f"{name} 536,4; 225,8 (8) 335,8–960,9", fontsize=8)
+        page.draw_line((left, y), (right, y), color=(0, 0, 0), width=0.5)
+    page.insert_text((72, 300), "Os dentifrícios analisados foram classificados por marca.", fontsize=10)
+    doc.save(tmp_path / "s.pdf")
+    parsed = PyMuPDFParser().parse(tmp_path / "s.pdf")
+    table = next(b.text for b in parsed.blocks if b.type == "table")
+    assert all(f"{name} 536,4" in table for name in names)
+    assert not any("536,4" in b.text for b in parsed.blocks if b.type == "paragraph")

@@ -320,11 +320,31 @@ def find_page_tables(page: Any, lines: list[Line],
         cap = min(free, key=lambda ln: _distance(whole[id(ln)].bbox, bbox))
         if _distance(whole[id(cap)].bbox, bbox) > SEED_GAP:
             continue  # no caption right above or below it: a figure's grid, not a table
+        if _stack_beyond(rules, lines, whole[id(cap)], bbox):
+            continue  # the header band of a table whose row rules go on: the open table is it
         free.remove(cap)
         found.append(FoundTable(page.number + 1, bbox, rows, cap))
     if free:
         found += _open_tables(rules, lines, [(c, whole[id(c)]) for c in free], page.number + 1, found)
     return found
+
+
+def _stack_beyond(rules: list[tuple[Box, dict[str, Any]]], lines: list[Line], caption: Line,
+                  bbox: Box) -> bool:
+    """Whether the caption's stack of rules (``vaultd.parse.open_tables``) holds the grid
+    ``bbox`` PyMuPDF found and goes on a row or more past it (SciELO shades every other row
+    under a ruled header band: the finder returns the band, the rules run on to the end)."""
+    hs: list[Edge] = []
+    for _, path in rules:
+        hs += _edges(path)[1]
+    stops = [ln for ln in lines if CAPTION_RE.match(ln.text) and ln.bbox != caption.bbox]
+    return any(box[1] <= bbox[1] + 3.0 and box[3] >= bbox[3] + ROW_BEYOND
+               and box[0] <= bbox[0] + 3.0 and box[2] >= bbox[2] - 3.0
+               for box in rule_stacks(_joined(hs), caption, stops, SEED_GAP, lines))
+
+
+#: How far past a found grid a caption's stack of rules must go to be the table instead.
+ROW_BEYOND = 20.0
 
 
 def find_page_algorithms(page: Any, captions: list[Line], lines: list[Line],
