@@ -499,3 +499,26 @@ def test_text_over_a_white_panel_on_a_figure_page_is_no_figure_text(tmp_path: Pa
 
     doc = _pdf(tmp_path / "w.pdf", page)
     assert sum("colaboraron en la selección" in t for t in _texts(doc, "paragraph")) == 3
+
+
+def test_labels_of_a_figure_with_its_caption_beside_it_never_reach_the_text(tmp_path: Path) -> None:
+    # Wiley GCB: the figure on the left, its caption in a narrow column at its right, level.
+    pymupdf = load_pymupdf()
+
+    def page(p: Any) -> None:
+        _lines(p, 46, 80, BODY)
+        p.draw_rect(pymupdf.Rect(46, 160, 180, 260), color=(0, 0, 0), width=0.8)
+        p.draw_rect(pymupdf.Rect(200, 160, 330, 260), color=(0, 0, 0), width=0.8)
+        p.draw_rect(pymupdf.Rect(46, 275, 330, 360), color=(0, 0, 0), width=0.8)  # panel (c)
+        for x, label in ((60, "Present OW OAW"), (210, "Jan Feb Mar Apr May")):
+            p.insert_text((x, 250), label, fontsize=6)
+        p.insert_text((60, 350), "OW/OAW", fontsize=6)
+        caption = ["FIGURE 2 Seasonal climatology at", "the three study locations, with the",
+                   "range of each month shown."]
+        _lines(p, 400, 170, caption, size=8, leading=10)
+        _lines(p, 46, 400, BODY)
+
+    doc = _pdf(tmp_path / "side.pdf", page)
+    paragraphs = _texts(doc, "paragraph")
+    assert not any("Present OW" in t or "Jan Feb" in t or "OW/OAW" in t for t in paragraphs)
+    assert _texts(doc, "figure")[0].startswith("FIGURE 2 Seasonal climatology")

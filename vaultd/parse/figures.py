@@ -23,6 +23,9 @@ from vaultd.parse.base import Box
 from vaultd.parse.classify import CAPTION_RE
 
 CHAIN_GAP_PT = 40.0
+#: Beside a caption, the drawings of one figure stand at most this far apart (the next
+#: figure down the page, with its own caption beside it, stands further off).
+SIDE_GAP_PT = 20.0
 #: Under a caption set over its figure, the drawings chain on over gaps this high (a row
 #: of structure names or panel labels under each row of drawings).
 BELOW_GAP_PT = 80.0
@@ -232,12 +235,50 @@ def figure_region(page: Any, caption: Box, column: Box | None,
     width, height = page.rect.width, page.rect.height
     if region is None:
         under = _below(caption, x0, x1, rects, others, prose)
-        if under is None:
+        if under is not None:
+            return (max(under[0] - PAD_PT, 0.0), max(under[1] - PAD_PT, caption[3]),
+                    min(under[2] + PAD_PT, width), min(under[3] + PAD_PT, height))
+        side = _beside(caption, rects, others, prose) if column is None else None
+        if side is None:
             return None
-        return (max(under[0] - PAD_PT, 0.0), max(under[1] - PAD_PT, caption[3]),
-                min(under[2] + PAD_PT, width), min(under[3] + PAD_PT, height))
+        return (max(side[0] - PAD_PT, 0.0), max(side[1] - PAD_PT, 0.0),
+                min(side[2] + PAD_PT, width), min(side[3] + PAD_PT, height))
     return (max(region[0] - PAD_PT, 0.0), max(region[1] - PAD_PT, 0.0),
             min(region[2] + PAD_PT, width), min(caption[1], height))
+
+
+def _beside(caption: Box, rects: list[Box], others: Sequence[Box], prose: Sequence[Box]) -> Box | None:
+    """The graphics beside ``caption``, for a caption with nothing drawn above or under it
+    (Wiley's side captions: the figure on the left of the page, its caption in a narrow
+    column at its right, level with it). The graphics wholly on one side that stand level
+    with the caption, and those within ``SIDE_GAP_PT`` above or under them on that side;
+    none if body text or another caption stands among them."""
+    for left in (True, False):
+        side = [r for r in rects if (r[2] <= caption[0] + 2.0 if left else r[0] >= caption[2] - 2.0)]
+        level = [r for r in side if r[1] < caption[3] and r[3] > caption[1] - 2.0]
+        if not level:
+            continue
+        region = _union(level)
+        rest = [r for r in side if r not in level]
+        grew = True
+        while grew:
+            near = [r for r in rest if r[1] <= region[3] + SIDE_GAP_PT and r[3] >= region[1] - SIDE_GAP_PT]
+            grew = bool(near)
+            if near:
+                region = _union([region, *near])
+                rest = [r for r in rest if r not in near]
+        if not any(_centre_inside(o, region) for o in (*others, *prose)):
+            return region
+    return None
+
+
+def _union(boxes: Sequence[Box]) -> Box:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _centre_inside(box: Box, region: Box) -> bool:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return region[0] <= cx <= region[2] and region[1] <= cy <= region[3]
 
 
 def _below(caption: Box, x0: float, x1: float, rects: list[Box], others: Sequence[Box],
