@@ -562,3 +562,31 @@ def test_a_paragraph_broken_by_a_table_goes_on_past_the_table_s_note() -> None:
     paragraphs = [b.text for b in blocks if b.type == "paragraph"]
     assert f"{end.text} {rest.text}" in paragraphs
     assert note.text in paragraphs
+
+
+def test_a_three_column_page_is_read_down_each_column() -> None:
+    # PAHO (SciELO, 2001): three columns of 162 pt; the middle column's last sentence goes
+    # on at the top of the right one, and the left column's paragraph starts lower down.
+    def column(x: float, top: float, texts: list[str], block: int) -> list[Line]:
+        return [_at(t, (x, top + 11 * i, x + 162.0, top + 11 * i + 9), block) for i, t in enumerate(texts)]
+
+    left = column(54.0, 164.0, ["En 1993, una asociación local de", "promotores de salud hizo un",
+                                "estudio en la zona petrolera."], 0)
+    middle = column(231.0, 72.0, ["Este estudio presenta las", "condiciones ambientales de la",
+                                  "población que vive en la zona de"], 1)
+    right = column(408.0, 72.0, ["influencia de los pozos petroleros", "del nordeste del Ecuador.",
+                                 "Se seleccionaron dos grupos."], 2)
+    blocks = build_blocks([[*middle, *left, *right]], [_info(1, has_images=False)], "pymupdf")
+    assert [b.text for b in blocks] == [
+        "En 1993, una asociación local de promotores de salud hizo un estudio en la zona petrolera.",
+        "Este estudio presenta las condiciones ambientales de la población que vive en la zona de "
+        "influencia de los pozos petroleros del nordeste del Ecuador. Se seleccionaron dos grupos."]
+
+
+def test_column_cuts_fall_in_the_gutters_of_three_columns_only() -> None:
+    from vaultd.parse.structure import column_cuts
+
+    three = [(54.0, 100.0, 216.0, 700.0), (231.0, 72.0, 393.0, 700.0), (408.0, 72.0, 570.0, 700.0)]
+    assert column_cuts(three, 612.0) == [223.5, 400.5]
+    two = [(54.0, 100.0, 290.0, 700.0), (310.0, 72.0, 558.0, 700.0)]
+    assert column_cuts(two, 612.0) == []

@@ -16,6 +16,7 @@ Parser-agnostic: any tier that yields lines with boxes and font size/weight can 
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections import Counter
@@ -64,6 +65,9 @@ def order_page(lines: list[Line], width: float) -> list[list[Line]]:
     groups: dict[int, list[Line]] = {}
     for ln in lines:
         groups.setdefault(ln.block, []).append(ln)
+    cuts = column_cuts([union(g) for g in groups.values()], width)
+    if len(cuts) >= 2:
+        return _order_columns(sorted(((union(g), g) for g in groups.values()), key=_reading_key), cuts)
     mid = width / 2
     slack = width * 0.03
     pieces = [piece for g in groups.values() for piece in _by_column(g, mid, slack)]
@@ -86,6 +90,53 @@ def order_page(lines: list[Line], width: float) -> list[list[Line]]:
             left.append((box, g))
         else:
             right.append((box, g))
+    flush()
+    return out
+
+
+def column_cuts(boxes: list[Box], width: float) -> list[float]:
+    """Where a page of three columns or more is cut between them, from its blocks: the
+    narrow blocks (under ``NARROW`` of the page's width) cover each column's width and
+    leave the gutters bare; three or more covered stretches, each ``COLUMN`` of the
+    page's width at least, are columns. Fewer: no cuts (the two-column reading applies)."""
+    spans = sorted((b[0], b[2]) for b in boxes if b[2] - b[0] < NARROW * width)
+    merged: list[list[float]] = []
+    for x0, x1 in spans:
+        if merged and x0 <= merged[-1][1] + 2.0:
+            merged[-1][1] = max(merged[-1][1], x1)
+        else:
+            merged.append([x0, x1])
+    columns = [m for m in merged if m[1] - m[0] >= COLUMN * width]
+    if len(columns) < 3:
+        return []
+    return [(a[1] + b[0]) / 2 for a, b in itertools.pairwise(columns)]
+
+
+#: A block narrower than this share of the page is a column's (or a figure's label).
+NARROW = 0.4
+#: Narrowest column, as a share of the page's width (a three-column page's are 0.27).
+COLUMN = 0.2
+
+
+def _order_columns(boxed: list[tuple[Box, list[Line]]], cuts: list[float]) -> list[list[Line]]:
+    """Blocks in reading order on a page of three columns or more: down each column, left to
+    right; a block set across columns ends the columns' run above it and is read there."""
+    out: list[list[Line]] = []
+    columns: list[list[tuple[Box, list[Line]]]] = [[] for _ in range(len(cuts) + 1)]
+
+    def flush() -> None:
+        for column in columns:
+            out.extend(g for _, g in sorted(column, key=_reading_key))
+            column.clear()
+
+    for box, g in boxed:
+        first = bisect.bisect(cuts, box[0] + 2.0)
+        last = bisect.bisect(cuts, box[2] - 2.0)
+        if first != last:
+            flush()
+            out.append(g)
+        else:
+            columns[first].append((box, g))
     flush()
     return out
 
