@@ -590,3 +590,16 @@ def test_column_cuts_fall_in_the_gutters_of_three_columns_only() -> None:
     assert column_cuts(three, 612.0) == [223.5, 400.5]
     two = [(54.0, 100.0, 290.0, 700.0), (310.0, 72.0, 558.0, 700.0)]
     assert column_cuts(two, 612.0) == []
+
+
+def test_a_bare_table_label_in_bold_takes_the_caption_text_under_it() -> None:
+    # AGU (Space Weather 2025): "Table 1" in bold on a line of its own over the caption.
+    label = replace(_at("Table 1", (35.0, 604.0, 61.0, 612.0), 6), bold=True, size=8.0)
+    text = [replace(_at("Average Mean Absolute Error (MAE) for the Solar Wind Speed",
+                        (35.0, 614.0, 241.0, 622.0), 6), size=8.0),
+            replace(_at("Reconstruction at Earth for the Period 01/06/2020 to 28/06/2020",
+                        (35.0, 624.0, 270.0, 632.0), 6), size=8.0)]
+    blocks = build_blocks([[label, *text]], [_info(1, has_images=False)], "pymupdf")
+    assert [(b.type, b.text) for b in blocks] == [
+        ("table", "Table 1 Average Mean Absolute Error (MAE) for the Solar Wind Speed "
+                  "Reconstruction at Earth for the Period 01/06/2020 to 28/06/2020")]

@@ -13,6 +13,10 @@ IDENTIFIER_LINE_RE = re.compile(r"(?i:doi:\s*|https?://(?:dx\.)?doi\.org/|https?
                                 r"|(?i:https?://)\S+")
 
 
+#: A caption that is its label alone (``Table 1``, ``Figure 3.``): its text is the next para.
+_BARE_LABEL_RE = re.compile(r"\S+(?: \S)*\s*(?:\d+|[ivxIVX]+)\s*[.:]?")
+
+
 def caption_goes_on(paras: list[Para], lines: list[Line], text: str, body: float,
                      plain: bool = False) -> bool:
     """Whether a para of ``lines`` is the rest of the caption that is the last para: right
@@ -35,6 +39,9 @@ def caption_goes_on(paras: list[Para], lines: list[Line], text: str, body: float
     if plain and max(ln.size for ln in (*lines, last)) < 0.9 * body \
             and -(last.bbox[3] - last.bbox[1]) < gap <= SCAN_CAPTION_GAP * body:
         return True
+    if -0.5 * body <= gap <= body and abs(line.size - last.size) <= 0.5 \
+            and _BARE_LABEL_RE.fullmatch(caption.text.strip()):
+        return True  # the text under a bare "Table 1" in bold (AGU)
     if not -0.5 * body <= gap <= 2 * body \
             or abs(line.size - last.size) > 0.5 \
             or (last.bold and not line.bold):  # body text under a caption is set larger or lighter
