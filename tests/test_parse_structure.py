@@ -603,3 +603,11 @@ def test_a_bare_table_label_in_bold_takes_the_caption_text_under_it() -> None:
     assert [(b.type, b.text) for b in blocks] == [
         ("table", "Table 1 Average Mean Absolute Error (MAE) for the Solar Wind Speed "
                   "Reconstruction at Earth for the Period 01/06/2020 to 28/06/2020")]
+
+
+def test_a_citation_list_left_open_goes_on_into_the_next_column() -> None:
+    # Wiley GCB: "(Nakamura et al., 2013; Peci et al., 2017;" | "Figure 7)." past a table.
+    end = _at("solely from ocean warming (Nakamura et al., 2013; Peci et al., 2017;", (46.0, 727.0, 290.0, 737.0), 0)
+    rest = _at("Figure 7).", (307.0, 531.0, 341.0, 542.0), 1)
+    blocks = build_blocks([[end, rest]], [_info(1, has_images=False)], "pymupdf")
+    assert [b.text for b in blocks] == [f"{end.text} {rest.text}"]

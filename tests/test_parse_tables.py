@@ -463,3 +463,26 @@ def test_a_ruled_header_band_over_rows_ruled_across_is_read_with_all_its_rows(tm
     table = next(b.text for b in parsed.blocks if b.type == "table")
     assert all(f"{name} 536,4" in table for name in names)
     assert not any("536,4" in b.text for b in parsed.blocks if b.type == "paragraph")
+
+
+def test_a_table_set_beside_its_caption_is_read_from_the_rules_level_with_it(tmp_path: Path) -> None:
+    # Wiley GCB: the caption in a narrow column at the right, the table at the left, their
+    # tops level; rows ruled across, an italic species name opening some.
+    pymupdf = load_pymupdf()
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    caption = ["TABLE 1 Summary of the statistical", "analysis of the physiological", "parameters tested"]
+    for i, text in enumerate(caption):
+        page.insert_text((397, 52 + 10 * i), text, fontsize=8)
+    rows = ["Location Season Location: season", "Acropora solitaryensis 78.6 <.001 22.2",
+            "Porites heronensis 20.1 <.001 290.0", "Growth (mg g-1 day-1)", "Porites heronensis 0.623 .733 13.600"]
+    for i, text in enumerate(rows):
+        page.draw_line((46, 46 + 14 * i), (380, 46 + 14 * i), color=(0, 0, 0), width=0.4)
+        page.insert_text((52, 56 + 14 * i), text, fontsize=8)
+    page.draw_line((46, 46 + 14 * len(rows)), (380, 46 + 14 * len(rows)), color=(0, 0, 0), width=0.4)
+    page.insert_text((46, 160), "The only positive net calcification observed was in July at the site.", fontsize=9)
+    doc.save(tmp_path / "side.pdf")
+    parsed = PyMuPDFParser().parse(tmp_path / "side.pdf")
+    table = next(b.text for b in parsed.blocks if b.type == "table")
+    assert all(row in table for row in rows)
+    assert not any("Porites" in b.text for b in parsed.blocks if b.type != "table")

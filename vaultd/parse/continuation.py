@@ -43,7 +43,8 @@ def _sentence_goes_on(prev: Para, cur: Para, tail: str) -> bool:
             or is_scrap(cur.text) or (len(words) < 4 and not cur.text.rstrip().endswith(SENT_END)):
         return False
     opener = words[0].strip("\"'“‘(").lower()
-    if first != "(" and (opener in _OPENERS or all(w.isupper() for w in words[:2] if w.isalpha())):
+    inside = tail.count("(") > tail.count(")")  # a citation list left open: "(Peci et al., 2017;"
+    if first != "(" and not inside and (opener in _OPENERS or all(w.isupper() for w in words[:2] if w.isalpha())):
         return False
     if lower_words(prev.lines[-1].text.split()) < 2 or is_byline(cur.lines[0].text):
         return False  # a line of names ("Miles Crawford," | "Doug Downey, …")

@@ -107,6 +107,24 @@ def rule_stacks(rules: list[Rule], caption: Line, stops: list[Line], seed_gap: f
     return [box for box in boxes if box is not None]
 
 
+def side_stack(rules: list[Rule], caption: Line, stops: list[Line], lines: Iterable[Line] = ()) -> Box | None:
+    """The box of the rules stacked down from the top rule of a table set beside its
+    caption (Wiley GCB: the caption in a narrow column at the table's right, their tops
+    level): the seed is the rule wholly on one side of the caption nearest its top, within
+    ``SIDE_SEED`` points of it."""
+    cap = caption.bbox
+    level = [r for r in rules if abs(r[0] - cap[1]) <= SIDE_SEED
+             and (r[2] <= cap[0] + 2.0 or r[1] >= cap[2] - 2.0)]
+    if not level:
+        return None
+    seed = min(level, key=lambda r: abs(r[0] - cap[1]))
+    return _stack(seed, rules, stops, True, list(lines))
+
+
+#: How far from a side caption's top the top rule of its table stands (points).
+SIDE_SEED = 12.0
+
+
 def _stack(seed: Rule, rules: list[Rule], stops: list[Line], downward: bool,
            lines: list[Line]) -> Box | None:
     """The box of the rules stacked from ``seed`` away from its caption (module doc, 3)."""

@@ -41,7 +41,7 @@ from vaultd.parse.algorithms import algorithm_box, is_algorithm_caption
 from vaultd.parse.base import Block, Box
 from vaultd.parse.captions import IDENTIFIER_LINE_RE
 from vaultd.parse.classify import CAPTION_RE, is_table_caption
-from vaultd.parse.open_tables import cell_rows, inside, rule_stacks
+from vaultd.parse.open_tables import cell_rows, inside, rule_stacks, side_stack
 from vaultd.parse.paras import Line, PageInfo
 from vaultd.parse.pymupdf import load_pymupdf, mupdf_text
 from vaultd.parse.structure import build_blocks
@@ -388,7 +388,11 @@ def _open_tables(rules: list[tuple[Box, dict[str, Any]]], lines: list[Line],
     stops = [ln for ln in lines if CAPTION_RE.match(ln.text)]
     out: list[FoundTable] = []
     for cap, whole in captions:
-        for box in rule_stacks(across, whole, [ln for ln in stops if ln is not cap], SEED_GAP, lines):
+        others = [ln for ln in stops if ln is not cap]
+        boxes = rule_stacks(across, whole, others, SEED_GAP, lines)
+        if not boxes and (side := side_stack(across, whole, others, lines)) is not None:
+            boxes = [side]  # a table set beside its caption
+        for box in boxes:
             if any(_near(box, t.bbox, 0.0) for t in (*found, *out)):
                 continue
             cells = [ln for ln in lines if ln is not cap and inside(ln, box)]
