@@ -486,3 +486,45 @@ def test_a_table_set_beside_its_caption_is_read_from_the_rules_level_with_it(tmp
     table = next(b.text for b in parsed.blocks if b.type == "table")
     assert all(row in table for row in rows)
     assert not any("Porites" in b.text for b in parsed.blocks if b.type != "table")
+
+
+def _acl_tables_pdf(path: Path) -> Path:
+    """ACL (NAACL 2018): two tables, each ruled only under its header, its column rules
+    running the table's height, each captioned under it; the first caption is nearer to
+    the second table's rule than to its own."""
+    pymupdf = load_pymupdf()
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+
+    def table(top: float, rows: list[str]) -> float:
+        page.insert_text((100, top + 10), rows[0], fontsize=9)
+        for y in (top + 25, top + 27):
+            page.draw_line((92, y), (305, y), color=(0, 0, 0), width=0.4)
+        for i, row in enumerate(rows[1:]):
+            page.insert_text((100, top + 39 + 12 * i), row, fontsize=9)
+        bottom = top + 30 + 12 * (len(rows) - 1)
+        for x in (135, 181, 232):
+            page.draw_line((x, top), (x, bottom), color=(0, 0, 0), width=0.4)
+        return bottom
+
+    end = table(94, ["Task Baseline Last All", "SQuAD 80.8 84.7 85.0", "SNLI 88.1 89.1 89.3", "SRL 81.6 84.1 84.6"])
+    for i, text in enumerate(["Table 2: Development set performance comparing",
+                              "all layers of the biLM to just the top layer,",
+                              "for each of the three tasks and the baseline."]):
+        page.insert_text((92, end + 16 + 11 * i), text, fontsize=9)
+    second = end + 16 + 33 + 30
+    end2 = table(second, ["Task Input Output Both", "SQuAD 85.1 85.6 84.8", "SNLI 88.9 89.5 88.7"])
+    page.insert_text((92, end2 + 16), "Table 3: Development set performance by location.", fontsize=9)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_acl_tables_ruled_by_their_columns_each_keep_their_own_rows(tmp_path: Path) -> None:
+    parsed = PyMuPDFParser().parse(_acl_tables_pdf(tmp_path / "acl.pdf"))
+    tables = {b.text.split(":")[0]: b.text for b in parsed.blocks if b.type == "table"}
+    assert "SQuAD 80.8 84.7 85.0" in tables["Table 2"] and "SRL 81.6 84.1 84.6" in tables["Table 2"]
+    assert "Task Baseline Last All" in tables["Table 2"]
+    assert "SQuAD 85.1 85.6 84.8" in tables["Table 3"] and "SNLI 88.9 89.5 88.7" in tables["Table 3"]
+    assert "SQuAD 85.1" not in tables["Table 2"]
+    assert not any("SQuAD" in b.text for b in parsed.blocks if b.type != "table")

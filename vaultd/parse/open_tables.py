@@ -79,10 +79,11 @@ def _prose_between(lines: Iterable[Line], top: float, bottom: float, rule: Rule)
 
 
 def rule_stacks(rules: list[Rule], caption: Line, stops: list[Line], seed_gap: float,
-                lines: Iterable[Line] = ()) -> list[Box]:
+                lines: Iterable[Line] = (), downward: bool | None = None) -> list[Box]:
     """The boxes between the top and bottom rules of the caption's table: one, or one per
     table set side by side under one caption (a seed level with the nearest one, within
-    ``SIDE_BY_SIDE`` points of its gap, sharing no horizontal extent with it)."""
+    ``SIDE_BY_SIDE`` points of its gap, sharing no horizontal extent with it).
+    ``downward``: look only under the caption (True) or only above it (False)."""
     cap = caption.bbox
     seeds = []
     for rule in rules:
@@ -90,7 +91,7 @@ def rule_stacks(rules: list[Rule], caption: Line, stops: list[Line], seed_gap: f
         if min(right, cap[2]) <= max(left, cap[0]):
             continue
         gap = cap[1] - y if y <= cap[1] else y - cap[3]
-        if -2.0 <= gap <= seed_gap:
+        if -2.0 <= gap <= seed_gap and (downward is None or (y > cap[3] - 2.0) == downward):
             seeds.append((gap, rule))
     if not seeds:
         return []
