@@ -611,3 +611,15 @@ def test_a_citation_list_left_open_goes_on_into_the_next_column() -> None:
     rest = _at("Figure 7).", (307.0, 531.0, 341.0, 542.0), 1)
     blocks = build_blocks([[end, rest]], [_info(1, has_images=False)], "pymupdf")
     assert [b.text for b in blocks] == [f"{end.text} {rest.text}"]
+
+
+def test_an_ieee_table_label_takes_its_small_capital_caption_over_two_lines() -> None:
+    # IEEE: "TABLE II" at 8 pt, its caption in small capitals at 6.4 pt, centred, in
+    # blocks of their own, the first line ending on "FOR".
+    label = replace(_at("TABLE II", (160.0, 244.0, 193.0, 252.0), 2), size=8.0)
+    first = replace(_at("RESULTS OF ONE-WAY ANOVA OF REPLICATED EXPERIMENTS FOR", (62.0, 256.0, 290.0, 264.0), 2),
+                    size=6.4)
+    second = replace(_at("POINT-CLOUD-BASED METHOD.", (123.0, 268.0, 230.0, 276.0), 3), size=6.4)
+    blocks = build_blocks([[label, first, second]], [_info(1, has_images=False)], "pymupdf")
+    assert [(b.type, b.text) for b in blocks] == [
+        ("table", "TABLE II RESULTS OF ONE-WAY ANOVA OF REPLICATED EXPERIMENTS FOR POINT-CLOUD-BASED METHOD.")]

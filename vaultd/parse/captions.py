@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from vaultd.parse.continuation import OPEN_WORDS
 from vaultd.parse.paras import LABEL_WORDS, SENT_END, Line, Para
 
 #: A line that is only an identifier: a figure's DOI under its caption (PLOS), a bare URL.
@@ -39,16 +40,19 @@ def caption_goes_on(paras: list[Para], lines: list[Line], text: str, body: float
     if plain and max(ln.size for ln in (*lines, last)) < 0.9 * body \
             and -(last.bbox[3] - last.bbox[1]) < gap <= SCAN_CAPTION_GAP * body:
         return True
-    if -0.5 * body <= gap <= body and abs(line.size - last.size) <= 0.5 \
+    if -0.5 * body <= gap <= body and abs(line.size - last.size) <= 0.25 * max(last.size, 1.0) \
             and _BARE_LABEL_RE.fullmatch(caption.text.strip()):
-        return True  # the text under a bare "Table 1" in bold (AGU)
+        return True  # the text under a bare "Table 1" in bold (AGU), "TABLE I" (IEEE's small capitals)
     if not -0.5 * body <= gap <= 2 * body \
             or abs(line.size - last.size) > 0.5 \
             or (last.bold and not line.bold):  # body text under a caption is set larger or lighter
         return False
     if IDENTIFIER_LINE_RE.fullmatch(text.strip()):
         return True
-    return text[:1].islower() and not caption.text.rstrip().endswith(SENT_END)
+    tail = caption.text.rstrip()
+    if tail.rsplit(None, 1)[-1].lower() in OPEN_WORDS:
+        return True  # "… EXPERIMENTS FOR" | "POINT-CLOUD-BASED METHOD." (IEEE's small capitals)
+    return text[:1].islower() and not tail.endswith(SENT_END)
 
 
 def caption_beside(paras: list[Para], line: Line, text: str) -> Para | None:

@@ -23,7 +23,7 @@ def continues(prev: Para, cur: Para) -> bool:
     tail = prev.text.rstrip()
     if tail.endswith("-") and len(tail) > 1 and tail[-2].isalpha() and first.isalpha():
         return True  # a word split at the column or page break: SCI- / ENCEPARSE
-    if tail.rsplit(None, 1)[-1] in _OPEN_WORDS and _ACRONYM_RE.match(cur.text):
+    if tail.rsplit(None, 1)[-1] in OPEN_WORDS and _ACRONYM_RE.match(cur.text):
         return True  # "… method 1 for" | "LC-DAD-TOF was used": no sentence ends on "for"
     if _sentence_goes_on(prev, cur, tail):
         return True
@@ -48,7 +48,7 @@ def _sentence_goes_on(prev: Para, cur: Para, tail: str) -> bool:
         return False
     if lower_words(prev.lines[-1].text.split()) < 2 or is_byline(cur.lines[0].text):
         return False  # a line of names ("Miles Crawford," | "Doug Downey, …")
-    return tail[-1] in ",;" or tail.rsplit(None, 1)[-1] in _OPEN_WORDS or first == "("
+    return tail[-1] in ",;" or tail.rsplit(None, 1)[-1] in OPEN_WORDS or first == "("
 
 
 #: A list item's or a numbered statement's opening (``(ii)``, ``2)``, ``3.``, ``a.``,
@@ -60,7 +60,7 @@ _ITEM_RE = re.compile(r"(?:\(?(?:\d{1,3}|[ivxlc]{1,5}|[a-zA-Z])\)|(?:\d{1,3}|[a-
 #: Spanish, German): a paragraph's piece ending on one goes on into a next piece that
 #: opens with an acronym (``LC-DAD-TOF``), which a new paragraph rarely does (``The …``,
 #: ``3.1 Encoding module`` and names are left to the other rules).
-_OPEN_WORDS = frozenset({
+OPEN_WORDS = frozenset({
     "a", "an", "the", "of", "to", "in", "for", "with", "and", "or", "by", "from", "on", "at",
     "as", "that", "than", "into", "between", "is", "are", "was", "were", "be", "this", "these",
     "de", "da", "do", "das", "dos", "para", "com", "con", "el", "la", "los", "las", "em", "en",
@@ -69,7 +69,7 @@ _OPEN_WORDS = frozenset({
 #: Words that start a sentence when capitalised (``The``, ``We``, ``However``): after a
 #: piece ending on an open word, a next piece opening with one is a new paragraph, not
 #: the sentence's rest (a name, ``South Africa``, is).
-_OPENERS = _OPEN_WORDS | frozenset({
+_OPENERS = OPEN_WORDS | frozenset({
     "we", "it", "its", "our", "they", "their", "there", "here", "however", "thus", "also",
     "although", "while", "when", "if", "after", "before", "since", "finally", "first",
     "o", "os", "um", "uma", "les", "le", "une", "un", "ein", "eine",
