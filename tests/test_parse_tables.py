@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -23,8 +24,8 @@ def _table_pdf(path: Path) -> Path:
     doc = pymupdf.open()
     page = doc.new_page(width=595, height=842)
     page.insert_text((72, 100), "Results are summarised in the table below for all models.", fontsize=10)
-    page.insert_text((72, 140), "Table 1: Translation quality and training cost.", fontsize=10)
-    x0, y0, w, h = 72.0, 150.0, 120.0, 20.0
+    page.insert_text((72, 156), "Table 1: Translation quality and training cost.", fontsize=10)
+    x0, y0, w, h = 72.0, 166.0, 120.0, 20.0
     for r, row in enumerate(ROWS):
         for c, cell in enumerate(row):
             rect = pymupdf.Rect(x0 + c * w, y0 + r * h, x0 + (c + 1) * w, y0 + (r + 1) * h)
@@ -528,3 +529,46 @@ def test_acl_tables_ruled_by_their_columns_each_keep_their_own_rows(tmp_path: Pa
     assert "SQuAD 85.1 85.6 84.8" in tables["Table 3"] and "SNLI 88.9 89.5 88.7" in tables["Table 3"]
     assert "SQuAD 85.1" not in tables["Table 2"]
     assert not any("SQuAD" in b.text for b in parsed.blocks if b.type != "table")
+
+
+def test_a_body_line_that_wraps_to_open_with_table_4_is_no_caption(tmp_path: Path) -> None:
+    # MDPI: "… shown in" | "Table 4. AI-driven lists were …" inside the paragraph right
+    # over the real caption and its ruled table: the body line is no caption.
+    pymupdf = load_pymupdf()
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    for i, text in enumerate(["The results of the regression analyses are shown in",
+                              "Table 4. AI-driven lists were associated with better accuracy",
+                              "in every one of the groups we compared in this study."]):
+        page.insert_text((72, 104 + 12 * i), text, fontsize=10)
+    page.insert_text((72, 156), "Table 1: Translation quality and training cost.", fontsize=10)
+    x0, y0, w, h = 72.0, 166.0, 120.0, 20.0
+    for r, row in enumerate(ROWS):
+        for c, cell in enumerate(row):
+            rect = pymupdf.Rect(x0 + c * w, y0 + r * h, x0 + (c + 1) * w, y0 + (r + 1) * h)
+            page.draw_rect(rect, color=(0, 0, 0), width=0.5)
+            page.insert_text((rect.x0 + 4, rect.y1 - 6), cell, fontsize=10)
+    doc.save(tmp_path / "m.pdf")
+    parsed = PyMuPDFParser().parse(tmp_path / "m.pdf")
+    tables = [b.text for b in parsed.blocks if b.type == "table"]
+    assert len(tables) == 1 and tables[0].startswith("Table 1: Translation quality") and "28.4" in tables[0]
+    assert any("Table 4. AI-driven lists" in b.text for b in parsed.blocks if b.type == "paragraph")
+
+
+def test_a_table_whose_caption_block_is_not_found_keeps_its_cells(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The table's lines leave the page's text; if no block opens with its caption line
+    # (here: the caption blocks are taken away), its cells still reach the note.
+    from vaultd.parse import pymupdf as parser_mod
+    from vaultd.parse.structure import build_blocks
+
+    def without_captions(pages: Any, infos: Any, parser: str) -> Any:
+        return [b for b in build_blocks(pages, infos, parser) if b.type != "table"]
+
+    monkeypatch.setattr(parser_mod, "build_blocks", without_captions)
+    parsed = PyMuPDFParser().parse(_table_pdf(tmp_path / "t.pdf"))
+    assert [(b.type, b.text[:5]) for b in parsed.blocks] == [
+        ("paragraph", "Resul"), ("table", "Model"), ("paragraph", "The b")]
+    table = next(b for b in parsed.blocks if b.type == "table")
+    assert table.text == "Model BLEU Cost Transformer 28.4 2.3 ConvS2S|v2 26.4 9.6"
+    assert table.pdf_rect is not None and table.regions

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from vaultd.parse.algorithms import algorithm_box, is_algorithm_caption
-from vaultd.parse.base import Block, Box
+from vaultd.parse.base import Block, Box, user_rect
 from vaultd.parse.captions import IDENTIFIER_LINE_RE
 from vaultd.parse.classify import CAPTION_RE, is_table_caption
 from vaultd.parse.open_tables import cell_rows, inside, rule_stacks, side_stack
@@ -293,7 +293,7 @@ def _box_of(boxes: list[Box]) -> Box:
 def find_page_tables(page: Any, lines: list[Line],
                      drawings: list[dict[str, Any]] | None = None) -> list[FoundTable]:
     """Tables on one page, each paired with its nearest ``Table N`` caption line."""
-    captions = [ln for ln in lines if is_table_caption(ln.text)]
+    captions = [ln for ln in lines if is_table_caption(ln.text) and opens_block(ln, lines)]
     if not captions:
         return []
     rules = _drawn_rules(page, drawings)
@@ -446,8 +446,8 @@ def build_blocks_with_tables(doc: Any, pages: list[list[Line]], infos: list[Page
     ``drawings``: pages' ``get_cdrawings()`` already read (0-based page index)."""
     tables: list[FoundTable] = []
     for i, lines in enumerate(pages):
-        has_table = any(is_table_caption(ln.text) for ln in lines)
-        algorithms = [ln for ln in lines if is_algorithm_caption(ln.text)]
+        has_table = any(is_table_caption(ln.text) and opens_block(ln, lines) for ln in lines)
+        algorithms = [ln for ln in lines if is_algorithm_caption(ln.text) and opens_block(ln, lines)]
         if not has_table and not algorithms:
             continue  # no caption, no table: not even worth loading the page again
         page = doc[i]
@@ -473,15 +473,44 @@ def build_blocks_with_tables(doc: Any, pages: list[list[Line]], infos: list[Page
         for block in blocks:
             if (block.type != "table" and not algorithm) or block.page != tab.page or block.bbox is None:
                 continue
-            top = block.bbox[1]
-            if abs(top - tab.caption.bbox[1]) < 0.5 and block.text.startswith(tab.caption.text.strip()):
+            # the caption's block: its first line is the caption line (the block's text may
+            # read it otherwise: a hyphen at its end joins the next line's word)
+            if abs(block.bbox[1] - tab.caption.bbox[1]) < 0.5 and _near(block.bbox, tab.caption.bbox, 1.0):
                 if algorithm:
                     block.type = "figure"
                 block.text = f"{block.text} {table_text(tab.rows)}"
                 block.pieces = [(block.page, block.text)]
                 block.markdown = to_markdown(tab.rows) if tab.ruled and is_clear(tab.rows) else None
                 break
+        else:  # no block opens with the caption line: the cells must not be lost with it
+            _insert_cells(blocks, tab, infos[tab.page - 1])
     return _identifiers_to_floats(blocks)
+
+
+def opens_block(line: Line, lines: list[Line]) -> bool:
+    """Whether ``line`` is the first of its source block: a caption starts its block, a
+    body line that merely wraps to begin with ``Table 4.`` does not."""
+    return not any(ln.block == line.block and ln.page == line.page and ln.bbox[3] <= line.bbox[1] + 1.0
+                   for ln in lines if ln is not line)
+
+
+def _insert_cells(blocks: list[Block], tab: FoundTable, info: PageInfo) -> None:
+    """A ``table`` block of ``tab``'s cells, put in reading order before the first block
+    of its page that starts under the table's top, for a table whose caption block was not
+    found: its lines left the page's text, and their text must not leave the note."""
+    text = table_text(tab.rows)
+    if not text:
+        return
+    at = next((k for k, b in enumerate(blocks) if b.page == tab.page and b.bbox is not None
+               and b.bbox[1] > tab.bbox[1]), None)
+    if at is None:
+        at = max((k + 1 for k, b in enumerate(blocks) if b.page <= tab.page), default=0)
+    near = blocks[at - 1] if at > 0 else (blocks[at] if at < len(blocks) else None)
+    rect = user_rect(tab.bbox, info.to_user)
+    blocks.insert(at, Block(
+        type="table", text=text, page=tab.page, page_label=info.label, bbox=tab.bbox, pdf_rect=rect,
+        regions=[(tab.page, tab.bbox, rect)], pieces=[(tab.page, text)],
+        section=near.section if near else None, section_token=near.section_token if near else "0"))
 
 
 def _identifiers_to_floats(blocks: list[Block]) -> list[Block]:
