@@ -24,8 +24,8 @@ def _table_pdf(path: Path) -> Path:
     doc = pymupdf.open()
     page = doc.new_page(width=595, height=842)
     page.insert_text((72, 100), "Results are summarised in the table below for all models.", fontsize=10)
-    page.insert_text((72, 156), "Table 1: Translation quality and training cost.", fontsize=10)
-    x0, y0, w, h = 72.0, 166.0, 120.0, 20.0
+    page.insert_text((72, 140), "Table 1: Translation quality and training cost.", fontsize=10)
+    x0, y0, w, h = 72.0, 150.0, 120.0, 20.0
     for r, row in enumerate(ROWS):
         for c, cell in enumerate(row):
             rect = pymupdf.Rect(x0 + c * w, y0 + r * h, x0 + (c + 1) * w, y0 + (r + 1) * h)
