@@ -122,7 +122,11 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    one-line heading that runs on in lowercase right under it is a sentence's start;
 #:    a theorem's label (``Lemma 2.2.``, ``Remark 1``) is no heading.
 #: 15: a caption repeated over a long table's pages is no running header; one boxed row
-#:    is no table; a ruled algorithm float is one ``figure`` chunk with its pseudocode.
+#:    is no table; a ruled algorithm float is one ``figure`` chunk with its pseudocode; a
+#:    sentence broken at a column or page goes on past ``,`` ``;``, open words and open
+#:    brackets, and into its next line set as a block of its own; soft hyphens; a float's
+#:    note floats; figures under or beside their caption; tables beside their caption,
+#:    along their column rules, past white plot panels; three-column pages; cover pages.
 LAYOUT_VERSION = 15
 
 # Spacing accent → combining mark.
