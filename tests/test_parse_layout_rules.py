@@ -522,3 +522,38 @@ def test_labels_of_a_figure_with_its_caption_beside_it_never_reach_the_text(tmp_
     paragraphs = _texts(doc, "paragraph")
     assert not any("Present OW" in t or "Jan Feb" in t or "OW/OAW" in t for t in paragraphs)
     assert _texts(doc, "figure")[0].startswith("FIGURE 2 Seasonal climatology")
+
+
+def test_a_program_listing_is_one_code_chunk_and_the_sentence_it_breaks_goes_on(tmp_path: Path) -> None:
+    # PPoPP: a listing in a typewriter face, numbered in the body's face, between a
+    # sentence's two halves.
+    def page(p: Any) -> None:
+        _lines(p, 54, 640, ["Each thread has a handle of its own,", "with a head and a tail pointer,",
+                            "and a request of each kind that", "the thread publishes for help.",
+                            "The queue keeps one per thread.", "Logically, an"])
+        code = ["struct EnqReq", "  void *val;", "  struct { int pending : 1; } state;", "}"]
+        for i, line in enumerate(code):
+            p.insert_text((320, 80 + 10 * i), str(10 + i), fontsize=5)
+            p.insert_text((332, 80 + 10 * i), line, fontsize=7, fontname="cour")
+        p.insert_text((320, 140), "Listing 2. Structures and auxiliary methods.", fontsize=9)
+        _lines(p, 320, 170, ["enqueue request is a triple of a value, a flag and an id,",
+                             "and a thread fills it in before it asks for help."])
+
+    doc = _pdf(tmp_path / "code.pdf", page)
+    assert [" ".join(t.split()) for t in _texts(doc, "code")] == [
+        "10 struct EnqReq 11 void *val; 12 struct { int pending : 1; } state; 13 }"]
+    whole = ("Logically, an enqueue request is a triple of a value, a flag and an id, and a thread "
+             "fills it in before it asks for help.")
+    assert any(whole in t for t in _texts(doc, "paragraph"))
+
+
+def test_a_typewriter_word_inside_prose_leaves_the_line_prose(tmp_path: Path) -> None:
+    def page(p: Any) -> None:
+        p.insert_text((72, 100), "The package is installed with the command", fontsize=10)
+        p.insert_text((72, 112), "pip install vaultd", fontsize=10, fontname="cour")
+        p.insert_text((72, 124), "and runs on every laptop we tried it on.", fontsize=10)
+
+    doc = _pdf(tmp_path / "tt.pdf", page)
+    assert _texts(doc, "code") == []
+    assert _texts(doc, "paragraph") == [
+        "The package is installed with the command pip install vaultd and runs on every laptop we tried it on."]

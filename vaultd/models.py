@@ -64,7 +64,7 @@ CSLType = Literal[
 ]
 
 ChunkType = Literal[
-    "heading", "paragraph", "list", "figure", "table", "equation", "reference", "page", "front",
+    "heading", "paragraph", "list", "figure", "table", "equation", "code", "reference", "page", "front",
     "transcript", "slide",
 ]
 

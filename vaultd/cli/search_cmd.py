@@ -18,7 +18,7 @@ from vaultd.errors import VaultdError, VaultError
 @click.option("--year-max", type=int, help="Published in or before this year.")
 @click.option("--kind", type=click.Choice(["paper", "note"]), help="Papers or your own notes.")
 @click.option("--type", "chunk_type",
-              type=click.Choice(["paragraph", "list", "figure", "table", "equation", "reference",
+              type=click.Choice(["paragraph", "list", "figure", "table", "equation", "code", "reference",
                                  "heading", "front", "page"]),
               help="Only passages of this type (e.g. reference: bibliography entries).")
 @click.option("--keywords-only", is_flag=True, help="Skip the embedding provider (BM25 only).")

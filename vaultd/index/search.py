@@ -361,7 +361,7 @@ def hybrid_search(db: IndexDB, query: str, *, limit: int = 5, filters: Filters |
 #: front matter and equations are found by what they share with the query, not by
 #: answering it, so they rank below a passage that matches as well (a query that reads
 #: like a reference keeps reference entries whole).
-TYPE_WEIGHTS = {"heading": 0.5, "reference": 0.5, "front": 0.4, "equation": 0.6}
+TYPE_WEIGHTS = {"heading": 0.5, "reference": 0.5, "front": 0.4, "equation": 0.6, "code": 0.6}
 #: A paragraph this short (characters or words) is a fragment: a label, a formula line.
 FRAGMENT_CHARS, FRAGMENT_WORDS = 40, 6
 FRAGMENT_WEIGHT = 0.6

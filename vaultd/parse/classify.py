@@ -28,11 +28,11 @@ _SECTION_NUMBER_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})*|[IVX]{1,4}")
 _NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[A-Z](?:\.\d{1,2})*|[IVX]{1,4})\.?\s+[A-Z]")
 #: ``Figure 3.``, ``Fig. 2:``, ``Table 1``, and their names in other languages (``Tabela``,
 #: ``Tabla``, ``Tabelle``, ``Tableau``, ``Cuadro``, ``Quadro``, ``Figura``, ``Abbildung``,
-#: ``Abb.``), and Wiley's
+#: ``Abb.``), a program's ``Listing 2.``, and Wiley's
 #: letter-spaced ``F I G U R E 1`` / ``TA B L E 2``; or the bare label on a line of its own
 #: (AGU sets ``Table 1`` in bold over the caption's text).
 CAPTION_RE = re.compile(
-    r"^(?i:figure|figura|fig\.?|abbildung|abb\.|table|tabela|tabla|tabelle|tableau|cuadro|quadro"
+    r"^(?i:figure|figura|fig\.?|abbildung|abb\.|listing|table|tabela|tabla|tabelle|tableau|cuadro|quadro"
     r"|F ?I ?G ?U ?R ?E|T ?A ?B ?L ?E)"
     r"\s*(\d+|[ivxIVX]+)\s*([.:|–—-]|\s+[A-Z]|$)")
 _EQNUM_RE = re.compile(r"\(\d{1,3}[a-z]?\)$")

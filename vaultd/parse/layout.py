@@ -126,7 +126,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    sentence broken at a column or page goes on past ``,`` ``;``, open words and open
 #:    brackets, and into its next line set as a block of its own; soft hyphens; a float's
 #:    note floats; figures under or beside their caption; tables beside their caption,
-#:    along their column rules, past white plot panels; three-column pages; cover pages.
+#:    along their column rules, past white plot panels; three-column pages; cover pages;
+#:    program listings in a typewriter face are ``code`` chunks.
 LAYOUT_VERSION = 15
 
 # Spacing accent → combining mark.

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from vaultd.errors import ParseError
 from vaultd.parse.base import Box, ParsedDocument, ProgressFn
 from vaultd.parse.classify import is_figure_caption
-from vaultd.parse.fontnames import is_bold_font, is_italic_font
+from vaultd.parse.fontnames import is_bold_font, is_italic_font, is_mono_font
 from vaultd.parse.furniture import drop_furniture
 from vaultd.parse.glyphs import (
     MAX_INTRA_LINE_DELTA,
@@ -147,8 +147,16 @@ def _read_page(page: Any, flags: int) -> list[Line]:
                 faces = {sp["font"] for sp in spans if _LETTER_RE.search(sp["text"])}
             lines.append(Line(text=text, bbox=(x0, y0, x1, y1), size=size, bold=bold,
                               block=bno, page=number, italic=_italic(spans),
-                              font=font.partition("+")[2] or font, mixed=len(faces) > 1))
+                              font=font.partition("+")[2] or font, mixed=len(faces) > 1,
+                              mono=_mono(spans)))
     return _merge_same_baseline(lines)
+
+
+def _mono(spans: list[dict[str, Any]]) -> bool:
+    """Most of the line's visible characters are set in a typewriter face (code)."""
+    shown = [len("".join(sp["text"].split())) for sp in spans]
+    mono = sum(n for sp, n in zip(spans, shown, strict=True) if is_mono_font(sp["font"]))
+    return mono >= 1 and mono * 10 >= sum(shown) * 6
 
 
 def _slanted(span: dict[str, Any]) -> bool:
@@ -334,6 +342,12 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
                 left = Piece(first.text, first.bbox[0], first.bbox[2], first.bbox[3], first.size)
                 right = Piece(second.text, second.bbox[0], second.bbox[2], second.bbox[3], second.size)
                 sep = " " if needs_space(left, right) else ""
+                # a listing's line number, set apart in the body face, joins its code line
+                # (whose size the line keeps: the number is set smaller)
+                if prev.text.strip().isdigit() and ln.mono:
+                    prev.size = ln.size
+                prev.mono = (prev.mono or prev.text.strip().isdigit()) and (ln.mono or ln.text.strip().isdigit()) \
+                    and (prev.mono or ln.mono)
                 prev.text = first.text + sep + second.text
                 prev.mixed = prev.mixed or ln.mixed or (
                     prev.font != ln.font and any(c.isalpha() for c in ln.text))

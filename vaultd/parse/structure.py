@@ -32,6 +32,7 @@ from vaultd.parse.classify import (
     is_formula_line,
     is_short,
 )
+from vaultd.parse.code import code_runs, is_code, listing_goes_on
 from vaultd.parse.continuation import continues, is_scrap, next_line, rest_of_line, sentence_start
 from vaultd.parse.front import is_byline, is_front_matter
 from vaultd.parse.headings import (
@@ -200,8 +201,9 @@ _NUMBERED_NOTE_RE = re.compile(r"\(?\d{1,2}\)\s+\S")
 def _split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
     """A block's lines in paragraphs (``plain``: the text layer has no fonts to go by)."""
     left, right, width = _extent(group)
+    code = code_runs(group)
     paras: list[list[Line]] = [[group[0]]]
-    for prev, cur in itertools.pairwise(group):
+    for k, (prev, cur) in enumerate(itertools.pairwise(group)):
         height = max(prev.bbox[3] - prev.bbox[1], 1.0)
         ends = prev.text.rstrip().endswith(SENT_END)
         new = (
@@ -217,6 +219,7 @@ def _split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
             or (prev.bbox[2] < right - 0.12 * width and bool(_NUMBERED_NOTE_RE.match(cur.text.lstrip())))
             or (len(paras[-1]) == 1 and font_lead(prev, cur))
             or (plain and len(paras[-1]) == 1 and plain_lead(prev, cur, right, width))
+            or code[k] != code[k + 1]  # a program's listing starts or ends
         )
         if new:
             paras.append([cur])
@@ -297,7 +300,10 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     and is_title(kind, para_lines, text, body)
                 cur.lead = lead and kind == "paragraph"
                 cur.plain = plain_head
-                cur.floating = kind == "front" or (kind == "paragraph" and (
+                if kind == "code" and listing_goes_on(paras, para_lines):
+                    append_piece(paras[-1], para_lines, text)  # the listing's next line
+                    continue
+                cur.floating = kind in ("front", "code") or (kind == "paragraph" and (
                     _is_small_print(para_lines, body, info) or (plain and is_label(text))
                     or _float_note(paras, para_lines, body)))
                 if kind in ("paragraph", "front") and caption_goes_on(paras, para_lines, text, body, plain):
@@ -338,6 +344,8 @@ _RUN_IN_RE = re.compile(r"[.?!:]\s+\w")
 def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body: float,
           alone: bool) -> tuple[ChunkType, str | None]:
     """A para's type and heading number (``alone``: its source block was not split)."""
+    if is_code(lines, text):
+        return "code", None
     kind, number = classify(text, max(ln.size for ln in lines), all(ln.bold for ln in lines),
                             len(lines), body, alone or lines[0].bold,
                             italic=all(ln.italic for ln in lines))
@@ -402,7 +410,7 @@ def _float_note(paras: list[Para], lines: list[Line], body: float) -> bool:
 def _merge_target(paras: list[Para]) -> Para | None:
     """The open paragraph a new one may continue: the last one, skipping floating captions."""
     for para in reversed(paras):
-        if para.type in ("figure", "table", "front") or para.floating:
+        if para.type in ("figure", "table", "front", "code") or para.floating:
             continue
         return para
     return None

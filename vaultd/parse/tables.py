@@ -41,6 +41,7 @@ from vaultd.parse.algorithms import algorithm_box, is_algorithm_caption
 from vaultd.parse.base import Block, Box, user_rect
 from vaultd.parse.captions import IDENTIFIER_LINE_RE
 from vaultd.parse.classify import CAPTION_RE, is_table_caption
+from vaultd.parse.continuation import OPEN_WORDS
 from vaultd.parse.open_tables import cell_rows, inside, rule_stacks, side_stack
 from vaultd.parse.paras import Line, PageInfo
 from vaultd.parse.pymupdf import load_pymupdf, mupdf_text
@@ -488,9 +489,14 @@ def build_blocks_with_tables(doc: Any, pages: list[list[Line]], infos: list[Page
 
 
 def opens_block(line: Line, lines: list[Line]) -> bool:
-    """Whether ``line`` is the first of its source block: a caption starts its block, a
-    body line that merely wraps to begin with ``Table 4.`` does not."""
-    return not any(ln.block == line.block and ln.page == line.page and ln.bbox[3] <= line.bbox[1] + 1.0
+    """Whether ``line`` can open a caption: not when the line right above it in its block
+    leaves a sentence open on a word no sentence ends on (``… are shown in`` | ``Table 4.
+    AI-driven lists were …``: a body line that merely wraps to begin with the label)."""
+    height = max(line.bbox[3] - line.bbox[1], 1.0)
+    return not any(ln.block == line.block and ln.page == line.page
+                   and 0.0 <= line.bbox[1] - ln.bbox[3] + 1.0 <= 1.5 * height
+                   and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]
+                   and ln.text.rstrip().rsplit(None, 1)[-1:] and ln.text.rstrip().rsplit(None, 1)[-1] in OPEN_WORDS
                    for ln in lines if ln is not line)
 
 

@@ -1,0 +1,55 @@
+"""Program listings: lines set in a typewriter face, kept out of paragraphs as ``code``.
+
+A listing's lines (PPoPP's ``10 struct EnqReq`` … in Inconsolata, numbered in the body's
+face) read as text became paragraphs, and a paragraph broken by a listing took its first
+lines as its continuation (``Logically, an 10 struct EnqReq …``). A line is a program's
+when most of its visible characters are in a typewriter face (``Line.mono``, a bare line
+number joined to it counting with it). Such lines are one ``code`` chunk per listing:
+a run of two or more of them, or a single one that reads as code (a line number, or code
+punctuation); a typewriter word or URL inside a line of prose leaves that line prose.
+``code`` chunks float like captions: a paragraph goes on past them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vaultd.parse.paras import Line, Para
+
+#: A listing line's number, or the punctuation programs are made of.
+_CODE_RE = re.compile(r"^\d{1,4}\s|[;{}()=<>\[\]]|:=|->|//|#")
+#: Most a listing's lines stand apart, in line heights (a listing continues under a gap
+#: no wider; the prose after it stands further off or starts in the body face).
+LISTING_GAP = 1.5
+
+
+def is_code(lines: list[Line], text: str) -> bool:
+    """Whether a para is a program's: all its lines in a typewriter face, and two lines or
+    more, or one that reads as code."""
+    return all(ln.mono for ln in lines) and (len(lines) >= 2 or bool(_CODE_RE.search(text)))
+
+
+def code_runs(group: list[Line]) -> list[bool]:
+    """For each line of a block, whether it belongs to a run of two or more typewriter
+    lines (a listing inside a text block; one typewriter line alone stays in its prose)."""
+    out = [False] * len(group)
+    i = 0
+    while i < len(group):
+        j = i
+        while j < len(group) and group[j].mono:
+            j += 1
+        if j - i >= 2:
+            out[i:j] = [True] * (j - i)
+        i = max(j, i + 1)
+    return out
+
+
+def listing_goes_on(paras: list[Para], lines: list[Line]) -> bool:
+    """Whether ``lines`` (a code para) are the next lines of the listing that is the last
+    para: same page, under it at most ``LISTING_GAP`` line heights, overlapping it across."""
+    if not paras or paras[-1].type != "code":
+        return False
+    last, first = paras[-1].lines[-1], lines[0]
+    height = max(last.bbox[3] - last.bbox[1], 1.0)
+    return (last.page == first.page and -0.5 * height <= first.bbox[1] - last.bbox[3] <= LISTING_GAP * height
+            and first.bbox[0] < last.bbox[2] and last.bbox[0] < first.bbox[2])
