@@ -557,3 +557,18 @@ def test_a_typewriter_word_inside_prose_leaves_the_line_prose(tmp_path: Path) ->
     assert _texts(doc, "code") == []
     assert _texts(doc, "paragraph") == [
         "The package is installed with the command pip install vaultd and runs on every laptop we tried it on."]
+
+
+def test_addresses_set_in_a_typewriter_face_are_no_code(tmp_path: Path) -> None:
+    # ACL: the authors' e-mails and footnote URLs are set in a typewriter face.
+    from vaultd.parse.code import is_code
+    from vaultd.parse.paras import Line
+
+    def line(text: str) -> Line:
+        return Line(text=text, bbox=(72.0, 100.0, 300.0, 110.0), size=9.0, bold=False, block=0, page=1, mono=True)
+
+    assert not is_code([line("{kylel, lucyw}@allenai.org")], "{kylel, lucyw}@allenai.org")
+    assert not is_code([line("3 https://github.com/allenai/scidocs")], "3 https://github.com/allenai/scidocs")
+    assert is_code([line("R> paths <- dir(\"data\", pattern = \"csv\")")], "R> paths <- dir(\"data\", pattern = \"csv\")")
+    assert is_code([line("12 return s;")], "12 return s;")
+    assert not is_code([line("z = f(x,")], "z = f(x,")

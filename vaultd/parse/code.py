@@ -5,8 +5,10 @@ face) read as text became paragraphs, and a paragraph broken by a listing took i
 lines as its continuation (``Logically, an 10 struct EnqReq …``). A line is a program's
 when most of its visible characters are in a typewriter face (``Line.mono``, a bare line
 number joined to it counting with it). Such lines are one ``code`` chunk per listing:
-a run of two or more of them, or a single one that reads as code (a line number, or code
-punctuation); a typewriter word or URL inside a line of prose leaves that line prose.
+a run of two or more of them, or a single one that reads as code (a line number, or
+three of the signs programs are made of); a typewriter word or URL inside a line of prose
+leaves that line prose, and an address set alone (the authors' e-mails, a footnote's URL)
+is none.
 ``code`` chunks float like captions: a paragraph goes on past them.
 """
 
@@ -16,17 +18,24 @@ import re
 
 from vaultd.parse.paras import Line, Para
 
-#: A listing line's number, or the punctuation programs are made of.
-_CODE_RE = re.compile(r"^\d{1,4}\s|[;{}()=<>\[\]]|:=|->|//|#")
+#: A listing line's number.
+_NUMBERED_RE = re.compile(r"\d{1,4}\s+\S")
+#: The signs programs are made of.
+_SIGN_RE = re.compile(r"[;{}()=<>\[\]]|:=|->|//|#")
+#: An e-mail address or a URL: set in a typewriter face, but no program.
+_ADDRESS_RE = re.compile(r"@|://|\bwww\.")
 #: Most a listing's lines stand apart, in line heights (a listing continues under a gap
 #: no wider; the prose after it stands further off or starts in the body face).
 LISTING_GAP = 1.5
 
 
 def is_code(lines: list[Line], text: str) -> bool:
-    """Whether a para is a program's: all its lines in a typewriter face, and two lines or
-    more, or one that reads as code."""
-    return all(ln.mono for ln in lines) and (len(lines) >= 2 or bool(_CODE_RE.search(text)))
+    """Whether a para is a program's: all its lines in a typewriter face, no address (the
+    authors' e-mails and a footnote's URL are set in one too), and two lines or more, or
+    one that reads as code (a line number, or three of the signs programs are made of)."""
+    if not all(ln.mono for ln in lines) or _ADDRESS_RE.search(text):
+        return False
+    return len(lines) >= 2 or bool(_NUMBERED_RE.match(text)) or len(_SIGN_RE.findall(text)) >= 3
 
 
 def code_runs(group: list[Line]) -> list[bool]:
