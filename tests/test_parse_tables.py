@@ -572,3 +572,16 @@ def test_a_table_whose_caption_block_is_not_found_keeps_its_cells(
     table = next(b for b in parsed.blocks if b.type == "table")
     assert table.text == "Model BLEU Cost Transformer 28.4 2.3 ConvS2S|v2 26.4 9.6"
     assert table.pdf_rect is not None and table.regions
+
+
+def test_a_word_s_underline_over_the_caption_gives_way_to_the_table_s_rules() -> None:
+    # ELMo's Table 4: "play" underlined in the last row stands nearer to the caption than
+    # the table's bottom rule; it stacks nothing, so the next seed is the table's.
+    from vaultd.parse.open_tables import rule_stacks
+    from vaultd.parse.paras import Line
+
+    caption = Line(text="Table 4: Nearest neighbors to “play” using GloVe and a biLM.",
+                   bbox=(131.0, 229.4, 467.3, 240.4), size=9.0, bold=False, block=0, page=7)
+    rules = [(119.0, 104.0, 494.0), (121.0, 104.0, 494.0), (146.0, 104.0, 494.0),
+             (184.0, 141.0, 494.0), (209.0, 312.0, 329.0)]
+    assert rule_stacks(rules, caption, [], 48.0) == [(104.0, 119.0, 494.0, 184.0)]

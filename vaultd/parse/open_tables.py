@@ -7,7 +7,8 @@ rules of the same width right above or below its ``Table N`` caption. So:
 
 1. The page's horizontal rules (at least ``MIN_RULE`` long; pieces of one rule joined).
 2. The seed is the rule nearest the caption, above or below it within ``SEED_GAP``,
-   sharing horizontal extent with it. Tables set side by side under one caption each
+   sharing horizontal extent with it (the next nearest, when one stacks no second rule:
+   a word's underline in the table). Tables set side by side under one caption each
    have a seed of their own, level with that one (``SIDE_BY_SIDE``).
 3. Going away from the caption, rules whose horizontal extent matches the seed's
    (``SAME_EXTENT`` of the wider one) join the stack while the gap to the last one is at
@@ -93,19 +94,21 @@ def rule_stacks(rules: list[Rule], caption: Line, stops: list[Line], seed_gap: f
         gap = cap[1] - y if y <= cap[1] else y - cap[3]
         if -2.0 <= gap <= seed_gap and (downward is None or (y > cap[3] - 2.0) == downward):
             seeds.append((gap, rule))
-    if not seeds:
-        return []
     seeds.sort()
-    best_gap, best = seeds[0]
-    downward = best[0] > cap[3] - 2.0
-    chosen = [best]
-    for gap, rule in seeds[1:]:
-        if (gap - best_gap <= SIDE_BY_SIDE and (rule[0] > cap[3] - 2.0) == downward
-                and all(min(rule[2], c[2]) <= max(rule[1], c[1]) for c in chosen)):
-            chosen.append(rule)
     text = list(lines)
-    boxes = [_stack(seed, rules, stops, downward, text) for seed in chosen]
-    return [box for box in boxes if box is not None]
+    # the nearest seed first; one that stacks nothing (a word's underline in the table
+    # over the caption, ELMo) gives way to the next
+    for k, (best_gap, best) in enumerate(seeds):
+        downward = best[0] > cap[3] - 2.0
+        chosen = [best]
+        for gap, rule in seeds[k + 1:]:
+            if (gap - best_gap <= SIDE_BY_SIDE and (rule[0] > cap[3] - 2.0) == downward
+                    and all(min(rule[2], c[2]) <= max(rule[1], c[1]) for c in chosen)):
+                chosen.append(rule)
+        boxes = [box for seed in chosen if (box := _stack(seed, rules, stops, downward, text)) is not None]
+        if boxes:
+            return boxes
+    return []
 
 
 def side_stack(rules: list[Rule], caption: Line, stops: list[Line], lines: Iterable[Line] = ()) -> Box | None:
