@@ -139,3 +139,9 @@ def test_body_sentences_about_equal_contributions_or_keywords_are_not(text: str)
 ])
 def test_a_publisher_s_cover_page_and_licence_lines_are_front_matter(text: str) -> None:
     assert is_front_matter(text, at_edge=False)
+
+
+@pytest.mark.parametrize("text", ["S. L. Graham, R. L. Rivest Editors", "Programming Languages J. J. Horning Editor"])
+def test_a_journal_department_s_editors_over_the_article_are_front_matter(text: str) -> None:
+    assert is_front_matter(text, at_edge=False)
+    assert not is_front_matter("The editors of this volume asked us to write it.", at_edge=False)

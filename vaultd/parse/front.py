@@ -62,6 +62,11 @@ _START_RE = re.compile(
     re.IGNORECASE | re.VERBOSE | re.DOTALL,
 )
 
+#: A journal department's editors, named over the article (CACM: ``S. L. Graham, R. L.
+#: Rivest Editors``; ``Programming Languages J. J. Horning Editor``): a few capitalised
+#: words and initials, ending on the word.
+_EDITORS_RE = re.compile(r"(?:(?:[A-Z][\w'’-]*\.?|and|&),?\s+){1,10}Editors?")
+
 #: A footnote, behind its mark, on authors who contributed equally.
 _EQUAL_RE = re.compile(r"\b(?:contributed\s+equally|equal(?:ly)?\s+contribut\w*|share\s+first\s+authorship)",
                        re.IGNORECASE)
@@ -129,6 +134,8 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
         return True
     if body != text.strip() and _EQUAL_RE.search(body[:BANNER_MAX]):
         return True  # "† Yujie Hua, Xikang Fan and Mengshi Yang contributed equally to this work."
+    if _EDITORS_RE.fullmatch(body):
+        return True  # CACM's department editors: "S. L. Graham, R. L. Rivest Editors"
     if not at_edge or len(body) > BANNER_MAX:
         return False
     if small and _COPYRIGHT_RE.search(body):
