@@ -154,6 +154,8 @@ def _read_page(page: Any, flags: int) -> list[Line]:
 
 def _mono(spans: list[dict[str, Any]]) -> bool:
     """Most of the line's visible characters are set in a typewriter face (code)."""
+    if len(spans) == 1:  # most lines: the one span decides
+        return is_mono_font(spans[0]["font"]) and not spans[0]["text"].isspace()
     shown = [len("".join(sp["text"].split())) for sp in spans]
     mono = sum(n for sp, n in zip(spans, shown, strict=True) if is_mono_font(sp["font"]))
     return mono >= 1 and mono * 10 >= sum(shown) * 6
