@@ -584,7 +584,7 @@ def test_a_three_column_page_is_read_down_each_column() -> None:
 
 
 def test_column_cuts_fall_in_the_gutters_of_three_columns_only() -> None:
-    from vaultd.parse.structure import column_cuts
+    from vaultd.parse.reading_order import column_cuts
 
     three = [(54.0, 100.0, 216.0, 700.0), (231.0, 72.0, 393.0, 700.0), (408.0, 72.0, 570.0, 700.0)]
     assert column_cuts(three, 612.0) == [223.5, 400.5]

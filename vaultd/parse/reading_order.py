@@ -1,0 +1,151 @@
+"""Reading order on a page: source blocks grouped and ordered down the columns.
+
+On each page, blocks that cross the vertical centre line (title, full-width figures) cut
+the page into bands; within a band the whole left column is read before the right one,
+so two-column papers are never interleaved and single-column pages read top to bottom. A
+page of three columns or more (``column_cuts``) is read down each column, left to right.
+Blocks are ordered by their top to a tenth of a point, then left to right. One-line
+blocks stacked in a script without case are read as one block (``caseless_runs``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+
+from vaultd.parse.base import Box
+from vaultd.parse.paras import Line, union
+
+
+def order_page(lines: list[Line], width: float) -> list[list[Line]]:
+    """Group lines by source block and order the groups for reading (see module doc)."""
+    groups: dict[int, list[Line]] = {}
+    for ln in lines:
+        groups.setdefault(ln.block, []).append(ln)
+    cuts = column_cuts([union(g) for g in groups.values()], width)
+    if len(cuts) >= 2:
+        return _order_columns(sorted(((union(g), g) for g in groups.values()), key=_reading_key), cuts)
+    mid = width / 2
+    slack = width * 0.03
+    pieces = [piece for g in groups.values() for piece in _by_column(g, mid, slack)]
+    boxed = sorted(((union(g), g) for g in pieces), key=_reading_key)
+    out: list[list[Line]] = []
+    left: list[tuple[Box, list[Line]]] = []
+    right: list[tuple[Box, list[Line]]] = []
+
+    def flush() -> None:
+        out.extend(g for _, g in sorted(left, key=_reading_key))
+        out.extend(g for _, g in sorted(right, key=_reading_key))
+        left.clear()
+        right.clear()
+
+    for box, g in boxed:
+        if box[0] < mid - slack and box[2] > mid + slack:
+            flush()
+            out.append(g)
+        elif (box[0] + box[2]) / 2 < mid:
+            left.append((box, g))
+        else:
+            right.append((box, g))
+    flush()
+    return out
+
+
+def column_cuts(boxes: list[Box], width: float) -> list[float]:
+    """Where a page of three columns or more is cut between them, from its blocks: the
+    narrow blocks (under ``NARROW`` of the page's width) cover each column's width and
+    leave the gutters bare; three or more covered stretches, each ``COLUMN`` of the
+    page's width at least, are columns. Fewer: no cuts (the two-column reading applies)."""
+    spans = sorted((b[0], b[2]) for b in boxes if b[2] - b[0] < NARROW * width)
+    merged: list[list[float]] = []
+    for x0, x1 in spans:
+        if merged and x0 <= merged[-1][1] + 2.0:
+            merged[-1][1] = max(merged[-1][1], x1)
+        else:
+            merged.append([x0, x1])
+    columns = [m for m in merged if m[1] - m[0] >= COLUMN * width]
+    if len(columns) < 3:
+        return []
+    return [(a[1] + b[0]) / 2 for a, b in itertools.pairwise(columns)]
+
+
+#: A block narrower than this share of the page is a column's (or a figure's label).
+NARROW = 0.4
+#: Narrowest column, as a share of the page's width (a three-column page's are 0.27).
+COLUMN = 0.2
+
+
+def _order_columns(boxed: list[tuple[Box, list[Line]]], cuts: list[float]) -> list[list[Line]]:
+    """Blocks in reading order on a page of three columns or more: down each column, left to
+    right; a block set across columns ends the columns' run above it and is read there."""
+    out: list[list[Line]] = []
+    columns: list[list[tuple[Box, list[Line]]]] = [[] for _ in range(len(cuts) + 1)]
+
+    def flush() -> None:
+        for column in columns:
+            out.extend(g for _, g in sorted(column, key=_reading_key))
+            column.clear()
+
+    for box, g in boxed:
+        first = bisect.bisect(cuts, box[0] + 2.0)
+        last = bisect.bisect(cuts, box[2] - 2.0)
+        if first != last:
+            flush()
+            out.append(g)
+        else:
+            columns[first].append((box, g))
+    flush()
+    return out
+
+
+def _reading_key(item: tuple[Box, list[Line]]) -> tuple[float, float]:
+    """Top to a tenth of a point, then left to right: pieces of one printed line that
+    MuPDF set as blocks of their own (a formula's parts) have tops a hair apart."""
+    box = item[0]
+    return round(box[1], 1), box[0]
+
+
+def _by_column(group: list[Line], mid: float, slack: float) -> list[list[Line]]:
+    """A source block whose lines stand in both columns, level with each other and none
+    across the middle, each side with a line of text as wide as most of a column, as one
+    block per column: a word processor may put a figure's caption in the left column and
+    the heading level with it in the right into one block."""
+    left = [ln for ln in group if ln.bbox[2] <= mid + slack]
+    right = [ln for ln in group if ln.bbox[0] >= mid - slack and ln.bbox[2] > mid + slack]
+    if not left or not right or len(left) + len(right) != len(group):
+        return [group]
+    (_, ltop, _, lbottom), (_, rtop, _, rbottom) = union(left), union(right)
+    wide = 0.6 * mid  # a column's line of text, not a formula's pieces
+    if ltop >= rbottom or rtop >= lbottom or not any(ln.bbox[2] - ln.bbox[0] >= wide for ln in left) \
+            or not any(ln.bbox[2] - ln.bbox[0] >= wide for ln in right):
+        return [group]
+    return [left, right]
+
+
+def _caseless(text: str) -> bool:
+    """Whether the first letter of ``text`` has no case (Hangul, Han, kana, Thai …)."""
+    first = next((c for c in text if c.isalpha()), "")
+    return bool(first) and not first.isupper() and not first.islower()
+
+
+def caseless_runs(groups: list[list[Line]]) -> list[list[Line]]:
+    """Blocks of one line each, stacked line under line in a script without case, as one
+    block (PDFs from word processors often set every line of Korean or Chinese text as a
+    block of its own): ``_split_group`` then finds the paragraphs in it by indentation and
+    short lines, as in any block. A script with case needs no help: a sentence going on
+    in the next block starts in lowercase (``_continues``)."""
+    out: list[list[Line]] = []
+    for group in groups:
+        if out and _stacks_on(out[-1][-1], group[0]):
+            out[-1] = [*out[-1], *group]
+        else:
+            out.append(group)
+    return out
+
+
+def _stacks_on(above: Line, below: Line) -> bool:
+    height = max(above.bbox[3] - above.bbox[1], 1.0)
+    return (_caseless(below.text) and _caseless(above.text) and above.page == below.page
+            and abs(above.size - below.size) <= 0.5 and above.bold == below.bold
+            and -1.0 <= below.bbox[1] - above.bbox[3] <= 0.9 * height
+            and abs(below.bbox[0] - above.bbox[0]) <= 2.0 * max(above.size, 1.0))
