@@ -166,3 +166,27 @@ def cell_rows(lines: list[Line]) -> list[list[str]]:
 def inside(line: Line, box: Box) -> bool:
     cx, cy = (line.bbox[0] + line.bbox[2]) / 2, (line.bbox[1] + line.bbox[3]) / 2
     return box[0] - 3.0 <= cx <= box[2] + 3.0 and box[1] < cy < box[3]
+
+
+def claims(boxes: list[Box], others: list[Box]) -> bool:
+    """Whether one of ``boxes`` overlaps one of ``others``."""
+    return any(a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+               for a in boxes for b in others)
+
+
+def along_columns(box: Box, vs: list[Rule], caption: Box) -> Box:
+    """``box`` stretched up and down along the column rules that run on from it (ACL sets
+    tables whose column rules run past their only horizontal rules, the header's: the rows
+    above and under are the table's too), never across the caption."""
+    x0, top, x1, bottom = box
+    grew = True
+    while grew:
+        grew = False
+        for x, v0, v1 in vs:
+            if not x0 + 2.0 < x < x1 - 2.0 or v1 < top - 3.0 or v0 > bottom + 3.0:
+                continue
+            if v0 < top - 0.5 and not (caption[1] < v0 < caption[3] or v0 < caption[3] <= top):
+                top, grew = v0, True
+            if v1 > bottom + 0.5 and not (caption[1] < v1 < caption[3] or bottom <= caption[1] < v1):
+                bottom, grew = v1, True
+    return (x0, top, x1, bottom)

@@ -42,7 +42,14 @@ from vaultd.parse.base import Block, Box, user_rect
 from vaultd.parse.captions import IDENTIFIER_LINE_RE
 from vaultd.parse.classify import CAPTION_RE, is_table_caption
 from vaultd.parse.continuation import OPEN_WORDS
-from vaultd.parse.open_tables import cell_rows, inside, rule_stacks, side_stack
+from vaultd.parse.open_tables import (
+    along_columns,
+    cell_rows,
+    claims,
+    inside,
+    rule_stacks,
+    side_stack,
+)
 from vaultd.parse.paras import Line, PageInfo
 from vaultd.parse.pymupdf import load_pymupdf, mupdf_text
 from vaultd.parse.structure import build_blocks
@@ -396,7 +403,7 @@ def _open_tables(rules: list[tuple[Box, dict[str, Any]]], lines: list[Line],
     for cap, whole in captions:
         others = [ln for ln in stops if ln is not cap]
         boxes = nearest[id(cap)]
-        if boxes and any(nearest[id(c)] and _claims(nearest[id(c)], boxes) and _claims(boxes, nearest[id(c)])
+        if boxes and any(nearest[id(c)] and claims(nearest[id(c)], boxes) and claims(boxes, nearest[id(c)])
                          for c, _ in captions if c is not cap):
             # Two captions reach for one table (ACL's caption under its table, 36 pt over
             # the next table): this one takes the table on its other side, if it has one.
@@ -407,7 +414,7 @@ def _open_tables(rules: list[tuple[Box, dict[str, Any]]], lines: list[Line],
         if not boxes and (side := side_stack(across, whole, others, lines)) is not None:
             boxes = [side]  # a table set beside its caption
         for stacked in boxes:
-            box = _along_columns(stacked, vs, whole.bbox)
+            box = along_columns(stacked, vs, whole.bbox)
             if any(_near(box, t.bbox, 0.0) for t in (*found, *out)):
                 continue
             cells = [ln for ln in lines if ln is not cap and inside(ln, box)]
@@ -415,29 +422,6 @@ def _open_tables(rules: list[tuple[Box, dict[str, Any]]], lines: list[Line],
             if rows:
                 out.append(FoundTable(page, box, rows, cap, ruled=False))
     return out
-
-
-def _claims(boxes: list[Box], others: list[Box]) -> bool:
-    """Whether one of ``boxes`` overlaps one of ``others``."""
-    return any(_near(a, b, 0.0) for a in boxes for b in others)
-
-
-def _along_columns(box: Box, vs: list[Edge], caption: Box) -> Box:
-    """``box`` stretched up and down along the column rules that run on from it (ACL sets
-    tables whose column rules run past their only horizontal rules, the header's: the rows
-    above and under are the table's too), never across the caption."""
-    x0, top, x1, bottom = box
-    grew = True
-    while grew:
-        grew = False
-        for x, v0, v1 in vs:
-            if not x0 + 2.0 < x < x1 - 2.0 or v1 < top - 3.0 or v0 > bottom + 3.0:
-                continue
-            if v0 < top - 0.5 and not (caption[1] < v0 < caption[3] or v0 < caption[3] <= top):
-                top, grew = v0, True
-            if v1 > bottom + 0.5 and not (caption[1] < v1 < caption[3] or bottom <= caption[1] < v1):
-                bottom, grew = v1, True
-    return (x0, top, x1, bottom)
 
 
 def build_blocks_with_tables(doc: Any, pages: list[list[Line]], infos: list[PageInfo],
