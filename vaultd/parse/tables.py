@@ -188,19 +188,24 @@ def _merged(row: list[Edge]) -> list[Edge]:
     return out
 
 
+def _rule_edges(rules: list[tuple[Box, dict[str, Any]]]) -> tuple[list[Edge], list[Edge]]:
+    """The rules' vertical edges, and their horizontal ones joined into whole rules."""
+    vs: list[Edge] = []
+    hs: list[Edge] = []
+    for _, path in rules:
+        v, h = _edges(path)
+        vs += v
+        hs += h
+    return vs, _joined(hs)
+
+
 def _has_column_rule(group: list[tuple[Box, dict[str, Any]]]) -> bool:
     """Whether a vertical rule is crossed by a horizontal one that runs on past it on both
     sides: a column rule, without which PyMuPDF's ``lines`` strategy cannot split a row
     into cells. Zebra stripes (filled row boxes) have sides only at the table's outer
     edges, where nothing runs on past them."""
-    vs: list[Edge] = []
-    hs: list[Edge] = []
-    for _, path in group:
-        v, h = _edges(path)
-        vs += v
-        hs += h
+    vs, rows = _rule_edges(group)
     m = CLIP_MARGIN
-    rows = _joined(hs)
     return any(a < x - m and b > x + m and top - m <= y <= bottom + m
                for x, top, bottom in vs for y, a, b in rows)
 
@@ -301,7 +306,7 @@ def _box_of(boxes: list[Box]) -> Box:
 def find_page_tables(page: Any, lines: list[Line],
                      drawings: list[dict[str, Any]] | None = None) -> list[FoundTable]:
     """Tables on one page, each paired with its nearest ``Table N`` caption line."""
-    captions = [ln for ln in lines if is_table_caption(ln.text) and opens_block(ln, lines)]
+    captions = [ln for ln in lines if is_table_caption(ln.text) and can_open_caption(ln, lines)]
     if not captions:
         return []
     rules = _drawn_rules(page, drawings)
@@ -317,6 +322,7 @@ def find_page_tables(page: Any, lines: list[Line],
             finder = page.find_tables(clip=region, paths=[], add_lines=_rule_lines(rules, region))
             extracted = [(tab.bbox, tab.extract()) for tab in (finder.tables if finder else [])]
     others = [ln for ln in lines if CAPTION_RE.match(ln.text) and id(ln) not in whole]
+    edges = _rule_edges(rules)  # read once for the page's ruled and open tables
     for tab_bbox, cells in extracted:
         rows = [[cell_text(c) for c in row] for row in cells]
         if len(rows) < 2 or not table_text(rows) or not free:
@@ -328,27 +334,23 @@ def find_page_tables(page: Any, lines: list[Line],
         cap = min(free, key=lambda ln: _distance(whole[id(ln)].bbox, bbox))
         if _distance(whole[id(cap)].bbox, bbox) > SEED_GAP:
             continue  # no caption right above or below it: a figure's grid, not a table
-        if _stack_beyond(rules, lines, whole[id(cap)], bbox):
+        if _stack_beyond(edges[1], lines, whole[id(cap)], bbox):
             continue  # the header band of a table whose row rules go on: the open table is it
         free.remove(cap)
         found.append(FoundTable(page.number + 1, bbox, rows, cap))
     if free:
-        found += _open_tables(rules, lines, [(c, whole[id(c)]) for c in free], page.number + 1, found)
+        found += _open_tables(edges, lines, [(c, whole[id(c)]) for c in free], page.number + 1, found)
     return found
 
 
-def _stack_beyond(rules: list[tuple[Box, dict[str, Any]]], lines: list[Line], caption: Line,
-                  bbox: Box) -> bool:
+def _stack_beyond(across: list[Edge], lines: list[Line], caption: Line, bbox: Box) -> bool:
     """Whether the caption's stack of rules (``vaultd.parse.open_tables``) holds the grid
     ``bbox`` PyMuPDF found and goes on a row or more past it (SciELO shades every other row
     under a ruled header band: the finder returns the band, the rules run on to the end)."""
-    hs: list[Edge] = []
-    for _, path in rules:
-        hs += _edges(path)[1]
     stops = [ln for ln in lines if CAPTION_RE.match(ln.text) and ln.bbox != caption.bbox]
     return any(box[1] <= bbox[1] + 3.0 and box[3] >= bbox[3] + ROW_BEYOND
                and box[0] <= bbox[0] + 3.0 and box[2] >= bbox[2] - 3.0
-               for box in rule_stacks(_joined(hs), caption, stops, SEED_GAP, lines))
+               for box in rule_stacks(across, caption, stops, SEED_GAP, lines))
 
 
 #: How far past a found grid a caption's stack of rules must go to be the table instead.
@@ -361,10 +363,7 @@ def find_page_algorithms(page: Any, captions: list[Line], lines: list[Line],
     (``vaultd.parse.algorithms``), each with its pseudocode lines as rows."""
     if not captions:
         return []
-    hs: list[Edge] = []
-    for _, path in _drawn_rules(page, drawings):
-        hs += _edges(path)[1]
-    across = _joined(hs)
+    across = _rule_edges(_drawn_rules(page, drawings))[1]
     out: list[FoundTable] = []
     for cap in captions:
         box = algorithm_box(across, cap.bbox)
@@ -385,17 +384,12 @@ def _whole_caption(cap: Line, lines: list[Line]) -> Line:
     return replace(cap, bbox=_box_of([cap.bbox, *(ln.bbox for ln in below)]))
 
 
-def _open_tables(rules: list[tuple[Box, dict[str, Any]]], lines: list[Line],
+def _open_tables(edges: tuple[list[Edge], list[Edge]], lines: list[Line],
                  captions: list[tuple[Line, Line]], page: int, found: list[FoundTable]) -> list[FoundTable]:
     """Tables of captions no ruled table matched, found from their horizontal rules
-    (``vaultd.parse.open_tables``). ``captions``: each caption line with its whole caption."""
-    hs: list[Edge] = []
-    vs: list[Edge] = []
-    for _, path in rules:
-        v, h = _edges(path)
-        vs += v
-        hs += h
-    across = _joined(hs)
+    (``vaultd.parse.open_tables``). ``captions``: each caption line with its whole caption;
+    ``edges``: the page's ``_rule_edges``."""
+    vs, across = edges
     stops = [ln for ln in lines if CAPTION_RE.match(ln.text)]
     nearest = {id(cap): rule_stacks(across, whole, [ln for ln in stops if ln is not cap], SEED_GAP, lines)
                for cap, whole in captions}
@@ -431,8 +425,8 @@ def build_blocks_with_tables(doc: Any, pages: list[list[Line]], infos: list[Page
     ``drawings``: pages' ``get_cdrawings()`` already read (0-based page index)."""
     tables: list[FoundTable] = []
     for i, lines in enumerate(pages):
-        has_table = any(is_table_caption(ln.text) and opens_block(ln, lines) for ln in lines)
-        algorithms = [ln for ln in lines if is_algorithm_caption(ln.text) and opens_block(ln, lines)]
+        has_table = any(is_table_caption(ln.text) and can_open_caption(ln, lines) for ln in lines)
+        algorithms = [ln for ln in lines if is_algorithm_caption(ln.text) and can_open_caption(ln, lines)]
         if not has_table and not algorithms:
             continue  # no caption, no table: not even worth loading the page again
         page = doc[i]
@@ -472,7 +466,7 @@ def build_blocks_with_tables(doc: Any, pages: list[list[Line]], infos: list[Page
     return _identifiers_to_floats(blocks)
 
 
-def opens_block(line: Line, lines: list[Line]) -> bool:
+def can_open_caption(line: Line, lines: list[Line]) -> bool:
     """Whether ``line`` can open a caption: not when the line right above it in its block
     leaves a sentence open on a word no sentence ends on (``… are shown in`` | ``Table 4.
     AI-driven lists were …``: a body line that merely wraps to begin with the label)."""
