@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -117,6 +119,31 @@ def test_evidence_only_ever_keeps_or_drops_the_hyphen(words: list[str]) -> None:
     with hyphen_evidence([" ".join(words[2:]), f"{head}{tail} {head}-{tail}"]):
         joined = join_lines([f"x {head}-", f"{tail} y"])
     assert joined in (f"x {head}{tail} y", f"x {head}-{tail} y")
+
+
+_evidence_line = st.lists(
+    st.sampled_from(["Data", "data", "set", "dataset", "data-set", "co\u2010author", "x", "42", "-", "and"]),
+    max_size=5).map(" ".join)
+
+
+@given(st.lists(_evidence_line, max_size=8))
+def test_evidence_counts_each_lines_words_but_the_halves_of_split_words(lines: list[str]) -> None:
+    from collections import Counter
+
+    from vaultd.parse.layout import HyphenEvidence
+
+    expected: Counter[str] = Counter()  # the rule as documented, one line at a time
+    split_before = False
+    for line in lines:
+        words = re.findall(r"\w(?:[\w\u2010-]*\w)?", line.lower().replace("\u2010", "-"))
+        ends_split = line.rstrip().endswith("-")
+        if split_before:
+            words = words[1:]
+        if ends_split:
+            words = words[:-1]
+        expected.update(words)
+        split_before = ends_split
+    assert +HyphenEvidence(lines).counts == expected
 
 
 def test_chinese_and_japanese_lines_join_without_a_space_korean_with_one() -> None:

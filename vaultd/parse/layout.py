@@ -203,6 +203,12 @@ _WORD_RE = re.compile(r"\w(?:[\w\u2010-]*\w)?")
 _IDENTIFIER_RE = re.compile(r"@|://|www\.|/|\w\.\w")
 
 
+def _evidence_form(text: str) -> str:
+    """Lower case, U+2010 HYPHEN written as ``-``: the form the evidence counts words in."""
+    text = text.lower()
+    return text.replace("\u2010", "-") if "\u2010" in text else text
+
+
 class HyphenEvidence:
     """How a document spells its words, for line-end hyphens (rule 2).
 
@@ -211,17 +217,22 @@ class HyphenEvidence:
     """
 
     def __init__(self, lines: Iterable[str]) -> None:
-        self.counts: Counter[str] = Counter()
+        lines = list(lines)
+        # every word at once (a word never runs over a line break), then the halves of
+        # the split words taken out again: the first word after a split line and the
+        # last word of the line split
+        self.counts: Counter[str] = Counter(_WORD_RE.findall(_evidence_form("\n".join(lines))))
         split_before = False
         for line in lines:
-            words = _WORD_RE.findall(line.lower())
             ends_split = line.rstrip().endswith(_HYPHENS)
-            if split_before and words:
-                words = words[1:]
-            if ends_split and words:
-                words = words[:-1]
-            self.counts.update(words if "\u2010" not in line else
-                               [w.replace("\u2010", "-") for w in words])
+            if split_before or ends_split:
+                words = _WORD_RE.findall(_evidence_form(line))
+                halves = []
+                if split_before and words:
+                    halves.append(words.pop(0))
+                if ends_split and words:
+                    halves.append(words[-1])
+                self.counts.subtract(halves)
             split_before = ends_split
 
     def decide(self, fragment: str, right: str) -> bool | None:

@@ -135,67 +135,68 @@ def _read_page(page: Any, flags: int) -> list[Line]:
             text = join_spans(spans)
             if not text.strip():
                 continue
-            size, bold = _line_style(spans)
+            style = _line_style(spans)
             x0, y0, x1, y1 = line["bbox"]
-            if y1 - y0 > TALL_LINE * max(size, 1.0):
+            if y1 - y0 > TALL_LINE * max(style.size, 1.0):
                 y0, y1 = glyph_extent(spans, y0, y1)
-            faces: set[str] = set()
-            if len(spans) == 1:  # most lines: one font, no run-in lead
-                font = spans[0]["font"]
-            else:
-                font = max(spans, key=lambda sp: len(sp["text"]))["font"]
-                faces = {sp["font"] for sp in spans if _LETTER_RE.search(sp["text"])}
-            lines.append(Line(text=text, bbox=(x0, y0, x1, y1), size=size, bold=bold,
-                              block=bno, page=number, italic=_italic(spans),
-                              font=font.partition("+")[2] or font, mixed=len(faces) > 1,
-                              mono=_mono(spans)))
+            font = style.font
+            lines.append(Line(text=text, bbox=(x0, y0, x1, y1), size=style.size, bold=style.bold,
+                              block=bno, page=number, italic=style.italic,
+                              font=font.partition("+")[2] or font, mixed=style.mixed,
+                              mono=style.mono))
     return _merge_same_baseline(lines)
 
 
-def _mono(spans: list[dict[str, Any]]) -> bool:
-    """Most of the line's visible characters are set in a typewriter face (code)."""
-    if len(spans) == 1:  # most lines: the one span decides
-        return is_mono_font(spans[0]["font"]) and not spans[0]["text"].isspace()
-    shown = [len("".join(sp["text"].split())) for sp in spans]
-    mono = sum(n for sp, n in zip(spans, shown, strict=True) if is_mono_font(sp["font"]))
-    return mono >= 1 and mono * 10 >= sum(shown) * 6
+class LineStyle(NamedTuple):
+    """What a line's spans say of its type: its size and font (those of its longest
+    span, the size rounded to 0.1 pt) and whether most of it is bold, italic or set in a
+    typewriter face, and whether its letters come in more than one font."""
+
+    size: float
+    font: str
+    bold: bool
+    italic: bool
+    mono: bool
+    mixed: bool
 
 
-def _slanted(span: dict[str, Any]) -> bool:
-    font = span["font"]
-    return bool(span["flags"] & 2) or is_italic_font(font)
+def _line_style(spans: list[dict[str, Any]]) -> LineStyle:
+    """``LineStyle`` of one line, in one pass over its spans (it runs for every line).
 
-
-def _italic(spans: list[dict[str, Any]]) -> bool:
-    """Most of the line's letters are set in an italic font."""
-    if len(spans) == 1:  # most lines: the one span decides
-        return _slanted(spans[0]) and bool(spans[0]["text"].strip())
-    letters = [len(sp["text"].strip()) for sp in spans]
-    slanted = sum(n for sp, n in zip(spans, letters, strict=True)
-                  if sp["flags"] & 2 or is_italic_font(sp["font"]))
-    return slanted * 2 > sum(letters)
-
-
-def _line_style(spans: list[dict[str, Any]]) -> tuple[float, bool]:
-    """A line's size (that of its longest span, rounded to 0.1 pt) and whether most of
-    its characters are bold."""
-    if len(spans) == 1:  # most lines: one span decides both, no counting needed
+    * bold: more than half of all its characters are in a bold font (or flagged bold);
+    * italic: more than half of its letters (each span's text stripped) are slanted;
+    * mono: at least 60 % of its visible characters are in a typewriter face (code).
+    """
+    if len(spans) == 1:  # most lines: the one span decides, no counting needed
         sp = spans[0]
-        font = sp["font"]
-        return round(sp["size"], 1), bool(
-            sp["flags"] & 16 or is_bold_font(font))
-    size, best, bold, total = 0.0, -1, 0, 0
+        font, flags, text = sp["font"], sp["flags"], sp["text"]
+        return LineStyle(
+            round(sp["size"], 1), font, bool(flags & 16 or is_bold_font(font)),
+            bool(flags & 2 or is_italic_font(font)) and bool(text.strip()),
+            is_mono_font(font) and not text.isspace(), False)
+    size, font, best = 0.0, "", -1
+    total = bold = letters = slanted = shown = mono = 0
+    faces: set[str] = set()
     for sp in spans:
-        n = len(sp["text"])
+        text, face, flags = sp["text"], sp["font"], sp["flags"]
+        n = len(text)
         total += n
-        if n > best:  # the size of the longest span stands for the line
-            size, best = sp["size"], n
-        font = sp["font"]
-        if sp["flags"] & 16 or is_bold_font(font):
+        if n > best:  # the longest span stands for the line
+            size, font, best = sp["size"], face, n
+        if flags & 16 or is_bold_font(face):
             bold += n
-    return round(size, 1), bold * 2 > total
-
-
+        stripped = len(text.strip())
+        letters += stripped
+        if flags & 2 or is_italic_font(face):
+            slanted += stripped
+        visible = len("".join(text.split()))
+        shown += visible
+        if is_mono_font(face):
+            mono += visible
+        if _LETTER_RE.search(text):
+            faces.add(face)
+    return LineStyle(round(size, 1), font, bold * 2 > total, slanted * 2 > letters,
+                     mono >= 1 and mono * 10 >= shown * 6, len(faces) > 1)
 
 
 class Piece(NamedTuple):
