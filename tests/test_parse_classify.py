@@ -54,9 +54,10 @@ def test_a_numbered_line_in_capitals_at_the_body_size_is_a_section_heading() -> 
     assert classify("I. INTRODUCTION", 10.0, False, 1, BODY, True) == ("heading", "I")
     assert classify("III. ESTIMATION THEORY", 10.0, False, 1, BODY, True) == ("heading", "III")
     assert classify("1. INTRODUCTION", 10.0, False, 1, BODY, True) == ("heading", "1")
-    # A name with an initial, a line inside a block, or a line without a number stays text.
+    # A name with an initial, a heading's line inside a longer block, or a line without a
+    # number stays text.
     assert classify("A. SMITH AND B. JONES", 10.0, False, 1, BODY, True)[0] == "paragraph"
-    assert classify("I. INTRODUCTION", 10.0, False, 1, BODY, False)[0] == "paragraph"
+    assert classify("I. INTRODUCTION", 10.0, False, 2, BODY, False)[0] == "paragraph"
     assert classify("NASA AND ESA MISSIONS", 10.0, False, 1, BODY, True)[0] == "paragraph"
 
 

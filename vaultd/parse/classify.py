@@ -129,10 +129,11 @@ def is_short(n_lines: int, text: str) -> bool:
 
 
 def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
-             standalone: bool, *, italic: bool = False) -> tuple[ChunkType, str | None]:
-    """A block's type from its text and typography (largest size, all bold or italic, line
-    count), with its heading number when it is a numbered heading. ``standalone``: the
-    block was not split from a larger one."""
+             standalone: bool, *, italic: bool = False, small_caps: bool = False
+             ) -> tuple[ChunkType, str | None]:
+    """A block's type from its text and typography (largest size, all bold, italic or in
+    small capitals, line count), with its heading number when it is a numbered heading.
+    ``standalone``: the block was not split from a larger one."""
     if CAPTION_RE.match(text):
         return ("table" if is_table_caption(text) else "figure"), None
     if LIST_RE.match(text):
@@ -167,14 +168,18 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         # A numbered line set in italics on its own ("2.1. Main Objectives", MDPI, Elsevier).
         if italic and number is not None and one_line and size >= body - 0.3:
             return "heading", number
+        # A numbered line in small capitals (amsart's "1. Introduction" in CMCSC10).
+        if small_caps and number is not None and n_lines == 1 and size >= body - 0.3:
+            return "heading", number
         # A bold line in capitals on its own, even set smaller than the body ("THE SOCIAL
         # ECOLOGY OF WOLVES", Frontiers' subsection heads).
         if bold and one_line and _is_caps_heading(text) and size >= body - 2.0:
             return "heading", number
-        # A line in capitals on its own with a section number, in the body's own roman
-        # (IEEE's small capitals "I. INTRODUCTION", Wiley's "1. INTRODUCTION"). A single
-        # letter is no section number here: "A. SMITH" is a name.
-        if one_line and number is not None and _SECTION_NUMBER_RE.fullmatch(number) \
+        # A line in capitals with a section number, in the body's own roman (IEEE's
+        # small capitals "I. INTRODUCTION", Wiley's "1. INTRODUCTION"), also where the
+        # text layer puts it in one block with the keywords above it. A single letter is
+        # no section number here: "A. SMITH" is a name.
+        if n_lines == 1 and number is not None and _SECTION_NUMBER_RE.fullmatch(number) \
                 and _is_caps_title(text[len(number):]) and size >= body - 2.0:
             return "heading", number
     if (

@@ -11,6 +11,10 @@ from vaultd.parse.classify import FRAGMENT_MAX, lower_words
 from vaultd.parse.front import is_byline
 from vaultd.parse.paras import SENT_END, Para
 
+#: A change of size (pt) between two lines that ends a paragraph inside a block
+#: (``_split_group``), and keeps an acronym from continuing one.
+SIZE_STEP = 0.8
+
 
 def continues(prev: Para, cur: Para) -> bool:
     """Whether ``cur`` goes on with the paragraph or list item ``prev`` (CHI's bullet item
@@ -19,15 +23,26 @@ def continues(prev: Para, cur: Para) -> bool:
         return False
     if prev.text.rstrip().endswith(SENT_END):
         return False
+    if _is_address(prev.text):
+        return False  # "NUST, Pakistan shouzib@yahoo.com": no sentence to go on
     first = cur.text[:1]
     tail = prev.text.rstrip()
     if tail.endswith("-") and len(tail) > 1 and tail[-2].isalpha() and first.isalpha():
         return True  # a word split at the column or page break: SCI- / ENCEPARSE
-    if tail.rsplit(None, 1)[-1] in OPEN_WORDS and _ACRONYM_RE.match(cur.text):
-        return True  # "… method 1 for" | "LC-DAD-TOF was used": no sentence ends on "for"
+    if tail.rsplit(None, 1)[-1] in OPEN_WORDS and _ACRONYM_RE.match(cur.text) \
+            and abs(cur.lines[0].size - prev.lines[-1].size) <= SIZE_STEP:
+        # "… method 1 for" | "LC-DAD-TOF was used": no sentence ends on "for"; but an
+        # author's address in another size ("how to" | "NUST, Pakistan") is no sentence's
+        return True
     if _sentence_goes_on(prev, cur, tail):
         return True
     return first.islower() or (first in ",;)" and first != "") or bool(_INDEX_LEAD_RE.match(cur.text))
+
+
+def _is_address(text: str) -> bool:
+    """An author's address: an e-mail address among words none of which is in lowercase
+    letters (``NUST, Pakistan shouzib@yahoo.com``), never a sentence's beginning."""
+    return "@" in text and lower_words(text.split()) == 0
 
 
 def _sentence_goes_on(prev: Para, cur: Para, tail: str) -> bool:

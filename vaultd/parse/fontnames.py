@@ -68,3 +68,20 @@ def is_mono_font(name: str) -> bool:
     ``Courier``, ``Consolas``, ``DejaVuSansMono``, ``SourceCodePro-Regular``."""
     base, _ = _style(name)
     return bool(_MONO_RE.search(base))
+
+
+#: Small capitals: TeX's ``CMCSC10``/``ECCC1000``/``LMRomanCaps10``, and a style ending in
+#: ``SC`` (``MinionPro-RegularSC``, ``TimesNewRomanPS-SC``) or spelled out.
+_SMALL_CAPS_RE = re.compile(r"^(?:CMCSC|ECCC|EUSC|LMRomanCaps|LMRomanSlantCaps)\d|SmallCap|Small-Cap",
+                            re.IGNORECASE)
+
+
+_SC_STYLE_RE = re.compile(r"(?:regular|roman|it|italic|bold|bd|semibold|sb|medium|light|book)?sc")
+
+
+@functools.lru_cache(maxsize=1024)
+def is_small_caps_font(name: str) -> bool:
+    """A face of small capitals, in which amsart sets its section heads (``1. Introduction``
+    in ``CMCSC10``) and some journals their authors' names."""
+    base, style = _style(name)
+    return bool(_SMALL_CAPS_RE.search(base) or _SC_STYLE_RE.fullmatch(style))

@@ -30,7 +30,7 @@ _START_RE = re.compile(
       | content\s+from\s+this\s+work\s+may\s+be\s+used
       | permission\s+to\s+make\s+digital
       | acm\s+reference\s+format
-      | (?:received|accepted|revised|submitted|published(?:\s+online)?|available\s+online|
+      | (?:date|received|accepted|revised|submitted|published(?:\s+online)?|available\s+online|
          first\s+published|online\s+publication\s+date|recebido|aceito|publicado)\b\s*:?\s*
          (?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|in\s+revised)
       | (?:citation|editor|academic\s+editor|handling\s+editor|edited\s+by|reviewed\s+by|
@@ -57,6 +57,8 @@ _START_RE = re.compile(
       | all\s+content\s+following\s+this\s+page\s+was\s+uploaded
       | (?:iop\s+conference\s+series|journal\s+of\s+physics\s*:\s*conference\s+series)\b.{0,80}$
       | key\s*words\s+(?-i:[A-Z])
+      | key\s+words\s+and\s+phrases\b  # amsart's first-page footnotes
+      | (?:\d{4}\s+)?mathematics\s+subject\s+classification\b
       | these\s+authors\s+(?:contributed\s+equally|have\s+contributed\s+equally|share)
     )""",
     re.IGNORECASE | re.VERBOSE | re.DOTALL,

@@ -144,7 +144,22 @@ def _read_page(page: Any, flags: int) -> list[Line]:
                               block=bno, page=number, italic=style.italic,
                               font=font.partition("+")[2] or font, mixed=style.mixed,
                               mono=style.mono))
-    return _merge_same_baseline(lines)
+    return _drop_doubles(_merge_same_baseline(lines))
+
+
+def _drop_doubles(lines: list[Line]) -> list[Line]:
+    """A line drawn twice over itself (a banner or footer overprinted to look bold) is
+    read once, as poppler reads overlapping copies of a glyph once."""
+    seen: set[tuple[str, int, int, int, int]] = set()
+    out: list[Line] = []
+    for ln in lines:
+        x0, y0, x1, y1 = (round(v) for v in ln.bbox)
+        key = (ln.text, x0, y0, x1, y1)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(ln)
+    return out
 
 
 class LineStyle(NamedTuple):

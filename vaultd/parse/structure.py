@@ -32,7 +32,15 @@ from vaultd.parse.classify import (
     is_short,
 )
 from vaultd.parse.code import code_runs, is_code, listing_goes_on
-from vaultd.parse.continuation import continues, is_scrap, next_line, rest_of_line, sentence_start
+from vaultd.parse.continuation import (
+    SIZE_STEP,
+    continues,
+    is_scrap,
+    next_line,
+    rest_of_line,
+    sentence_start,
+)
+from vaultd.parse.fontnames import is_small_caps_font
 from vaultd.parse.front import is_byline, is_front_matter
 from vaultd.parse.headings import (
     PATH_SEP,
@@ -44,7 +52,7 @@ from vaultd.parse.headings import (
     plain_lead,
     plain_text_layer,
 )
-from vaultd.parse.layout import join_lines
+from vaultd.parse.layout import join_lines, join_two
 from vaultd.parse.paras import (
     REFS_RE,
     SENT_END,
@@ -72,7 +80,7 @@ def _split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
         height = max(prev.bbox[3] - prev.bbox[1], 1.0)
         ends = prev.text.rstrip().endswith(SENT_END)
         new = (
-            abs(cur.size - prev.size) > 0.8
+            abs(cur.size - prev.size) > SIZE_STEP
             or (prev.bold and not cur.bold and prev.bbox[2] < right - 0.2 * width)
             or cur.bbox[1] - prev.bbox[3] > 0.9 * height
             or cur.bbox[1] < prev.bbox[1] - height  # jumped back up: a new column
@@ -123,6 +131,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     """Lines of every page (furniture already removed) → typed blocks in reading order."""
     del parser
     body = body_size(pages)
+    face = body_face(pages)
     plain = plain_text_layer(pages)
     paras: list[Para] = []
     in_refs = False
@@ -169,7 +178,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     append_piece(paras[-1], para_lines, text)  # the listing's next line
                     continue
                 cur.floating = kind in ("front", "code") or (kind == "paragraph" and (
-                    _is_small_print(para_lines, body, info) or (plain and is_label(text))
+                    _is_small_print(para_lines, body, info, face, lines) or (plain and is_label(text))
                     or _float_note(paras, para_lines, body)))
                 if kind in ("paragraph", "front") and caption_goes_on(paras, para_lines, text, body, plain):
                     append_piece(paras[-1], para_lines, text)  # its last words, its DOI
@@ -197,8 +206,27 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     cur.type = "equation"  # "d", ", 0": a formula's pieces, no sentence's
                 paras.append(cur)
     font_headings(paras, body)
-    front_after_title(paras, body)
+    _rejoin(paras, front_after_title(paras, body))
     return _to_blocks(paras, infos)
+
+
+def _rejoin(paras: list[Para], moved: list[Para]) -> None:
+    """Paragraphs that a block later found to be front matter had kept apart: the
+    paragraph before it goes on into the one after it when it ``continues`` there (a
+    column's last sentence, broken by an author's address read as the next column's top)."""
+    for para in moved:
+        at = next((i for i, p in enumerate(paras) if p is para), None)
+        if at is None:
+            continue
+        target = _merge_target(paras[:at])
+        after = next((p for p in paras[at + 1:] if not p.floating), None)
+        if target is None or after is None or not continues(target, after):
+            continue
+        target.text = join_two(target.text, after.text)
+        target.lines.extend(after.lines)
+        target.pieces.extend(after.pieces)
+        target.spans.extend(after.spans)
+        paras.remove(after)
 
 
 #: A sentence's end with a word after it, inside a line: a run-in heading's lead and the
@@ -213,7 +241,8 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
         return "code", None
     kind, number = classify(text, max(ln.size for ln in lines), all(ln.bold for ln in lines),
                             len(lines), body, alone or lines[0].bold,
-                            italic=all(ln.italic for ln in lines))
+                            italic=all(ln.italic for ln in lines),
+                            small_caps=all(is_small_caps_font(ln.font) for ln in lines))
     if kind == "paragraph" and alone and len(lines) == 1 and REFS_RE.match(text.strip()):
         return "heading", heading_number(text)  # "REFERENCES" on its own, in the body's font
     if kind == "paragraph" and is_formula_line(text) and is_short(len(lines), text) \
@@ -251,9 +280,45 @@ def _at_edge(lines: list[Line], info: PageInfo, body: float) -> bool:
             or max(ln.size for ln in lines) < body * 0.9)
 
 
-def _is_small_print(lines: list[Line], body: float, info: PageInfo) -> bool:
+def _is_small_print(lines: list[Line], body: float, info: PageInfo, face: str,
+                    page: list[Line]) -> bool:
+    """A footnote in the lower part of its page: set smaller than the body, or (a first
+    page's affiliation note, Scientific Reports' ``Department of …`` in 8.5 pt Corbel under
+    a 9 pt Minion body) a little smaller in another face, at the foot of its column."""
     size = max(ln.size for ln in lines)
-    return size < body * 0.9 and lines[0].bbox[1] > info.height * 0.6
+    if lines[0].bbox[1] <= info.height * 0.6:
+        return False
+    if size < body * 0.9:
+        return True
+    return size <= body - 0.4 and all(font_family(ln.font) != face for ln in lines) \
+        and _at_column_foot(lines, page)
+
+
+def font_family(font: str) -> str:
+    """A font's family: its name before the style, without a trailing number
+    (``MinionPro-Regular`` → ``MinionPro``, ``Corbel2`` → ``Corbel``)."""
+    base = font.partition("+")[2] or font
+    return re.split(r"[-,]", base, maxsplit=1)[0].rstrip("0123456789")
+
+
+def body_face(pages: list[list[Line]]) -> str:
+    """The family of the font most of the document's characters are set in."""
+    faces: Counter[str] = Counter()
+    for lines in pages:
+        for ln in lines:
+            faces[font_family(ln.font)] += len(ln.text)
+    return faces.most_common(1)[0][0] if faces else ""
+
+
+def _at_column_foot(lines: list[Line], page: list[Line]) -> bool:
+    """No line of the page stands below ``lines`` in their column but the note's own
+    (lines in its face and size)."""
+    x0 = min(ln.bbox[0] for ln in lines)
+    x1 = max(ln.bbox[2] for ln in lines)
+    bottom = max(ln.bbox[3] for ln in lines)
+    face, size = font_family(lines[0].font), lines[0].size
+    return not any(ln.bbox[1] > bottom and ln.bbox[0] < x1 and ln.bbox[2] > x0
+                   and (font_family(ln.font) != face or abs(ln.size - size) > 0.3) for ln in page)
 
 
 def _float_note(paras: list[Para], lines: list[Line], body: float) -> bool:

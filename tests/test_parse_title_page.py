@@ -1,0 +1,121 @@
+"""The title page's furniture kept out of the paragraphs: authors' addresses read out of
+place, banners, first-page footnotes, small-capital section heads (layout v16)."""
+
+from __future__ import annotations
+
+from vaultd.parse.classify import classify
+from vaultd.parse.front import is_front_matter
+from vaultd.parse.paras import Line, PageInfo
+from vaultd.parse.structure import build_blocks
+
+
+def _info(page: int) -> PageInfo:
+    return PageInfo(number=page, label=None, width=612.0, height=792.0,
+                    to_user=(1.0, 0.0, 0.0, -1.0, 0.0, 792.0))
+
+
+def _ln(text: str, box: tuple[float, float, float, float], block: int, page: int = 1, *,
+        size: float = 10.0, font: str = "Times-Roman", italic: bool = False) -> Line:
+    return Line(text=text, bbox=box, size=size, bold=False, block=block, page=page,
+                italic=italic, font=font)
+
+
+def _body(first: str, last: str, x0: float, y0: float, block: int, n: int = 6) -> list[Line]:
+    """A column's paragraph of ``n`` full lines, 12 pt apart."""
+    words = "and so the text of this column goes on over a full line of the body here"
+    texts = [first] + [words] * (n - 2) + [last]
+    return [_ln(t, (x0, y0 + 12 * i, x0 + 236, y0 + 12 * i + 10), block) for i, t in enumerate(texts)]
+
+
+def _texts(blocks: list, kind: str) -> list[str]:  # type: ignore[type-arg]
+    return [b.text for b in blocks if b.type == kind]
+
+
+def test_an_address_over_the_second_column_neither_joins_nor_breaks_its_sentence() -> None:
+    # IEEE: three authors side by side; the third one's address stands over the right
+    # column, which the reading order gives after the left column. The left column's last
+    # sentence ends "how to" and goes on at the right column's top, under the address.
+    lines = [
+        _ln("A New Requirement Prioritization Model for Products", (77, 81, 538, 96), 0, size=14.0),
+        _ln("Dr. Saeed Murtaza", (428, 129, 521, 142), 1, size=12.0),
+        _ln("NUST, Pakistan", (438, 155, 511, 167), 2, size=11.0, italic=True),
+        _ln("shouzib@yahoo.com", (427, 168, 519, 180), 2, size=11.0, italic=True),
+        *_body("Abstract- As compared to bespoke software development, in market driven",
+               "development of the model the study gives is outlined at the end here.", 62, 192, 3),
+        *_body("Prioritizing software requirements helps to determine which requirements",
+               "release but the biggest challenge is how to", 62, 629, 4),
+        *_body("prioritize large number of requirements in case of market-driven software.",
+               "and the last line of the column ends its sentence here at last.", 314, 192, 5),
+    ]
+    blocks = build_blocks([lines], [_info(1)], "pymupdf")
+    paras = _texts(blocks, "paragraph")
+    joined = next(p for p in paras if p.startswith("Prioritizing"))
+    assert "how to prioritize large number of requirements" in joined
+    assert not any("NUST" in p or "shouzib" in p for p in paras)
+    assert not any(b.type == "heading" and "Murtaza" in b.text for b in blocks)
+
+
+def test_a_banner_over_the_title_is_front_matter_and_a_title_opening_with_a_is_no_section() -> None:
+    lines = [
+        _ln("2010 International Conference on Data Storage and Data Engineering", (167, 44, 445, 54), 0),
+        _ln("A New Requirement Prioritization Model", (77, 81, 538, 96), 1, size=14.0),
+        _ln("Muhammad Atif Iqbal", (63, 129, 220, 141), 2, size=12.0),
+        *_body("We study how the requirements of products sold on a market are ranked.",
+               "and the last line of the column ends its sentence here at last.", 62, 192, 3),
+    ]
+    blocks = build_blocks([lines], [_info(1)], "pymupdf")
+    assert _texts(blocks, "paragraph") == [b.text for b in blocks if b.text.startswith("We study")]
+    assert [b.text for b in blocks if b.type == "front"] == [
+        "2010 International Conference on Data Storage and Data Engineering", "Muhammad Atif Iqbal"]
+
+
+def test_a_first_page_footnote_in_another_face_does_not_join_the_sentence_it_interrupts() -> None:
+    # Scientific Reports: the affiliation note (8.5 pt Corbel) under a 9 pt Minion body,
+    # between a sentence's two halves on pages 1 and 2.
+    minion = "MinionPro-Regular"
+    page1 = [_ln(f"Line {i} of the body text of the report, set in the body face as a whole line",
+                 (156, 400 + 11 * i, 556, 409 + 11 * i), 0, size=9.0, font=minion) for i in range(20)]
+    page1.append(_ln("there are many reports strongly highlight", (156, 620, 556, 629), 0, size=9.0,
+                     font=minion))
+    note = ["Department of Bioprocess development, Genetic Engineering and Biotechnology",
+            "Research Institute, City of Scientific Research. Correspondence to S.H."]
+    page1 += [_ln(t, (156, 709 + 10 * i, 556, 718 + 10 * i), 1, size=8.5, font="Corbel")
+              for i, t in enumerate(note)]
+    page2 = [_ln("that the low concentration of the nano-MgO is less toxic to human cells.",
+                 (156, 48, 556, 57), 0, page=2, size=9.0, font=minion)]
+    page2 += [_ln(f"Line {i} of the next page's body text, set in the body face as a whole line",
+                  (156, 59 + 11 * i, 556, 68 + 11 * i), 0, page=2, size=9.0, font=minion) for i in range(20)]
+    blocks = build_blocks([page1, page2], [_info(1), _info(2)], "pymupdf")
+    body = next(b for b in blocks if b.text.startswith("Line 0 of the body"))
+    assert "strongly highlight that the low concentration" in body.text
+    assert "Department" not in body.text
+    note_block = next(b for b in blocks if b.text.startswith("Department"))
+    assert "that the low" not in note_block.text
+
+
+def test_a_line_drawn_twice_over_itself_is_read_once() -> None:
+    from vaultd.parse.pymupdf import _drop_doubles
+
+    banner = _ln("2010 International Conference on Data Storage", (167.0, 44.0, 445.0, 54.0), 0)
+    again = _ln("2010 International Conference on Data Storage", (167.2, 44.1, 445.1, 54.2), 1)
+    other = _ln("2010 International Conference on Data Storage", (167.0, 744.0, 445.0, 754.0), 2)
+    assert _drop_doubles([banner, again, other]) == [banner, other]
+
+
+def test_numbered_heads_in_small_capitals_and_in_a_keywords_block_are_sections() -> None:
+    from vaultd.parse.fontnames import is_small_caps_font
+
+    # amsart: "1. Introduction" in CMCSC10, at the body's size
+    assert is_small_caps_font("ABCDEF+CMCSC10") and is_small_caps_font("MinionPro-RegularSC")
+    assert not is_small_caps_font("CMR10") and not is_small_caps_font("Arial-Desc")
+    assert classify("1. Introduction", 12.0, False, 1, 12.0, True, small_caps=True) == ("heading", "1")
+    assert classify("1. Introduction", 12.0, False, 1, 12.0, True)[0] == "paragraph"
+    # IEEE: "I. INTRODUCTION" in the block that holds the keywords above it
+    assert classify("I. INTRODUCTION", 10.0, False, 1, 10.0, False) == ("heading", "I")
+
+
+def test_amsart_first_page_footnotes_are_front_matter() -> None:
+    for text in ("Date: September 12, 2016.", "2010 Mathematics Subject Classification. 05B45, 52C20.",
+                 "Key words and phrases. Tilings, triple diagrams."):
+        assert is_front_matter(text, at_edge=False), text
+    assert not is_front_matter("Date of the study was fixed in advance.", at_edge=False)
