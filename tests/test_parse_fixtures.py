@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _papers import text_layer_pdfs
@@ -182,6 +183,40 @@ def test_complete_pdf_with_a_wrong_xref_offset_still_compiles_with_a_warning(tmp
     fixed = parse_pdf(bad)
     assert [b.text for b in fixed.blocks] == [b.text for b in parse_pdf(good).blocks]
     assert any("repaired" in w for w in fixed.warnings)
+
+
+def test_repaired_scan_with_a_blank_scanned_page_is_ocred_not_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An old scanner's file: MuPDF has to repair it, and one page is the image of a blank
+    # sheet. It has no text because nothing is written on it, not because text was lost.
+    import pymupdf
+
+    ocred: list[int] = []
+
+    def fake_ocr(page: Any, lang: str = "eng") -> list[object]:
+        ocred.append(page.number + 1)
+        return []
+
+    monkeypatch.setattr("vaultd.parse.ocr.ocr_page", fake_ocr)
+    monkeypatch.setattr("vaultd.parse.ocr.tesseract_available", lambda: True)
+    good = tmp_path / "good.pdf"
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 100), "Epidemic algorithms for replicated database maintenance.", fontsize=11)
+    blank = pymupdf.Pixmap(pymupdf.csGRAY, pymupdf.IRect(0, 0, 60, 80), False)
+    blank.set_rect(blank.irect, (255,))
+    doc.new_page().insert_image(pymupdf.Rect(0, 0, 612, 792), pixmap=blank)
+    doc.save(good)
+    data = good.read_bytes()
+    m = re.search(rb"startxref\s+(\d+)", data)
+    assert m is not None
+    bad = tmp_path / "scan.pdf"
+    bad.write_bytes(data[: m.start(1)] + str(int(m.group(1)) + 7).encode() + data[m.end(1) :])
+    parsed = parse_pdf(bad)
+    assert parsed.repaired and parsed.textless_pages == [2]
+    assert ocred == [2]
+    assert "Epidemic algorithms" in parsed.blocks[0].text
 
 
 def test_scanned_page_without_tesseract_says_to_install_it(

@@ -572,3 +572,98 @@ def test_addresses_set_in_a_typewriter_face_are_no_code(tmp_path: Path) -> None:
     assert is_code([line("R> paths <- dir(\"data\", pattern = \"csv\")")], "R> paths <- dir(\"data\", pattern = \"csv\")")
     assert is_code([line("12 return s;")], "12 return s;")
     assert not is_code([line("z = f(x,")], "z = f(x,")
+
+
+def test_tick_labels_right_against_a_plots_frame_never_reach_the_text(tmp_path: Path) -> None:
+    # ApJ: the y-axis values sit just left of the plot's frame, outside its drawing.
+    pymupdf = load_pymupdf()
+
+    def page(p: Any) -> None:
+        p.draw_rect(pymupdf.Rect(102, 60, 270, 190), color=(0, 0, 0), width=0.8)
+        for y, label in ((86, "100.0"), (120, "10.0"), (154, "1.0"), (188, "0.1")):  # the body's size
+            p.insert_text((100 - pymupdf.get_text_length(label, fontsize=10), y), label, fontsize=10)
+        _lines(p, 46, 215, ["Figure 1. Relative filter response curves of the four bands."], size=8)
+        _lines(p, 46, 250, BODY)
+
+    doc = _pdf(tmp_path / "ticks.pdf", page)
+    assert not any(t in {"100.0", "10.0", "1.0", "0.1"} for b in doc.blocks for t in [b.text.strip()])
+    assert _texts(doc, "paragraph")[0].startswith("Participants were recruited")
+
+
+def test_a_figure_never_grows_over_the_text_beside_it(tmp_path: Path) -> None:
+    # CIKM: a table's rules run across the page right over a chart set in the right
+    # column; the left column's lines level with the chart are the paper's text.
+    pymupdf = load_pymupdf()
+    left = ["performed similarly. One has to take into", "consideration that we are challenging a",
+            "well-established model with a novel one", "and in this last case tuned as well."]
+
+    def page(p: Any) -> None:
+        p.insert_text((46, 60), "Table 4: Results of the runs on the four collections.", fontsize=8)
+        p.draw_rect(pymupdf.Rect(46, 70, 550, 150), color=(0, 0, 0), width=0.6)  # the table's frame
+        p.insert_text((60, 95), "TF-IDF 0.1823 0.1923 0.2011 0.2133", fontsize=8)
+        p.draw_rect(pymupdf.Rect(320, 166, 550, 330), color=(0, 0, 0), width=0.8)  # the chart
+        _lines(p, 46, 190, left, size=9, leading=11)
+        _lines(p, 320, 350, ["Figure 3: Retrieval against document length."], size=8)
+
+    doc = _pdf(tmp_path / "beside.pdf", page)
+    text = " ".join(_texts(doc, "paragraph"))
+    assert "performed similarly. One has to take into consideration" in text
+    assert "tuned as well." in text
+
+
+def test_a_numbered_web_address_at_a_columns_foot_is_a_footnote_not_text(tmp_path: Path) -> None:
+    # CIKM: the footnote's address is set in the body's size, under the column's last
+    # line; the sentence goes on at the next page's top, with a number after "and".
+    first = ["For each collection we used a set of topics and their", "relevance judgments: 51-200 for the first disks and"]
+    rest = ["601-700 for the robust track, as the organisers did.", "We evaluated the models over these collections."]
+
+    def filler(n: int) -> Callable[[Any], None]:
+        return lambda p: _lines(p, 46, 150, [f"{line} (part {n})" for line in BODY])
+
+    def one(p: Any) -> None:
+        _lines(p, 46, 600, BODY + first)
+        p.insert_text((46, 760), "4", fontsize=6)
+        p.insert_text((50, 763), "http://trec.nist.gov/data/docs_eng.html", fontsize=10)
+
+    def two(p: Any) -> None:
+        _lines(p, 46, 120, rest)
+
+    doc = _pdf(tmp_path / "note.pdf", filler(1), filler(2), one, two)
+    para = next(t for t in _texts(doc, "paragraph") if t.startswith("Participants") and "first disks" in t)
+    assert "first disks and 601-700 for the robust track" in para
+    assert "http" not in para
+
+
+def test_a_sentence_inside_a_bracket_goes_on_in_the_next_column(tmp_path: Path) -> None:
+    def page(p: Any) -> None:
+        y = _lines(p, 46, 72, [f"Line {n} of the left column of the page, which is all prose." for n in range(50)],
+                   size=9, leading=12)
+        _lines(p, 46, y, ["The topics were 51-200 for the first disks and 601-700",
+                          "for the robust track (TREC 2004 Robust"], size=9, leading=12)
+        _lines(p, 310, 72, ["Track), and 451-550 for the web track of the", "same years, as the organisers chose."],
+               size=9, leading=12)
+
+    doc = _pdf(tmp_path / "bracket.pdf", page)
+    assert any("(TREC 2004 Robust Track), and 451-550" in t for t in _texts(doc, "paragraph"))
+
+
+def test_a_paragraph_ending_with_its_column_goes_on_into_a_flush_line_at_the_next_top(tmp_path: Path) -> None:
+    # ApJ indents its paragraphs; a sentence ended with the column's last line, full to
+    # its right edge, and the next column opens flush: the same paragraph. An indented
+    # opening is a new one.
+    column = [f"Line {n} of the left column of the page, which is all prose." for n in range(48)]
+    prose = ["We first deprojected the image to obtain a view",  # 187 pt, from 10 pt in
+             "of the galaxy with the orientation listed in Table 1."]  # 197 pt: to the edge
+    nxt = ["An azimuthal average was calculated at each", "radius and then subtracted from the disk."]
+
+    def page(p: Any, indent: float) -> None:
+        y = _lines(p, 46, 72, column, size=9, leading=12)
+        p.insert_text((56, y), prose[0], fontsize=9, fontname="helv")
+        p.insert_text((46, y + 12), prose[1], fontsize=9, fontname="helv")
+        _lines(p, 320 + indent, 72, nxt[:1], size=9)
+        _lines(p, 320, 84, nxt[1:] + column[:10], size=9, leading=12)
+
+    flush = _pdf(tmp_path / "flush.pdf", lambda p: page(p, 0.0))
+    assert any("listed in Table 1. An azimuthal average" in t for t in _texts(flush, "paragraph"))
+    indented = _pdf(tmp_path / "indented.pdf", lambda p: page(p, 10.0))
+    assert not any("listed in Table 1. An azimuthal average" in t for t in _texts(indented, "paragraph"))

@@ -22,7 +22,7 @@ def continues(prev: Para, cur: Para) -> bool:
     if prev.type not in ("paragraph", "list") or cur.type != "paragraph":
         return False
     if prev.text.rstrip().endswith(SENT_END):
-        return False
+        return prev.type == "paragraph" and _unindented_column_top(prev, cur)
     if _is_address(prev.text):
         return False  # "NUST, Pakistan shouzib@yahoo.com": no sentence to go on
     first = cur.text[:1]
@@ -34,9 +34,36 @@ def continues(prev: Para, cur: Para) -> bool:
         # "… method 1 for" | "LC-DAD-TOF was used": no sentence ends on "for"; but an
         # author's address in another size ("how to" | "NUST, Pakistan") is no sentence's
         return True
+    if first.isdigit() and tail.rsplit(None, 1)[-1] in OPEN_WORDS and not _ITEM_RE.match(cur.text):
+        return True  # "Each isolate was grown in" | "100 ml of MGYP medium"
     if _sentence_goes_on(prev, cur, tail):
         return True
     return first.islower() or (first in ",;)" and first != "") or bool(_INDEX_LEAD_RE.match(cur.text))
+
+
+#: How far (in ems) a paragraph's first line is set in from its others to count as indented.
+INDENT_EMS = 0.6
+
+
+def _unindented_column_top(prev: Para, cur: Para) -> bool:
+    """A paragraph whose last sentence ended with its column's last line, full to the
+    right edge, going on at the next column's top with a line set flush, in a document
+    that indents its paragraphs' first lines (the paragraph before shows it): ApJ's
+    ``… listed in Table 1.`` | ``An azimuthal average was calculated …``."""
+    last, head = prev.lines[-1], cur.lines[0]
+    if not (head.page > last.page or head.bbox[1] < last.bbox[1]):
+        return False  # not at the top of the next column or page
+    piece = [ln for ln in prev.lines if ln.page == last.page and ln.bbox[0] < last.bbox[2]
+             and last.bbox[0] < ln.bbox[2]]  # the last piece's lines, in its column
+    if len(piece) < 2 or len(cur.lines) < 2 or abs(head.size - last.size) > SIZE_STEP:
+        return False
+    em = max(last.size, 1.0)
+    full = last.bbox[2] >= max(ln.bbox[2] for ln in piece) - 0.1 * em
+    left = min(ln.bbox[0] for ln in prev.lines[1:] if ln.page == prev.lines[0].page) \
+        if len(prev.lines) > 1 and prev.lines[1].page == prev.lines[0].page else None
+    indents = left is not None and prev.lines[0].bbox[0] >= left + INDENT_EMS * em
+    flush = head.bbox[0] <= min(ln.bbox[0] for ln in cur.lines[1:3]) + 0.2 * em
+    return full and indents and flush
 
 
 def _is_address(text: str) -> bool:
@@ -63,7 +90,7 @@ def _sentence_goes_on(prev: Para, cur: Para, tail: str) -> bool:
         return False
     if lower_words(prev.lines[-1].text.split()) < 2 or is_byline(cur.lines[0].text):
         return False  # a line of names ("Miles Crawford," | "Doug Downey, …")
-    return tail[-1] in ",;" or tail.rsplit(None, 1)[-1] in OPEN_WORDS or first == "("
+    return tail[-1] in ",;" or tail.rsplit(None, 1)[-1] in OPEN_WORDS or first == "(" or inside
 
 
 #: A list item's or a numbered statement's opening (``(ii)``, ``2)``, ``3.``, ``a.``,

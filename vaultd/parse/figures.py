@@ -79,6 +79,7 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
         if region[1] >= cap.bbox[3] - 1.0:  # under its caption: the labels under its last row too
             bottom = _labels_under(lines, region, bottom, body)
         region = (region[0], region[1], region[2], bottom)
+        out |= _labels_beside(lines, region)
         for i, ln in enumerate(lines):
             if ln is cap:
                 continue
@@ -94,6 +95,30 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
 
 #: Labels under a figure's last row of drawings stand within this many points of it.
 LABEL_GAP_PT = 12.0
+
+
+def _labels_beside(lines: list[Any], region: Box) -> set[int]:
+    """Indexes of the labels set right beside ``region``, level with it: a plot's tick
+    labels, right-aligned against its frame's left edge (ApJ's ``100.0``/``10.0``), or a
+    legend against its right edge, and labels beside those. A label is a line of fewer
+    than ``BODY_LINE_WORDS`` words within ``LABEL_GAP_PT`` of the edge; no caption."""
+    x0, y0, x1, y1 = region
+    out: set[int] = set()
+    grew = True
+    while grew:
+        grew = False
+        for i, ln in enumerate(lines):
+            left, top, right, bottom = ln.bbox
+            if i in out or bottom <= y0 or top >= y1 or CAPTION_RE.match(ln.text) \
+                    or _words(ln.text) >= BODY_LINE_WORDS:
+                continue
+            if left < region[0] and x0 - LABEL_GAP_PT <= right < region[2]:
+                out.add(i)
+                x0, grew = min(x0, left), True
+            elif right > region[2] and region[0] < left <= x1 + LABEL_GAP_PT:
+                out.add(i)
+                x1, grew = max(x1, right), True
+    return out
 
 
 def _labels_under(lines: list[Any], region: Box, bottom: float, body: float) -> float:
@@ -229,8 +254,11 @@ def figure_region(page: Any, caption: Box, column: Box | None,
         if region is None:
             region = list(r)
         else:
-            region = [min(region[0], r[0]), min(region[1], r[1]),
-                      max(region[2], r[2]), max(region[3], r[3])]
+            grown = [min(region[0], r[0]), min(region[1], r[1]),
+                     max(region[2], r[2]), max(region[3], r[3])]
+            if _swallows(grown, (region, r), prose):
+                continue  # a table's rules across the page over a chart in one column
+            region = grown
         limit = min(limit, region[1])
     width, height = page.rect.width, page.rect.height
     if region is None:
@@ -245,6 +273,19 @@ def figure_region(page: Any, caption: Box, column: Box | None,
                 min(side[2] + PAD_PT, width), min(side[3] + PAD_PT, height))
     return (max(region[0] - PAD_PT, 0.0), max(region[1] - PAD_PT, 0.0),
             min(region[2] + PAD_PT, width), min(caption[1], height))
+
+
+def _swallows(grown: Sequence[float], parts: Sequence[Sequence[float]], prose: Sequence[Box]) -> bool:
+    """Whether the box ``grown`` from ``parts`` would take in a line of body text that
+    stands in none of them: a figure's region never grows over the text beside it."""
+    def inside(box: Sequence[float], x: float, y: float) -> bool:
+        return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+    for p in prose:
+        x, y = (p[0] + p[2]) / 2, (p[1] + p[3]) / 2
+        if inside(grown, x, y) and not any(inside(part, x, y) for part in parts):
+            return True
+    return False
 
 
 def _beside(caption: Box, rects: list[Box], others: Sequence[Box], prose: Sequence[Box]) -> Box | None:

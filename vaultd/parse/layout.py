@@ -135,7 +135,12 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    drawn twice over itself is read once; no paragraph goes on from a block without a
 #:    word in lowercase; amsart's section heads in small capitals and IEEE's numbered
 #:    capitals inside a block are headings; amsart's ``Date:``, subject classification
-#:    and key words are front matter.
+#:    and key words are front matter; a numbered web address at a column's foot is a
+#:    footnote; a sentence goes on past a bracket left open, and after an open word into
+#:    a number; a paragraph ending with its column goes on into a flush line at the next
+#:    column's top in a document that indents its paragraphs; a figure's region never
+#:    grows over the text beside it, and takes in the tick labels against its frame; a
+#:    repaired scan's blank scanned page is OCR'd, not taken for lost text.
 LAYOUT_VERSION = 16
 
 # Spacing accent → combining mark.

@@ -282,16 +282,23 @@ def _at_edge(lines: list[Line], info: PageInfo, body: float) -> bool:
 
 def _is_small_print(lines: list[Line], body: float, info: PageInfo, face: str,
                     page: list[Line]) -> bool:
-    """A footnote in the lower part of its page: set smaller than the body, or (a first
-    page's affiliation note, Scientific Reports' ``Department of …`` in 8.5 pt Corbel under
-    a 9 pt Minion body) a little smaller in another face, at the foot of its column."""
+    """A footnote in the lower part of its page: set smaller than the body, a numbered web
+    address at the foot of its column, or (a first page's affiliation note, Scientific
+    Reports' ``Department of …`` in 8.5 pt Corbel under a 9 pt Minion body) a little
+    smaller in another face at the foot of its column."""
     size = max(ln.size for ln in lines)
     if lines[0].bbox[1] <= info.height * 0.6:
         return False
     if size < body * 0.9:
         return True
+    if _URL_NOTE_RE.fullmatch(lines[0].text.strip()) and _at_column_foot(lines, page):
+        return True  # "4 http://trec.nist.gov/data/docs_eng.html", its address in the body's size
     return size <= body - 0.4 and all(font_family(ln.font) != face for ln in lines) \
         and _at_column_foot(lines, page)
+
+
+#: A footnote that is a web address after its number.
+_URL_NOTE_RE = re.compile(r"(?:\d{1,2}|[*†‡§¶])\s*(?:https?://|www\.)\S+")
 
 
 def font_family(font: str) -> str:

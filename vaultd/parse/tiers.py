@@ -29,11 +29,12 @@ def parse_pdf(
         if not doc.blocks:
             raise ParseError(f"{pdf}: no text extracted; try --parser pymupdf")
         return doc
-    if doc.repaired:
-        # Pages of a repaired file that lost their text lost their fonts or content
-        # streams (a cut-off download), they are not scans: OCR would turn a real text
-        # layer into lower-trust quotes, so the file is refused instead.
-        pages = ", ".join(map(str, doc.textless_pages))
+    if doc.repaired and (lost := _lost_pages(pdf, doc.textless_pages)):
+        # Pages of a repaired file that show no text and no image lost their fonts or
+        # content streams (a cut-off download), they are not scans: OCR would turn a real
+        # text layer into lower-trust quotes, so the file is refused instead. (An old
+        # scanner's file is often repaired too; its pages, a blank one included, are images.)
+        pages = ", ".join(map(str, lost))
         raise ParseError(
             f"{pdf}: PDF is damaged (pages {pages} lost their text when it was repaired; "
             "truncated download?); download it again"
@@ -65,3 +66,15 @@ def parse_pdf(
     if not doc.blocks:
         raise ParseError(f"{pdf}: OCR found no text; check the scan or the OCR language")
     return doc
+
+
+def _lost_pages(pdf: Path, textless: list[int]) -> list[int]:
+    """Those of the ``textless`` pages (1-based) that draw no image either: nothing on
+    them a scanner made, so their content was lost."""
+    from vaultd.parse.pymupdf import open_pdf
+
+    pdoc = open_pdf(pdf)
+    try:
+        return [n for n in textless if not pdoc[n - 1].get_images()]
+    finally:
+        pdoc.close()
