@@ -667,3 +667,40 @@ def test_a_paragraph_ending_with_its_column_goes_on_into_a_flush_line_at_the_nex
     assert any("listed in Table 1. An azimuthal average" in t for t in _texts(flush, "paragraph"))
     indented = _pdf(tmp_path / "indented.pdf", lambda p: page(p, 10.0))
     assert not any("listed in Table 1. An azimuthal average" in t for t in _texts(indented, "paragraph"))
+
+
+def test_a_figure_made_of_small_text_and_a_ruled_table_stays_out_of_the_paragraphs(tmp_path: Path) -> None:
+    # ACL 2022 (TableFormer): Figure 1 is a small ruled table with questions and answers
+    # set under it, in 9 pt under an 11 pt body, with no picture around them.
+    pymupdf = load_pymupdf()
+
+    def page(p: Any) -> None:
+        _lines(p, 46, 80, BODY, size=11)
+        p.draw_rect(pymupdf.Rect(120, 130, 260, 165), color=(0, 0, 0), width=0.5)
+        _lines(p, 130, 142, ["Nation Gold Silver", "Spain 1 2"], size=9, leading=10)
+        _lines(p, 46, 185, ["Question: Which nation received 2 silver medals?", "Gold Answer: Spain, Ukraine",
+                            "(b) The model gives an incomplete answer here."], size=9, leading=10)
+        _lines(p, 46, 230, ["Figure 1: Examples showing the limits of existing models."], size=10)
+        _lines(p, 46, 260, BODY, size=11)
+
+    doc = _pdf(tmp_path / "textfig.pdf", page)
+    paragraphs = _texts(doc, "paragraph")
+    assert not any("Question:" in t or "Gold Answer" in t or "Nation Gold" in t for t in paragraphs)
+    assert sum(t.startswith("Participants were recruited") for t in paragraphs) == 2
+
+
+def test_the_last_line_of_the_text_over_a_figure_is_no_label_of_it(tmp_path: Path) -> None:
+    # MDPI 2019: a sentence from the page before ends on a short line right over the
+    # figure's top edge ("in Figure 7c."); it is the text's, not the figure's.
+    pymupdf = load_pymupdf()
+
+    def page(p: Any) -> None:
+        p.insert_text((46, 80), "are found to be 24.3 and 44.8 respectively, which is still within the limits shown",
+                      fontsize=10)
+        p.insert_text((46, 93), "in Figure 7c.", fontsize=10)
+        p.draw_rect(pymupdf.Rect(46, 92, 540, 300), color=(0, 0, 0), width=0.8)
+        _lines(p, 46, 320, ["Figure 7. Control results for the second scenario."], size=9)
+        _lines(p, 46, 350, BODY)
+
+    doc = _pdf(tmp_path / "over.pdf", page)
+    assert any(t.endswith("within the limits shown in Figure 7c.") for t in _texts(doc, "paragraph"))

@@ -34,7 +34,8 @@ def continues(prev: Para, cur: Para) -> bool:
         # "… method 1 for" | "LC-DAD-TOF was used": no sentence ends on "for"; but an
         # author's address in another size ("how to" | "NUST, Pakistan") is no sentence's
         return True
-    if first.isdigit() and tail.rsplit(None, 1)[-1] in OPEN_WORDS and not _ITEM_RE.match(cur.text):
+    if first.isdigit() and tail.rsplit(None, 1)[-1] in OPEN_WORDS and _QUANTITY_RE.match(cur.text) \
+            and not _ITEM_RE.match(cur.text):
         return True  # "Each isolate was grown in" | "100 ml of MGYP medium"
     if _sentence_goes_on(prev, cur, tail):
         return True
@@ -91,6 +92,12 @@ def _sentence_goes_on(prev: Para, cur: Para, tail: str) -> bool:
     if lower_words(prev.lines[-1].text.split()) < 2 or is_byline(cur.lines[0].text):
         return False  # a line of names ("Miles Crawford," | "Doug Downey, …")
     return tail[-1] in ",;" or tail.rsplit(None, 1)[-1] in OPEN_WORDS or first == "(" or inside
+
+
+#: A number that goes on with a sentence: a quantity in lowercase words or a clause's
+#: end (``100 ml of``, ``601-700 for``, ``10000. Use``), not a footer's ``37th Conference``
+#: or a running header's ``318 IEEE``.
+_QUANTITY_RE = re.compile(r"\d[\d.,\u2009-]*(?:\s+[a-zµ°%]|[.,;:)])")
 
 
 #: A list item's or a numbered statement's opening (``(ii)``, ``2)``, ``3.``, ``a.``,

@@ -19,8 +19,9 @@ import zlib
 from collections.abc import Sequence
 from typing import Any
 
+from vaultd.parse.algorithms import is_algorithm_caption
 from vaultd.parse.base import Box
-from vaultd.parse.classify import CAPTION_RE
+from vaultd.parse.classify import CAPTION_RE, is_figure_caption
 
 CHAIN_GAP_PT = 40.0
 #: Beside a caption, the drawings of one figure stand at most this far apart (the next
@@ -67,6 +68,7 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
     out: set[int] = set()
     for cap in captions:
         out |= _tiny_text_above(lines, cap, body)
+        out |= _small_text_figure(lines, cap, body, rects)
         others = [ln.bbox for ln in lines if ln is not cap and CAPTION_RE.match(ln.text)]
         prose = [ln.bbox for ln in lines if ln.size >= body - 0.5 and _words(ln.text) >= BODY_LINE_WORDS]
         region = figure_region(page, cap.bbox, None, rects, others, prose)
@@ -89,6 +91,9 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
                 continue
             if _words(ln.text) >= PROSE_WORDS and ln.size >= body - 0.5:
                 continue
+            if ln.bbox[1] < region[1] and any(o.block == ln.block and o.bbox[3] <= ln.bbox[1] + 1.0
+                                              for o in lines if o is not ln):
+                continue  # the last line of the text over the figure ("in Figure 7c."), no label
             out.add(i)
     return out
 
@@ -156,6 +161,31 @@ def _tiny_text_above(lines: list[Any], cap: Any, body: float) -> set[int]:
             break
         out.add(i)
     return out
+
+
+def _small_text_figure(lines: list[Any], cap: Any, body: float, rects: list[Box]) -> set[int]:
+    """Indexes of the lines of a figure made mostly of text (ACL's worked examples: a
+    small table drawn with rules, questions and answers set under it), right above
+    ``cap`` in its column: between the caption and the nearest line of body text (or
+    caption) above it, with some drawing among them, the lines set smaller than the body.
+    None when that caption above is a table's (its cells are the table's)."""
+    col = [(i, ln) for i, ln in enumerate(lines)
+           if ln is not cap and ln.page == cap.page and ln.bbox[3] <= cap.bbox[1] + 1.0
+           and cap.bbox[0] - 2.0 <= (ln.bbox[0] + ln.bbox[2]) / 2 <= cap.bbox[2] + 2.0]
+    caption_blocks = {ln.block for ln in lines if ln.page == cap.page and (
+        CAPTION_RE.match(ln.text) or is_algorithm_caption(ln.text))}
+    nearest = max((ln for _, ln in col if ln.block in caption_blocks or (
+        ln.size >= body - 0.5 and _words(ln.text) >= BODY_LINE_WORDS)), key=lambda ln: ln.bbox[3], default=None)
+    top = nearest.bbox[3] if nearest is not None else 0.0
+    if nearest is not None and nearest.block in caption_blocks and not any(
+            is_figure_caption(ln.text) for ln in lines if ln.page == cap.page and ln.block == nearest.block):
+        return set()  # under a table's or an algorithm's caption: its cells, its steps
+    if not any(r[1] >= top - 1.0 and r[3] <= cap.bbox[1] + 1.0 and r[0] < cap.bbox[2] and cap.bbox[0] < r[2]
+               for r in rects):
+        return set()
+    inside = [(i, ln) for i, ln in col if ln.bbox[1] >= top - 1.0]
+    small = {i for i, ln in inside if ln.size < body - 0.5}
+    return small if len(small) * 2 > len(inside) else set()
 
 
 def graphics_rects(page: Any, drawings: list[dict[str, Any]] | None = None) -> list[Box]:

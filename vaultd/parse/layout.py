@@ -140,7 +140,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    a number; a paragraph ending with its column goes on into a flush line at the next
 #:    column's top in a document that indents its paragraphs; a figure's region never
 #:    grows over the text beside it, and takes in the tick labels against its frame; a
-#:    repaired scan's blank scanned page is OCR'd, not taken for lost text.
+#:    repaired scan's blank scanned page is OCR'd, not taken for lost text; a figure
+#:    made of small text over a ruled table (ACL's worked examples) keeps its text; the
+#:    last line of the text over a figure's top edge is no label.
 LAYOUT_VERSION = 16
 
 # Spacing accent → combining mark.
