@@ -97,3 +97,16 @@ def test_a_table_caption_repeated_on_the_pages_of_a_long_table_is_kept() -> None
     drop_furniture(pages, [792.0] * 3)
     assert [lines[0].text for lines in pages] == [
         "Tabla 1 – Índices de divulgación por ítems y por bloques."] * 3
+
+
+def test_a_floats_continued_on_next_page_note_is_furniture_wherever_it_stands() -> None:
+    def line(text: str, y: float) -> Line:
+        return Line(text=text, bbox=(72.0, y, 400.0, y + 9.0), size=8.0, bold=False, block=0, page=1)
+
+    pages = [[line("Figure 1. Study design of the farm task, in three phases.", 300.0),
+              line("Figure 1 continued on next page", 420.0),
+              line("(legend continued on next page)", 500.0),
+              line("The study continued on next page count, as the rules said.", 600.0)]]
+    drop_furniture(pages, [792.0])
+    assert [ln.text for ln in pages[0]] == ["Figure 1. Study design of the farm task, in three phases.",
+                                            "The study continued on next page count, as the rules said."]

@@ -17,6 +17,11 @@ MARGIN_FRACTION = 0.085
 #: How far in a line repeated at the same height on several pages still counts as furniture.
 WIDE_MARGIN_FRACTION = 0.12
 _PAGE_NUMBER_RE = re.compile(r"^(page\s+)?(\d{1,4}|[ivxlcdm]{1,6})(\s*(of|/)\s*\d+)?$", re.I)
+#: A float's note that it goes on overleaf (eLife's ``Figure 1 continued on next page``,
+#: Cell Press's ``(legend continued on next page)``), wherever on the page it stands.
+_CONTINUED_RE = re.compile(
+    r"^\(?(?:(?:figure|fig\.|table)\s+\d+\s+)?(?:legend\s+)?continued\s+on\s+(?:the\s+)?next\s+page\)?$",
+    re.I)
 
 
 
@@ -38,7 +43,8 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
     a bare number there must also be the page's outermost line (a page number set well
     inside a wide margin, as theses do, not a table's last figure).
 
-    A caption is never furniture: a table run over several pages repeats its caption at
+    A float's ``… continued on next page`` note is furniture wherever it stands. A caption
+    is never furniture: a table run over several pages repeats its caption at
     the same height on each (SciELO's ``Tabla 1 – …`` over ``2 de 3``), and without it
     the rows under it would be read as body text.
     """
@@ -57,6 +63,8 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
         keep: list[Line] = []
         for ln in lines:
             text = ln.text.strip()
+            if _CONTINUED_RE.match(text):
+                continue
             if CAPTION_RE.match(text):
                 keep.append(ln)
                 continue
