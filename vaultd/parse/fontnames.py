@@ -75,7 +75,8 @@ def is_mono_font(name: str) -> bool:
 _SMALL_CAPS_RE = re.compile(r"^(?:CMCSC|ECCC|EUSC|LMRomanCaps|LMRomanSlantCaps)\d|SmallCap|Small-Cap",
                             re.IGNORECASE)
 
-
+#: A style part (after the family's ``-``) naming small capitals: ``SC``, ``RegularSC``,
+#: ``ItSC`` … (not ``Desc``).
 _SC_STYLE_RE = re.compile(r"(?:regular|roman|it|italic|bold|bd|semibold|sb|medium|light|book)?sc")
 
 

@@ -132,8 +132,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    (an author's address the reading order gives after the abstract, banners), and the
 #:    sentence they had kept apart goes on; a title opening with ``A`` is no numbered
 #:    section; a first-page footnote a little smaller in another face floats; a line
-#:    drawn twice over itself is read once; no paragraph goes on from a block without a
-#:    word in lowercase; amsart's section heads in small capitals and IEEE's numbered
+#:    drawn twice over itself is read once; no paragraph goes on from an author's
+#:    address (an e-mail address, no word in lowercase); amsart's section heads in small capitals and IEEE's numbered
 #:    capitals inside a block are headings; amsart's ``Date:``, subject classification
 #:    and key words are front matter; a numbered web address at a column's foot is a
 #:    footnote; a sentence goes on past a bracket left open, and after an open word into

@@ -41,6 +41,7 @@ from vaultd.parse.continuation import (
     sentence_start,
 )
 from vaultd.parse.fontnames import is_small_caps_font
+from vaultd.parse.footnotes import body_face, is_footnote
 from vaultd.parse.front import is_byline, is_front_matter
 from vaultd.parse.headings import (
     PATH_SEP,
@@ -178,7 +179,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     append_piece(paras[-1], para_lines, text)  # the listing's next line
                     continue
                 cur.floating = kind in ("front", "code") or (kind == "paragraph" and (
-                    _is_small_print(para_lines, body, info, face, lines) or (plain and is_label(text))
+                    is_footnote(para_lines, body, info, face, lines) or (plain and is_label(text))
                     or _float_note(paras, para_lines, body)))
                 if kind in ("paragraph", "front") and caption_goes_on(paras, para_lines, text, body, plain):
                     append_piece(paras[-1], para_lines, text)  # its last words, its DOI
@@ -278,54 +279,6 @@ def _at_edge(lines: list[Line], info: PageInfo, body: float) -> bool:
     return (lines[0].bbox[1] < info.height * EDGE_FRACTION
             or lines[-1].bbox[3] > info.height * (1 - EDGE_FRACTION)
             or max(ln.size for ln in lines) < body * 0.9)
-
-
-def _is_small_print(lines: list[Line], body: float, info: PageInfo, face: str,
-                    page: list[Line]) -> bool:
-    """A footnote in the lower part of its page: set smaller than the body, a numbered web
-    address at the foot of its column, or (a first page's affiliation note, Scientific
-    Reports' ``Department of …`` in 8.5 pt Corbel under a 9 pt Minion body) a little
-    smaller in another face at the foot of its column."""
-    size = max(ln.size for ln in lines)
-    if lines[0].bbox[1] <= info.height * 0.6:
-        return False
-    if size < body * 0.9:
-        return True
-    if _URL_NOTE_RE.fullmatch(lines[0].text.strip()) and _at_column_foot(lines, page):
-        return True  # "4 http://trec.nist.gov/data/docs_eng.html", its address in the body's size
-    return size <= body - 0.4 and all(font_family(ln.font) != face for ln in lines) \
-        and _at_column_foot(lines, page)
-
-
-#: A footnote that is a web address after its number.
-_URL_NOTE_RE = re.compile(r"(?:\d{1,2}|[*†‡§¶])\s*(?:https?://|www\.)\S+")
-
-
-def font_family(font: str) -> str:
-    """A font's family: its name before the style, without a trailing number
-    (``MinionPro-Regular`` → ``MinionPro``, ``Corbel2`` → ``Corbel``)."""
-    base = font.partition("+")[2] or font
-    return re.split(r"[-,]", base, maxsplit=1)[0].rstrip("0123456789")
-
-
-def body_face(pages: list[list[Line]]) -> str:
-    """The family of the font most of the document's characters are set in."""
-    faces: Counter[str] = Counter()
-    for lines in pages:
-        for ln in lines:
-            faces[font_family(ln.font)] += len(ln.text)
-    return faces.most_common(1)[0][0] if faces else ""
-
-
-def _at_column_foot(lines: list[Line], page: list[Line]) -> bool:
-    """No line of the page stands below ``lines`` in their column but the note's own
-    (lines in its face and size)."""
-    x0 = min(ln.bbox[0] for ln in lines)
-    x1 = max(ln.bbox[2] for ln in lines)
-    bottom = max(ln.bbox[3] for ln in lines)
-    face, size = font_family(lines[0].font), lines[0].size
-    return not any(ln.bbox[1] > bottom and ln.bbox[0] < x1 and ln.bbox[2] > x0
-                   and (font_family(ln.font) != face or abs(ln.size - size) > 0.3) for ln in page)
 
 
 def _float_note(paras: list[Para], lines: list[Line], body: float) -> bool:
