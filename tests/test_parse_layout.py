@@ -164,3 +164,12 @@ def test_a_soft_hyphen_inside_a_line_is_not_drawn_and_not_quoted() -> None:
     assert join_lines(["Core Team, 2020). Mixed-\u00adeffect nonparametric", "ANOVA"]) == \
         "Core Team, 2020). Mixed-effect nonparametric ANOVA"
     assert join_lines(["with Kenward-\u00ad", "Roger approximation"]) == "with Kenward-Roger approximation"
+
+
+def test_texs_dot_and_bar_accents_combine_with_their_letter_as_poppler_reads_them() -> None:
+    from vaultd.parse.layout import repair_chars
+
+    # MDPI 2019's mass flow rate and heat load (TeX's \dot), PPoPP's dequeue D-bar (\bar)
+    assert repair_chars("where ˙m (kg s−1) is the mass flow rate and ˙Qloss the loss") == \
+        "where \u1e41 (kg s−1) is the mass flow rate and Q\u0307loss the loss"
+    assert repair_chars("the cell ¯D is visited") == "the cell D\u0304 is visited"

@@ -142,7 +142,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    grows over the text beside it, and takes in the tick labels against its frame; a
 #:    repaired scan's blank scanned page is OCR'd, not taken for lost text; a figure
 #:    made of small text over a ruled table (ACL's worked examples) keeps its text; the
-#:    last line of the text over a figure's top edge is no label.
+#:    last line of the text over a figure's top edge is no label; TeX's dot and bar
+#:    accents (and the ogonek) combine with their letter.
 LAYOUT_VERSION = 16
 
 # Spacing accent → combining mark.
@@ -157,6 +158,9 @@ SPACING_ACCENTS = {
     "\u02d8": "\u0306",  # ˘ breve
     "\u02da": "\u030a",  # ˚ ring
     "\u02dd": "\u030b",  # ˝ double acute
+    "\u02d9": "\u0307",  # ˙ dot above (TeX's \dot: ``ṁ``, ``Q̇``)
+    "\u00af": "\u0304",  # ¯ macron (TeX's \bar: ``D̄``)
+    "\u02db": "\u0328",  # ˛ ogonek
 }
 _ACCENT_RE = re.compile("([" + "".join(SPACING_ACCENTS) + r"])\s?([A-Za-z\u0131])")
 
