@@ -14,6 +14,7 @@ same ``pHYs``), deflated at ``PNG_LEVEL`` instead of zlib's default 6.
 from __future__ import annotations
 
 import contextlib
+import re
 import struct
 import zlib
 from collections.abc import Sequence
@@ -197,10 +198,21 @@ def graphics_rects(page: Any, drawings: list[dict[str, Any]] | None = None) -> l
         found = page.get_cdrawings() if drawings is None else drawings
         paths = [tuple(float(v) for v in path["rect"]) for path in found]
         rects += cluster_boxes(paths, tuple(page.rect))  # type: ignore[arg-type]
-    for info in page.get_image_info():
+    for info in page.get_image_info() if _may_show_images(page) else ():
         bx0, by0, bx1, by1 = info["bbox"]
         rects.append((bx0, by0, bx1, by1))
     return [r for r in rects if r[2] - r[0] > 2 and r[3] - r[1] > 2]
+
+
+#: An inline image's operator in a content stream (``BI … ID … EI``).
+_INLINE_IMAGE_RE = re.compile(rb"(?:^|\s)BI\s")
+
+
+def _may_show_images(page: Any) -> bool:
+    """Whether the page has an image to box: one in its resources (its forms' included)
+    or inline in its content. ``get_image_info`` reads the page's whole text again to find
+    them (≈ 2 ms a page); a TeX page whose figures are vector drawings has none."""
+    return bool(page.get_images(full=True)) or bool(_INLINE_IMAGE_RE.search(page.read_contents()))
 
 
 #: MuPDF's infinite rectangle (``fz_infinite_rect``), which including a point leaves as is.
