@@ -119,3 +119,10 @@ def test_amsart_first_page_footnotes_are_front_matter() -> None:
                  "Key words and phrases. Tilings, triple diagrams."):
         assert is_front_matter(text, at_edge=False), text
     assert not is_front_matter("Date of the study was fixed in advance.", at_edge=False)
+
+
+def test_a_copyright_mark_the_text_layer_maps_to_a_feminine_ordinal_is_still_one() -> None:
+    # Cell Press's fonts map © to ª: "ª 2022 The Authors." in the first page's footer
+    footer = "Steffen et al., 2022, Cell Reports 38, 110564 March 29, 2022 ª 2022 The Authors."
+    assert is_front_matter(footer, at_edge=True, small=True)
+    assert not is_front_matter("a 1ª 2022 edição do relatório", at_edge=True, small=True)

@@ -105,7 +105,7 @@ def is_article_type(text: str) -> bool:
 
 
 #: A copyright mark: ``©``, TeX's circled ``c⃝``, ``(c) 2020``, ``Copyright``.
-_COPYRIGHT_RE = re.compile(r"©|c\u20dd|\(c\)\s*\d{4}|\bcopyright\b", re.IGNORECASE)
+_COPYRIGHT_RE = re.compile(r"©|c\u20dd|\(c\)\s*\d{4}|\bcopyright\b|(?<!\d)ª\s*(?:19|20)\d\d\b", re.IGNORECASE)
 
 
 #: A publisher's or repository's cover page put before the article's first page (IOP's
