@@ -41,6 +41,14 @@ def _style(name: str) -> tuple[str, str]:
 
 
 @functools.lru_cache(maxsize=1024)
+def font_family(name: str) -> str:
+    """A font's family: its name without the subset prefix, before its style, without a
+    trailing number (``MinionPro-Regular`` → ``MinionPro``, ``Corbel2`` → ``Corbel``)."""
+    base, _ = _style(name)
+    return re.split(r"[-,]", base, maxsplit=1)[0].rstrip("0123456789")
+
+
+@functools.lru_cache(maxsize=1024)
 def is_bold_font(name: str) -> bool:
     """``Times-Bold``, ``AdvGulliv-B``, ``NimbusRomNo9L-Medi``, ``CMBX10`` … (not ``-Medium``)."""
     base, style = _style(name)

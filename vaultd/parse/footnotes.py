@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from vaultd.parse.fontnames import font_family
 from vaultd.parse.paras import Line, PageInfo
 
 
@@ -27,13 +28,6 @@ def is_footnote(lines: list[Line], body: float, info: PageInfo, face: str, page:
 
 #: A footnote that is a web address after its number.
 _URL_NOTE_RE = re.compile(r"(?:\d{1,2}|[*†‡§¶])\s*(?:https?://|www\.)\S+")
-
-
-def font_family(font: str) -> str:
-    """A font's family: its name before the style, without a trailing number
-    (``MinionPro-Regular`` → ``MinionPro``, ``Corbel2`` → ``Corbel``)."""
-    base = font.partition("+")[2] or font
-    return re.split(r"[-,]", base, maxsplit=1)[0].rstrip("0123456789")
 
 
 def body_face(pages: list[list[Line]]) -> str:

@@ -220,14 +220,14 @@ def _rejoin(paras: list[Para], moved: list[Para]) -> None:
         if at is None:
             continue
         target = _merge_target(paras[:at])
-        after = next((p for p in paras[at + 1:] if not p.floating), None)
-        if target is None or after is None or not continues(target, after):
+        nxt = next((j for j in range(at + 1, len(paras)) if not paras[j].floating), None)
+        if target is None or nxt is None or not continues(target, paras[nxt]):
             continue
+        after = paras.pop(nxt)  # by place: two paras may be equal field for field
         target.text = join_two(target.text, after.text)
         target.lines.extend(after.lines)
         target.pieces.extend(after.pieces)
         target.spans.extend(after.spans)
-        paras.remove(after)
 
 
 #: A sentence's end with a word after it, inside a line: a run-in heading's lead and the
