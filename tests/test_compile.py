@@ -320,6 +320,30 @@ def test_figure_graphics_are_pymupdfs_own_drawing_clusters_on_every_fixture_page
     assert pages >= 30
 
 
+def test_an_inline_image_is_a_figure_graphic_and_the_letters_bi_are_not(tmp_path: Path) -> None:
+    import pymupdf
+
+    from vaultd.parse.figures import graphics_rects
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 72), "BI ID EI, BIOLOGY", fontsize=10)  # the operators' letters, as text
+    text_only = page.get_contents()[0]
+    image = doc.new_page(width=595, height=842)
+    image.insert_text((72, 72), "Figure 1. A 2 x 2 grey image drawn inline.", fontsize=10)
+    xref = image.get_contents()[0]
+    inline = b"q 120 0 0 90 100 500 cm BI /W 2 /H 2 /CS /G /BPC 8 ID \x00\xff\xff\x00 EI Q\n"
+    doc.update_stream(xref, doc.xref_stream(xref) + b"\n" + inline)
+    doc.save(tmp_path / "inline.pdf")
+    doc.close()
+    with pymupdf.open(tmp_path / "inline.pdf") as doc:
+        assert doc[0].get_contents() == [text_only] and not doc[0].get_images(full=True)
+        assert graphics_rects(doc[0]) == []
+        boxes = graphics_rects(doc[1])
+        assert boxes == [tuple(i["bbox"]) for i in doc[1].get_image_info()]
+        assert [tuple(round(v) for v in b) for b in boxes] == [(100, 252, 220, 342)]
+
+
 _coord = st.floats(min_value=0, max_value=60, allow_nan=False).map(lambda v: float(np.float32(v)))
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from vaultd.models import Chunk, Provenance
 from vaultd.notes.markdown import render_chunk
 from vaultd.parse.pymupdf import PyMuPDFParser, load_pymupdf
-from vaultd.parse.textlayer import prose_words, unreliable
+from vaultd.parse.textlayer import mis_mapped, prose_words, unreliable
 
 
 @pytest.mark.parametrize("text", [
@@ -38,6 +38,15 @@ def test_ordinary_text_in_any_script_is_reliable(text: str) -> None:
 @given(st.text(st.characters(blacklist_categories=("Co", "Cs"), blacklist_characters="\ufffd¼þðÞ")))
 def test_text_without_the_telltale_glyphs_is_never_unreliable(text: str) -> None:
     assert not unreliable(text)
+
+
+_PRIVATE_USE = st.one_of(st.integers(0xE000, 0xF8FF), st.integers(0xF0000, 0x10FFFD)).map(chr)
+
+
+@given(st.text(), _PRIVATE_USE, st.integers(0, 10_000))
+def test_a_private_use_glyph_anywhere_makes_a_text_mis_mapped(text: str, glyph: str, at: int) -> None:
+    at %= len(text) + 1
+    assert mis_mapped(text[:at] + glyph + text[at:])
 
 
 def test_a_radical_bar_read_as_ligatures_is_not_prose() -> None:

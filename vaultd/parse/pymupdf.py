@@ -12,7 +12,7 @@ import functools
 import importlib
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -26,9 +26,7 @@ from vaultd.parse.glyphs import (
     MIN_WORD_SPACING,
     TALL_LINE,
     glyph_extent,
-    math_runs,
-    place_accents,
-    respace_math,
+    repair_glyphs,
 )
 from vaultd.parse.layout import LAYOUT_VERSION, SPACING_ACCENTS, hyphen_evidence
 from vaultd.parse.paras import Line, PageInfo
@@ -120,9 +118,7 @@ def _read_page(page: Any, flags: int) -> list[Line]:
     with mupdf_text():
         textpage = page.get_textpage(flags=flags)
         data = page.get_text("dict", textpage=textpage)
-        if math_runs(data):
-            respace_math(data, page.get_text("rawdict", textpage=textpage))
-        place_accents(page, data, flags)
+        repair_glyphs(page, textpage, data, flags)
     number = page.number + 1
     for bno, block in enumerate(data["blocks"]):
         if block.get("type", 0) != 0:
@@ -175,6 +171,13 @@ class LineStyle(NamedTuple):
     mixed: bool
 
 
+@functools.lru_cache(maxsize=4096)
+def _face(font: str, flags: int) -> tuple[bool, bool, bool]:
+    """Whether a span of ``font`` with MuPDF's ``flags`` is bold, italic, typewriter."""
+    return (bool(flags & 16) or is_bold_font(font), bool(flags & 2) or is_italic_font(font),
+            is_mono_font(font))
+
+
 def _line_style(spans: list[dict[str, Any]]) -> LineStyle:
     """``LineStyle`` of one line, in one pass over its spans (it runs for every line).
 
@@ -184,34 +187,43 @@ def _line_style(spans: list[dict[str, Any]]) -> LineStyle:
     """
     if len(spans) == 1:  # most lines: the one span decides, no counting needed
         sp = spans[0]
-        font, flags, text = sp["font"], sp["flags"], sp["text"]
-        return LineStyle(
-            round(sp["size"], 1), font, bool(flags & 16 or is_bold_font(font)),
-            bool(flags & 2 or is_italic_font(font)) and bool(text.strip()),
-            is_mono_font(font) and not text.isspace(), False)
+        font, text = sp["font"], sp["text"]
+        bold, italic, mono = _face(font, sp["flags"])
+        blank = text.isspace()
+        return LineStyle(round(sp["size"], 1), font, bold, italic and not blank, mono and not blank, False)
     size, font, best = 0.0, "", -1
-    total = bold = letters = slanted = shown = mono = 0
+    total = bold_n = letters = slanted = 0
+    any_mono = False
     faces: set[str] = set()
     for sp in spans:
-        text, face, flags = sp["text"], sp["font"], sp["flags"]
+        text, face = sp["text"], sp["font"]
         n = len(text)
         total += n
         if n > best:  # the longest span stands for the line
             size, font, best = sp["size"], face, n
-        if flags & 16 or is_bold_font(face):
-            bold += n
+        bold, italic, mono = _face(face, sp["flags"])
+        if bold:
+            bold_n += n
         stripped = len(text.strip())
         letters += stripped
-        if flags & 2 or is_italic_font(face):
+        if italic:
             slanted += stripped
-        visible = len("".join(text.split()))
-        shown += visible
-        if is_mono_font(face):
-            mono += visible
-        if _LETTER_RE.search(text):
+        any_mono = any_mono or mono
+        if face not in faces and _LETTER_RE.search(text):
             faces.add(face)
-    return LineStyle(round(size, 1), font, bold * 2 > total, slanted * 2 > letters,
-                     mono >= 1 and mono * 10 >= shown * 6, len(faces) > 1)
+    return LineStyle(round(size, 1), font, bold_n * 2 > total, slanted * 2 > letters,
+                     any_mono and _mostly_mono(spans), len(faces) > 1)
+
+
+def _mostly_mono(spans: list[dict[str, Any]]) -> bool:
+    """At least 60 % of the spans' visible characters are in a typewriter face."""
+    shown = mono = 0
+    for sp in spans:
+        visible = len("".join(sp["text"].split()))
+        shown += visible
+        if _face(sp["font"], sp["flags"])[2]:
+            mono += visible
+    return mono >= 1 and mono * 10 >= shown * 6
 
 
 class Piece(NamedTuple):
@@ -294,10 +306,18 @@ def join_spans(spans: list[dict[str, Any]]) -> str:
     # kind per span: 0 blank, 1 spacing accents, 2 visible text; and, for each position,
     # the index of the first visible span at or after it (-1: none; one backward pass)
     kinds = [_span_kind(t) for t in texts]
+    out: list[str] = []
+    if min(kinds) == 2:  # most lines: visible spans only
+        out.append(texts[0])
+        for i in range(1, len(texts)):
+            text = texts[i]
+            if not out[-1][-1].isspace() and not text[0].isspace() and _spans_spaced(spans[i - 1], spans[i]):
+                out.append(" ")
+            out.append(text)
+        return "".join(out)
     ahead = [-1] * (len(texts) + 1)
     for i in range(len(texts) - 1, -1, -1):
         ahead[i] = i if kinds[i] == 2 else ahead[i + 1]
-    out: list[str] = []
     prev = -1  # index of the last visible span written
     mark = 0  # where a space before the next visible span (and its accents) goes
     for i, text in enumerate(texts):
@@ -380,11 +400,12 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
     return out
 
 
-def _drop_figure_text(doc: Any, pages: list[list[Line]],
+def _drop_figure_text(pdf_pages: Sequence[Any], pages: list[list[Line]],
                       drawings: dict[int, list[dict[str, Any]]]) -> dict[int, list[Box]]:
     """Remove the text drawn inside figures (``vaultd.parse.figures.figure_text``), in
-    place: only pages with a figure caption are looked at. Returns those pages'
-    ``graphics_rects`` (1-based page → boxes); ``drawings`` keeps their drawings (0-based)."""
+    place: only pages with a figure caption are looked at (``pdf_pages``: the document's
+    loaded pages). Returns those pages' ``graphics_rects`` (1-based page → boxes);
+    ``drawings`` keeps their drawings (0-based)."""
     from vaultd.parse.figures import figure_text, graphics_rects
 
     body = body_size(pages)
@@ -393,7 +414,7 @@ def _drop_figure_text(doc: Any, pages: list[list[Line]],
         captions = [ln for ln in lines if is_figure_caption(ln.text)]
         if not captions:
             continue
-        page = doc[i]
+        page = pdf_pages[i]
         drawings[i] = page.get_cdrawings()
         graphics[i + 1] = graphics_rects(page, drawings[i])
         inside = figure_text(page, lines, captions, body, graphics[i + 1])
@@ -428,7 +449,9 @@ class PyMuPDFParser:
             pages: list[list[Line]] = []
             infos: list[PageInfo] = []
             n = doc.page_count
+            loaded: list[Any] = []  # each page is loaded once (figures and tables look again)
             for page in doc:
+                loaded.append(page)
                 try:
                     lines = _read_page(page, flags)
                 except Exception as exc:  # MuPDF raises plain RuntimeError on broken streams
@@ -455,11 +478,11 @@ class PyMuPDFParser:
             textless = [i + 1 for i, lines in enumerate(pages) if not lines]
             drop_furniture(pages, [p.height for p in infos])
             drawings: dict[int, list[dict[str, Any]]] = {}  # get_cdrawings, read once a page
-            graphics = _drop_figure_text(doc, pages, drawings)
+            graphics = _drop_figure_text(loaded, pages, drawings)
             from vaultd.parse.tables import build_blocks_with_tables  # needs the open doc
 
             with hyphen_evidence(ln.text for lines in pages for ln in lines):
-                blocks = build_blocks_with_tables(doc, pages, infos, self.name, build=build_blocks,
+                blocks = build_blocks_with_tables(loaded, pages, infos, self.name, build=build_blocks,
                                                   drawings=drawings)
             return ParsedDocument(
                 self.name, self.version, n, blocks, warnings, textless, repaired=doc.is_repaired,

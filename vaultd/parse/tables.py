@@ -33,7 +33,7 @@ found there is attached to the nearest table caption on its page:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -418,18 +418,19 @@ def _open_tables(edges: tuple[list[Edge], list[Edge]], lines: list[Line],
     return out
 
 
-def build_blocks_with_tables(doc: Any, pages: list[list[Line]], infos: list[PageInfo],
+def build_blocks_with_tables(pdf_pages: Sequence[Any], pages: list[list[Line]], infos: list[PageInfo],
                              parser: str, build: BuildFn = build_blocks,
                              drawings: dict[int, list[dict[str, Any]]] | None = None) -> list[Block]:
     """``build_blocks`` with each found table folded into its caption's ``table`` block.
-    ``drawings``: pages' ``get_cdrawings()`` already read (0-based page index)."""
+    ``pdf_pages``: the document's loaded pages; ``drawings``: pages' ``get_cdrawings()``
+    already read (0-based page index)."""
     tables: list[FoundTable] = []
     for i, lines in enumerate(pages):
         has_table = any(is_table_caption(ln.text) and can_open_caption(ln, lines) for ln in lines)
         algorithms = [ln for ln in lines if is_algorithm_caption(ln.text) and can_open_caption(ln, lines)]
         if not has_table and not algorithms:
             continue  # no caption, no table: not even worth loading the page again
-        page = doc[i]
+        page = pdf_pages[i]
         drawn = (drawings or {}).get(i)
         if drawn is None:  # read once for the page's tables and algorithms both
             drawn = page.get_cdrawings()

@@ -48,6 +48,8 @@ def unreliable(text: str) -> bool:
 def mis_mapped(text: str) -> bool:
     """Whether ``text`` holds glyphs its PDF maps to the wrong text (Private Use code
     points, MathType's ``¼``/``ð…Þ``/``þ``), not only glyphs mapped to none."""
+    if "ð" not in text and "¼" not in text and "þ" not in text and (not text or max(text) < "\ue000"):
+        return False  # most text: none of the characters the patterns look for
     return _WRONG_RE.search(text) is not None or len(_LONE_RE.findall(text)) >= 2
 
 
