@@ -402,6 +402,11 @@ def test_compile_leaving_chunks_pending_says_what_to_run_and_json_counts_them(
     res = runner.invoke(main_group, [*args, "--json"], env={"OLLAMA_HOST": fake.url})
     pending = json.loads(res.stdout)["enrichment_pending"]
     assert pending > 0 and f"{pending} chunks of {key} await enrichment" in res.stderr
+    from vaultd.enrich.contract import skip_reason
+    from vaultd.notes.markdown import parse_note
+
+    written = parse_note(vault.note_path(key).read_text(encoding="utf-8")).chunks
+    assert pending == sum(1 for c in written if c.enrichment == "pending" and skip_reason(c) is None)
 
     enrich_note(vault, settings_for(vault, fake.url), key)
     res = runner.invoke(main_group, [*args, "--json"], env={"OLLAMA_HOST": fake.url})

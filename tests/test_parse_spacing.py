@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from vaultd.parse.layout import join_lines
@@ -226,3 +226,28 @@ def test_placing_accents_only_reorders(text: str, widths: list[float]) -> None:
         chars.append({"bbox": (x, 0.0, x + w, 10.0)})
         x += w * 0.5
     assert sorted(accents_before(text, chars)) == sorted(text)
+
+
+_SPAN_TEXT = st.one_of(st.text(st.sampled_from("aZ1 _-`"), max_size=12),  # ASCII only
+                       st.text(st.sampled_from("aZé1 _-`´¨ˆ˜¸ˇ˘˙¯˛ΩЖ中"), max_size=12))
+
+
+@example([[("e`a", "Times-Roman")], [("1`", "Times-Roman"), ("_`", "Times-Roman")]])  # TeX's `` quotes
+@example([[("Fo¨rster", "Times-Roman"), ("x=y", "CambriaMath")]])
+@given(st.lists(st.lists(st.tuples(_SPAN_TEXT, st.sampled_from(["Times-Roman", "CambriaMath"])),
+                         min_size=1, max_size=4), max_size=6))
+def test_the_span_scan_finds_every_accent_after_a_letter_and_every_math_run(
+        lines: list[list[tuple[str, str]]]) -> None:
+    from vaultd.parse.glyphs import ASCII_ACCENT, scan_spans
+    from vaultd.parse.layout import SPACING_ACCENTS
+
+    assert {ch for ch in SPACING_ACCENTS if ch.isascii()} == {ASCII_ACCENT}
+    data = {"blocks": [{"lines": [{"spans": [{"text": t, "font": f} for t, f in line]} for line in lines]},
+                       {"type": 1}]}  # an image block has no lines
+    spans = [sp for block in data["blocks"] for line in block.get("lines", ()) for sp in line["spans"]]
+    math, accented = scan_spans(data)
+    # the plain definitions: a letter (not a digit or "_") right before a spacing accent;
+    # several glyphs in a math font
+    assert accented == [sp for sp in spans if any(
+        t[i - 1].isalpha() and t[i] in SPACING_ACCENTS for t in [sp["text"]] for i in range(1, len(t)))]
+    assert math == any("Math" in sp["font"] and len(sp["text"].strip()) > 1 for sp in spans)

@@ -102,15 +102,9 @@ def capture_command(ctx: click.Context, input_text: str | None, doi: str | None,
         ctx.exit(1)
 
 
-def _pending(vault: Any, cite_key: str) -> int:
-    from vaultd.pipeline.enrich import pending_count
-
-    return pending_count(vault, cite_key)
-
-
 def _enrich_hint(settings: Any, compiled: dict[str, dict[str, Any] | None], quiet: bool) -> None:
     """Compiling never waits for the LLM: one stderr line says what fills pending chunks."""
-    from vaultd.pipeline.enrich import pending_hint
+    from vaultd.enrich.pending import pending_hint
 
     counts = {k: c["enrichment_pending"] for k, c in compiled.items()
               if c and "enrichment_pending" in c}
@@ -144,7 +138,7 @@ def _compile_all(vault: Any, settings: Any, results: list[Any],
             continue
         compiled[res.cite_key] = {"note": str(out.note_path), "chunks": out.chunks,
                                   "pages": out.pages, "warnings": list(out.warnings),
-                                  "enrichment_pending": _pending(vault, res.cite_key)}
+                                  "enrichment_pending": out.pending}
     notes = [Path(c["note"]) for c in compiled.values() if c and "note" in c]
     if notes:
         from vaultd.pipeline.index import index_after_compile

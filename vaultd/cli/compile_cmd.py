@@ -39,10 +39,10 @@ def compile_command(ctx: click.Context, cite_key: str, parser: str | None, as_js
     from vaultd.pipeline.index import index_after_compile
 
     result.warnings.extend(index_after_compile(vault, settings, [result.note_path]))
-    from vaultd.pipeline.enrich import pending_count, pending_hint
+    from vaultd.enrich.pending import pending_hint
 
     # Compiling never waits for the LLM: say what fills the pending chunks instead.
-    pending = pending_count(vault, result.cite_key)
+    pending = result.pending
     hint = pending_hint(settings, {result.cite_key: pending})
     if as_json:
         emit_json({

@@ -189,16 +189,20 @@ def _small_text_figure(lines: list[Any], cap: Any, body: float, rects: list[Box]
     return small if len(small) * 2 > len(inside) else set()
 
 
-def graphics_rects(page: Any, drawings: list[dict[str, Any]] | None = None) -> list[Box]:
+def graphics_rects(page: Any, drawings: list[dict[str, Any]] | None = None,
+                   images: list[dict[str, Any]] | None = None) -> list[Box]:
     """Boxes of the page's vector-drawing clusters and images. ``drawings``: the page's
-    ``get_cdrawings()``, when the caller already has them."""
+    ``get_cdrawings()``, ``images``: its ``get_image_info()``, when the caller already
+    has them."""
     rects: list[Box] = []
     # cluster_drawings can fail on odd pages; images and the text region still apply
     with contextlib.suppress(Exception):
         found = page.get_cdrawings() if drawings is None else drawings
         paths = [tuple(float(v) for v in path["rect"]) for path in found]
         rects += cluster_boxes(paths, tuple(page.rect))  # type: ignore[arg-type]
-    for info in page.get_image_info() if _may_show_images(page) else ():
+    if images is None:
+        images = page.get_image_info() if _may_show_images(page) else []
+    for info in images:
         bx0, by0, bx1, by1 = info["bbox"]
         rects.append((bx0, by0, bx1, by1))
     return [r for r in rects if r[2] - r[0] > 2 and r[3] - r[1] > 2]

@@ -42,20 +42,34 @@ def _is_math_run(span: dict[str, Any]) -> bool:
 def repair_glyphs(page: Any, textpage: Any, data: dict[str, Any], flags: int) -> None:
     """Both repairs of a page's ``dict`` (read from ``textpage`` with ``flags``), in
     place: word spaces in math-font runs (``respace_math``), then accents drawn after
-    their letter (``place_accents``). One pass over the spans finds where either applies."""
+    their letter (``place_accents``)."""
+    math, accented = scan_spans(data)
+    if math:
+        respace_math(data, textpage.extractRAWDICT())
+    # respacing only puts spaces between glyphs: it never makes a letter meet an accent
+    place_accents(page, accented, flags)
+
+
+#: The one spacing accent in ASCII, the grave: any other makes a span's text non-ASCII.
+ASCII_ACCENT = "\u0060"
+
+
+def scan_spans(data: dict[str, Any]) -> tuple[bool, list[dict[str, Any]]]:
+    """Where a page's ``dict`` needs ``repair_glyphs``, in one pass over its spans: whether
+    it has a math-font run, and its spans with a spacing accent right after a letter.
+    (``str.isascii`` rules out most spans far faster than the pattern can.)"""
     math = False
     accented: list[dict[str, Any]] = []
+    search = _LETTER_ACCENT_RE.search
     for block in data["blocks"]:
         for line in block.get("lines", ()):
             for span in line["spans"]:
+                text = span["text"]
+                if (not text.isascii() or ASCII_ACCENT in text) and search(text):
+                    accented.append(span)
                 if not math and _is_math_run(span):
                     math = True
-                if _LETTER_ACCENT_RE.search(span["text"]):
-                    accented.append(span)
-    if math:
-        respace_math(data, page.get_text("rawdict", textpage=textpage))
-    # respacing only puts spaces between glyphs: it never makes a letter meet an accent
-    place_accents(page, accented, flags)
+    return math, accented
 
 
 def _span_pairs(data: dict[str, Any], raw: dict[str, Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:

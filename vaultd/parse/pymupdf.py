@@ -113,11 +113,28 @@ def is_truncated(pdf: Path) -> bool:
     return b"%%EOF" not in tail or b"startxref" not in tail
 
 
-def _read_page(page: Any, flags: int) -> list[Line]:
+def text_page(source: Any, flags: int) -> Any:
+    """A ``TextPage`` of a page or a display list. (PyMuPDF documents
+    ``DisplayList.get_textpage`` as returning one; 1.28 returns MuPDF's own stext page,
+    which the ``TextPage`` class wraps.)"""
+    pymupdf = load_pymupdf()
+    tp = source.get_textpage(flags=flags)
+    return tp if isinstance(tp, pymupdf.TextPage) else pymupdf.TextPage(tp)
+
+
+def display_list(page: Any) -> Any | None:
+    """The page's display list, or None for a rotated page (whose display list is in the
+    unrotated space, while vaultd reads text in the page's own)."""
+    return None if page.rotation else page.get_displaylist()
+
+
+def _read_page(page: Any, flags: int, dl: Any | None = None) -> list[Line]:
+    """The page's lines; ``dl``: its display list (the text is read from it, the content
+    stream is not run a second time)."""
     lines: list[Line] = []
     with mupdf_text():
-        textpage = page.get_textpage(flags=flags)
-        data = page.get_text("dict", textpage=textpage)
+        textpage = text_page(dl if dl is not None else page, flags)
+        data = textpage.extractDICT()
         repair_glyphs(page, textpage, data, flags)
     number = page.number + 1
     for bno, block in enumerate(data["blocks"]):
@@ -401,7 +418,8 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
 
 
 def _drop_figure_text(pdf_pages: Sequence[Any], pages: list[list[Line]],
-                      drawings: dict[int, list[dict[str, Any]]]) -> dict[int, list[Box]]:
+                      drawings: dict[int, list[dict[str, Any]]],
+                      lists: dict[int, Any] | None = None) -> dict[int, list[Box]]:
     """Remove the text drawn inside figures (``vaultd.parse.figures.figure_text``), in
     place: only pages with a figure caption are looked at (``pdf_pages``: the document's
     loaded pages). Returns those pages' ``graphics_rects`` (1-based page → boxes);
@@ -416,7 +434,9 @@ def _drop_figure_text(pdf_pages: Sequence[Any], pages: list[list[Line]],
             continue
         page = pdf_pages[i]
         drawings[i] = page.get_cdrawings()
-        graphics[i + 1] = graphics_rects(page, drawings[i])
+        dl = (lists or {}).get(i)
+        images = None if dl is None else text_page(dl, load_pymupdf().TEXT_PRESERVE_IMAGES).extractIMGINFO()
+        graphics[i + 1] = graphics_rects(page, drawings[i], images)
         inside = figure_text(page, lines, captions, body, graphics[i + 1])
         if inside:
             pages[i] = [ln for j, ln in enumerate(lines) if j not in inside]
@@ -450,15 +470,19 @@ class PyMuPDFParser:
             infos: list[PageInfo] = []
             n = doc.page_count
             loaded: list[Any] = []  # each page is loaded once (figures and tables look again)
+            lists: dict[int, Any] = {}  # display lists of the pages with a caption
             for page in doc:
                 loaded.append(page)
                 try:
-                    lines = _read_page(page, flags)
+                    dl = display_list(page)
+                    lines = _read_page(page, flags, dl)
                 except Exception as exc:  # MuPDF raises plain RuntimeError on broken streams
                     raise ParseError(
                         f"{pdf}: page {page.number + 1} cannot be read ({exc}); download the PDF again"
                     ) from exc
                 pages.append(lines)
+                if dl is not None and any(is_figure_caption(ln.text) for ln in lines):
+                    lists[page.number] = dl
                 inv = ~page.transformation_matrix
                 infos.append(
                     PageInfo(
@@ -478,7 +502,8 @@ class PyMuPDFParser:
             textless = [i + 1 for i, lines in enumerate(pages) if not lines]
             drop_furniture(pages, [p.height for p in infos])
             drawings: dict[int, list[dict[str, Any]]] = {}  # get_cdrawings, read once a page
-            graphics = _drop_figure_text(loaded, pages, drawings)
+            graphics = _drop_figure_text(loaded, pages, drawings, lists)
+            lists.clear()
             from vaultd.parse.tables import build_blocks_with_tables  # needs the open doc
 
             with hyphen_evidence(ln.text for lines in pages for ln in lines):

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from vaultd.config import Settings
+from vaultd.enrich.pending import pending_chunks
 from vaultd.errors import InputError, ParseError
 from vaultd.models import Chunk, MetaFile, Note, NoteMeta
 from vaultd.parse.algorithms import is_algorithm_caption
@@ -44,6 +45,7 @@ class CompileResult:
     chunks: int
     pages: int
     warnings: list[str] = field(default_factory=list)
+    pending: int = 0  # content chunks of the note written still awaiting enrichment
 
 
 def read_meta(vault: Vault, cite_key: str) -> MetaFile:
@@ -331,14 +333,22 @@ def compile_note(
         enrichment="pending" if chunks else None,
         **trust,
     )
-    new = Note(meta=note_meta, citations=citations, chunks=chunks)
+    note_path = vault.new_note_path(cite_key, folder)
+    written = write_merged(vault, note_path, Note(meta=note_meta, citations=citations, chunks=chunks))
+    return CompileResult(cite_key, note_path, parser_name, len(chunks), pages, warnings,
+                         pending_chunks(written.chunks))
+
+
+def write_merged(vault: Vault, note_path: Path, new: Note) -> Note:
+    """Write ``new`` at ``note_path`` (atomically), merged with the note already there:
+    the user's own sections and the enrichment of unchanged chunks are kept. Returns the
+    note written."""
     from vaultd.notes import markdown as note_mod
     from vaultd.notes.merge import merge_for_recompile
 
-    note_path = vault.new_note_path(cite_key, folder)
     old = None
     if note_path.is_file():
         old = note_mod.parse_note(note_path.read_text(encoding="utf-8"), source=vault.rel(note_path))
     merged = merge_for_recompile(old, new)
     atomic_write_text(note_path, note_mod.render_note(merged))
-    return CompileResult(cite_key, note_path, parser_name, len(chunks), pages, warnings)
+    return merged

@@ -11,7 +11,6 @@ the one-line hint (``ollama serve`` / ``ollama pull MODEL``).
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -321,6 +320,8 @@ def enrich_note(
     llm: LLM | None = None,
 ) -> EnrichResult:
     """Synchronous ``enrich_note_async`` (for the CLI and worker threads)."""
+    import asyncio  # not at import: `compile` asks this module only for pending counts
+
     return asyncio.run(
         enrich_note_async(vault, settings, cite_key, force=force, progress=progress, llm=llm)
     )
@@ -342,38 +343,6 @@ def notes_with_pending(vault: Vault) -> list[str]:
     return keys
 
 
-def pending_count(vault: Vault, cite_key: str) -> int:
-    """Content chunks of ``wiki/<cite_key>.md`` still waiting for enrichment (0 when the
-    note is missing or unreadable)."""
-    from vaultd.notes.markdown import parse_note
-
-    path = vault.note_path(cite_key)
-    try:
-        note = parse_note(path.read_text(encoding="utf-8"), vault.rel(path))
-    except (VaultdError, OSError):
-        return 0
-    return sum(1 for c in note.chunks if c.enrichment == "pending" and skip_reason(c) is None)
-
-
-def pending_hint(settings: Settings, counts: dict[str, int]) -> str | None:
-    """One line saying what fills the pending chunks of freshly compiled notes, or None
-    when nothing is pending or enrichment is turned off."""
-    waiting = {k: n for k, n in counts.items() if n}
-    if not waiting or not settings.enrich.enabled:
-        return None
-    total = sum(waiting.values())
-    chunks = f"{total} chunk{'s' if total != 1 else ''}"
-    if len(waiting) == 1:
-        key = next(iter(waiting))
-        what, run = f"{chunks} of {key} await", f"vaultd enrich {key}"
-    else:
-        what, run = f"{chunks} in {len(waiting)} notes await", "vaultd enrich --pending"
-    return (
-        f"{what} enrichment (LLM paraphrase); run `{run}`, or the agent (`vaultd run`) "
-        f"fills them when Ollama is up at {settings.enrich.ollama_host}"
-    )
-
-
 async def enrich_pending_async(
     vault: Vault, settings: Settings, progress: Progress | None = None, llm: LLM | None = None
 ) -> list[EnrichResult]:
@@ -390,4 +359,6 @@ async def enrich_pending_async(
 def enrich_pending(
     vault: Vault, settings: Settings, progress: Progress | None = None, llm: LLM | None = None
 ) -> list[EnrichResult]:
+    import asyncio
+
     return asyncio.run(enrich_pending_async(vault, settings, progress=progress, llm=llm))

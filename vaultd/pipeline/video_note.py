@@ -19,12 +19,13 @@ from pathlib import Path
 
 from vaultd.canonical import canonical_sha256, canonical_text
 from vaultd.config import Settings
+from vaultd.enrich.pending import pending_chunks
 from vaultd.errors import InputError
 from vaultd.models import Chunk, MetaFile, Note, NoteMeta, Provenance
-from vaultd.pipeline.compile import CompileResult
+from vaultd.pipeline.compile import CompileResult, write_merged
 from vaultd.pipeline.video_capture import INFO_SUFFIX, VideoFiles, read_video_files, remove_media
 from vaultd.trust import short_warning
-from vaultd.vault import Vault, atomic_write_text
+from vaultd.vault import Vault
 from vaultd.video.info import VideoInfo
 from vaultd.video.segments import Segment, segment
 from vaultd.video.transcript import Cue, read_vtt
@@ -193,16 +194,15 @@ def compile_video(vault: Vault, settings: Settings, meta: MetaFile, *, folder: s
         remove_media(stored)
     for w in warnings:
         log.info("%s: %s", key, w)
-    note_path = _write_note(vault, settings, meta, files.info, chunks, warnings, folder, citer)
+    note_path, pending = _write_note(vault, settings, meta, files.info, chunks, warnings, folder, citer)
     parser = transcript.origin if transcript else None
-    return CompileResult(key, note_path, parser, len(chunks), 0, warnings)
+    return CompileResult(key, note_path, parser, len(chunks), 0, warnings, pending)
 
 
 def _write_note(vault: Vault, settings: Settings, meta: MetaFile, info: VideoInfo,
                 chunks: list[Chunk], warnings: list[str], folder: str | None,
-                citer: object) -> Path:
-    from vaultd.notes import markdown as note_mod
-    from vaultd.notes.merge import merge_for_recompile
+                citer: object) -> tuple[Path, int]:
+    """Write the talk's note; its path and how many of its chunks await enrichment."""
     from vaultd.pipeline import citations as citations_mod
 
     own = citer is None
@@ -224,13 +224,9 @@ def _write_note(vault: Vault, settings: Settings, meta: MetaFile, info: VideoInf
         video_id=info.id, url=meta.work.url, chunks=len(chunks),
         enrichment="pending" if chunks else None,
         **citations_mod.trust_fields(meta))
-    new = Note(meta=note_meta, citations=citations, chunks=chunks)
     note_path = vault.new_note_path(meta.cite_key, folder)
-    old = None
-    if note_path.is_file():
-        old = note_mod.parse_note(note_path.read_text(encoding="utf-8"), source=vault.rel(note_path))
-    atomic_write_text(note_path, note_mod.render_note(merge_for_recompile(old, new)))
-    return note_path
+    written = write_merged(vault, note_path, Note(meta=note_meta, citations=citations, chunks=chunks))
+    return note_path, pending_chunks(written.chunks)
 
 
 def rederive(vault: Vault, settings: Settings, meta: MetaFile) -> dict[str, str] | None:
