@@ -20,6 +20,8 @@ from vaultd.parse.textlayer import mis_mapped, prose_words, unreliable
     "S ¼ cos θ ð Þ ¼ A ffiffiffiffiffiffi A2 þ B2 þ C2 p ð2Þ",
     "For a sentence of \ufffd words, we denote this sentence \ufffd= \ufffd1",
     "\ue9d9 Andréa Maria Neves",  # a Private Use Area glyph (an ORCID logo)
+    "as in Eq. ð1Þ of the model",  # a mis-mapped equation number alone
+    "the total a þ b þ c of the shares",  # two + of a mis-mapped formula
 ])
 def test_mis_mapped_glyphs_make_a_text_unreliable(text: str) -> None:
     assert unreliable(text)

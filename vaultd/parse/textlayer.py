@@ -32,6 +32,8 @@ _WRONG_RE = re.compile(
     "[\ue000-\uf8ff\U000f0000-\U0010ffff]"  # Private Use Areas
     r"|ð[^\sðÞ]{1,12}Þ"  # ( … ) of a mis-mapped equation number or group: ð1Þ
 )
+#: A character one of the two patterns needs: far quicker to rule out than either.
+_TELLTALE_RE = re.compile("[ð¼þ\ue000-\uf8ff\U000f0000-\U0010ffff]")
 #: ``=`` and ``+`` of a mis-mapped formula, standing alone. ``¼`` is a real fraction in
 #: prose too (``costs ¼ of``), so two of them are needed, or one beside an ``ð…Þ`` pair.
 _LONE_RE = re.compile(r"(?:^|\s)[¼þ](?=\s|$)")
@@ -48,8 +50,8 @@ def unreliable(text: str) -> bool:
 def mis_mapped(text: str) -> bool:
     """Whether ``text`` holds glyphs its PDF maps to the wrong text (Private Use code
     points, MathType's ``¼``/``ð…Þ``/``þ``), not only glyphs mapped to none."""
-    if "ð" not in text and "¼" not in text and "þ" not in text and (not text or max(text) < "\ue000"):
-        return False  # most text: none of the characters the patterns look for
+    if text.isascii() or _TELLTALE_RE.search(text) is None:
+        return False  # most text: none of the characters both patterns need
     return _WRONG_RE.search(text) is not None or len(_LONE_RE.findall(text)) >= 2
 
 
