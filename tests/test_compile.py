@@ -439,3 +439,23 @@ def test_a_retracted_work_compiles_to_a_note_that_says_so_above_its_citations(
     note = parse_note(text)
     assert note.meta.retracted is True and len(note.meta.notices) == 2
     assert "UNVERIFIED" not in text  # confirmed by two sources: no unverified callout
+
+
+def test_compile_loads_only_what_the_note_needs(sample_vault: Vault) -> None:
+    """`vaultd compile` in a process of its own: the note is written, and the modules for
+    enrichment (asyncio, the LLM client), the progress bar (no terminal) and the embedder
+    (no provider) are never imported. Each costs every compile its start-up time."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom vaultd.cli import main_group, run_command\n"
+            f"sys.argv = ['vaultd', '--vault', {str(sample_vault.root)!r}, '--quiet', 'compile', {KEY!r}]\n"
+            "try:\n    run_command(main_group)\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
+            "heavy = ('asyncio', 'rich.progress', 'vaultd.pipeline.enrich', 'vaultd.enrich.ollama', 'httpx')\n"
+            "print('LOADED', sorted(m for m in sys.modules if m in heavy))\n")
+    env = {**os.environ, "VAULTD_EMBEDDING_PROVIDER": "none"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env=env, check=True).stdout
+    assert sample_vault.note_path(KEY).is_file()
+    assert "LOADED []" in out

@@ -13,7 +13,6 @@ from typing import Any, TypeVar
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from vaultd.config import Settings, load_settings
 from vaultd.errors import VaultdError, disk_error
@@ -95,6 +94,15 @@ def progress(label: str, quiet: bool) -> Iterator[Callable[[int, int], None]]:
 
         yield silent
         return
+    # loaded only for a bar on a terminal: 8 ms of every command's start otherwise
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
     with Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
