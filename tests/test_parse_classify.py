@@ -90,3 +90,15 @@ def test_a_numbered_italic_subsubsection_ending_in_a_full_stop_is_a_heading() ->
     # a numbered sentence in roman, or a one-level number, stays a paragraph
     assert classify(text, 9.0, False, 1, 9.0, False)[0] == "paragraph"
     assert classify("2. We release the code and data.", 9.0, False, 1, 9.0, False, italic=True)[0] == "paragraph"
+
+
+def test_a_paper_s_only_table_or_figure_may_go_unnumbered_after_a_dash() -> None:
+    from vaultd.parse.classify import is_figure_caption, is_table_caption
+
+    assert is_table_caption("Tabla - Tendencias en la composición del gasto en salud para población")
+    assert is_table_caption("Table – Characteristics of the participants at baseline")
+    assert is_figure_caption("Figura - Mapa de los estados estudiados")
+    # a sentence about a table, a dash inside a word, or no capital after the dash: none
+    assert not is_table_caption("Table tennis players were recruited from two clubs.")
+    assert not is_table_caption("Table-top experiments were run in the laboratory.")
+    assert not is_figure_caption("Figure - the layout of the stations is shown below")

@@ -30,6 +30,9 @@ from vaultd.parse.front import is_article_type, is_byline, is_front_matter
     "Recebido em: Mar. 27, 2020. Aprovado em: Abr. 10, 2021",
     "Como citar: Neves, A.M., Morais, S.M. 2022. Prospecção química.",
     "Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics, pages 4969–4983",
+    "STOC’07, June 11–13, 2007, San Diego, California, USA.",  # ACM's conference line
+    "KDD ’19, August 4–8, 2019, Anchorage, AK, USA",
+    "Abbreviations: AMR, antimicrobial resistance; DAH, development assistance for health;",
 ])
 def test_journal_front_matter_is_recognised_anywhere_on_the_first_page(text: str) -> None:
     assert is_front_matter(text, at_edge=False)
@@ -53,6 +56,8 @@ def test_article_type_banners_count_only_at_the_top_of_the_first_page(text: str)
     "Open questions remain about the role of attention in this task.",
     "Este estudo avaliou a prevalência do diabetes gestacional no Brasil.",
     "Recebemos os dados da pesquisa em 2020 e os analisamos em seguida.",
+    "STOC papers of 2007, June and July issues, were read by two of us.",
+    "Abbreviations are spelled out at their first use in the text.",
 ])
 def test_sentences_of_the_paper_are_not_front_matter(text: str) -> None:
     assert not is_front_matter(text, at_edge=False)

@@ -230,24 +230,28 @@ def test_placing_accents_only_reorders(text: str, widths: list[float]) -> None:
 
 _SPAN_TEXT = st.one_of(st.text(st.sampled_from("aZ1 _-`"), max_size=12),  # ASCII only
                        st.text(st.sampled_from("aZé1 _-`´¨ˆ˜¸ˇ˘˙¯˛ΩЖ中"), max_size=12))
+_FACE = st.sampled_from(["Times-Roman", "CambriaMath"])
 
 
-@example([[("e`a", "Times-Roman")], [("1`", "Times-Roman"), ("_`", "Times-Roman")]])  # TeX's `` quotes
-@example([[("Fo¨rster", "Times-Roman"), ("x=y", "CambriaMath")]])
-@given(st.lists(st.lists(st.tuples(_SPAN_TEXT, st.sampled_from(["Times-Roman", "CambriaMath"])),
-                         min_size=1, max_size=4), max_size=6))
+@example([[("e`a", "Times-Roman", 255)], [("1`", "Times-Roman", 255), ("_`", "Times-Roman", 0)]])  # TeX's `` quotes
+@example([[("Fo¨rster", "Times-Roman", 255), ("x=y", "CambriaMath", 255)]])
+@given(st.lists(st.lists(st.tuples(_SPAN_TEXT, _FACE, st.sampled_from([0, 255])), min_size=1, max_size=4),
+                max_size=6))
 def test_the_span_scan_finds_every_accent_after_a_letter_and_every_math_run(
-        lines: list[list[tuple[str, str]]]) -> None:
+        lines: list[list[tuple[str, str, int]]]) -> None:
     from vaultd.parse.glyphs import ASCII_ACCENT, scan_spans
     from vaultd.parse.layout import SPACING_ACCENTS
 
     assert {ch for ch in SPACING_ACCENTS if ch.isascii()} == {ASCII_ACCENT}
-    data = {"blocks": [{"lines": [{"spans": [{"text": t, "font": f} for t, f in line]} for line in lines]},
+    data = {"blocks": [{"lines": [{"spans": [{"text": t, "font": f, "alpha": a} for t, f, a in line]}
+                                  for line in lines]},
                        {"type": 1}]}  # an image block has no lines
     spans = [sp for block in data["blocks"] for line in block.get("lines", ()) for sp in line["spans"]]
-    math, accented = scan_spans(data)
+    scan = scan_spans(data)
     # the plain definitions: a letter (not a digit or "_") right before a spacing accent;
-    # several glyphs in a math font
-    assert accented == [sp for sp in spans if any(
+    # several glyphs in a math font; characters drawn with no opacity, and the others
+    assert scan.accented == [sp for sp in spans if any(
         t[i - 1].isalpha() and t[i] in SPACING_ACCENTS for t in [sp["text"]] for i in range(1, len(t)))]
-    assert math == any("Math" in sp["font"] and len(sp["text"].strip()) > 1 for sp in spans)
+    assert scan.math == any("Math" in sp["font"] and len(sp["text"].strip()) > 1 for sp in spans)
+    assert scan.hidden == sum(len(sp["text"]) for sp in spans if sp["alpha"] == 0)
+    assert scan.shown == sum(len(sp["text"]) for sp in spans if sp["alpha"] == 255)

@@ -93,3 +93,24 @@ def test_quote_labels_an_unreliable_or_ocr_chunk() -> None:
     assert chunk_labels(_chunk(ocr=True, ocr_confidence=0.8).provenance) == [
         "OCR TEXT, confidence 0.80: check the quote against the PDF page"]
     assert chunk_labels(_chunk().provenance) == []
+
+
+def test_text_drawn_invisibly_on_a_page_that_shows_its_text_is_not_read(tmp_path: Path) -> None:
+    # PLOS's proof queries: invisible text (render mode 3) inside a visible sentence.
+    pymupdf = load_pymupdf()
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 100), "Recognising the substantial political weight of the assembly,", fontsize=10)
+    page.insert_text((72, 114), "AU: Please check that the edits to the sentence keep its meaning.", fontsize=10,
+                     render_mode=3)
+    page.insert_text((72, 128), "a special session was held in 2001 and again in 2011.", fontsize=10)
+    scan = doc.new_page(width=595, height=842)  # a scan's OCR layer: all of it invisible
+    scan.insert_text((72, 100), "An old paper scanned, with its words in an invisible layer.", fontsize=10,
+                     render_mode=3)
+    doc.save(tmp_path / "h.pdf")
+    doc.close()
+    parsed = PyMuPDFParser().parse(tmp_path / "h.pdf")
+    text = " ".join(b.text for b in parsed.blocks)
+    assert "Recognising the substantial" in text and "special session" in text
+    assert "Please check" not in text
+    assert "An old paper scanned" in text

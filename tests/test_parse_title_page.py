@@ -126,3 +126,95 @@ def test_a_copyright_mark_the_text_layer_maps_to_a_feminine_ordinal_is_still_one
     footer = "Steffen et al., 2022, Cell Reports 38, 110564 March 29, 2022 ª 2022 The Authors."
     assert is_front_matter(footer, at_edge=True, small=True)
     assert not is_front_matter("a 1ª 2022 edição do relatório", at_edge=True, small=True)
+
+
+def test_notes_to_the_title_and_an_author_set_in_the_body_size_are_front_matter() -> None:
+    # ACM sig-alternate (STOC 2007): LaTeX's \thanks notes at the first column's foot, in
+    # the body's face and size, marked like the title and an author's name above them.
+    lines = [
+        _ln("Smooth Sensitivity and Sampling in Private Data Analysis∗", (54, 72, 546, 90), 0, size=17.0),
+        _ln("Kobbi Nissim†", (120, 127, 194, 139), 1, size=12.0),
+        *_body("We introduce a new, generic framework for private data analysis. The goal",
+               "of instance-based noise in the context of data privacy.", 54, 224, 2, n=14),
+        _ln("∗Part of the work was done while the authors were visiting", (54, 545, 293, 554), 3),
+        _ln("the Institute for Pure and Applied Mathematics at UCLA.", (54, 556, 293, 565), 3),
+        _ln("†Research partially supported by the Israel Science Foun-", (54, 594, 293, 603), 4),
+        _ln("dation, and by the Frankel Center for Computer Science.", (54, 609, 293, 618), 4),
+    ]
+    blocks = build_blocks([lines], [_info(1)], "pymupdf")
+    assert [p[:20] for p in _texts(blocks, "paragraph")] == ["We introduce a new, "]
+    fronts = _texts(blocks, "front")
+    assert any(t.startswith("∗Part of the work") for t in fronts)
+    assert any(t.startswith("†Research partially") for t in fronts)
+
+
+def test_a_paragraph_opening_with_a_mark_no_title_carries_stays_a_paragraph() -> None:
+    lines = [
+        _ln("Smooth Sensitivity and Sampling in Private Data Analysis", (54, 72, 546, 90), 0, size=17.0),
+        *_body("We introduce a new, generic framework for private data analysis. The goal",
+               "of instance-based noise in the context of data privacy.", 54, 224, 2, n=14),
+        _ln("*Significant results are marked with an asterisk in every table.", (54, 545, 293, 554), 3),
+    ]
+    blocks = build_blocks([lines], [_info(1)], "pymupdf")
+    assert any(t.startswith("*Significant") for t in _texts(blocks, "paragraph"))
+
+
+def test_everything_between_the_title_and_the_abstract_s_label_is_the_title_block() -> None:
+    # MDPI 2013: 14 authors (45 words) and two long addresses, then "Abstract:".
+    authors = ", ".join(f"Author{i} Name{i} {i % 3 + 1}" for i in range(14))
+    lines = [
+        _ln("The Anticancer Effect of Fucoidan in PC-3 Prostate Cancer Cells", (50, 168, 456, 208), 0, size=18.0),
+        _ln(authors[:95], (50, 222, 505, 234), 1), _ln(authors[95:190], (50, 236, 505, 248), 1),
+        _ln(authors[190:], (50, 250, 505, 262), 1),
+        _ln("1 Department of Pharmacology, School of Medicine, Jeju National University, 102", (50, 285, 541, 297), 2),
+        _ln("Jejudaehakno, Jeju 690-756, Korea; E-Mails: one@example.org (H.-J.B.);", (50, 299, 541, 311), 2),
+        _ln("two@example.org (J.-Y.H.); three@example.org (S.-C.K.); the lab of the institute.", (50, 313, 541, 325), 2),
+        *_body("Abstract: Fucoidan, a sulfated polysaccharide, has a variety of activities.",
+               "which shows that fucoidan is a candidate for the treatment of the cancer.", 78, 596, 3, n=8),
+    ]
+    blocks = build_blocks([lines], [_info(1)], "pymupdf")
+    assert [p[:9] for p in _texts(blocks, "paragraph")] == ["Abstract:"]
+    assert any(t.startswith("1 Department of Pharmacology") for t in _texts(blocks, "front"))
+
+
+def test_an_abstract_in_another_face_goes_on_at_the_next_page_s_top() -> None:
+    # PLOS Medicine: the abstract, 12 lines of 9.5 pt Helvetica under a 10 pt Minion body,
+    # ends a sentence's first half at the first page's foot; it is no footnote.
+    minion, helvetica = "MinionPro-Regular", "Helvetica"
+    page1 = [_ln(f"Abstract line {i} of the study of the meetings, set across the whole column",
+                 (200, 547 + 12 * i, 572, 556 + 12 * i), 0, size=9.5, font=helvetica) for i in range(11)]
+    page1.append(_ln("the HIV/AIDS UNGASS was the only one followed by a", (200, 679, 563, 688), 0,
+                     size=9.5, font=helvetica))
+    page2 = [_ln("level of commitment that has likely contributed to the reversal of the trend.",
+                 (200, 77, 576, 86), 0, page=2, size=9.5, font=helvetica)]
+    page2 += [_ln(f"Body line {i} of the article in its own face, a full line of the column here",
+                  (200, 300 + 12 * i, 576, 310 + 12 * i), 1, page=2, font=minion) for i in range(40)]
+    blocks = build_blocks([page1, page2], [_info(1), _info(2)], "pymupdf")
+    abstract = next(b for b in blocks if b.text.startswith("Abstract line 0"))
+    assert "followed by a level of commitment" in abstract.text
+
+
+def test_a_sentence_goes_on_after_an_article_into_a_number() -> None:
+    page1 = [_ln(f"Line {i} of the body text of the paper, set as a whole line of its column",
+                 (200, 400 + 12 * i, 570, 410 + 12 * i), 0) for i in range(25)]
+    page1.append(_ln("commitments on NCDs made in 2011, as highlighted in a", (200, 700, 560, 710), 0))
+    page2 = [_ln("2013 WHO Director-General's report describing that many plans were not", (200, 416, 567, 426),
+                 0, page=2),
+             _ln("multisectoral enough in their approach to the problem [45].", (200, 428, 567, 438), 0, page=2)]
+    blocks = build_blocks([page1, page2], [_info(1), _info(2)], "pymupdf")
+    body = next(b for b in blocks if b.text.startswith("Line 0"))
+    assert "highlighted in a 2013 WHO Director-General's report" in body.text
+
+
+def test_no_sentence_goes_on_from_a_formula_s_variable_or_into_a_running_head() -> None:
+    from vaultd.parse.continuation import continues
+    from vaultd.parse.paras import Para
+
+    def para(text: str, page: int, y: float) -> Para:
+        line = _ln(text, (200, y, 560, y + 10), 0, page=page)
+        return Para("paragraph", [line], text, [(page, text)])
+
+    prose = "The algorithm displays sensitivity to the threshold used in the merging step, the"
+    assert not continues(para(prose, 1, 700), para("318 IEEE TRANSACTIONS ON VISUALIZATION AND GRAPHICS", 2, 40))
+    assert not continues(para("|u′ (s)| 2 ds a", 1, 300), para("1", 1, 376))
+    assert continues(para(prose, 1, 700), para("2013 WHO Director-General's report describing that", 2, 40))

@@ -30,11 +30,12 @@ _NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[A-Z](?:\.\d{1,2})*|[IVX]{1,4
 #: ``Tabla``, ``Tabelle``, ``Tableau``, ``Cuadro``, ``Quadro``, ``Figura``, ``Abbildung``,
 #: ``Abb.``), a program's ``Listing 2.``, and Wiley's
 #: letter-spaced ``F I G U R E 1`` / ``TA B L E 2``; or the bare label on a line of its own
-#: (AGU sets ``Table 1`` in bold over the caption's text).
+#: (AGU sets ``Table 1`` in bold over the caption's text); a paper's only table or figure
+#: may go unnumbered, its label then followed by a dash (SciELO 2004: ``Tabla - Tendencias…``).
 CAPTION_RE = re.compile(
     r"^(?i:figure|figura|fig\.?|abbildung|abb\.|listing|table|tabela|tabla|tabelle|tableau|cuadro|quadro"
     r"|F ?I ?G ?U ?R ?E|T ?A ?B ?L ?E)"
-    r"\s*(\d+|[ivxIVX]+)\s*([.:|–—-]|\s+[A-Z]|$)")
+    r"(?:\s*(\d+|[ivxIVX]+)\s*([.:|–—-]|\s+[A-Z]|$)|\s+[–—-]\s+(?=[A-Z]))")
 _EQNUM_RE = re.compile(r"\(\d{1,3}[a-z]?\)$")
 _MATH_CHARS = set("=+−×∑∫∂≤≥≈∈∀∃→←⇒∞√∝±·∇αβγδεθλμπσφψωΣΠΩ^_")
 LIST_RE = re.compile(r"^[•◦▪‣●∙·–]\s")

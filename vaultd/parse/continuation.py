@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from vaultd.parse.classify import FRAGMENT_MAX, lower_words
+from vaultd.parse.classify import FRAGMENT_MAX, is_prose, lower_words
 from vaultd.parse.front import is_byline
 from vaultd.parse.paras import SENT_END, Para
 
@@ -34,9 +34,14 @@ def continues(prev: Para, cur: Para) -> bool:
         # "… method 1 for" | "LC-DAD-TOF was used": no sentence ends on "for"; but an
         # author's address in another size ("how to" | "NUST, Pakistan") is no sentence's
         return True
-    if first.isdigit() and tail.rsplit(None, 1)[-1] in OPEN_WORDS and _QUANTITY_RE.match(cur.text) \
-            and not _ITEM_RE.match(cur.text):
-        return True  # "Each isolate was grown in" | "100 ml of MGYP medium"
+    last_word = tail.rsplit(None, 1)[-1]
+    if first.isdigit() and not _ITEM_RE.match(cur.text) and (
+            (last_word in ARTICLES and is_prose(prev.text) and not _RUNNING_HEAD_RE.match(cur.text))
+            or (last_word in OPEN_WORDS and _QUANTITY_RE.match(cur.text))):
+        # "Each isolate was grown in" | "100 ml of MGYP medium"; "as highlighted in a" |
+        # "2013 WHO Director-General's report" (in prose an article never ends a sentence;
+        # "ds a" | "1" is a formula's variable, "the" | "318 IEEE TRANSACTIONS" a page's head)
+        return True
     if _sentence_goes_on(prev, cur, tail):
         return True
     return first.islower() or (first in ",;)" and first != "") or bool(_INDEX_LEAD_RE.match(cur.text))
@@ -115,6 +120,10 @@ OPEN_WORDS = frozenset({
     "de", "da", "do", "das", "dos", "para", "com", "con", "el", "la", "los", "las", "em", "en",
     "que", "por", "der", "die", "und", "mit", "von", "zu", "für",
 })
+#: A page number and a running head in capitals (an OCR layer keeps them in the text).
+_RUNNING_HEAD_RE = re.compile(r"\d+\s+(?:[A-Z][A-Z&.,:-]+\s+){2}")
+#: The articles of ``OPEN_WORDS``: a sentence goes on after one into any word, a number too.
+ARTICLES = frozenset({"a", "an", "the", "el", "la", "los", "las", "der", "die"})
 #: Words that start a sentence when capitalised (``The``, ``We``, ``However``): after a
 #: piece ending on an open word, a next piece opening with one is a new paragraph, not
 #: the sentence's rest (a name, ``South Africa``, is).

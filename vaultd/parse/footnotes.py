@@ -13,8 +13,8 @@ from vaultd.parse.paras import Line, PageInfo
 def is_footnote(lines: list[Line], body: float, info: PageInfo, face: str, page: list[Line]) -> bool:
     """A footnote in the lower part of its page: set smaller than the body, a numbered web
     address at the foot of its column, or (a first page's affiliation note, Scientific
-    Reports' ``Department of …`` in 8.5 pt Corbel under a 9 pt Minion body) a little
-    smaller in another face at the foot of its column."""
+    Reports' ``Department of …`` in 8.5 pt Corbel under a 9 pt Minion body) a few lines a
+    little smaller in another face at the foot of its column."""
     size = max(ln.size for ln in lines)
     if lines[0].bbox[1] <= info.height * 0.6:
         return False
@@ -22,8 +22,14 @@ def is_footnote(lines: list[Line], body: float, info: PageInfo, face: str, page:
         return True
     if _URL_NOTE_RE.fullmatch(lines[0].text.strip()) and _at_column_foot(lines, page):
         return True  # "4 http://trec.nist.gov/data/docs_eng.html", its address in the body's size
-    return size <= body - 0.4 and all(font_family(ln.font) != face for ln in lines) \
+    return size <= body - 0.4 and len(lines) <= NOTE_LINES and all(font_family(ln.font) != face for ln in lines) \
         and _at_column_foot(lines, page)
+
+
+#: A note in another face is this many lines at most: more is a passage set in another
+#: face, ending at the column's foot (PLOS's abstract, 9.5 pt Helvetica under a 10 pt
+#: Minion body, 12 lines at the first page's foot going on at the next page's top).
+NOTE_LINES = 8
 
 
 #: A footnote that is a web address after its number.

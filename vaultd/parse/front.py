@@ -34,7 +34,7 @@ _START_RE = re.compile(
          first\s+published|online\s+publication\s+date|recebido|aceito|publicado)\b\s*:?\s*
          (?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|in\s+revised)
       | (?:citation|editor|academic\s+editor|handling\s+editor|edited\s+by|reviewed\s+by|
-         specialty\s+section|funding|competing\s+interests?|conflicts?\s+of\s+interest|
+         specialty\s+section|funding|competing\s+interests?|abbreviations|conflicts?\s+of\s+interest|
          data\s+availability(?:\s+statement)?|correspondence(?:\s+to)?|corresponding\s+author|
          e-?mails?|keywords?|key\s+words|issn|e-?issn|editora?\s+associad[ao]|submiss[ãa]o|aceite|
          palavras-chave|palabras\s+clave|correspond[êe]ncia|fonte\s+de\s+financiamento|
@@ -49,6 +49,8 @@ _START_RE = re.compile(
       | corresponding\s+author\b
       | e?-?issn\b
       | proceedings\s+of\b.{0,200}$
+      | [a-z][a-z-]{1,15}\s?['’]\s?\d{2},\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d
+        .{0,160}$  # ACM's conference line: "STOC’07, June 11–13, 2007, San Diego, California, USA."
       | full\s+list\s+of\s+author\s+information
       | this\s+content\s+was\s+downloaded\s+from
       | view\s+the\s+article\s+online\s+for\s+updates
@@ -155,6 +157,16 @@ _MARKS = "*†‡§¶∗⋆★♠♢♡♣♦♥♤♧"
 _INITIAL_RE = re.compile(r"^[A-Z]\.(?:-?[A-Z]\.)*$")
 
 
+def is_title_note(text: str, marked: str) -> bool:
+    """A first-page note to the title or an author (LaTeX's ``\\thanks``: ``∗Part of the
+    work was done…``, ``†Research partially supported…``), set in the body's size at a
+    column's foot: it opens with a symbol mark that ``marked``, the text of the title, the
+    bylines and the lone marks above it, carries too."""
+    text = text.lstrip()
+    return len(text) > 2 and text[0] in _MARKS and text[0] in marked \
+        and (text[1].isupper() or (text[1] == " " and text[2].isupper()))
+
+
 def is_byline(text: str) -> bool:
     """Whether a first-page line is a list of authors' names (``Keng-Wit Lim and José E.
     Andrade*,†``, ``R. Verfürth``): every word a capitalised name, an initial or a
@@ -187,6 +199,16 @@ _OPENING_HEADS = frozenset({
 })
 #: A first-page paragraph this long is the abstract or the body: front matter is over.
 BODY_WORDS = 40
+
+
+#: The abstract's label, as a heading or at a paragraph's start (``Abstract:``, ``SUMMARY``).
+_ABSTRACT_RE = re.compile(r"(?:abstract|summary|résumé|resumo|resumen|zusammenfassung|a b s t r a c t)"
+                          r"(?:\s*[:.—–]|\s*$)", re.IGNORECASE)
+
+
+def opens_abstract(text: str) -> bool:
+    """Whether a first-page block is the abstract's label or opens with it."""
+    return _ABSTRACT_RE.match(text.strip()) is not None
 
 
 def opens_paper(text: str) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from vaultd.parse.layout import SPACING_ACCENTS
 
@@ -39,27 +39,37 @@ def _is_math_run(span: dict[str, Any]) -> bool:
     return "Math" in span["font"] and len(span["text"].strip()) > 1
 
 
-def repair_glyphs(page: Any, textpage: Any, data: dict[str, Any], flags: int) -> None:
-    """Both repairs of a page's ``dict`` (read from ``textpage`` with ``flags``), in
-    place: word spaces in math-font runs (``respace_math``), then accents drawn after
-    their letter (``place_accents``)."""
-    math, accented = scan_spans(data)
-    if math:
+def repair_glyphs(page: Any, textpage: Any, data: dict[str, Any], flags: int, scan: SpanScan) -> None:
+    """Both repairs of a page's ``dict`` (read from ``textpage`` with ``flags``; ``scan``:
+    its ``scan_spans``), in place: word spaces in math-font runs (``respace_math``), then
+    accents drawn after their letter (``place_accents``)."""
+    if scan.math:
         respace_math(data, textpage.extractRAWDICT())
     # respacing only puts spaces between glyphs: it never makes a letter meet an accent
-    place_accents(page, accented, flags)
+    place_accents(page, scan.accented, flags)
 
 
 #: The one spacing accent in ASCII, the grave: any other makes a span's text non-ASCII.
 ASCII_ACCENT = "\u0060"
 
 
-def scan_spans(data: dict[str, Any]) -> tuple[bool, list[dict[str, Any]]]:
-    """Where a page's ``dict`` needs ``repair_glyphs``, in one pass over its spans: whether
-    it has a math-font run, and its spans with a spacing accent right after a letter.
-    (``str.isascii`` rules out most spans far faster than the pattern can.)"""
+class SpanScan(NamedTuple):
+    """What one pass over a page's spans found: whether it has a math-font run, its spans
+    with a spacing accent right after a letter, and how many characters it draws
+    invisibly (MuPDF's span ``alpha`` 0: render mode 3 or no opacity) and visibly."""
+
+    math: bool
+    accented: list[dict[str, Any]]
+    hidden: int
+    shown: int
+
+
+def scan_spans(data: dict[str, Any]) -> SpanScan:
+    """``SpanScan`` of a page's ``dict``. (``str.isascii`` rules out most spans far faster
+    than the accent pattern can.)"""
     math = False
     accented: list[dict[str, Any]] = []
+    hidden = shown = 0
     search = _LETTER_ACCENT_RE.search
     for block in data["blocks"]:
         for line in block.get("lines", ()):
@@ -69,7 +79,11 @@ def scan_spans(data: dict[str, Any]) -> tuple[bool, list[dict[str, Any]]]:
                     accented.append(span)
                 if not math and _is_math_run(span):
                     math = True
-    return math, accented
+                if span["alpha"]:
+                    shown += len(text)
+                else:
+                    hidden += len(text)
+    return SpanScan(math, accented, hidden, shown)
 
 
 def _span_pairs(data: dict[str, Any], raw: dict[str, Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:

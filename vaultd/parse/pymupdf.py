@@ -27,6 +27,7 @@ from vaultd.parse.glyphs import (
     TALL_LINE,
     glyph_extent,
     repair_glyphs,
+    scan_spans,
 )
 from vaultd.parse.layout import LAYOUT_VERSION, SPACING_ACCENTS, hyphen_evidence
 from vaultd.parse.paras import Line, PageInfo
@@ -135,7 +136,12 @@ def _read_page(page: Any, flags: int, dl: Any | None = None) -> list[Line]:
     with mupdf_text():
         textpage = text_page(dl if dl is not None else page, flags)
         data = textpage.extractDICT()
-        repair_glyphs(page, textpage, data, flags)
+        scan = scan_spans(data)
+        repair_glyphs(page, textpage, data, flags, scan)
+    # Text drawn invisibly on a page that shows most of its text is not what the page shows
+    # (PLOS's hidden proof queries inside sentences, a diagram's invisible labels); where
+    # most or all of it is invisible, it is a scan's OCR layer, and is read.
+    hide = 0 < scan.hidden < scan.shown
     number = page.number + 1
     for bno, block in enumerate(data["blocks"]):
         if block.get("type", 0) != 0:
@@ -144,7 +150,9 @@ def _read_page(page: Any, flags: int, dl: Any | None = None) -> list[Line]:
             dx, dy = line["dir"]
             if abs(dy) > 0.01 or dx <= 0:
                 continue  # rotated text (arXiv stamps, sidebars) is not body text
-            spans = [s for s in line["spans"] if s["text"]]
+            spans = [s for s in line["spans"] if s["text"] and (s["alpha"] or not hide)]
+            if not spans:
+                continue
             text = join_spans(spans)
             if not text.strip():
                 continue

@@ -42,7 +42,7 @@ from vaultd.parse.continuation import (
 )
 from vaultd.parse.fontnames import is_small_caps_font
 from vaultd.parse.footnotes import body_face, is_footnote
-from vaultd.parse.front import is_byline, is_front_matter
+from vaultd.parse.front import is_byline, is_front_matter, is_title_note
 from vaultd.parse.headings import (
     PATH_SEP,
     continue_title,
@@ -263,6 +263,9 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
         return "front", None
     if info.number == 1 and kind == "heading" and is_byline(text):
         return "front", None  # the authors' names, set large: not a section of the paper
+    if info.number == 1 and kind == "paragraph" and is_title_note(text, "".join(
+            p.text for p in paras if p.type in ("heading", "front", "equation") and p.lines[0].page == 1)):
+        return "front", None
     if info.number == 1 and is_title(kind, lines, text, body):
         return "heading", number
     return kind, number

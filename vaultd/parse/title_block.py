@@ -8,7 +8,7 @@ block stands on the first page.)
 from __future__ import annotations
 
 from vaultd.parse.classify import is_prose
-from vaultd.parse.front import BODY_WORDS, is_cover_page, opens_paper
+from vaultd.parse.front import BODY_WORDS, is_cover_page, opens_abstract, opens_paper
 from vaultd.parse.paras import REFS_RE, Para
 
 
@@ -24,9 +24,15 @@ def front_after_title(paras: list[Para], body: float) -> list[Para]:
     or the first page's end. A cover page put before the article (``is_cover_page``: IOP's
     download stamp, ResearchGate's) is passed over: the title page is the next one."""
     first = 2 if is_cover_page([p.text for p in paras if p.lines[0].page == 1]) else 1
+    # everything before the abstract's label is the title block, however long (MDPI lists
+    # 14 authors and their addresses over 200 words before "Abstract:")
+    labels = [i for i, p in enumerate(paras) if p.lines[0].page == first and opens_abstract(p.text)]
+    until = labels[0] if labels else -1
     page_one: list[Para] = []
-    for para in (p for p in paras if p.lines[0].page >= first):
-        if para.lines[0].page != first or (para.type == "paragraph" and (
+    for i, para in enumerate(paras):
+        if para.lines[0].page < first:
+            continue
+        if i == until or para.lines[0].page != first or (i > until and para.type == "paragraph" and (
                 len(para.text.split()) >= BODY_WORDS or is_prose(para.text))):
             break  # the abstract or the body: names and addresses are no prose
         if opens_paper(para.text) or (para.type == "heading" and (
