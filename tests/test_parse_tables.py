@@ -585,3 +585,32 @@ def test_a_word_s_underline_over_the_caption_gives_way_to_the_table_s_rules() ->
     rules = [(119.0, 104.0, 494.0), (121.0, 104.0, 494.0), (146.0, 104.0, 494.0),
              (184.0, 141.0, 494.0), (209.0, 312.0, 329.0)]
     assert rule_stacks(rules, caption, [], 48.0) == [(104.0, 119.0, 494.0, 184.0)]
+
+
+def test_a_table_ruled_with_stretched_one_pixel_images_keeps_its_cells_out_of_the_paragraphs(
+        tmp_path: Path) -> None:
+    # Frontiers 2015 draws its tables' rules as a 1 x 1 image stretched into a line, with
+    # no vector drawing on the page.
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 100), "Chemical composition was measured for every sample we took.", fontsize=10)
+    page.insert_text((72, 140), "TABLE 2 | Chemical composition of the essential oil.", fontsize=9)
+    dot = pymupdf.Pixmap(pymupdf.csGRAY, pymupdf.IRect(0, 0, 1, 1), False)
+    dot.set_pixel(0, 0, (0,))
+    for y in (146.0, 164.0, 222.0):  # top, under the header, bottom
+        page.insert_image(pymupdf.Rect(72, y, 330, y + 0.3), pixmap=dot)
+    rows = [("Compound", "RI", "Quantity"), ("alpha-Thujene", "926", "0.18"), ("alpha-Pinene", "932", "0.45"),
+            ("Camphene", "946", "0.12"), ("Sabinene", "969", "0.20")]
+    for i, row in enumerate(rows):
+        y = 158 + (i > 0) * 6 + 12 * i
+        for x, cell in zip((72, 200, 270), row, strict=True):
+            page.insert_text((x, y), cell, fontsize=9)
+    page.insert_text((72, 260), "The oil is rich in monoterpenes, as the table shows in full.", fontsize=10)
+    doc.save(tmp_path / "img_rules.pdf")
+    doc.close()
+    blocks = PyMuPDFParser().parse(tmp_path / "img_rules.pdf").blocks
+    table = next(b for b in blocks if b.type == "table")
+    assert "Camphene 946 0.12" in table.text
+    assert not any("Thujene" in b.text or "Camphene" in b.text for b in blocks if b.type == "paragraph")

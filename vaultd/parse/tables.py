@@ -339,8 +339,28 @@ def find_page_tables(page: Any, lines: list[Line],
         free.remove(cap)
         found.append(FoundTable(page.number + 1, bbox, rows, cap))
     if free:
+        if image_rules := _image_rules(page):
+            edges = (edges[0], _joined(edges[1] + image_rules))
         found += _open_tables(edges, lines, [(c, whole[id(c)]) for c in free], page.number + 1, found)
     return found
+
+
+#: How thick (points) an image drawn as a rule is at most.
+IMAGE_RULE = 2.0
+
+
+def _image_rules(page: Any) -> list[Edge]:
+    """Horizontal rules drawn as images, one pixel stretched into a line (Frontiers 2015
+    rules its tables so, with no vector drawing on the page), as ``(y, x0, x1)``. Asked of
+    MuPDF only on a page that has images."""
+    if not page.get_images():
+        return []
+    out: list[Edge] = []
+    for info in page.get_image_info():
+        x0, y0, x1, y1 = (float(v) for v in info["bbox"])
+        if y1 - y0 <= IMAGE_RULE and x1 - x0 >= MIN_RULE:
+            out.append(((y0 + y1) / 2, x0, x1))
+    return out
 
 
 def _stack_beyond(across: list[Edge], lines: list[Line], caption: Line, bbox: Box) -> bool:
