@@ -218,3 +218,20 @@ def test_no_sentence_goes_on_from_a_formula_s_variable_or_into_a_running_head() 
     assert not continues(para(prose, 1, 700), para("318 IEEE TRANSACTIONS ON VISUALIZATION AND GRAPHICS", 2, 40))
     assert not continues(para("|u′ (s)| 2 ds a", 1, 300), para("1", 1, 376))
     assert continues(para(prose, 1, 700), para("2013 WHO Director-General's report describing that", 2, 40))
+
+
+def test_small_print_right_under_a_table_is_the_table_s_not_a_paragraph() -> None:
+    # SciELO 2004: "Tasa de cambio: …" and "Fuentes: …" in 7 pt under a full-width table.
+    lines = [_ln(f"Body line {i} of the results, a full line of the column in the body size",
+                 (87, 100 + 12 * i, 529, 110 + 12 * i), 0, size=9.0) for i in range(30)]
+    lines += [
+        _ln("Tabla - Tendencias en la composición del gasto en salud por tipo de aportación.",
+            (87, 492, 529, 501), 1, size=8.0),
+        _ln("Tasa de cambio: 1990-2665, 1991-2948, 1992-3090, 1993-3,11, 1994-3,39.", (87, 726, 529, 733), 2,
+            size=7.0),
+        _ln("Fuentes: Secretaría de Salud y Servicios (SSA) Coordinados de Salud Pública.", (87, 742, 529, 749),
+            3, size=7.0),
+    ]
+    blocks = build_blocks([lines], [_info(1)], "pymupdf")
+    assert not any(t.startswith(("Tasa de cambio", "Fuentes")) for t in _texts(blocks, "paragraph"))
+    assert any(t.startswith("Fuentes") for t in _texts(blocks, "table"))

@@ -178,9 +178,12 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 if kind == "code" and listing_goes_on(paras, para_lines):
                     append_piece(paras[-1], para_lines, text)  # the listing's next line
                     continue
+                note_of = _note_of(paras, para_lines, body) if kind == "paragraph" else None
                 cur.floating = kind in ("front", "code") or (kind == "paragraph" and (
                     is_footnote(para_lines, body, info, face, lines) or (plain and is_label(text))
-                    or _float_note(paras, para_lines, body)))
+                    or note_of is not None))
+                if note_of == "table":
+                    cur.type = "table"  # its sources and abbreviations: part of the table, no body text
                 if kind in ("paragraph", "front") and caption_goes_on(paras, para_lines, text, body, plain):
                     append_piece(paras[-1], para_lines, text)  # its last words, its DOI
                     continue
@@ -284,20 +287,21 @@ def _at_edge(lines: list[Line], info: PageInfo, body: float) -> bool:
             or max(ln.size for ln in lines) < body * 0.9)
 
 
-def _float_note(paras: list[Para], lines: list[Line], body: float) -> bool:
-    """Small print right after a table or figure on its page (after its caption, or after
-    other such notes): the float's note (BMC's ``Multivariate models were adjusted for: …``
-    under a table), which a paragraph broken by the float never goes on into."""
+def _note_of(paras: list[Para], lines: list[Line], body: float) -> str | None:
+    """The type of the float (``table``, ``figure``) whose note ``lines`` are: small print
+    right after it on its page (after its caption, or after other such notes), such as
+    BMC's ``Multivariate models were adjusted for: …`` or SciELO's ``Fuentes: …`` under a
+    table. A paragraph broken by the float never goes on into it. None when not a note."""
     if max(ln.size for ln in lines) >= body * 0.9:
-        return False
+        return None
     for para in reversed(paras):
         if para.lines[-1].page != lines[0].page:
-            return False
+            return None
         if para.type in ("table", "figure"):
-            return True
+            return para.type
         if not para.floating:
-            return False
-    return False
+            return None
+    return None
 
 
 def _merge_target(paras: list[Para]) -> Para | None:
