@@ -144,7 +144,15 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    made of small text over a ruled table (ACL's worked examples) keeps its text; the
 #:    last line of the text over a figure's top edge is no label; TeX's dot and bar
 #:    accents (and the ogonek) combine with their letter.
-LAYOUT_VERSION = 16
+#: 17: text drawn invisibly on a page that shows most of its text is not read (proof
+#:    queries; a scan's OCR layer, all invisible, still is); everything between the title
+#:    and the abstract's label is the title block; notes to the title and authors marked
+#:    like them, ACM's conference line and ``Abbreviations:`` are front matter; a long
+#:    passage in another face at a column's foot is no footnote; a sentence goes on after
+#:    an article into a number; an unnumbered ``Tabla -`` caption; rules drawn as
+#:    stretched one-pixel images bound open tables; a table's small-print notes are table
+#:    chunks.
+LAYOUT_VERSION = 17
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

@@ -182,8 +182,10 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 cur.floating = kind in ("front", "code") or (kind == "paragraph" and (
                     is_footnote(para_lines, body, info, face, lines) or (plain and is_label(text))
                     or note_of is not None))
-                if note_of == "table":
-                    cur.type = "table"  # its sources and abbreviations: part of the table, no body text
+                if note_of == "table" and not IDENTIFIER_LINE_RE.fullmatch(text.strip()):
+                    # its sources and abbreviations: part of the table, no body text (a bare
+                    # DOI goes into the table's own chunk later: _identifiers_to_floats)
+                    cur.type = "table"
                 if kind in ("paragraph", "front") and caption_goes_on(paras, para_lines, text, body, plain):
                     append_piece(paras[-1], para_lines, text)  # its last words, its DOI
                     continue
