@@ -1,5 +1,5 @@
 """The title page's furniture kept out of the paragraphs: authors' addresses read out of
-place, banners, first-page footnotes, small-capital section heads (layout v16)."""
+place, banners, first-page footnotes, small-capital section heads, notes and the abstract's label (layouts v16, v17)."""
 
 from __future__ import annotations
 
