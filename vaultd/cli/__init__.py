@@ -11,6 +11,7 @@ import sys
 
 import click
 
+from vaultd import __version__
 from vaultd.cli.common import AppContext, run_command
 
 # Command → (module that registers it on `main_group`, its one-line help). Modules are
@@ -92,18 +93,8 @@ def load_all_commands() -> None:
         importlib.import_module(module)
 
 
-def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
-    if not value or ctx.resilient_parsing:
-        return
-    from vaultd import __version__  # read when asked for: importlib.metadata is slow to load
-
-    click.echo(f"vaultd, version {__version__}")
-    ctx.exit()
-
-
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
-              help="Show the version and exit.")
+@click.version_option(__version__, prog_name="vaultd")
 @click.option(
     "--vault",
     "vault_dir",
