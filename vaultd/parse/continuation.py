@@ -29,12 +29,12 @@ def continues(prev: Para, cur: Para) -> bool:
     tail = prev.text.rstrip()
     if tail.endswith("-") and len(tail) > 1 and tail[-2].isalpha() and first.isalpha():
         return True  # a word split at the column or page break: SCI- / ENCEPARSE
-    if tail.rsplit(None, 1)[-1] in OPEN_WORDS and _ACRONYM_RE.match(cur.text) \
+    last_word = tail.rsplit(None, 1)[-1]
+    if last_word in OPEN_WORDS and _ACRONYM_RE.match(cur.text) \
             and abs(cur.lines[0].size - prev.lines[-1].size) <= SIZE_STEP:
         # "… method 1 for" | "LC-DAD-TOF was used": no sentence ends on "for"; but an
         # author's address in another size ("how to" | "NUST, Pakistan") is no sentence's
         return True
-    last_word = tail.rsplit(None, 1)[-1]
     if first.isdigit() and not _ITEM_RE.match(cur.text) and (
             (last_word in ARTICLES and is_prose(prev.text) and not _RUNNING_HEAD_RE.match(cur.text))
             or (last_word in OPEN_WORDS and _QUANTITY_RE.match(cur.text))):

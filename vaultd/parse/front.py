@@ -17,6 +17,7 @@ ISSN, a journal site) at the top or foot of the first page counts too. Pure text
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 #: Labels and openings of front-matter blocks (matched at the start, case-insensitive,
 #: after a leading ``*``/``†`` footnote mark).
@@ -157,14 +158,16 @@ _MARKS = "*†‡§¶∗⋆★♠♢♡♣♦♥♤♧"
 _INITIAL_RE = re.compile(r"^[A-Z]\.(?:-?[A-Z]\.)*$")
 
 
-def is_title_note(text: str, marked: str) -> bool:
+def is_title_note(text: str, above: Iterable[str]) -> bool:
     """A first-page note to the title or an author (LaTeX's ``\\thanks``: ``∗Part of the
     work was done…``, ``†Research partially supported…``), set in the body's size at a
-    column's foot: it opens with a symbol mark that ``marked``, the text of the title, the
-    bylines and the lone marks above it, carries too."""
+    column's foot: it opens with a symbol mark that one of ``above``, the texts of the
+    title, the bylines and the lone marks above it, carries too (read only for a text
+    opening with a mark)."""
     text = text.lstrip()
-    return len(text) > 2 and text[0] in _MARKS and text[0] in marked \
-        and (text[1].isupper() or (text[1] == " " and text[2].isupper()))
+    return len(text) > 2 and text[0] in _MARKS \
+        and (text[1].isupper() or (text[1] == " " and text[2].isupper())) \
+        and any(text[0] in t for t in above)
 
 
 def is_byline(text: str) -> bool:

@@ -268,7 +268,7 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
         return "front", None
     if info.number == 1 and kind == "heading" and is_byline(text):
         return "front", None  # the authors' names, set large: not a section of the paper
-    if info.number == 1 and kind == "paragraph" and is_title_note(text, "".join(
+    if info.number == 1 and kind == "paragraph" and is_title_note(text, (
             p.text for p in paras if p.type in ("heading", "front", "equation") and p.lines[0].page == 1)):
         return "front", None
     if info.number == 1 and is_title(kind, lines, text, body):

@@ -26,8 +26,7 @@ def front_after_title(paras: list[Para], body: float) -> list[Para]:
     first = 2 if is_cover_page([p.text for p in paras if p.lines[0].page == 1]) else 1
     # everything before the abstract's label is the title block, however long (MDPI lists
     # 14 authors and their addresses over 200 words before "Abstract:")
-    labels = [i for i, p in enumerate(paras) if p.lines[0].page == first and opens_abstract(p.text)]
-    until = labels[0] if labels else -1
+    until = next((i for i, p in enumerate(paras) if p.lines[0].page == first and opens_abstract(p.text)), -1)
     page_one: list[Para] = []
     for i, para in enumerate(paras):
         if para.lines[0].page < first:
