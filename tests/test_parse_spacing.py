@@ -1,7 +1,7 @@
 """Word spaces at PyMuPDF span boundaries follow poppler's raw-order rule.
 
 Every case is a synthetic span list with hand-computed gaps. The rule under test
-(vaultd.parse.pymupdf.space_between), in units of the left piece's font size ``em``:
+(vaultd.parse.spans.space_between), in units of the left piece's font size ``em``:
 a baseline jump of ≥ 0.5 em separates the pieces; otherwise a space only when the gap
 between the boxes is > 0.15 em.
 """
@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from vaultd.parse.layout import join_lines
 from vaultd.parse.paras import Line
-from vaultd.parse.pymupdf import Piece, _merge_same_baseline, join_spans, needs_space, space_between
+from vaultd.parse.pymupdf import _merge_same_baseline
+from vaultd.parse.spans import Piece, join_spans, needs_space, space_between
 
 
 def span(text: str, x0: float, x1: float, size: float = 10.0, baseline: float = 100.0) -> dict[str, Any]:

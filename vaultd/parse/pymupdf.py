@@ -10,30 +10,21 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
-import re
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from vaultd.errors import ParseError
 from vaultd.parse.base import Box, ParsedDocument, ProgressFn
 from vaultd.parse.classify import is_figure_caption
-from vaultd.parse.fontnames import is_bold_font, is_italic_font, is_mono_font
 from vaultd.parse.furniture import drop_furniture
-from vaultd.parse.glyphs import (
-    MAX_INTRA_LINE_DELTA,
-    MIN_WORD_SPACING,
-    TALL_LINE,
-    glyph_extent,
-    repair_glyphs,
-    scan_spans,
-)
-from vaultd.parse.layout import LAYOUT_VERSION, SPACING_ACCENTS, hyphen_evidence
+from vaultd.parse.glyphs import TALL_LINE, glyph_extent, repair_glyphs, scan_spans
+from vaultd.parse.layout import LAYOUT_VERSION, hyphen_evidence
 from vaultd.parse.paras import Line, PageInfo
+from vaultd.parse.spans import Piece, join_spans, line_style, needs_space
 from vaultd.parse.structure import body_size, build_blocks
 
-_LETTER_RE = re.compile(r"[^\W\d_]")
 #: MuPDF keeps one process-wide "small glyph heights" switch, which changes every text
 #: box it reports. ``find_tables`` turns it on for the length of its call and restores what
 #: it found, so two calls at once in two threads can leave it on for good, and text read in
@@ -156,7 +147,7 @@ def _read_page(page: Any, flags: int, dl: Any | None = None) -> list[Line]:
             text = join_spans(spans)
             if not text.strip():
                 continue
-            style = _line_style(spans)
+            style = line_style(spans)
             x0, y0, x1, y1 = line["bbox"]
             if y1 - y0 > TALL_LINE * max(style.size, 1.0):
                 y0, y1 = glyph_extent(spans, y0, y1)
@@ -181,205 +172,6 @@ def _drop_doubles(lines: list[Line]) -> list[Line]:
         seen.add(key)
         out.append(ln)
     return out
-
-
-class LineStyle(NamedTuple):
-    """What a line's spans say of its type: its size and font (those of its longest
-    span, the size rounded to 0.1 pt) and whether most of it is bold, italic or set in a
-    typewriter face, and whether its letters come in more than one font."""
-
-    size: float
-    font: str
-    bold: bool
-    italic: bool
-    mono: bool
-    mixed: bool
-
-
-@functools.lru_cache(maxsize=4096)
-def _face(font: str, flags: int) -> tuple[bool, bool, bool]:
-    """Whether a span of ``font`` with MuPDF's ``flags`` is bold, italic, typewriter."""
-    return (bool(flags & 16) or is_bold_font(font), bool(flags & 2) or is_italic_font(font),
-            is_mono_font(font))
-
-
-def _line_style(spans: list[dict[str, Any]]) -> LineStyle:
-    """``LineStyle`` of one line, in one pass over its spans (it runs for every line).
-
-    * bold: more than half of all its characters are in a bold font (or flagged bold);
-    * italic: more than half of its letters (each span's text stripped) are slanted;
-    * mono: at least 60 % of its visible characters are in a typewriter face (code).
-    """
-    if len(spans) == 1:  # most lines: the one span decides, no counting needed
-        sp = spans[0]
-        font, text = sp["font"], sp["text"]
-        bold, italic, mono = _face(font, sp["flags"])
-        blank = text.isspace()
-        return LineStyle(round(sp["size"], 1), font, bold, italic and not blank, mono and not blank, False)
-    size, font, best = 0.0, "", -1
-    total = bold_n = letters = slanted = 0
-    any_mono = False
-    faces: set[str] = set()
-    for sp in spans:
-        text, face = sp["text"], sp["font"]
-        n = len(text)
-        total += n
-        if n > best:  # the longest span stands for the line
-            size, font, best = sp["size"], face, n
-        bold, italic, mono = _face(face, sp["flags"])
-        if bold:
-            bold_n += n
-        stripped = len(text.strip())
-        letters += stripped
-        if italic:
-            slanted += stripped
-        any_mono = any_mono or mono
-        if face not in faces and _LETTER_RE.search(text):
-            faces.add(face)
-    return LineStyle(round(size, 1), font, bold_n * 2 > total, slanted * 2 > letters,
-                     any_mono and _mostly_mono(spans), len(faces) > 1)
-
-
-def _mostly_mono(spans: list[dict[str, Any]]) -> bool:
-    """At least 60 % of the spans' visible characters are in a typewriter face."""
-    shown = mono = 0
-    for sp in spans:
-        visible = len("".join(sp["text"].split()))
-        shown += visible
-        if _face(sp["font"], sp["flags"])[2]:
-            mono += visible
-    return mono >= 1 and mono * 10 >= shown * 6
-
-
-class Piece(NamedTuple):
-    """A run of glyphs of one font, size and baseline: its text and horizontal extent.
-
-    (A tuple: one is made per line joined by ``_merge_same_baseline``; ``join_spans``
-    reads the same fields straight from the span dicts instead of building one per span.)
-    """
-
-    text: str
-    x0: float
-    x1: float
-    baseline: float
-    size: float
-
-
-def space_between(left: Piece, right: Piece) -> bool:
-    """Whether a word space separates two pieces of one printed line: poppler's rule.
-
-    poppler (``TextPage::dump``, raw order) writes a space between two words when the
-    gap between their boxes exceeds ``minWordSpacing`` = 0.15 of the left word's font
-    size, and a line break (read as a space) when the baseline jumps by at least
-    ``maxIntraLineDelta`` = 0.5 of it. vaultd applies the same two tests, in the left
-    piece's size ``em``:
-
-    * baseline jump ≥ 0.5 em: separate words (``1 Department`` after an affiliation mark
-      set half its own size higher);
-    * else a space only when ``right.x0 - left.x1`` > 0.15 em. A narrower gap is
-      kerning or an italic correction, not a word space: ``dataset16,``, ``a−1,``,
-      ``eV,`` (italic then roman), ``SPECTER`` (small caps drawn in two sizes).
-      Overlapping pieces (a negative gap) are never separated; poppler's raw dump also
-      breaks the line where the right piece starts more than 0.2 em left of the left
-      one's end, which vaultd does not adopt (stacked glyphs are one word; no fixture
-      paragraph changes either way).
-
-    poppler's reading-order mode (plain ``pdftotext``) instead writes a space for any
-    gap ≥ 0.03 em between words it split at a size or baseline change
-    (``maxCharSpacing``), which reads ``S PECTER`` and ``dataset16 ,``; the raw-order
-    rule is the better reading of these marks, so vaultd follows it.
-    """
-    return _word_gap(left.x1, left.baseline, left.size, right.x0, right.baseline)
-
-
-def _word_gap(left_x1: float, left_base: float, left_size: float, right_x0: float,
-              right_base: float) -> bool:
-    """``space_between`` on plain numbers (``join_spans`` reads them straight from the
-    span dicts rather than building a ``Piece`` per span)."""
-    em = max(left_size, 1.0)
-    if abs(right_base - left_base) >= MAX_INTRA_LINE_DELTA * em:
-        return True
-    return right_x0 - left_x1 > MIN_WORD_SPACING * em
-
-
-def needs_space(left: Piece, right: Piece) -> bool:
-    """Whether to insert a space between two pieces: never when either side already has
-    whitespace at the join, else ``space_between``."""
-    if not left.text or not right.text or left.text[-1].isspace() or right.text[0].isspace():
-        return False
-    return space_between(left, right)
-
-
-def join_spans(spans: list[dict[str, Any]]) -> str:
-    """Text of one line from its spans, with word spaces decided at span boundaries.
-
-    Inside a span MuPDF has already placed spaces; at a boundary (font, size or baseline
-    change, where math and superscripts live) ``space_between`` decides from the boxes of
-    the visible pieces on either side:
-
-    * a span that is only whitespace is MuPDF's guess of a space: it stays only when the
-      visible text around it is ``space_between`` apart (so the blank before a caron
-      that TeX then moved back over its letter does not split ``(Řehůřek``);
-    * a run of spacing accents belongs to the letter after it: the gap is measured to
-      that letter, and a space goes before the accents, never between accent and letter.
-
-    Spaces MuPDF put inside a span (also at its start or end) are kept as they are.
-    """
-    if len(spans) < 2:  # most lines: nothing to decide
-        return str(spans[0]["text"]) if spans else ""
-    texts: list[str] = [sp["text"] for sp in spans]
-    # kind per span: 0 blank, 1 spacing accents, 2 visible text; and, for each position,
-    # the index of the first visible span at or after it (-1: none; one backward pass)
-    kinds = [_span_kind(t) for t in texts]
-    out: list[str] = []
-    if min(kinds) == 2:  # most lines: visible spans only
-        out.append(texts[0])
-        for i in range(1, len(texts)):
-            text = texts[i]
-            if not out[-1][-1].isspace() and not text[0].isspace() and _spans_spaced(spans[i - 1], spans[i]):
-                out.append(" ")
-            out.append(text)
-        return "".join(out)
-    ahead = [-1] * (len(texts) + 1)
-    for i in range(len(texts) - 1, -1, -1):
-        ahead[i] = i if kinds[i] == 2 else ahead[i + 1]
-    prev = -1  # index of the last visible span written
-    mark = 0  # where a space before the next visible span (and its accents) goes
-    for i, text in enumerate(texts):
-        kind = kinds[i]
-        if kind == 0:
-            after = ahead[i + 1]
-            if prev < 0 or after < 0 or _spans_spaced(spans[prev], spans[after]):
-                out.append(text)
-                mark = len(out)
-            continue
-        if kind == 1:
-            out.append(text)
-            continue
-        if (prev >= 0 and not out[mark - 1][-1].isspace() and not text[0].isspace()
-                and _spans_spaced(spans[prev], spans[i])):
-            out.insert(mark, " ")
-        out.append(text)
-        prev, mark = i, len(out)
-    return "".join(out)
-
-
-def _span_kind(text: str) -> int:
-    """0 for a blank span, 1 for a run of spacing accents only (TeX draws ``ˇ`` then moves
-    back over its ``R``), 2 for visible text."""
-    core = text.strip()
-    if not core:
-        return 0
-    if core[0] in SPACING_ACCENTS and all(ch in SPACING_ACCENTS or ch.isspace() for ch in core):
-        return 1
-    return 2
-
-
-def _spans_spaced(left: dict[str, Any], right: dict[str, Any]) -> bool:
-    """``space_between`` for two PyMuPDF spans: a span's ``Piece`` is its text, box left
-    and right, origin's y (baseline) and size, read here straight from the dicts."""
-    return _word_gap(left["bbox"][2], left["origin"][1], left["size"], right["bbox"][0],
-                     right["origin"][1])
 
 
 def _merge_same_baseline(lines: list[Line]) -> list[Line]:

@@ -9,7 +9,7 @@ across a column break with a caption or footnote between the pieces).
 
 Word spaces are not characters of most PDF text layers: every extractor infers them from
 glyph gaps. vaultd decides them at font, size and baseline changes with the rule of
-poppler's raw-order mode (vaultd.parse.pymupdf.space_between), so they agree with
+poppler's raw-order mode (vaultd.parse.spans.space_between), so they agree with
 ``-raw``; plain ``pdftotext`` spaces such marks more eagerly (``dataset16 ,``), and MuPDF's
 own spaces inside a run can still differ. So the report also gives the share found when
 spaces are ignored; the exact share is the one that counts.
