@@ -268,12 +268,12 @@ def test_a_table_with_one_column_rule_between_full_width_rules_is_searched(tmp_p
 
 
 def test_row_rules_drawn_in_pieces_are_joined_whatever_their_float_noise() -> None:
-    from vaultd.parse.tables import _joined
+    from vaultd.parse.rules import joined
 
     pieces = [(150.4999, 100.0, 200.0), (150.5001, 200.0, 300.0), (150.4999, 300.0, 400.0),
               (170.0, 100.0, 400.0)]
-    assert _joined(pieces) == [(150.4999, 100.0, 400.0), (170.0, 100.0, 400.0)]
-    assert _joined([(10.0, 0.0, 50.0), (10.2, 80.0, 90.0)]) == [(10.0, 0.0, 50.0), (10.2, 80.0, 90.0)]
+    assert joined(pieces) == [(150.4999, 100.0, 400.0), (170.0, 100.0, 400.0)]
+    assert joined([(10.0, 0.0, 50.0), (10.2, 80.0, 90.0)]) == [(10.0, 0.0, 50.0), (10.2, 80.0, 90.0)]
 
 
 def _continued_table_pdf(path: Path) -> Path:

@@ -52,6 +52,16 @@ from vaultd.parse.open_tables import (
 )
 from vaultd.parse.paras import Line, PageInfo
 from vaultd.parse.pymupdf import load_pymupdf, mupdf_text
+from vaultd.parse.rules import (
+    CLIP_MARGIN,
+    Edge,
+    drawn_rules,
+    has_column_rule,
+    image_rules,
+    joined,
+    path_edges,
+    rule_edges,
+)
 from vaultd.parse.structure import build_blocks
 
 BuildFn = Callable[[list[list[Line]], list[PageInfo], str], list[Block]]
@@ -59,10 +69,6 @@ BuildFn = Callable[[list[list[Line]], list[PageInfo], str], list[Block]]
 #: Largest share of empty cells a table may have and still be rendered as Markdown.
 MAX_EMPTY = 1 / 3
 
-#: Shortest vertical stroke (PDF points) that can be a table rule: one row of body text.
-MIN_RULE = 12.0
-#: Points added around the rules' box to form the search clip.
-CLIP_MARGIN = 3.0
 #: Largest vertical gap (points, about four lines) between a caption line and a rule of
 #: its table: captions sit right above or below their table.
 SEED_GAP = 48.0
@@ -120,96 +126,6 @@ def _distance(a: Box, b: Box) -> float:
     return gap + (1e4 if apart else 0.0)
 
 
-#: A vertical edge: (x, top, bottom); a horizontal one: (y, left, right).
-Edge = tuple[float, float, float]
-
-
-def _box_edges(x0: float, y0: float, x1: float, y1: float) -> tuple[list[Edge], list[Edge]]:
-    """The sides of a box long enough to be rules (``MIN_RULE``): a thin box is one rule."""
-    vs: list[Edge] = []
-    hs: list[Edge] = []
-    if y1 - y0 >= MIN_RULE:
-        vs += [((x0 + x1) / 2, y0, y1)] if x1 - x0 <= 3.0 else [(x0, y0, y1), (x1, y0, y1)]
-    if x1 - x0 >= MIN_RULE:
-        hs += [((y0 + y1) / 2, x0, x1)] if y1 - y0 <= 3.0 else [(y0, x0, x1), (y1, x0, x1)]
-    return vs, hs
-
-
-def _edges(path: dict[str, Any]) -> tuple[list[Edge], list[Edge]]:
-    """A drawing's vertical and horizontal rules: straight segments, the sides of its
-    rectangles and quads (one path may hold a whole grid of them), else, for a filled
-    shape outlined by curves, its box's sides."""
-    x0, y0, x1, y1 = (float(v) for v in path["rect"])
-    if x1 - x0 <= 3.0 or y1 - y0 <= 3.0:  # a rule drawn as a thin box or a single line
-        return _box_edges(x0, y0, x1, y1)
-    vs: list[Edge] = []
-    hs: list[Edge] = []
-    for item in path["items"]:
-        if item[0] == "l":
-            (ax, ay), (bx, by) = item[1], item[2]
-            if abs(ax - bx) <= 3.0 and abs(ay - by) >= MIN_RULE:
-                vs.append((float(ax), float(min(ay, by)), float(max(ay, by))))
-            elif abs(ay - by) <= 3.0 and abs(ax - bx) >= MIN_RULE:
-                hs.append((float(ay), float(min(ax, bx)), float(max(ax, bx))))
-        elif item[0] in ("re", "qu"):
-            corners = ((item[1][0], item[1][1]), (item[1][2], item[1][3])) if item[0] == "re" \
-                else item[1]
-            cx = [float(c[0]) for c in corners]
-            cy = [float(c[1]) for c in corners]
-            v, h = _box_edges(min(cx), min(cy), max(cx), max(cy))
-            vs += v
-            hs += h
-    if not vs and not hs and path.get("type") != "s":
-        return _box_edges(x0, y0, x1, y1)
-    return vs, hs
-
-
-def _joined(hs: list[Edge]) -> list[Edge]:
-    """Horizontal rules on one line (within 1 pt) that meet or overlap, as one rule (a grid
-    drawn cell by cell has each row rule in pieces)."""
-    out: list[Edge] = []
-    row: list[Edge] = []
-    for edge in sorted(hs):
-        if row and edge[0] - row[0][0] > 1.0:
-            out += _merged(row)
-            row = []
-        row.append(edge)
-    return out + _merged(row)
-
-
-def _merged(row: list[Edge]) -> list[Edge]:
-    """Pieces of one row rule, by their left ends, joined where they meet (3 pt)."""
-    out: list[Edge] = []
-    for y, a, b in sorted(row, key=lambda e: e[1]):
-        if out and a <= out[-1][2] + CLIP_MARGIN:
-            out[-1] = (out[-1][0], out[-1][1], max(out[-1][2], b))
-        else:
-            out.append((y, a, b))
-    return out
-
-
-def _rule_edges(rules: list[tuple[Box, dict[str, Any]]]) -> tuple[list[Edge], list[Edge]]:
-    """The rules' vertical edges, and their horizontal ones joined into whole rules."""
-    vs: list[Edge] = []
-    hs: list[Edge] = []
-    for _, path in rules:
-        v, h = _edges(path)
-        vs += v
-        hs += h
-    return vs, _joined(hs)
-
-
-def _has_column_rule(group: list[tuple[Box, dict[str, Any]]]) -> bool:
-    """Whether a vertical rule is crossed by a horizontal one that runs on past it on both
-    sides: a column rule, without which PyMuPDF's ``lines`` strategy cannot split a row
-    into cells. Zebra stripes (filled row boxes) have sides only at the table's outer
-    edges, where nothing runs on past them."""
-    vs, rows = _rule_edges(group)
-    m = CLIP_MARGIN
-    return any(a < x - m and b > x + m and top - m <= y <= bottom + m
-               for x, top, bottom in vs for y, a, b in rows)
-
-
 def _near(a: Box, b: Box, tol: float) -> bool:
     return a[0] - tol <= b[2] and b[0] - tol <= a[2] and a[1] - tol <= b[3] and b[1] - tol <= a[3]
 
@@ -219,28 +135,6 @@ def _beside(rule: Box, caption: Box) -> bool:
     across = min(rule[2], caption[2]) >= max(rule[0], caption[0])
     gap = max(0.0, rule[1] - caption[3], caption[1] - rule[3])
     return across and gap <= SEED_GAP
-
-
-def _drawn_rules(page: Any, drawings: list[dict[str, Any]] | None = None
-                 ) -> list[tuple[Box, dict[str, Any]]]:
-    """The page's drawings at least ``MIN_RULE`` long in one direction, with their boxes
-    (``drawings``: the page's ``get_cdrawings()``, when the caller already has them); white
-    unstroked shapes are left out (``_white_fill``)."""
-    rules: list[tuple[Box, dict[str, Any]]] = []
-    for path in page.get_cdrawings() if drawings is None else drawings:
-        if _white_fill(path):
-            continue  # a plot's white background: its edges are drawn nowhere
-        x0, y0, x1, y1 = (float(v) for v in path["rect"])
-        if max(x1 - x0, y1 - y0) >= MIN_RULE:
-            rules.append(((x0, y0, x1, y1), path))
-    return rules
-
-
-def _white_fill(path: dict[str, Any]) -> bool:
-    """A shape filled white and not stroked, which shows nothing on a white page (plotting
-    tools lay one under each plot; its sides are no table's rules)."""
-    fill = path.get("fill") or ()
-    return path.get("type") == "f" and bool(fill) and min(float(c) for c in fill) >= 0.99
 
 
 def rule_region(page: Any, captions: list[Line],
@@ -253,10 +147,10 @@ def rule_region(page: Any, captions: list[Line],
     rules within ``CLIP_MARGIN`` of the group are added until none is left, for each
     caption on its own (``_caption_region``); the box of the groups that have a column
     rule, widened by ``CLIP_MARGIN``, is the search clip.
-    ``rules``: the page's ``_drawn_rules``, when the caller already has them.
+    ``rules``: the page's ``drawn_rules``, when the caller already has them.
     """
     if rules is None:
-        rules = _drawn_rules(page)
+        rules = drawn_rules(page)
     regions = [box for c in captions if (box := _caption_region(c, rules)) is not None]
     if not regions:
         return None
@@ -283,7 +177,7 @@ def _caption_region(caption: Line, rules: list[tuple[Box, dict[str, Any]]]) -> B
                 rest.remove(r)
                 box = _box_of([box, r[0]])
                 grew = True
-    return box if _has_column_rule(group) else None
+    return box if has_column_rule(group) else None
 
 
 def _rule_lines(rules: list[tuple[Box, dict[str, Any]]], region: Box
@@ -293,7 +187,7 @@ def _rule_lines(rules: list[tuple[Box, dict[str, Any]]], region: Box
     for box, path in rules:
         if not _near(box, region, 0.0):
             continue
-        vs, hs = _edges(path)
+        vs, hs = path_edges(path)
         out += [((x, top), (x, bottom)) for x, top, bottom in vs]
         out += [((left, y), (right, y)) for y, left, right in hs]
     return out
@@ -309,7 +203,7 @@ def find_page_tables(page: Any, lines: list[Line],
     captions = [ln for ln in lines if is_table_caption(ln.text) and can_open_caption(ln, lines)]
     if not captions:
         return []
-    rules = _drawn_rules(page, drawings)
+    rules = drawn_rules(page, drawings)
     whole = {id(c): _whole_caption(c, lines) for c in captions}  # each caption's full box
     region = rule_region(page, list(whole.values()), rules)
     found: list[FoundTable] = []
@@ -322,7 +216,7 @@ def find_page_tables(page: Any, lines: list[Line],
             finder = page.find_tables(clip=region, paths=[], add_lines=_rule_lines(rules, region))
             extracted = [(tab.bbox, tab.extract()) for tab in (finder.tables if finder else [])]
     others = [ln for ln in lines if CAPTION_RE.match(ln.text) and id(ln) not in whole]
-    edges = _rule_edges(rules)  # read once for the page's ruled and open tables
+    edges = rule_edges(rules)  # read once for the page's ruled and open tables
     for tab_bbox, cells in extracted:
         rows = [[cell_text(c) for c in row] for row in cells]
         if len(rows) < 2 or not table_text(rows) or not free:
@@ -339,28 +233,10 @@ def find_page_tables(page: Any, lines: list[Line],
         free.remove(cap)
         found.append(FoundTable(page.number + 1, bbox, rows, cap))
     if free:
-        if image_rules := _image_rules(page):
-            edges = (edges[0], _joined(edges[1] + image_rules))
+        if drawn_as_images := image_rules(page):
+            edges = (edges[0], joined(edges[1] + drawn_as_images))
         found += _open_tables(edges, lines, [(c, whole[id(c)]) for c in free], page.number + 1, found)
     return found
-
-
-#: How thick (points) an image drawn as a rule is at most.
-IMAGE_RULE = 2.0
-
-
-def _image_rules(page: Any) -> list[Edge]:
-    """Horizontal rules drawn as images, one pixel stretched into a line (Frontiers 2015
-    rules its tables so, with no vector drawing on the page), as ``(y, x0, x1)``. Asked of
-    MuPDF only on a page that has images."""
-    if not page.get_images():
-        return []
-    out: list[Edge] = []
-    for info in page.get_image_info():
-        x0, y0, x1, y1 = (float(v) for v in info["bbox"])
-        if y1 - y0 <= IMAGE_RULE and x1 - x0 >= MIN_RULE:
-            out.append(((y0 + y1) / 2, x0, x1))
-    return out
 
 
 def _stack_beyond(across: list[Edge], lines: list[Line], caption: Line, bbox: Box) -> bool:
@@ -383,7 +259,7 @@ def find_page_algorithms(page: Any, captions: list[Line], lines: list[Line],
     (``vaultd.parse.algorithms``), each with its pseudocode lines as rows."""
     if not captions:
         return []
-    across = _rule_edges(_drawn_rules(page, drawings))[1]
+    across = rule_edges(drawn_rules(page, drawings))[1]
     out: list[FoundTable] = []
     for cap in captions:
         box = algorithm_box(across, cap.bbox)
@@ -408,7 +284,7 @@ def _open_tables(edges: tuple[list[Edge], list[Edge]], lines: list[Line],
                  captions: list[tuple[Line, Line]], page: int, found: list[FoundTable]) -> list[FoundTable]:
     """Tables of captions no ruled table matched, found from their horizontal rules
     (``vaultd.parse.open_tables``). ``captions``: each caption line with its whole caption;
-    ``edges``: the page's ``_rule_edges``."""
+    ``edges``: the page's ``rule_edges``."""
     vs, across = edges
     stops = [ln for ln in lines if CAPTION_RE.match(ln.text)]
     nearest = {id(cap): rule_stacks(across, whole, [ln for ln in stops if ln is not cap], SEED_GAP, lines)
