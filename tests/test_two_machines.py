@@ -89,7 +89,10 @@ class Sync:
                 src, dst = (self.a, self.b) if in_a else (self.b, self.a)
             target = dst / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src / rel, target)
+            try:
+                shutil.copy2(src / rel, target)
+            except FileNotFoundError:
+                continue  # gone since the listing (a temp file renamed): the next round has it
         self.base = set(_files(self.a)) & set(_files(self.b))
 
 
