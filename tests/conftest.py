@@ -13,6 +13,7 @@ from vaultd.vault import Vault
 
 FIXTURES_ENV = "VAULTD_TEST_FIXTURES"
 REQUIRE_ENV = "VAULTD_REQUIRE_FIXTURES"
+_PROXY_VARS = {"http_proxy", "https_proxy", "all_proxy", "no_proxy", "ftp_proxy"}
 _DEFAULT_FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures"
 
 
@@ -43,6 +44,10 @@ def _isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     keep = {FIXTURES_ENV, REQUIRE_ENV}
     for var in list(os.environ):
         if (var.startswith("VAULTD_") or var.startswith("OLLAMA_")) and var not in keep:
+            monkeypatch.delenv(var)
+        # The user's proxy would route the tests' loopback servers through it; tests of
+        # proxy handling set their own.
+        if var.lower() in _PROXY_VARS:
             monkeypatch.delenv(var)
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))

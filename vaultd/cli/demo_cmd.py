@@ -71,6 +71,22 @@ def _search(vault: Vault, query: str) -> dict[str, Any] | None:
     return dict(hit.to_dict()) if hasattr(hit, "to_dict") else dict(vars(hit))
 
 
+def last_error_line(log: Path) -> str | None:
+    """The last non-blank line a dead agent wrote to its stderr (its own error message)."""
+    try:
+        lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    last = next((line.strip() for line in reversed(lines) if line.strip()), None)
+    return last.removeprefix("Error: ") if last else None
+
+
+def agent_command(*args: str) -> list[str]:
+    """This interpreter running vaultd with *args*. ``-P`` keeps the current folder off the
+    import path, so a folder named ``vaultd`` where the user stands is never imported."""
+    return [sys.executable, "-P", "-m", "vaultd", *args]
+
+
 def _stop(proc: subprocess.Popen[bytes]) -> int:
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)
@@ -102,12 +118,15 @@ def demo_command(ctx: click.Context, directory: str | None, timeout: float, as_j
     vault = Vault(_demo_dir(directory))
     vault.init(default_config_toml())
     env = {**os.environ, "VAULTD_VAULT": str(vault.root), **OFFLINE_ENV}
-    cmd = [sys.executable, "-m", "vaultd", "--vault", str(vault.root), "--quiet", "run",
-           "--debounce", "0.3", "--no-schedule"]
+    cmd = agent_command("--vault", str(vault.root), "--quiet", "run",
+                        "--debounce", "0.3", "--no-schedule")
     if not quiet:
         stderr.print(f"demo vault: {vault.root}\nstarting the agent…")
-    proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    vault.logs_dir.mkdir(parents=True, exist_ok=True)
+    agent_log = vault.logs_dir / "demo-agent.err"
+    with agent_log.open("wb") as log:
+        proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=log)
     try:
         staging = vault.state_dir / "demo-sample.pdf"
         paper = write_sample_paper(staging)
@@ -119,8 +138,8 @@ def demo_command(ctx: click.Context, directory: str | None, timeout: float, as_j
         keys: str | None = None
         while time.monotonic() < deadline:
             if proc.poll() is not None:
-                raise DemoError(f"the agent exited with code {proc.returncode}; "
-                                f"see {vault.logs_dir / 'vaultd.log'}")
+                why = last_error_line(agent_log) or "it printed nothing"
+                raise DemoError(f"the agent exited with code {proc.returncode}: {why}")
             states = _job_states(vault)
             done = [s for s in states if s[0] == "done" and s[2]]
             failed = [s for s in states if s[0] == "failed"]
@@ -132,7 +151,7 @@ def demo_command(ctx: click.Context, directory: str | None, timeout: float, as_j
                 break
             time.sleep(POLL_SECONDS)
         if keys is None:
-            raise DemoError(f"no note after {timeout:.0f} s; see {vault.logs_dir / 'vaultd.log'}")
+            raise DemoError(f"no note after {timeout:.0f} s; the agent's output is in {agent_log}")
         key = keys.split(",")[0]
         note = vault.note_path(key)
         hit = _search(vault, DEMO_QUERY)

@@ -182,13 +182,15 @@ def _transient(message: str) -> VaultdError:
     return err
 
 
-def explain_download_error(message: str) -> VaultdError:
-    """yt-dlp's error as one sentence; rate limits and network trouble are transient."""
+def explain_download_error(message: str, *, proxy: str | None = None) -> VaultdError:
+    """yt-dlp's error as one sentence; rate limits and network trouble are transient.
+    The proxy is named from the settings, not read from yt-dlp's wording (which varies with
+    the environment's own proxy variables)."""
     text = " ".join(message.split()).removeprefix("ERROR: ")
     if _RATE_LIMIT.search(text):
         return _transient("YouTube is rate-limiting this machine (HTTP 429); try again later")
     if _OFFLINE.search(text):
-        via = " through the configured proxy" if "proxy" in text.lower() else ""
+        via = " through the configured proxy" if proxy else ""
         return _transient(f"cannot reach YouTube{via} (no network?); try again when online")
     for pattern, why in _REFUSALS:
         if pattern.search(text):
@@ -248,7 +250,7 @@ def download_video(url: str, into: Path, settings: Settings, *, playlist: bool =
         with yt_dlp.YoutubeDL(options) as ydl:
             info = ydl.extract_info(url, download=True)
     except yt_dlp.utils.DownloadError as exc:
-        raise explain_download_error(str(exc)) from exc
+        raise explain_download_error(str(exc), proxy=settings.video.proxy) from exc
     video_id = info.get("id") if isinstance(info, dict) else None
     found = into / f"{video_id}{INFO_SUFFIX}"
     if not video_id or not found.is_file():
