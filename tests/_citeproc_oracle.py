@@ -62,8 +62,43 @@ def render_bibliography(bibliography: Path, style: str, ids: list[str]) -> dict[
     return out
 
 
+def _apart(items: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The items in as few lists as keep works by the same first name (or, without names,
+    the same title) apart: each work is cited as the one work of its note, so no year
+    suffix ("2012a"), disambiguating given name or MLA's "———" may come from a neighbour."""
+    batches: list[tuple[set[str], list[dict[str, Any]]]] = []
+    for item in items:
+        first = (item.get("author") or item.get("editor") or [{}])[0]
+        who = str(first.get("family") or first.get("literal") or item.get("title", ""))
+        key = " ".join(who.casefold().split())
+        for seen, batch in batches:
+            if key not in seen:
+                seen.add(key)
+                batch.append(item)
+                break
+        else:
+            batches.append(({key}, [item]))
+    return [batch for _, batch in batches]
+
+
 def render_items(items: list[dict[str, Any]], style: str) -> dict[str, str]:
+    out: dict[str, str] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "items.json"
-        path.write_text(json.dumps(items, ensure_ascii=False), encoding="utf-8")
-        return render_bibliography(path, style, [str(i["id"]) for i in items])
+        for n, batch in enumerate(_apart(items)):
+            path = Path(tmp) / f"items{n}.json"
+            path.write_text(json.dumps(batch, ensure_ascii=False), encoding="utf-8")
+            out.update(render_bibliography(path, style, [str(i["id"]) for i in batch]))
+    return out
+
+
+def render_bib_file(bibliography: Path, style: str, ids: list[str]) -> dict[str, str]:
+    """The cited entries of a .bib file, each rendered apart from works by the same names
+    (grouped by what pandoc's own reader makes of the file)."""
+    proc = subprocess.run([pandoc(), "-f", "biblatex", "-t", "csljson", str(bibliography)],
+                          capture_output=True, text=True, check=True, timeout=60)
+    wanted = set(ids)
+    items = [i for i in json.loads(proc.stdout) if i.get("id") in wanted]
+    out: dict[str, str] = {}
+    for batch in _apart(items):
+        out.update(render_bibliography(bibliography, style, [str(i["id"]) for i in batch]))
+    return out

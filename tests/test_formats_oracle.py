@@ -1,9 +1,8 @@
 """vaultd's citations of every recorded work against the oracle: pandoc's citeproc with
 the official CSL styles fed the source's *own* data (tests/_citeproc_oracle.py).
 
-- CrossRef records: the record itself in CrossRef's CSL conventions (what its content
-  negotiation serves: the same keys, lists of one title flattened, CrossRef types named
-  by their CSL type), made below without any vaultd code;
+- CrossRef records: through the mapping written from the CSL specification and the style
+  manuals in tests/_crossref_oracle.py, without any vaultd code;
 - arXiv Atom entries: the fields Zotero's arXiv translator and arXiv's DataCite DOI carry
   (type article, publisher arXiv, number arXiv:<id>, DOI 10.48550/arXiv.<id>);
 - OpenAlex works: their CrossRef type, display name, authorships, date, journal, biblio;
@@ -22,73 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _citeproc_oracle import STYLE_NAMES, normalise, render_bibliography, render_items
+from _citeproc_oracle import STYLE_NAMES, normalise, render_bib_file, render_items
+from _crossref_oracle import TYPES as CROSSREF_CSL_TYPES
+from _crossref_oracle import crossref_csl
 
 from vaultd.formats import CitationRenderer
 from vaultd.models import Work
-
-# CrossRef work types → CSL types, as CrossRef's CSL output and citeproc-js name them.
-CROSSREF_CSL_TYPES = {
-    "journal-article": "article-journal", "proceedings-article": "paper-conference",
-    "book-chapter": "chapter", "book-section": "chapter", "book-part": "chapter",
-    "book": "book", "monograph": "book", "edited-book": "book", "reference-book": "book",
-    "dissertation": "thesis", "report": "report", "posted-content": "article",
-    "dataset": "dataset", "standard": "standard", "peer-review": "review",
-}
-NAME_KEYS = ("family", "given", "suffix", "non-dropping-particle", "dropping-particle",
-             "literal")
-
-
-def _names(people: list[dict[str, Any]]) -> list[dict[str, str]]:
-    out = []
-    for p in people:
-        name = {k: p[k] for k in NAME_KEYS if p.get(k)}
-        if p.get("name") and not name:
-            name = {"literal": p["name"]}
-        out.append(name)
-    return out
-
-
-def _first(value: Any) -> Any:
-    return value[0] if isinstance(value, list) and value else value
-
-
-def crossref_csl(message: dict[str, Any], item_id: str) -> dict[str, Any]:
-    """A CrossRef record as CrossRef's own CSL-JSON: its keys, CSL-typed."""
-    item: dict[str, Any] = {"id": item_id,
-                            "type": CROSSREF_CSL_TYPES.get(message["type"], "document")}
-    title = _first(message.get("title")) or _first(message.get("original-title"))
-    if title:
-        item["title"] = title
-    for key in ("container-title", "ISBN", "ISSN"):
-        if _first(message.get(key)):
-            item[key] = _first(message[key])
-    if _first(message.get("short-container-title")):
-        item["container-title-short"] = _first(message["short-container-title"])
-    for key in ("volume", "issue", "page", "publisher", "DOI", "language"):
-        if message.get(key):
-            item[key] = message[key]
-    renamed = {"publisher-location": "publisher-place", "article-number": "number",
-               "edition-number": "edition"}
-    for theirs, ours in renamed.items():
-        if message.get(theirs):
-            item[ours] = message[theirs]
-    for role in ("author", "editor", "translator"):
-        if message.get(role):
-            item[role] = _names(message[role])
-    event = message.get("event") or {}
-    if event.get("name"):
-        item["event-title"] = event["name"]
-    if event.get("location"):
-        item["event-place"] = event["location"]
-    for date in ("issued", "published-print", "published-online"):
-        parts = (message.get(date) or {}).get("date-parts")
-        if parts and parts[0] and parts[0][0] is not None:
-            item["issued"] = {"date-parts": [parts[0]]}
-            break
-    if message.get("URL"):
-        item["URL"] = message["URL"]
-    return item
 
 
 def _crossref_records(root: Path) -> dict[str, dict[str, Any]]:
@@ -98,8 +36,6 @@ def _crossref_records(root: Path) -> dict[str, dict[str, Any]]:
     for path in sorted((root / "crossref" / "search").glob("*.json")):
         for n, item in enumerate(json.loads(path.read_text(encoding="utf-8"))["message"]["items"]):
             records[f"{path.stem}-{n}"] = item
-    cn = root / "csl" / "crossref_content_negotiation" / "10.1126_science.169.3946.635.csl.json"
-    records["science.169.3946.635"] = json.loads(cn.read_text(encoding="utf-8"))
     # One record per DOI (a search hit repeating a /works record would be a second work
     # with the same author and year, which the oracle's one reference list tells apart).
     by_doi: dict[str, tuple[str, dict[str, Any]]] = {}
@@ -215,7 +151,7 @@ def test_every_fixture_bib_entry_is_cited_as_citeproc_cites_the_bib_file(
         works = {e.key: e.work for e in entries if e.work.title}
         count += len(works)
         ours = _vaultd_texts(works)
-        theirs = render_bibliography(path, style, list(works))
+        theirs = render_bib_file(path, style, list(works))
         for key in works:
             if ours[key][style] != theirs.get(key):
                 wrong[f"{path.parent.name}/{path.name}:{key}"] = (ours[key][style],

@@ -182,6 +182,12 @@ class Work(_Model):
     sources: list[str] = Field(default_factory=list, description="sources that answered")
     warnings: list[str] = Field(default_factory=list)
     reconciled: bool = False
+    csl_extra: dict[str, Any] = Field(
+        default_factory=dict,
+        description="CSL variables a source gave that have no field here (number-of-volumes, "
+        "volume-title, container-author, a date range as issued, …), kept as CSL-JSON so "
+        "that no cited variable is lost",
+    )
 
     @property
     def year(self) -> int | None:
@@ -204,6 +210,7 @@ class Work(_Model):
             item["issued"] = {"date-parts": [list(self.issued)]}
         if self.accessed:
             item["accessed"] = {"date-parts": [list(self.accessed)]}
+        item.update(self.csl_extra)
         dumped = self.model_dump(include=set(_VAULTD_EXTRA), mode="json")
         extra = {k: dumped[k] for k in _VAULTD_EXTRA if dumped[k] not in (None, [], False)}
         if extra:
@@ -224,6 +231,14 @@ class Work(_Model):
             if parts and parts[0] and parts[0][0] is not None:
                 data[key] = [int(p) for p in parts[0] if p is not None]
         data.update((item.get("custom") or {}).get("vaultd") or {})
+        known = {"id", "type", "author", "editor", "translator", "issued", "accessed", "custom",
+                 *_CSL_SCALARS.values()}
+        extra = {k: v for k, v in item.items() if k not in known and v not in (None, "", [])}
+        issued = item.get("issued") or {}
+        if set(issued) - {"date-parts"} or len(issued.get("date-parts") or []) > 1:
+            extra["issued"] = issued  # a range, season or literal date: kept whole
+        if extra:
+            data["csl_extra"] = extra
         return cls.model_validate(data)
 
 

@@ -56,7 +56,9 @@ TYPES: dict[str, CSLType] = {
     "reference-entry": "entry-encyclopedia",
     "standard": "standard",
     "standard-series": "standard",
-    "peer-review": "review",
+    # A posted peer review or decision letter is cited by its own title; CSL `review`
+    # means a review *of* another work (and prints "[Review of …]").
+    "peer-review": "document",
     "journal-issue": "periodical",
     "journal-volume": "periodical",
     "journal": "periodical",
@@ -65,6 +67,17 @@ TYPES: dict[str, CSLType] = {
     "grant": "document",
 }
 UNKNOWN_TYPE: CSLType = "document"  # CSL's catch-all, for types CrossRef adds later
+# A deposited string that means "nothing here" (seen in real records' titles).
+_NO_VALUE = frozenset({"null", "none", "undefined", "n/a"})
+# A title of a series, when a part of a book lists two container titles: the series is
+# usually listed first, but some deposits list it last ("Series in Computer Science").
+_SERIES_RE = re.compile(
+    r"\b(?:series|lecture\s+notes|notes\s+in|briefs|monographs?|textbooks?|proceedings)\b",
+    re.IGNORECASE)
+# posted-content subtypes that are preprints or working papers (CSL `article`); CrossRef's
+# `other` subtype carries blog posts (Rogue Scholar) and is cited as a post.
+_PREPRINT_SUBTYPES = frozenset({"preprint", "working_paper", "working-paper", "report",
+                                "dissertation", "letter", "review"})
 
 # Whole books and series: their container-title is the series they belong to.
 _BOOK_TYPES = {"book", "monograph", "edited-book", "reference-book", "book-set", "book-series",
@@ -101,7 +114,8 @@ def _texts(value: Any) -> list[str]:
     """The non-empty strings of a CrossRef string-or-array field, raw (markup kept);
     numbers (an ``edition-number`` of 2) as their digits."""
     items = value if isinstance(value, list) else [value]
-    return [str(v) for v in items if (isinstance(v, str) and v.strip())
+    return [str(v) for v in items if (isinstance(v, str) and v.strip()
+                                      and v.strip().lower() not in _NO_VALUE)
             or (isinstance(v, int) and not isinstance(v, bool))]
 
 
@@ -224,47 +238,117 @@ def _containers(ctype: str, message: dict[str, Any]) -> tuple[str | None, str | 
     if ctype in _BOOK_TYPES:
         return None, titles[0]
     if ctype in _IN_BOOK_TYPES and len(titles) > 1:
-        return titles[-1], titles[0]
+        first, last = titles[0], titles[-1]
+        if _SERIES_RE.search(last) and not _SERIES_RE.search(first):
+            return first, last
+        return last, first
     return titles[0], None
 
 
+def _issuer(inst: Any) -> bool:
+    """An ``institution`` entry that issued or granted the work: named, and not only its
+    funder (DTIC lists the funder first, with department "Funding")."""
+    if not isinstance(inst, dict):
+        return False
+    name = _plain(inst.get("name"))
+    departments = [d.strip().lower() for d in _texts(inst.get("department"))]
+    return bool(name) and (name or "").lower() != "not available" and departments != ["funding"]
+
+
 def _institution(message: dict[str, Any]) -> tuple[str | None, str | None]:
-    """(name, place) of the first ``institution`` (who granted a thesis, issued a report)."""
+    """(name, place) of the first issuing ``institution`` (who granted a thesis, issued a
+    report, runs a preprint server)."""
     insts = message.get("institution")
-    inst = next((i for i in insts if isinstance(i, dict)), {}) if isinstance(insts, list) else {}
+    inst: dict[str, Any] = next((i for i in insts if _issuer(i)), {}) \
+        if isinstance(insts, list) else {}
     place = ", ".join(_texts(inst.get("place"))) or None
     return _plain(inst.get("name")), clean_text(place)
+
+
+def _title(message: dict[str, Any]) -> tuple[str | None, str | None]:
+    """(plain, rich) title: the first title (else original title) and its subtitle as
+    "Title: Subtitle" (a space after a title ending in ?!:.). A subtitle made only of the
+    title's own words is a running head, not part of the title."""
+    titles = _texts(message.get("title")) or _texts(message.get("original-title"))
+    if not titles:
+        return None, None
+    title, rich = markup.parse(titles[0])
+    subtitles = _texts(message.get("subtitle"))
+    sub, sub_rich = markup.parse(subtitles[0]) if subtitles else ("", None)
+    words = set(re.findall(r"\w+", title.casefold()))
+    if not title or not sub or set(re.findall(r"\w+", sub.casefold())) <= words:
+        return title or None, rich
+    glue = " " if title.rstrip()[-1:] in "?!:." else ": "
+    joined_rich = None
+    if rich or sub_rich:
+        joined_rich = (rich or markup.from_plain(title)) + glue + (sub_rich or markup.from_plain(sub))
+    return title + glue + sub, joined_rich
+
+
+def _pages(value: Any) -> str | None:
+    """The page range; one whose two ends are the same page is that page ("61–61" → "61")."""
+    page = _plain(value)
+    ends = re.split(r"\s*[-\u2013]\s*", page) if page else []
+    return ends[0] if len(ends) == 2 and ends[0] == ends[1] else page
+
+
+def _degree_genre(degree: str | None) -> str | None:
+    """The thesis genre APA and Chicago print: "Doctoral dissertation", "Master's thesis"."""
+    if not degree:
+        return None
+    low = degree.lower()
+    if re.search(r"doctor|ph\.?\s?d|d\.?phil|doctorat|\bdr\.?\b", low):
+        return "Doctoral dissertation"
+    if re.search(r"master|\bm\.?\s?sc?\b|\bm\.?a\.?\b|\bmphil\b|magist", low):
+        return "Master's thesis"
+    if re.search(r"bachelor|\bb\.?\s?sc?\b|\bb\.?a\.?\b", low):
+        return "Bachelor's thesis"
+    # "Doctor of Philosophy (PhD)" style: the degree as named, without its abbreviation.
+    return clean_text(re.sub(r"\(.*?\)", "", degree)) or None
 
 
 def parse_work(message: dict[str, Any]) -> Work:
     doi = str(message.get("DOI", "")).lower() or None
     rel = message.get("relation") or {}
     ctype = str(message.get("type") or "").strip().lower()
+    subtype = str(message.get("subtype") or "").strip().lower()
     wtype = csl_type(ctype)
-    titles = _texts(message.get("title")) or _texts(message.get("original-title"))
-    title, title_rich = markup.parse(titles[0]) if titles else (None, None)
+    if ctype == "posted-content" and subtype and subtype not in _PREPRINT_SUBTYPES:
+        wtype = "post-weblog"
+    title, title_rich = _title(message)
     container, collection = _containers(ctype, message)
+    # `issued` is CrossRef's publication date (the earliest of print and online), with
+    # every part deposited; the other dates are fallbacks for records without it.
     issued = _date(message.get("issued")) or _date(message.get("published-print")) \
         or _date(message.get("published-online"))
     event = _dict(message.get("event"))
     publisher = _plain(message.get("publisher"))
     place = _plain(message.get("publisher-location"))
     inst_name, inst_place = _institution(message)
-    if wtype in ("thesis", "report"):
-        publisher = publisher or inst_name
-        place = place or inst_place
-    genre = None
+    is_preprint = ctype == "posted-content" and wtype == "article"
+    if wtype in ("thesis", "report", "dataset") or is_preprint:
+        # Who granted, issued or serves the work (bioRxiv), not its distributor (OSTI)
+        # or corporate owner (Cold Spring Harbor Laboratory).
+        publisher = inst_name or publisher
+        place = inst_place or place
+    if wtype == "post-weblog":
+        # The blog: its own name where CrossRef lists the platform as publisher.
+        group = _plain(message.get("group-title"))
+        container = inst_name if inst_name and inst_name != publisher else group
+    genre = "Preprint" if is_preprint else None
     if wtype == "thesis":
-        # "Doctor of Philosophy (PhD)" → "Doctor of Philosophy", as Zotero's translator does.
-        degree = _plain(message.get("degree"))
-        genre = clean_text(re.sub(r"\(.*?\)", "", degree)) if degree else None
-    # A posted-content record's `subtype` ("preprint") is not carried into `genre`: CrossRef's
-    # own CSL has no genre for it, and APA would print "[Preprint]" where citeproc fed
-    # CrossRef's record prints none (docs/citations.md, doubtful renderings).
+        genre = _degree_genre(_plain(message.get("degree")))
+    edition = _plain(message.get("edition-number"))
+    if edition and edition.strip().lower() in ("1", "1st", "first"):
+        edition = None  # a first edition is not cited as an edition
+    # A paper known by its event alone was presented there; one in the proceedings is
+    # cited in them, whatever event CrossRef also lists.
+    event_name = None if container else _plain(event.get("name"))
+    event_place = _plain(event.get("location")) if event_name else None
     found, notice_warnings = notices(message, doi)
     work = make_work(
         type=wtype,
-        title=title or None,
+        title=title,
         title_rich=title_rich,
         authors=_names(message.get("author")),
         editors=_names(message.get("editor")),
@@ -273,12 +357,12 @@ def parse_work(message: dict[str, Any]) -> Work:
         container_title=container,
         container_title_short=_plain(message.get("short-container-title")),
         collection_title=collection,
-        event=_plain(event.get("name")),
-        event_place=_plain(event.get("location")),
-        edition=_plain(message.get("edition-number")),
+        event=event_name,
+        event_place=event_place,
+        edition=edition,
         volume=_plain(message.get("volume")),
         issue=_plain(message.get("issue")),
-        page=_plain(message.get("page")),
+        page=_pages(message.get("page")),
         number=_plain(message.get("article-number")),
         publisher=publisher,
         publisher_place=place,

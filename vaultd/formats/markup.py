@@ -55,11 +55,38 @@ def _span_kind(attrs: str) -> str | None:
     return None
 
 
+# A markup tag whose angle brackets were escaped once or more (``&lt;sup&gt;``,
+# ``&amp;lt;i&amp;gt;``), as some deposits carry them.
+_ESCAPED_TAG_RE = re.compile(
+    r"&(?:amp;)*lt;(/?)([A-Za-z][\w.-]*(?::[\w.-]+)?)((?:\s[^&<>]*)?)(/?)&(?:amp;)*gt;")
+_ESCAPABLE = {*_CSL_TAG, "span", "br", "break"}
+
+
+def _unescape_tags(text: str) -> str:
+    def real(m: re.Match[str]) -> str:
+        if _local(m.group(2)) not in _ESCAPABLE:
+            return m.group(0)
+        return f"<{m.group(1)}{m.group(2)}{html.unescape(m.group(3))}{m.group(4)}>"
+    return _ESCAPED_TAG_RE.sub(real, text)
+
+
+def _decode(text: str) -> str:
+    """Entities decoded as often as they were escaped (``&amp;amp;`` → ``&``)."""
+    for _ in range(3):
+        decoded = html.unescape(text)
+        if decoded == text:
+            break
+        text = decoded
+    return text
+
+
 def parse(text: str) -> tuple[str, str | None]:
     """``(plain, rich)``: the plain text, and the CSL rich text or None when there is no
     markup to keep. Whitespace is collapsed as in every other title field."""
     if "<" not in text and "&" not in text:
         return _SPACE_RE.sub(" ", text).strip(), None
+    if "&" in text:
+        text = _unescape_tags(text)
     plain_parts: list[str] = []
     rich_parts: list[str] = []
     stack: list[tuple[str, str | None]] = []  # open source elements: (name, CSL kind)
@@ -68,7 +95,7 @@ def parse(text: str) -> tuple[str, str | None]:
     pos = 0
     for m in _TAG_RE.finditer(text):
         if not skip_depth:
-            chunk = html.unescape(text[pos : m.start()])
+            chunk = _decode(text[pos : m.start()])
             plain_parts.append(chunk)
             rich_parts.append(_escape_rich(chunk))
         pos = m.end()
@@ -101,7 +128,7 @@ def parse(text: str) -> tuple[str, str | None]:
             marked = True
             rich_parts.append(_OPEN[kind])
     if not skip_depth:
-        tail = html.unescape(text[pos:])
+        tail = _decode(text[pos:])
         plain_parts.append(tail)
         rich_parts.append(_escape_rich(tail))
     rich_parts.extend(_CLOSE[kind] for _, kind in reversed(stack) if kind)
@@ -141,3 +168,15 @@ _RICH_TAG_RE = re.compile(r"</?(?:i|b|sup|sub)>|<span (?:style|class)=\"[^\"]*\"
 def to_plain(rich: str) -> str:
     """The text of CSL rich text, tags removed."""
     return _RICH_TAG_RE.sub("", rich)
+
+
+_TAG_OR_QUOTE_RE = re.compile(r'<[^>]*>|"')
+
+
+def straight_quotes(rich: str) -> str:
+    """Straight double quotes typed in a .bib stay straight, as pandoc reads them: in CSL
+    rich text a pair of them would be read as a quotation (curly quotes)."""
+    if '"' not in rich:
+        return rich
+    return _TAG_OR_QUOTE_RE.sub(
+        lambda m: m.group() if m.group() != '"' else f'{NOCASE_OPEN}"</span>', rich)
