@@ -17,6 +17,7 @@ import argparse
 import json
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -40,17 +41,24 @@ def vaultd_texts(works: dict[str, Work]) -> dict[str, dict[str, str]]:
     return {k: {s: normalise(r.text) for s, r in per.items()} for k, per in rendered.items()}
 
 
-def bib_cases(styles: tuple[str, ...] = STYLE_NAMES) -> list[Case]:
+def _bib_file_cases(path: Path, styles: tuple[str, ...]) -> list[Case]:
+    entries = parse_bib(path.read_text(encoding="utf-8"), path.name)
+    works = {e.key: e.work for e in entries if e.work.title}
+    ours = vaultd_texts(works)
     cases: list[Case] = []
-    for path in sorted((EVAL / "bib").glob("*.bib")):
-        entries = parse_bib(path.read_text(encoding="utf-8"), path.name)
-        works = {e.key: e.work for e in entries if e.work.title}
-        ours = vaultd_texts(works)
-        for style in styles:
-            theirs = render_bib_file(path, style, list(works))
-            cases += [(f"bib/{path.name}:{k}", style, ours[k][style], theirs.get(k))
-                      for k in works]
+    for style in styles:
+        theirs = render_bib_file(path, style, list(works))
+        cases += [(f"bib/{path.name}:{k}", style, ours[k][style], theirs.get(k))
+                  for k in works]
     return cases
+
+
+def bib_cases(styles: tuple[str, ...] = STYLE_NAMES) -> list[Case]:
+    # Files in parallel: the time is pandoc processes, one per batch and style.
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        per_file = pool.map(lambda p: _bib_file_cases(p, styles),
+                            sorted((EVAL / "bib").glob("*.bib")))
+        return [case for cases in per_file for case in cases]
 
 
 def crossref_records() -> dict[str, dict[str, Any]]:

@@ -5,6 +5,7 @@ mapping or vaultd's filter; ``tests/oracle/entries.lua`` only writes the entries
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -91,13 +92,19 @@ def render_items(items: list[dict[str, Any]], style: str) -> dict[str, str]:
     return out
 
 
+@functools.cache
+def _pandoc_items(bibliography: Path) -> list[dict[str, Any]]:
+    proc = subprocess.run([pandoc(), "-f", "biblatex", "-t", "csljson", str(bibliography)],
+                          capture_output=True, text=True, check=True, timeout=60)
+    items: list[dict[str, Any]] = json.loads(proc.stdout)
+    return items
+
+
 def render_bib_file(bibliography: Path, style: str, ids: list[str]) -> dict[str, str]:
     """The cited entries of a .bib file, each rendered apart from works by the same names
     (grouped by what pandoc's own reader makes of the file)."""
-    proc = subprocess.run([pandoc(), "-f", "biblatex", "-t", "csljson", str(bibliography)],
-                          capture_output=True, text=True, check=True, timeout=60)
     wanted = set(ids)
-    items = [i for i in json.loads(proc.stdout) if i.get("id") in wanted]
+    items = [i for i in _pandoc_items(bibliography) if i.get("id") in wanted]
     out: dict[str, str] = {}
     for batch in _apart(items):
         out.update(render_bibliography(bibliography, style, [str(i["id"]) for i in batch]))

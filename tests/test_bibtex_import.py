@@ -335,7 +335,8 @@ def test_no_name_is_invented() -> None:
              "Smith, Jr., Ann and others}, title = {T}}")
     assert [a.model_dump(exclude_none=True) for a in w.authors] == [
         {"family": "Plato"}, {"literal": "Anonymous Collective"}, {"given": "Homer"},
-        {"family": "Smith", "given": "Ann", "suffix": "Jr."}]  # 'others' is et al.
+        {"family": "Smith", "given": "Ann", "suffix": "Jr."},
+        {"literal": "others"}]  # 'and others' is kept: styles print it as et al.
 
 
 def test_hyphenated_given_names_and_initials_are_kept() -> None:

@@ -54,11 +54,15 @@ def test_any_arguments_get_none_or_one_short_sentence(arguments: dict[str, Any])
         assert problem.startswith("recall") and "\n" not in problem and len(problem) < 200
 
 
-def test_a_cite_key_that_is_a_path_is_refused_before_any_file_is_read() -> None:
+def test_a_cite_key_outside_the_key_grammar_is_refused_before_any_file_is_read() -> None:
     schema = {"properties": {"cite_key": {"type": "string"}, "chunk_id": {"type": "string"}},
               "required": ["cite_key"]}
-    problem = check_arguments("quote", schema, {"cite_key": "../../etc/passwd", "chunk_id": "x"})
-    assert problem is not None and problem.startswith("quote: '../../etc/passwd' is not a cite key")
+    problem = check_arguments("quote", schema, {"cite_key": "a b", "chunk_id": "x"})
+    assert problem is not None and problem.startswith("quote: 'a b' is not a cite key (a cite key "
+                                                      "cannot hold whitespace")
     keys = {"properties": {"cite_keys": {"type": "array", "items": {"type": "string"}}}}
-    assert check_arguments("bibliography", keys, {"cite_keys": ["ok2020x", "a/b"]}) is not None
+    assert check_arguments("bibliography", keys, {"cite_keys": ["ok2020x", "a{b}"]}) is not None
     assert check_arguments("bibliography", keys, {"cite_keys": ["ok2020x", "Smith:2020-a_b"]}) is None
+    # Keys BibTeX accepts are taken as written; their file names keep them inside raw/.
+    for key in ("Sen.2016.BV", "Lüscher_2011_ÜberAmbivalenz", "baez/article", "../../etc/passwd"):
+        assert check_arguments("quote", schema, {"cite_key": key, "chunk_id": "x"}) is None

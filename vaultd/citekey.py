@@ -11,6 +11,10 @@ The numeric modifier ``N`` keeps the first N words, or the first N characters of
 value. Words are concatenated; characters outside ``[A-Za-z0-9_:-]`` are dropped.
 
 Keys are pinned once written: ``unique_key`` only ever suffixes the *new* item.
+
+Generated keys are ASCII (``GENERATED_KEY_RE``); a key the user wrote (a ``.bib`` entry's
+key, ``--cite-key``, a ``\\cite{…}``) is kept as written when ``is_valid_key`` accepts it,
+and becomes a file name by ``key_to_filename`` (reversed by ``filename_to_key``).
 """
 
 from __future__ import annotations
@@ -21,14 +25,18 @@ import unicodedata
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from anyascii import anyascii
 
 from vaultd.errors import CiteKeyPatternError, InputError
-from vaultd.models import Author, Work
+
+if TYPE_CHECKING:  # vault.py imports this module for file names: pydantic is not paid for there
+    from vaultd.models import Author, Work
 
 DEFAULT_PATTERN = "[auth:lower][year][shorttitle:1:nopunct]"
-KEY_RE = re.compile(r"[A-Za-z0-9_:-]+")
+#: What the pattern DSL generates (and every key before keys were kept as written).
+GENERATED_KEY_RE = re.compile(r"[A-Za-z0-9_:-]+")
 
 TOKENS = (
     "auth", "authors", "authorsN", "authEtAl", "year", "shortyear",
@@ -105,7 +113,7 @@ def compile_pattern(pattern: str) -> KeyPattern:
             continue
         if ch == "]":
             raise _error(pattern, pos, "']' without a matching '['")
-        if not KEY_RE.fullmatch(ch):
+        if not GENERATED_KEY_RE.fullmatch(ch):
             raise _error(
                 pattern, pos, f"character {ch!r} cannot appear in a key (allowed: A-Z a-z 0-9 _ : -)"
             )
@@ -151,7 +159,7 @@ def _parse_field(pattern: str, start: int, body: str) -> Field:
 
 
 def make_key(work: Work, pattern: str | KeyPattern = DEFAULT_PATTERN) -> str:
-    """The base cite key of ``work``: non-empty and matching ``[A-Za-z0-9_:-]+``.
+    """The base cite key of ``work``: non-empty and matching ``GENERATED_KEY_RE``.
 
     If the pattern expands to nothing for this work (``[journal]`` without a journal),
     the default pattern is used, which always yields a key (``anon``/``nd`` fallbacks).
@@ -166,14 +174,15 @@ def make_key(work: Work, pattern: str | KeyPattern = DEFAULT_PATTERN) -> str:
 def unique_key(base: str, taken: Collection[str]) -> str:
     """``base`` if free, else ``base`` + a…z, then ``base_27``, ``base_28``…
 
-    Only the new item is suffixed: existing keys are pinned. Comparison ignores case,
-    because keys are file names and macOS/Windows file systems do.
+    Only the new item is suffixed: existing keys are pinned. Comparison is ``fold_key``
+    (case and Unicode normalisation ignored), because keys are file names and macOS and
+    Windows file systems ignore case, and macOS the composed/decomposed difference.
     """
-    if not KEY_RE.fullmatch(base):
-        raise InputError(f"invalid cite key {base!r}: use only A-Z a-z 0-9 _ : -")
-    # Keys are ASCII, so lower() is case folding; only keys sharing the prefix matter.
-    low = base.lower()
-    folded = {f for k in taken if (f := k.lower()).startswith(low)}
+    problem = key_problem(base)
+    if problem is not None:
+        raise InputError(f"invalid cite key {base!r}: {problem}")
+    low = fold_key(base)
+    folded = {f for k in taken if (f := fold_key(k)).startswith(low)}
     if low not in folded:
         return base
     for letter in "abcdefghijklmnopqrstuvwxyz":
@@ -183,6 +192,102 @@ def unique_key(base: str, taken: Collection[str]) -> str:
     while f"{low}_{n}" in folded:
         n += 1
     return f"{base}_{n}"
+
+
+# --- the key grammar and the file-name encoding --------------------------------------
+
+# A key the user wrote is kept when BibTeX, biber and LaTeX can all carry it. BibTeX ends
+# a key at whitespace, at ',' and at the entry's closing '}' or ')'; btparse (biber's and
+# Text::BibTeX's lexer) reads '{' '}' '(' ')' '"' '#' '=' as syntax and '%' as a comment
+# (JabRef warns on the same set; tex.stackexchange.com/q/408530 names '%' and '=' for
+# biber); in LaTeX's \cite{…} a backslash starts a command, '%' comments the rest of the
+# line out, '#' is a macro parameter and '~' an active character. Everything else
+# printable is allowed — Unicode letters (biber reads UTF-8 keys), digits and
+# . : - _ / + ' ! $ & * ; < > ? [ ] ^ ` | @ — exactly as the user wrote it.
+_KEY_BREAKERS = frozenset(',{}()"#%~=\\')
+#: A file name holds at most 255 bytes; the longest name vaultd makes from a key adds
+#: ``.meta.json`` and the atomic-write temp file ``.<name>.<8 random>.tmp`` to it.
+MAX_KEY_FILENAME_BYTES = 200
+
+# Percent-encoded in file names: '%' itself (so decoding is exact), path separators,
+# what Windows forbids (* ? " < > |), what breaks an Obsidian [[link]] ([ ] # ^ |),
+# whitespace and invisible characters. ':' stays itself: keys had it before this
+# encoding existed, and their files keep their names.
+_NAME_UNSAFE = frozenset('%/\\*?"<>|[]#^')
+_ESCAPES_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+
+
+def _invisible(ch: str) -> bool:
+    """Whitespace, separators, control/format/private/unassigned code points."""
+    return ch.isspace() or unicodedata.category(ch)[0] in "CZ"
+
+
+def key_problem(key: str) -> str | None:
+    """Why ``key`` cannot be a cite key (one clause), or None when it can."""
+    if not key:
+        return "a cite key cannot be empty"
+    for ch in key:
+        if _invisible(ch):
+            return f"a cite key cannot hold whitespace or invisible characters ({ch!r})"
+        if ch in _KEY_BREAKERS:
+            return (f"a cite key cannot hold {ch!r} (BibTeX and LaTeX break a key at "
+                    ', { } ( ) " # % ~ = \\ and whitespace)')
+    if len(key_to_filename(key).encode("utf-8")) > MAX_KEY_FILENAME_BYTES:
+        return f"a cite key is at most {MAX_KEY_FILENAME_BYTES} bytes as a file name"
+    return None
+
+
+def is_valid_key(key: str) -> bool:
+    """Whether ``key`` is a cite key vaultd keeps as written (see ``key_problem``)."""
+    return key_problem(key) is None
+
+
+def fold_key(key: str) -> str:
+    """``key`` as macOS/Windows compare file names: Unicode canonical caseless form
+    (NFD of the case-folded NFD), so ``Lüscher``, ``LÜSCHER`` and a decomposed ``Lüscher``
+    are one key."""
+    if key.isascii():  # most keys; casefold is lower() here, and NFD changes nothing
+        return key.lower()
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", key).casefold())
+
+
+def same_key(a: str, b: str) -> bool:
+    """The same key, composed or decomposed (macOS may list a name decomposed)."""
+    return unicodedata.normalize("NFC", a) == unicodedata.normalize("NFC", b)
+
+
+def key_to_filename(key: str) -> str:
+    """The file-name stem of ``key`` (``raw/<stem>.pdf``, ``wiki/<stem>.md``).
+
+    Every character that is unsafe in a file name (``_NAME_UNSAFE``, whitespace and
+    invisible characters, a leading or trailing ``.``) becomes ``%XX`` of its UTF-8 bytes;
+    everything else is kept, so every ``[A-Za-z0-9_:-]+`` key is its own file name. The
+    stem never holds a path separator and is never ``.`` or ``..``: a key cannot name a
+    file outside its folder. ``filename_to_key`` reverses it exactly.
+    """
+    if not key:
+        raise ValueError("an empty cite key has no file name")
+    last = len(key) - 1
+    out: list[str] = []
+    for i, ch in enumerate(key):
+        if ch in _NAME_UNSAFE or _invisible(ch) or (ch == "." and i in (0, last)):
+            out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass")))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def filename_to_key(stem: str) -> str:
+    """The key a file-name stem encodes (``key_to_filename`` reversed). A ``%`` that is no
+    escape of UTF-8 bytes is kept as it is (a name vaultd did not make)."""
+
+    def decode(m: re.Match[str]) -> str:
+        try:
+            return bytes.fromhex(m[0].replace("%", "")).decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError:
+            return m[0]
+
+    return _ESCAPES_RE.sub(decode, stem)
 
 
 # --- expansion ---------------------------------------------------------------------

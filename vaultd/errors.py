@@ -5,6 +5,7 @@
     ├── ConfigError             bad config file, key or value
     ├── VaultError              no vault, not a vault, locked by another process
     ├── InputError              an input vaultd cannot recognise (bad id, unreadable file)
+    │   └── LocatorError        a page locator that is malformed or outside the work's pages
     ├── SourceNotFoundError     a metadata source knows nothing of this id
     ├── FetchError              network / HTTP failure talking to a source (transient)
     ├── ParseError              a PDF or other source document could not be parsed
@@ -41,6 +42,11 @@ class VaultError(VaultdError):
 
 class InputError(VaultdError):
     pass
+
+
+class LocatorError(InputError):
+    """A page locator that is no page, range or list, or names a page the work does not
+    have: a usage error (the CLI exits 2)."""
 
 
 class NoMetadataError(InputError):

@@ -11,6 +11,7 @@ import stat
 import sys
 import tempfile
 import threading
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import IO
 
 from anyascii import anyascii
 
+from vaultd.citekey import key_to_filename
 from vaultd.errors import VaultError
 
 VAULT_ENV = "VAULTD_VAULT"
@@ -92,20 +94,22 @@ class Vault:
         return self.state_dir / "processed"
 
     def pdf_path(self, cite_key: str) -> Path:
-        return self.raw / f"{cite_key}.pdf"
+        return _listed(self.raw, f"{key_to_filename(cite_key)}.pdf")
 
     def meta_path(self, cite_key: str) -> Path:
-        return self.raw / f"{cite_key}.meta.json"
+        return _listed(self.raw, f"{key_to_filename(cite_key)}.meta.json")
 
     def note_path(self, cite_key: str) -> Path:
-        """Where ``cite_key``'s paper note is: ``wiki/<key>.md``, or wherever in a subfolder
-        of ``wiki/`` it was filed (by an inbox rule's ``folder`` or by the user moving it).
-        A key without a note yet gets the default ``wiki/<key>.md``."""
-        default = self.wiki / f"{cite_key}.md"
-        if default.is_file() or "/" in cite_key or not self.wiki.is_dir():
+        """Where ``cite_key``'s paper note is: ``wiki/<name>.md`` (``name`` the key's file
+        name, ``citekey.key_to_filename``), or wherever in a subfolder of ``wiki/`` it was
+        filed (by an inbox rule's ``folder`` or by the user moving it). A key without a
+        note yet gets the default ``wiki/<name>.md``."""
+        default = _listed(self.wiki, f"{key_to_filename(cite_key)}.md")
+        if default.is_file() or not self.wiki.is_dir():
             return default
+        want = _nfc(default.name)
         for path in self.wiki_markdown():
-            if path.name == default.name and path.parent != self.wiki:
+            if _nfc(path.name) == want and path.parent != self.wiki:
                 return path
         return default
 
@@ -114,14 +118,15 @@ class Vault:
         path = self.note_path(cite_key)
         if path.is_file() or not folder:
             return path
-        return self.wiki / folder / f"{cite_key}.md"
+        return self.wiki / folder / f"{key_to_filename(cite_key)}.md"
 
     def paper_notes(self) -> list[Path]:
         """Every paper note in ``wiki/`` (any subfolder): a Markdown file whose name is the
-        cite key of a record in ``raw/``, sorted by path. The user's own notes are not."""
+        file name of a record's key in ``raw/``, sorted by path. The user's own notes are not."""
         if not self.wiki.is_dir():
             return []
-        return sorted(p for p in self.wiki_markdown() if self.meta_path(p.stem).is_file())
+        records = {_nfc(p.name[: -len(".meta.json")]) for p in self.raw.glob("*.meta.json")}
+        return sorted(p for p in self.wiki_markdown() if _nfc(p.stem) in records)
 
     def wiki_markdown(self) -> list[Path]:
         """Markdown files under ``wiki/``, skipping hidden folders (``.obsidian``, ``.trash``)."""
@@ -172,6 +177,24 @@ class Vault:
                 f"{self.root} is not a vaultd vault (no .vaultd/); run `vaultd init {self.root}`"
             )
         return self
+
+
+def _nfc(name: str) -> str:
+    return unicodedata.normalize("NFC", name)
+
+
+def _listed(folder: Path, name: str) -> Path:
+    """``folder / name``, or the file in ``folder`` whose name is ``name`` composed
+    differently (a sync tool or macOS may have written it decomposed, NFD): the same key."""
+    path = folder / name
+    if name.isascii() or path.exists() or not folder.is_dir():
+        return path
+    want = _nfc(name)
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if entry.name != name and _nfc(entry.name) == want:
+                return folder / entry.name
+    return path
 
 
 def user_config_dir() -> Path:

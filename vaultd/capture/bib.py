@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from vaultd.capture.bib_csl import pandoc_items, work_from_item
 from vaultd.capture.detect import ARXIV_ID_RE, normalise_doi, split_arxiv_version
 from vaultd.capture.latex_text import decode
 from vaultd.capture.names import SUFFIXES, date_parts, make_author, make_work
@@ -51,7 +52,8 @@ _TYPES: dict[str, CSLType] = {
     "phdthesis": "thesis", "mastersthesis": "thesis", "thesis": "thesis",
     "techreport": "report", "report": "report", "manual": "report",
     "online": "webpage", "www": "webpage", "electronic": "webpage",
-    "dataset": "dataset", "software": "software", "unpublished": "manuscript",
+    "dataset": "dataset", "software": "software", "softwareversion": "software",
+    "unpublished": "manuscript",
     "patent": "patent", "periodical": "periodical", "suppperiodical": "article-journal",
     "booklet": "pamphlet", "movie": "motion_picture", "video": "motion_picture",
     "audio": "song", "music": "song", "artwork": "graphic", "image": "graphic",
@@ -64,7 +66,16 @@ _BOOK_LIKE = {"book", "mvbook", "collection", "mvcollection", "proceedings", "mv
 # biblatex's localisation keys for the type field, and the genres the thesis types imply.
 _GENRES = {"phdthesis": "PhD thesis", "mathesis": "Master's thesis",
            "candthesis": "Candidate thesis", "techreport": "Technical report",
-           "resreport": "Research report", "datacd": "CD-ROM", "audiocd": "Audio CD"}
+           "resreport": "Research report", "datacd": "CD-ROM", "audiocd": "Audio CD",
+           # biblatex's patent keys (english.lbx), as pandoc's reader prints them
+           "patentus": "U.S. patent", "patentde": "German patent", "patenteu": "European patent",
+           "patentfr": "French patent", "patentuk": "British patent",
+           "patrequs": "U.S. patent request", "patreqde": "German patent request",
+           "patreqeu": "European patent request", "patreqfr": "French patent request",
+           "patrequk": "British patent request"}
+# biblatex's series keys of a journal article, and an integer series printed as an ordinal
+# ("3" → "3rd Series"), as biblatex and pandoc print them.
+_SERIES_KEYS = {"newseries": "New Series", "oldseries": "Old Series"}
 _DEFAULT_GENRE = {"phdthesis": "PhD thesis", "mastersthesis": "Master's thesis"}
 # babel/polyglossia names → CSL languages: the export's table read backwards (the first
 # language of a name wins: english → en), plus the other names babel accepts.
@@ -269,20 +280,8 @@ def _title(f: dict[str, Any], key: str, sub: str, addon: str | None = None, *,
             continue
         join = " " if plain[-1:] in "!?.,:;" else f"{sep} "
         plain, rich = plain + join + p, rich + join + (r or markup.from_plain(p))
-    rich = _literal_quotes(rich)
+    rich = markup.straight_quotes(rich)
     return plain, (None if rich == markup.from_plain(plain) else rich)
-
-
-_TAG_OR_QUOTE_RE = re.compile(r'<[^>]*>|"')
-
-
-def _literal_quotes(rich: str) -> str:
-    """Straight double quotes typed in a .bib stay straight, as pandoc reads them: in CSL
-    rich text a pair of them would be read as a quotation (curly quotes)."""
-    if '"' not in rich:
-        return rich
-    return _TAG_OR_QUOTE_RE.sub(
-        lambda m: m.group() if m.group() != '"' else f'{markup.NOCASE_OPEN}"</span>', rich)
 
 
 def _language(f: dict[str, Any]) -> str | None:
@@ -292,6 +291,11 @@ def _language(f: dict[str, Any]) -> str | None:
         if value:
             return _LANGUAGES.get(value.lower(), value)
     return None
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _genre(etype: str, f: dict[str, Any]) -> str | None:
@@ -321,6 +325,9 @@ def to_work(etype: str, f: dict[str, Any]) -> Work:
     if ctype == "article" and container and _SCHOLAR_ARXIV_RE.match(container):
         container, container_rich = None, None
     series, series_rich = _title(f, "series", "", sentence_case=english)
+    if series and etype == "article":
+        series = _SERIES_KEYS.get(series.lower()) or (
+            f"{_ordinal(int(series))} Series" if series.isdigit() else series)
     event, event_rich = _title(f, "eventtitle", "", sentence_case=english)
     rich = {var: value for var, value in (("container-title", container_rich),
                                           ("collection-title", series_rich),
@@ -335,6 +342,10 @@ def to_work(etype: str, f: dict[str, Any]) -> Work:
     if not url and eprint_type in _EPRINT_URLS and text_of(f.get("eprint")):
         url = _EPRINT_URLS[eprint_type].format(text_of(f.get("eprint")))
     page = text_of(f.get("pages"))
+    printed = text_of(f.get("doi")) or ""
+    # The DOI is kept lower-case (vaultd matches on it); it is cited as the entry wrote it.
+    cited_doi = printed[printed.lower().index(doi):][:len(doi)] \
+        if doi and doi in printed.lower() else None
     return make_work(
         type=ctype, title=title, title_rich=title_rich, rich=rich,
         authors=people(f.get("author") or [], drop_particles=drop),
@@ -366,6 +377,7 @@ def to_work(etype: str, f: dict[str, Any]) -> Work:
         if arxiv_id else None,
         language=language, abstract=text_of(f.get("abstract")),
         sources=["bib"],
+        csl_extra={"DOI": cited_doi} if cited_doi and cited_doi != doi else {},
     )
 
 
@@ -475,9 +487,12 @@ def parse_bib_library(text: str, source: str = "<bib>") -> BibLibrary:
     strings = {k.lower(): str(s.value) for k, s in library.strings_dict.items()}
     fields = {b.key.lower(): _fields(b, strings) for b in blocks}
     _inherit(fields)
+    items = pandoc_items(text, source) if blocks else {}
     for block in blocks:
         try:
             work = to_work(block.entry_type, fields[block.key.lower()])
+            if block.key in items:
+                work = work_from_item(items[block.key], work)
         except (ValueError, TypeError) as exc:  # a value the Work model refuses
             out.problems.append(BibProblem(source, (block.start_line or 0) + 1, block.key,
                                            f"cannot read this entry ({exc}); fix it and "

@@ -31,7 +31,6 @@ NEEDS_PANDOC_RE = re.compile(
     r"annotator|commentator|introduction|foreword|afterword|library|shelfmark|"
     r"archiveprefix|eprinttype|reviewed\w*)\s*="
     r"|\band\s+others\b|\bdate\s*=\s*[{\"][^}\"]*/"
-    r"|\b(?:publisher|location|address)\s*=\s*[{\"][^}\"]*\sand\s"  # a list of them
     r"|\b(?:author|editor)\s*=\s*[{\"][^\n]*\s(?-i:AND)\s",  # names split by a capital AND
     re.IGNORECASE)
 
@@ -43,8 +42,7 @@ _SKIPPED = frozenset({"id", "type", "annote", "keyword", "note", "title-short", 
 # CSL 1.0.2 variables that biblatex fields fill and vaultd's own reading has no field for
 # (the variables it does read, such as issue or container-title, stay its own: pandoc
 # fills some of them from other fields, e.g. a @periodical's title as its container).
-_FIELDS = {"title": "title", "container-title": "container_title", "volume": "volume",
-           "publisher": "publisher", "publisher-place": "publisher_place"}
+_FIELDS = {"title": "title", "container-title": "container_title", "volume": "volume"}
 _CSL_VARIABLES = frozenset({
     "archive", "archive_location", "authority", "chapter-number", "collection-editor",
     "container-author", "editorial-director", "event-date", "illustrator", "jurisdiction",
@@ -105,12 +103,10 @@ def work_from_item(item: dict[str, Any], own: Work) -> Work:
                 updates[_FIELDS[variable]] = item[variable]
         updates["title_rich"] = None
         updates["rich"] = {k: v for k, v in own.rich.items() if k != "container-title"}
-    for variable in ("publisher", "publisher-place"):
-        theirs, mine = item.get(variable), getattr(own, _FIELDS[variable])
-        if isinstance(theirs, str) and mine and mine.replace(" and ", "; ") == theirs:
-            updates[_FIELDS[variable]] = theirs  # a list of publishers: "A; B", not "A and B"
-    if not own.url and isinstance(item.get("URL"), str):
-        updates["url"] = item["URL"]  # built from eprint/eprinttype (arXiv, HAL, …)
+    if not own.url and not own.arxiv_id and isinstance(item.get("URL"), str):
+        # built from eprint/eprinttype (HAL, …); an arXiv id gets its links from
+        # formats/csl (the abstract page and arXiv's DOI)
+        updates["url"] = item["URL"]
     if not extra and not updates:
         return own
     return own.model_copy(update={"csl_extra": {**own.csl_extra, **extra}, **updates})

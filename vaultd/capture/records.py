@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from vaultd.citekey import filename_to_key
 from vaultd.models import MetaFile
 from vaultd.statedb import migration
 from vaultd.vault import Vault, atomic_write_text
@@ -89,12 +90,12 @@ def find(db: sqlite3.Connection, *, doi: str | None = None, arxiv_id: str | None
 
 def taken_keys(vault: Vault, db: sqlite3.Connection) -> set[str]:
     keys = {str(r[0]) for r in db.execute("SELECT cite_key FROM captures")}
-    keys |= {p.name.removesuffix(".meta.json") for p in vault.raw.glob("*.meta.json")}
-    keys |= {p.stem for p in vault.raw.glob("*.pdf")}
+    stems = [p.name.removesuffix(".meta.json") for p in vault.raw.glob("*.meta.json")]
+    stems += [p.stem for p in vault.raw.glob("*.pdf")]
     # A new key must not land on any note in wiki/ (the user's own included): keys are
     # file names there.
-    keys |= {p.stem for p in vault.wiki.rglob("*.md")} if vault.wiki.is_dir() else set()
-    return keys
+    stems += [p.stem for p in vault.wiki.rglob("*.md")] if vault.wiki.is_dir() else []
+    return keys | {filename_to_key(s) for s in stems}
 
 
 @contextlib.contextmanager

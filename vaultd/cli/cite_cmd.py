@@ -7,8 +7,8 @@ from typing import Any
 import click
 
 from vaultd.cli import main_group
-from vaultd.cli.common import CITE_KEY, app, emit_json, json_option
-from vaultd.errors import CitationError, InputError
+from vaultd.cli.common import CITE_KEY, UsageLineError, app, emit_json, json_option
+from vaultd.errors import CitationError, InputError, LocatorError
 
 _FORMAT_HELP = ("apa, mla, chicago, ieee (or any style in [citations] styles, any installed "
                 "CSL style by name), bibtex, csl-json; any case")
@@ -30,7 +30,9 @@ def _warn(labels: list[str], cite_key: str) -> None:
 @main_group.command("cite")
 @click.argument("cite_key", type=CITE_KEY)
 @click.option("--format", "-f", "style", default="apa", show_default=True, help=_FORMAT_HELP)
-@click.option("--page", "-p", default=None, help="Print the in-text citation pointing at PAGE.")
+@click.option("--page", "-p", default=None,
+              help="Print the in-text citation pointing at PAGE: a page (4, xii, e123, S12), "
+                   "a range (4-5) or a list (4, 7-9), within the work's pages.")
 @click.option("--time", "-t", "at", default=None,
               help="A video: print the in-text citation pointing at TIME (3:15, 1:02:03, 195).")
 @click.option("--intext", is_flag=True, help="Print the in-text citation: (Vaswani et al., 2017).")
@@ -47,6 +49,7 @@ def cite_command(ctx: click.Context, cite_key: str, style: str, page: str | None
     Examples:
       vaultd cite vaswani2017attention --format apa
       vaultd cite vaswani2017attention -f MLA --page 4   # (Vaswani et al. 4)
+      vaultd cite vaswani2017attention --page 4-5        # (Vaswani et al., 2017, pp. 4–5)
       vaultd cite 3blue1brown2017what --time 3:15        # (3Blue1Brown, 2017, 3:15)
       vaultd cite vaswani2017attention -f nature          # any installed CSL style
       vaultd cite vaswani2017attention -f bibtex
@@ -56,7 +59,11 @@ def cite_command(ctx: click.Context, cite_key: str, style: str, page: str | None
 
     if page and at:
         raise click.UsageError("give --page or --time, not both")
-    c = citation(app(ctx).vault(), cite_key, style, renderer=_renderer(ctx), page=page, time=at)
+    try:
+        c = citation(app(ctx).vault(), cite_key, style, renderer=_renderer(ctx), page=page,
+                     time=at)
+    except LocatorError as exc:
+        raise UsageLineError(str(exc)) from exc
     if as_json:
         emit_json(c.to_json())
         return

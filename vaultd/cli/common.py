@@ -124,22 +124,31 @@ def _on_sigterm(signum: int, frame: object) -> None:
 
 
 class CiteKeyType(click.ParamType[str]):
-    """A cite key on the command line: the characters a key may have, checked before any
-    file is looked up, so ``../x`` never becomes a path outside the vault."""
+    """A cite key on the command line, kept exactly as typed: checked against the key
+    grammar (``citekey.key_problem``) before any file is looked up. Its file name is
+    ``citekey.key_to_filename``'s, so ``../x`` never names a path outside the vault."""
 
     name = "cite_key"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        from vaultd.citekey import KEY_RE
+        from vaultd.citekey import key_problem
 
         text = str(value)
-        if not KEY_RE.fullmatch(text):
-            self.fail(f"{text!r} is not a cite key (only A-Z a-z 0-9 _ : - are used in keys); "
+        problem = key_problem(text)
+        if problem is not None:
+            self.fail(f"{text!r} is not a cite key ({problem}); "
                       "`vaultd search` lists the vault's papers", param, ctx)
         return text
 
 
 CITE_KEY = CiteKeyType()
+
+
+class UsageLineError(click.ClickException):
+    """A usage error found after the arguments were parsed (a page the work does not
+    have): one ``Error:`` line and exit 2, without click's usage block."""
+
+    exit_code = 2
 
 
 def run_command(group: click.Group) -> int:

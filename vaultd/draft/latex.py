@@ -9,6 +9,7 @@ it are cut out. Straight ``"`` are babel shorthands in LaTeX, never quotation ma
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -35,6 +36,7 @@ CITE_COMMANDS = frozenset({
     "Cite", "Citep", "Citet", "Citealp", "Citealt", "Citeauthor", "Parencite", "Textcite",
     "Autocite", "Footcite", "Smartcite"})
 QUOTE_ENVIRONMENTS = frozenset({"quote", "quotation", "displayquote"})
+_KEY_COMMENT_RE = re.compile(r"%[^\n]*(?:\n|$)")
 _UNREAD_ENVIRONMENTS = frozenset({"verbatim", "verbatim*", "Verbatim", "lstlisting", "minted",
                                   "comment", "alltt"})
 _UNREAD_MACROS = frozenset({"verb", "url", "href", "ref", "eqref", "label", "input", "include"})
@@ -163,8 +165,10 @@ class _Walk:
         keys_arg = args[-1] if len(args) == 4 else None
         if keys_arg is None or not keys_arg.isNodeType(self.lw.LatexGroupNode):
             return
-        text = "".join(c.chars for c in keys_arg.nodelist
-                       if c is not None and c.isNodeType(self.lw.LatexCharsNode))
+        # The keys as written, not as parsed: LaTeX reads "--" or "''" in a key as
+        # punctuation, but \cite hands the characters to BibTeX as they are. A "%" comment
+        # (a key list broken over lines) is no part of a key (no key holds "%").
+        text = _KEY_COMMENT_RE.sub("", keys_arg.latex_verbatim()[1:-1])
         keys = tuple(k.strip() for k in text.split(",") if k.strip())
         post = args[2] if args[2] is not None else args[1]  # natbib: [pre][post], or [post]
         locator = normalise_locator(decode(_inner(post))[0]) if post is not None else None

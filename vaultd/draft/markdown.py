@@ -130,8 +130,10 @@ def _locator(suffix: str) -> str | None:
 
 
 def _key(raw: str) -> str:
-    """A pandoc key as written ("@{odd key}" braces dropped), trailing punctuation cut."""
-    return raw[1:-1] if raw.startswith("{") else raw.rstrip(".,;:?")
+    """A pandoc key as written: ``@{odd key}`` without its braces, else the bare key without
+    trailing punctuation (pandoc reads ``:.#$%&-+?<>~/`` in a bare key only between word
+    characters, so ``[@c++primer+]`` cites ``c++primer``; ``@{c++primer+}`` cites it all)."""
+    return raw[1:-1] if raw.startswith("{") else raw.rstrip(":.#$%&-+?<>~/")
 
 
 def _blockquotes(text: str, view: str, cite_edits: list[tuple[int, int, str]]) -> list[Candidate]:

@@ -8,6 +8,8 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote as urlquote
 
+from vaultd.citekey import key_to_filename
+
 if TYPE_CHECKING:
     from vaultd.vault import Vault
 
@@ -41,7 +43,7 @@ class Hit:
 def hit_json(vault: Vault, hit: Hit) -> dict[str, Any]:
     """One hit as `vaultd search --json` and MCP recall show it (with a link to open it)."""
     data: dict[str, Any] = {k: v for k, v in hit.to_dict().items() if v not in (None, [])}
-    target = f"raw/{hit.cite_key}.pdf" if hit.kind == "paper" and hit.cite_key else hit.path
+    target = f"raw/{key_to_filename(hit.cite_key)}.pdf" if hit.kind == "paper" and hit.cite_key else hit.path
     if hit.kind == "paper" and hit.page:
         data["link"] = f"{target}#page={hit.page}"
     elif hit.line_start:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vaultd.canonical import text_sha256
+from vaultd.citekey import filename_to_key, key_to_filename
 from vaultd.errors import InputError, NoteFormatError, VaultdError
 from vaultd.models import MetaFile
 from vaultd.notes.pages import chunk_warnings, page_locator
@@ -41,7 +42,7 @@ def known_works(vault: Vault, index_db: Any = None) -> dict[str, tuple[str, str]
             works[str(key)] = (str(title or "").strip(), str(authors or "").strip())
     if vault.raw.is_dir():
         for p in vault.raw.glob("*.meta.json"):
-            works.setdefault(p.name[: -len(".meta.json")], ("", ""))
+            works.setdefault(filename_to_key(p.name[: -len(".meta.json")]), ("", ""))
     return works
 
 
@@ -71,7 +72,7 @@ def _meta_title(vault: Vault, key: str) -> str:
 
 def load_meta(vault: Vault, cite_key: str, *, index_db: Any = None) -> MetaFile:
     path = vault.meta_path(cite_key)
-    if not cite_key or "/" in cite_key or not path.is_file():
+    if not cite_key or not path.is_file():
         hints = suggest(cite_key, known_works(vault, index_db), vault=vault) if cite_key else []
         tail = ("; did you mean: " + "; ".join(hints)) if hints else \
             "; list keys with `vaultd search` or capture the paper first"
@@ -150,6 +151,8 @@ def citation(vault: Vault, cite_key: str, style: str = BIBTEX, *, index_db: Any 
     from vaultd.formats import has_title, to_bibtex, to_csl_json
 
     meta = load_meta(vault, cite_key, index_db=index_db)
+    if page is not None:
+        page = checked_page(vault, cite_key, meta, page)
     citer = _renderer(vault, renderer)
     name = _format_name(style, citer)
     if name == CSL_JSON:
@@ -165,6 +168,43 @@ def citation(vault: Vault, cite_key: str, style: str = BIBTEX, *, index_db: Any 
         intext = citer.cite(meta.work, cite_key, name, page) if page else rendering.intext
     return _citation(cite_key, name, meta, rendering.entry_markdown(), rendering.entry_text(),
                      intext)
+
+
+def checked_page(vault: Vault, cite_key: str, meta: MetaFile, page: str) -> str:
+    """``page`` as a checked, normalised locator (``vaultd.formats.locators``): within the
+    record's page range when it has one, else within the pages its note's chunks are on;
+    LocatorError otherwise."""
+    from vaultd.formats.locators import check_locator, note_pages, record_pages
+
+    known = record_pages(meta.work.page)
+    if known is None:
+        labels, last = _note_pages(vault, cite_key)
+        known = note_pages(labels, last)
+    return check_locator(page, known, cite_key)
+
+
+def _note_pages(vault: Vault, cite_key: str) -> tuple[list[str], int]:
+    """The printed labels of the pages a note's chunks are on, and its last PDF page (0
+    when there is no readable note or it is a video's)."""
+    from vaultd.notes.markdown import parse_note
+    from vaultd.notes.pages import printed_page
+
+    path = vault.note_path(cite_key)
+    try:
+        note = parse_note(path.read_text(encoding="utf-8"), source=vault.rel(path))
+    except (OSError, VaultdError):
+        return [], 0
+    labels: list[str] = []
+    last = 0
+    for chunk in note.chunks:
+        prov = chunk.provenance
+        if prov.start is not None:  # a video: its locator is a time
+            return [], 0
+        end = max((int(r[0]) for r in prov.regions or []), default=prov.page)
+        if prov.page_label:
+            labels += [printed_page(prov, p) for p in range(prov.page, end + 1)]
+        last = max(last, end)
+    return labels, last
 
 
 def parse_time(value: str) -> float:
@@ -199,7 +239,7 @@ def _json_text(items: list[dict[str, Any]]) -> str:
 
 def no_citation_hint(cite_key: str, *, has_pdf: bool = True) -> str:
     """Why a record without a title gets no citation, and how to give it one."""
-    how = (f"`vaultd capture raw/{cite_key}.pdf --doi DOI --refresh`" if has_pdf else
+    how = (f"`vaultd capture raw/{key_to_filename(cite_key)}.pdf --doi DOI --refresh`" if has_pdf else
            f"`vaultd capture DOI --cite-key {cite_key} --refresh`")
     return f"{cite_key} has no title yet, so no citation is made for it; give it an id: {how}"
 
@@ -272,7 +312,7 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: Any = None,
     from vaultd.notes.markdown import parse_note
 
     path = vault.note_path(cite_key)
-    if "/" in cite_key or not path.is_file():
+    if not path.is_file():
         hints = suggest(cite_key, known_works(vault, index_db), vault=vault) if cite_key else []
         tail = ("; did you mean: " + "; ".join(hints)) if hints else ""
         raise UnknownKeyError(f"no note for cite key {cite_key!r}{tail}", hints)

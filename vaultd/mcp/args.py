@@ -78,12 +78,13 @@ def check_arguments(tool: str, schema: dict[str, Any], arguments: dict[str, Any]
     for name, value in arguments.items():
         if not _matches(value, props[name]):
             return f"{tool}: {name!r} must be {expected(props[name])}, not {_shown(value)}"
-    from vaultd.citekey import KEY_RE  # on the first call, not at server start-up
+    from vaultd.citekey import key_problem  # on the first call, not at server start-up
 
-    for name in ("cite_key", "cite_keys"):  # a key is never a path (``../x``)
+    for name in ("cite_key", "cite_keys"):  # the key grammar; its file name is never a path
         keys = arguments.get(name)
         for key in keys if isinstance(keys, list) else [keys] if keys is not None else []:
-            if isinstance(key, str) and not KEY_RE.fullmatch(key):
-                return (f"{tool}: {key!r} is not a cite key (only A-Z a-z 0-9 _ : - are used "
-                        "in keys); use a key from recall or cite")
+            problem = key_problem(key) if isinstance(key, str) else None
+            if problem is not None:
+                return (f"{tool}: {key!r} is not a cite key ({problem}); use a key from "
+                        "recall or cite")
     return None

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from vaultd.citekey import key_to_filename
 from vaultd.errors import ConfigError, InputError, VaultdError
 from vaultd.index.rows import AGENT_AUTHOR, agent_written
 from vaultd.vault import Vault, atomic_write_text, safe_stem
@@ -212,8 +213,8 @@ def _source_line(s: Source) -> str:
     from vaultd.notes.escape import escape
 
     if s.chunk is None:
-        return f"[[{s.cite_key}]]: {escape(s.title)}"
-    return f"[[{s.cite_key}]], {_locator(s.chunk)} ({s.chunk.id}): “{escape(_excerpt(s.chunk.text))}”"
+        return f"[[{key_to_filename(s.cite_key)}]]: {escape(s.title)}"
+    return f"[[{key_to_filename(s.cite_key)}]], {_locator(s.chunk)} ({s.chunk.id}): “{escape(_excerpt(s.chunk.text))}”"
 
 
 def _locator(chunk: Chunk) -> str:

@@ -165,22 +165,24 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
                                       log_level="WARNING")
 
     @server.tool()
-    def cite(cite_key: str, format: str = "bibtex", page: str | None = None,
+    def cite(cite_key: str, format: str = "bibtex", page: str | int | None = None,
              time: str | None = None) -> str:
         """Citation for one cite key: format apa, mla, chicago, ieee (any configured CSL
-        style), bibtex or csl-json. page: the in-text citation pointing at that page;
+        style), bibtex or csl-json. page: the in-text citation pointing at that page (4,
+        "xii", "e123", "S12"), range ("4-5") or list ("4, 7-9"), within the work's pages;
         time (videos, e.g. "3:15"): pointing at that time."""
         from vaultd.index.lookup import citation
 
         state.require_vault()
         try:
             c = citation(vault, cite_key, format, index_db=state.index_if_any(),
-                         renderer=state.citer(), page=page, time=time)
+                         renderer=state.citer(), page=None if page is None else str(page),
+                         time=time)
         except VaultdError as exc:
             raise _tool_error(exc) from exc
         # A BibTeX answer stays a valid .bib: its labels are BibTeX comments.
         lines = [f"% {label}" if c.format == "bibtex" else label for label in c.labels]
-        if (page or time) and c.intext:
+        if (page is not None or time) and c.intext:
             lines.append(f"In text: {c.intext}")
         lines.append(c.text.rstrip("\n"))
         return "\n".join(lines)

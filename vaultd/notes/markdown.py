@@ -24,6 +24,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from vaultd.citekey import key_to_filename
 from vaultd.errors import NoteFormatError
 from vaultd.models import NOTE_FORMAT, Chunk, Note, NoteMeta, Provenance
 from vaultd.notes.escape import escape, unescape
@@ -224,7 +225,7 @@ def render_chunk(cite_key: str, chunk: Chunk, prev: Any = _INHERIT, *,
     table = chunk.markdown.split("\n") if chunk.markdown else []
     if table and all(line.startswith("|") and "\r" not in line for line in table):
         out += [*table, ""]
-    links = " · ".join([ref_link(r) for r in chunk.refs] + [f"[[{k}]]" for k in chunk.linked_notes])
+    links = " · ".join([ref_link(r) for r in chunk.refs] + [f"[[{key_to_filename(k)}]]" for k in chunk.linked_notes])
     if links and "\n" not in links and "\r" not in links:
         out += ["**Links:** " + links, ""]
     linked = False

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from vaultd.citekey import key_to_filename
 from vaultd.models import Chunk, Provenance
 
 
@@ -84,7 +85,7 @@ def outward(rect: list[float] | list[int | float]) -> list[int | float]:
 
 def _page_link(cite_key: str, page: int, rect: list[float] | list[int | float],
                shown: str | None = None) -> str:
-    link = f"raw/{cite_key}.pdf#page={page}"
+    link = f"raw/{key_to_filename(cite_key)}.pdf#page={page}"
     if len(rect) == 4 and all(math.isfinite(v) for v in rect):
         link += "&rect=" + ",".join(str(p) for p in outward(rect))
     return f"[[{link}|{shown}]]" if shown else f"[[{link}]]"

@@ -10,7 +10,6 @@ record, files) is vaultd.pipeline.capture_store.
 from __future__ import annotations
 
 import asyncio
-import re
 import tempfile
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
@@ -77,9 +76,8 @@ async def capture(vault: Vault, settings: Settings, input: str, *, doi: str | No
     if found is None:
         raise InputError(f"cannot recognise {input!r} as a PDF, arXiv id, DOI, URL, link file "
                          "or .bib; check the spelling or the path")
-    if cite_key is not None and not citekey.KEY_RE.fullmatch(cite_key):
-        raise InputError(f"--cite-key {cite_key!r} is not a valid cite key: use only the "
-                         "characters A-Z a-z 0-9 _ : -")
+    if cite_key is not None and (problem := citekey.key_problem(cite_key)) is not None:
+        raise InputError(f"--cite-key {cite_key!r} is not a valid cite key: {problem}")
     if doi is not None:
         flag_doi = detect_id(doi)
         if flag_doi is None or flag_doi.kind != "doi":
@@ -213,21 +211,16 @@ async def _dispatch_item(run: CaptureRun, item: Detected, doi: str | None,
 
 
 def bib_cite_key(key: str) -> tuple[str | None, str | None]:
-    """A valid cite key for a .bib entry's key, and a warning when it had to change.
-
-    Keys are file names under raw/: anything outside ``[A-Za-z0-9_:-]`` is transliterated
-    or dropped; a key left empty falls back to the configured pattern (None).
+    """A .bib entry's key, kept byte for byte when it is a cite key (``citekey.key_problem``:
+    Unicode letters, ``.``, ``/`` and the rest are kept; the file name encodes them), and
+    a warning when it is not. A key no BibTeX could have written (whitespace, a comma)
+    falls back to the configured pattern (None): the user's \\cite could not name it.
     """
-    if citekey.KEY_RE.fullmatch(key):
+    problem = citekey.key_problem(key)
+    if problem is None:
         return key, None
-    from anyascii import anyascii
-
-    cleaned = re.sub(r"[^A-Za-z0-9_:-]+", "", anyascii(key))
-    if cleaned:
-        return cleaned, (f".bib key {key!r} holds characters a cite key cannot "
-                         f"(A-Z a-z 0-9 _ : -); saved as {cleaned!r}")
-    return None, (f".bib key {key!r} holds no usable character (A-Z a-z 0-9 _ : -); "
-                  "the configured pattern chose the key")
+    return None, (f".bib key {key!r} is not a cite key ({problem}); the configured "
+                  "pattern chose the key")
 
 
 async def _capture_bib(run: CaptureRun, path: Path) -> CaptureResults:
@@ -247,7 +240,7 @@ async def _capture_bib_entry(run: CaptureRun, entry: BibEntry) -> list[CaptureRe
     res = await _capture_one(run, item, entry.doi if item else None, key,
                              hint=entry.work, bib=True)
     extra = [key_warning] if key_warning else []
-    if key and res.cite_key.lower() != key.lower():
+    if key and citekey.fold_key(res.cite_key) != citekey.fold_key(key):
         if res.status == "existing":
             extra.append(f".bib key {key!r}: {entry.doi or entry.arxiv_id or 'this entry'}"
                          f" is already captured as {res.cite_key!r}; kept that record")

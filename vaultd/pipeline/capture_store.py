@@ -62,9 +62,9 @@ def unique(items: Sequence[str]) -> list[str]:
 def same_paper(run: CaptureRun, key: str, work: Work) -> str | None:
     """The record of the paper ``work`` describes (same title) under ``key`` or a
     suffixed form of it (``keya``, ``key_27``), if any."""
-    low = key.lower()
+    low = citekey.fold_key(key)
     suffixed = sorted(k for k in records.taken_keys(run.vault, run.db)
-                      if re.fullmatch(rf"{re.escape(low)}(?:[a-z]|_\d+)", k.lower()))
+                      if re.fullmatch(rf"{re.escape(low)}(?:[a-z]|_\d+)", citekey.fold_key(k)))
     for candidate in [key, *suffixed]:
         meta = records.read_meta(run.vault.meta_path(candidate))
         if meta is not None and (titles_match(meta.work.title, work.title)
@@ -80,7 +80,7 @@ def new_key(run: CaptureRun, work: Work, cite_key: str | None, *,
         return citekey.unique_key(cite_key, taken)
     if cite_key:
         # Keys are file names; macOS/Windows file systems ignore case (as unique_key does).
-        if cite_key.lower() in {k.lower() for k in taken}:
+        if citekey.fold_key(cite_key) in {citekey.fold_key(k) for k in taken}:
             raise InputError(f"cite key {cite_key!r} already belongs to another record; "
                              "choose another --cite-key")
         return cite_key

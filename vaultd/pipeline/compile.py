@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from vaultd.citekey import key_to_filename
 from vaultd.config import Settings
 from vaultd.enrich.pending import pending_chunks
 from vaultd.errors import InputError, ParseError
@@ -97,7 +98,7 @@ def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
     if not figs:
         return
     pymupdf = load_pymupdf()
-    index_path = vault.figs / f".{cite_key}_figs.json"
+    index_path = vault.figs / f".{key_to_filename(cite_key)}_figs.json"
     try:
         loaded: Any = json.loads(index_path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -111,7 +112,7 @@ def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
     rects: dict[int, list[Box]] = dict(graphics or {})  # each page's graphics, read once
     try:
         for n, (block, chunk) in enumerate(figs, start=1):
-            path = vault.figs / f"{cite_key}_fig{n}.png"
+            path = vault.figs / f"{key_to_filename(cite_key)}_fig{n}.png"
             chunk.figure = vault.rel(path) if path.parent.is_dir() else f"raw/figs/{path.name}"
             source = _crop_source(sha, block, version)
             entry = cached.get(path.name)

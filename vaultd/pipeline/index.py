@@ -16,6 +16,7 @@ from pathlib import Path
 
 import apsw
 
+from vaultd.citekey import filename_to_key
 from vaultd.config import Settings
 from vaultd.errors import NoteFormatError, VaultdError
 from vaultd.index.embed import Embedder, make_embedder, pack
@@ -213,7 +214,7 @@ def _rel_missing(vault: Vault, path: Path) -> str:
 def _kind(vault: Vault, path: Path) -> str:
     # A paper note is named for a record in raw/, wherever in wiki/ it is filed.
     in_wiki = path.resolve().is_relative_to(vault.wiki.resolve())
-    return "paper" if in_wiki and vault.meta_path(path.stem).is_file() else "note"
+    return "paper" if in_wiki and vault.meta_path(filename_to_key(path.stem)).is_file() else "note"
 
 
 def _index_file(db: IndexDB, vault: Vault, path: Path, rel: str, mtime: float,

@@ -9,10 +9,12 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from vaultd.citekey import filename_to_key, is_valid_key
 from vaultd.config import Settings
 from vaultd.errors import InputError, NoMetadataError
 from vaultd.vault import Vault, atomic_write_text, file_sha256
@@ -50,15 +52,19 @@ def idempotency_key(path: Path, url: str | None) -> str:
     return f"sha256:{file_sha256(path)}"
 
 
-#: A file name the user chose as a cite key: a key's characters and a year in it.
-_NAMED_KEY_RE = re.compile(r"[A-Za-z][A-Za-z0-9_:-]*(?:19|20)\d\d[A-Za-z0-9_:-]*")
+#: A file name the user chose as a cite key: a letter first and a year in it.
+_NAMED_KEY_RE = re.compile(r"[^\W\d_].*(?:19|20)\d\d.*")
 
 
 def named_key(path: Path) -> str | None:
-    """The cite key a PDF's file name gives (``smith2020title.pdf``), or None when its name
-    does not read as one (``download.pdf``, ``scan 3.pdf``): only a name the user chose as
-    a key saves a work no source knows."""
-    return path.stem if _NAMED_KEY_RE.fullmatch(path.stem) else None
+    """The cite key a PDF's file name gives (``smith2020title.pdf``, ``Sen.2016.BV.pdf``,
+    a key's encoded file name ``baez%2Farticle2020.pdf``), or None when its name does not
+    read as one (``download.pdf``, ``scan 3.pdf``): only a name the user chose as a key
+    saves a work no source knows."""
+    # Composed (NFC): macOS and sync tools may hand the name over decomposed, and the key
+    # is what the user types in \cite{…}.
+    key = unicodedata.normalize("NFC", filename_to_key(path.stem))
+    return key if _NAMED_KEY_RE.fullmatch(key) and is_valid_key(key) else None
 
 
 def _capture(vault: Vault, settings: Settings, source: str, cite_key: str | None = None

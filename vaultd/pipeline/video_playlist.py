@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from vaultd.citekey import key_to_filename
 from vaultd.errors import InputError
 from vaultd.vault import Vault, atomic_write_text, safe_stem
 
@@ -87,7 +88,7 @@ def write_index(vault: Vault, record: Mapping[str, Any]) -> Path:
         n = f"{video['index']}. " if video.get("index") is not None else "- "
         name = " ".join(str(video.get("title") or video_id).split()).replace("]", ")")
         if video.get("cite_key"):
-            lines.append(f"{n}[[{video['cite_key']}|{name}]]")
+            lines.append(f"{n}[[{key_to_filename(video['cite_key'])}|{name}]]")
         else:
             lines.append(f"{n}{name} (not captured)")
     lines.append("")

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from vaultd.canonical import text_sha256
+from vaultd.citekey import filename_to_key, is_valid_key
 from vaultd.errors import InputError, VaultdError
 from vaultd.models import Chunk, MetaFile, Provenance
 from vaultd.notes.pages import page_locator, printed_page
@@ -115,7 +116,7 @@ class Works:
     def _load(self, key: str) -> _Work | None:
         from vaultd.notes.markdown import parse_note
 
-        if not key or "/" in key or not self.vault.meta_path(key).is_file():
+        if not key or not is_valid_key(key) or not self.vault.meta_path(key).is_file():
             return None
         try:
             meta = MetaFile.model_validate_json(self.vault.meta_path(key).read_text(encoding="utf-8"))
@@ -148,7 +149,8 @@ class Works:
                 return [str(r[0]) for r in rows if r[0] and r[0] not in skip]
             except Exception:  # an unusable index (apsw errors): fall back to the notes
                 pass
-        return [p.stem for p in self.vault.paper_notes() if p.stem not in skip]
+        keys = (filename_to_key(p.stem) for p in self.vault.paper_notes())
+        return [k for k in keys if k not in skip]
 
 
 # --- locators --------------------------------------------------------------------------

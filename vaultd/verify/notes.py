@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from vaultd.canonical import text_sha256
+from vaultd.citekey import filename_to_key
 from vaultd.errors import NoteFormatError
 from vaultd.models import Finding, FindingKind, VerifyReport
 from vaultd.notes.escape import unescape
@@ -109,7 +110,7 @@ def finding(kind: FindingKind, rel: str, key: str | None, message: str, **kw: st
 
 def verify_text(text: str, rel: str, report: VerifyReport) -> None:
     """Check one note's text, adding its counts and findings to ``report``."""
-    key: str | None = Path(rel).stem
+    key: str | None = filename_to_key(Path(rel).stem)
     text = text.replace("\r\n", "\n")  # as parse_note does
     body = text
     fmt = 1  # the note's layout (note_format), read from its frontmatter

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from vaultd.citekey import filename_to_key
 from vaultd.config import load_settings
 from vaultd.errors import NoteFormatError, VaultdError
 from vaultd.models import Chunk, Note, Provenance, VerifyReport
@@ -155,13 +156,13 @@ def verify_sources(
     for path in paths:
         rel = vault.rel(path) if path.exists() else f"wiki/{path.name}"
         if not path.is_file():
-            report.findings.append(finding("MISSING", rel, path.stem, f"{rel}: no such note"))
+            report.findings.append(finding("MISSING", rel, cite_key or filename_to_key(path.stem), f"{rel}: no such note"))
             continue
         report.notes += 1
         try:
             note = parse_note(path.read_text(encoding="utf-8"), source=rel)
         except NoteFormatError as exc:
-            report.findings.append(finding("MALFORMED", rel, path.stem, str(exc)))
+            report.findings.append(finding("MALFORMED", rel, filename_to_key(path.stem), str(exc)))
             continue
         _check_note(vault, note, rel, report, ocr_language)
     return report
