@@ -259,7 +259,8 @@ def test_a_quote_running_onto_the_next_page_is_located_by_its_page_range() -> No
     across = [[4, 72.0, 60.0, 290.0, 120.0], [5, 72.0, 700.0, 290.0, 760.0]]
     assert page_locator(prov("112", across)) == "112–113"  # printed labels counted on
     assert page_locator(prov(None, across)) == "4–5"
-    assert page_locator(prov("iv", across)) == "4–5"  # roman labels: the PDF's own pages
+    # roman labels are not counted on: the PDF's own pages, said to be the PDF's
+    assert page_locator(prov("iv", across)) == "4–5 of the PDF"
     same_page = [[4, 72.0, 60.0, 290.0, 120.0], [4, 310.0, 700.0, 530.0, 760.0]]
     assert page_locator(prov("112", same_page)) == "112"
     assert page_locator(prov("112", None)) == "112"
@@ -272,4 +273,5 @@ def test_a_page_label_of_superscript_digits_is_not_counted_on() -> None:
     prov = Provenance(page=4, page_label="²", text_sha256="x", char_range=[0, 1],
                       chunk_type="paragraph", parser="pymupdf",
                       regions=[[4, 0.0, 0.0, 1.0, 1.0], [5, 0.0, 0.0, 1.0, 1.0]])
-    assert page_locator(prov) == "4–5"  # "²".isdigit() is true, but it is no page number
+    # "²".isdigit() is true, but it is no page number: the PDF's pages, said so
+    assert page_locator(prov) == "4–5 of the PDF"

@@ -69,6 +69,8 @@ ChunkType = Literal[
 ]
 
 EnrichmentState = Literal["pending", "done", "skipped", "failed"]
+PageLabelSource = Literal["folio", "page-labels", "printed-range", "record", "pdf"]
+PageLabelStatus = Literal["confirmed", "inferred"]
 
 
 class _Model(BaseModel):
@@ -313,7 +315,16 @@ class Provenance(_Model):
     """
 
     page: int = Field(description="1-based PDF page index")
-    page_label: str | None = Field(None, description="printed page label, if the PDF has one")
+    page_label: str | None = Field(
+        None, description="the page as printed on the paper, when confirmed or inferred "
+        "(None: cite the PDF page, and say so)")
+    page_label_source: PageLabelSource | None = Field(
+        None, description="where the printed page came from: the page's own folio sequence, "
+        "/PageLabels, the printed range on page one, a source's first page; 'pdf' when none "
+        "was confirmed (None: a note written before labels were reconciled)")
+    page_label_status: PageLabelStatus | None = Field(
+        None, description="'confirmed' (folios agree over three pages, or two sources "
+        "agree) or 'inferred' (follows from a confirmed sequence on a page printing none)")
     section: str | None = None
     bbox: list[float] | None = None
     pdf_rect: list[float] | None = None

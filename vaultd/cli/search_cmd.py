@@ -80,7 +80,7 @@ def search_command(ctx: click.Context, query: str, limit: int, cite_key: str | N
         click.echo("No matches.")
     for i, (h, row) in enumerate(zip(hits, rows, strict=True), 1):
         if h.kind == "paper":
-            where = f"{h.cite_key} p.{h.page_label or h.page} {h.chunk_id}"
+            where = f"{h.cite_key} {h.locator or ''} {h.chunk_id}"
         else:
             where = f"{h.path}:{h.line_start or ''} {h.section or ''}".strip()
         click.echo(f"{i}. [{where}] {h.title or ''}")

@@ -39,6 +39,14 @@ class Hit:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    @property
+    def locator(self) -> str | None:
+        """The page a reader cites: printed (``p. 4970``), or the PDF's when no printed
+        page was confirmed for the passage (``p. 2 of the PDF``)."""
+        if self.page is None:
+            return None
+        return f"p. {self.page_label}" if self.page_label else f"p. {self.page} of the PDF"
+
 
 def hit_json(vault: Vault, hit: Hit) -> dict[str, Any]:
     """One hit as `vaultd search --json` and MCP recall show it (with a link to open it)."""
@@ -46,6 +54,7 @@ def hit_json(vault: Vault, hit: Hit) -> dict[str, Any]:
     target = f"raw/{key_to_filename(hit.cite_key)}.pdf" if hit.kind == "paper" and hit.cite_key else hit.path
     if hit.kind == "paper" and hit.page:
         data["link"] = f"{target}#page={hit.page}"
+        data["locator"] = hit.locator
     elif hit.line_start:
         data["link"] = f"{hit.path}#L{hit.line_start}"
     else:

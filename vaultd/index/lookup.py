@@ -15,7 +15,7 @@ from vaultd.canonical import text_sha256
 from vaultd.citekey import filename_to_key, key_to_filename
 from vaultd.errors import InputError, NoteFormatError, VaultdError
 from vaultd.models import MetaFile
-from vaultd.notes.pages import chunk_warnings, page_locator
+from vaultd.notes.pages import chunk_warnings, page_locator, pdf_page_only
 from vaultd.vault import Vault
 
 QUOTE_CONTRACT = (
@@ -339,7 +339,10 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: Any = None,
     if prov.start is not None:
         return _video_quote(vault, note, chunk, index_db, renderer)
     page = page_locator(prov)
-    cited = _quote_citation(vault, cite_key, page, index_db, renderer)
+    # A page no printed label was confirmed for is not put in the in-text citation as if
+    # the paper printed it: the citation goes without a page, `locator` names the PDF page.
+    cited = _quote_citation(vault, cite_key, None if pdf_page_only(prov) else page,
+                            index_db, renderer)
     cited["labels"] = [*cited["labels"], *(label for label, _ in chunk_warnings(prov))]
     return {
         "cite_key": cite_key,
@@ -350,6 +353,8 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: Any = None,
         "title": note.meta.title,
         "page": prov.page,
         "page_label": prov.page_label,
+        "page_label_source": prov.page_label_source,
+        "page_label_status": prov.page_label_status,
         "section": prov.section,
         "chunk_type": prov.chunk_type,
         "regions": prov.regions or ([[prov.page, *prov.pdf_rect]] if prov.pdf_rect else []),

@@ -143,7 +143,8 @@ def replace_citations(text: str, citations: dict[str, str], meta: NoteMeta) -> s
 #: the default back in when the note is read).
 _DEFAULTED = {"page_label": None, "section": None, "bbox": None, "pdf_rect": None,
               "regions": None, "ocr": False, "ocr_confidence": None, "text_layer": None,
-              "start": None, "end": None, "transcript": None}
+              "start": None, "end": None, "transcript": None,
+              "page_label_source": None, "page_label_status": None}
 
 
 #: Marks "the section of the chunk before" while a note's chunks are read back.
@@ -152,7 +153,7 @@ _INHERIT = object()
 
 #: Provenance fields that repeat from chunk to chunk: in a note, each is written only
 #: where it changes from the chunk before (the first chunk compares with null).
-_CARRIED = ("section", "parser", "transcript")
+_CARRIED = ("section", "parser", "transcript", "page_label_source", "page_label_status")
 #: The chunk type written only when it is not this one.
 _USUAL_TYPE = "paragraph"
 

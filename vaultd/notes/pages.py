@@ -25,15 +25,28 @@ def printed_page(prov: Provenance, page: int) -> str:
     return str(page)
 
 
+def pdf_page_only(prov: Provenance) -> bool:
+    """True when no printed page was confirmed for the chunk: its page is the PDF's."""
+    return prov.page_label is None and prov.page_label_source == "pdf"
+
+
 def page_locator(prov: Provenance) -> str:
     """The page a chunk is on, as printed (``12``), or its range when it runs onto later
-    pages (``12–13``: the printed label counted on, else PDF page numbers)."""
+    pages (``12–13``: the printed label counted on, else PDF page numbers); a page no
+    printed label was confirmed for is named as the PDF's (``2 of the PDF``)."""
     last = max((int(r[0]) for r in prov.regions or []), default=prov.page)
+    suffix = " of the PDF" if pdf_page_only(prov) else ""
     if last == prov.page:
-        return prov.page_label or str(prov.page)
+        return (prov.page_label or str(prov.page)) + suffix
     if prov.page_label is None or _numeric(prov.page_label):
-        return f"{printed_page(prov, prov.page)}–{printed_page(prov, last)}"
-    return f"{prov.page}–{last}"
+        return f"{printed_page(prov, prov.page)}–{printed_page(prov, last)}{suffix}"
+    return f"{prov.page}–{last} of the PDF"
+
+
+def page_shown(prov: Provenance, page: int) -> str:
+    """How a page link reads: ``p. 4970``, or ``p. 2 of the PDF`` when no printed page was
+    confirmed."""
+    return f"p. {printed_page(prov, page)}" + (" of the PDF" if pdf_page_only(prov) else "")
 
 
 def chunk_warnings(prov: Provenance) -> list[tuple[str, str]]:
@@ -70,7 +83,7 @@ def page_links(cite_key: str, chunk: Chunk, *, labels: bool = True,
         return time_link(video_id, prov.start, prov.end)
     regions = prov.regions or [[prov.page, *(prov.pdf_rect or [])]]
     return " · ".join(
-        _page_link(cite_key, int(r[0]), r[1:], f"p. {printed_page(prov, int(r[0]))}" if labels else None)
+        _page_link(cite_key, int(r[0]), r[1:], page_shown(prov, int(r[0])) if labels else None)
         for r in regions)
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Protocol
 
 from vaultd.models import ChunkType
+from vaultd.parse.folios import BandLine, Evidence
 
 #: ``progress(done_pages, total_pages)``
 ProgressFn = Callable[[int, int], None]
@@ -57,6 +58,12 @@ class ParsedDocument:
     #: ``graphics_rects`` of the pages whose graphics the parse read (figure pages), by
     #: 1-based page: the figure crops reuse them instead of reading the drawings again.
     graphics: dict[int, list[Box]] = field(default_factory=dict)
+    #: Each page's head, foot and margin lines and what the document says of its pages
+    #: (``/PageLabels``, the range page one prints): the printed page labels are decided
+    #: from them (``vaultd.parse.folios``) once the record's own first page is known.
+    #: None from a tier that does not read them (the labels are then read apart).
+    folio_pages: list[list[BandLine]] | None = None
+    folio_evidence: Evidence | None = None
 
 
 class Parser(Protocol):

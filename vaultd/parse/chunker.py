@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import shutil
 from collections import Counter
+from collections.abc import Sequence
 
 from vaultd.canonical import canonical_sha256, canonical_text
 from vaultd.errors import InputError
 from vaultd.models import Chunk, Provenance
 from vaultd.parse.base import Block, Parser
+from vaultd.parse.folios import PageLabel
 
 PARSERS = ("auto", "pymupdf", "marker", "pdftotext")
 
@@ -32,6 +34,25 @@ def regions_of(block: Block) -> list[list[int | float]] | None:
     if len(block.regions) < 2:
         return None
     return [[page, *rect] for page, _, rect in block.regions]
+
+
+def with_page_labels(chunks: list[Chunk], labels: Sequence[PageLabel]) -> list[Chunk]:
+    """The chunks with the printed page of their (first) PDF page: the label when it is
+    confirmed or inferred, else none, and where it came from (``pdf``: cite the PDF page).
+    ``labels`` holds one ``PageLabel`` per PDF page."""
+    out = []
+    for chunk in chunks:
+        prov = chunk.provenance
+        if prov.start is not None or not 0 < prov.page <= len(labels):
+            out.append(chunk)
+            continue
+        label = labels[prov.page - 1]
+        confirmed = label.status != "pdf" and label.label is not None
+        update = {"page_label": label.label if confirmed else None,
+                  "page_label_source": label.source if confirmed else "pdf",
+                  "page_label_status": label.status if confirmed else None}
+        out.append(chunk.model_copy(update={"provenance": prov.model_copy(update=update)}))
+    return out
 
 
 def chunk_blocks(blocks: list[Block], parser: str) -> list[Chunk]:

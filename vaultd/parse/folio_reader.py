@@ -10,18 +10,25 @@ them to ``band_lines`` instead and pays no second extraction.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from vaultd.parse.base import ParsedDocument
+from vaultd.parse.folio_bands import (
+    band_lines,
+    block_lines,
+    dict_lines,
+    document_evidence,
+    labels_from_rules,
+    page_labels,
+)
 from vaultd.parse.folios import (
-    Band,
     BandLine,
     Evidence,
     PageLabel,
     decide_labels,
-    printed_range,
-    to_roman,
 )
 from vaultd.parse.pymupdf import load_pymupdf, mupdf_text, open_pdf
 
@@ -30,87 +37,15 @@ __all__ = [
     "block_lines",
     "dict_lines",
     "document_evidence",
+    "document_labels",
     "labels_for",
     "labels_from",
     "labels_from_rules",
     "page_band_lines",
     "page_labels",
     "read_document",
+    "record_first_page",
 ]
-
-#: Head and foot bands, as a fraction of the page height: running heads and feet with
-#: their folios sit within the outer 12 % (8.5 % is too tight for a first page's foot).
-HEAD_FOOT_FRACTION = 0.12
-#: Side margins, as a fraction of the page width: where a landscape page's rotated foot
-#: and sidebars print.
-SIDE_FRACTION = 0.10
-
-#: (x0, y0, x1, y1, text, placed) of one line in page coordinates; ``placed`` is False
-#: when the box is its block's, not the line's own (``BandLine.placed``).
-LineBox = tuple[float, float, float, float, str, bool]
-
-
-def band_of(x0: float, y0: float, x1: float, y1: float, width: float, height: float,
-            ) -> Band | None:
-    """The band a box (page coordinates) lies in, by its centre; None for the body."""
-    cx, cy = (x0 + x1) / 2 / width, (y0 + y1) / 2 / height
-    if cy <= HEAD_FOOT_FRACTION:
-        return "top"
-    if cy >= 1 - HEAD_FOOT_FRACTION:
-        return "bottom"
-    if cx <= SIDE_FRACTION:
-        return "left"
-    if cx >= 1 - SIDE_FRACTION:
-        return "right"
-    return None
-
-
-def band_lines(lines: Iterable[LineBox], width: float, height: float) -> list[BandLine]:
-    """The lines of one page that lie in its head, foot or side margins, top to bottom,
-    with boxes as fractions of the page."""
-    out: list[BandLine] = []
-    if width <= 0 or height <= 0:
-        return out
-    for x0, y0, x1, y1, text, placed in lines:
-        band = band_of(x0, y0, x1, y1, width, height)
-        if band is not None and text.strip():
-            out.append(BandLine(text.strip(), band, x0 / width, y0 / height, x1 / width,
-                                y1 / height, placed))
-    out.sort(key=lambda ln: (ln.y0, ln.x0))
-    return out
-
-
-def dict_lines(data: Any) -> list[LineBox]:
-    """The lines of a page's ``get_text("dict")`` / ``extractDICT()`` data, for a parser
-    that has already read it: labels then cost no second run of the page."""
-    out: list[LineBox] = []
-    for block in data.get("blocks", ()):
-        for line in block.get("lines", ()):
-            text = "".join(span.get("text", "") for span in line.get("spans", ()))
-            if text.strip():
-                x0, y0, x1, y1 = line["bbox"]
-                out.append((float(x0), float(y0), float(x1), float(y1), text, True))
-    return out
-
-
-def block_lines(blocks: Sequence[Sequence[Any]]) -> list[LineBox]:
-    """The lines of MuPDF text blocks (``get_text("blocks")``), each placed at its share of
-    the block's height: MuPDF may put a running head in one block with the body below it
-    (MDPI), and only the lines near the edge are head or foot."""
-    out: list[LineBox] = []
-    for b in blocks:
-        if len(b) > 6 and b[6] != 0:
-            continue  # an image block
-        x0, y0, x1, y1 = (float(v) for v in b[:4])
-        texts = str(b[4]).split("\n")
-        while texts and not texts[-1].strip():
-            texts.pop()  # the block's text ends with a newline
-        step = (y1 - y0) / max(len(texts), 1)
-        placed = sum(1 for t in texts if t.strip()) == 1
-        out.extend((x0, y0 + k * step, x1, y0 + (k + 1) * step, text, placed)
-                   for k, text in enumerate(texts) if text.strip())
-    return out
-
 
 def page_band_lines(page: Any) -> list[BandLine]:
     """What one PyMuPDF page prints in its head, foot and side margins.
@@ -123,56 +58,6 @@ def page_band_lines(page: Any) -> list[BandLine]:
     blocks = page.get_text("blocks", flags=pymupdf.TEXT_MEDIABOX_CLIP)
     rect = page.rect
     return band_lines(block_lines(blocks), rect.width, rect.height)
-
-
-def labels_from_rules(rules: Sequence[Mapping[str, object]], n: int) -> list[str]:
-    """Each page's ``/PageLabels`` string from the PDF's label ranges (PyMuPDF's
-    ``get_page_labels()``: ``startpage``, ``prefix``, ``style``, ``firstpagenum``), "" where
-    no range covers a page. Computed here once: asking each page for its label rereads
-    the ranges every time (seconds on a 2,000-page manual)."""
-    out = [""] * n
-    ordered = sorted(rules, key=lambda r: _int(r.get("startpage"), 0))
-    for k, rule in enumerate(ordered):
-        start = _int(rule.get("startpage"), 0)
-        end = _int(ordered[k + 1].get("startpage"), n) if k + 1 < len(ordered) else n
-        prefix, style = str(rule.get("prefix") or ""), str(rule.get("style") or "")
-        first = _int(rule.get("firstpagenum"), 1)
-        for i in range(max(start, 0), min(end, n)):
-            out[i] = prefix + _styled(first + i - start, style)
-    return out
-
-
-def _int(value: object, default: int) -> int:
-    return value if isinstance(value, int) else default
-
-
-def _styled(number: int, style: str) -> str:
-    """A page number in a ``/PageLabels`` style: D decimal, r/R roman, a/A letters."""
-    if number < 1 or not style:
-        return ""
-    if style == "D":
-        return str(number)
-    if style in ("r", "R"):
-        roman = to_roman(number)
-        return roman.upper() if style == "R" else roman
-    if style in ("a", "A"):
-        letter = chr(ord(style) + (number - 1) % 26)
-        return letter * ((number - 1) // 26 + 1)
-    return ""
-
-
-def page_labels(doc: Any) -> list[str] | None:
-    """The document's ``/PageLabels``, one per page ("" where a range gives none), or
-    None when it has none."""
-    rules = doc.get_page_labels()
-    return labels_from_rules(rules, doc.page_count) if rules else None
-
-
-def document_evidence(doc: Any, first_page: Sequence[BandLine]) -> Evidence:
-    """What an open document says besides its folios: its ``/PageLabels`` and the range
-    printed in page one's head or foot (``first_page``: page one's band lines)."""
-    head_foot = " \n".join(ln.text for ln in first_page if ln.band in ("top", "bottom"))
-    return Evidence(page_labels=page_labels(doc), first_page_range=printed_range(head_foot))
 
 
 def read_document(doc: Any) -> tuple[list[list[BandLine]], Evidence]:
@@ -195,6 +80,24 @@ def labels_for(pdf_path: Path | str, record_first_page: str | None = None) -> li
     finally:
         doc.close()
     return labels_from(pages, evidence, record_first_page)
+
+
+def record_first_page(page: str | None) -> str | None:
+    """The first page of a record's page range ("4969-4983" → "4969"; "e0123456" stays)."""
+    if not page:
+        return None
+    first = re.split(r"\s*[-\u2010-\u2015]+\s*", page.strip(), maxsplit=1)[0]
+    return first or None
+
+
+def document_labels(doc: ParsedDocument, pdf: Path, record_page: str | None) -> list[PageLabel]:
+    """The printed page of every page of a parsed PDF, decided with the record's own first
+    page (``record_page``: the record's page range). A tier that read the page bands hands
+    them over; for one that did not, the PDF is read for them."""
+    first = record_first_page(record_page)
+    if doc.folio_pages is not None and doc.folio_evidence is not None:
+        return labels_from(doc.folio_pages, doc.folio_evidence, first)
+    return labels_for(pdf, first)
 
 
 def labels_from(pages: Sequence[Sequence[BandLine]], evidence: Evidence,

@@ -18,6 +18,8 @@ from typing import Any
 from vaultd.errors import ParseError
 from vaultd.parse.base import Box, ParsedDocument, ProgressFn
 from vaultd.parse.classify import is_figure_caption
+from vaultd.parse.folio_bands import band_lines, dict_lines, document_evidence
+from vaultd.parse.folios import BandLine
 from vaultd.parse.furniture import drop_furniture
 from vaultd.parse.glyphs import TALL_LINE, glyph_extent, repair_glyphs, scan_spans
 from vaultd.parse.layout import LAYOUT_VERSION, hyphen_evidence
@@ -120,15 +122,19 @@ def display_list(page: Any) -> Any | None:
     return None if page.rotation else page.get_displaylist()
 
 
-def _read_page(page: Any, flags: int, dl: Any | None = None) -> list[Line]:
+def _read_page(page: Any, flags: int, dl: Any | None = None,
+               bands: list[list[BandLine]] | None = None) -> list[Line]:
     """The page's lines; ``dl``: its display list (the text is read from it, the content
-    stream is not run a second time)."""
+    stream is not run a second time). ``bands``: gets the page's head, foot and margin
+    lines appended (for its printed page label), read from the same data."""
     lines: list[Line] = []
     with mupdf_text():
         textpage = text_page(dl if dl is not None else page, flags)
         data = textpage.extractDICT()
         scan = scan_spans(data)
         repair_glyphs(page, textpage, data, flags, scan)
+    if bands is not None:
+        bands.append(band_lines(dict_lines(data), page.rect.width, page.rect.height))
     # Text drawn invisibly on a page that shows most of its text is not what the page shows
     # (PLOS's hidden proof queries inside sentences, a diagram's invisible labels); where
     # most or all of it is invisible, it is a scan's OCR layer, and is read.
@@ -267,6 +273,7 @@ class PyMuPDFParser:
             flags = pymupdf.TEXT_MEDIABOX_CLIP
             has_labels = bool(doc.get_page_labels())
             pages: list[list[Line]] = []
+            bands: list[list[BandLine]] = []
             infos: list[PageInfo] = []
             n = doc.page_count
             loaded: list[Any] = []  # each page is loaded once (figures and tables look again)
@@ -275,7 +282,7 @@ class PyMuPDFParser:
                 loaded.append(page)
                 try:
                     dl = display_list(page)
-                    lines = _read_page(page, flags, dl)
+                    lines = _read_page(page, flags, dl, bands)
                 except Exception as exc:  # MuPDF raises plain RuntimeError on broken streams
                     raise ParseError(
                         f"{pdf}: page {page.number + 1} cannot be read ({exc}); download the PDF again"
@@ -311,7 +318,8 @@ class PyMuPDFParser:
                                                   drawings=drawings)
             return ParsedDocument(
                 self.name, self.version, n, blocks, warnings, textless, repaired=doc.is_repaired,
-                graphics=graphics,
+                graphics=graphics, folio_pages=bands,
+                folio_evidence=document_evidence(doc, bands[0] if bands else []),
             )
         finally:
             doc.close()

@@ -26,8 +26,9 @@ from vaultd.errors import InputError, ParseError
 from vaultd.models import Chunk, MetaFile, Note, NoteMeta
 from vaultd.parse.algorithms import is_algorithm_caption
 from vaultd.parse.base import Block, Box
-from vaultd.parse.chunker import chunk_blocks
+from vaultd.parse.chunker import chunk_blocks, with_page_labels
 from vaultd.parse.figures import PROSE_WORDS, figure_region, graphics_rects, png_bytes
+from vaultd.parse.folio_reader import document_labels
 from vaultd.parse.layout import LAYOUT_VERSION
 from vaultd.parse.pymupdf import load_pymupdf
 from vaultd.parse.tiers import parse_pdf
@@ -286,7 +287,8 @@ def compile_note(
             progress=progress,
         )
         blocks = [b for b in doc.blocks if b.text.strip()]
-        chunks = chunk_blocks(blocks, doc.parser)
+        labels = document_labels(doc, pdf, meta.work.page)
+        chunks = with_page_labels(chunk_blocks(blocks, doc.parser), labels)
         if len(chunks) != len(blocks):  # blank after canonicalisation: realign for figures
             blocks = [b for b in blocks if " ".join(b.text.split())]
         _crop_figures(vault, cite_key, pdf, blocks, chunks, pdf_sha, doc.graphics)
