@@ -15,7 +15,7 @@ import citations as bench
 
 # The .bib set's measured floor in APA (issue 31 asks 98 %; the gap is listed in
 # docs/citations.md): renderings on the reviewed list count as exact.
-BIB_APA_FLOOR = 0.86
+BIB_APA_FLOOR = 0.90
 
 
 @pytest.fixture(scope="module")

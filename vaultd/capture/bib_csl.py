@@ -103,9 +103,10 @@ def work_from_item(item: dict[str, Any], own: Work) -> Work:
                 updates[_FIELDS[variable]] = item[variable]
         updates["title_rich"] = None
         updates["rich"] = {k: v for k, v in own.rich.items() if k != "container-title"}
-    if not own.url and not own.arxiv_id and isinstance(item.get("URL"), str):
-        # built from eprint/eprinttype (HAL, …); an arXiv id gets its links from
-        # formats/csl (the abstract page and arXiv's DOI)
+    preprint = own.arxiv_id is not None and own.type == "article"
+    if not own.url and not preprint and isinstance(item.get("URL"), str):
+        # built from eprint/eprinttype (arXiv, HAL, …); an arXiv preprint gets its links
+        # from formats/csl (the abstract page and arXiv's DOI)
         updates["url"] = item["URL"]
     if not extra and not updates:
         return own

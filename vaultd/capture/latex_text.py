@@ -27,7 +27,8 @@ _TRANSPARENT = {"textup", "textrm", "textnormal", "textsf", "texttt", "textmd", 
 _QUOTES = {"enquote", "mkbibquote", "textquote"}
 _WORDS = {"TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2e", "BibTeX": "BibTeX",
           "textasciicircum": "^", "textless": "<", "textgreater": ">", "textbar": "|",
-          "textquotedbl": '"', "slash": "/", "textunderscore": "_"}
+          "textquotedbl": '"', "slash": "/", "textunderscore": "_",
+          "hyphen": "-"}  # biblatex's \hyphen: a hyphen after which a line may break
 
 
 @lru_cache(maxsize=1)
