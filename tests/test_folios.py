@@ -64,17 +64,22 @@ def statuses(pages: Sequence[Sequence[BandLine]], **evidence: object) -> list[st
 
 
 def test_the_public_surface_of_page_labels_is_pinned() -> None:
-    from vaultd.parse import folio_reader, folios
+    from vaultd.parse import folio_bands, folio_reader, folios
 
     assert folios.__all__ == [
         "BandLine", "Evidence", "Folio", "PageLabel", "decide_from_folios", "decide_labels",
         "find_runs", "label_map", "line_folios", "page_folios", "page_readings",
         "parse_folio", "printed_range", "to_roman"]
     assert folio_reader.__all__ == [
-        "band_lines", "block_lines", "dict_lines", "document_evidence", "labels_for",
-        "labels_from", "labels_from_rules", "page_band_lines", "page_labels", "read_document"]
+        "band_lines", "block_lines", "dict_lines", "document_evidence", "document_labels",
+        "labels_for", "labels_from", "labels_from_rules", "page_band_lines", "page_labels",
+        "read_document", "record_first_page"]
+    assert folio_bands.__all__ == [
+        "HEAD_FOOT_FRACTION", "SIDE_FRACTION", "LineBox", "band_lines", "band_of",
+        "block_lines", "dict_lines", "document_evidence", "labels_from_rules", "page_labels"]
     assert all(hasattr(folios, n) for n in folios.__all__)
     assert all(hasattr(folio_reader, n) for n in folio_reader.__all__)
+    assert all(hasattr(folio_bands, n) for n in folio_bands.__all__)
 
 
 # ------------------------------------------------------------------ reading one folio

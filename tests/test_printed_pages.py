@@ -77,3 +77,24 @@ def test_a_paper_printing_no_folio_is_cited_by_its_pdf_page_and_says_so(
     assert got["citation"] == "(NARS Issue Brief, 2020)"  # no page presented as printed
     assert "|p. 2 of the PDF]]" in vault.note_path("nars2020brief").read_text(encoding="utf-8")
     assert json.dumps(got)  # the answer is plain JSON
+
+
+@pytest.mark.parametrize(("page", "first"), [
+    ("4969-4983", "4969"), ("4969–4983", "4969"), ("147 - 156", "147"), ("e0123456", "e0123456"),
+    ("S12", "S12"), ("", None), (None, None),
+])
+def test_the_records_first_page_is_read_from_its_range(page: str | None, first: str | None) -> None:
+    from vaultd.parse.folio_reader import record_first_page
+
+    assert record_first_page(page) == first
+
+
+def test_a_pdf_whose_pages_cannot_be_read_for_folios_cites_every_page_as_the_pdfs() -> None:
+    from vaultd.models import Chunk, Provenance
+    from vaultd.parse.chunker import with_page_labels
+
+    chunk = Chunk(id="p2s0c1", text="x", provenance=Provenance(
+        page=2, page_label="ii", text_sha256="x", char_range=[0, 1], chunk_type="paragraph",
+        parser="ocr"))
+    [out] = with_page_labels([chunk], [])
+    assert (out.provenance.page_label, out.provenance.page_label_source) == (None, "pdf")

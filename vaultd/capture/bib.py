@@ -73,8 +73,7 @@ _GENRES = {"phdthesis": "PhD thesis", "mathesis": "Master's thesis",
            "patrequs": "U.S. patent request", "patreqde": "German patent request",
            "patreqeu": "European patent request", "patreqfr": "French patent request",
            "patrequk": "British patent request"}
-# biblatex's series keys of a journal article, and an integer series printed as an ordinal
-# ("3" → "3rd Series"), as biblatex and pandoc print them.
+# biblatex's series keys of a journal article, as biblatex and pandoc print them.
 _SERIES_KEYS = {"newseries": "New Series", "oldseries": "Old Series"}
 _DEFAULT_GENRE = {"phdthesis": "PhD thesis", "mastersthesis": "Master's thesis"}
 # babel/polyglossia names → CSL languages: the export's table read backwards (the first
@@ -293,11 +292,6 @@ def _language(f: dict[str, Any]) -> str | None:
     return None
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 def _genre(etype: str, f: dict[str, Any]) -> str | None:
     kind = text_of(f.get("type"))
     if kind:
@@ -326,8 +320,7 @@ def to_work(etype: str, f: dict[str, Any]) -> Work:
         container, container_rich = None, None
     series, series_rich = _title(f, "series", "", sentence_case=english)
     if series and etype == "article":
-        series = _SERIES_KEYS.get(series.lower()) or (
-            f"{_ordinal(int(series))} Series" if series.isdigit() else series)
+        series = _SERIES_KEYS.get(series.lower(), series)
     event, event_rich = _title(f, "eventtitle", "", sentence_case=english)
     rich = {var: value for var, value in (("container-title", container_rich),
                                           ("collection-title", series_rich),

@@ -43,14 +43,14 @@ def with_page_labels(chunks: list[Chunk], labels: Sequence[PageLabel]) -> list[C
     out = []
     for chunk in chunks:
         prov = chunk.provenance
-        if prov.start is not None or not 0 < prov.page <= len(labels):
+        if prov.start is not None:  # a video: its locator is a time
             out.append(chunk)
             continue
-        label = labels[prov.page - 1]
-        confirmed = label.status != "pdf" and label.label is not None
-        update = {"page_label": label.label if confirmed else None,
-                  "page_label_source": label.source if confirmed else "pdf",
-                  "page_label_status": label.status if confirmed else None}
+        label = labels[prov.page - 1] if 0 < prov.page <= len(labels) else None
+        confirmed = label is not None and label.status != "pdf" and label.label is not None
+        update = {"page_label": label.label if label and confirmed else None,
+                  "page_label_source": label.source if label and confirmed else "pdf",
+                  "page_label_status": label.status if label and confirmed else None}
         out.append(chunk.model_copy(update={"provenance": prov.model_copy(update=update)}))
     return out
 

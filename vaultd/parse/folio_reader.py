@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from vaultd.errors import ParseError
 from vaultd.parse.base import ParsedDocument
 from vaultd.parse.folio_bands import (
     band_lines,
@@ -97,7 +98,10 @@ def document_labels(doc: ParsedDocument, pdf: Path, record_page: str | None) -> 
     first = record_first_page(record_page)
     if doc.folio_pages is not None and doc.folio_evidence is not None:
         return labels_from(doc.folio_pages, doc.folio_evidence, first)
-    return labels_for(pdf, first)
+    try:
+        return labels_for(pdf, first)
+    except ParseError:
+        return []  # no page can be read for its folio: every page is cited as the PDF's
 
 
 def labels_from(pages: Sequence[Sequence[BandLine]], evidence: Evidence,
