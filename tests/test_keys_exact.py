@@ -101,7 +101,7 @@ def test_mcp_cite_and_bibliography_take_the_keys_as_written(imported: Vault) -> 
 
     async def go() -> list[Any]:
         async with Client(server, read_timeout_seconds=30) as client:
-            calls = [client.call_tool("cite", {"cite_key": key}) for key in KEYS]
+            calls = [client.call_tool("cite", {"cite_key": key, "format": "bibtex"}) for key in KEYS]
             out = [await c for c in calls]
             out.append(await client.call_tool("bibliography", {"cite_keys": KEYS,
                                                                "format": "csl-json"}))

@@ -72,7 +72,7 @@ def test_error_paths_are_error_results_with_a_way_forward(indexed: Vault) -> Non
     results = _call_all(server, [
         ("cite", {"cite_key": "vaswani2017atention"}),
         ("quote", {"cite_key": KEY, "chunk_id": "p99s9c9"}),
-        ("cite", {"cite_key": KEY, "format": "harvard"}),
+        ("cite", {"cite_key": KEY, "format": "harvrd"}),
         ("recall", {"query": "  "}),
         ("recall", {"query": "attention", "limit": 50}),
         ("bibliography", {"cite_keys": []}),

@@ -53,6 +53,10 @@ class NoMetadataError(InputError):
     """No source knows the item and nothing in it names the work (no DOI, arXiv id or a
     title the sources match): it cannot get a cite key unless the user gives one."""
 
+    def __init__(self, message: str, subject: str = "") -> None:
+        super().__init__(message)
+        self.subject = subject  # the id or file no source knew: each interface words its advice
+
 
 class SourceNotFoundError(VaultdError):
     pass

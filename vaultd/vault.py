@@ -205,22 +205,38 @@ def user_config_dir() -> Path:
     return Path(base) / "vaultd"
 
 
-def remember_default_vault(root: Path) -> None:
-    atomic_write_text(user_config_dir() / "default_vault", str(root.resolve()) + "\n")
+def default_vault() -> Path | None:
+    """The vault recorded as the default (by the first `vaultd init`, or `--default`)."""
+    remembered = user_config_dir() / "default_vault"
+    if remembered.is_file():
+        text = remembered.read_text(encoding="utf-8").strip()
+        if text:
+            return Path(text)
+    return None
+
+
+def remember_default_vault(root: Path, *, replace: bool = False) -> bool:
+    """Record ``root`` as the default vault when none is (or the recorded one is gone), or
+    when ``replace``: another vault's init never moves the default silently. True when
+    ``root`` is the default now."""
+    root = root.resolve()
+    current = default_vault()
+    if current is not None and current != root and not replace and Vault(current).exists():
+        return False
+    atomic_write_text(user_config_dir() / "default_vault", str(root) + "\n")
+    return True
 
 
 def resolve_vault(flag: str | os.PathLike[str] | None) -> Vault:
-    """--vault flag, else $VAULTD_VAULT, else the vault recorded by `vaultd init`."""
+    """--vault flag, else $VAULTD_VAULT, else the default vault (see ``default_vault``)."""
     if flag:
         return Vault(Path(flag).expanduser().resolve())
     env = os.environ.get(VAULT_ENV)
     if env:
         return Vault(Path(env).expanduser().resolve())
-    remembered = user_config_dir() / "default_vault"
-    if remembered.is_file():
-        text = remembered.read_text(encoding="utf-8").strip()
-        if text:
-            return Vault(Path(text))
+    remembered = default_vault()
+    if remembered is not None:
+        return Vault(remembered)
     raise VaultError("no vault given; pass --vault DIR, set VAULTD_VAULT, or run `vaultd init DIR`")
 
 

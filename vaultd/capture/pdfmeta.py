@@ -34,6 +34,7 @@ class PdfMeta:
     info_year: int | None = None  # the file's creation year: not the work's date
     printed_years: list[int] = field(default_factory=list)  # "© 2016", "Proceedings … 2018"
     pages: int = 0
+    first_page_text: str = ""
 
 
 # Lines where a first page prints the work's own year: copyright, publication, received/
@@ -143,7 +144,8 @@ def read_pdf_meta(path: Path) -> PdfMeta:
         meta.dois, meta.arxiv_ids = find_ids(text + "\n" + xmp + "\n" + str(info.get("subject")))
         if doc.page_count:
             meta.first_page_title = _title_from_page(doc[0])
-            meta.printed_years = printed_years(doc[0].get_text())
+            meta.first_page_text = doc[0].get_text()
+            meta.printed_years = printed_years(meta.first_page_text)
         title = (info.get("title") or "").strip()
         meta.info_title = title or None
         meta.info_authors = split_authors(info.get("author") or "")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -16,7 +17,7 @@ from rich.console import Console
 
 from vaultd.config import Settings, load_settings
 from vaultd.errors import VaultdError, disk_error
-from vaultd.vault import Vault, resolve_vault
+from vaultd.vault import VAULT_ENV, Vault, resolve_vault
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -28,9 +29,15 @@ class AppContext:
     vault_dir: str | None
     quiet: bool = False
     _settings: Settings | None = None
+    _told: bool = False
 
     def vault(self) -> Vault:
-        return resolve_vault(self.vault_dir).require()
+        vault = resolve_vault(self.vault_dir).require()
+        if not (self._told or self.quiet or self.vault_dir or os.environ.get(VAULT_ENV)):
+            # The default vault was chosen for the user: say which, once, on stderr.
+            self._told = True
+            click.echo(f"Vault: {vault.root} (the default)", err=True)
+        return vault
 
     def settings(self, vault: Vault | None = None) -> Settings:
         if self._settings is None:

@@ -204,8 +204,9 @@ class JobQueue:
     @_locked
     def fail(self, job_id: int, error: str, *, transient: bool = False,
              now: float | None = None, max_attempts: int = MAX_ATTEMPTS,
-             retry_window: float = RETRY_WINDOW_SECONDS) -> bool:
-        """Record a failure; returns True when the job will be retried.
+             retry_window: float = RETRY_WINDOW_SECONDS, kept_at: str | None = None) -> bool:
+        """Record a failure; returns True when the job will be retried. ``kept_at``: where
+        a failed file now is (``Inbox/_failed/…``), kept as the job's outcome.
 
         A transient failure is retried while the job is younger than ``retry_window``
         and has had fewer than ``max_attempts`` attempts, so an outage of some hours
@@ -223,8 +224,9 @@ class JobQueue:
                 )
             else:
                 self.db.execute(
-                    "UPDATE daemon_jobs SET state='failed', error=?, updated_at=? WHERE id=?",
-                    (error, now, job_id),
+                    "UPDATE daemon_jobs SET state='failed', error=?, outcome=?, updated_at=? "
+                    "WHERE id=?",
+                    (error, kept_at, now, job_id),
                 )
         return retry
 

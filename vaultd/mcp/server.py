@@ -142,7 +142,7 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
     from mcp.server.mcpserver.exceptions import ToolError
 
     from vaultd import __version__
-    from vaultd.mcp.args import check_arguments
+    from vaultd.mcp.args import check_arguments, coerce_arguments
 
     class CheckedServer(MCPServer):
         """Arguments checked against each tool's schema first (``vaultd.mcp.args``): a
@@ -150,22 +150,37 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
 
         schemas: dict[str, dict[str, Any]] | None = None
 
+        async def list_tools(self) -> list[Any]:
+            """As the SDK's, each description one line: the docstring without the runs
+            of spaces its source indentation leaves."""
+            return [t.model_copy(update={"description": " ".join(t.description.split())})
+                    if t.description else t for t in await super().list_tools()]
+
         async def call_tool(self, name: str, arguments: dict[str, Any],
                             context: Any = None) -> Any:
             if self.schemas is None:
                 self.schemas = {t.name: dict(t.input_schema) for t in await self.list_tools()}
             schema = self.schemas.get(name)
+            if schema is not None:
+                arguments = coerce_arguments(schema, arguments)
             problem = check_arguments(name, schema, arguments) if schema is not None else None
             if problem is not None:
                 raise ToolError(problem)
             return await super().call_tool(name, arguments, context)
 
     state = _State(vault=vault, settings=settings)
+    # The SDK gives the root logger a Rich handler when it has none (`vaultd run`): vaultd's
+    # own handler already prints every line, so a second one would print each line twice.
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
     server: MCPServer = CheckedServer("vaultd", instructions=INSTRUCTIONS, version=__version__,
                                       log_level="WARNING")
+    for handler in [h for h in root.handlers if h not in handlers]:
+        root.removeHandler(handler)
+    root.setLevel(level)
 
     @server.tool()
-    def cite(cite_key: str, format: str = "bibtex", page: str | int | None = None,
+    def cite(cite_key: str, format: str = "apa", page: str | int | None = None,
              time: str | None = None) -> str:
         """Citation for one cite key: format apa, mla, chicago, ieee (any configured CSL
         style), bibtex or csl-json. page: the in-text citation pointing at that page (4,

@@ -114,7 +114,13 @@ def trust_callouts(meta: NoteMeta) -> list[str]:
 def _render_citations(citations: dict[str, str], meta: NoteMeta) -> str:
     cite_key = meta.cite_key
     out = [CITATIONS_BEGIN, *trust_callouts(meta), "## Citations", ""]
-    if not citations:
+    ident = meta.doi or (f"arXiv:{meta.arxiv_id}" if meta.arxiv_id else None)
+    if not citations and ident:
+        # It has an id: the sources were down or do not know it yet; asking again is the fix.
+        out += [f"*No citation yet: this record has no title, as no metadata source has "
+                f"answered for {ident} yet; `vaultd capture --retry-pending` asks them again.*",
+                ""]
+    elif not citations:
         how = (f"vaultd capture {meta.raw} --doi DOI --refresh" if meta.raw else
                f"vaultd capture DOI --cite-key {cite_key} --refresh")
         out += [f"*No citation yet: this record has no title. Give it an id with `{how}`.*", ""]

@@ -70,6 +70,8 @@ async def capture(vault: Vault, settings: Settings, input: str, *, doi: str | No
                   on_wait: Callable[[str], None] | None = None) -> list[CaptureResult]:
     """Capture ``input`` (path, id, URL, link file or .bib); one result per item."""
     found = detect(input)
+    if found is None and "://" not in input and _is_file(input):
+        raise InputError(_unsupported_file(Path(input.strip())))
     if found is None and Path(input.strip()).suffix.lower() in FILE_SUFFIXES \
             and "://" not in input:
         raise InputError(f"{input}: no such file; check the path")
@@ -103,6 +105,22 @@ async def capture(vault: Vault, settings: Settings, input: str, *, doi: str | No
         db.close()
         if own_client:
             await http.aclose()
+
+
+def _is_file(text: str) -> bool:
+    try:
+        return len(text) < 4096 and Path(text.strip()).expanduser().is_file()
+    except (OSError, ValueError, RuntimeError):  # RuntimeError: '~user' with no such home
+        return False
+
+
+def _unsupported_file(path: Path) -> str:
+    """Why an existing file is not captured: it is there, its kind is not read."""
+    if path.suffix.lower() == ".json":
+        return (f"cannot capture {path.name}: CSL-JSON import is not supported yet; export "
+                "the items as BibTeX (.bib) and capture that")
+    return (f"cannot capture {path.name}: vaultd reads PDFs, link files (.url, .webloc, .txt, "
+            ".md), .bib files and yt-dlp .info.json files; save it as one of those")
 
 
 class CaptureResults(list[CaptureResult]):
@@ -397,7 +415,7 @@ async def _capture_item(run: CaptureRun, arxiv_id: str | None, doi: str | None,
             raise FetchError(f"no metadata source answered for {what}; retry later, or pass "
                              "--cite-key KEY to save it now")
         raise NoMetadataError(f"no metadata found for {what}; pass --cite-key KEY "
-                              "(and --doi DOI if you know it)")
+                              "(and --doi DOI if you know it)", subject=what)
     # Fetch the PDF before taking the key lock, so concurrent captures download in parallel.
     downloaded: bytes | None = None
     fetch_warnings: list[str] = []

@@ -29,6 +29,11 @@ from vaultd.vault import Vault, atomic_copy, atomic_write_bytes, file_sha256
 Status = Literal["created", "existing", "refreshed", "metadata-only"]
 DROP_PDF_HINT = ("no open PDF found; drop the PDF into the Inbox and it will attach to "
                  "this record by DOI")
+# When a PDF link was tried and failed (404, host unreachable): the warning before says why.
+UNFETCHED_PDF_HINT = ("the PDF could not be downloaded (its host refused it or did not "
+                      "answer); drop the PDF into the Inbox and it will attach to this record "
+                      "by its DOI or arXiv id")
+_NO_PDF_HINTS = (DROP_PDF_HINT, UNFETCHED_PDF_HINT)
 
 
 @dataclass
@@ -98,8 +103,8 @@ def existing_record(run: CaptureRun, key: str, pdf_file: Path | None,
         atomic_copy(pdf_file, run.vault.pdf_path(key))
         meta.pdf = run.vault.rel(run.vault.pdf_path(key))
         meta.pdf_sha256 = pdf_sha
-        meta.warnings = [w for w in meta.warnings if w != DROP_PDF_HINT]
-        meta.work.warnings = [w for w in meta.work.warnings if w != DROP_PDF_HINT]
+        meta.warnings = [w for w in meta.warnings if w not in _NO_PDF_HINTS]
+        meta.work.warnings = [w for w in meta.work.warnings if w not in _NO_PDF_HINTS]
         records.write_meta(run.vault, meta)
         records.record(run.db, meta)
         return CaptureResult(key, "refreshed", run.vault.pdf_path(key), meta,
@@ -128,7 +133,7 @@ def write_record(run: CaptureRun, key: str, work: Work, pdf_file: Path | None, p
         transient = fetched[1]
     has_pdf = pdf_path.is_file()
     if not has_pdf:
-        warnings.append(DROP_PDF_HINT)
+        warnings.append(UNFETCHED_PDF_HINT if transient else DROP_PDF_HINT)
     work.warnings = unique(warnings)
     now = datetime.now(UTC).replace(microsecond=0).isoformat()
     meta = MetaFile.from_work(key, work, pdf=vault.rel(pdf_path) if has_pdf else None,

@@ -103,9 +103,15 @@ def ingest_item(vault: Vault, settings: Settings, path: Path, *, action: Action,
     # capture reads link files (every URL in them) and .bib files (every entry) itself.
     try:
         results, failed = _capture(vault, settings, str(path))
-    except NoMetadataError:
+    except NoMetadataError as exc:
         if path.suffix.lower() != ".pdf":
-            raise
+            # The CLI's advice (--cite-key) is no action in the Inbox: a .bib entry is.
+            todo = ("give its entry a title, authors and year and drop it into Inbox/ again"
+                    if path.suffix.lower() == ".bib" else
+                    "drop a .bib file with its entry (title, authors, year, DOI) into Inbox/ "
+                    "and it is saved from that")
+            raise InputError(f"{path.name}: no metadata source knows "
+                             f"{exc.subject or 'this item'}; {todo}") from None
         key = named_key(path)
         if key is None:
             raise InputError(

@@ -1,6 +1,9 @@
 """Source staleness: re-extract each note's PDF and check its chunks still reproduce.
 
-* ``PDF CHANGED``: the PDF's bytes no longer hash to the note's ``pdf_sha256``.
+* ``PDF CHANGED``: the PDF's bytes no longer hash to the note's ``pdf_sha256``. When its
+  first page no longer shows the record's title, DOI or first author it is another paper:
+  that one finding says so (restore it, or capture it as a new work) and its chunks are not
+  checked, since recompiling would file the other paper's text under this record.
 * ``STALE``: a chunk whose ``text_sha256`` is not produced by re-extracting the PDF with
   the note's parser (same tier, same layout repairs) — the quote no longer reproduces.
   When the note was compiled by other extraction rules (its ``parser_version``, e.g. an
@@ -24,6 +27,7 @@ from vaultd.notes.markdown import parse_note
 from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.tiers import parse_pdf
 from vaultd.vault import Vault, file_sha256
+from vaultd.verify.identity import is_other_work
 from vaultd.verify.notes import finding
 
 
@@ -42,6 +46,15 @@ def _check_note(vault: Vault, note: Note, rel: str, report: VerifyReport, ocr_la
                                         f"{meta.raw}: source PDF is missing; capture {key} again"))
         return
     actual = file_sha256(pdf)
+    if meta.pdf_sha256 and actual != meta.pdf_sha256 and is_other_work(pdf, meta):
+        # Recompiling would file the other paper's text under this record: one line, no STALE.
+        report.findings.append(finding(
+            "PDF CHANGED", meta.raw, key,
+            f"{meta.raw}: now another work's PDF (its first page shows neither the record's "
+            f"title, DOI nor first author); restore the original, or move it out of raw/ and "
+            f"`vaultd capture` it as a new work",
+            expected=meta.pdf_sha256, actual=actual))
+        return
     if meta.pdf_sha256 and actual != meta.pdf_sha256:
         report.findings.append(finding(
             "PDF CHANGED", meta.raw, key,
