@@ -103,3 +103,22 @@ def test_a_titleless_record_with_an_arxiv_id_is_not_told_to_get_an_id() -> None:
     assert "give it an id" not in text.lower()
     assert ("*No citation yet: this record has no title, as no metadata source has answered "
             "for arXiv:1706.03762 yet; `vaultd capture --retry-pending` asks them again.*") in text
+
+
+def test_cite_of_a_titleless_record_with_an_id_says_the_sources_have_not_answered(
+        vault: Vault, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from vaultd.cli import main_group
+    from vaultd.cli.common import run_command
+    from vaultd.models import MetaFile, Work
+
+    meta = MetaFile.from_work("vaswani2017", Work(arxiv_id="1706.03762"),
+                              captured_at="2024-01-01T00:00:00+00:00")
+    vault.meta_path("vaswani2017").write_text(meta.model_dump_json(), encoding="utf-8")
+    monkeypatch.setattr("sys.argv", ["vaultd", "--vault", str(vault.root), "cite",
+                                     "vaswani2017"])
+    assert run_command(main_group) == 1
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        "Error: vaswani2017 has no title yet, so no citation is made for it: no metadata "
+        "source has answered for its id yet; `vaultd capture --retry-pending` asks again "
+        "when online")

@@ -158,7 +158,8 @@ def citation(vault: Vault, cite_key: str, style: str = BIBTEX, *, index_db: Any 
     if name == CSL_JSON:
         return _citation(cite_key, name, meta, _json_text([to_csl_json(meta.work, cite_key)]))
     if not has_title(meta.work):
-        raise InputError(no_citation_hint(cite_key, has_pdf=bool(meta.pdf)))
+        raise InputError(no_citation_hint(cite_key, has_pdf=bool(meta.pdf),
+                                          has_id=bool(meta.work.doi or meta.work.arxiv_id)))
     if name == BIBTEX:
         return _citation(cite_key, name, meta, to_bibtex(meta.work, cite_key))
     rendering = citer.one(meta.work, cite_key, name)
@@ -237,8 +238,13 @@ def _json_text(items: list[dict[str, Any]]) -> str:
     return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
 
 
-def no_citation_hint(cite_key: str, *, has_pdf: bool = True) -> str:
-    """Why a record without a title gets no citation, and how to give it one."""
+def no_citation_hint(cite_key: str, *, has_pdf: bool = True, has_id: bool = False) -> str:
+    """Why a record without a title gets no citation, and how to give it one: a record
+    with a DOI or arXiv id is waiting for a source to answer; one without needs an id."""
+    if has_id:
+        return (f"{cite_key} has no title yet, so no citation is made for it: no metadata "
+                "source has answered for its id yet; `vaultd capture --retry-pending` asks "
+                "again when online")
     how = (f"`vaultd capture raw/{key_to_filename(cite_key)}.pdf --doi DOI --refresh`" if has_pdf else
            f"`vaultd capture DOI --cite-key {cite_key} --refresh`")
     return f"{cite_key} has no title yet, so no citation is made for it; give it an id: {how}"
@@ -273,7 +279,9 @@ def bibliography_of(vault: Vault, cite_keys: Iterable[str], style: str = BIBTEX,
             continue
         if name != CSL_JSON and not has_title(meta.work):  # listed, never a broken entry
             unknown.append({"cite_key": key, "did_you_mean": [],
-                            "reason": no_citation_hint(key, has_pdf=bool(meta.pdf))})
+                            "reason": no_citation_hint(
+                                key, has_pdf=bool(meta.pdf),
+                                has_id=bool(meta.work.doi or meta.work.arxiv_id))})
             continue
         metas[key] = meta
     rendered: dict[str, Any] = {}
