@@ -21,6 +21,7 @@ from vaultd.vault import Vault
 
 POLL_SECONDS = 0.1
 DEMO_QUERY = "scaled dot-product attention"
+PASSAGE_TYPES = ("paragraph", "list")
 # The sample paper is generated here; the ids printed in its references are not its own,
 # so the demo agent looks nothing up: every metadata source points at a closed local port.
 _CLOSED = "http://127.0.0.1:9"
@@ -62,12 +63,13 @@ def _search(vault: Vault, query: str) -> dict[str, Any] | None:
 
     db = open_index(vault.index_db)
     try:
-        hits = hybrid_search(db, query, limit=1)
+        hits = hybrid_search(db, query, limit=5)
     finally:
         db.close()
     if not hits:
         return None
-    hit = hits[0]
+    # The demo shows a passage that answers the query (a caption names it, a passage says it).
+    hit = next((h for h in hits if h.chunk_type in PASSAGE_TYPES), hits[0])
     return dict(hit.to_dict()) if hasattr(hit, "to_dict") else dict(vars(hit))
 
 
