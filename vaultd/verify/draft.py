@@ -24,9 +24,10 @@ from typing import Any, Literal
 from vaultd.canonical import text_sha256
 from vaultd.citekey import filename_to_key, is_valid_key
 from vaultd.errors import InputError, VaultdError
-from vaultd.models import Chunk, MetaFile, Provenance
-from vaultd.notes.pages import page_locator, printed_page
+from vaultd.models import Chunk, MetaFile
+from vaultd.notes.pages import page_locator
 from vaultd.vault import Vault
+from vaultd.verify.locators import on_page, pdf_index, rewrite_pages, where
 from vaultd.verify.match import Passages, match_form, quote_parts, source_words, word_diff
 
 DraftKind = Literal["OK", "MISQUOTED", "WRONG SOURCE", "NOT IN SOURCE", "DRIFTED",
@@ -153,35 +154,6 @@ class Works:
         return [k for k in keys if k not in skip]
 
 
-# --- locators --------------------------------------------------------------------------
-
-def _pages(prov: Provenance) -> tuple[set[str], set[int]]:
-    """(printed labels, PDF page numbers) a chunk is on."""
-    last = max((int(r[0]) for r in prov.regions or []), default=prov.page)
-    pdf = set(range(prov.page, last + 1))
-    return {printed_page(prov, p).lower() for p in pdf}, pdf
-
-
-def _wanted(locator: str) -> set[str]:
-    out: set[str] = set()
-    for piece in re.split(r"\s*[,;&]\s*|\s+and\s+", locator.strip()):
-        m = re.fullmatch(r"(\d+)\s*[-–—]+\s*(\d+)", piece)
-        if m and int(m.group(2)) - int(m.group(1)) < 200:
-            out |= {str(n) for n in range(int(m.group(1)), int(m.group(2)) + 1)}
-        elif piece:
-            out.add(piece.lower().rstrip("f").rstrip("."))  # "4f", "4ff."
-    return out
-
-
-def _on_page(locator: str, chunks: Sequence[Chunk]) -> bool:
-    wanted = _wanted(locator)
-    for c in chunks:
-        labels, pdf = _pages(c.provenance)
-        if wanted & (labels | {str(p) for p in pdf}):
-            return True
-    return False
-
-
 # --- the checks --------------------------------------------------------------------------
 
 class _Checker:
@@ -219,22 +191,20 @@ class _Checker:
         for key in known:
             work = self.works.get(key)
             assert work is not None
-            found = work.passages.find(parts)
-            if found is None:
+            places = [work.chunks[f.first:f.last + 1] for f in work.passages.find_all(parts)]
+            if not places:
                 continue
-            chunks = work.chunks[found.first:found.last + 1]
+            chunks = places[0]
             prov = chunks[0].provenance
             page = page_locator(prov) if prov.start is None else None
             inserted = f"; insertions: {', '.join(f'[{i}]' for i in q.insertions)}" \
                 if q.insertions else ""
-            if locator and prov.start is None and not _on_page(locator, chunks):
-                self.add("WRONG PAGE", q.line, [key],
-                         f"“{shown}” is on p. {page} (PDF page {prov.page}), not p. {locator}",
-                         fix=f"cite p. {page}", chunk_id=chunks[0].id, page=page)
+            if locator and prov.start is None and not any(on_page(locator, c) for c in places):
+                self.wrong_page(q, key, locator, places)
             else:
-                self.add("OK", q.line, [key], f"“{shown}” is on p. {page}{inserted}"
+                self.add("OK", q.line, [key], f"“{shown}” is on {where(prov)}{inserted}"
                          if page else f"“{shown}” found{inserted}", chunk_id=chunks[0].id, page=page)
-                if found.first == found.last:
+                if len(chunks) == 1:
                     self.comment_after(q, key, chunks[0])
             return
         if not known:
@@ -262,11 +232,13 @@ class _Checker:
                        and w.passages.forms[near.chunk] and near.source in w.passages.forms[near.chunk])
             chunk = self.works.get(key).chunks[near.chunk]  # type: ignore[union-attr]
             exact = source_words(chunk.text, q.text)  # the source's own words, not match form
-            if len(q.parts) == 1 and not q.insertions:  # a quote with gaps is left to the writer
+            whole_quote = len(q.parts) == 1 and not q.insertions  # gaps are the writer's
+            if whole_quote:
                 self.edit(q.span[0], q.span[1], _written(exact, self.fmt))
+            # the words the quote stands for, not the context the near passage holds
+            differs = word_diff(whole, match_form(exact) if whole_quote else near.source)
             self.add("MISQUOTED", q.line, [key],
-                     f"differs from {key} p. {page_locator(chunk.provenance)}: "
-                     f"{word_diff(whole, near.source)}",
+                     f"differs from {key} {where(chunk.provenance)}: {differs}",
                      fix=f"quote the source: “{_short(exact, 300)}”", chunk_id=chunk.id,
                      page=page_locator(chunk.provenance))
         else:
@@ -275,6 +247,33 @@ class _Checker:
                    "into Inbox/ to check quotes" if empty == known else
                    f"not found in {', '.join(known)} nor elsewhere in the vault")
             self.add("NOT IN SOURCE", q.line, keys, f"“{shown}”: {why}")
+
+    def wrong_page(self, q: Any, key: str, locator: str, places: Sequence[Sequence[Chunk]]) -> None:
+        """WRONG PAGE: the PDF page index cited where the printed page is known (``--fix``
+        writes the printed page), or a page the quote is not on."""
+        chunks = places[0]
+        prov = chunks[0].provenance
+        shown = _short(q.text)
+        pdf = next((p for c in places if (p := pdf_index(locator, c))), None)
+        if pdf is not None:
+            cite = next(c for c in q.cites if c.locator)
+            self.add("WRONG PAGE", q.line, [key], f"“{shown}”: {pdf.message()}",
+                     fix=f"cite {pdf.cited()}", chunk_id=chunks[0].id, page=pdf.printed)
+            at = self.text.find(cite.raw, _line_start(self.text, cite.line))
+            new = rewrite_pages(cite.raw, cite.keys, pdf) if at >= 0 else None
+            if new is not None:
+                self.edit(at, at + len(cite.raw), new)
+            return
+        if prov.page_label is None:  # the vault knows no printed page: never push the index
+            self.add("WRONG PAGE", q.line, [key], f"“{shown}” is on {where(prov)} (no printed "
+                     f"page is confirmed for it), not p. {locator}",
+                     fix=f"cite the page printed on PDF page {prov.page}", chunk_id=chunks[0].id,
+                     page=page_locator(prov))
+            return
+        page = page_locator(prov)
+        self.add("WRONG PAGE", q.line, [key],
+                 f"“{shown}” is on {where(prov)} (PDF page {prov.page}), not p. {locator}",
+                 fix=f"cite p. {page}", chunk_id=chunks[0].id, page=page)
 
     def provenance(self, p: Any, quote_text: str | None) -> None:
         work = self.works.get(p.key)
@@ -371,6 +370,16 @@ def _written(text: str, fmt: str) -> str:
     from vaultd.notes.escape import escape
 
     return escape(text)
+
+
+def _line_start(text: str, line: int) -> int:
+    """Offset of 1-based line ``line`` of ``text``."""
+    at = 0
+    for _ in range(line - 1):
+        at = text.find("\n", at) + 1
+        if at == 0:
+            return len(text)
+    return at
 
 
 def _short(text: str, n: int = 70) -> str:
