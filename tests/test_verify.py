@@ -198,3 +198,36 @@ def test_note_saved_with_crlf_line_ends_still_verifies_and_parses() -> None:
     assert _check(md).findings == []
     assert _check(md).chunks == 3
     assert parse_note(md).chunks == _note().chunks
+
+
+def test_drift_shows_the_changed_words_and_the_words_to_restore_when_the_index_knows_them(
+        vault: Vault) -> None:
+    import re
+
+    from vaultd.config import Settings
+    from vaultd.models import MetaFile, Work
+    from vaultd.notes.markdown import parse_note
+    from vaultd.pipeline.compile import compile_note
+    from vaultd.pipeline.index import index_vault
+    from vaultd.samplepdf import write_sample_paper
+
+    key = "lovelace2024verbatim"
+    write_sample_paper(vault.pdf_path(key))
+    meta = MetaFile.from_work(key, Work(title="Verbatim Quotes"), pdf=f"raw/{key}.pdf",
+                              captured_at="2024-01-01T00:00:00+00:00")
+    vault.meta_path(key).write_text(meta.model_dump_json(), encoding="utf-8")
+    compile_note(vault, Settings(), key)
+    index_vault(vault, Settings())
+    note = vault.note_path(key)
+    text = note.read_text(encoding="utf-8")
+    chunk = next(c for c in parse_note(text).chunks if c.provenance.chunk_type == "paragraph"
+                 and len(c.text.split()) > 8)
+    word = next(w for w in chunk.text.split() if re.fullmatch(r"[a-z]{5,}", w))
+    edited = text.replace(chunk.text.split("\n")[0], chunk.text.split("\n")[0].replace(
+        word, "XYZZY", 1), 1)
+    assert edited != text
+    note.write_text(edited, encoding="utf-8")
+    code, out = _cli(vault)
+    assert code == 1
+    assert f"  changed: [-{word}-] {{+XYZZY+}}\n" in out
+    assert f"  restore: “{chunk.text}”\n" in out

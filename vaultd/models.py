@@ -437,6 +437,8 @@ class Finding(_Model):
     expected: str | None = None
     actual: str | None = None
     message: str
+    fix: str | None = Field(None, description="DRIFT: the quote as the source gives it (from the "
+                            "index), when known")
 
 
 class VerifyReport(_Model):

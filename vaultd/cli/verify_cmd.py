@@ -16,7 +16,11 @@ from vaultd.verify import verify_notes
 
 def _line(f: Finding) -> str:
     if f.kind == "DRIFT":
-        return f"DRIFT: {f.cite_key} chunk {f.chunk_id} expected {f.expected} actual {f.actual}"
+        line = f"DRIFT: {f.cite_key} chunk {f.chunk_id} expected {f.expected} actual {f.actual}"
+        if f.fix:  # the changed words, and the source's words to restore
+            changed = f.message.partition("recorded hash: ")[2].rpartition("; restore")[0]
+            line += f"\n  changed: {changed}\n  restore: “{f.fix}”"
+        return line
     return f"{f.kind}: {f.message}"
 
 

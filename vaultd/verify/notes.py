@@ -7,18 +7,21 @@ rendered note. A broken note becomes a MALFORMED finding for that file, never an
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
 from vaultd.canonical import text_sha256
 from vaultd.citekey import filename_to_key
-from vaultd.errors import NoteFormatError
+from vaultd.errors import NoteFormatError, VaultdError
+from vaultd.index.store import open_index
 from vaultd.models import Finding, FindingKind, VerifyReport
 from vaultd.notes.escape import unescape
 from vaultd.notes.markdown import CHUNK_END, LINE_QUOTE_MARK, split_frontmatter, yaml_mapping
 from vaultd.vault import Vault
+from vaultd.verify.match import word_diff
 
 _BEGIN = "\n<!-- chunk id="
 _BEGIN_RE = re.compile(r"^<!-- chunk id=(\S+) -->$", re.MULTILINE)
@@ -108,8 +111,14 @@ def finding(kind: FindingKind, rel: str, key: str | None, message: str, **kw: st
     return Finding(kind=kind, path=rel, cite_key=key, message=message, **kw)
 
 
-def verify_text(text: str, rel: str, report: VerifyReport) -> None:
-    """Check one note's text, adding its counts and findings to ``report``."""
+#: ``originals(cite_key)``: chunk id → the quote as last indexed (asked only on drift).
+Originals = Callable[[str], Mapping[str, str]]
+
+
+def verify_text(text: str, rel: str, report: VerifyReport,
+                originals: Originals | None = None) -> None:
+    """Check one note's text, adding its counts and findings to ``report``. With
+    ``originals``, a drifted quote whose recorded text is known shows the changed words."""
     key: str | None = filename_to_key(Path(rel).stem)
     text = text.replace("\r\n", "\n")  # as parse_note does
     body = text
@@ -144,10 +153,14 @@ def verify_text(text: str, rel: str, report: VerifyReport) -> None:
         else:
             actual = text_sha256(chunk.quote)
             if actual != chunk.recorded:
+                found = (originals(key) if originals and key else {}).get(chunk.id)
+                known = found if found and text_sha256(found) == chunk.recorded else None
+                changed = f": {word_diff(chunk.quote, known)}" if known else ""
                 report.findings.append(
                     finding("DRIFT", rel, key, f"{key} chunk {chunk.id}: quote differs from the "
-                             "recorded hash; restore it or recompile the note",
-                             chunk_id=chunk.id, expected=chunk.recorded, actual=actual)
+                             f"recorded hash{changed}; restore it or recompile the note",
+                             chunk_id=chunk.id, expected=chunk.recorded, actual=actual,
+                             fix=known)
                 )
             continue
         report.findings.append(finding("MALFORMED", rel, key, msg, chunk_id=chunk.id))
@@ -168,6 +181,7 @@ def _note_files(vault: Vault, cite_key: str | None) -> list[Path]:
 def verify_notes(vault: Vault, cite_key: str | None = None) -> VerifyReport:
     """Re-hash every quote in wiki/ (or only ``cite_key``'s note)."""
     report = VerifyReport()
+    originals = indexed_quotes(vault)
     for path in _note_files(vault, cite_key):
         rel = vault.rel(path)
         try:
@@ -180,5 +194,27 @@ def verify_notes(vault: Vault, cite_key: str | None = None) -> VerifyReport:
             report.findings.append(finding("MALFORMED", rel, cite_key or path.stem,
                                             f"{rel}: unreadable ({type(exc).__name__}); fix the file"))
             continue
-        verify_text(text, rel, report)
+        verify_text(text, rel, report, originals)
     return report
+
+
+def indexed_quotes(vault: Vault) -> Originals:
+    """``originals`` from the search index: each chunk's text as it was last indexed (the
+    source's words the note had then), read once per drifted note; nothing when the vault
+    has no index."""
+    def read(cite_key: str) -> Mapping[str, str]:
+        if not vault.index_db.is_file():
+            return {}
+        try:
+            db = open_index(vault.index_db, load_vec=False)
+        except VaultdError:
+            return {}
+        try:
+            rows = db.execute("SELECT chunk_id, text FROM chunks WHERE cite_key = ? "
+                              "AND kind = 'paper'", (cite_key,))
+            return {str(r[0]): str(r[1]) for r in rows}
+        except VaultdError:
+            return {}
+        finally:
+            db.close()
+    return functools.cache(read)
