@@ -122,3 +122,24 @@ def test_cite_of_a_titleless_record_with_an_id_says_the_sources_have_not_answere
         "Error: vaswani2017 has no title yet, so no citation is made for it: no metadata "
         "source has answered for its id yet; `vaultd capture --retry-pending` asks again "
         "when online")
+
+
+def test_one_unknown_doi_in_an_inbox_link_list_is_reported_with_inbox_advice(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path) -> None:
+    from replay_server import serve_unpaywall
+
+    from vaultd.pipeline.ingest import ingest_item
+
+    known = "10.1023/a:1007154515475"
+    serve_crossref(server, known, fixtures_dir / "crossref/works/10.1023_a_1007154515475.json")
+    serve_openalex(server, known, fixtures_dir / "openalex/works/doi_10.1023_a_1007154515475.json")
+    serve_unpaywall(server, known, fixtures_dir / "unpaywall/v2/10.1023_a_1007154515475.json")
+    _nobody_knows(server, fixtures_dir)
+    links = vault.inbox / "reading.txt"
+    links.write_text(f"https://doi.org/{known}\nhttps://doi.org/{UNKNOWN_DOI}\n", encoding="utf-8")
+    result = ingest_item(vault, _settings(server), links, action="capture", compile=False)
+    assert len(result.cite_keys) == 1
+    [(item, why)] = result.failed
+    assert UNKNOWN_DOI in item
+    assert why == (f"no metadata source knows {UNKNOWN_DOI}; drop a .bib file with its entry "
+                   "(title, authors, year, DOI) into Inbox/ and it is saved from that")

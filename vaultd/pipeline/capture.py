@@ -131,6 +131,9 @@ class CaptureResults(list[CaptureResult]):
                  failed: Sequence[tuple[str, str]] = ()) -> None:
         super().__init__(items)
         self.failed: list[tuple[str, str]] = list(failed)
+        #: the error of each failed item that raised one, by item (an interface words
+        #: its own advice from it: the CLI's flags are no action in the Inbox)
+        self.errors: dict[str, VaultdError] = {}
 
 
 async def _each(items: Sequence[tuple[str, Callable[[], Awaitable[list[CaptureResult]]]]]
@@ -147,6 +150,7 @@ async def _each(items: Sequence[tuple[str, Callable[[], Awaitable[list[CaptureRe
         except VaultdError as exc:
             errors.append(exc)
             out.failed.append((label, str(exc)))
+            out.errors[label] = exc
     if errors and not out:
         if len(errors) == 1:
             raise errors[0]

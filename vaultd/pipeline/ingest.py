@@ -71,7 +71,17 @@ def _capture(vault: Vault, settings: Settings, source: str, cite_key: str | None
              ) -> tuple[list[Any], list[tuple[str, str]]]:
     from vaultd.pipeline.capture import capture_sync
     results = capture_sync(vault, settings, source, cite_key=cite_key)
-    return list(results), list(getattr(results, "failed", []))
+    errors = getattr(results, "errors", {})
+    failed = [(item, _inbox_advice(errors[item]) if isinstance(errors.get(item), NoMetadataError)
+               else why) for item, why in getattr(results, "failed", [])]
+    return list(results), failed
+
+
+def _inbox_advice(exc: NoMetadataError) -> str:
+    """What to do in the Inbox about an item no source knows (the CLI's --cite-key is no
+    action there: a .bib entry is)."""
+    return (f"no metadata source knows {exc.subject or 'this item'}; drop a .bib file with its "
+            "entry (title, authors, year, DOI) into Inbox/ and it is saved from that")
 
 
 def _apply_tags(vault: Vault, cite_key: str, tags: list[str]) -> None:
@@ -106,12 +116,11 @@ def ingest_item(vault: Vault, settings: Settings, path: Path, *, action: Action,
     except NoMetadataError as exc:
         if path.suffix.lower() != ".pdf":
             # The CLI's advice (--cite-key) is no action in the Inbox: a .bib entry is.
-            todo = ("give its entry a title, authors and year and drop it into Inbox/ again"
-                    if path.suffix.lower() == ".bib" else
-                    "drop a .bib file with its entry (title, authors, year, DOI) into Inbox/ "
-                    "and it is saved from that")
-            raise InputError(f"{path.name}: no metadata source knows "
-                             f"{exc.subject or 'this item'}; {todo}") from None
+            if path.suffix.lower() == ".bib":
+                raise InputError(f"{path.name}: no metadata source knows "
+                                 f"{exc.subject or 'this item'}; give its entry a title, "
+                                 "authors and year and drop it into Inbox/ again") from None
+            raise InputError(f"{path.name}: {_inbox_advice(exc)}") from None
         key = named_key(path)
         if key is None:
             raise InputError(
