@@ -143,3 +143,25 @@ def test_one_unknown_doi_in_an_inbox_link_list_is_reported_with_inbox_advice(
     assert UNKNOWN_DOI in item
     assert why == (f"no metadata source knows {UNKNOWN_DOI}; drop a .bib file with its entry "
                    "(title, authors, year, DOI) into Inbox/ and it is saved from that")
+
+
+def test_an_inbox_link_list_whose_dois_no_source_knows_names_no_cli_flag(
+        vault: Vault, server: ReplayServer, fixtures_dir: Path) -> None:
+    from vaultd.pipeline.ingest import ingest_item
+
+    other = "10.48550/arxiv.2312.07560"
+    _nobody_knows(server, fixtures_dir)
+    for _ in range(2):  # the same recorded "not found" answers, for a second DOI
+        serve_crossref(server, other,
+                       fixtures_dir / "crossref/errors/404_10.48550_arxiv.2312.07559.txt",
+                       status=404, content_type="text/plain")
+        serve_openalex(server, other, fixtures_dir / "openalex/errors/404_not_in_openalex.html",
+                       status=404, content_type="text/html")
+    links = vault.inbox / "reading.txt"
+    links.write_text(f"https://doi.org/{UNKNOWN_DOI}\nhttps://doi.org/{other}\n",
+                     encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        ingest_item(vault, _settings(server), links, action="capture", compile=False)
+    assert "--cite-key" not in str(err.value)
+    assert str(err.value).startswith("none of the 2 items could be captured: ")
+    assert "drop a .bib file with its entry" in str(err.value)

@@ -154,10 +154,22 @@ async def _each(items: Sequence[tuple[str, Callable[[], Awaitable[list[CaptureRe
     if errors and not out:
         if len(errors) == 1:
             raise errors[0]
-        summary = "; ".join(f"{label}: {msg}" for label, msg in out.failed)
-        cls = FetchError if all(e.transient for e in errors) else InputError
-        raise cls(f"none of the {len(errors)} items could be captured: {summary}")
+        raise ItemsFailedError(out.failed, out.errors)
     return out
+
+
+class ItemsFailedError(InputError):
+    """Every item of a link file or .bib failed: each item with its error."""
+
+    def __init__(self, failed: Sequence[tuple[str, str]], errors: dict[str, VaultdError]) -> None:
+        self.failed, self.errors = list(failed), errors
+        super().__init__(self.summary(self.failed))
+        self.transient = bool(errors) and all(e.transient for e in errors.values())
+
+    @staticmethod
+    def summary(failed: Sequence[tuple[str, str]]) -> str:
+        listed = "; ".join(f"{label}: {msg}" for label, msg in failed)
+        return f"none of the {len(failed)} items could be captured: {listed}"
 
 
 def pending_retries(vault: Vault) -> list[str]:

@@ -69,12 +69,21 @@ def named_key(path: Path) -> str | None:
 
 def _capture(vault: Vault, settings: Settings, source: str, cite_key: str | None = None
              ) -> tuple[list[Any], list[tuple[str, str]]]:
-    from vaultd.pipeline.capture import capture_sync
-    results = capture_sync(vault, settings, source, cite_key=cite_key)
-    errors = getattr(results, "errors", {})
-    failed = [(item, _inbox_advice(errors[item]) if isinstance(errors.get(item), NoMetadataError)
-               else why) for item, why in getattr(results, "failed", [])]
-    return list(results), failed
+    from vaultd.pipeline.capture import ItemsFailedError, capture_sync
+    try:
+        results = capture_sync(vault, settings, source, cite_key=cite_key)
+    except ItemsFailedError as exc:
+        err = InputError(ItemsFailedError.summary(_inbox_worded(exc.failed, exc.errors)))
+        err.transient = exc.transient
+        raise err from None
+    return list(results), _inbox_worded(getattr(results, "failed", []),
+                                         getattr(results, "errors", {}))
+
+
+def _inbox_worded(failed: list[tuple[str, str]], errors: dict[str, Any]
+                  ) -> list[tuple[str, str]]:
+    return [(item, _inbox_advice(errors[item]) if isinstance(errors.get(item), NoMetadataError)
+             else why) for item, why in failed]
 
 
 def _inbox_advice(exc: NoMetadataError) -> str:
