@@ -18,8 +18,9 @@ def test_demo_makes_a_note_from_the_generated_paper_and_finds_it_offline(tmp_pat
     assert note.is_file() and note.parent == target / "wiki"
     assert "Verbatim Quotes from Two-Column Papers" in note.read_text(encoding="utf-8")
     assert data["search_hit"]["cite_key"] == data["cite_key"]
-    assert "Scaled Dot-Product Attention" in json.dumps(data["search_hit"])
-    assert data["search_hit"]["chunk_type"] == "paragraph"  # a passage, not a caption
+    # a passage that answers the demo's question, not a caption or a heading
+    assert data["search_hit"]["chunk_type"] == "paragraph"
+    assert "it continues at the top of the right column" in json.dumps(data["search_hit"])
     assert data["agent_exit"] == 0
     assert not (target / "Inbox" / "sample-paper.pdf").exists()  # moved to raw/
     assert (target / "raw" / f"{data['cite_key']}.pdf").is_file()

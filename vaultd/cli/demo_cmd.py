@@ -20,7 +20,8 @@ from vaultd.errors import VaultdError
 from vaultd.vault import Vault
 
 POLL_SECONDS = 0.1
-DEMO_QUERY = "scaled dot-product attention"
+# A question the generated sample paper answers (in its Method section).
+DEMO_QUERY = "what happens when a paragraph reaches the bottom of a column"
 PASSAGE_TYPES = ("paragraph", "list")
 # The sample paper is generated here; the ids printed in its references are not its own,
 # so the demo agent looks nothing up: every metadata source points at a closed local port.
@@ -70,7 +71,7 @@ def _search(vault: Vault, query: str) -> dict[str, Any] | None:
         return None
     # The demo shows a passage that answers the query (a caption names it, a passage says it).
     hit = next((h for h in hits if h.chunk_type in PASSAGE_TYPES), hits[0])
-    return dict(hit.to_dict()) if hasattr(hit, "to_dict") else dict(vars(hit))
+    return {**hit.to_dict(), "locator": hit.locator}
 
 
 def last_error_line(log: Path) -> str | None:
@@ -166,7 +167,7 @@ def demo_command(ctx: click.Context, directory: str | None, timeout: float, as_j
         return
     click.echo(f"note:   {note}")
     if hit:
-        where = f"p. {hit.get('page')}" if hit.get("page") else ""
+        where = str(hit.get("locator") or "")
         text = str(hit.get("text") or hit.get("excerpt") or hit.get("snippet") or "")[:160]
         click.echo(f"search: vaultd search \"{DEMO_QUERY}\" → "
                    f"[{hit.get('cite_key')}] {where} {hit.get('chunk_id')}")
