@@ -64,7 +64,7 @@ def statuses(pages: Sequence[Sequence[BandLine]], **evidence: object) -> list[st
 
 
 def test_the_public_surface_of_page_labels_is_pinned() -> None:
-    from vaultd.parse import folio_bands, folio_reader, folios
+    from vaultd.parse import folio_bands, folio_reader, folio_text, folios
 
     assert folios.__all__ == [
         "BandLine", "Evidence", "Folio", "PageLabel", "decide_from_folios", "decide_labels",
@@ -80,6 +80,7 @@ def test_the_public_surface_of_page_labels_is_pinned() -> None:
     assert all(hasattr(folios, n) for n in folios.__all__)
     assert all(hasattr(folio_reader, n) for n in folio_reader.__all__)
     assert all(hasattr(folio_bands, n) for n in folio_bands.__all__)
+    assert all(hasattr(folio_text, n) for n in folio_text.__all__)
 
 
 # ------------------------------------------------------------------ reading one folio

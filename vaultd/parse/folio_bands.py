@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from vaultd.parse.folios import Band, BandLine, Evidence, printed_range, to_roman
+from vaultd.parse.folio_text import Band, BandLine, printed_range, to_roman
+from vaultd.parse.folios import Evidence
 
 __all__ = ["HEAD_FOOT_FRACTION", "SIDE_FRACTION", "LineBox", "band_lines", "band_of",
            "block_lines", "dict_lines", "document_evidence", "labels_from_rules",
