@@ -16,9 +16,10 @@ def text_layer_pdfs(fixtures: Path) -> list[Path]:
     return sorted(p for d in TEXT_LAYER_DIRS for p in (fixtures / "pdfs" / d).glob("*.pdf"))
 
 
-def stage_pdf(vault: Vault, key: str, pdf: Path) -> None:
-    """``raw/<key>.pdf`` and its ``.meta.json`` (titled after the file), as after capture."""
+def stage_pdf(vault: Vault, key: str, pdf: Path, work: Work | None = None) -> None:
+    """``raw/<key>.pdf`` and its ``.meta.json`` (``work``, else titled after the file), as
+    after capture."""
     shutil.copy(pdf, vault.pdf_path(key))
-    meta = MetaFile.from_work(key, Work(title=pdf.stem), pdf=f"raw/{key}.pdf",
+    meta = MetaFile.from_work(key, work or Work(title=pdf.stem), pdf=f"raw/{key}.pdf",
                               captured_at="2024-01-01T00:00:00+00:00")
     vault.meta_path(key).write_text(meta.model_dump_json(), encoding="utf-8")

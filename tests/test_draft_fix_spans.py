@@ -4,11 +4,11 @@ span the draft quoted, never one word short (``vaultd.verify.match.source_span``
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _papers import stage_pdf
 from click.testing import CliRunner
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -17,7 +17,7 @@ from vaultd.cli import main_group
 from vaultd.config import Settings, default_config_toml
 from vaultd.errors import VaultdError
 from vaultd.mcp.memory import remember
-from vaultd.models import Chunk, MetaFile, Work
+from vaultd.models import Chunk, Work
 from vaultd.notes.escape import escape
 from vaultd.notes.markdown import parse_note
 from vaultd.pipeline.compile import compile_note
@@ -39,11 +39,8 @@ def vault(fixtures_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     v = Vault(tmp_path_factory.mktemp("spans") / "vault")
     v.init(default_config_toml())
     for key, pdf in PAPERS.items():
-        shutil.copy(fixtures_dir / "pdfs-eval" / "pdfs" / pdf, v.pdf_path(key))
-        work = Work(title=key, issued=[2015], reconciled=True, sources=["crossref", "openalex"])
-        meta = MetaFile.from_work(key, work, pdf=f"raw/{key}.pdf",
-                                  captured_at="2024-01-01T00:00:00+00:00")
-        v.meta_path(key).write_text(meta.model_dump_json(), encoding="utf-8")
+        stage_pdf(v, key, fixtures_dir / "pdfs-eval" / "pdfs" / pdf,
+                  Work(title=key, issued=[2015], reconciled=True, sources=["crossref", "openalex"]))
         compile_note(v, Settings(), key)
     yield v
 

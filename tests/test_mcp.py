@@ -10,7 +10,7 @@ from typing import Any
 
 import anyio
 import pytest
-from test_index_support import sample_vault
+from _mcp_support import indexed_sample, result_text
 
 from vaultd.config import Settings
 from vaultd.mcp.server import INSTRUCTIONS, build_server
@@ -30,15 +30,12 @@ def _call_all(server_or_params: Any, calls: list[tuple[str, dict[str, Any]]]) ->
     return anyio.run(go)
 
 
-def _text(result: Any) -> str:
-    return "\n".join(getattr(c, "text", "") for c in result.content)
+_text = result_text
 
 
 @pytest.fixture
 def indexed(vault: Vault) -> Vault:
-    sample_vault(vault)
-    index_vault(vault, Settings(), embedder=None)
-    return vault
+    return indexed_sample(vault)
 
 
 def test_recall_then_quote_then_cite_round_trip(indexed: Vault) -> None:

@@ -6,12 +6,11 @@ from typing import Any
 
 import anyio
 import pytest
-from test_index_support import sample_vault
+from _mcp_support import indexed_sample, result_text
 
 from vaultd.cli.cite_cmd import cite_command
 from vaultd.config import Settings
 from vaultd.mcp.server import build_server
-from vaultd.pipeline.index import index_vault
 from vaultd.vault import Vault
 
 KEY = "vaswani2017attention"
@@ -29,15 +28,12 @@ def _session(server: Any, calls: list[tuple[str, dict[str, Any]]]) -> tuple[list
     return anyio.run(go)
 
 
-def _text(result: Any) -> str:
-    return "\n".join(getattr(c, "text", "") for c in result.content)
+_text = result_text
 
 
 @pytest.fixture
 def indexed(vault: Vault) -> Vault:
-    sample_vault(vault)
-    index_vault(vault, Settings(), embedder=None)
-    return vault
+    return indexed_sample(vault)
 
 
 def test_mcp_cite_without_a_format_answers_in_the_clis_default_style(indexed: Vault) -> None:

@@ -7,14 +7,14 @@ The printed folios of these PDFs were read from their rendered pages (eval/pages
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+from _papers import stage_pdf
 
 from vaultd.config import Settings
 from vaultd.index.lookup import quote
-from vaultd.models import MetaFile, Work
+from vaultd.models import Work
 from vaultd.notes.markdown import parse_note
 from vaultd.pipeline.compile import compile_note
 from vaultd.vault import Vault
@@ -24,10 +24,7 @@ KOREAN = "pdfs/non_english/korean_nars_issue_brief_4pages.pdf"  # prints no foli
 
 
 def _compiled(vault: Vault, fixtures_dir: Path, key: str, pdf: str, work: Work) -> None:
-    shutil.copy(fixtures_dir / pdf, vault.pdf_path(key))
-    meta = MetaFile.from_work(key, work, pdf=f"raw/{key}.pdf",
-                              captured_at="2024-01-01T00:00:00+00:00")
-    vault.meta_path(key).write_text(meta.model_dump_json(), encoding="utf-8")
+    stage_pdf(vault, key, fixtures_dir / pdf, work)
     compile_note(vault, Settings(), key)
 
 

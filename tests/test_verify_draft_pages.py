@@ -6,16 +6,16 @@ Notes are compiled from real fixture PDFs, then given the labels the page reader
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _papers import stage_pdf
 from click.testing import CliRunner
 
 from vaultd.cli import main_group
 from vaultd.config import Settings, default_config_toml
-from vaultd.models import Chunk, MetaFile, Work
+from vaultd.models import Chunk, Work
 from vaultd.notes.markdown import parse_note, render_note
 from vaultd.pipeline.compile import compile_note
 from vaultd.vault import Vault
@@ -43,11 +43,8 @@ def vault(fixtures_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     v = Vault(tmp_path_factory.mktemp("pages") / "vault")
     v.init(default_config_toml())
     for key, pdf in PDFS.items():
-        shutil.copy(fixtures_dir / "pdfs-eval" / "pdfs" / pdf, v.pdf_path(key))
-        work = Work(title=key, issued=[2020], reconciled=True, sources=["crossref", "openalex"])
-        meta = MetaFile.from_work(key, work, pdf=f"raw/{key}.pdf",
-                                  captured_at="2024-01-01T00:00:00+00:00")
-        v.meta_path(key).write_text(meta.model_dump_json(), encoding="utf-8")
+        stage_pdf(v, key, fixtures_dir / "pdfs-eval" / "pdfs" / pdf,
+                  Work(title=key, issued=[2020], reconciled=True, sources=["crossref", "openalex"]))
         compile_note(v, Settings(), key)
     _relabel(v, S2ORC, {"page_label": lambda p: str(FIRST_PAGE - 1 + p), "source": "folio",
                         "status": "confirmed"})
