@@ -26,7 +26,7 @@ def continues(prev: Para, cur: Para) -> bool:
     if _is_address(prev.text):
         return False  # "NUST, Pakistan shouzib@yahoo.com": no sentence to go on
     first = cur.text[:1]
-    tail = prev.text.rstrip()
+    tail = _NOTE_MARK_RE.sub("", prev.text.rstrip())  # "… like arXiv,2" goes on as "… arXiv,"
     if tail.endswith("-") and len(tail) > 1 and tail[-2].isalpha() and first.isalpha():
         return True  # a word split at the column or page break: SCI- / ENCEPARSE
     last_word = tail.rsplit(None, 1)[-1]
@@ -45,6 +45,11 @@ def continues(prev: Para, cur: Para) -> bool:
     if _sentence_goes_on(prev, cur, tail):
         return True
     return first.islower() or (first in ",;)" and first != "") or bool(_INDEX_LEAD_RE.match(cur.text))
+
+
+#: A footnote's mark after a word's comma or semicolon, ending a column's last line
+#: (``Digital archives like arXiv,2`` | ``PubMed Central,3 CiteSeerX …``).
+_NOTE_MARK_RE = re.compile(r"(?<=[^\W\d_][,;])(?:\d{1,2}|[*†‡§¶])$")
 
 
 #: How far (in ems) a paragraph's first line is set in from its others to count as indented.

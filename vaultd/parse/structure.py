@@ -21,7 +21,8 @@ import re
 from collections import Counter
 
 from vaultd.models import ChunkType
-from vaultd.parse.base import Block, Box, user_rect
+from vaultd.parse.base import Block
+from vaultd.parse.blocks import to_blocks
 from vaultd.parse.captions import IDENTIFIER_LINE_RE, caption_beside, caption_goes_on, float_labels
 from vaultd.parse.classify import (
     LIST_RE,
@@ -44,11 +45,9 @@ from vaultd.parse.fontnames import is_small_caps_font
 from vaultd.parse.footnotes import body_face, is_footnote
 from vaultd.parse.front import is_byline, is_front_matter, is_title_note
 from vaultd.parse.headings import (
-    PATH_SEP,
     continue_title,
     font_headings,
     font_lead,
-    heading_levels,
     is_title,
     plain_lead,
     plain_text_layer,
@@ -61,12 +60,12 @@ from vaultd.parse.paras import (
     PageInfo,
     Para,
     append_piece,
-    union,
 )
 from vaultd.parse.reading_order import caseless_runs, order_page
-from vaultd.parse.references import add_references, column_lefts, refs_of
+from vaultd.parse.references import add_references, column_lefts
+from vaultd.parse.resume import resumed
 from vaultd.parse.scan_text import drop_scan_labels, is_label
-from vaultd.parse.textlayer import UNRELIABLE, mis_mapped, prose_words, unreliable
+from vaultd.parse.textlayer import mis_mapped, prose_words, unreliable
 from vaultd.parse.title_block import front_after_title
 
 _NUMBERED_NOTE_RE = re.compile(r"\(?\d{1,2}\)\s+\S")
@@ -204,6 +203,10 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 target = _merge_target(paras)
                 if target is not None and sentence_start(target, cur):
                     target.type = "paragraph"  # "C1 We present an approach for linking" | "software …"
+                earlier = resumed(paras, cur) if not (cur.floating or plain) else None
+                if earlier is not None:  # past a box, a sidebar or a float in another face
+                    append_piece(earlier, para_lines, text)
+                    continue
                 if target is not None and not cur.floating and (
                         continues(target, cur) or rest_of_line(target, cur) or next_line(target, cur)):
                     append_piece(target, para_lines, text)
@@ -213,7 +216,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 paras.append(cur)
     font_headings(paras, body)
     _rejoin(paras, front_after_title(paras, body))
-    return _to_blocks(paras, infos)
+    return to_blocks(paras, infos)
 
 
 def _rejoin(paras: list[Para], moved: list[Para]) -> None:
@@ -313,107 +316,3 @@ def _merge_target(paras: list[Para]) -> Para | None:
             continue
         return para
     return None
-
-
-def _figure_region(para: Para, page_paras: list[Para], info: PageInfo) -> Box | None:
-    cap = union([ln for ln in para.lines if ln.page == para.lines[0].page])
-    mid = info.width / 2
-    if cap[0] < mid - 10 and cap[2] > mid + 10:
-        x0, x1 = 0.0, info.width
-    elif cap[2] <= mid + 10:
-        x0, x1 = 0.0, mid
-    else:
-        x0, x1 = mid, info.width
-    top = info.height * 0.06
-    for other in page_paras:
-        if other is para or other.type == "figure" or (len(other.lines) < 2 and other.type != "heading"):
-            continue
-        for ln in other.lines:
-            if ln.page == info.number and ln.bbox[3] <= cap[1] + 1 and ln.bbox[2] > x0 and ln.bbox[0] < x1:
-                top = max(top, ln.bbox[3])
-    if cap[1] - top < 20:
-        return None
-    return (round(x0, 2), round(top, 2), round(x1, 2), round(cap[1], 2))
-
-
-def _rounded(box: Box) -> Box:
-    return (round(box[0], 2), round(box[1], 2), round(box[2], 2), round(box[3], 2))
-
-
-def piece_boxes(para: Para) -> list[tuple[int, Box]]:
-    """One ``(page, box)`` per place the paragraph is set: each piece's lines, with a piece
-    that sits right under the one before it in the same column folded into it."""
-    out: list[tuple[int, Box]] = []
-    start = 0
-    for count in para.spans or [len(para.lines)]:
-        lines = para.lines[start : start + count]
-        start += count
-        if not lines:
-            continue
-        page, box = lines[0].page, union(lines)
-        if out and _stacked(out[-1], (page, box), lines[0]):
-            prev = out[-1][1]
-            box = (min(prev[0], box[0]), min(prev[1], box[1]), max(prev[2], box[2]), max(prev[3], box[3]))
-            out[-1] = (page, box)
-        else:
-            out.append((page, box))
-    return out
-
-
-def _stacked(above: tuple[int, Box], below: tuple[int, Box], first: Line) -> bool:
-    """Whether ``below`` continues ``above`` straight down its column, within two lines."""
-    (page_a, a), (page_b, b) = above, below
-    if page_a != page_b:
-        return False
-    overlap = min(a[2], b[2]) - max(a[0], b[0])
-    narrower = max(min(a[2] - a[0], b[2] - b[0]), 1.0)
-    gap = b[1] - a[3]
-    height = max(first.bbox[3] - first.bbox[1], 1.0)
-    return overlap >= 0.5 * narrower and -1.0 <= gap <= 2.0 * height
-
-
-def _to_blocks(paras: list[Para], infos: list[PageInfo]) -> list[Block]:
-    by_page: dict[int, list[Para]] = {}
-    for para in paras:
-        by_page.setdefault(para.lines[0].page, []).append(para)
-    blocks: list[Block] = []
-    section: str | None = None
-    token = "0"
-    headings = 0
-    used_tokens: set[str] = set()
-    levels = heading_levels(paras)
-    path: list[tuple[int, str]] = []
-    for para in paras:
-        page = para.lines[0].page
-        info = infos[page - 1]
-        if para.type == "heading":
-            headings += 1
-            level = levels[id(para)]
-            path = [(lv, t) for lv, t in path if lv < level] + [(level, para.text)]
-            section = PATH_SEP.join(t for lv, t in path if lv > 0) or para.text
-            # numbered headings give their number ("3.2" → "32"); others "0" + their ordinal
-            cand = re.sub(r"[^0-9A-Za-z]", "", para.number or "") or f"0{headings}"
-            token = cand if cand not in used_tokens else f"{cand}x{headings}"
-            used_tokens.add(token)
-        regions = [(p, _rounded(box)) for p, box in piece_boxes(para)]
-        last = para.lines[-1].page
-        block = Block(
-            type=para.type,
-            text=para.text,
-            page=page,
-            page_label=info.label,
-            bbox=regions[0][1],
-            pdf_rect=user_rect(regions[0][1], info.to_user),
-            regions=[(p, box, user_rect(box, infos[p - 1].to_user)) for p, box in regions],
-            section=section,
-            section_token=token,
-            pieces=para.pieces,
-            text_layer=UNRELIABLE if unreliable(para.text) else None,
-            page_end=last if last != page else None,
-        )
-        if para.type == "reference":
-            block.refs = refs_of(para.text)
-        if para.type == "figure":
-            block.figure_region = _figure_region(para, by_page[page], info)
-        blocks.append(block)
-    return blocks

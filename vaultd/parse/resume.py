@@ -1,0 +1,96 @@
+"""A paragraph interrupted by what is set inside it goes on past it.
+
+Boxes (Frontiers' ``KEY CONCEPT`` panels), sidebars, pull quotes, floats at a column's
+top or foot and footnotes stand between the pieces of a paragraph in the reading order.
+The paragraph flow is told by its face (font family and size) and its measure (the
+column's width): a paragraph that ends without closing its sentence goes on in the next
+paragraph **of the same face** that opens as its rest does (``continues``: in lowercase,
+after a comma with a name, a word split at the break …) and without an indent, wherever
+that paragraph stands in the reading order, within the next page. What stands between in
+other faces (the box, the sidebar, the footnote) is skipped; what belongs to the flow
+stops the search: a heading, a display formula, a listing, a reference list, or a
+paragraph of the same face (the paragraph before then was ended).
+
+Each piece keeps its own region (``append_piece``), so a quote's page links point at
+every place it is set.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from vaultd.parse.continuation import INDENT_EMS, continues
+from vaultd.parse.fontnames import font_family
+from vaultd.parse.paras import Line, Para
+
+Face = tuple[str, float]
+
+#: Para types a paragraph's flow goes on past: floats and the first page's apparatus.
+_FLOATS = ("figure", "table", "front")
+#: Para types that are part of the flow: a paragraph before them is not interrupted.
+_FLOW = ("heading", "equation", "code", "reference")
+#: How many lines of a piece its face and measure are read from.
+FACE_LINES = 6
+#: Widths within this share of each other are one measure.
+MEASURE_SHARE = 0.08
+
+
+def face_of(lines: list[Line]) -> Face:
+    """The face most of these lines' characters are set in: font family and size to the
+    half point."""
+    faces: Counter[Face] = Counter()
+    for ln in lines[:FACE_LINES]:
+        faces[(font_family(ln.font), round(ln.size * 2) / 2)] += len(ln.text)
+    return faces.most_common(1)[0][0]
+
+
+def _last_piece(para: Para) -> list[Line]:
+    count = para.spans[-1] if para.spans else len(para.lines)
+    return para.lines[-count:][-FACE_LINES:]
+
+
+def _measure(lines: list[Line]) -> float:
+    return max(ln.bbox[2] for ln in lines) - min(ln.bbox[0] for ln in lines)
+
+
+def _same_measure(before: list[Line], after: list[Line]) -> bool:
+    """Whether two pieces on one page are set to one measure (a one-line piece may be
+    shorter: the last line of its paragraph)."""
+    wide, other = _measure(before), _measure(after)
+    if len(after) == 1:
+        return other <= wide * (1 + MEASURE_SHARE)
+    if len(before) == 1:
+        return wide <= other * (1 + MEASURE_SHARE)
+    return abs(wide - other) <= MEASURE_SHARE * max(wide, other)
+
+
+def indented(para: Para) -> bool:
+    """Whether a paragraph's first line is set in from its next lines."""
+    if len(para.lines) < 2 or para.lines[1].page != para.lines[0].page:
+        return False
+    first = para.lines[0]
+    left = min(ln.bbox[0] for ln in para.lines[1:3] if ln.page == first.page)
+    return first.bbox[0] >= left + INDENT_EMS * max(first.size, 1.0)
+
+
+def resumed(paras: list[Para], cur: Para) -> Para | None:
+    """The paragraph ``cur`` goes on with past what interrupts it (module doc), or None."""
+    if cur.type != "paragraph" or cur.floating or indented(cur):
+        return None
+    head = cur.lines[:FACE_LINES]
+    face = face_of(head)
+    page = cur.lines[0].page
+    for para in reversed(paras):
+        if para.lines[-1].page < page - 1:
+            return None
+        if para.type in _FLOW:
+            return None
+        if para.type in _FLOATS or para.floating or para.type not in ("paragraph", "list"):
+            continue
+        tail = _last_piece(para)
+        if face_of(tail) != face:
+            continue  # a box, a sidebar, a pull quote: another face
+        if tail[-1].page == page and not _same_measure(tail, head):
+            continue  # a box set in the body's face, narrower than the column
+        return para if para.type == "paragraph" and continues(para, cur) else None
+    return None
