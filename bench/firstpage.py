@@ -123,13 +123,12 @@ def pdf_path(entry: dict[str, Any]) -> Path:
 
 def read(path: Path) -> dict[str, Any]:
     """What a capture records from this PDF alone (no source answered)."""
-    from vaultd.capture.pdfmeta import read_pdf_meta
-    from vaultd.pipeline.capture import _pdf_hint, _printed_ids
+    from vaultd.capture.pdfmeta import read_pdf_meta  # heavy (PyMuPDF): only when run
+    from vaultd.pipeline.pdf_hint import pdf_hint
 
     meta = read_pdf_meta(path)
-    hint = _pdf_hint(meta)
-    ids = [i for i in (f"doi:{d}" for d in meta.dois)] + [f"arxiv:{a}" for a in meta.arxiv_ids]
-    del _printed_ids
+    hint = pdf_hint(meta)
+    ids = [f"doi:{d}" for d in meta.dois] + [f"arxiv:{a}" for a in meta.arxiv_ids]
     return {"title": hint.title if hint else None,
             "authors": [a.display for a in hint.authors] if hint else [],
             "year": hint.year if hint else None, "ids": ids}

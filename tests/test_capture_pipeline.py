@@ -233,7 +233,7 @@ def test_only_copyright_publication_and_volume_lines_give_a_printed_year() -> No
 
 def test_a_pdf_alone_gives_no_creation_year_and_no_generic_title(fixtures_dir: Path) -> None:
     from vaultd.capture.pdfmeta import read_pdf_meta
-    from vaultd.pipeline.capture import _pdf_hint
+    from vaultd.pipeline.pdf_hint import pdf_hint as _pdf_hint
 
     # Hindawi 2010: the file was made in 2011; its first page prints 2010 (read by hand).
     hindawi = read_pdf_meta(fixtures_dir / "pdfs/two_column_ligatures/hindawi_rrp_2010_tully_test2.pdf")
@@ -245,7 +245,9 @@ def test_a_pdf_alone_gives_no_creation_year_and_no_generic_title(fixtures_dir: P
     assert _pdf_hint(naacl).issued == [2018]  # type: ignore[union-attr]
     naacl.info_title = "Research Article"
     hint = _pdf_hint(naacl)
-    assert hint is not None and hint.sources == ["pdf-layout"] and hint.authors == []
+    # The byline under the title gives all 23 authors, in order (read from the page image).
+    assert hint is not None and hint.sources == ["pdf-layout"] and len(hint.authors) == 23
+    assert (hint.authors[0].family, hint.authors[-1].family) == ("Ammar", "Etzioni")
     assert hint.title == "Construction of the Literature Graph in Semantic Scholar"
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from vaultd.capture.detect import _trim, normalise_doi
+from vaultd.capture.firstpage import read_first_page
+from vaultd.capture.page_layout import lines_from_dict
 from vaultd.errors import ParseError
 
 SCAN_PAGES = 2
@@ -28,7 +30,10 @@ _ARXIV_TEXT_RE = re.compile(
 class PdfMeta:
     dois: list[str] = field(default_factory=list)
     arxiv_ids: list[str] = field(default_factory=list)
-    first_page_title: str | None = None
+    first_page_title: str | None = None  # read from the first page's layout
+    first_page_authors: list[str] = field(default_factory=list)  # its byline, in order
+    first_page_year: int | None = None  # the publication/copyright year it prints
+    rejected_ids: list[str] = field(default_factory=list)  # printed ids of other works
     info_title: str | None = None
     info_authors: list[str] = field(default_factory=list)
     info_year: int | None = None  # the file's creation year: not the work's date
@@ -80,24 +85,16 @@ def find_ids(text: str) -> tuple[list[str], list[str]]:
     return dois, arxiv
 
 
-def _title_from_page(page: Any) -> str | None:
-    """The first page's largest-font text (a title is set bigger than anything else)."""
-    spans: list[tuple[float, str]] = []
-    for block in page.get_text("dict", flags=0)["blocks"]:
-        for line in block.get("lines", []):
-            for span in line.get("spans", []):
-                text = span.get("text", "").strip()
-                # arXiv's rotated margin stamp is set larger than the title.
-                if text and not text.lower().startswith("arxiv:"):
-                    spans.append((round(float(span["size"]), 1), text))
-    for size in sorted({s for s, _ in spans}, reverse=True):
-        words = " ".join(t for s, t in spans if abs(s - size) <= 0.5)
-        title = " ".join(words.split())
-        # A banner or identifier set large ("Research Article", "doi:10.…") is no title.
-        if len(title) >= MIN_TITLE_CHARS and any(c.isalpha() for c in title) \
-                and not is_generic_title(title):
-            return title
-    return None
+def _read_layout(page: Any, meta: PdfMeta) -> None:
+    """Title, byline and year of the first page, from its typeset lines."""
+    data = page.get_text("dict", flags=0)  # no images: ≈ 3× faster
+    lines = lines_from_dict(data)
+    rect = page.rect
+    found = read_first_page(lines, float(rect.width), float(rect.height), meta.first_page_text)
+    if found.title and not is_generic_title(found.title):
+        meta.first_page_title = found.title
+    meta.first_page_authors = found.authors
+    meta.first_page_year = found.year
 
 
 # Info titles that name the file, the template or the kind of paper, not the paper.
@@ -143,9 +140,9 @@ def read_pdf_meta(path: Path) -> PdfMeta:
         text = "\n".join(doc[i].get_text() for i in range(min(SCAN_PAGES, doc.page_count)))
         meta.dois, meta.arxiv_ids = find_ids(text + "\n" + xmp + "\n" + str(info.get("subject")))
         if doc.page_count:
-            meta.first_page_title = _title_from_page(doc[0])
             meta.first_page_text = doc[0].get_text()
             meta.printed_years = printed_years(meta.first_page_text)
+            _read_layout(doc[0], meta)
         title = (info.get("title") or "").strip()
         meta.info_title = title or None
         meta.info_authors = split_authors(info.get("author") or "")

@@ -31,8 +31,7 @@ from vaultd.capture.detect import (
 )
 from vaultd.capture.http import Fetcher, shared_limiter
 from vaultd.capture.metadata import Gathered, gather
-from vaultd.capture.names import make_work, split_name
-from vaultd.capture.pdfmeta import PdfMeta, is_generic_title, read_pdf_meta, work_year
+from vaultd.capture.pdfmeta import PdfMeta, read_pdf_meta
 from vaultd.capture.reconcile import reconcile, titles_roughly_match
 from vaultd.config import Settings
 from vaultd.errors import FetchError, InputError, NoMetadataError, VaultdError
@@ -46,10 +45,10 @@ from vaultd.pipeline.capture_store import (
     unique,
     write_record,
 )
+from vaultd.pipeline.pdf_hint import MAX_PRINTED_IDS, pdf_hint, printed_ids, printed_ids_warning
 from vaultd.statedb import open_state_db
 from vaultd.vault import Vault, file_sha256
 
-MAX_PRINTED_IDS = 3
 FILE_SUFFIXES = (".pdf", ".bib", ".url", ".webloc", ".txt", ".md", ".json")
 
 
@@ -332,35 +331,10 @@ async def _from_pdf(run: CaptureRun, meta: PdfMeta, warnings: list[str]) -> tupl
         if titles:
             warnings.append(f'{kind} {value} printed in the PDF belongs to "{titles[0]}", '
                             "not this paper; ignored")
+            meta.rejected_ids.append(f"{kind}:{value}")
         elif got.missing:
             warnings.extend(got.missing)
     return None, None, None
-
-
-def _pdf_hint(meta: PdfMeta) -> Work | None:
-    """What the PDF alone says, when no source answered: the Info title and authors when
-    the Info title is really this paper's (it matches the first page), else the first
-    page's title read from its layout (source ``pdf-layout``). The PDF's creation date is
-    not the work's date unless the first page prints it too (``work_year``), and a generic
-    Info title ("Research Article", "Microsoft Word - x.doc") is not a title."""
-    year = work_year(meta.printed_years, meta.info_year)
-    issued = [year] if year else None
-    info_title = meta.info_title if meta.info_title and not is_generic_title(meta.info_title) \
-        else None
-    if info_title and (not meta.first_page_title
-                       or titles_roughly_match(info_title, meta.first_page_title)):
-        authors = [split_name(a) for a in meta.info_authors]
-        return make_work(title=info_title, authors=authors, issued=issued, sources=["pdf"])
-    if meta.first_page_title:
-        return make_work(title=meta.first_page_title, issued=issued, sources=["pdf-layout"])
-    return None
-
-
-def _printed_ids(meta: PdfMeta | None) -> list[str]:
-    if meta is None:
-        return []
-    ids = [f"arxiv:{a}" for a in meta.arxiv_ids] + [f"doi:{d}" for d in meta.dois]
-    return ids[:MAX_PRINTED_IDS]
 
 
 async def _capture_resolved(run: CaptureRun, arxiv_id: str | None, doi: str | None,
@@ -407,7 +381,7 @@ async def _capture_item(run: CaptureRun, arxiv_id: str | None, doi: str | None,
     works = list(got.works) if got else []
     if not works:
         # Embedded PDF metadata and .bib fields are hints, used only when no source answered.
-        works = [h for h in (hint, _pdf_hint(pdf_meta) if pdf_meta else None) if h is not None]
+        works = [h for h in (hint, pdf_hint(pdf_meta) if pdf_meta else None) if h is not None]
     merged = reconcile(works)
     work = merged.work
     if arxiv_id and not work.arxiv_id:
@@ -418,12 +392,12 @@ async def _capture_item(run: CaptureRun, arxiv_id: str | None, doi: str | None,
     if got:
         warnings = [*warnings, *got.missing]
     all_down = any(" unavailable: " in w for w in warnings) and not (got and got.works)
-    if all_down and not (work.doi or work.arxiv_id) and (printed := _printed_ids(pdf_meta)):
-        # Unconfirmed: a PDF prints its references' ids too. Kept (never cited) so the retry
-        # pass asks the sources about them again and reconciles the work.
+    if not (got and got.works) and not (work.doi or work.arxiv_id) and (
+            printed := printed_ids(pdf_meta, pdf_meta.rejected_ids if pdf_meta else None)):
+        # Unconfirmed: a PDF prints its references' ids too. Kept (never cited), whether the
+        # sources were down or answered 404, so the retry pass asks about them again.
         work.printed_ids = printed
-        warnings.append(f"ids printed in the PDF, not yet confirmed (no source answered): "
-                        f"{', '.join(printed)}")
+        warnings.append(printed_ids_warning(printed, all_down))
     work.warnings = unique([*work.warnings, *warnings])
     if not work.title and not work.authors and not cite_key:
         what = arxiv_id or doi or (pdf_file.name if pdf_file else "this item")
@@ -455,7 +429,7 @@ async def _capture_item(run: CaptureRun, arxiv_id: str | None, doi: str | None,
             key = existing or new_key(run, work, cite_key, suffix_if_taken=bib)
             return write_record(run, key, work, pdf_file, pdf_sha, (downloaded, fetch_warnings),
                           got, merged.notes, refreshed=existing is not None,
-                          needs_retry=all_down)
+                          needs_retry=all_down or bool(work.printed_ids))
 
 
 async def _fetch_pdf(run: CaptureRun, urls: list[str], warnings: list[str]) -> bytes | None:
