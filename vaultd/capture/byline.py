@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import re
 
-from vaultd.capture.names import is_organisation
-
 MAX_NAME_WORDS = 6
 
 PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "la", "le",
@@ -39,7 +37,11 @@ _NOT_NAME_WORDS = {
     "table", "et", "al", "al.", "also", "an", "a", "as", "or", "not", "we", "our",
     "computing", "systems", "mathematics", "physics", "chemistry", "biology", "medicine",
     "sciences", "foundation", "ministry", "national", "state", "federal", "county",
+    "editorial", "board", "editors", "imprint", "press", "publishing", "publishers",
 }
+# A byline may name a group as an author ("R Core Team", "ATLAS Collaboration").
+_GROUP_WORDS = {"team", "collaboration", "consortium", "committee", "investigators",
+                "contributors", "developers", "project", "network", "initiative"}
 _CJK_RE = re.compile(r"^[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,4}$")
 # Marks bylines set beside names: footnote symbols, ORCID and mail icons, digits, brackets.
 _MARKS_RE = re.compile(r"[*∗†‡§¶#✉⁎⋆★☆✝♯♮♭⊥∥\u2020\u2021\d\[\](){}<>^_|]+")
@@ -53,6 +55,7 @@ _ROLE_RE = re.compile(
     r"[,;]?\s*\b(?:with\s+(?:an?\s+)?(?:appendix|afterword|foreword|contributions?|"
     r"preface)|with\s+the\s+assistance|edited\s+by|translated\s+by|illustrated\s+by|"
     r"foreword\s+by|supervised\s+by|advisor)\b.*$", re.IGNORECASE)
+_ASIDE_RE = re.compile(r"^\s*\([^()]*\)\W*$")
 # A label before the author's name: "By", "Thèse présentée par", "研究生：".
 LABEL_RE = re.compile(
     r"^\s*(?:(?:(?:a\s+)?(?:thesis|dissertation|report|paper|work)\s+)?(?:written\s+|"
@@ -93,8 +96,8 @@ def looks_like_name(text: str) -> bool:
     if _CJK_RE.match(name.replace(" ", "")):
         return True
     words = name.split()
-    if is_organisation(name) and len(words) <= MAX_NAME_WORDS:
-        return all(w[:1].isupper() or w.lower() in _NOT_NAME_WORDS for w in words)
+    if any(w.lower() in _GROUP_WORDS for w in words) and len(words) <= MAX_NAME_WORDS:
+        return all(w[:1].isupper() for w in words)
     if not 2 <= len(words) <= MAX_NAME_WORDS:
         return False
     if any(w.lower().strip(".,") in _NOT_NAME_WORDS for w in words):
@@ -113,7 +116,7 @@ def split_names(text: str) -> list[str]:
     text = LABEL_RE.sub("", text, count=1)
     names: list[str] = []
     for piece in _SPLIT_RE.split(text):
-        name = clean_name(piece)
+        name = "" if _ASIDE_RE.match(piece) else clean_name(piece)
         if name and looks_like_name(name):
             names.append(name)
     return names
@@ -126,6 +129,8 @@ def leading_names(text: str) -> list[str]:
     text = LABEL_RE.sub("", text, count=1)
     names: list[str] = []
     for piece in _SPLIT_RE.split(text):
+        if _ASIDE_RE.match(piece):
+            continue  # "(MUSO Collaboration)", "(AAS Journals Data Editors)": an aside
         name = clean_name(piece)
         if not name:
             continue

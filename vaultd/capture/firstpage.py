@@ -109,6 +109,9 @@ def find_byline(lines: Sequence[TextLine], title: Title, width: float,
         if style is not None and para[0].y0 - last_bottom > NAME_BLOCK_GAP * style[0]:
             break
         found = leading_names(text)
+        per_line = [n for ln in para for n in leading_names(ln.text)]
+        if len(per_line) > len(found) and not any(ends_open(ln.text) for ln in para):
+            found = per_line  # one name and its address a line ("Sam U. Llaun, Academy …")
         if not found:
             if style is None and len(text.split()) >= _SENTENCE_WORDS:
                 break  # prose before any name: this page has no byline under its title

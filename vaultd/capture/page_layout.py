@@ -24,6 +24,7 @@ TITLE_LINE_GAP = 1.1  # a title's next line starts within this many sizes of the
 TITLE_ZONE = 0.72  # a title starts in the top 72 % of the page (theses set it mid-page)
 RUNNING_HEAD_ZONE = 0.07  # the top 7 %: running heads and mastheads
 MIN_TITLE_LETTERS = 4
+MASTHEAD_WORDS = 4  # a journal's name set large is this short
 MAX_TITLE_WORDS = 45
 
 
@@ -39,6 +40,7 @@ class TextLine:
     x1: float
     y1: float
     raw: str = ""  # the line with its superscripts, for dates and ids
+    title_text: str = ""  # without raised digits and symbols, with raised letters (LaTeX's A)
 
     @property
     def height(self) -> float:
@@ -106,20 +108,45 @@ def lines_from_dict(page: dict[str, Any]) -> list[TextLine]:
             size, bold = _dominant(kept)
             text = " ".join("".join(_spaced(kept)).split())
             raw = " ".join("".join(_spaced(spans)).split())
+            lettered = [s for s in spans if s in kept or any(c.isalpha() for c in s["text"])]
+            title = " ".join("".join(_spaced(lettered, glue=True)).split())
             x0, y0, x1, y1 = (float(v) for v in line["bbox"])
-            out.append(TextLine(text, size, bold, x0, y0, x1, y1, raw))
+            out.append(TextLine(text, size, bold, x0, y0, x1, y1, raw, title))
     out.sort(key=lambda ln: (round(ln.y0), ln.x0))
+    return _merge_rows(out)
+
+
+def _merge_rows(lines: list[TextLine]) -> list[TextLine]:
+    """Pieces of one typeset line that the PDF stores apart (a name, a mark, an icon, the
+    next name) joined again: same baseline, same size, a gap under three sizes."""
+    out: list[TextLine] = []
+    for line in lines:
+        prev = out[-1] if out else None
+        if prev is not None and abs(prev.y1 - line.y1) <= 0.3 * line.size and \
+                _same_size(prev.size, line.size) and prev.bold == line.bold and \
+                0 <= line.x0 - prev.x1 <= 3 * line.size:
+            # a gap wider than a size parts two names of a byline ("Arman Cohan   Sergey …")
+            sep = ", " if line.x0 - prev.x1 > line.size else " "
+            out[-1] = TextLine(f"{prev.text}{sep}{line.text}", prev.size, prev.bold, prev.x0,
+                               min(prev.y0, line.y0), line.x1, max(prev.y1, line.y1),
+                               f"{prev.raw} {line.raw}", f"{prev.title_text} {line.title_text}")
+        else:
+            out.append(line)
     return out
 
 
-def _spaced(spans: Sequence[dict[str, Any]]) -> list[str]:
-    """Span texts, with a space where the PDF leaves a visible gap between two spans."""
+def _spaced(spans: Sequence[dict[str, Any]], glue: bool = False) -> list[str]:
+    """Span texts, with a space where the PDF leaves a visible gap between two spans
+    (``glue``: a raised letter joins its neighbours, as the A of LaTeX)."""
     parts: list[str] = []
     prev: dict[str, Any] | None = None
     for s in spans:
         if prev is not None:
             gap = float(s["bbox"][0]) - float(prev["bbox"][2])
-            if gap > 0.15 * float(s["size"]) and not parts[-1].endswith(" "):
+            raised = glue and (int(s.get("flags", 0)) & SUPERSCRIPT_FLAG
+                               or int(prev.get("flags", 0)) & SUPERSCRIPT_FLAG)
+            if gap > (0.35 if raised else 0.15) * float(s["size"]) \
+                    and not parts[-1].endswith(" "):
                 parts.append(" ")
         parts.append(s["text"])
         prev = s
@@ -163,7 +190,7 @@ def _groups(lines: Sequence[TextLine]) -> list[list[TextLine]]:
     for line in lines:
         for group in groups:
             last = group[-1]
-            if _same_size(last.size, line.size) and 0 <= line.y0 - last.y0 <= \
+            if _close_size(last.size, line.size) and 0 <= line.y0 - last.y0 <= \
                     (1 + TITLE_LINE_GAP) * line.size and _overlaps(last, line) and \
                     line is not last and line.y0 > last.y0 + 0.5 * line.size:
                 group.append(line)
@@ -171,6 +198,11 @@ def _groups(lines: Sequence[TextLine]) -> list[list[TextLine]]:
         else:
             groups.append([line])
     return groups
+
+
+def _close_size(a: float, b: float) -> bool:
+    """One size, or an OCR layer's estimate of one (its lines vary by a few per cent)."""
+    return abs(a - b) <= max(SIZE_TOLERANCE_PT, 0.06 * max(a, b))
 
 
 def _overlaps(a: TextLine, b: TextLine) -> bool:
@@ -181,7 +213,7 @@ def join_lines(lines: Sequence[TextLine]) -> str:
     """Lines of one title as one string: a line-end hyphen before a lowercase letter joins."""
     text = ""
     for line in lines:
-        part = line.text.strip()
+        part = (line.title_text or line.text).strip()
         if text.endswith("-") and part[:1].islower():
             text += part
         else:
@@ -195,8 +227,8 @@ def is_masthead(text: str, others: Sequence[TextLine], size: float) -> bool:
     if _MASTHEAD_RE.search(text.strip()):
         return True
     key = loose(text)
-    if len(key) < 4:
-        return False
+    if len(key) < 4 or len(text.split()) > MASTHEAD_WORDS:
+        return False  # a title is repeated in the citation line too: only short names
     return any(key in loose(o.text) and o.size < size - SIZE_TOLERANCE_PT for o in others)
 
 
@@ -220,6 +252,8 @@ def find_title(lines: Sequence[TextLine], height: float) -> Title | None:
     groups = _groups(lines)
     best: Title | None = None
     for group in groups:
+        while len(group) > 1 and is_banner(group[0].text):
+            group = group[1:]  # "Research Article" set over the title in its size
         text = join_lines(group)
         if not _eligible(text, group, lines, height):
             continue

@@ -49,11 +49,14 @@ _PREPRINT_SUBMITTED_RE = re.compile(r"\bpreprint\s+submitted\s+to\b", re.IGNOREC
 _PUBLISHED_RE = re.compile(
     r"\b(?:published(?:\s+online)?|publication\s+date|available\s+online|first\s+published|"
     r"publicado|publié|veröffentlicht|опубликовано|soutenue\s+le|defended\s+on|issued)\b"
-    r"[^()\d]{0,60}?(?:\b(?:on|in|le|em|am)\b|:)?[^()\d]{0,20}$", re.IGNORECASE)
+    rf"(?:\s*(?:online)?\s*[:.,]?\s*(?:(?:on|le|am|em)\s+)?(?:\d{{1,2}}(?:st|nd|rd|th|er)?\.?\s+)?"
+    rf"(?:(?:{_MONTHS})\.?\s+)?(?:\d{{1,2}},?\s+)?|"
+    rf"[^()\d]{{0,80}}\b(?:on|le|am|em)\s+(?:the\s+)?(?:{_MONTHS})?\.?\s*)$",
+    re.IGNORECASE)
 _CITATION_RE = re.compile(
     r"\b(?:vol(?:ume)?\.?|issue|no\.|number|nr\.|pp\.|pages?|article\s+(?:id|no\.?|number)|"
-    r"proceedings|conference|symposium|workshop|meeting|congress|tome|band|heft|том)\b|"
-    rf"\d+\s*\(\s*{_YEAR}\s*\)|{_YEAR}\s*\)?\s*[,;:]\s*(?:vol\.?\s*)?\d+|\d+\s*[,:]\s*{_YEAR}",
+    r"proceedings|conference|symposium|workshop|meeting|congress|tome|band|heft|том)(?!\w)|"
+    rf"\b\d+\s*:\s*e?\d+|\d+\s*\(\s*{_YEAR}\s*\)|{_YEAR}\s*\)?\s*[,;:]\s*(?:vol\.?\s*)?\d+|\d+\s*[,:]\s*{_YEAR}",
     re.IGNORECASE)
 _COPYRIGHT_RE = re.compile(r"©|c⃝|\(c\)\s*\d|\bcopyright\b|^\s*c\s+(?:1[89]|20)\d{2}\b|"
                            r"\sc\s+(?:1[89]|20)\d{2}\s", re.IGNORECASE)
@@ -67,8 +70,10 @@ _THESIS_RE = re.compile(r"\b(?:thesis|dissertation|these|thèse|tese|tesis|disse
 _INSTITUTION_RE = re.compile(r"\b(?:university|universit\w+|institute|college|school|"
                              r"academy|hochschule)\b", re.IGNORECASE)
 _PRIOR_DEGREE_RE = re.compile(r"^\s*(?:[A-Z][a-z]{0,3}\.){1,3}[A-Z]?\.?\s*,|^\s*(?:B|M)\.?S\.?c?\b")
-_CITED_RE = re.compile(rf"\([^()]*[A-Za-z][^()]*{_YEAR}[a-z]?\)|[A-Z][\w'-]+\s*\({_YEAR}[a-z]?\)|"
-                       rf"et\s+al\.?,?\s*{_YEAR}")
+_CITED_RE = re.compile(
+    rf"\((?:[A-Z][\w'’-]+(?:\s+(?:and|&|et\s+al\.?)\s*)?[\s,]*)+(?:{_YEAR}[a-z]?[;,\s]*)+\)|"
+    rf"[A-Z][\w'’-]+\s*\((?:{_YEAR}[a-z]?[;,\s]*)+\)|et\s+al\.?,?\s*{_YEAR}|"
+    rf"^\W*\({_YEAR}[a-z]?\)\W*$")
 _ID_SPAN_RE = re.compile(r"\b10\.\d{4,9}/\S+|https?://\S+|www\.\S+|\barXiv:\S+|\S+@\S+|"
                          r"ISSN\s*[\d-]+X?|ISBN[\s\d-]+X?", re.IGNORECASE)
 _CJK_DIGITS = {"〇": 0, "○": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6,
