@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from _tables import table_quotes
+
 from vaultd.parse.base import ParsedDocument
 from vaultd.parse.pymupdf import PyMuPDFParser, load_pymupdf
 
@@ -36,7 +38,8 @@ def _lines(page: Any, x: float, y: float, lines: list[str], size: float = 10.0,
 
 
 def _texts(doc: ParsedDocument, kind: str) -> list[str]:
-    return [b.text for b in doc.blocks if b.type == kind]
+    """The blocks' texts of one type; for tables, each caption with its cells after it."""
+    return table_quotes(doc.blocks) if kind == "table" else [b.text for b in doc.blocks if b.type == kind]
 
 
 def test_labels_drawn_inside_a_figure_never_reach_the_text(tmp_path: Path) -> None:
@@ -75,10 +78,10 @@ def test_cells_of_a_table_ruled_only_across_join_their_table_not_a_paragraph(tmp
         _lines(p, 72, 210, ["S2ORC is the largest of them by a wide margin."])
 
     doc = _pdf(tmp_path / "t.pdf", page)
-    tables = [b for b in doc.blocks if b.type == "table"]
-    assert len(tables) == 1
-    assert tables[0].text == "Table 1: A comparison of corpora. " + " ".join(rows)
-    assert tables[0].markdown is None  # columns not drawn: no structure is claimed
+    caption, cells = [b for b in doc.blocks if b.type == "table"]
+    assert caption.text == "Table 1: A comparison of corpora."
+    assert cells.text == " ".join(rows)
+    assert cells.markdown is not None and cells.markdown.startswith("| ")
     assert _texts(doc, "paragraph") == ["The corpora compared in this study differ in size and in coverage.",
                                         "S2ORC is the largest of them by a wide margin."]
 

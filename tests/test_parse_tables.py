@@ -7,13 +7,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _tables import table_quotes
 from hypothesis import given
 from hypothesis import strategies as st
 
 from vaultd.canonical import text_sha256
 from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.pymupdf import PyMuPDFParser, load_pymupdf
-from vaultd.parse.tables import is_clear, to_markdown
+from vaultd.parse.table_cells import as_lines, is_clear, rows_markdown, to_markdown
 
 ROWS = [["Model", "BLEU", "Cost"], ["Transformer", "28.4", "2.3"], ["ConvS2S|v2", "26.4", "9.6"]]
 
@@ -37,13 +38,14 @@ def _table_pdf(path: Path) -> Path:
     return path
 
 
-def test_captioned_ruled_table_becomes_one_markdown_table_chunk(tmp_path: Path) -> None:
+def test_captioned_ruled_table_is_its_caption_then_its_cells_as_a_markdown_table(tmp_path: Path) -> None:
     doc = PyMuPDFParser().parse(_table_pdf(tmp_path / "t.pdf"))
     tables = [b for b in doc.blocks if b.type == "table"]
-    assert len(tables) == 1
-    table = tables[0]
-    assert table.text == ("Table 1: Translation quality and training cost. "
-                          "Model BLEU Cost Transformer 28.4 2.3 ConvS2S|v2 26.4 9.6")
+    assert len(tables) == 2
+    caption, table = tables
+    assert caption.text == "Table 1: Translation quality and training cost."
+    assert caption.markdown is None
+    assert table.text == "Model BLEU Cost Transformer 28.4 2.3 ConvS2S|v2 26.4 9.6"
     assert table.markdown == (
         "| Model | BLEU | Cost |\n|---|---|---|\n| Transformer | 28.4 | 2.3 |\n| ConvS2S\\|v2 | 26.4 | 9.6 |"
     )
@@ -62,7 +64,7 @@ def test_table_chunk_hash_is_the_quote_and_reproduces_on_reparse(tmp_path: Path)
     pdf = _table_pdf(tmp_path / "t.pdf")
     first = chunk_blocks(PyMuPDFParser().parse(pdf).blocks, "pymupdf")
     again = chunk_blocks(PyMuPDFParser().parse(pdf).blocks, "pymupdf")
-    table = next(c for c in first if c.provenance.chunk_type == "table")
+    table = next(c for c in first if c.provenance.chunk_type == "table" and c.markdown)
     assert table.provenance.text_sha256 == text_sha256(table.text)  # quote, not the Markdown
     assert [c.provenance.text_sha256 for c in first] == [c.provenance.text_sha256 for c in again]
     assert table.markdown is not None
@@ -74,10 +76,12 @@ def test_fixture_paper_tables_keep_their_caption_and_gain_cell_text(fixtures_dir
     tables = [b for b in doc.blocks if b.type == "table"]
     captions = [b for b in tables if b.text.startswith("Table 1:")]
     assert captions, [b.text[:40] for b in tables]
-    table = captions[0]
-    assert table.text.startswith("Table 1: Results of the ScienceParse")
-    # cell text follows the caption; the numbers of the table are in the quote
-    assert any(ch.isdigit() for ch in table.text[len("Table 1: Results of the ScienceParse"):])
+    caption = captions[0]
+    assert caption.text.startswith("Table 1: Results of the ScienceParse")
+    # the cells follow the caption in a chunk of their own; the table's numbers are quoted
+    cells = tables[tables.index(caption) + 1]
+    assert any(ch.isdigit() for ch in cells.text) and not cells.text.startswith("Table 1")
+    assert cells.markdown is not None and cells.markdown.startswith("|")
 
 
 def test_page_without_a_table_caption_is_not_searched(tmp_path: Path) -> None:
@@ -90,6 +94,14 @@ def test_page_without_a_table_caption_is_not_searched(tmp_path: Path) -> None:
     parsed = PyMuPDFParser().parse(tmp_path / "n.pdf")
     assert [b.text for b in parsed.blocks] == ["A boxed note, not a table."]
     assert all(b.markdown is None for b in parsed.blocks)
+
+
+def test_cells_whose_columns_are_unclear_are_shown_one_row_a_line() -> None:
+    rows = [["References to Papers w/"], ["S2ORC 8.1M full text"], ["AAN 25k full text"]]
+    assert rows_markdown(rows, columns=True) == as_lines(rows) == (
+        "| |\n|---|\n| References to Papers w/ |\n| S2ORC 8.1M full text |\n| AAN 25k full text |")
+    assert rows_markdown([["a", "b"], ["1", "2"]], columns=False) == "| |\n|---|\n| a b |\n| 1 2 |"
+    assert rows_markdown([["a", "b"], ["1", "2"]], columns=True) == "| a | b |\n|---|---|\n| 1 | 2 |"
 
 
 def test_unclear_structure_keeps_text_without_markdown() -> None:
@@ -302,7 +314,7 @@ def _continued_table_pdf(path: Path) -> Path:
 
 def test_a_boxed_header_row_alone_is_not_the_table_its_rules_go_on_below(tmp_path: Path) -> None:
     doc = PyMuPDFParser().parse(_continued_table_pdf(tmp_path / "t.pdf"))
-    tables = [b for b in doc.blocks if b.type == "table"]
+    tables = [b for b in doc.blocks if b.type == "table" and not b.text.startswith("Tabla")]
     assert len(tables) == 1
     assert "3.8. Se publican los informes del proyecto número 8. 58,00" in tables[0].text
     assert "3.13. Se publican" in tables[0].text
@@ -354,7 +366,7 @@ def test_a_bare_doi_under_a_table_is_the_table_s_not_a_paragraph(tmp_path: Path)
     doc.save(tmp_path / "doi.pdf")
     parsed = PyMuPDFParser().parse(tmp_path / "doi.pdf")
     tables = [b.text for b in parsed.blocks if b.type == "table"]
-    assert len(tables) == 1 and tables[0].endswith("9.6 https://doi.org/10.1371/journal.pone.0207763.t001")
+    assert len(tables) == 2 and tables[1].endswith("9.6 https://doi.org/10.1371/journal.pone.0207763.t001")
     assert not any("doi.org" in b.text for b in parsed.blocks if b.type == "paragraph")
 
 
@@ -411,7 +423,7 @@ def test_a_plot_s_white_background_is_no_table_rule(tmp_path: Path) -> None:
     page.insert_text((317, 674), "Table 2. Breakdown of the execution paths.", fontsize=9)
     doc.save(tmp_path / "p.pdf")
     parsed = PyMuPDFParser().parse(tmp_path / "p.pdf")
-    table = next(b.text for b in parsed.blocks if b.type == "table")
+    table = " ".join(b.text for b in parsed.blocks if b.type == "table")
     assert "% of empty dequeues" in table and "free queue" not in table
     assert any("free queue is more costly" in b.text for b in parsed.blocks if b.type == "paragraph")
 
@@ -461,7 +473,7 @@ def test_a_ruled_header_band_over_rows_ruled_across_is_read_with_all_its_rows(tm
     page.insert_text((72, 300), "Os dentifrícios analisados foram classificados por marca.", fontsize=10)
     doc.save(tmp_path / "s.pdf")
     parsed = PyMuPDFParser().parse(tmp_path / "s.pdf")
-    table = next(b.text for b in parsed.blocks if b.type == "table")
+    table = " ".join(b.text for b in parsed.blocks if b.type == "table")
     assert all(f"{name} 536,4" in table for name in names)
     assert not any("536,4" in b.text for b in parsed.blocks if b.type == "paragraph")
 
@@ -484,7 +496,7 @@ def test_a_table_set_beside_its_caption_is_read_from_the_rules_level_with_it(tmp
     page.insert_text((46, 160), "The only positive net calcification observed was in July at the site.", fontsize=9)
     doc.save(tmp_path / "side.pdf")
     parsed = PyMuPDFParser().parse(tmp_path / "side.pdf")
-    table = next(b.text for b in parsed.blocks if b.type == "table")
+    table = " ".join(b.text for b in parsed.blocks if b.type == "table")
     assert all(row in table for row in rows)
     assert not any("Porites" in b.text for b in parsed.blocks if b.type != "table")
 
@@ -523,7 +535,7 @@ def _acl_tables_pdf(path: Path) -> Path:
 
 def test_acl_tables_ruled_by_their_columns_each_keep_their_own_rows(tmp_path: Path) -> None:
     parsed = PyMuPDFParser().parse(_acl_tables_pdf(tmp_path / "acl.pdf"))
-    tables = {b.text.split(":")[0]: b.text for b in parsed.blocks if b.type == "table"}
+    tables = {t.split(":")[0]: t for t in table_quotes(parsed.blocks)}
     assert "SQuAD 80.8 84.7 85.0" in tables["Table 2"] and "SRL 81.6 84.1 84.6" in tables["Table 2"]
     assert "Task Baseline Last All" in tables["Table 2"]
     assert "SQuAD 85.1 85.6 84.8" in tables["Table 3"] and "SNLI 88.9 89.5 88.7" in tables["Table 3"]
@@ -550,7 +562,7 @@ def test_a_body_line_that_wraps_to_open_with_table_4_is_no_caption(tmp_path: Pat
             page.insert_text((rect.x0 + 4, rect.y1 - 6), cell, fontsize=10)
     doc.save(tmp_path / "m.pdf")
     parsed = PyMuPDFParser().parse(tmp_path / "m.pdf")
-    tables = [b.text for b in parsed.blocks if b.type == "table"]
+    tables = table_quotes(parsed.blocks)
     assert len(tables) == 1 and tables[0].startswith("Table 1: Translation quality") and "28.4" in tables[0]
     assert any("Table 4. AI-driven lists" in b.text for b in parsed.blocks if b.type == "paragraph")
 
@@ -611,6 +623,5 @@ def test_a_table_ruled_with_stretched_one_pixel_images_keeps_its_cells_out_of_th
     doc.save(tmp_path / "img_rules.pdf")
     doc.close()
     blocks = PyMuPDFParser().parse(tmp_path / "img_rules.pdf").blocks
-    table = next(b for b in blocks if b.type == "table")
-    assert "Camphene 946 0.12" in table.text
+    assert "Camphene 946 0.12" in table_quotes(blocks)[0]
     assert not any("Thujene" in b.text or "Camphene" in b.text for b in blocks if b.type == "paragraph")

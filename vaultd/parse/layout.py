@@ -152,7 +152,14 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    an article into a number; an unnumbered ``Tabla -`` caption; rules drawn as
 #:    stretched one-pixel images bound open tables; a table's small-print notes are table
 #:    chunks.
-LAYOUT_VERSION = 17
+#: 18: a paragraph left open goes on past boxes, sidebars and floats set in another face
+#:    (``vaultd.parse.resume``), and past a footnote mark after a comma; a table's caption
+#:    is a ``table`` chunk of its own words and its cells a ``table`` chunk after it, shown
+#:    as a Markdown table when its columns are drawn or stand apart by its words'
+#:    positions, else one row a line; keyword, classification and ``Preprint submitted
+#:    to`` lines and a journal banner with its volume and pages are front matter; a
+#:    column of line numbers beside the text is furniture.
+LAYOUT_VERSION = 18
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

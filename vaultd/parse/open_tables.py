@@ -17,8 +17,8 @@ rules of the same width right above or below its ``Table N`` caption. So:
 4. With at least two rules, every line whose centre lies between the top and bottom
    rules, inside their horizontal extent, is a cell line of the table: it is taken out of
    the page's text (so it never joins a paragraph) and its text, row by row, becomes the
-   table chunk's text after the caption (as for ruled tables). No Markdown: the columns
-   are not drawn, so the structure is not clear.
+   table's cells chunk (``vaultd.parse.table_blocks``). Its columns are not drawn: they
+   are read from its words' positions (``vaultd.parse.table_grid``).
 """
 
 from __future__ import annotations

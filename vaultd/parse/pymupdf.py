@@ -311,7 +311,7 @@ class PyMuPDFParser:
             drawings: dict[int, list[dict[str, Any]]] = {}  # get_cdrawings, read once a page
             graphics = _drop_figure_text(loaded, pages, drawings, lists)
             lists.clear()
-            from vaultd.parse.tables import build_blocks_with_tables  # needs the open doc
+            from vaultd.parse.table_blocks import build_blocks_with_tables  # needs the open doc
 
             with hyphen_evidence(ln.text for lines in pages for ln in lines):
                 blocks = build_blocks_with_tables(loaded, pages, infos, self.name, build=build_blocks,

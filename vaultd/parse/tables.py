@@ -19,27 +19,18 @@ for that region only, not the whole page. Those rules are handed to ``find_table
 found, without reading the page's drawings a second time (and without its own check that
 a group of drawings holds text, which in PyMuPDF 1.28 compares a page-space clip with
 unflipped character coordinates and so misses tables in a clipped search). A table
-found there is attached to the nearest table caption on its page:
-
-* the chunk text (the quote, hashed) is the caption followed by the cells' text-layer
-  characters in reading order (row by row, left to right, one space between cells), so it
-  is reproducible by re-extraction like every other quote;
-* ``markdown`` is a rendering of the same cells as a Markdown table (first row as header,
-  ``|`` escaped), set only when the structure is clear: at least 2 rows and 2 columns, a
-  complete header row, and at most a third of the cells empty;
-* the table's lines are taken out of the page before paragraphs are built, so its cells
-  no longer come out as short paragraphs.
+found there is attached to the nearest table caption on its page, and its lines are
+taken out of the page before paragraphs are built, so its cells never come out as
+paragraphs; ``vaultd.parse.table_blocks`` puts its cells in a chunk after its caption's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from vaultd.parse.algorithms import algorithm_box, is_algorithm_caption
-from vaultd.parse.base import Block, Box, user_rect
-from vaultd.parse.captions import IDENTIFIER_LINE_RE
+from vaultd.parse.algorithms import algorithm_box
+from vaultd.parse.base import Box
 from vaultd.parse.classify import CAPTION_RE, is_table_caption
 from vaultd.parse.continuation import OPEN_WORDS
 from vaultd.parse.open_tables import (
@@ -50,7 +41,7 @@ from vaultd.parse.open_tables import (
     rule_stacks,
     side_stack,
 )
-from vaultd.parse.paras import Line, PageInfo
+from vaultd.parse.paras import Line
 from vaultd.parse.pymupdf import load_pymupdf, mupdf_text
 from vaultd.parse.rules import (
     CLIP_MARGIN,
@@ -62,12 +53,8 @@ from vaultd.parse.rules import (
     path_edges,
     rule_edges,
 )
-from vaultd.parse.structure import build_blocks
-
-BuildFn = Callable[[list[list[Line]], list[PageInfo], str], list[Block]]
-
-#: Largest share of empty cells a table may have and still be rendered as Markdown.
-MAX_EMPTY = 1 / 3
+from vaultd.parse.table_cells import is_clear, table_text
+from vaultd.parse.table_grid import word_grid
 
 #: Largest vertical gap (points, about four lines) between a caption line and a rule of
 #: its table: captions sit right above or below their table.
@@ -80,40 +67,15 @@ class FoundTable:
     bbox: Box
     rows: list[list[str]]
     caption: Line  # the caption line the table belongs to
-    ruled: bool = True  # columns drawn: the cells' structure is known (else no Markdown)
+    ruled: bool = True  # columns drawn: the cells' structure is known
+    grid: list[list[str]] | None = None  # cells by their words' columns (no columns drawn)
 
 
 def cell_text(cell: str | None) -> str:
     return " ".join((cell or "").split())
 
 
-def table_text(rows: list[list[str]]) -> str:
-    """The cells' text in reading order: the quote part of a table chunk."""
-    return " ".join(c for row in rows for c in row if c)
-
-
-def is_clear(rows: list[list[str]]) -> bool:
-    if len(rows) < 2 or min(len(r) for r in rows) < 2 or len({len(r) for r in rows}) != 1:
-        return False
-    if not all(rows[0]):
-        return False
-    cells = [c for r in rows for c in r]
-    return sum(1 for c in cells if not c) <= MAX_EMPTY * len(cells)
-
-
-def _md_cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|")
-
-
-def to_markdown(rows: list[list[str]]) -> str:
-    """A GitHub-flavoured Markdown table, first row as the header."""
-    out = ["| " + " | ".join(_md_cell(c) for c in rows[0]) + " |",
-           "|" + "---|" * len(rows[0])]
-    out += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows[1:]]
-    return "\n".join(out)
-
-
-def _centre_in(bbox: Box, region: Box) -> bool:
+def centre_in(bbox: Box, region: Box) -> bool:
     cx, cy = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
     return region[0] <= cx <= region[2] and region[1] <= cy <= region[3]
 
@@ -126,7 +88,7 @@ def _distance(a: Box, b: Box) -> float:
     return gap + (1e4 if apart else 0.0)
 
 
-def _near(a: Box, b: Box, tol: float) -> bool:
+def near(a: Box, b: Box, tol: float) -> bool:
     return a[0] - tol <= b[2] and b[0] - tol <= a[2] and a[1] - tol <= b[3] and b[1] - tol <= a[3]
 
 
@@ -172,7 +134,7 @@ def _caption_region(caption: Line, rules: list[tuple[Box, dict[str, Any]]]) -> B
     while grew:
         grew = False
         for r in list(rest):
-            if _near(r[0], box, CLIP_MARGIN):
+            if near(r[0], box, CLIP_MARGIN):
                 group.append(r)
                 rest.remove(r)
                 box = _box_of([box, r[0]])
@@ -185,7 +147,7 @@ def _rule_lines(rules: list[tuple[Box, dict[str, Any]]], region: Box
     """The rules inside ``region`` as line segments, for ``find_tables(add_lines=…)``."""
     out: list[tuple[tuple[float, float], tuple[float, float]]] = []
     for box, path in rules:
-        if not _near(box, region, 0.0):
+        if not near(box, region, 0.0):
             continue
         vs, hs = path_edges(path)
         out += [((x, top), (x, bottom)) for x, top, bottom in vs]
@@ -223,7 +185,7 @@ def find_page_tables(page: Any, lines: list[Line],
             continue  # one row between two rules is a table's header band, not the table
         x0, y0, x1, y1 = (float(v) for v in tab_bbox)
         bbox: Box = (x0, y0, x1, y1)
-        if any(_centre_in(ln.bbox, bbox) for ln in others):
+        if any(centre_in(ln.bbox, bbox) for ln in others):
             continue  # a caption inside: the grids of a figure's plots, not a table
         cap = min(free, key=lambda ln: _distance(whole[id(ln)].bbox, bbox))
         if _distance(whole[id(cap)].bbox, bbox) > SEED_GAP:
@@ -236,7 +198,17 @@ def find_page_tables(page: Any, lines: list[Line],
         if drawn_as_images := image_rules(page):
             edges = (edges[0], joined(edges[1] + drawn_as_images))
         found += _open_tables(edges, lines, [(c, whole[id(c)]) for c in free], page.number + 1, found)
+    for tab in found:
+        if not (tab.ruled and is_clear(tab.rows)):
+            tab.grid = _grid(page, tab.bbox)
     return found
+
+
+def _grid(page: Any, box: Box) -> list[list[str]] | None:
+    """The cells of an open table by its words' columns (``vaultd.parse.table_grid``)."""
+    with mupdf_text() as mod:
+        words = page.get_text("words", clip=box, flags=mod.TEXT_MEDIABOX_CLIP)
+    return word_grid([tuple(w) for w in words])
 
 
 def _stack_beyond(across: list[Edge], lines: list[Line], caption: Line, bbox: Box) -> bool:
@@ -305,62 +277,13 @@ def _open_tables(edges: tuple[list[Edge], list[Edge]], lines: list[Line],
             boxes = [side]  # a table set beside its caption
         for stacked in boxes:
             box = along_columns(stacked, vs, whole.bbox)
-            if any(_near(box, t.bbox, 0.0) for t in (*found, *out)):
+            if any(near(box, t.bbox, 0.0) for t in (*found, *out)):
                 continue
             cells = [ln for ln in lines if ln is not cap and inside(ln, box)]
             rows = cell_rows(cells)
             if rows:
                 out.append(FoundTable(page, box, rows, cap, ruled=False))
     return out
-
-
-def build_blocks_with_tables(pdf_pages: Sequence[Any], pages: list[list[Line]], infos: list[PageInfo],
-                             parser: str, build: BuildFn = build_blocks,
-                             drawings: dict[int, list[dict[str, Any]]] | None = None) -> list[Block]:
-    """``build_blocks`` with each found table folded into its caption's ``table`` block.
-    ``pdf_pages``: the document's loaded pages; ``drawings``: pages' ``get_cdrawings()``
-    already read (0-based page index)."""
-    tables: list[FoundTable] = []
-    for i, lines in enumerate(pages):
-        has_table = any(is_table_caption(ln.text) and can_open_caption(ln, lines) for ln in lines)
-        algorithms = [ln for ln in lines if is_algorithm_caption(ln.text) and can_open_caption(ln, lines)]
-        if not has_table and not algorithms:
-            continue  # no caption, no table: not even worth loading the page again
-        page = pdf_pages[i]
-        drawn = (drawings or {}).get(i)
-        if drawn is None:  # read once for the page's tables and algorithms both
-            drawn = page.get_cdrawings()
-        found = find_page_tables(page, lines, drawn) if has_table else []
-        found += find_page_algorithms(page, algorithms, lines, drawn)
-        if not found:
-            continue
-        tables.extend(found)
-        caps = {id(t.caption) for t in found}
-        pages[i] = [ln for ln in lines if id(ln) in caps
-                    or not any(_centre_in(ln.bbox, t.bbox) for t in found)]
-        for n, t in enumerate(found):  # an algorithm's caption: a block of its own
-            if is_algorithm_caption(t.caption.text):
-                own = replace(t.caption, block=-1 - n)
-                pages[i] = [own if ln is t.caption else ln for ln in pages[i]]
-                t.caption = own
-    blocks = build(pages, infos, parser)
-    for tab in tables:
-        algorithm = is_algorithm_caption(tab.caption.text)
-        for block in blocks:
-            if (block.type != "table" and not algorithm) or block.page != tab.page or block.bbox is None:
-                continue
-            # the caption's block: its first line is the caption line (the block's text may
-            # read it otherwise: a hyphen at its end joins the next line's word)
-            if abs(block.bbox[1] - tab.caption.bbox[1]) < 0.5 and _near(block.bbox, tab.caption.bbox, 1.0):
-                if algorithm:
-                    block.type = "figure"
-                block.text = f"{block.text} {table_text(tab.rows)}"
-                block.pieces = [(block.page, block.text)]
-                block.markdown = to_markdown(tab.rows) if tab.ruled and is_clear(tab.rows) else None
-                break
-        else:  # no block opens with the caption line: the cells must not be lost with it
-            _insert_cells(blocks, tab, infos[tab.page - 1])
-    return _identifiers_to_floats(blocks)
 
 
 def can_open_caption(line: Line, lines: list[Line]) -> bool:
@@ -373,38 +296,3 @@ def can_open_caption(line: Line, lines: list[Line]) -> bool:
                    and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]
                    and ln.text.rstrip().rsplit(None, 1)[-1:] and ln.text.rstrip().rsplit(None, 1)[-1] in OPEN_WORDS
                    for ln in lines if ln is not line)
-
-
-def _insert_cells(blocks: list[Block], tab: FoundTable, info: PageInfo) -> None:
-    """A ``table`` block of ``tab``'s cells, put in reading order before the first block
-    of its page that starts under the table's top, for a table whose caption block was not
-    found: its lines left the page's text, and their text must not leave the note."""
-    text = table_text(tab.rows)
-    if not text:
-        return
-    at = next((k for k, b in enumerate(blocks) if b.page == tab.page and b.bbox is not None
-               and b.bbox[1] > tab.bbox[1]), None)
-    if at is None:
-        at = max((k + 1 for k, b in enumerate(blocks) if b.page <= tab.page), default=0)
-    near = blocks[at - 1] if at > 0 else (blocks[at] if at < len(blocks) else None)
-    rect = user_rect(tab.bbox, info.to_user)
-    blocks.insert(at, Block(
-        type="table", text=text, page=tab.page, page_label=info.label, bbox=tab.bbox, pdf_rect=rect,
-        regions=[(tab.page, tab.bbox, rect)], pieces=[(tab.page, text)],
-        section=near.section if near else None, section_token=near.section_token if near else "0"))
-
-
-def _identifiers_to_floats(blocks: list[Block]) -> list[Block]:
-    """A bare DOI or URL right after a table (PLOS sets each table's DOI under its last
-    row, ``https://doi.org/10.1371/journal.pone.0207763.t001``) is the table's, not a
-    paragraph: it joins the table's quote."""
-    out: list[Block] = []
-    for block in blocks:
-        prev = out[-1] if out else None
-        if (prev is not None and prev.type == "table" and block.type == "paragraph"
-                and block.page == prev.page and IDENTIFIER_LINE_RE.fullmatch(block.text.strip())):
-            prev.text = f"{prev.text} {block.text.strip()}"
-            prev.pieces = [(prev.page, prev.text)]
-            continue
-        out.append(block)
-    return out
