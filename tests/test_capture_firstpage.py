@@ -29,7 +29,7 @@ MDPI = "pdfs-eval/pdfs/mdpi_future_internet_2014_smart_cities.pdf"
 MDPI_DOI = "10.3390/fi6010061"
 # Floors just under what the reader reaches on the truth set (bench/firstpage.py):
 # a rule that makes any field worse fails here.
-FLOORS = {"title": 0.89, "authors": 0.71, "year": 0.96, "ids": 1.0}
+FLOORS = {"title": 0.89, "authors": 0.78, "year": 0.96, "ids": 1.0}
 
 
 def _bench() -> ModuleType:

@@ -11,6 +11,7 @@ A Chinese, Japanese or Korean name is one run of two to four ideographs or sylla
 from __future__ import annotations
 
 import re
+import unicodedata
 
 MAX_NAME_WORDS = 6
 
@@ -69,6 +70,8 @@ LABEL_RE = re.compile(
 def clean_name(text: str) -> str:
     """A name without marks, ORCID labels, trailing punctuation or extra spaces."""
     text = _ORCID_RE.sub(" ", text)
+    # icons fonts draw with private-use or symbol code points (ORCID, envelope)
+    text = "".join(" " if unicodedata.category(c) in ("Co", "So") else c for c in text)
     text = _MARKS_RE.sub(" ", text)
     text = text.replace("\u00a0", " ")
     text = " ".join(text.split()).strip(" ,;:.-–—'\"")
@@ -100,7 +103,7 @@ def looks_like_name(text: str) -> bool:
         return all(w[:1].isupper() for w in words)
     if not 2 <= len(words) <= MAX_NAME_WORDS:
         return False
-    if any(w.lower().strip(".,") in _NOT_NAME_WORDS for w in words):
+    if any(len(w.strip(".,")) > 1 and w.lower().strip(".,") in _NOT_NAME_WORDS for w in words):
         return False
     if words[0] in PARTICLES or words[-1] in PARTICLES:
         return False
