@@ -28,6 +28,7 @@ from vaultd.citekey import key_to_filename
 from vaultd.errors import NoteFormatError
 from vaultd.models import NOTE_FORMAT, Chunk, Note, NoteMeta, Provenance
 from vaultd.notes.escape import escape, unescape
+from vaultd.notes.folds import fold_header, unfolded
 from vaultd.notes.pages import chunk_warnings, outward, page_links, ref_link
 from vaultd.notes.places import linked_place, next_range, stored_place
 from vaultd.notes.provenance_yaml import (
@@ -223,6 +224,8 @@ def render_chunk(cite_key: str, chunk: Chunk, prev: Any = _INHERIT, *,
     elif prov.chunk_type == "reference" and chunk.text and "\n" not in chunk.text:
         out.append("- " + escape(chunk.text))  # the bibliography reads as a list
     else:
+        if (header := fold_header(prov.chunk_type)) is not None:
+            out.append(header)  # front matter: a collapsed callout (vaultd.notes.folds)
         out += [f"> {line}" if line else ">" for line in escape(chunk.text).split("\n")]
     out.append("")
     if chunk.figure:
@@ -385,7 +388,7 @@ def quote_lines(block: list[str], fmt: int = 1) -> list[str] | None:
                 if not quoted.startswith(">"):
                     break
                 out.append(quoted[2:] if quoted.startswith("> ") else quoted[1:])
-            return out
+            return unfolded(out) if fmt >= 2 else out
     return None
 
 

@@ -6,6 +6,7 @@ Tier-agnostic: works on the positioned lines of every page (``vaultd.parse.paras
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 from collections import Counter
 
@@ -48,6 +49,8 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
     the same height on each (SciELO's ``Tabla 1 – …`` over ``2 de 3``), and without it
     the rows under it would be read as body text.
     """
+    for i, lines in enumerate(pages):
+        pages[i] = drop_line_numbers(lines)
     seen: Counter[str] = Counter()
     placed: dict[str, list[tuple[int, float]]] = {}  # wide-band text → (page, top)
     for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
@@ -141,3 +144,29 @@ def _placed_again(placed: dict[str, list[tuple[int, float]]], ln: Line, page: in
 SAME_TOP = 1.5
 #: How far apart (share of the page height) one running line stands on two pages.
 SAME_HEIGHT = 0.025
+
+
+#: Fewest numbered lines a page's margin column of line numbers has.
+LINE_NUMBERS_MIN = 8
+
+
+def drop_line_numbers(lines: list[Line]) -> list[Line]:
+    """The page without its line numbers: bare numbers stacked in a margin beside the
+    text (AASTeX's and many journals' review manuscripts), at least ``LINE_NUMBERS_MIN``
+    of them, wholly left of the page's other lines or wholly right of them, counting up
+    from the top down. Body text never stands so."""
+    numbers = [ln for ln in lines if ln.text.strip().isdigit() and len(ln.text.strip()) <= 4]
+    if len(numbers) < LINE_NUMBERS_MIN:
+        return lines
+    others = [ln for ln in lines if not (ln.text.strip().isdigit() and len(ln.text.strip()) <= 4)]
+    if not others:
+        return lines
+    left = min(ln.bbox[0] for ln in others)
+    right = max(ln.bbox[2] for ln in others)
+    drop: set[int] = set()
+    for side in ([ln for ln in numbers if ln.bbox[2] <= left], [ln for ln in numbers if ln.bbox[0] >= right]):
+        side.sort(key=lambda ln: ln.bbox[1])
+        values = [int(ln.text.strip()) for ln in side]
+        if len(side) >= LINE_NUMBERS_MIN and all(b > a for a, b in itertools.pairwise(values)):
+            drop.update(id(ln) for ln in side)
+    return [ln for ln in lines if id(ln) not in drop] if drop else lines

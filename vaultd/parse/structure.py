@@ -44,6 +44,7 @@ from vaultd.parse.continuation import (
 from vaultd.parse.fontnames import is_small_caps_font
 from vaultd.parse.footnotes import body_face, is_footnote
 from vaultd.parse.front import is_byline, is_front_matter, is_title_note
+from vaultd.parse.front_blocks import group_front
 from vaultd.parse.headings import (
     continue_title,
     font_headings,
@@ -216,7 +217,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 paras.append(cur)
     font_headings(paras, body)
     _rejoin(paras, front_after_title(paras, body))
-    return to_blocks(paras, infos)
+    return to_blocks(group_front(paras), infos)
 
 
 def _rejoin(paras: list[Para], moved: list[Para]) -> None:
