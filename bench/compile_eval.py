@@ -1,13 +1,14 @@
 """Score vaultd's PDF parser on the open evaluation set (../shared/fixtures/pdfs-eval).
 
-    python3 bench/compile_eval.py [--paper STEM] [--verbose] [--json] [--no-speed] [--set DIR]
+    python3 bench/compile_eval.py [--paper STEM] [--verbose] [--json] [--no-speed] [--set DIR | --quotes]
 
 Each paper is compiled into a temporary vault (``compile_note``, the default tier) and
 scored on the chunks of the written note, the README's way (docs/compile-eval.md):
 present passages whole inside one paragraph/list chunk, absent strings inside none,
 reading-order pairs, test boxes covered by the holding chunk's regions, section headings,
 the verbatim share against pdftotext, and speed against ``pdftotext -layout`` in the same
-run. ``--set DIR`` scores a sealed set of the same form. A benchmark: it always exits 0.
+run. ``--set DIR`` scores a sealed set of the same form, ``--quotes`` the repository's
+``eval/quotes`` (unseen papers of new kinds). A benchmark: it always exits 0.
 """
 
 from __future__ import annotations
@@ -384,6 +385,9 @@ def score_paper(stem: str, tests: dict[str, Any], chunks: list[Any],
 
 # ------------------------------------------------------------------- running vaultd
 
+#: The repository's own unseen papers of new kinds, scored like the open set (issue 34).
+QUOTES_SET = Path(__file__).resolve().parents[1] / "eval" / "quotes"
+
 
 def eval_dir() -> Path:
     env = os.environ.get("VAULTD_TEST_FIXTURES")
@@ -614,8 +618,10 @@ def main() -> None:
     ap.add_argument("--json", action="store_true", help="machine-readable output")
     ap.add_argument("--no-speed", action="store_true", help="skip the timings")
     ap.add_argument("--set", type=Path, default=None, help="evaluation set (default: pdfs-eval)")
+    ap.add_argument("--quotes", action="store_true",
+                    help="score eval/quotes (issue 34's unseen papers of new kinds) instead")
     args = ap.parse_args()
-    root = args.set or eval_dir()
+    root = QUOTES_SET if args.quotes else (args.set or eval_dir())
     tests = sorted((root / "tests").glob("*.tests.json"))
     if args.paper:
         tests = [t for t in tests if t.name == f"{args.paper}.tests.json"] or \
