@@ -121,15 +121,26 @@ def test_a_family_name_that_carries_its_particle_keeps_it() -> None:
     assert make_key(work, "[auth]") == "vanderMaaten"
 
 
-def test_missing_author_falls_back_to_the_first_significant_title_word() -> None:
-    assert make_key(_work("The Transformer Book", year=2022)) == "transformer2022transformer"
+def test_missing_author_falls_back_to_the_title_words_each_used_once() -> None:
+    # The first significant title word stands in for the name; the short title goes on
+    # with the next word instead of repeating it (issue 33: "novel2014novel").
+    assert make_key(_work("The Transformer Book", year=2022)) == "transformer2022book"
+    assert make_key(_work("A novel approach", year=2014)) == "novel2014approach"
+    assert make_key(_work("Novel", year=2014)) == "novel2014"
 
 
 def test_missing_author_fallback_drops_the_title_words_punctuation() -> None:
     # A key is a file name in wiki/: Obsidian refuses ":" there.
     work = _work("VESPA: Very large-scale Evolutionary Analyses", year=2017)
-    assert make_key(work) == "vespa2017vespa"
-    assert make_key(_work("¿Qué? Nada", year=2001)) == "que2001que"
+    assert make_key(work) == "vespa2017very"
+    assert make_key(_work("¿Qué? Nada", year=2001)) == "que2001nada"
+
+
+def test_missing_author_and_year_glue_no_nd_between_title_words() -> None:
+    # Issue 33: "prospeccaondprospeccao", "stressfulndstressful".
+    assert make_key(_work("Prospecção social em rede")) == "prospeccaosocial"
+    assert make_key(_work("Stressful life events")) == "stressfullife"
+    assert make_key(_work("Deep learning", _a(family="LeCun"))) == "lecunnddeep"  # a name: nd
 
 
 def test_missing_author_and_title_still_give_a_key() -> None:

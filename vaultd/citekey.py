@@ -14,7 +14,13 @@ Keys are pinned once written: ``unique_key`` only ever suffixes the *new* item.
 
 Generated keys are ASCII (``GENERATED_KEY_RE``); a key the user wrote (a ``.bib`` entry's
 key, ``--cite-key``, a ``\\cite{…}``) is kept as written when ``is_valid_key`` accepts it,
-and becomes a file name by ``key_to_filename`` (reversed by ``filename_to_key``).
+and becomes a file name by ``key_to_filename`` (reversed by ``filename_to_key``); that
+grammar and encoding are ``vaultd.key_grammar``'s, re-exported here.
+
+A work without authors takes its title words in the author's place (the default pattern
+gives ``novel2014approach`` for "A novel approach", 2014, and no ``nd`` between title words
+when it has no year either); no title word enters a key twice, and a generated key is at
+most ``MAX_KEY_CHARS`` long.
 """
 
 from __future__ import annotations
@@ -31,10 +37,23 @@ from anyascii import anyascii
 
 from vaultd.errors import CiteKeyPatternError, InputError
 
+# The key grammar and the file-name encoding live in key_grammar; their names are
+# this module's too, as every caller knows them.
+from vaultd.key_grammar import MAX_KEY_FILENAME_BYTES as MAX_KEY_FILENAME_BYTES
+from vaultd.key_grammar import filename_to_key as filename_to_key
+from vaultd.key_grammar import fold_key as fold_key
+from vaultd.key_grammar import is_valid_key as is_valid_key
+from vaultd.key_grammar import key_problem as key_problem
+from vaultd.key_grammar import key_to_filename as key_to_filename
+from vaultd.key_grammar import same_key as same_key
+
 if TYPE_CHECKING:  # vault.py imports this module for file names: pydantic is not paid for there
     from vaultd.models import Author, Work
 
 DEFAULT_PATTERN = "[auth:lower][year][shorttitle:1:nopunct]"
+#: The longest key the pattern generates (a collision suffix included): a title's long
+#: compound word or a long title in ``[title]`` must not make an unreadable key.
+MAX_KEY_CHARS = 40
 #: What the pattern DSL generates (and every key before keys were kept as written).
 GENERATED_KEY_RE = re.compile(r"[A-Za-z0-9_:-]+")
 
@@ -159,7 +178,8 @@ def _parse_field(pattern: str, start: int, body: str) -> Field:
 
 
 def make_key(work: Work, pattern: str | KeyPattern = DEFAULT_PATTERN) -> str:
-    """The base cite key of ``work``: non-empty and matching ``GENERATED_KEY_RE``.
+    """The base cite key of ``work``: non-empty, matching ``GENERATED_KEY_RE``, at most
+    ``MAX_KEY_CHARS`` long, and never the same word twice.
 
     If the pattern expands to nothing for this work (``[journal]`` without a journal),
     the default pattern is used, which always yields a key (``anon``/``nd`` fallbacks).
@@ -168,126 +188,38 @@ def make_key(work: Work, pattern: str | KeyPattern = DEFAULT_PATTERN) -> str:
     key = _expand(work, compiled)
     if not key:
         key = _expand(work, compile_pattern(DEFAULT_PATTERN))
-    return key
+    return _cut(key, MAX_KEY_CHARS)
 
 
-def unique_key(base: str, taken: Collection[str]) -> str:
+def _cut(key: str, limit: int) -> str:
+    return key if len(key) <= limit else key[:limit].rstrip(":-") or key[:limit]
+
+
+def unique_key(base: str, taken: Collection[str], *, max_chars: int | None = None) -> str:
     """``base`` if free, else ``base`` + a…z, then ``base_27``, ``base_28``…
 
     Only the new item is suffixed: existing keys are pinned. Comparison is ``fold_key``
     (case and Unicode normalisation ignored), because keys are file names and macOS and
     Windows file systems ignore case, and macOS the composed/decomposed difference.
+    With ``max_chars`` (a generated key), ``base`` is shortened to leave room for the
+    suffix.
     """
     problem = key_problem(base)
     if problem is not None:
         raise InputError(f"invalid cite key {base!r}: {problem}")
-    low = fold_key(base)
-    folded = {f for k in taken if (f := fold_key(k)).startswith(low)}
-    if low not in folded:
-        return base
-    for letter in "abcdefghijklmnopqrstuvwxyz":
-        if low + letter not in folded:
-            return base + letter
+    folded = {fold_key(k) for k in taken}
+
+    def free(suffix: str) -> str | None:
+        stem = base if max_chars is None else _cut(base, max(1, max_chars - len(suffix)))
+        return stem + suffix if fold_key(stem + suffix) not in folded else None
+
+    for suffix in ("", *"abcdefghijklmnopqrstuvwxyz"):
+        if (key := free(suffix)) is not None:
+            return key
     n = 27
-    while f"{low}_{n}" in folded:
+    while (key := free(f"_{n}")) is None:
         n += 1
-    return f"{base}_{n}"
-
-
-# --- the key grammar and the file-name encoding --------------------------------------
-
-# A key the user wrote is kept when BibTeX, biber and LaTeX can all carry it. BibTeX ends
-# a key at whitespace, at ',' and at the entry's closing '}' or ')'; btparse (biber's and
-# Text::BibTeX's lexer) reads '{' '}' '(' ')' '"' '#' '=' as syntax and '%' as a comment
-# (JabRef warns on the same set; tex.stackexchange.com/q/408530 names '%' and '=' for
-# biber); in LaTeX's \cite{…} a backslash starts a command, '%' comments the rest of the
-# line out, '#' is a macro parameter and '~' an active character. Everything else
-# printable is allowed — Unicode letters (biber reads UTF-8 keys), digits and
-# . : - _ / + ' ! $ & * ; < > ? [ ] ^ ` | @ — exactly as the user wrote it.
-_KEY_BREAKERS = frozenset(',{}()"#%~=\\')
-#: A file name holds at most 255 bytes; the longest name vaultd makes from a key adds
-#: ``.meta.json`` and the atomic-write temp file ``.<name>.<8 random>.tmp`` to it.
-MAX_KEY_FILENAME_BYTES = 200
-
-# Percent-encoded in file names: '%' itself (so decoding is exact), path separators,
-# what Windows forbids (* ? " < > |), what breaks an Obsidian [[link]] ([ ] # ^ |),
-# whitespace and invisible characters. ':' stays itself: keys had it before this
-# encoding existed, and their files keep their names.
-_NAME_UNSAFE = frozenset('%/\\*?"<>|[]#^')
-_ESCAPES_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
-
-
-def _invisible(ch: str) -> bool:
-    """Whitespace, separators, control/format/private/unassigned code points."""
-    return ch.isspace() or unicodedata.category(ch)[0] in "CZ"
-
-
-def key_problem(key: str) -> str | None:
-    """Why ``key`` cannot be a cite key (one clause), or None when it can."""
-    if not key:
-        return "a cite key cannot be empty"
-    for ch in key:
-        if _invisible(ch):
-            return f"a cite key cannot hold whitespace or invisible characters ({ch!r})"
-        if ch in _KEY_BREAKERS:
-            return (f"a cite key cannot hold {ch!r} (BibTeX and LaTeX break a key at "
-                    ', { } ( ) " # % ~ = \\ and whitespace)')
-    if len(key_to_filename(key).encode("utf-8")) > MAX_KEY_FILENAME_BYTES:
-        return f"a cite key is at most {MAX_KEY_FILENAME_BYTES} bytes as a file name"
-    return None
-
-
-def is_valid_key(key: str) -> bool:
-    """Whether ``key`` is a cite key vaultd keeps as written (see ``key_problem``)."""
-    return key_problem(key) is None
-
-
-def fold_key(key: str) -> str:
-    """``key`` as macOS/Windows compare file names: Unicode canonical caseless form
-    (NFD of the case-folded NFD), so ``Lüscher``, ``LÜSCHER`` and a decomposed ``Lüscher``
-    are one key."""
-    if key.isascii():  # most keys; casefold is lower() here, and NFD changes nothing
-        return key.lower()
-    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", key).casefold())
-
-
-def same_key(a: str, b: str) -> bool:
-    """The same key, composed or decomposed (macOS may list a name decomposed)."""
-    return unicodedata.normalize("NFC", a) == unicodedata.normalize("NFC", b)
-
-
-def key_to_filename(key: str) -> str:
-    """The file-name stem of ``key`` (``raw/<stem>.pdf``, ``wiki/<stem>.md``).
-
-    Every character that is unsafe in a file name (``_NAME_UNSAFE``, whitespace and
-    invisible characters, a leading or trailing ``.``) becomes ``%XX`` of its UTF-8 bytes;
-    everything else is kept, so every ``[A-Za-z0-9_:-]+`` key is its own file name. The
-    stem never holds a path separator and is never ``.`` or ``..``: a key cannot name a
-    file outside its folder. ``filename_to_key`` reverses it exactly.
-    """
-    if not key:
-        raise ValueError("an empty cite key has no file name")
-    last = len(key) - 1
-    out: list[str] = []
-    for i, ch in enumerate(key):
-        if ch in _NAME_UNSAFE or _invisible(ch) or (ch == "." and i in (0, last)):
-            out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass")))
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def filename_to_key(stem: str) -> str:
-    """The key a file-name stem encodes (``key_to_filename`` reversed). A ``%`` that is no
-    escape of UTF-8 bytes is kept as it is (a name vaultd did not make)."""
-
-    def decode(m: re.Match[str]) -> str:
-        try:
-            return bytes.fromhex(m[0].replace("%", "")).decode("utf-8", "surrogatepass")
-        except UnicodeDecodeError:
-            return m[0]
-
-    return _ESCAPES_RE.sub(decode, stem)
+    return key
 
 
 # --- expansion ---------------------------------------------------------------------
@@ -295,17 +227,20 @@ def filename_to_key(stem: str) -> str:
 
 def _expand(work: Work, pattern: KeyPattern) -> str:
     out: list[str] = []
+    used: set[str] = set()  # the words earlier fields put in the key: never twice
     for part in pattern.parts:
         if isinstance(part, str):
             out.append(part)
         else:
-            out.append(_NON_KEY_RE.sub("", "".join(_field_words(work, part))))
+            out.append(_NON_KEY_RE.sub("", "".join(_field_words(work, part, used))))
     # Pandoc's @key syntax needs a letter, digit or _ at both ends.
     return "".join(out).strip(":-")
 
 
-def _field_words(work: Work, field: Field) -> list[str]:
-    words, fused = _token_words(work, field)
+def _field_words(work: Work, field: Field, used: set[str]) -> list[str]:
+    words, fused = _token_words(work, field, used)
+    if field.token not in _DATE_TOKENS:
+        used.update(_fold_word(w) for w in words)
     for name, number in field.modifiers:
         if name == "lower":
             words = [w.lower() for w in words]
@@ -325,25 +260,27 @@ def _field_words(work: Work, field: Field) -> list[str]:
     return words
 
 
-def _token_words(work: Work, field: Field) -> tuple[list[str], bool]:
+def _token_words(work: Work, field: Field, used: set[str]) -> tuple[list[str], bool]:
     token = field.token
-    if token == "year":
-        return [str(work.year) if work.year is not None else "nd"], True
-    if token == "shortyear":
-        return [f"{work.year % 100:02d}" if work.year is not None else "nd"], True
+    if token in _DATE_TOKENS:
+        if work.year is None:
+            # "nd" stands after a name; between a title's words (a work without authors,
+            # whose key is its title words) it would read as one of them.
+            return [] if _titled_without_author(work) else ["nd"], True
+        return [str(work.year) if token == "year" else f"{work.year % 100:02d}"], True
     if token in _SHORT_TITLE_WORDS:
         # Google Scholar-style lower case, so the default gives vaswani2017attention.
-        words = [w.lower() for w in _significant(_words(work.title))]
+        words = _unused([w.lower() for w in _significant(_words(work.title))], used)
         if not any(name == "N" for name, _ in field.modifiers):
             words = words[: _SHORT_TITLE_WORDS[token]]
         return words, False
     if token == "title":
-        return _words(work.title), False
+        return _unused(_words(work.title), used), False
     if token == "journal":
-        return _words(work.container_title), False
+        return _unused(_words(work.container_title), used), False
     names = [n for n in (_name(a) for a in work.authors) if n]
     if not names:
-        return [_no_author(work)], token == "auth"
+        return [_no_author(work, used)], token == "auth"
     if token == "auth":
         return [names[0]], True
     if token == "authEtAl":
@@ -353,10 +290,47 @@ def _token_words(work: Work, field: Field) -> tuple[list[str], bool]:
     return names, False  # authors
 
 
-def _no_author(work: Work) -> str:
-    # Stands in for a name, so it is cleaned like one: "VESPA:" must not leave a ":".
+_DATE_TOKENS = frozenset({"year", "shortyear"})
+
+
+def _fold_word(word: str) -> str:
+    return _NON_ALNUM_RE.sub("", word).lower()
+
+
+def _unused(words: list[str], used: set[str]) -> list[str]:
+    """``words`` without those already in the key, and without repeats."""
+    seen = set(used)
+    out = []
+    for w in words:
+        folded = _fold_word(w)
+        if folded and folded in seen:
+            continue
+        seen.add(folded)
+        out.append(w)
+    return out
+
+
+def _titled_without_author(work: Work) -> bool:
+    return not any(_name(a) for a in work.authors) and _no_author(work) != "anon"
+
+
+#: A title word standing in for a name longer than this is cut to its first part
+#: ("Convalescent-anti-sars-cov-2-plasma/immune-globulin" → "Convalescent"), and that
+#: to this many characters.
+MAX_NAME_CHARS = 20
+
+
+def _no_author(work: Work, used: set[str] | None = None) -> str:
+    """The first significant title word, standing in for a name (and then in ``used``, so
+    the title tokens go on with the next word). It is cleaned like a name: "VESPA:" must
+    not leave a ":"."""
     for word in _significant(_words(work.title)):
         if cleaned := _NON_ALNUM_RE.sub("", anyascii(word)):
+            if len(cleaned) > MAX_NAME_CHARS:
+                first = next(p for p in _NON_ALNUM_RE.split(anyascii(word)) if p)
+                cleaned = first[:MAX_NAME_CHARS]
+            if used is not None:
+                used.add(_fold_word(word))
             return cleaned
     return "anon"
 

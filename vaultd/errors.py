@@ -5,7 +5,8 @@
     ├── ConfigError             bad config file, key or value
     ├── VaultError              no vault, not a vault, locked by another process
     ├── InputError              an input vaultd cannot recognise (bad id, unreadable file)
-    │   └── LocatorError        a page locator that is malformed or outside the work's pages
+    │   ├── LocatorError        a page locator that is malformed or outside the work's pages
+    │   └── FieldValueError     a record field the user set that is unknown or malformed
     ├── SourceNotFoundError     a metadata source knows nothing of this id
     ├── FetchError              network / HTTP failure talking to a source (transient)
     ├── ParseError              a PDF or other source document could not be parsed
@@ -47,6 +48,15 @@ class InputError(VaultdError):
 class LocatorError(InputError):
     """A page locator that is no page, range or list, or names a page the work does not
     have: a usage error (the CLI exits 2)."""
+
+
+class FieldValueError(InputError):
+    """A field of a record the user set (``vaultd meta --set/--edit``) that is no field
+    or whose value cannot be read: a usage error (the CLI exits 2); ``field`` names it."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class NoMetadataError(InputError):

@@ -403,6 +403,12 @@ class NoteMeta(_Model):
     parser_version: str | None = None
     chunks: int = 0
     enrichment: str | None = Field(None, description="model and prompt version, or pending")
+    entered: list[str] | None = Field(
+        None, description="fields you entered (vaultd meta, a .bib for this work); "
+        "None when none")
+    verified: bool | None = Field(
+        None, description="title, first author and year confirmed by two sources or entered "
+        "by you (None: as reconciled)")
     note_format: int = Field(
         NOTE_FORMAT, description="layout of the note's quotes region (absent: 1, the first)")
 
@@ -451,6 +457,19 @@ class VerifyReport(_Model):
         return not self.findings
 
 
+class UserValue(_Model):
+    """One field of a record the user entered (``vaultd meta``, or a .bib dropped for a
+    work already in the vault): it wins over every source and survives a refresh."""
+
+    value: Any = Field(description="the Work field's value as JSON (authors: CSL names)")
+    origin: str = Field(description="'vaultd meta', or the file it came from ('smith.bib')")
+    at: str | None = Field(None, description="ISO 8601 date-time it was entered")
+    sources_value: Any = Field(
+        None, description="what the sources give for the field (restored by --unset)")
+    sources: list[str] = Field(default_factory=list,
+                               description="the sources that gave sources_value")
+
+
 class MetaFile(_Model):
     """``raw/<cite_key>.meta.json``: the flat fields scripts read, plus the full Work."""
 
@@ -476,6 +495,14 @@ class MetaFile(_Model):
         None, description="vault-relative folder of a video's files (raw/youtube/<id>/)")
     captured_at: str | None = None
     needs_retry: bool = False
+    field_sources: dict[str, list[str]] = Field(
+        default_factory=dict, description="Work field → the sources whose value it is "
+        "('user' for a field the user entered); empty in records written before")
+    agreed: list[str] = Field(
+        default_factory=list, description="of title, authors and issued: those two "
+        "independent sources agree on")
+    user: dict[str, UserValue] = Field(
+        default_factory=dict, description="the fields the user entered, by Work field name")
     work: Work
 
     @classmethod
@@ -494,3 +521,13 @@ class MetaFile(_Model):
             work=work,
             **extra,
         )
+
+    def with_work(self, work: Work) -> MetaFile:
+        """This record holding ``work``, its flat fields read from it again."""
+        flat = MetaFile.from_work(self.cite_key, work)
+        update = {name: getattr(flat, name) for name in _FLAT_FIELDS}
+        return self.model_copy(update={**update, "work": work})
+
+
+_FLAT_FIELDS = ("title", "authors", "year", "arxiv_id", "doi", "container_title", "sources",
+                "reconciled", "warnings")

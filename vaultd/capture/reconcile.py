@@ -122,6 +122,23 @@ def titles_match(a: str | None, b: str | None, ratio: float = TITLE_MATCH_RATIO)
     return na == nb or fuzz.ratio(na, nb) >= ratio
 
 
+#: A main title shorter than this (normalised) is too generic to stand for the whole.
+MIN_MAIN_TITLE_CHARS = 20
+
+
+def titles_agree(a: str | None, b: str | None) -> bool:
+    """Two sources' titles of one work agree: they match, or one is the other's main
+    title without its subtitle (OpenAlex often drops what CrossRef gives after ": ")."""
+    if titles_match(a, b):
+        return True
+    for whole, main in ((a, b), (b, a)):
+        if whole and main and ":" in whole:
+            head = normalise_title(whole.split(":", 1)[0])
+            if len(head) >= MIN_MAIN_TITLE_CHARS and head == normalise_title(main):
+                return True
+    return False
+
+
 def titles_roughly_match(a: str | None, b: str | None, ratio: float = 90.0) -> bool:
     """Looser check for a title read off a page (may carry a "Research Article" kicker)."""
     na, nb = normalise_title(a), normalise_title(b)
@@ -134,6 +151,10 @@ def titles_roughly_match(a: str | None, b: str | None, ratio: float = 90.0) -> b
 class Reconciled:
     work: Work
     notes: list[str] = field(default_factory=list)
+    #: Work field → the sources whose value the merged work holds
+    field_sources: dict[str, list[str]] = field(default_factory=dict)
+    #: of CORE_FIELDS, those two independent sources agree on
+    agreed: list[str] = field(default_factory=list)
 
 
 def _name(w: Work) -> str:
@@ -214,7 +235,7 @@ def reconcile(works: list[Work]) -> Reconciled:
     ref_title, ref_author, ref_year = first_with("title"), first_with("author"), first_with("year")
     for w in ordered:
         if ref_title is not None and w is not ref_title and w.title is not None \
-                and not titles_match(ref_title.title, w.title):
+                and not titles_agree(ref_title.title, w.title):
             warnings.append(f'title: {_name(ref_title)} "{_short(ref_title.title)}" vs '
                             f'{_name(w)} "{_short(w.title)}"')
         if ref_author is not None and w is not ref_author and w.authors and \
@@ -234,6 +255,7 @@ def reconcile(works: list[Work]) -> Reconciled:
                                 f"{_name(w)} {w.year}")
     witnesses = [w for w in ordered if _name(w) in WITNESSES]
     merged.reconciled = any(_agree(a, b) for a, b in combinations(witnesses, 2))
+    sources = field_sources(ordered, merged)
     merged.warnings = _dedupe([*merged.warnings, *warnings])
     if not merged.reconciled and len(witnesses) < 2:
         answered = ", ".join(_name(w) for w in witnesses)
@@ -241,7 +263,50 @@ def reconcile(works: list[Work]) -> Reconciled:
             f"unreconciled: only {answered} answered; need two independent sources that "
             "agree (unpaywall repeats crossref)" if answered
             else "unreconciled: no metadata source answered; need two sources that agree")
-    return Reconciled(merged, _dedupe(notes))
+    agreed = [f for f in CORE_FIELDS
+              if len([s for s in sources.get(f, []) if s in WITNESSES]) >= 2]
+    return Reconciled(merged, _dedupe(notes), sources, agreed)
+
+
+#: The fields a citation must get right: title, first author, year.
+CORE_FIELDS = ("title", "authors", "issued")
+# Bookkeeping, not a field of the work.
+_NOT_FIELDS = frozenset({"sources", "warnings", "reconciled", "notices", "retracted",
+                         "title_rich", "rich", "csl_extra", "printed_ids"})
+
+
+def field_sources(ordered: list[Work], merged: Work) -> dict[str, list[str]]:
+    """Work field → the sources whose value is the merged one (a title as
+    ``titles_agree`` compares, authors by first author, a year also when it is the
+    preprint's of the published version). Authors that no answering source lists are
+    agreed by each source that answered without any (a work without authors)."""
+    out: dict[str, list[str]] = {}
+    for name in Work.model_fields:
+        if name in _NOT_FIELDS:
+            continue
+        value = getattr(merged, name)
+        if name == "authors" and not value:
+            names = [_name(w) for w in ordered if not w.authors and w.title is not None]
+        elif value in (None, [], "", {}):
+            continue
+        else:
+            names = [_name(w) for w in ordered if _same_value(name, w, merged)]
+        if names:
+            out[name] = _dedupe(names)
+    return out
+
+
+def _same_value(name: str, w: Work, merged: Work) -> bool:
+    if name == "title":
+        return titles_agree(w.title, merged.title)
+    if name == "authors":
+        return bool(w.authors) and family_key(w.authors[0]) == family_key(merged.authors[0])
+    if name == "issued":
+        return w.year is not None and (w.year == merged.year or _is_pair(w, merged))
+    value, other = getattr(w, name), getattr(merged, name)
+    if isinstance(value, str) and isinstance(other, str):
+        return value.casefold() == other.casefold()
+    return bool(value == other)
 
 
 def merge_notices(notices: list[Notice]) -> list[Notice]:
@@ -271,9 +336,12 @@ def retraction_warning(notices: list[Notice], reporters: list[str]) -> str:
 
 
 def _agree(a: Work, b: Work) -> bool:
-    if not titles_match(a.title, b.title):
+    if not titles_agree(a.title, b.title):
         return False
-    if not a.authors or not b.authors or family_key(a.authors[0]) != family_key(b.authors[0]):
+    if bool(a.authors) != bool(b.authors):
+        return False
+    # A work without authors (a report, a standard) that both list without any agrees.
+    if a.authors and family_key(a.authors[0]) != family_key(b.authors[0]):
         return False
     if a.year is None or b.year is None:
         return False

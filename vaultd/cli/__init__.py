@@ -40,6 +40,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
              "Create a vault in DIRECTORY (default: --vault, else the current directory)."),
     "mcp": ("vaultd.cli.mcp_cmd",
             "Run the MCP server for agents (cite, recall, quote, bibliography, verify, status)."),
+    "meta": ("vaultd.cli.meta_cmd",
+             "Show the record of CITE_KEY: every field with its source(s) and, for title, "
+             "author and year, whether two sources agree."),
     "notes": ("vaultd.cli.notes_cmd", "Paper notes as a whole: move them to the current layout."),
     "quote": ("vaultd.cli.cite_cmd",
               "Print the verbatim, hash-checked text of one chunk with its page."),

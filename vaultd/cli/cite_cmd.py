@@ -22,9 +22,23 @@ def _renderer(ctx: click.Context) -> Any:
     return renderer_for(vault, a.settings(vault))
 
 
+#: Exit status of `cite`/`bib --strict` when a work cited is unverified or retracted.
+STRICT_EXIT = 3
+_STRICT_HELP = ("Exit 3 (instead of 0) when a work cited is unverified or retracted; the "
+                "citation is still printed.")
+
+
 def _warn(labels: list[str], cite_key: str) -> None:
+    from vaultd.trust import ENTERED
+
     for label in labels:
-        click.echo(f"warning: {cite_key}: {label}", err=True)
+        kind = "note" if label.startswith(ENTERED) else "warning"
+        click.echo(f"{kind}: {cite_key}: {label}", err=True)
+
+
+def _strict_exit(ctx: click.Context, strict: bool, citations: list[Any]) -> None:
+    if strict and any(not c.verified or c.retracted for c in citations):
+        ctx.exit(STRICT_EXIT)
 
 
 @main_group.command("cite")
@@ -37,13 +51,16 @@ def _warn(labels: list[str], cite_key: str) -> None:
               help="A video: print the in-text citation pointing at TIME (3:15, 1:02:03, 195).")
 @click.option("--intext", is_flag=True, help="Print the in-text citation: (Vaswani et al., 2017).")
 @click.option("--markdown", is_flag=True, help="The entry as the note shows it (*italics*).")
+@click.option("--strict", is_flag=True, help=_STRICT_HELP)
 @json_option
 @click.pass_context
 def cite_command(ctx: click.Context, cite_key: str, style: str, page: str | None,
-                 at: str | None, intext: bool, markdown: bool, as_json: bool) -> None:
+                 at: str | None, intext: bool, markdown: bool, strict: bool,
+                 as_json: bool) -> None:
     """Print the citation of CITE_KEY.
 
-    Unverified or retracted works are named on stderr (and in --json: verified, labels).
+    Unverified or retracted works are named on stderr (and in --json: verified, labels);
+    with --strict they exit 3. Fields you entered (`vaultd meta`) are named as yours.
 
     \b
     Examples:
@@ -66,6 +83,7 @@ def cite_command(ctx: click.Context, cite_key: str, style: str, page: str | None
         raise UsageLineError(str(exc)) from exc
     if as_json:
         emit_json(c.to_json())
+        _strict_exit(ctx, strict, [c])
         return
     _warn(c.labels, cite_key)
     if (page or at or intext) and c.intext is not None:
@@ -74,6 +92,7 @@ def cite_command(ctx: click.Context, cite_key: str, style: str, page: str | None
         click.echo(c.text.rstrip("\n"))
     else:
         click.echo(c.plain)
+    _strict_exit(ctx, strict, [c])
 
 
 @main_group.command("quote")
@@ -108,11 +127,13 @@ def quote_command(ctx: click.Context, cite_key: str, chunk_id: str, as_json: boo
 @click.argument("cite_keys", nargs=-1, required=True, type=CITE_KEY)
 @click.option("--format", "-f", "style", default="bibtex", show_default=True, help=_FORMAT_HELP)
 @click.option("--markdown", is_flag=True, help="Style entries as the note shows them.")
+@click.option("--strict", is_flag=True, help=_STRICT_HELP)
 @json_option
 @click.pass_context
 def bib_command(ctx: click.Context, cite_keys: tuple[str, ...], style: str, markdown: bool,
-                as_json: bool) -> None:
-    """Print many citations at once (BibTeX by default); exit 1 if a key is unknown.
+                strict: bool, as_json: bool) -> None:
+    """Print many citations at once (BibTeX by default); exit 1 if a key is unknown, and
+    with --strict 3 if a work is unverified or retracted.
 
     \b
     Examples:
@@ -138,3 +159,4 @@ def bib_command(ctx: click.Context, cite_keys: tuple[str, ...], style: str, mark
         reasons = "; ".join(u["reason"] for u in bib.unknown if "reason" in u)
         raise InputError(f"no citation for: {keys}; " + (reasons or "unknown cite key(s): see "
                          "`vaultd search` for the keys"))
+    _strict_exit(ctx, strict, bib.citations)

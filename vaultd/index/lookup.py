@@ -129,16 +129,23 @@ def _format_name(style: str, renderer: Any) -> str:
 
 
 def _labels(meta: MetaFile) -> list[str]:
-    from vaultd.trust import citation_warnings
+    """Retracted, unverified, and the fields the user entered ("ENTERED BY YOU (…)")."""
+    from vaultd.capture.user import entered_names
+    from vaultd.trust import record_labels
 
-    return citation_warnings(reconciled=meta.reconciled, sources=meta.sources,
-                             retracted=meta.work.retracted, notices=meta.work.notices)
+    return record_labels(meta, entered_names(meta))
+
+
+def _verified(meta: MetaFile) -> bool:
+    from vaultd.trust import record_verified
+
+    return record_verified(meta)
 
 
 def _citation(cite_key: str, name: str, meta: MetaFile, text: str, plain: str | None = None,
               intext: str | None = None) -> Citation:
     return Citation(cite_key=cite_key, format=name, text=text, plain=plain, intext=intext,
-                    verified=meta.reconciled, retracted=meta.work.retracted,
+                    verified=_verified(meta), retracted=meta.work.retracted,
                     labels=_labels(meta))
 
 
@@ -247,7 +254,8 @@ def no_citation_hint(cite_key: str, *, has_pdf: bool = True, has_id: bool = Fals
                 "again when online")
     how = (f"`vaultd capture raw/{key_to_filename(cite_key)}.pdf --doi DOI --refresh`" if has_pdf else
            f"`vaultd capture DOI --cite-key {cite_key} --refresh`")
-    return f"{cite_key} has no title yet, so no citation is made for it; give it an id: {how}"
+    return (f"{cite_key} has no title yet, so no citation is made for it; give it an id: {how}"
+            f", or enter it: `vaultd meta {cite_key} --set title=\"…\"`")
 
 
 @dataclass
@@ -409,7 +417,7 @@ def _quote_citation(vault: Vault, cite_key: str, page: str | None, index_db: Any
     except VaultdError:
         return {"citation": None, "metadata_verified": False, "retracted": False,
                 "labels": ["UNVERIFIED (no metadata record)"]}
-    out: dict[str, Any] = {"metadata_verified": meta.reconciled,
+    out: dict[str, Any] = {"metadata_verified": _verified(meta),
                            "retracted": meta.work.retracted,
                            "labels": _labels(meta), "citation": None, "citation_style": None}
     from vaultd.formats import has_title

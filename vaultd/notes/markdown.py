@@ -91,7 +91,7 @@ def _render_frontmatter(note: Note) -> str:
 
 def trust_callouts(meta: NoteMeta) -> list[str]:
     """Obsidian callouts for a retracted work, its notices and unverified metadata."""
-    from vaultd.trust import unverified_label
+    from vaultd.trust import entered_label, unverified_label
 
     out: list[str] = []
     if meta.retracted:
@@ -101,14 +101,20 @@ def trust_callouts(meta: NoteMeta) -> list[str]:
         out.append("")
     elif meta.notices:
         out += ["> [!note] Notices", *(f"> - {line}" for line in meta.notices), ""]
-    if not meta.reconciled and meta.title:
+    verified = meta.reconciled if meta.verified is None else meta.verified
+    if not verified and meta.title:
         again = (f"`vaultd capture --refresh {meta.raw}` asks the sources again; "
                  f"`--doi DOI` gives the id if you know it." if meta.raw else
                  f"`vaultd capture --refresh --cite-key {meta.cite_key} DOI` asks them again "
                  "with its id.")
-        out += [f"> [!warning] {unverified_label(meta.sources)}",
+        out += [f"> [!warning] {unverified_label(meta.sources, meta.warnings)}",
                 "> Title, first author and year were not confirmed by two sources: check them "
-                f"before citing. {again}", ""]
+                f"before citing. {again} `vaultd meta {meta.cite_key}` shows and corrects "
+                "them.", ""]
+    if meta.entered:
+        out += [f"> [!info] {entered_label(meta.entered)}",
+                f"> No source replaces these fields; `vaultd meta {meta.cite_key} --unset "
+                "FIELD` returns one to the sources.", ""]
     return out
 
 
@@ -124,7 +130,8 @@ def _render_citations(citations: dict[str, str], meta: NoteMeta) -> str:
     elif not citations:
         how = (f"vaultd capture {meta.raw} --doi DOI --refresh" if meta.raw else
                f"vaultd capture DOI --cite-key {cite_key} --refresh")
-        out += [f"*No citation yet: this record has no title. Give it an id with `{how}`.*", ""]
+        out += [f"*No citation yet: this record has no title. Give it an id with `{how}`, "
+                f"or enter it: `vaultd meta {cite_key} --set title=\"…\"`.*", ""]
     for style, text in citations.items():
         out += [f"### {STYLE_HEADINGS.get(style, style)}", ""]
         body = _fence(text + "\n", "bibtex").rstrip("\n") if style == "bibtex" else text

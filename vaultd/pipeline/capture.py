@@ -36,12 +36,14 @@ from vaultd.capture.reconcile import reconcile, titles_roughly_match
 from vaultd.config import Settings
 from vaultd.errors import FetchError, InputError, NoMetadataError, VaultdError
 from vaultd.models import Work
+from vaultd.pipeline.bib_records import bib_cite_key, bib_key_warnings, complete_from_bib
 from vaultd.pipeline.capture_store import (
     CaptureResult,
     CaptureRun,
     existing_record,
     new_key,
     same_paper,
+    same_work,
     unique,
     write_record,
 )
@@ -243,28 +245,16 @@ async def _dispatch_item(run: CaptureRun, item: Detected, doi: str | None,
     return await _dispatch(run, item, doi, cite_key)
 
 
-def bib_cite_key(key: str) -> tuple[str | None, str | None]:
-    """A .bib entry's key, kept byte for byte when it is a cite key (``citekey.key_problem``:
-    Unicode letters, ``.``, ``/`` and the rest are kept; the file name encodes them), and
-    a warning when it is not. A key no BibTeX could have written (whitespace, a comma)
-    falls back to the configured pattern (None): the user's \\cite could not name it.
-    """
-    problem = citekey.key_problem(key)
-    if problem is None:
-        return key, None
-    return None, (f".bib key {key!r} is not a cite key ({problem}); the configured "
-                  "pattern chose the key")
-
-
 async def _capture_bib(run: CaptureRun, path: Path) -> CaptureResults:
     library = read_bib_library(path)
-    out = await _each([(f"@{entry.key}", partial(_capture_bib_entry, run, entry))
+    out = await _each([(f"@{entry.key}", partial(_capture_bib_entry, run, entry, path.name))
                        for entry in library.entries])
     out.failed.extend(library.failed)  # entries the file's syntax errors left out
     return out
 
 
-async def _capture_bib_entry(run: CaptureRun, entry: BibEntry) -> list[CaptureResult]:
+async def _capture_bib_entry(run: CaptureRun, entry: BibEntry,
+                             origin: str = ".bib") -> list[CaptureResult]:
     key, key_warning = bib_cite_key(entry.key)
     item: Detected | None = None
     if entry.arxiv_id or entry.doi:
@@ -272,15 +262,10 @@ async def _capture_bib_entry(run: CaptureRun, entry: BibEntry) -> list[CaptureRe
             Detected("doi", entry.doi or "")
     res = await _capture_one(run, item, entry.doi if item else None, key,
                              hint=entry.work, bib=True)
-    extra = [key_warning] if key_warning else []
-    if key and citekey.fold_key(res.cite_key) != citekey.fold_key(key):
-        if res.status == "existing":
-            extra.append(f".bib key {key!r}: {entry.doi or entry.arxiv_id or 'this entry'}"
-                         f" is already captured as {res.cite_key!r}; kept that record")
-        else:
-            extra.append(f".bib key {key!r} already belongs to a different paper; this "
-                         f"entry was saved as {res.cite_key!r}")
-    res.warnings = unique([*extra, *res.warnings])
+    if res.status in ("existing", "refreshed"):
+        complete_from_bib(run, res, entry.work, origin)
+    res.warnings = unique([*bib_key_warnings(run, entry, key, key_warning, res),
+                           *res.warnings])
     return [res]
 
 
@@ -399,7 +384,10 @@ async def _capture_item(run: CaptureRun, arxiv_id: str | None, doi: str | None,
         work.printed_ids = printed
         warnings.append(printed_ids_warning(printed, all_down))
     work.warnings = unique([*work.warnings, *warnings])
-    if not work.title and not work.authors and not cite_key:
+    # A record the user entered fields in is refreshed even when no source knows it.
+    entered = existing is not None and bool(
+        (meta := records.read_meta(run.vault.meta_path(existing))) and meta.user)
+    if not work.title and not work.authors and not cite_key and not entered:
         what = arxiv_id or doi or (pdf_file.name if pdf_file else "this item")
         if all_down:
             raise FetchError(f"no metadata source answered for {what}; retry later, or pass "
@@ -419,9 +407,19 @@ async def _capture_item(run: CaptureRun, arxiv_id: str | None, doi: str | None,
                 result = existing_record(run, existing, pdf_file, pdf_sha)
                 if result is not None:
                     return result
-            if not existing and cite_key and not (work.doi or work.arxiv_id):
-                # An id-less record (e.g. a .bib entry) captured before: under its key, or
-                # under a suffixed key when the key belonged to another paper.
+            if not existing and bib:
+                # A .bib entry for a work already in the vault completes its record: the
+                # record under its key (same title, or a title only read off the PDF), or
+                # another key's with the same title, first author and year. When the
+                # sources answered, that record is refreshed with their answer.
+                existing = (same_paper(run, cite_key, work, guessed=True) if cite_key
+                            else None) or same_work(run, work)
+                if existing and not run.refresh and not (got and got.works) \
+                        and (result := existing_record(run, existing, pdf_file, pdf_sha)):
+                    return result
+            elif not existing and cite_key and not (work.doi or work.arxiv_id):
+                # An id-less record captured before: under its key, or under a suffixed
+                # key when the key belonged to another paper.
                 existing = same_paper(run, cite_key, work)
                 if existing and not run.refresh \
                         and (result := existing_record(run, existing, pdf_file, pdf_sha)):
@@ -429,7 +427,8 @@ async def _capture_item(run: CaptureRun, arxiv_id: str | None, doi: str | None,
             key = existing or new_key(run, work, cite_key, suffix_if_taken=bib)
             return write_record(run, key, work, pdf_file, pdf_sha, (downloaded, fetch_warnings),
                           got, merged.notes, refreshed=existing is not None,
-                          needs_retry=all_down or bool(work.printed_ids))
+                          needs_retry=all_down or bool(work.printed_ids), field_sources=merged.field_sources,
+                          agreed=merged.agreed)
 
 
 async def _fetch_pdf(run: CaptureRun, urls: list[str], warnings: list[str]) -> bytes | None:

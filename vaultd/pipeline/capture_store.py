@@ -20,13 +20,15 @@ from vaultd import citekey
 from vaultd.capture import records
 from vaultd.capture.http import Fetcher
 from vaultd.capture.metadata import Gathered
-from vaultd.capture.reconcile import titles_match
+from vaultd.capture.reconcile import family_key, normalise_title, titles_match
+from vaultd.capture.record_view import is_guess
+from vaultd.capture.user import apply_user, rebased
 from vaultd.config import Settings
 from vaultd.errors import InputError
 from vaultd.models import MetaFile, Work
 from vaultd.vault import Vault, atomic_copy, atomic_write_bytes, file_sha256
 
-Status = Literal["created", "existing", "refreshed", "metadata-only"]
+Status = Literal["created", "existing", "refreshed", "metadata-only", "completed"]
 DROP_PDF_HINT = ("no open PDF found; drop the PDF into the Inbox and it will attach to "
                  "this record by DOI")
 # When a PDF link was tried and failed (404, host unreachable): the warning before says why.
@@ -58,24 +60,63 @@ class CaptureRun:
     db: sqlite3.Connection
     refresh: bool
     key_lock: asyncio.Lock
+    #: normalised title → cite keys, read once when a .bib entry is first looked up
+    titles: dict[str, list[str]] | None = None
 
 
 def unique(items: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-def same_paper(run: CaptureRun, key: str, work: Work) -> str | None:
+def same_paper(run: CaptureRun, key: str, work: Work, *, guessed: bool = False) -> str | None:
     """The record of the paper ``work`` describes (same title) under ``key`` or a
-    suffixed form of it (``keya``, ``key_27``), if any."""
+    suffixed form of it (``keya``, ``key_27``), if any. With ``guessed``, also the record
+    under ``key`` itself whose title is missing or only read off the PDF. A record whose
+    DOI or arXiv id names another work is never the same paper."""
     low = citekey.fold_key(key)
     suffixed = sorted(k for k in records.taken_keys(run.vault, run.db)
                       if re.fullmatch(rf"{re.escape(low)}(?:[a-z]|_\d+)", citekey.fold_key(k)))
     for candidate in [key, *suffixed]:
         meta = records.read_meta(run.vault.meta_path(candidate))
-        if meta is not None and (titles_match(meta.work.title, work.title)
-                                 or not (meta.work.title or work.title)):
+        if meta is None or ids_differ(meta.work, work):
+            continue
+        if titles_match(meta.work.title, work.title) or not (meta.work.title or work.title):
+            return candidate
+        if guessed and candidate == key and is_guess(meta, "title"):
             return candidate
     return None
+
+
+def ids_differ(a: Work, b: Work) -> bool:
+    """``a`` and ``b`` carry DOIs (or arXiv ids) that name different works."""
+    return bool(a.doi and b.doi and a.doi.lower() != b.doi.lower()) or \
+        bool(a.arxiv_id and b.arxiv_id and a.arxiv_id != b.arxiv_id)
+
+
+def same_work(run: CaptureRun, work: Work) -> str | None:
+    """The record of another key holding the same title, first author and year."""
+    if not work.title or work.year is None:
+        return None
+    if run.titles is None:
+        run.titles = {}
+        for path in sorted(run.vault.raw.glob("*.meta.json")):
+            if (meta := records.read_meta(path)) is not None:
+                _index_title(run, meta)
+    for key in run.titles.get(normalise_title(work.title), []):
+        meta = records.read_meta(run.vault.meta_path(key))
+        if meta is None or meta.work.year != work.year or ids_differ(meta.work, work):
+            continue
+        first = [family_key(w.authors[0]) if w.authors else "" for w in (meta.work, work)]
+        if first[0] == first[1]:
+            return key
+    return None
+
+
+def _index_title(run: CaptureRun, meta: MetaFile) -> None:
+    if run.titles is not None and meta.work.title:
+        keys = run.titles.setdefault(normalise_title(meta.work.title), [])
+        if meta.cite_key not in keys:
+            keys.append(meta.cite_key)
 
 
 def new_key(run: CaptureRun, work: Work, cite_key: str | None, *,
@@ -90,7 +131,7 @@ def new_key(run: CaptureRun, work: Work, cite_key: str | None, *,
                              "choose another --cite-key")
         return cite_key
     base = citekey.make_key(work, run.settings.citekey.pattern)
-    return citekey.unique_key(base, taken)
+    return citekey.unique_key(base, taken, max_chars=citekey.MAX_KEY_CHARS)
 
 
 def existing_record(run: CaptureRun, key: str, pdf_file: Path | None,
@@ -116,8 +157,17 @@ def existing_record(run: CaptureRun, key: str, pdf_file: Path | None,
 
 def write_record(run: CaptureRun, key: str, work: Work, pdf_file: Path | None, pdf_sha: str | None,
            fetched: tuple[bytes | None, list[str]], got: Gathered | None, notes: list[str], *,
-           refreshed: bool, needs_retry: bool) -> CaptureResult:
+           refreshed: bool, needs_retry: bool,
+           field_sources: dict[str, list[str]] | None = None,
+           agreed: list[str] | None = None) -> CaptureResult:
+    """Write the record of ``work`` under ``key``; a refreshed record keeps the fields the
+    user entered (laid over the sources' fresh answer)."""
     vault = run.vault
+    fields = dict(field_sources or {})
+    old = records.read_meta(vault.meta_path(key)) if refreshed else None
+    user = rebased(old.user, work, fields) if old is not None else {}
+    if user:
+        work, fields = apply_user(work, fields, user)
     pdf_path = vault.pdf_path(key)
     warnings = list(work.warnings)
     # Why each PDF location failed is reported now, not kept in the record.
@@ -138,9 +188,11 @@ def write_record(run: CaptureRun, key: str, work: Work, pdf_file: Path | None, p
     now = datetime.now(UTC).replace(microsecond=0).isoformat()
     meta = MetaFile.from_work(key, work, pdf=vault.rel(pdf_path) if has_pdf else None,
                               pdf_sha256=pdf_sha if has_pdf else None, captured_at=now,
-                              needs_retry=needs_retry, notes=list(notes))
+                              needs_retry=needs_retry, notes=list(notes),
+                              field_sources=fields, agreed=list(agreed or []), user=user)
     records.write_meta(vault, meta)
     records.record(run.db, meta)
+    _index_title(run, meta)
     status: Status = "refreshed" if refreshed else ("created" if has_pdf else "metadata-only")
     notices = list(got.notices) if got else []
     return CaptureResult(key, status, pdf_path if has_pdf else None, meta,

@@ -46,11 +46,25 @@ def renderer_for(vault: Vault, settings: Settings | None, *,
 
 def trust_fields(meta: MetaFile) -> dict[str, Any]:
     """The NoteMeta fields that say how far the record can be trusted."""
-    from vaultd.trust import notice_line
+    from vaultd.capture.user import entered_names
+    from vaultd.trust import notice_line, record_verified
 
+    entered = entered_names(meta)
     return {"reconciled": meta.reconciled, "sources": list(meta.sources),
             "retracted": meta.work.retracted,
-            "notices": [notice_line(n) for n in meta.work.notices]}
+            "notices": [notice_line(n) for n in meta.work.notices],
+            "entered": entered or None,
+            "verified": record_verified(meta) if entered else None}
+
+
+def record_fields(meta: MetaFile) -> dict[str, Any]:
+    """The NoteMeta fields a note takes from its record (what it says about the work)."""
+    from vaultd.trust import short_warning
+
+    return {"title": meta.title, "authors": list(meta.authors), "year": meta.year,
+            "doi": meta.doi, "arxiv_id": meta.arxiv_id, "doi_preprint": meta.work.doi_preprint,
+            "doi_published": meta.work.doi_published,
+            "warnings": [short_warning(w) for w in meta.warnings], **trust_fields(meta)}
 
 
 @dataclass
@@ -109,7 +123,8 @@ def refresh_notes(vault: Vault, renderer: CitationRenderer,
             per = rendered.get(key, {})
             citations = renderer.note_citations(meta.work, key, per)
             text = note_path.read_text(encoding="utf-8")
-            shown = NoteMeta(cite_key=key, title=meta.title, raw=meta.pdf, **trust_fields(meta))
+            shown = NoteMeta(cite_key=key, title=meta.title, raw=meta.pdf,
+                             warnings=list(meta.warnings), **trust_fields(meta))
             new = replace_citations(text, citations, shown)
             if new is None:
                 report.skipped.append(vault.rel(note_path))

@@ -32,7 +32,6 @@ from vaultd.parse.folio_reader import document_labels
 from vaultd.parse.layout import LAYOUT_VERSION
 from vaultd.parse.pymupdf import load_pymupdf
 from vaultd.parse.tiers import parse_pdf
-from vaultd.trust import short_warning
 from vaultd.vault import Vault, atomic_write_bytes, atomic_write_text, file_sha256
 
 FIGURE_ZOOM = 2.0  # render figures at 144 dpi
@@ -309,23 +308,14 @@ def compile_note(
     finally:
         if own_citer:
             citer.close()
-    trust = citations_mod.trust_fields(meta)
     now = datetime.now(UTC).replace(microsecond=0).isoformat()
     captured_at = meta.captured_at or now
     note_meta = NoteMeta(
         cite_key=cite_key,
-        title=meta.title,
-        authors=list(meta.authors),
-        year=meta.year,
-        doi=meta.doi,
-        arxiv_id=meta.arxiv_id,
-        doi_preprint=work.doi_preprint,
-        doi_published=work.doi_published,
         # The user's own tags/aliases (and an inbox rule's tags) are merged back in by
         # merge_for_recompile / the ingest stage; vaultd only ever adds to these lists.
         tags=list(DEFAULT_TAGS),
         aliases=[" ".join(meta.title.split())] if meta.title and meta.title.strip() else [],
-        warnings=[short_warning(w) for w in meta.warnings],
         captured=captured_at[:10],
         captured_at=captured_at,
         raw=vault.rel(pdf) if pdf_sha else None,
@@ -334,7 +324,7 @@ def compile_note(
         parser_version=parser_version,
         chunks=len(chunks),
         enrichment="pending" if chunks else None,
-        **trust,
+        **citations_mod.record_fields(meta),
     )
     note_path = vault.new_note_path(cite_key, folder)
     written = write_merged(vault, note_path, Note(meta=note_meta, citations=citations, chunks=chunks))

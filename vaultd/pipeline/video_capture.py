@@ -125,7 +125,8 @@ def capture_video_files(run: CaptureRun, info_path: Path, cite_key: str | None) 
                              "choose another --cite-key")
         key = cite_key
     else:
-        key = citekey.unique_key(citekey.make_key(work, settings.citekey.video_pattern), taken)
+        key = citekey.unique_key(citekey.make_key(work, settings.citekey.video_pattern), taken,
+                                 max_chars=citekey.MAX_KEY_CHARS)
     folder = store_video(vault, files)
     if not files.subtitles and files.media is None:
         work.warnings.append("no subtitles and no media file: the note has no transcript; "

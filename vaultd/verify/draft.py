@@ -26,6 +26,7 @@ from vaultd.citekey import filename_to_key, is_valid_key
 from vaultd.errors import InputError, VaultdError
 from vaultd.models import Chunk, MetaFile
 from vaultd.notes.pages import page_locator
+from vaultd.trust import record_verified
 from vaultd.vault import Vault
 from vaultd.verify.locators import on_page, pdf_index, rewrite_pages, where
 from vaultd.verify.match import Passages, match_form, quote_parts, source_words, word_diff
@@ -318,7 +319,7 @@ class _Checker:
             for n in notices:
                 self.add("NOTICE", line, [key], f"{key} has a {n.kind.replace('_', ' ')}"
                          + (f" (doi:{n.doi})" if n.doi else ""), fix="read it before citing")
-            if not meta.reconciled:
+            if not record_verified(meta):
                 self.add("UNVERIFIED", line, [key], f"{key}'s metadata was not confirmed by two "
                          "sources", fix=f"check it, or vaultd capture --refresh for {key}")
 
