@@ -34,7 +34,8 @@ vaultd serves a research vault whose citations are never wrong.
 - cite(cite_key, format, page?) gives a citation (apa, mla, chicago, ieee or any configured
   CSL style, bibtex, csl-json; page: the in-text form pointing at it); bibliography(cite_keys)
   gives many at once. A citation of unverified metadata starts with "UNVERIFIED (…)", of a
-  retracted work with "RETRACTED (…)": pass that on to the user.
+  retracted work with "RETRACTED (…)": pass that on to the user. "ENTERED BY YOU (…)"
+  names fields the user entered (no source confirmed them).
 - Quoting contract: to quote a source, call quote(cite_key, chunk_id) and copy its `text`
   exactly, with its page. Only `text` from quote() is verbatim and hash-verified. Recall
   excerpts may be trimmed; paraphrase and implication are advisory summaries by a local
