@@ -283,7 +283,7 @@ def test_a_pubmed_eprint_becomes_a_link_when_there_is_none() -> None:
     ("report", "report"), ("online", "webpage"), ("www", "webpage"),
     ("electronic", "webpage"), ("dataset", "dataset"), ("software", "software"),
     ("unpublished", "manuscript"), ("misc", "document"), ("patent", "patent"),
-    ("periodical", "periodical"), ("proceedings", "book"), ("manual", "report"),
+    ("periodical", "periodical"), ("proceedings", "book"), ("manual", "book"),
     ("booklet", "pamphlet"), ("inreference", "entry-encyclopedia"),
     ("video", "motion_picture"), ("somethingnew", "document"),
 ])
@@ -346,14 +346,25 @@ def test_hyphenated_given_names_and_initials_are_kept() -> None:
         ("P.-N.", "Tran"), ("Jean-Pierre", "Serre"), ("J.R.R.", "Tolkien")]
 
 
-def test_particles_are_non_dropping_unless_useprefix_is_false() -> None:
+def test_particles_are_dropping_unless_useprefix_is_true() -> None:
+    # biblatex's default is useprefix=false: "van der Maaten, Laurens" is cited
+    # "Maaten, L. van der" in APA, as biblatex and pandoc print it.
     w = _one("@book{k, author = {van der Maaten, Laurens and Ludwig van Beethoven}, title={T}}")
-    assert [(a.non_dropping_particle, a.family) for a in w.authors] == [
+    assert [(a.dropping_particle, a.family) for a in w.authors] == [
         ("van der", "Maaten"), ("van", "Beethoven")]
-    dropped = _one("@book{k, author = {van Beethoven, Ludwig}, options = {useprefix=false}, "
-                   "title = {T}}")
-    assert (dropped.authors[0].dropping_particle, dropped.authors[0].family) == ("van",
-                                                                                 "Beethoven")
+    for options in ("useprefix=true", "useprefix", "maxnames=3, useprefix = true"):
+        kept = _one(f"@book{{k, author = {{van Beethoven, Ludwig}}, options = {{{options}}}, "
+                    "title = {T}}")
+        assert (kept.authors[0].non_dropping_particle, kept.authors[0].family) == (
+            "van", "Beethoven"), options
+
+
+def test_a_capitalised_first_word_is_no_particle() -> None:
+    # "Schroeder de Witt, Christian": the words before the comma are the family name.
+    w = _one("@book{k, author = {Schroeder de Witt, Christian}, title={T}}")
+    a = w.authors[0]
+    assert (a.family, a.given, a.dropping_particle, a.non_dropping_particle) == (
+        "Schroeder de Witt", "Christian", None, None)
 
 
 def test_a_suffix_after_the_name_is_a_suffix() -> None:

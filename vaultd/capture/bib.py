@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from vaultd.capture.bib_csl import pandoc_items, work_from_item
+from vaultd.capture.bib_inherit import inherit
 from vaultd.capture.detect import ARXIV_ID_RE, normalise_doi, split_arxiv_version
 from vaultd.capture.latex_text import decode
 from vaultd.capture.names import SUFFIXES, date_parts, make_author, make_work
@@ -50,7 +51,7 @@ _TYPES: dict[str, CSLType] = {
     "proceedings": "book", "mvproceedings": "book", "reference": "book",
     "mvreference": "book", "inreference": "entry-encyclopedia",
     "phdthesis": "thesis", "mastersthesis": "thesis", "thesis": "thesis",
-    "techreport": "report", "report": "report", "manual": "report",
+    "techreport": "report", "report": "report", "manual": "book",
     "online": "webpage", "www": "webpage", "electronic": "webpage",
     "dataset": "dataset", "software": "software", "softwareversion": "software",
     "unpublished": "manuscript",
@@ -63,10 +64,14 @@ _TYPES: dict[str, CSLType] = {
 _BOOK_LIKE = {"book", "mvbook", "collection", "mvcollection", "proceedings", "mvproceedings",
               "incollection", "inbook", "bookinbook", "inproceedings", "conference",
               "inreference", "reference", "suppbook", "suppcollection"}
+# Parts of a book: a multi-volume work's maintitle is their container (the volume's
+# booktitle is the volume-title pandoc's reader adds, see bib_csl).
+_CHAPTER_LIKE = {"inbook", "incollection", "inproceedings", "conference", "inreference",
+                 "bookinbook", "suppbook", "suppcollection"}
 # biblatex's localisation keys for the type field, and the genres the thesis types imply.
 _GENRES = {"phdthesis": "PhD thesis", "mathesis": "Master's thesis",
-           "candthesis": "Candidate thesis", "techreport": "Technical report",
-           "resreport": "Research report", "datacd": "CD-ROM", "audiocd": "Audio CD",
+           "candthesis": "Candidate thesis", "techreport": "technical report",
+           "resreport": "research report", "datacd": "CD-ROM", "audiocd": "Audio CD",
            # biblatex's patent keys (english.lbx), as pandoc's reader prints them
            "patentus": "U.S. patent", "patentde": "German patent", "patenteu": "European patent",
            "patentfr": "French patent", "patentuk": "British patent",
@@ -74,7 +79,11 @@ _GENRES = {"phdthesis": "PhD thesis", "mathesis": "Master's thesis",
            "patreqeu": "European patent request", "patreqfr": "French patent request",
            "patrequk": "British patent request"}
 # biblatex's series keys of a journal article, as biblatex and pandoc print them.
-_SERIES_KEYS = {"newseries": "New Series", "oldseries": "Old Series"}
+_SERIES_KEYS = {"newseries": "New series", "oldseries": "Old series"}
+# biblatex's country keys of a patent's location (english.lbx).
+_COUNTRIES = {"countryde": "Germany", "countryeu": "European Union", "countryep":
+              "European Union", "countryfr": "France", "countryuk": "United Kingdom",
+              "countryus": "United States"}
 _DEFAULT_GENRE = {"phdthesis": "PhD thesis", "mastersthesis": "Master's thesis"}
 # babel/polyglossia names → CSL languages: the export's table read backwards (the first
 # language of a name wins: english → en), plus the other names babel accepts.
@@ -143,6 +152,42 @@ def text_of(value: Any) -> str | None:
     return plain or None
 
 
+# Fields only biblatex has: an entry using one is read with biblatex's data model, in which
+# location, publisher, institution and organization are lists.
+_BIBLATEX_ONLY = frozenset({"location", "journaltitle", "date", "langid", "eprinttype",
+                            "maintitle", "subtitle", "titleaddon", "origdate", "eventtitle",
+                            "eventdate", "booksubtitle", "journalsubtitle"})
+
+
+def list_of(value: Any, *, biblatex: bool) -> str | None:
+    """A literal list field (location, publisher, institution, organization). In biblatex
+    it is a list whose items ``and`` separates outside braces; they are joined with "; "
+    as pandoc reads them ("Durham and London" → "Durham; London"; "{Smith and Sons}"
+    stays one). In classic BibTeX the field is plain text: "Springer Science and Business
+    Media LLC" is one publisher."""
+    if value is None:
+        return None
+    if not biblatex:
+        return text_of(value)
+    items = [text_of(item) for item in _split_and(str(value))]
+    return "; ".join(i for i in items if i) or None
+
+
+def _split_and(raw: str) -> list[str]:
+    parts: list[str] = []
+    depth = start = 0
+    for m in re.finditer(r"[{}]|\s+and\s+", raw, flags=re.IGNORECASE):
+        token = m.group()
+        if token == "{":
+            depth += 1
+        elif token == "}":
+            depth = max(0, depth - 1)
+        elif depth == 0 and token.strip() == "and":
+            parts.append(raw[start:m.start()])
+            start = m.end()
+    return [*parts, raw[start:]]
+
+
 # --- names ------------------------------------------------------------------------------
 
 
@@ -164,8 +209,8 @@ def _whole_group(s: str) -> bool:
 def person(raw: str, *, drop_particles: bool = False) -> Author | None:
     """One BibTeX name as a CSL name (None for ``others``, BibTeX's et al.).
 
-    ``von`` becomes the non-dropping particle, or the dropping one when the entry says
-    ``options = {useprefix=false}``."""
+    ``von`` becomes the dropping particle (biblatex's default, useprefix=false), or the
+    non-dropping one when the entry says ``options = {useprefix=true}``."""
     from bibtexparser.middlewares.names import parse_single_name_into_parts
 
     s = " ".join(raw.split())
@@ -182,9 +227,13 @@ def person(raw: str, *, drop_particles: bool = False) -> Author | None:
     def part(words: list[str]) -> str | None:
         return text_of(" ".join(words)) if words else None
 
-    von = part(parts.von)
+    von, last = part(parts.von), parts.last
+    if parts.von and not parts.von[0][:1].islower():
+        # "Schroeder de Witt, Christian": a name opening with a capital has no von part;
+        # the words up to the comma are the family name (as biber and pandoc read it)
+        von, last = None, [*parts.von, *parts.last]
     particle = "dropping_particle" if drop_particles else "non_dropping_particle"
-    return make_author(family=part(parts.last), given=part(parts.first),
+    return make_author(family=part(last), given=part(parts.first),
                        suffix=part(parts.jr) or suffix, **{particle: von})
 
 
@@ -269,12 +318,15 @@ def _doi(value: Any) -> str | None:
 def _title(f: dict[str, Any], key: str, sub: str, addon: str | None = None, *,
            sentence_case: bool = False) -> tuple[str | None, str | None]:
     """Title, subtitle and addon joined as pandoc joins them ('Main: Sub. Addon')."""
-    parts = [decode(str(f[k]), sentence_case=sentence_case) for k in (key, sub, addon)
-             if k and f.get(k)]
-    if not f.get(key) or not parts[0][0]:
+    if not f.get(key):
         return None, None
-    plain, rich = parts[0][0], parts[0][1] or markup.from_plain(parts[0][0])
-    for (p, r), sep in zip(parts[1:], (":", "."), strict=False):
+    parts = [(decode(str(f[k]), sentence_case=sentence_case), sep)
+             for k, sep in ((key, ""), (sub, ":"), (addon, ".")) if k and f.get(k)]
+    (plain, rich), _ = parts[0]
+    if not plain:
+        return None, None
+    rich = rich or markup.from_plain(plain)
+    for (p, r), sep in parts[1:]:
         if not p:
             continue
         join = " " if plain[-1:] in "!?.,:;" else f"{sep} "
@@ -302,10 +354,19 @@ def _genre(etype: str, f: dict[str, Any]) -> str | None:
 def to_work(etype: str, f: dict[str, Any]) -> Work:
     """The Work of one entry; ``f`` maps lowercase field names to bibtexparser values."""
     etype = etype.lower()
+    if etype == "periodical" and f.get("issuetitle"):
+        # one issue of a journal: cited as an article titled by the issue, in the journal
+        etype, f = "article", {**f, "journaltitle": f["title"],
+                               "journalsubtitle": f.get("subtitle"), "title": f["issuetitle"],
+                               "subtitle": f.get("issuesubtitle")}
     arxiv_id, arxiv_version = _arxiv(f)
     ctype = _type(etype, f, arxiv_id)
-    options = (text_of(f.get("options")) or "").replace(" ", "").lower()
-    drop = "useprefix=false" in options
+    options = {o.partition("=")[0]: o.partition("=")[2] or "true"
+               for o in (text_of(f.get("options")) or "").replace(" ", "").lower().split(",")}
+    # biblatex's default (useprefix=false): a lowercase "von" part is a dropping particle
+    # ("Meent, J.-W. van de"), as pandoc reads it; useprefix=true keeps it with the family.
+    drop = options.get("useprefix") != "true"
+    biblatex = not _BIBLATEX_ONLY.isdisjoint(f)
     language = _language(f)
     # English (or unmarked) titles are stored in title case in BibTeX; CSL wants them in
     # sentence case (styles title-case them again), as pandoc reads them.
@@ -314,8 +375,13 @@ def to_work(etype: str, f: dict[str, Any]) -> Work:
     container, container_rich = (_title(f, "journaltitle", "journalsubtitle")
                                  if f.get("journaltitle") else
                                  _title(f, "journal", "journalsubtitle") if f.get("journal")
+                                 else _title(f, "maintitle", "mainsubtitle", "maintitleaddon",
+                                             sentence_case=english)
+                                 if f.get("maintitle") and etype in _CHAPTER_LIKE
                                  else _title(f, "booktitle", "booksubtitle", "booktitleaddon",
-                                             sentence_case=english))
+                                             sentence_case=english)
+                                 if etype in _CHAPTER_LIKE or etype not in _TYPES
+                                 else (None, None))
     if ctype == "article" and container and _SCHOLAR_ARXIV_RE.match(container):
         container, container_rich = None, None
     series, series_rich = _title(f, "series", "", sentence_case=english)
@@ -335,6 +401,14 @@ def to_work(etype: str, f: dict[str, Any]) -> Work:
     if not url and eprint_type in _EPRINT_URLS and text_of(f.get("eprint")):
         url = _EPRINT_URLS[eprint_type].format(text_of(f.get("eprint")))
     page = text_of(f.get("pages"))
+    volume = ".".join(x for x in (text_of(f.get("volume")), text_of(f.get("part"))) if x)
+    place = list_of(f.get("location") or f.get("address"), biblatex=biblatex)
+    extra: dict[str, Any] = {}
+    countries = [_COUNTRIES.get(c.lower()) for c in (place or "").split("; ")]
+    if ctype == "patent" and place and all(countries):
+        # biblatex's country keys: the countries the patent holds in, not a place
+        extra["jurisdiction"] = "; ".join(c for c in countries if c)
+        place = None
     printed = text_of(f.get("doi")) or ""
     # The DOI is kept lower-case (vaultd matches on it); it is cited as the entry wrote it.
     cited_doi = printed[printed.lower().index(doi):][:len(doi)] \
@@ -352,16 +426,18 @@ def to_work(etype: str, f: dict[str, Any]) -> Work:
         event=event,
         event_place=text_of(f.get("venue")),
         edition=text_of(f.get("edition")), version=text_of(f.get("version")),
-        volume=text_of(f.get("volume")),
+        volume=volume or None,
         issue=", ".join(x for x in (number, text_of(f.get("issue"))) if x) or None
         if etype == "article" else text_of(f.get("issue")),
         page=re.sub(r"\s*[-‐‑‒–—]+\s*", "-", page) if page else None,
         number=text_of(f.get("eid")) if etype == "article" else
         (None if etype in _BOOK_LIKE else number),
-        publisher="; ".join(x for x in (text_of(f.get("school")), text_of(f.get("institution")),
-                                        text_of(f.get("organization")), howpublished,
-                                        text_of(f.get("publisher"))) if x) or None,
-        publisher_place=text_of(f.get("location")) or text_of(f.get("address")),
+        publisher="; ".join(x for x in (
+            list_of(f.get("school"), biblatex=biblatex),
+            list_of(f.get("institution"), biblatex=biblatex),
+            list_of(f.get("organization"), biblatex=biblatex), howpublished,
+            list_of(f.get("publisher"), biblatex=biblatex)) if x) or None,
+        publisher_place=place,
         genre=_genre(etype, f),
         doi=doi, isbn=text_of(f.get("isbn")), issn=text_of(f.get("issn")), url=url,
         accessed=date_parts(text_of(f.get("urldate"))),
@@ -370,8 +446,9 @@ def to_work(etype: str, f: dict[str, Any]) -> Work:
         if arxiv_id else None,
         language=language, abstract=text_of(f.get("abstract")),
         sources=["bib"],
-        csl_extra={"DOI": cited_doi} if cited_doi and cited_doi != doi else {},
+        csl_extra={**extra, "DOI": cited_doi} if cited_doi and cited_doi != doi else extra,
     )
+
 
 
 # --- the file ---------------------------------------------------------------------------
@@ -417,20 +494,6 @@ def _fields(entry: Any, strings: dict[str, str]) -> dict[str, Any]:
             value = _concatenated(value, strings)
         out[key] = value
     return out
-
-
-def _inherit(fields: dict[str, dict[str, Any]]) -> None:
-    """biblatex/BibTeX ``crossref``: a child takes the fields it lacks from its parent
-    (the parent's title as the child's booktitle)."""
-    for child in fields.values():
-        parent = fields.get(str(child.get("crossref", "")).strip().lower())
-        if parent is None or parent is child:
-            continue
-        if "title" in parent and "booktitle" not in child:
-            child["booktitle"] = parent["title"]
-        for key, value in parent.items():
-            if key not in child and key not in ("title", "subtitle", "crossref", "ids"):
-                child[key] = value
 
 
 def _problem(block: Any, source: str) -> BibProblem:
@@ -479,7 +542,9 @@ def parse_bib_library(text: str, source: str = "<bib>") -> BibLibrary:
     blocks.sort(key=lambda b: b.start_line or 0)
     strings = {k.lower(): str(s.value) for k, s in library.strings_dict.items()}
     fields = {b.key.lower(): _fields(b, strings) for b in blocks}
-    _inherit(fields)
+    inherit({b.key.lower(): b.entry_type.lower() for b in blocks}, fields)
+    # xdata entries lend their fields to others and are no works of their own
+    blocks = [b for b in blocks if b.entry_type.lower() != "xdata"]
     items = pandoc_items(text, source) if blocks else {}
     for block in blocks:
         try:

@@ -29,7 +29,7 @@ NEEDS_PANDOC_RE = re.compile(
     r"\b(?:volumes|maintitle|mainsubtitle|bookauthor|orig(?:date|year|title|publisher|"
     r"location|language)|pagetotal|chapter|part|eventdate|editor[abc]|editor[abc]?type|"
     r"annotator|commentator|introduction|foreword|afterword|library|shelfmark|"
-    r"archiveprefix|eprinttype|reviewed\w*)\s*="
+    r"archiveprefix|eprinttype|reviewed\w*|crossref|xdata)\s*="
     r"|\band\s+others\b|\bdate\s*=\s*[{\"][^}\"]*/"
     r"|\b(?:author|editor)\s*=\s*[{\"][^\n]*\s(?-i:AND)\s",  # names split by a capital AND
     re.IGNORECASE)

@@ -243,9 +243,18 @@ def _sentence_case(rich: str) -> str:
     return "".join(out)
 
 
+def _glued(chars: list[str], start: int, end: int) -> bool:
+    """True when the span chars[start..end] is part of a longer word (``的{LBB}分析``): title
+    case takes that whole word as one and would lower the protected capitals in it."""
+    before = next((c for c in reversed(chars[:start]) if c), "")
+    after = next((c for c in chars[end + 1:] if c), "")
+    return before.isalnum() or after.isalnum()
+
+
 def _unprotect(rich: str, *, drop_capitalised: bool) -> str:
     """Remove the case-only marks, and (after sentence case, as pandoc does) the nocase
-    spans holding no word that starts lowercase: title case leaves those alone anyway."""
+    spans holding no word that starts lowercase: title case leaves those alone anyway,
+    unless the span is glued to letters outside it."""
     chars = list(rich)
     opened: list[int] = []
     for i, c in enumerate(chars):
@@ -254,6 +263,7 @@ def _unprotect(rich: str, *, drop_capitalised: bool) -> str:
         elif c == _CLOSERS["nocase"] and opened:
             start = opened.pop()
             inner = _TAG_CHARS_RE.sub("", "".join(chars[start + 1:i]))
-            if drop_capitalised and not any(w[0].islower() for w in _WORD_RUN_RE.findall(inner)):
+            if drop_capitalised and not any(w[0].islower() for w in _WORD_RUN_RE.findall(inner)) \
+                    and not _glued(chars, start, i):
                 chars[start] = chars[i] = ""
     return "".join(chars).replace(_OPENERS["protect"], "").replace(_CLOSERS["protect"], "")

@@ -8,7 +8,9 @@ styles expect of the kinds of work vaultd captures that sources leave implicit:
   (``10.48550/arXiv.<id>``, registered for every arXiv paper) and the abstract page URL,
   each only when the metadata has none (as Zotero's arXiv translator records them);
 - online videos (``motion_picture``): the platform as publisher and genre ``Video``
-  (APA 7's ``[Video]``), when only the container names the platform.
+  (APA 7's ``[Video]``), when only the container names the platform;
+- a journal's series given as a number (biblatex ``series = {3}`` of an article) is
+  its "3rd series", as biblatex prints it.
 
 Nothing else is added, and nothing is invented: no name, no date.
 """
@@ -26,6 +28,7 @@ ARXIV_DOI_PREFIX = "10.48550/arXiv."
 
 # Title variables read as CSL rich text (a plain value is escaped; ``Work.rich`` overrides).
 _RICH_VARIABLES = ("container-title", "collection-title", "event-title")
+_ARTICLES = ("article-journal", "article-magazine", "article-newspaper")
 # vaultd's storage-only keys that are not CSL variables.
 _NOT_CSL = ("custom",)
 
@@ -48,7 +51,15 @@ def with_implicit_fields(work: Work) -> Work:
             updates["container_title"] = None
         if not work.genre:
             updates["genre"] = "Video"
+    if work.type in _ARTICLES and (work.collection_title or "").isdigit():
+        updates["collection_title"] = f"{ordinal(int(work.collection_title or 0))} series"
     return work.model_copy(update=updates) if updates else work
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th, 21st (English, as biblatex's english.lbx)."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def citable_item(work: Work, item_id: str) -> dict[str, Any]:
