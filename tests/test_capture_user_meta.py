@@ -131,6 +131,11 @@ def test_a_bib_dropped_for_a_scan_already_in_the_vault_completes_its_record(
     # The same file again changes nothing.
     again = ingest_item(vault, settings, bib, action="import_bib", compile=False, index=False)
     assert (again.cite_keys, again.statuses) == ([SCAN], ["existing"])
+    # Asking the sources again (none knows a scan) keeps what the user gave.
+    [refreshed] = run(vault, server, str(vault.pdf_path(SCAN)), refresh=True)
+    assert (refreshed.cite_key, refreshed.status) == (SCAN, "refreshed")
+    assert _record(vault, SCAN).title == record.title
+    assert _record(vault, SCAN).user == record.user
 
 
 def test_a_bib_entry_under_another_key_completes_the_record_of_the_same_work(

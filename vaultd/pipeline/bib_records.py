@@ -39,7 +39,6 @@ def complete_from_bib(run: CaptureRun, res: CaptureResult, given: Work, origin: 
     meta, completed, kept = complete_record(run.vault, res.cite_key, given, origin=origin)
     if completed:
         res.meta, res.status = meta, "completed"
-        records.record(run.db, meta)
         res.notes.append(f"completed from {origin}: {', '.join(completed)} (entered by you; "
                          f"`vaultd meta {res.cite_key}` shows the record)")
     if kept:

@@ -18,7 +18,7 @@ from vaultd.capture import records
 from vaultd.capture.user import NAMES, apply_user, entered, without_user
 from vaultd.config import Settings
 from vaultd.errors import InputError, NoteFormatError
-from vaultd.models import MetaFile, Work
+from vaultd.models import NOTE_FORMAT, MetaFile, Work
 from vaultd.statedb import open_state_db
 from vaultd.vault import Vault, atomic_write_text
 
@@ -102,6 +102,12 @@ def rerender_note(vault: Vault, settings: Settings | None, meta: MetaFile,
     except NoteFormatError as exc:
         log.warning("%s not rendered again: %s", vault.rel(path), exc)
         return None
+    if note.meta.note_format < NOTE_FORMAT:
+        # An older layout is moved to the current one only by a compile (or `vaultd notes
+        # upgrade`, which checks the move), never as a side effect of a correction.
+        from vaultd.pipeline.compile import compile_note
+
+        return compile_note(vault, settings or Settings(), meta.cite_key, citer=citer).note_path
     own = citer is None
     citer = citer or citations_mod.renderer_for(vault, settings)
     try:

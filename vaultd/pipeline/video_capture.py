@@ -20,6 +20,7 @@ from typing import Any
 
 from vaultd import citekey
 from vaultd.capture import records
+from vaultd.capture.user import apply_user, rebased
 from vaultd.config import Settings
 from vaultd.errors import InputError, VaultdError
 from vaultd.models import MetaFile
@@ -132,9 +133,14 @@ def capture_video_files(run: CaptureRun, info_path: Path, cite_key: str | None) 
         work.warnings.append("no subtitles and no media file: the note has no transcript; "
                              "drop the video's .vtt (yt-dlp --write-subs --write-auto-subs)")
     now = datetime.now(UTC).replace(microsecond=0).isoformat()
-    meta = MetaFile.from_work(key, work, video=vault.rel(folder) + "/", captured_at=now)
-    meta.reconciled = True  # YouTube's own record of its own video: nothing to cross-check
-    meta.work.reconciled = True
+    work.reconciled = True  # YouTube's own record of its own video: nothing to cross-check
+    old = records.read_meta(vault.meta_path(key)) if known is not None else None
+    user = rebased(old.user, work, {}) if old is not None else {}
+    fields: dict[str, list[str]] = {}
+    if user:  # the fields the user entered stay theirs
+        work, fields = apply_user(work, fields, user)
+    meta = MetaFile.from_work(key, work, video=vault.rel(folder) + "/", captured_at=now,
+                              field_sources=fields, user=user)
     records.write_meta(vault, meta)
     records.record(run.db, meta)
     video_playlist.remember(vault, files.data, cite_key=key)
