@@ -1,6 +1,6 @@
 """Score what vaultd reads from a PDF's first page on the first-page truth set.
 
-    python3 bench/firstpage.py [--paper NAME] [--verbose] [--json] [--truth FILE]
+    python3 bench/firstpage.py [--paper NAME] [--round N] [--verbose] [--json] [--truth FILE]
 
 The truth (eval/firstpage/truth.json, origins in eval/firstpage/SOURCES.md) was written
 from rendered page images. For every PDF, vaultd reads the first page as a capture does
@@ -134,10 +134,13 @@ def read(path: Path) -> dict[str, Any]:
             "year": hint.year if hint else None, "ids": ids}
 
 
-def run(truth: dict[str, dict[str, Any]], only: str | None) -> list[FileScore]:
+def run(truth: dict[str, dict[str, Any]], only: str | None,
+        round_: int | None = None) -> list[FileScore]:
     out: list[FileScore] = []
     for name, entry in truth.items():
         if only and only not in name:
+            continue
+        if round_ is not None and entry.get("round", 1) != round_:
             continue
         path = pdf_path(entry)
         if not path.is_file():
@@ -158,10 +161,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--paper", help="only the papers whose name contains this")
     ap.add_argument("--verbose", action="store_true", help="show what was read on failures")
     ap.add_argument("--json", action="store_true", help="print the scores as JSON")
+    ap.add_argument("--round", type=int, dest="round_",
+                    help="only the pages added in this round (1: the first 56)")
     ap.add_argument("--truth", type=Path, default=TRUTH)
     args = ap.parse_args(argv)
     truth = json.loads(args.truth.read_text(encoding="utf-8"))
-    scores = run(truth, args.paper)
+    scores = run(truth, args.paper, args.round_)
     summary = totals(scores)
     if args.json:
         print(json.dumps({"files": [asdict(s) for s in scores], "totals": summary},

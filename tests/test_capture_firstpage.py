@@ -27,9 +27,11 @@ REPO = Path(__file__).resolve().parents[1]
 TRUTH = REPO / "eval" / "firstpage" / "truth.json"
 MDPI = "pdfs-eval/pdfs/mdpi_future_internet_2014_smart_cities.pdf"
 MDPI_DOI = "10.3390/fi6010061"
-# Floors just under what the reader reaches on the truth set (bench/firstpage.py):
-# a rule that makes any field worse fails here.
-FLOORS = {"title": 0.89, "authors": 0.78, "year": 0.96, "ids": 1.0}
+# Floors just under what the reader reaches on the truth set (bench/firstpage.py), for
+# the first 56 pages and for the 15 of new kinds added in a second round ("round": 2):
+# a rule that makes any field worse on either fails here.
+FLOORS = {1: {"title": 0.89, "authors": 0.78, "year": 0.96, "ids": 1.0},
+          2: {"title": 0.80, "authors": 0.73, "year": 1.0, "ids": 1.0}}
 
 
 def _bench() -> ModuleType:
@@ -56,10 +58,13 @@ def test_the_first_page_truth_set_is_read_at_least_as_well_as_measured(
         fixtures_dir: Path) -> None:
     truth = json.loads(TRUTH.read_text(encoding="utf-8"))
     assert len(truth) >= 40
-    scores = [bench.score(name, entry, bench.read(_pdf(entry["pdf"], fixtures_dir)), 0.0)
-              for name, entry in truth.items()]
-    got = bench.totals(scores)
-    failed = {k: f"{got[k]:.3f} < {floor}" for k, floor in FLOORS.items() if got[k] < floor}
+    failed: dict[str, str] = {}
+    for round_, floors in FLOORS.items():
+        scores = [bench.score(name, entry, bench.read(_pdf(entry["pdf"], fixtures_dir)), 0.0)
+                  for name, entry in truth.items() if entry.get("round", 1) == round_]
+        got = bench.totals(scores)
+        failed |= {f"round {round_} {k}": f"{got[k]:.3f} < {floor}"
+                   for k, floor in floors.items() if got[k] < floor}
     assert not failed, failed
 
 
