@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
+import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from vaultd.errors import ConfigError, VaultdError
@@ -329,14 +330,16 @@ def load_settings(
     return settings
 
 
-def _toml_value(value: Any) -> str:
+def _toml_value(name: str, value: Any) -> str:
+    """``name = value`` as TOML, on one line (it is written commented out): tomli-w writes
+    each value; an array is kept inline, where tomli-w would break it over lines."""
     if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return f"{name} = [" + ", ".join(_inline(v) for v in value) + "]"
+    return f"{name} = {_inline(value)}"
+
+
+def _inline(value: Any) -> str:
+    return tomli_w.dumps({"v": value}).partition(" = ")[2].strip()
 
 
 def default_config_toml() -> str:
@@ -356,6 +359,6 @@ def default_config_toml() -> str:
             if value is None:
                 lines.append(f'# {name} = ""')
             else:
-                lines.append(f"# {name} = {_toml_value(value)}")
+                lines.append(f"# {_toml_value(name, value)}")
         lines.append("")
     return "\n".join(lines)

@@ -8,7 +8,6 @@ import hashlib
 import os
 import re
 import stat
-import sys
 import tempfile
 import threading
 import unicodedata
@@ -17,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+import platformdirs
 from anyascii import anyascii
 
 from vaultd.citekey import key_to_filename
@@ -198,11 +198,10 @@ def _listed(folder: Path, name: str) -> Path:
 
 
 def user_config_dir() -> Path:
-    """Where vaultd remembers the default vault (outside any vault)."""
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "vaultd"
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "vaultd"
+    """Where vaultd remembers the default vault (outside any vault): platformdirs'
+    per-user config folder (``~/Library/Application Support/vaultd`` on macOS,
+    ``$XDG_CONFIG_HOME/vaultd`` or ``~/.config/vaultd`` on Linux)."""
+    return Path(platformdirs.user_config_dir("vaultd", appauthor=False))
 
 
 def default_vault() -> Path | None:
