@@ -41,8 +41,9 @@ _NOT_NAME_WORDS = {
     "editorial", "board", "editors", "imprint", "press", "publishing", "publishers",
 }
 # A byline may name a group as an author ("R Core Team", "ATLAS Collaboration").
-_GROUP_WORDS = {"team", "collaboration", "consortium", "committee", "investigators",
-                "contributors", "developers", "project", "network", "initiative"}
+_GROUP_WORDS = {"team", "equipe", "équipe", "equipo", "collaboration", "consortium",
+                "committee", "investigators", "contributors", "developers", "project",
+                "network", "initiative"}
 _CJK_RE = re.compile(r"^[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,4}$")
 # Marks bylines set beside names: footnote symbols, ORCID and mail icons, digits, brackets.
 _MARKS_RE = re.compile(r"[*∗†‡§¶#✉⁎⋆★☆✝♯♮♭⊥∥\u2020\u2021\d\[\](){}<>^_|]+")
@@ -67,19 +68,42 @@ LABEL_RE = re.compile(
     re.IGNORECASE)
 
 
-def clean_name(text: str) -> str:
-    """A name without marks, ORCID labels, trailing punctuation or extra spaces."""
+# A bracket inside a word is part of it ("Author Name[s]" in a template's byline).
+_WORD_BRACKETS_RE = re.compile(r"(?<=\w)[\[(](\w{1,3})[\])](?=\W|$)")
+
+
+# A role or note in parentheses after a name: "J.K. Krishnan (Researcher)".
+_INLINE_ASIDE_RE = re.compile(r"\s\([^()]*[^\W\d_][^()]*\)")
+
+
+def _printed_digit(m: re.Match[str]) -> bool:
+    """A digit set at the end of a word and opening no list of marks ("Name1",
+    "abnTeX2"; not "Marchis1,2")."""
+    glued = m.start() > 0 and m.string[m.start() - 1].isalpha()
+    return glued and m.group(0).isdigit() and len(m.group(0)) == 1 \
+        and not re.match(r"\s*[,;]\s*\d", m.string[m.end():])
+
+
+def clean_name(text: str, printed: bool = False) -> str:
+    """A name without marks, ORCID labels, asides, trailing punctuation or extra spaces.
+
+    ``printed``: the text comes from the page's layout, whose raised and small marks are
+    already gone (``vaultd.capture.page_layout``), so a digit left glued to a word is
+    printed at full size as part of the name ("Author Name1"); in plain text it is a mark.
+    """
     text = _ORCID_RE.sub(" ", text)
     # icons fonts draw with private-use or symbol code points (ORCID, envelope)
     text = "".join(" " if unicodedata.category(c) in ("Co", "So") else c for c in text)
-    text = _MARKS_RE.sub(" ", text)
+    text = _WORD_BRACKETS_RE.sub(r"\1", text)
+    text = _INLINE_ASIDE_RE.sub(" ", text)
+    text = _MARKS_RE.sub(lambda m: m.group(0) if printed and _printed_digit(m) else " ", text)
     text = text.replace("\u00a0", " ")
     text = " ".join(text.split()).strip(" ,;:.-–—'\"")
     # keep the period of a final initial or suffix ("Jr.") that the strip removed
     return text
 
 
-def _word_ok(word: str) -> bool:
+def _word_ok(word: str, printed: bool) -> bool:
     lower = word.lower()
     if lower in PARTICLES or lower in _SUFFIXES:
         return True
@@ -88,56 +112,61 @@ def _word_ok(word: str) -> bool:
     first = word.lstrip("'’(\"")[:1]
     if not first.isalpha() or not first.isupper():
         return False
+    if printed and word[-1:].isdigit() and word[-2:-1].isalpha():
+        word = word[:-1]  # "Name1": a digit printed at full size (see clean_name)
     return all(c.isalpha() or c in "'’-.‐" for c in word)
 
 
-def looks_like_name(text: str) -> bool:
-    """True when ``text`` reads as one person's name (or a group's, as 'R Core Team')."""
-    name = clean_name(text)
+def looks_like_name(text: str, printed: bool = False) -> bool:
+    """True when ``text`` reads as one person's name (or a group's, as 'R Core Team');
+    ``printed`` as for ``clean_name``."""
+    name = clean_name(text, printed)
     if not name or "@" in name or "http" in name.lower():
         return False
     if _CJK_RE.match(name.replace(" ", "")):
         return True
     words = name.split()
     if any(w.lower() in _GROUP_WORDS for w in words) and len(words) <= MAX_NAME_WORDS:
-        return all(w[:1].isupper() for w in words)
+        return words[0][:1].isupper() and all(w != w.lower() for w in words)
     if not 2 <= len(words) <= MAX_NAME_WORDS:
         return False
     if any(len(w.strip(".,")) > 1 and w.lower().strip(".,") in _NOT_NAME_WORDS for w in words):
         return False
     if words[0] in PARTICLES or words[-1] in PARTICLES:
         return False
-    if not all(_word_ok(w) for w in words):
+    if not all(_word_ok(w, printed) for w in words):
         return False
     # at least one word is a full word (not all initials)
     return any(len(w.strip(".")) > 1 and "." not in w for w in words)
 
 
-def split_names(text: str) -> list[str]:
-    """The names of one byline string, in order; pieces that are no name are left out."""
+def split_names(text: str, printed: bool = False) -> list[str]:
+    """The names of one byline string, in order; pieces that are no name are left out
+    (``printed`` as for ``clean_name``)."""
     text = _ROLE_RE.sub("", text)
     text = LABEL_RE.sub("", text, count=1)
     names: list[str] = []
     for piece in _SPLIT_RE.split(text):
-        name = "" if _ASIDE_RE.match(piece) else clean_name(piece)
-        if name and looks_like_name(name):
+        name = "" if _ASIDE_RE.match(piece) else clean_name(piece, printed)
+        if name and looks_like_name(name, printed):
             names.append(name)
     return names
 
 
-def leading_names(text: str) -> list[str]:
+def leading_names(text: str, printed: bool = False) -> list[str]:
     """The names a byline string opens with, up to its first piece that is no name
-    ("Sam U. Llaun, Academy of Lagado, Lagado" → the name only)."""
+    ("Sam U. Llaun, Academy of Lagado, Lagado" → the name only; ``printed`` as for
+    ``clean_name``)."""
     text = _ROLE_RE.sub("", text)
     text = LABEL_RE.sub("", text, count=1)
     names: list[str] = []
     for piece in _SPLIT_RE.split(text):
         if _ASIDE_RE.match(piece):
             continue  # "(MUSO Collaboration)", "(AAS Journals Data Editors)": an aside
-        name = clean_name(piece)
+        name = clean_name(piece, printed)
         if not name:
             continue
-        if not looks_like_name(name):
+        if not looks_like_name(name, printed):
             break
         names.append(name)
     return names

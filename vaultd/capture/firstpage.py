@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from vaultd.capture.byline import LABEL_RE, ends_open, leading_names, looks_like_name, split_names
-from vaultd.capture.page_layout import SIZE_TOLERANCE_PT, TextLine, Title, find_title
+from vaultd.capture.page_layout import Field, TextLine
+from vaultd.capture.page_title import Title, find_title
 from vaultd.capture.printed_dates import DatedLine, printed_year
 
 BYLINE_ZONE = 0.4  # the byline stands within 40 % of the page's height under the title
@@ -36,6 +37,8 @@ _SKIP_RE = re.compile(
     r"th[èe]se\s+dirig[ée]e|directeurs?|supervis|advis|betreuer|begutachter|orientador|"
     r"指导|导师|composition\s+du\s+jury|jury|rapporteurs?|examinat)",
     re.IGNORECASE)
+_CJK_SPACED_RE = re.compile(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
+_CONNECTOR_RE = re.compile(r"\W*(?:and|und|et|e|y|и|&)?\W*", re.IGNORECASE)
 _SENTENCE_WORDS = 14  # a line this long that is no list of names is prose
 
 
@@ -61,7 +64,8 @@ def _paragraphs(lines: Sequence[TextLine]) -> list[list[TextLine]]:
                 break
         else:
             paras.append([line])
-    paras.sort(key=lambda p: (round(p[0].y0), p[0].x0))
+    order = {id(line): i for i, line in enumerate(lines)}  # lines come in reading order
+    paras.sort(key=lambda p: order[id(p[0])])
     return paras
 
 
@@ -86,6 +90,45 @@ def _in_columns(line: TextLine, title: Title, width: float) -> bool:
     return line.x1 > left and line.x0 < right
 
 
+def _segments(para: Sequence[TextLine]) -> list[Field]:
+    """A paragraph's fields in reading order; a line that stops inside a name ('Ana
+    Cristina Franco da' / 'Silva') runs on into the next line's first field."""
+    out: list[Field] = []
+    for line in para:
+        fields = list(line.fields) or [(line.text, "")]
+        if out and ends_open(out[-1][0]):
+            joiner = "" if out[-1][0].endswith("-") else " "
+            out[-1] = (f"{out[-1][0]}{joiner}{fields[0][0]}", out[-1][1])
+            fields = fields[1:]
+        out.extend(fields)
+    return out
+
+
+def _names_in(para: Sequence[TextLine], style: str | None) -> tuple[list[str], str | None]:
+    """The names a paragraph's fields open with, read only from fields in the byline's
+    style once it is known (an affiliation, an e-mail or a role set in another face
+    beside each name is passed over); returns the names and the style of the first."""
+    names: list[str] = []
+    segments = _segments(para)
+    i = 0
+    while i < len(segments):
+        text, field_style = segments[i]
+        i += 1
+        if style is not None and field_style != style:
+            continue
+        if _CONNECTOR_RE.fullmatch(text):
+            continue  # "and" set in roman between two names in bold
+        found = leading_names(text, printed=True)
+        if not found and i < len(segments):
+            # a name stored in pieces, or set in two faces ("Jean DUPONT")
+            found = leading_names(f"{text} {segments[i][0]}", printed=True)
+            i += bool(found)
+        if found:
+            style = style or field_style
+            names.extend(found)
+    return names, style
+
+
 def find_byline(lines: Sequence[TextLine], title: Title, width: float,
                 height: float) -> list[str]:
     """The names in the block under the title, in order, rows of a grid left to right."""
@@ -97,26 +140,23 @@ def find_byline(lines: Sequence[TextLine], title: Title, width: float,
             break
         region.append(line)
     names: list[str] = []
-    style: tuple[float, bool] | None = None
+    style: str | None = None
+    size = 0.0
     last_bottom = title.bottom
     for para in _paragraphs(region):
         text = byline_text(para)
         if _SKIP_RE.match(text):
             continue
-        if style is not None and (abs(para[0].size - style[0]) > SIZE_TOLERANCE_PT
-                                  or para[0].bold != style[1]):
-            continue
-        if style is not None and para[0].y0 - last_bottom > NAME_BLOCK_GAP * style[0]:
+        if style is not None and para[0].y0 - last_bottom > NAME_BLOCK_GAP * size:
             break
-        found = leading_names(text)
-        per_line = [n for ln in para for n in leading_names(ln.text)]
-        if len(per_line) > len(found) and not any(ends_open(ln.text) for ln in para):
-            found = per_line  # one name and its address a line ("Sam U. Llaun, Academy …")
+        found, style_now = _names_in(para, style)
         if not found:
             if style is None and len(text.split()) >= _SENTENCE_WORDS:
                 break  # prose before any name: this page has no byline under its title
             continue
-        style = style or (para[0].size, para[0].bold)
+        if style is None:
+            size = para[0].size
+        style = style_now
         last_bottom = max(ln.y1 for ln in para)
         names.extend(n for n in found if n not in names)
     return names[:MAX_AUTHORS]
@@ -126,14 +166,15 @@ def labelled_authors(lines: Sequence[TextLine]) -> list[str]:
     """Names a label introduces ('By …', 'Thèse présentée par …', '研究生：…'); a label
     alone on its line names the next line."""
     for i, line in enumerate(lines):
-        m = LABEL_RE.match(line.text)
+        text = _CJK_SPACED_RE.sub("", line.text)  # a letter-spaced label: "研 究 生"
+        m = LABEL_RE.match(text)
         if m is None or not m.group(0).strip():
             continue
-        rest = line.text[m.end():].strip()
+        rest = text[m.end():].strip()
         if not rest and i + 1 < len(lines):
             rest = lines[i + 1].text
-        names = split_names(rest)
-        if names and all(looks_like_name(n) for n in names):
+        names = split_names(rest, printed=True)
+        if names and all(looks_like_name(n, printed=True) for n in names):
             return names
     return []
 

@@ -3,8 +3,10 @@
 The first page's layout gives the title, the authors (all of them, in order) and the
 year it prints (``vaultd.capture.firstpage``): those fields carry source ``pdf-layout``,
 stay unverified, and give way as soon as a source answers. The PDF's Info title is used
-when it is the paper's own (it matches the first page, or the page has no title in its
-text layer); its Info authors only when the page's byline could not be read. The file's
+when it is the page's own title better spaced or spelled (the same letters, or the
+page's with a few ligature letters the text layer lost), or when the page has no title
+in its text layer — not when it adds words the page does not print (a translation);
+its Info authors only when the page's byline could not be read. The file's
 creation date is never the work's date.
 
 The DOIs and arXiv ids printed in the PDF are kept as ``printed_ids`` while no source
@@ -15,11 +17,13 @@ asks again; an id a source said belongs to another work is not kept.
 from __future__ import annotations
 
 from vaultd.capture.names import make_work, split_name
+from vaultd.capture.page_title import loose
 from vaultd.capture.pdfmeta import PdfMeta, is_generic_title
 from vaultd.capture.reconcile import titles_roughly_match
 from vaultd.models import Work
 
 MAX_PRINTED_IDS = 3
+MAX_LOST_LETTERS = 4  # letters of ligatures a text layer may drop from a title
 
 
 def pdf_hint(meta: PdfMeta) -> Work | None:
@@ -30,7 +34,7 @@ def pdf_hint(meta: PdfMeta) -> Work | None:
         else None
     page_title = meta.first_page_title
     info_is_this_paper = bool(info_title) and (
-        not page_title or titles_roughly_match(info_title, page_title))
+        not page_title or _says_the_same(info_title or "", page_title))
     layout_authors = [split_name(a) for a in meta.first_page_authors]
     if info_is_this_paper:
         authors = layout_authors or [split_name(a) for a in meta.info_authors]
@@ -40,6 +44,20 @@ def pdf_hint(meta: PdfMeta) -> Work | None:
         return make_work(title=page_title, authors=layout_authors, issued=issued,
                          sources=["pdf-layout"])
     return None
+
+
+def _says_the_same(info: str, page: str) -> bool:
+    """True when the Info title is the page's title, spaced or spelled better: the same
+    letters, or the page's letters with a few the text layer lost (ligatures: "Coecients"
+    for "Coefficients"). One that adds words — a translation, a subtitle the page does not
+    print — is not the printed title."""
+    a, b = loose(info), loose(page)
+    if a == b:
+        return True
+    if not b or not 0 < len(a) - len(b) <= MAX_LOST_LETTERS:
+        return False
+    rest = iter(a)
+    return all(c in rest for c in b) and titles_roughly_match(info, page)
 
 
 def printed_ids(meta: PdfMeta | None, rejected: list[str] | None = None) -> list[str]:
