@@ -1,9 +1,8 @@
 """`the machine state directory's `state.db``: the durable SQLite database (job queue, caches, capture records).
 
-Each module that owns tables registers its migrations here with ``@migration(name)``;
-``open_state_db`` applies every registered migration not yet applied, in registration
-order, and records it in ``migrations``. Names are global: prefix them with the owner
-(``capture_m001_create_http_cache``). Migrations must only add (new tables, columns).
+The tables and their migrations live in one place, ``vaultd/schema/state.py``, listed in
+the order they apply; ``open_state_db`` applies those not yet applied and records each
+in ``migrations``. Migrations must only add (new tables, columns).
 
 The built-in ``sqlite3`` module is enough here (no extensions); WAL mode lets the daemon
 and CLI commands use the database at the same time.
@@ -20,27 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from vaultd.errors import StoreError, database_disk_error
-
-Migration = Callable[[sqlite3.Connection], None]
-
-_MIGRATIONS: dict[str, Migration] = {}
+from vaultd.schema.migrate import pending
+from vaultd.schema.state import STATE_MIGRATIONS
 
 BUSY_TIMEOUT_SECONDS = 30.0
 
 
-def migration(name: str) -> Callable[[Migration], Migration]:
-    """Register ``fn`` as migration ``name`` (applied once per database)."""
-
-    def register(fn: Migration) -> Migration:
-        if name in _MIGRATIONS and _MIGRATIONS[name] is not fn:
-            raise ValueError(f"duplicate state.db migration name {name!r}")
-        _MIGRATIONS[name] = fn
-        return fn
-
-    return register
-
-
-def apply_migrations(db: sqlite3.Connection) -> list[str]:
+def apply_migrations(db: sqlite3.Connection,
+                     steps: Sequence[tuple[str, Callable[[sqlite3.Connection], None]]]
+                     = STATE_MIGRATIONS) -> list[str]:
     """Apply pending migrations; safe when several processes open the database at once.
 
     Each migration runs in a ``BEGIN IMMEDIATE`` transaction (one writer at a time) and
@@ -52,9 +39,7 @@ def apply_migrations(db: sqlite3.Connection) -> list[str]:
     )
     done = {row[0] for row in db.execute("SELECT name FROM migrations")}
     applied: list[str] = []
-    for name, fn in list(_MIGRATIONS.items()):
-        if name in done:
-            continue
+    for name, fn in pending(steps, done):
         db.execute("BEGIN IMMEDIATE")
         try:
             if db.execute("SELECT 1 FROM migrations WHERE name = ?", (name,)).fetchone() is None:
@@ -71,8 +56,11 @@ def apply_migrations(db: sqlite3.Connection) -> list[str]:
     return applied
 
 
-def open_state_db(path: Path) -> sqlite3.Connection:
-    """Open (creating if needed) the state database in WAL mode, fully migrated."""
+def open_state_db(path: Path,
+                  steps: Sequence[tuple[str, Callable[[sqlite3.Connection], None]]]
+                  = STATE_MIGRATIONS) -> sqlite3.Connection:
+    """Open (creating if needed) the state database in WAL mode, fully migrated (with
+    ``steps``: vaultd's own tables unless a caller gives its list)."""
     deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
     while True:
         db: sqlite3.Connection | None = None
@@ -83,7 +71,7 @@ def open_state_db(path: Path) -> sqlite3.Connection:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA foreign_keys=ON")
-            apply_migrations(db)
+            apply_migrations(db, steps)
             return db
         except sqlite3.OperationalError as exc:
             if db is not None:

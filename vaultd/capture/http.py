@@ -31,7 +31,6 @@ import httpx
 
 from vaultd import __version__
 from vaultd.errors import FetchError
-from vaultd.statedb import migration
 
 BACKOFF_BASE_SECONDS = 0.5
 MAX_RETRY_AFTER_SECONDS = 60.0
@@ -39,12 +38,6 @@ THREAD_POLL_SECONDS = 0.01
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 
 
-@migration("capture_m001_create_http_cache")
-def m001_create_http_cache(db: sqlite3.Connection) -> None:
-    db.execute(
-        "CREATE TABLE http_cache (url TEXT PRIMARY KEY, status INTEGER NOT NULL, "
-        "content_type TEXT, body BLOB NOT NULL, fetched_at REAL NOT NULL)"
-    )
 
 
 def user_agent(email: str | None) -> str:

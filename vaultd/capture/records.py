@@ -18,18 +18,7 @@ from pydantic import ValidationError
 
 from vaultd.citekey import filename_to_key
 from vaultd.models import MetaFile
-from vaultd.statedb import migration
 from vaultd.vault import Vault, atomic_write_text
-
-
-@migration("capture_m002_create_captures")
-def m002_create_captures(db: sqlite3.Connection) -> None:
-    db.execute(
-        "CREATE TABLE captures (cite_key TEXT PRIMARY KEY, doi TEXT, arxiv_id TEXT, "
-        "pdf_sha256 TEXT, doi_preprint TEXT, doi_published TEXT, captured_at TEXT)"
-    )
-    for col in ("doi", "arxiv_id", "pdf_sha256"):
-        db.execute(f"CREATE INDEX captures_{col} ON captures({col})")
 
 
 def read_meta(path: Path) -> MetaFile | None:

@@ -19,8 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
-from vaultd.statedb import migration
-
 MAX_ATTEMPTS = 40
 RETRY_WINDOW_SECONDS = 24 * 3600.0
 BACKOFF_BASE_SECONDS = 30.0
@@ -43,37 +41,8 @@ def _locked(fn: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
-@migration("daemon_m001_create_jobs")
-def _m001(db: sqlite3.Connection) -> None:
-    db.execute(
-        """CREATE TABLE daemon_jobs (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            path TEXT NOT NULL,
-            fingerprint TEXT NOT NULL,
-            state TEXT NOT NULL DEFAULT 'queued',
-            attempts INTEGER NOT NULL DEFAULT 0,
-            next_at REAL NOT NULL DEFAULT 0,
-            idem_key TEXT,
-            rule TEXT,
-            cite_keys TEXT,
-            outcome TEXT,
-            error TEXT,
-            created_at REAL NOT NULL,
-            updated_at REAL NOT NULL
-        )"""
-    )
-    db.execute(
-        "CREATE UNIQUE INDEX daemon_jobs_active ON daemon_jobs(path, fingerprint) "
-        "WHERE state IN ('queued', 'running', 'done')"
-    )
-    db.execute("CREATE INDEX daemon_jobs_state ON daemon_jobs(state, next_at)")
-    db.execute("CREATE INDEX daemon_jobs_idem ON daemon_jobs(idem_key)")
-    db.execute("CREATE TABLE daemon_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
 
 
-@migration("daemon_m002_crashes")
-def _m002(db: sqlite3.Connection) -> None:
-    db.execute("ALTER TABLE daemon_jobs ADD COLUMN crashes INTEGER NOT NULL DEFAULT 0")
 
 
 @dataclass(frozen=True)

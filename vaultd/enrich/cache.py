@@ -10,23 +10,6 @@ import sqlite3
 
 from vaultd.enrich.contract import ValidatedAnswer
 from vaultd.errors import StoreError
-from vaultd.statedb import migration
-
-
-@migration("enrich_m001_create_enrich_cache")
-def m001_create_enrich_cache(db: sqlite3.Connection) -> None:
-    db.execute(
-        """CREATE TABLE IF NOT EXISTS enrich_cache (
-            text_sha256 TEXT NOT NULL,
-            model TEXT NOT NULL,
-            prompt_version TEXT NOT NULL,
-            paraphrase TEXT NOT NULL,
-            implication TEXT NOT NULL,
-            key_sentence INTEGER,
-            created_at TEXT NOT NULL DEFAULT (datetime('now')),
-            PRIMARY KEY (text_sha256, model, prompt_version)
-        )"""
-    )
 
 
 class EnrichCache:

@@ -15,22 +15,6 @@ import sqlite3
 from collections.abc import Iterable
 
 from vaultd.formats.citeproc import Rendering
-from vaultd.statedb import migration
-
-
-@migration("citations_m001_create_renderings")
-def _m001(db: sqlite3.Connection) -> None:
-    db.execute(
-        "CREATE TABLE citation_renderings ("
-        " key TEXT PRIMARY KEY,"
-        " data TEXT NOT NULL,"
-        " created_at TEXT NOT NULL DEFAULT (datetime('now')))"
-    )
-
-
-@migration("citations_m002_create_meta")
-def _m002(db: sqlite3.Connection) -> None:
-    db.execute("CREATE TABLE citation_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
 
 
 def get_meta(db: sqlite3.Connection, key: str) -> str | None:

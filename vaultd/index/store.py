@@ -2,8 +2,8 @@
 
 Rows are content-addressed: each indexed passage carries the SHA-256 of its canonical
 text, and vectors are cached by ``(hash, model)`` so renaming a note or re-indexing it
-never re-embeds unchanged text. The schema is built by migrations registered with
-``@migration`` (own to index.db, separate from state.db's). apsw is used because the
+never re-embeds unchanged text. The schema and its migrations live in
+``vaultd/schema/index.py`` (own to index.db, separate from state.db's). apsw is used because the
 built-in sqlite3 module cannot load extensions on every platform; when sqlite-vec cannot
 load, the index still works with BM25 only and says so in ``vec_error``.
 """
@@ -11,7 +11,7 @@ load, the index still works with BM25 only and says so in ``vec_error``.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,10 +19,9 @@ from typing import Any
 import apsw
 
 from vaultd.errors import StoreError, database_disk_error
+from vaultd.schema.index import INDEX_MIGRATIONS
+from vaultd.schema.migrate import pending
 from vaultd.vault import Vault
-
-Migration = Callable[[apsw.Connection], None]
-_MIGRATIONS: dict[str, Migration] = {}
 
 BUSY_TIMEOUT_MS = 30_000
 
@@ -32,59 +31,6 @@ CHUNK_COLUMNS = (
     "page_label", "section", "chunk_type", "heading", "line_start", "line_end", "mtime", "text",
     "enrichment",
 )
-
-
-def migration(name: str) -> Callable[[Migration], Migration]:
-    """Register ``fn`` as index.db migration ``name`` (applied once, in order)."""
-
-    def register(fn: Migration) -> Migration:
-        if name in _MIGRATIONS and _MIGRATIONS[name] is not fn:
-            raise ValueError(f"duplicate index.db migration name {name!r}")
-        _MIGRATIONS[name] = fn
-        return fn
-
-    return register
-
-
-@migration("index_m001_tables")
-def m001_tables(db: apsw.Connection) -> None:
-    db.execute(
-        """
-        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        CREATE TABLE docs (
-            path TEXT PRIMARY KEY, kind TEXT NOT NULL, mtime_ns INTEGER NOT NULL,
-            size INTEGER NOT NULL
-        );
-        CREATE TABLE chunks (
-            rowid INTEGER PRIMARY KEY, hash TEXT NOT NULL, path TEXT NOT NULL,
-            kind TEXT NOT NULL, cite_key TEXT, chunk_id TEXT NOT NULL, title TEXT,
-            authors TEXT, year INTEGER, page INTEGER, page_label TEXT, section TEXT,
-            chunk_type TEXT, heading TEXT, line_start INTEGER, line_end INTEGER,
-            mtime REAL, text TEXT NOT NULL, UNIQUE(path, chunk_id)
-        );
-        CREATE INDEX chunks_hash ON chunks(hash);
-        CREATE INDEX chunks_cite_key ON chunks(cite_key);
-        CREATE TABLE papers (
-            cite_key TEXT PRIMARY KEY, title TEXT, authors TEXT, year INTEGER,
-            path TEXT NOT NULL, chunks INTEGER NOT NULL DEFAULT 0
-        );
-        CREATE TABLE vectors (
-            hash TEXT NOT NULL, model TEXT NOT NULL, dim INTEGER NOT NULL,
-            vec BLOB NOT NULL, PRIMARY KEY (hash, model)
-        ) WITHOUT ROWID;
-        CREATE VIRTUAL TABLE chunks_fts USING fts5(
-            title, section, text, tokenize = 'porter unicode61'
-        );
-        CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, 'row');
-        """
-    )
-
-
-@migration("index_m002_chunk_enrichment")
-def m002_chunk_enrichment(db: apsw.Connection) -> None:
-    # Lets `status` count passages still waiting for the LLM without reading every note.
-    db.execute("ALTER TABLE chunks ADD COLUMN enrichment TEXT")
-    db.execute("DELETE FROM docs")  # next `vaultd index` re-reads notes to fill the column
 
 
 @dataclass
@@ -163,15 +109,15 @@ class IndexDB:
         return True
 
 
-def apply_migrations(db: apsw.Connection) -> list[str]:
+def apply_migrations(db: apsw.Connection,
+                     steps: Sequence[tuple[str, Callable[[apsw.Connection], None]]]
+                     = INDEX_MIGRATIONS) -> list[str]:
     db.execute(
         "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
     )
     done = {row[0] for row in db.execute("SELECT name FROM migrations")}
     applied: list[str] = []
-    for name, fn in list(_MIGRATIONS.items()):
-        if name in done:
-            continue
+    for name, fn in pending(steps, done):
         with db:
             fn(db)
             db.execute(
