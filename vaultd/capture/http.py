@@ -38,8 +38,6 @@ THREAD_POLL_SECONDS = 0.01
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 
 
-
-
 def user_agent(email: str | None) -> str:
     return f"vaultd/{__version__}" + (f" (mailto:{email})" if email else "")
 

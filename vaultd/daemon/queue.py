@@ -41,10 +41,6 @@ def _locked(fn: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
-
-
-
-
 @dataclass(frozen=True)
 class Job:
     id: int
