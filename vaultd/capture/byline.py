@@ -45,8 +45,9 @@ _GROUP_WORDS = {"team", "equipe", "équipe", "equipo", "collaboration", "consort
                 "committee", "investigators", "contributors", "developers", "project",
                 "network", "initiative"}
 _CJK_RE = re.compile(r"^[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,4}$")
-# Marks bylines set beside names: footnote symbols, ORCID and mail icons, digits, brackets.
-_MARKS_RE = re.compile(r"[*∗†‡§¶#✉⁎⋆★☆✝♯♮♭⊥∥\u2020\u2021\d\[\](){}<>^_|]+")
+# Marks bylines set beside names: footnote symbols, ORCID and mail icons, digits, brackets
+# (and the "?" and quotes an OCR layer reads raised marks as).
+_MARKS_RE = re.compile(r"[*∗†‡§¶#✉⁎⋆★☆✝♯♮♭⊥∥?\"\u2020\u2021\d\[\](){}<>^_|]+")
 _ORCID_RE = re.compile(r"\b(?:orcid|iD)\b", re.IGNORECASE)
 # Separators between names: commas, semicolons, "and" in several languages, bars, dots.
 _SPLIT_RE = re.compile(
@@ -169,6 +170,19 @@ def leading_names(text: str, printed: bool = False) -> list[str]:
         if not looks_like_name(name, printed):
             break
         names.append(name)
+    return names
+
+
+def names_only(text: str, printed: bool = False) -> list[str]:
+    """The names of a text that holds nothing but names (a line of a byline set apart);
+    [] when any piece of it is no name."""
+    names: list[str] = []
+    for piece in _SPLIT_RE.split(text):
+        name = clean_name(piece, printed)
+        if piece.strip() and not (name and looks_like_name(name, printed)):
+            return []
+        if name:
+            names.append(name)
     return names
 
 

@@ -15,8 +15,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from vaultd.capture.byline import LABEL_RE, ends_open, leading_names, looks_like_name, split_names
-from vaultd.capture.page_layout import Field, TextLine
+from vaultd.capture.byline import (
+    LABEL_RE,
+    ends_open,
+    leading_names,
+    looks_like_name,
+    names_only,
+    split_names,
+)
+from vaultd.capture.page_layout import SIZE_TOLERANCE_PT, TextLine
 from vaultd.capture.page_title import Title, find_title
 from vaultd.capture.printed_dates import DatedLine, printed_year
 
@@ -90,42 +97,49 @@ def _in_columns(line: TextLine, title: Title, width: float) -> bool:
     return line.x1 > left and line.x0 < right
 
 
-def _segments(para: Sequence[TextLine]) -> list[Field]:
-    """A paragraph's fields in reading order; a line that stops inside a name ('Ana
-    Cristina Franco da' / 'Silva') runs on into the next line's first field."""
-    out: list[Field] = []
+def _segments(para: Sequence[TextLine]) -> list[tuple[str, str, bool]]:
+    """A paragraph's fields in reading order, each with whether it opens a line; a line
+    that stops inside a name ('Ana Cristina Franco da' / 'Silva') runs on into the next
+    line's first field."""
+    out: list[tuple[str, str, bool]] = []
     for line in para:
         fields = list(line.fields) or [(line.text, "")]
         if out and ends_open(out[-1][0]):
             joiner = "" if out[-1][0].endswith("-") else " "
-            out[-1] = (f"{out[-1][0]}{joiner}{fields[0][0]}", out[-1][1])
+            out[-1] = (f"{out[-1][0]}{joiner}{fields[0][0]}", out[-1][1], out[-1][2])
             fields = fields[1:]
-        out.extend(fields)
+        out.extend((text, style, i == 0) for i, (text, style) in enumerate(fields))
     return out
 
 
 def _names_in(para: Sequence[TextLine], style: str | None) -> tuple[list[str], str | None]:
     """The names a paragraph's fields open with, read only from fields in the byline's
     style once it is known (an affiliation, an e-mail or a role set in another face
-    beside each name is passed over); returns the names and the style of the first."""
+    beside each name is passed over); returns the names and the style of the first.
+    Before that style is known, a line is read up to its first field that is no name
+    (a name-shaped phrase in italics inside prose is no byline)."""
     names: list[str] = []
     segments = _segments(para)
     i = 0
+    line_done = False
     while i < len(segments):
-        text, field_style = segments[i]
+        text, field_style, opens = segments[i]
         i += 1
-        if style is not None and field_style != style:
+        line_done = line_done and not opens
+        if line_done or (style is not None and field_style != style):
             continue
         if _CONNECTOR_RE.fullmatch(text):
             continue  # "and" set in roman between two names in bold
         found = leading_names(text, printed=True)
-        if not found and i < len(segments):
+        if not found and i < len(segments) and not segments[i][2]:
             # a name stored in pieces, or set in two faces ("Jean DUPONT")
             found = leading_names(f"{text} {segments[i][0]}", printed=True)
             i += bool(found)
         if found:
             style = style or field_style
             names.extend(found)
+        elif style is None:
+            line_done = True
     return names, style
 
 
@@ -179,6 +193,33 @@ def labelled_authors(lines: Sequence[TextLine]) -> list[str]:
     return []
 
 
+def _body_size(lines: Sequence[TextLine]) -> float:
+    chars: dict[float, int] = {}
+    for ln in lines:
+        chars[round(ln.size, 1)] = chars.get(round(ln.size, 1), 0) + len(ln.text)
+    return max(chars, key=lambda k: chars[k]) if chars else 0.0
+
+
+def display_names(lines: Sequence[TextLine], title: Title) -> list[str]:
+    """Names the page sets apart from its text when none stands under the title: whole
+    lines that are names, from the title's top down, in a style (larger than the body, or
+    bold) that no other line there uses — ASME's names in the margin beside the
+    abstract, "R Core Team" at the foot of a manual's title page. A heading that reads as a name shares its style
+    with the page's other headings, so it never qualifies."""
+    body = _body_size(lines)
+    styles: dict[tuple[float, bool], list[list[str]]] = {}
+    for ln in lines:
+        if ln in title.lines or ln.y0 < title.top:
+            continue  # over the title: banners, mastheads, the issue's number
+        key = (round(ln.size, 1), ln.bold)
+        found = [] if re.search(r"\d", ln.text) else names_only(ln.text, printed=True)
+        styles.setdefault(key, []).append(found)
+    for (size, bold), rows in styles.items():
+        if (size > body + SIZE_TOLERANCE_PT or bold) and all(rows):
+            return [n for row in rows for n in row][:MAX_AUTHORS]
+    return []
+
+
 def dated_lines(lines: Sequence[TextLine], height: float) -> list[DatedLine]:
     return [DatedLine(ln.raw or ln.text, max(0.0, min(1.0, ln.y0 / height))) for ln in lines]
 
@@ -191,5 +232,6 @@ def read_first_page(lines: Sequence[TextLine], width: float, height: float,
     if title is None:
         return out
     out.title = title.text
-    out.authors = labelled_authors(lines) or find_byline(lines, title, width, height)
+    out.authors = labelled_authors(lines) or find_byline(lines, title, width, height) \
+        or display_names(lines, title)
     return out

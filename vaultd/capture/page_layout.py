@@ -29,6 +29,7 @@ from vaultd.capture.page_text import (
 SUPERSCRIPT_FLAG = 1  # PyMuPDF span flag bit: the span is raised (a mark, not text)
 BOLD_FLAG = 16
 SIZE_TOLERANCE_PT = 0.6  # two lines within this many points are set in one size
+OCR_SIZE_TOLERANCE = 0.06  # an OCR layer's sizes of one line vary by a few per cent
 NAME_GAP_EM = 0.6  # a gap this wide (in font sizes) between two pieces parts two items
 GLUE_GAP_EM = 0.15  # a raised letter this close to both neighbours is inside a word
 _SEPARATORS = ",;&|·•"
@@ -176,7 +177,9 @@ def _title_spans(spans: Sequence[dict[str, Any]],
     return out
 
 
-def _line(spans: list[dict[str, Any]]) -> TextLine:
+def _line(spans: list[dict[str, Any]], ocr: bool) -> TextLine:
+    """One line; an OCR layer's sizes and faces are guesses word by word, so its line is
+    one field."""
     size, bold = _dominant(spans)
     kept = [s for s in spans if not _is_mark(s, size)] or spans
     size, bold = _dominant(kept)
@@ -184,8 +187,10 @@ def _line(spans: list[dict[str, Any]]) -> TextLine:
     y0 = min(float(s["bbox"][1]) for s in kept)
     x1 = max(float(s["bbox"][2]) for s in kept)
     y1 = max(float(s["bbox"][3]) for s in kept)
-    return TextLine(_joined(kept), size, bold, x0, y0, x1, y1, _joined(spans),
-                    _joined(_title_spans(spans, kept)), _fields(kept))
+    text = _joined(kept)
+    fields = ((text, "ocr"),) if ocr else _fields(kept)
+    return TextLine(text, size, bold, x0, y0, x1, y1, _joined(spans),
+                    _joined(_title_spans(spans, kept)), fields)
 
 
 def lines_from_dict(page: dict[str, Any]) -> list[TextLine]:
@@ -202,8 +207,8 @@ def lines_from_dict(page: dict[str, Any]) -> list[TextLine]:
                      for s in drawn(line.get("spans", []), visible)
                      if s.get("text", "").strip()]
             if spans:
-                out.append(_line(spans))
-    return _merge_rows(_reading_order(out))
+                out.append(_line(spans, ocr=not visible))
+    return _merge_rows(_reading_order(out), ocr=not visible)
 
 
 def _reading_order(lines: list[TextLine]) -> list[TextLine]:
@@ -222,15 +227,18 @@ def same_size(a: float, b: float) -> bool:
     return abs(a - b) <= SIZE_TOLERANCE_PT
 
 
-def _merge_rows(lines: list[TextLine]) -> list[TextLine]:
+def _merge_rows(lines: list[TextLine], ocr: bool = False) -> list[TextLine]:
     """Pieces of one typeset line that the PDF stores apart (a name, a mark, an icon, the
-    next name) joined again: same baseline, same size, a gap under three sizes; a gap
-    wider than NAME_GAP_EM parts two items of a row ("Arman Cohan    Sergey Feldman")."""
+    next name) joined again: same baseline, same size (an OCR layer's estimate of it, on
+    a scan: within OCR_SIZE_TOLERANCE), a gap under three sizes; a gap wider than
+    NAME_GAP_EM parts two items of a row ("Arman Cohan    Sergey Feldman")."""
     out: list[TextLine] = []
     for line in lines:
         prev = out[-1] if out else None
         if prev is not None and abs(prev.y1 - line.y1) <= 0.3 * line.size and \
-                same_size(prev.size, line.size) and prev.bold == line.bold and \
+                (same_size(prev.size, line.size) or (ocr and abs(prev.size - line.size)
+                 <= OCR_SIZE_TOLERANCE * max(prev.size, line.size))) and \
+                prev.bold == line.bold and \
                 0 <= line.x0 - prev.x1 <= 3 * line.size:
             wide = wide_gap(prev.text, line.text, line.x0 - prev.x1, line.size)
             sep = ", " if wide else " "
