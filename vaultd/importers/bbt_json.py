@@ -14,7 +14,6 @@ others are still read. A file that is not such an export is an ``InputError``.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -158,16 +157,3 @@ def read_bbt_data(data: dict[str, Any], path: Path) -> ImportResult:
                 name += f" {title[:60]!r}"
             result.problem(name, str(exc))
     return result
-
-
-def read_bbt_json(path: Path) -> ImportResult:
-    """Read a Better BibTeX JSON export."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{path}: not readable JSON ({exc}); export the library again "
-                         "as Better BibTeX JSON") from exc
-    if not is_bbt_export(data):
-        raise InputError(f"{path}: not a Better BibTeX JSON export (no 'items' list); export "
-                         "with the 'Better BibTeX JSON' format")
-    return read_bbt_data(data, path)
