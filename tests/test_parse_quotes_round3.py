@@ -86,3 +86,41 @@ def test_line_numbers_banners_and_keyword_lines_stay_out_of_paragraphs() -> None
                    "Preprint submitted to Elsevier June 8, 2018", "JEL: 71.35.-y, 71.35.Lk, 71.36.+c"):
         assert is_front_matter(banner, at_edge=False), banner
     assert not is_front_matter("We found 3 (2014), 2, 4-5 things", at_edge=False)
+
+
+def test_a_margin_label_on_a_paragraph_s_baseline_is_no_part_of_the_paragraph() -> None:
+    chunks = _chunks(QUOTES / "springer_lncs_author_instructions.pdf")
+    para = _holding(chunks, "If a long title does not fit in the single line of the running head")
+    assert para.text.startswith("If a long title")
+    assert "is generated. You can specify an abbreviated title" in para.text  # goes on past the label
+    author = _holding(chunks, "The name(s) of the author(s) are specified by:")
+    assert author.text.startswith("The name(s)")
+    labels = [c for c in chunks if c.text in ("\\titlerunning", "\\author", "\\title")]
+    assert len(labels) == 3 and all(c.provenance.chunk_type == "paragraph" for c in labels)
+
+
+def test_a_title_page_of_centred_lines_is_its_title_and_front_matter() -> None:
+    chunks = [c for c in _chunks(QUOTES / "thesis_ndsu_example.pdf") if c.provenance.page == 1]
+    assert chunks[0].text == "THE TITLE OF MY M.S. THESIS"
+    assert chunks[0].provenance.chunk_type == "heading"
+    assert {c.provenance.chunk_type for c in chunks[1:]} == {"front"}
+    assert "Major Department: Mathematics" in [c.text for c in chunks]  # a label and its block
+
+
+def test_a_deck_s_frame_and_block_titles_head_its_slides() -> None:
+    chunks = _chunks(QUOTES / "slides_thubeamer_example.pdf")
+    heads = {c.text for c in chunks if c.provenance.chunk_type == "heading"}
+    assert {"Contents", "Research progress", "Unnumbered equation", "numbered equation"} <= heads
+    para = _holding(chunks, "where Cin represents number of input channels")
+    assert para.provenance.section is not None and para.provenance.section.endswith("numbered equation")
+
+
+def test_a_booktabs_header_of_interleaved_lines_is_one_header_row(fixtures_dir: Path) -> None:
+    chunks = _chunks(_eval_pdf(fixtures_dir, "acl_2020_s2orc_corpus"))
+    caption = _holding(chunks, "Table 1: A comparison of S2ORC")
+    cells = chunks[chunks.index(caption) + 1]
+    assert cells.markdown is not None
+    assert cells.markdown.split("\n")[:3] == [
+        "| Corpus | Papers w/ body text | Citation contexts | References to tables / figures / equations"
+        " | Linked to graph | Academic disciplines |", "|---|---|---|---|---|---|",
+        "| S2ORC (PDF-parse) | 8.1M | full text | yes | S2ORC (full) | multi |"]

@@ -124,6 +124,8 @@ def font_headings(paras: list[Para], body: float) -> None:
     total = sum(fonts.values()) or 1
     body_fonts = {f for f, n in fonts.items() if n >= BODY_FONT_SHARE * total}
     rare = {st for st, n in styles.items() if n <= FONT_HEADING_SHARE * total}
+    display = _display_styles(paras, body, {st for st, n in styles.items() if n <= DISPLAY_SHARE * total} - rare)
+    rare |= display
     found: dict[tuple[str, float], list[Para]] = {}
     for para, after in itertools.pairwise(paras):
         if not _font_head_shape(para, rare, body):
@@ -137,11 +139,40 @@ def font_headings(paras: list[Para], body: float) -> None:
                 or abs(below.bbox[0] - line.bbox[0]) > 12.0:
             continue
         found.setdefault(_style(line), []).append(para)
-    for heads in found.values():
-        if len(heads) >= 2:
-            for para in heads:
-                para.type = "heading"
+    for style, heads in found.items():
+        if len(heads) < 2:
+            continue
+        if style in display:  # every short line in it heads something (a slide's title)
+            heads = [p for p in paras if p.type == "paragraph" and len(p.lines) == 1
+                     and _style(p.lines[0]) == style]
+        for para in heads:
+            para.type = "heading"
     _join_leads(paras)
+
+
+#: Largest share of a document's characters a display style of headings may have (in a
+#: slide deck, frame and block titles are an eighth of its few words).
+DISPLAY_SHARE = 0.25
+
+
+def _display_styles(paras: list[Para], body: float, styles: set[tuple[str, float]]
+                    ) -> set[tuple[str, float]]:
+    """Of ``styles`` (too common to be rare), those set larger than the body and only in
+    lines standing alone — one-line paragraphs or headings of a heading's length that end
+    without punctuation: a deck's frame and block titles (its body text is so short that
+    they hold more than ``FONT_HEADING_SHARE`` of its characters). Such a style heads
+    sections when two of its lines head a paragraph as ``font_headings`` asks; then each of
+    its lines does, whatever its case (beamer's ``numbered equation``)."""
+    out = {st for st in styles if st[1] >= body + 0.5 and st[0] and not is_mono_font(st[0])}
+    for para in paras:
+        if not out:
+            break
+        alone = para.type in ("paragraph", "heading") and len(para.lines) == 1 and \
+            len(para.text) <= FONT_HEADING_CHARS and len(para.text.split()) <= FONT_HEADING_WORDS \
+            and not para.text.rstrip().endswith((".", ",", ";", ":"))
+        if not alone:
+            out -= {_style(ln) for ln in para.lines}
+    return out
 
 
 def _style(line: Line) -> tuple[str, float]:

@@ -159,7 +159,12 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    positions, else one row a line; keyword, classification and ``Preprint submitted
 #:    to`` lines and a journal banner with its volume and pages are front matter; a
 #:    column of line numbers beside the text is furniture.
-LAYOUT_VERSION = 18
+#: 19: a margin note on a paragraph's baseline, in another font, outside the text block's
+#:    edges, is no part of the paragraph (``vaultd.parse.margins``); a title page of short
+#:    centred lines is front matter under its title; a style larger than the body set
+#:    only in lines standing alone heads sections however common (a deck's frame and
+#:    block titles); an open table's header is the rows above its first inner rule.
+LAYOUT_VERSION = 19
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

@@ -24,6 +24,7 @@ class Line:
     font: str = ""  # font of its longest span, without the subset prefix (``ABCDEF+``)
     mixed: bool = False  # its words are set in more than one font (a run-in bold lead)
     mono: bool = False  # most of its characters set in a typewriter face (a program's line)
+    margin: bool = False  # a note in the page margin beside the text block (``parse.margins``)
 
 
 @dataclass

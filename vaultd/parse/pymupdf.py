@@ -23,6 +23,7 @@ from vaultd.parse.folios import BandLine
 from vaultd.parse.furniture import drop_furniture
 from vaultd.parse.glyphs import TALL_LINE, glyph_extent, repair_glyphs, scan_spans
 from vaultd.parse.layout import LAYOUT_VERSION, hyphen_evidence
+from vaultd.parse.margins import Edges, mark_margin_notes, text_block_edges
 from vaultd.parse.paras import Line, PageInfo
 from vaultd.parse.spans import Piece, join_spans, line_style, needs_space
 from vaultd.parse.structure import body_size, build_blocks
@@ -124,7 +125,8 @@ def display_list(page: Any) -> Any | None:
 
 def _read_page(page: Any, flags: int, dl: Any | None = None,
                bands: list[list[BandLine]] | None = None) -> list[Line]:
-    """The page's lines; ``dl``: its display list (the text is read from it, the content
+    """The page's lines as MuPDF gives them (``_finish_page`` makes them the printed
+    lines); ``dl``: its display list (the text is read from it, the content
     stream is not run a second time). ``bands``: gets the page's head, foot and margin
     lines appended (for its printed page label), read from the same data."""
     lines: list[Line] = []
@@ -162,6 +164,14 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
                               block=bno, page=number, italic=style.italic,
                               font=font.partition("+")[2] or font, mixed=style.mixed,
                               mono=style.mono))
+    return lines
+
+
+def _finish_page(lines: list[Line], edges: Edges) -> list[Line]:
+    """A page's lines as read (``_read_page``) → its printed lines: margin notes set
+    apart (before one is merged into the line on its baseline), the pieces of a line
+    MuPDF split put together, lines drawn twice read once."""
+    mark_margin_notes(lines, edges)
     return _drop_doubles(_merge_same_baseline(lines))
 
 
@@ -303,6 +313,8 @@ class PyMuPDFParser:
                 )
                 if progress:
                     progress(page.number + 1, n)
+            odd, even = text_block_edges(pages)
+            pages = [_finish_page(lines, even if i % 2 else odd) for i, lines in enumerate(pages)]
             warnings = []
             if doc.is_repaired:
                 warnings.append("the PDF was damaged and repaired while reading; check the note")

@@ -67,7 +67,7 @@ from vaultd.parse.references import add_references, column_lefts
 from vaultd.parse.resume import resumed
 from vaultd.parse.scan_text import drop_scan_labels, is_label
 from vaultd.parse.textlayer import mis_mapped, prose_words, unreliable
-from vaultd.parse.title_block import front_after_title
+from vaultd.parse.title_block import front_after_title, title_page_front
 
 _NUMBERED_NOTE_RE = re.compile(r"\(?\d{1,2}\)\s+\S")
 
@@ -179,9 +179,10 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     append_piece(paras[-1], para_lines, text)  # the listing's next line
                     continue
                 note_of = _note_of(paras, para_lines, body) if kind == "paragraph" else None
-                cur.floating = kind in ("front", "code") or (kind == "paragraph" and (
-                    is_footnote(para_lines, body, info, face, lines) or (plain and is_label(text))
-                    or note_of is not None))
+                cur.floating = kind in ("front", "code") or all(ln.margin for ln in para_lines) or (
+                    kind == "paragraph" and (
+                        is_footnote(para_lines, body, info, face, lines) or (plain and is_label(text))
+                        or note_of is not None))
                 if note_of == "table" and not IDENTIFIER_LINE_RE.fullmatch(text.strip()):
                     # its sources and abbreviations: part of the table, no body text (a bare
                     # DOI goes into the table's own chunk later: _identifiers_to_floats)
@@ -216,7 +217,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     cur.type = "equation"  # "d", ", 0": a formula's pieces, no sentence's
                 paras.append(cur)
     font_headings(paras, body)
-    _rejoin(paras, front_after_title(paras, body))
+    title_page = title_page_front(paras, infos)
+    _rejoin(paras, title_page + front_after_title(paras, body))
     return to_blocks(group_front(paras), infos)
 
 

@@ -200,15 +200,27 @@ def find_page_tables(page: Any, lines: list[Line],
         found += _open_tables(edges, lines, [(c, whole[id(c)]) for c in free], page.number + 1, found)
     for tab in found:
         if not (tab.ruled and is_clear(tab.rows)):
-            tab.grid = _grid(page, tab.bbox)
+            tab.grid = _grid(page, tab.bbox, edges[1])
     return found
 
 
-def _grid(page: Any, box: Box) -> list[list[str]] | None:
-    """The cells of an open table by its words' columns (``vaultd.parse.table_grid``)."""
+def _grid(page: Any, box: Box, across: list[Edge]) -> list[list[str]] | None:
+    """The cells of an open table by its words' columns (``vaultd.parse.table_grid``);
+    ``across``: the page's horizontal rules (those across the table inside it tell its
+    header)."""
     with mupdf_text() as mod:
         words = page.get_text("words", clip=box, flags=mod.TEXT_MEDIABOX_CLIP)
-    return word_grid([tuple(w) for w in words])
+    width = box[2] - box[0]
+    inner = [y for y, x0, x1 in across if box[1] + RULE_INSIDE < y < box[3] - RULE_INSIDE
+             and min(x1, box[2]) - max(x0, box[0]) >= RULE_ACROSS * width]
+    return word_grid([tuple(w) for w in words], inner)
+
+
+#: A rule this far (points) inside a table's box is no top or bottom rule of it.
+RULE_INSIDE = 2.0
+#: Share of a table's width a rule must run across to part its header from its body (a
+#: ``cmidrule`` under a spanning header runs across some columns only).
+RULE_ACROSS = 0.9
 
 
 def _stack_beyond(across: list[Edge], lines: list[Line], caption: Line, bbox: Box) -> bool:

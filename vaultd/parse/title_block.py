@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from vaultd.parse.classify import is_prose
 from vaultd.parse.front import BODY_WORDS, is_cover_page, opens_abstract, opens_paper
-from vaultd.parse.paras import REFS_RE, Para
+from vaultd.parse.paras import REFS_RE, Line, PageInfo, Para
 
 
 def front_after_title(paras: list[Para], body: float) -> list[Para]:
@@ -97,3 +97,52 @@ def _section_number(para: Para) -> bool:
 #: With no heading marked as the title, the largest first-page heading at least this many
 #: times the body size is taken for it (ACL sets a 14.3 pt title over an 11 pt body).
 TITLE_FALLBACK = 1.28
+
+
+#: Pages a title page may be (a cover page may come before it).
+TITLE_PAGES = 2
+#: Fewest lines a title page has (a page of one or two centred lines is a caption's).
+TITLE_PAGE_LINES = 4
+#: Widest line of a title page, as a share of the page's width (prose spans the measure).
+TITLE_PAGE_WIDTH = 0.65
+#: How far a title page's lines' centres stand from their common centre: points, and share
+#: of the page's width (centring in TeX or a word processor is exact to a point).
+CENTRE_SLACK, CENTRE_SLACK_SHARE = 3.0, 0.015
+#: How far that common centre may stand from the page's (a binding margin moves it).
+CENTRE_OFF_SHARE = 0.1
+
+
+def title_page_front(paras: list[Para], infos: list[PageInfo]) -> list[Para]:
+    """A thesis's or report's title page: one of the first ``TITLE_PAGES`` pages whose every
+    line (``TITLE_PAGE_LINES`` at least) is short and centred on one axis near the page's
+    centre (``A Thesis`` / ``Submitted to the Graduate Faculty`` / … / ``January 2022``),
+    whatever their sizes. Its paragraphs are ``front``, in place, but for the title: on a
+    page without a heading, the topmost of its largest lines; returns them."""
+    out: list[Para] = []
+    for info in infos[:TITLE_PAGES]:
+        page = [p for p in paras if all(ln.page == info.number for ln in p.lines)]
+        lines = [ln for p in page for ln in p.lines]
+        if len(lines) < TITLE_PAGE_LINES or not _centred(lines, info.width):
+            continue
+        if not any(p.type == "heading" for p in page):
+            size = max(ln.size for ln in lines)
+            title = next(p for p in page if max(ln.size for ln in p.lines) >= size - 0.5)
+            if title.type == "paragraph":
+                title.type, title.title = "heading", True
+        for para in page:
+            if para.type in ("paragraph", "list"):
+                para.type = "front"
+                para.floating = True
+                out.append(para)
+    return out
+
+
+def _centred(lines: list[Line], width: float) -> bool:
+    """Every line short and centred on one axis near the page's centre."""
+    if any(ln.bbox[2] - ln.bbox[0] > TITLE_PAGE_WIDTH * width for ln in lines):
+        return False
+    centres = sorted((ln.bbox[0] + ln.bbox[2]) / 2 for ln in lines)
+    axis = centres[len(centres) // 2]
+    slack = max(CENTRE_SLACK, CENTRE_SLACK_SHARE * width)
+    return abs(axis - width / 2) <= CENTRE_OFF_SHARE * width and \
+        all(abs(c - axis) <= slack for c in centres)

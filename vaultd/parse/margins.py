@@ -1,0 +1,102 @@
+"""Margin notes: labels set in the page margin beside a line of the text block.
+
+Springer's LNCS documentation sets each command's name (``\\titlerunning``, ``\\author``)
+in a typewriter face in the left margin, on the baseline of the paragraph's first line;
+read with that line, the label became the paragraph's first word. A line wholly outside
+the page's text block — left of its left edge or right of its right edge, by
+``MARGIN_GAP`` at least — with a letter in it, standing on the baseline of a line inside
+the block that is set in another face and that the text layer put in one block with it
+(so would read it into the paragraph), is a margin note: it is given a block of its own
+and marked (``Line.margin``), so it never joins the paragraph beside it and a paragraph
+goes on past it. A hanging list number or section number (no letter, or the face of the
+line it hangs from) and a table wider than the block (its cells in one face) stay.
+
+The edges are the document's, one pair for its odd pages and one for its even pages (a
+book's margins alternate): the leftmost left and rightmost right at which ``EDGE_SHARE``
+of the lines of the document's main size on those pages start or end (``EDGE_LINES`` at
+least). A page's own lines would not do: on a page of tables or lists most lines start
+inside the block. No edge is shared so (ragged-right text): no margin on that side.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from vaultd.parse.paras import Line
+
+#: Points outside the text block a margin note stands at least (microtype protrudes
+#: punctuation by a point or two; LNCS's labels stand five points off).
+MARGIN_GAP = 2.0
+#: Fewest lines of the page's main size that start (end) at an edge.
+EDGE_LINES = 4
+#: Least share of those lines that start (end) at an edge.
+EDGE_SHARE = 0.15
+#: Two sizes this close (points) are one size.
+SIZE_SLACK = 0.6
+#: Block numbers given to margin notes start here (MuPDF numbers a page's blocks from 0).
+MARGIN_BLOCK = 1_000_000
+
+
+#: An edge of the text block: None where no edge is shared by enough lines.
+Edges = tuple[float | None, float | None]
+
+
+def text_block_edges(pages: list[list[Line]]) -> tuple[Edges, Edges]:
+    """The text block's left and right edges on the odd and on the even pages (see the
+    module doc)."""
+    sizes: Counter[float] = Counter()
+    for lines in pages:
+        for ln in lines:
+            sizes[round(ln.size * 2) / 2] += len(ln.text)
+    if not sizes:
+        return (None, None), (None, None)
+    main = sizes.most_common(1)[0][0]
+    out: list[Edges] = []
+    for parity in (0, 1):  # the first page (index 0) is odd
+        body = [ln for lines in pages[parity::2] for ln in lines if abs(ln.size - main) <= SIZE_SLACK]
+        need = max(EDGE_LINES, EDGE_SHARE * len(body))
+        lefts = Counter(round(ln.bbox[0]) for ln in body)
+        rights = Counter(round(ln.bbox[2]) for ln in body)
+        out.append((_edge(lefts, need, "left"), _edge(rights, need, "right")))
+    return out[0], out[1]
+
+
+def _edge(at: Counter[int], need: float, outermost: str) -> float | None:
+    """The ``outermost`` (``left``: least, ``right``: greatest) position shared by
+    ``need`` lines, a point either way counting with it."""
+    shared = [x for x in at if at[x - 1] + at[x] + at[x + 1] >= need]
+    if not shared:
+        return None
+    return float(min(shared) if outermost == "left" else max(shared))
+
+
+def mark_margin_notes(lines: list[Line], edges: Edges) -> None:
+    """Give each margin note of a page (see the module doc) a block of its own and mark
+    it, in place; ``edges``: the text block's for the page."""
+    left, right = edges
+    if left is None and right is None:
+        return
+    for ln in lines:
+        outside = (left is not None and ln.bbox[2] <= left - MARGIN_GAP) or \
+            (right is not None and ln.bbox[0] >= right + MARGIN_GAP)
+        if not outside or not any(c.isalpha() for c in ln.text):
+            continue
+        if any(_beside(ln, other, left, right) for other in lines):
+            ln.margin = True
+            ln.block = MARGIN_BLOCK + ln.block
+
+
+def _beside(note: Line, other: Line, left: float | None, right: float | None) -> bool:
+    """Whether ``other`` is a line of ``note``'s source block inside the text block, on
+    ``note``'s baseline (to half a line), in another font."""
+    if other is note or other.margin or other.block != note.block:
+        return False
+    if left is not None and other.bbox[0] < left - MARGIN_GAP:
+        return False
+    if right is not None and other.bbox[2] > right + MARGIN_GAP:
+        return False
+    height = max(note.bbox[3] - note.bbox[1], 1.0)
+    if abs(other.bbox[3] - note.bbox[3]) > 0.5 * height:
+        return False
+    # the face is the font: an OCR layer's one font sets lines of wandering sizes
+    return bool(other.font) and bool(note.font) and other.font != note.font
