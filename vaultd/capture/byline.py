@@ -77,6 +77,14 @@ _WORD_BRACKETS_RE = re.compile(r"(?<=\w)[\[(](\w{1,3})[\])](?=\W|$)")
 _INLINE_ASIDE_RE = re.compile(r"\s\([^()]*[^\W\d_][^()]*\)")
 
 
+# Marks in a list glued to a name ("De Marchis1,2,3*"), taken off before names are split.
+_MARK_LIST_RE = re.compile(r"(?<=[^\W\d_])\d+(?:\s*[,;]\s*\d+)+[*∗†‡]*")
+
+
+def _pieces(text: str) -> list[str]:
+    return _SPLIT_RE.split(_MARK_LIST_RE.sub("", text))
+
+
 def _printed_digit(m: re.Match[str]) -> bool:
     """A digit set at the end of a word and opening no list of marks ("Name1",
     "abnTeX2"; not "Marchis1,2")."""
@@ -147,7 +155,7 @@ def split_names(text: str, printed: bool = False) -> list[str]:
     text = _ROLE_RE.sub("", text)
     text = LABEL_RE.sub("", text, count=1)
     names: list[str] = []
-    for piece in _SPLIT_RE.split(text):
+    for piece in _pieces(text):
         name = "" if _ASIDE_RE.match(piece) else clean_name(piece, printed)
         if name and looks_like_name(name, printed):
             names.append(name)
@@ -161,7 +169,7 @@ def leading_names(text: str, printed: bool = False) -> list[str]:
     text = _ROLE_RE.sub("", text)
     text = LABEL_RE.sub("", text, count=1)
     names: list[str] = []
-    for piece in _SPLIT_RE.split(text):
+    for piece in _pieces(text):
         if _ASIDE_RE.match(piece):
             continue  # "(MUSO Collaboration)", "(AAS Journals Data Editors)": an aside
         name = clean_name(piece, printed)
@@ -177,7 +185,7 @@ def names_only(text: str, printed: bool = False) -> list[str]:
     """The names of a text that holds nothing but names (a line of a byline set apart);
     [] when any piece of it is no name."""
     names: list[str] = []
-    for piece in _SPLIT_RE.split(text):
+    for piece in _pieces(text):
         name = clean_name(piece, printed)
         if piece.strip() and not (name and looks_like_name(name, printed)):
             return []
