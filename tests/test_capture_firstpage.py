@@ -30,10 +30,12 @@ TRUTH = REPO / "eval" / "firstpage" / "truth.json"
 MDPI = "pdfs-eval/pdfs/mdpi_future_internet_2014_smart_cities.pdf"
 MDPI_DOI = "10.3390/fi6010061"
 # Floors just under what the reader reaches on the truth set (bench/firstpage.py), for
-# the first 56 pages and for the 15 of new kinds added in a second round ("round": 2):
+# the first 56 pages, the 15 of new kinds added in a second round ("round": 2) and the
+# 10 held out until the rules were done ("round": 3):
 # a rule that makes any field worse on either fails here.
 FLOORS = {1: {"title": 0.98, "authors": 0.94, "year": 0.96, "ids": 1.0},
-          2: {"title": 1.0, "authors": 1.0, "year": 1.0, "ids": 1.0}}
+          2: {"title": 1.0, "authors": 1.0, "year": 1.0, "ids": 1.0},
+          3: {"title": 0.6, "authors": 0.6, "year": 0.9, "ids": 1.0}}
 
 
 def _bench() -> ModuleType:
