@@ -20,7 +20,8 @@ from vaultd.cli.common import AppContext, run_command
 # this table against the real commands. Add new commands here.
 COMMANDS: dict[str, tuple[str, str]] = {
     "bib": ("vaultd.cli.cite_cmd",
-            "Print many citations at once (BibTeX by default); exit 1 if a key is unknown."),
+            "Print many citations at once (BibTeX by default); exit 1 if a key is unknown, "
+            "and with --strict 3 if a work is unverified or retracted."),
     "bridge": ("vaultd.cli.bridge_cmd",
                "The browser extension's bridge on 127.0.0.1 (docs/bridge.md)."),
     "capture": ("vaultd.cli.capture_cmd",
