@@ -21,8 +21,7 @@ from vaultd.importers.model import ImportedItem, ImportResult, ItemOrigin
 
 def is_csl_json(data: Any) -> bool:
     items = data if isinstance(data, list) else [data]
-    return bool(items) and all(isinstance(i, dict) for i in items[:5]) and any(
-        "type" in i or "id" in i for i in items[:5])
+    return any(isinstance(i, dict) and ("type" in i or "id" in i) for i in items[:5])
 
 
 def _key(value: Any) -> str | None:

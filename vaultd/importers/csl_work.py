@@ -88,7 +88,10 @@ def clean_csl(item: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     for key, value in item.items():
         if value is None or value == "" or value == []:
             continue
-        if key in NAME_VARS and isinstance(value, list):
+        if key in NAME_VARS:
+            if not isinstance(value, list):
+                warnings.append(f"{key} is not a list of names; read as one name")
+                value = [value]
             names = [n for n in (_name(v) for v in value) if n]
             if names:
                 out[key] = names

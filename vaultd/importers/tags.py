@@ -2,7 +2,8 @@
 
 An Obsidian tag holds letters, digits, ``_``, ``-`` and ``/`` (nesting) and no spaces. A
 tag or a collection name is kept as close as that allows: each run of other characters
-(spaces, punctuation, ``#``) becomes one ``-``, and a ``/`` inside one collection's name
+(spaces, punctuation, ``#``) becomes one ``-``, a tag's ``/`` nests (``Law / International``
+→ ``Law/International``), and a ``/`` inside one collection's name
 becomes ``-`` so that only the collection tree nests (``Reading list/To do`` under
 ``Thesis`` → ``Thesis/Reading-list-To-do``). Letters of any script are kept. The names as
 written stay in ``ImportedItem.source_tags`` and ``ImportedItem.collections``.
@@ -19,7 +20,7 @@ _OTHER_IN_NAME = re.compile(r"[^\w-]+")
 def obsidian_tag(tag: str) -> str | None:
     """A Zotero tag as an Obsidian tag ('machine learning' → 'machine-learning'), or None
     when nothing of it is left."""
-    out = _OTHER.sub("-", tag.strip()).strip("-/")
+    out = _OTHER.sub("-", re.sub(r"\s*/\s*", "/", tag.strip())).strip("-/")
     out = re.sub(r"/{2,}", "/", out)
     return out or None
 
