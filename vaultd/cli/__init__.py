@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
              "show the note it becomes plus one search hit."),
     "enrich": ("vaultd.cli.enrich_cmd",
                "Add the local LLM's paraphrase and implication to each content chunk of a note."),
+    "import": ("vaultd.cli.import_cmd", "Bring a library in: Zotero itself, or a Better BibTeX JSON, CSL-JSON or RIS file."),
     "index": ("vaultd.cli.index_cmd",
               "Index paper notes and your own Markdown notes for `vaultd search` and MCP recall."),
     "init": ("vaultd.cli.init_cmd",
