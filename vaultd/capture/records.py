@@ -9,30 +9,13 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import json
 import sqlite3
 from collections.abc import Iterator
-from pathlib import Path
 
-from pydantic import ValidationError
-
+from vaultd import record_store
 from vaultd.citekey import filename_to_key
 from vaultd.models import MetaFile
-from vaultd.vault import Vault, atomic_write_text
-
-
-def read_meta(path: Path) -> MetaFile | None:
-    try:
-        return MetaFile.model_validate_json(path.read_bytes())
-    except (OSError, ValidationError, ValueError):
-        return None
-
-
-def write_meta(vault: Vault, meta: MetaFile) -> Path:
-    path = vault.meta_path(meta.cite_key)
-    data = meta.model_dump(mode="json", by_alias=True, exclude_none=False)
-    atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    return path
+from vaultd.vault import Vault
 
 
 def record(db: sqlite3.Connection, meta: MetaFile) -> None:
@@ -47,14 +30,14 @@ def record(db: sqlite3.Connection, meta: MetaFile) -> None:
 
 def sync(vault: Vault, db: sqlite3.Connection) -> None:
     """Rebuild the index from raw/*.meta.json when the two disagree."""
-    files = sorted(vault.raw.glob("*.meta.json"))
+    files = record_store.paths(vault)
     (count,) = db.execute("SELECT count(*) FROM captures").fetchone()
     if count == len(files):
         return
     with db:
         db.execute("DELETE FROM captures")
     for f in files:
-        meta = read_meta(f)
+        meta = record_store.read_path(f)
         if meta is not None:
             record(db, meta)
 
@@ -79,7 +62,7 @@ def find(db: sqlite3.Connection, *, doi: str | None = None, arxiv_id: str | None
 
 def taken_keys(vault: Vault, db: sqlite3.Connection) -> set[str]:
     keys = {str(r[0]) for r in db.execute("SELECT cite_key FROM captures")}
-    stems = [p.name.removesuffix(".meta.json") for p in vault.raw.glob("*.meta.json")]
+    stems = [p.name.removesuffix(record_store.META_SUFFIX) for p in record_store.paths(vault)]
     stems += [p.stem for p in vault.raw.glob("*.pdf")]
     # A new key must not land on any note in wiki/ (the user's own included): keys are
     # file names there.

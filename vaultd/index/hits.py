@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote as urlquote
 
+from vaultd import record_store
 from vaultd.citekey import key_to_filename
 
 if TYPE_CHECKING:
@@ -73,22 +74,10 @@ _RETRACTED_RE = re.compile(r'"retracted"\s*:\s*true')
 
 def retraction_label(vault: Vault, cite_key: str) -> str | None:
     """'RETRACTED (…)' when the work's record says it was retracted, else None."""
-    try:
-        raw = vault.meta_path(cite_key).read_text(encoding="utf-8")
-    except OSError:
-        return None
-    if not _RETRACTED_RE.search(raw):  # the common case, without parsing the record
-        return None
-    from pydantic import ValidationError
-
-    from vaultd.models import MetaFile
     from vaultd.trust import retracted_label
 
-    try:
-        meta = MetaFile.model_validate_json(raw)
-    except (ValidationError, ValueError):
-        return None
-    return retracted_label(meta.work.notices) if meta.work.retracted else None
+    meta = record_store.get(vault, cite_key)  # read once per record while it is unchanged
+    return retracted_label(meta.work.notices) if meta and meta.work.retracted else None
 
 
 def hit_from_row(row: dict[str, Any], score: float, matched: list[str], terms: Sequence[str],

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from vaultd import record_store
 from vaultd.canonical import text_sha256
 from vaultd.citekey import filename_to_key, key_to_filename
 from vaultd.errors import InputError, NoteFormatError, VaultdError
@@ -63,25 +64,17 @@ def suggest(query: str, works: dict[str, tuple[str, str]], limit: int = 5,
 
 
 def _meta_title(vault: Vault, key: str) -> str:
-    try:
-        meta = MetaFile.model_validate_json(vault.meta_path(key).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return ""
-    return meta.title or ""
+    meta = record_store.get(vault, key)
+    return (meta.title or "") if meta else ""
 
 
 def load_meta(vault: Vault, cite_key: str, *, index_db: Any = None) -> MetaFile:
-    path = vault.meta_path(cite_key)
-    if not cite_key or not path.is_file():
+    if not record_store.exists(vault, cite_key):
         hints = suggest(cite_key, known_works(vault, index_db), vault=vault) if cite_key else []
         tail = ("; did you mean: " + "; ".join(hints)) if hints else \
             "; list keys with `vaultd search` or capture the paper first"
         raise UnknownKeyError(f"unknown cite key {cite_key!r}{tail}", hints)
-    try:
-        return MetaFile.model_validate_json(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise InputError(f"cannot read {vault.rel(path)}: {exc.__class__.__name__}; "
-                         f"re-capture with `vaultd capture --refresh {cite_key}`") from exc
+    return record_store.load(vault, cite_key)
 
 
 CSL_JSON = "csl-json"  # an export format beside the citation styles

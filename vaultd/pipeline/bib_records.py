@@ -9,8 +9,7 @@ saved under a new key, and the message names the work that holds the key.
 
 from __future__ import annotations
 
-from vaultd import citekey
-from vaultd.capture import records
+from vaultd import citekey, record_store
 from vaultd.capture.bib import BibEntry
 from vaultd.models import Work
 from vaultd.pipeline.capture_store import CaptureResult, CaptureRun
@@ -63,7 +62,7 @@ def bib_key_warnings(run: CaptureRun, entry: BibEntry, key: str | None,
 
 def named(run: CaptureRun, key: str) -> str:
     """The work a key holds, as a message names it: its title and id."""
-    meta = records.read_meta(run.vault.meta_path(key))
+    meta = record_store.get(run.vault, key)
     if meta is None:
         return "another record"
     ident = f"doi:{meta.work.doi}" if meta.work.doi else \

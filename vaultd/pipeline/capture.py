@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 
-from vaultd import citekey
+from vaultd import citekey, record_store
 from vaultd.capture import records
 from vaultd.capture.bib import BibEntry, read_bib_library
 from vaultd.capture.detect import (
@@ -177,8 +177,8 @@ def pending_retries(vault: Vault) -> list[str]:
     """Cite keys of records saved with ``needs_retry`` (a local PDF captured while every
     metadata source was down) whose PDF is still under raw/."""
     keys: list[str] = []
-    for path in sorted(vault.raw.glob("*.meta.json")) if vault.raw.is_dir() else []:
-        meta = records.read_meta(path)
+    for path in record_store.paths(vault):
+        meta = record_store.read_path(path)
         if meta is not None and meta.needs_retry and vault.pdf_path(meta.cite_key).is_file():
             keys.append(meta.cite_key)
     return keys
@@ -386,7 +386,7 @@ async def _capture_item(run: CaptureRun, arxiv_id: str | None, doi: str | None,
     work.warnings = unique([*work.warnings, *warnings])
     # A record the user entered fields in is refreshed even when no source knows it.
     entered = existing is not None and bool(
-        (meta := records.read_meta(run.vault.meta_path(existing))) and meta.user)
+        (meta := record_store.get(run.vault, existing)) and meta.user)
     if not work.title and not work.authors and not cite_key and not entered:
         what = arxiv_id or doi or (pdf_file.name if pdf_file else "this item")
         if all_down:

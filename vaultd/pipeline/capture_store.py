@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from vaultd import citekey
+from vaultd import citekey, record_store
 from vaultd.capture import records
 from vaultd.capture.http import Fetcher
 from vaultd.capture.metadata import Gathered
@@ -77,7 +77,7 @@ def same_paper(run: CaptureRun, key: str, work: Work, *, guessed: bool = False) 
     suffixed = sorted(k for k in records.taken_keys(run.vault, run.db)
                       if re.fullmatch(rf"{re.escape(low)}(?:[a-z]|_\d+)", citekey.fold_key(k)))
     for candidate in [key, *suffixed]:
-        meta = records.read_meta(run.vault.meta_path(candidate))
+        meta = record_store.get(run.vault, candidate)
         if meta is None or ids_differ(meta.work, work):
             continue
         if titles_match(meta.work.title, work.title) or not (meta.work.title or work.title):
@@ -99,11 +99,11 @@ def same_work(run: CaptureRun, work: Work) -> str | None:
         return None
     if run.titles is None:
         run.titles = {}
-        for path in sorted(run.vault.raw.glob("*.meta.json")):
-            if (meta := records.read_meta(path)) is not None:
+        for path in record_store.paths(run.vault):
+            if (meta := record_store.read_path(path)) is not None:
                 _index_title(run, meta)
     for key in run.titles.get(normalise_title(work.title), []):
-        meta = records.read_meta(run.vault.meta_path(key))
+        meta = record_store.get(run.vault, key)
         if meta is None or meta.work.year != work.year or ids_differ(meta.work, work):
             continue
         first = [family_key(w.authors[0]) if w.authors else "" for w in (meta.work, work)]
@@ -137,7 +137,7 @@ def new_key(run: CaptureRun, work: Work, cite_key: str | None, *,
 def existing_record(run: CaptureRun, key: str, pdf_file: Path | None,
               pdf_sha: str | None) -> CaptureResult | None:
     """The existing record; a new PDF attaches to a metadata-only record (None = go on)."""
-    meta = records.read_meta(run.vault.meta_path(key))
+    meta = record_store.get(run.vault, key)
     if meta is None:
         return None  # index is stale; recapture under the same key
     if pdf_file is not None and meta.pdf is None:
@@ -146,7 +146,7 @@ def existing_record(run: CaptureRun, key: str, pdf_file: Path | None,
         meta.pdf_sha256 = pdf_sha
         meta.warnings = [w for w in meta.warnings if w not in _NO_PDF_HINTS]
         meta.work.warnings = [w for w in meta.work.warnings if w not in _NO_PDF_HINTS]
-        records.write_meta(run.vault, meta)
+        record_store.write(run.vault, meta)
         records.record(run.db, meta)
         return CaptureResult(key, "refreshed", run.vault.pdf_path(key), meta,
                              list(meta.warnings), meta.needs_retry,
@@ -164,7 +164,7 @@ def write_record(run: CaptureRun, key: str, work: Work, pdf_file: Path | None, p
     user entered (laid over the sources' fresh answer)."""
     vault = run.vault
     fields = dict(field_sources or {})
-    old = records.read_meta(vault.meta_path(key)) if refreshed else None
+    old = record_store.get(vault, key) if refreshed else None
     user = rebased(old.user, work, fields) if old is not None else {}
     if user:
         work, fields = apply_user(work, fields, user)
@@ -190,7 +190,7 @@ def write_record(run: CaptureRun, key: str, work: Work, pdf_file: Path | None, p
                               pdf_sha256=pdf_sha if has_pdf else None, captured_at=now,
                               needs_retry=needs_retry, notes=list(notes),
                               field_sources=fields, agreed=list(agreed or []), user=user)
-    records.write_meta(vault, meta)
+    record_store.write(vault, meta)
     records.record(run.db, meta)
     _index_title(run, meta)
     status: Status = "refreshed" if refreshed else ("created" if has_pdf else "metadata-only")

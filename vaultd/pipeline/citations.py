@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from vaultd import record_store
 from vaultd.config import Settings
 from vaultd.formats import CitationRenderer
 from vaultd.formats.styles import resolve_all
@@ -104,13 +105,12 @@ def refresh_notes(vault: Vault, renderer: CitationRenderer,
                   progress: Callable[[int, int], None] | None = None) -> RefreshReport:
     """Re-render the citations region of every note (after a style or locale change):
     all works in one batch, each note rewritten only where its citations changed."""
-    from vaultd.capture.records import read_meta
     from vaultd.notes.markdown import replace_citations
 
     report = RefreshReport()
     metas: dict[str, MetaFile] = {}
-    for path in sorted(vault.raw.glob("*.meta.json")):
-        meta = read_meta(path)
+    for path in record_store.paths(vault):
+        meta = record_store.read_path(path)
         if meta is None:
             report.skipped.append(vault.rel(path))
             continue

@@ -17,13 +17,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
+from vaultd import record_store
 from vaultd.citekey import key_to_filename
 from vaultd.config import Settings
 from vaultd.enrich.pending import pending_chunks
-from vaultd.errors import InputError, ParseError
-from vaultd.models import Chunk, MetaFile, Note, NoteMeta
+from vaultd.errors import ParseError
+from vaultd.models import Chunk, Note, NoteMeta
 from vaultd.parse.algorithms import is_algorithm_caption
 from vaultd.parse.base import Block, Box
 from vaultd.parse.chunker import chunk_blocks, with_page_labels
@@ -47,17 +46,6 @@ class CompileResult:
     pages: int
     warnings: list[str] = field(default_factory=list)
     pending: int = 0  # content chunks of the note written still awaiting enrichment
-
-
-def read_meta(vault: Vault, cite_key: str) -> MetaFile:
-    path = vault.meta_path(cite_key)
-    if not path.is_file():
-        raise InputError(f"{vault.rel(path) if path.parent.exists() else path}: no such record; "
-                         f"capture it first (`vaultd capture ...`)")
-    try:
-        return MetaFile.model_validate_json(path.read_text(encoding="utf-8"))
-    except (ValidationError, ValueError) as exc:
-        raise InputError(f"{path}: unreadable meta file ({exc.__class__.__name__}); capture it again") from exc
 
 
 def _write_crop(path: Path, data: bytes) -> None:
@@ -203,7 +191,7 @@ def vault_ids(vault: Vault) -> dict[str, str]:
     """``doi:…``/``arxiv:…`` → cite key for every record in raw/ (plain JSON reads, no
     validation; a record unchanged since the last call is not read again)."""
     known: dict[str, str] = {}
-    paths = sorted(vault.raw.glob("*.meta.json"))
+    paths = record_store.paths(vault)
     present = set(paths)
     with _IDS_LOCK:  # forget records that left the vault
         for gone in [p for p in _IDS_CACHE if p.parent == vault.raw and p not in present]:
@@ -264,7 +252,7 @@ def compile_note(
 
     A note that already exists is rewritten where it is; a new one goes to
     ``wiki/[folder/]<cite_key>.md``."""
-    meta = read_meta(vault, cite_key)
+    meta = record_store.load(vault, cite_key)
     if meta.video:  # a talk or video: its note is made from its transcript
         from vaultd.pipeline.video_note import compile_video
 

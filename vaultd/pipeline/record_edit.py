@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from vaultd import record_store
 from vaultd.capture import records
 from vaultd.capture.user import NAMES, apply_user, entered, without_user
 from vaultd.config import Settings
@@ -38,7 +39,7 @@ class EditResult:
 
 
 def read_record(vault: Vault, cite_key: str) -> MetaFile:
-    meta = records.read_meta(vault.meta_path(cite_key))
+    meta = record_store.get(vault, cite_key)
     if meta is None:
         if vault.meta_path(cite_key).is_file():
             raise InputError(f"cannot read {vault.rel(vault.meta_path(cite_key))}; capture "
@@ -77,7 +78,7 @@ def edit_record(vault: Vault, cite_key: str, values: Mapping[str, Any],
                    or (a in new.user) != (a in meta.user)]
         if not changed:
             return meta, []
-        records.write_meta(vault, new)
+        record_store.write(vault, new)
         db = open_state_db(vault.state_db)
         try:
             records.record(db, new)  # a DOI or arXiv id the user gave finds the record

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from vaultd import citekey
+from vaultd import citekey, record_store
 from vaultd.capture import records
 from vaultd.capture.user import apply_user, rebased
 from vaultd.config import Settings
@@ -98,8 +98,8 @@ def store_video(vault: Vault, files: VideoFiles) -> Path:
 
 def _existing_key(vault: Vault, video_id: str) -> str | None:
     want = f"raw/youtube/{video_id}/"
-    for path in vault.raw.glob("*.meta.json"):
-        meta = records.read_meta(path)
+    for path in record_store.paths(vault):
+        meta = record_store.read_path(path)
         if meta is not None and meta.video == want:
             return meta.cite_key
     return None
@@ -112,7 +112,7 @@ def capture_video_files(run: CaptureRun, info_path: Path, cite_key: str | None) 
     known = _existing_key(vault, files.info.id)
     work = video_work(files.info)
     if known is not None and not run.refresh:
-        meta = records.read_meta(vault.meta_path(known))
+        meta = record_store.get(vault, known)
         if meta is not None:
             store_video(vault, files)
             video_playlist.remember(vault, files.data, cite_key=known)
@@ -134,14 +134,14 @@ def capture_video_files(run: CaptureRun, info_path: Path, cite_key: str | None) 
                              "drop the video's .vtt (yt-dlp --write-subs --write-auto-subs)")
     now = datetime.now(UTC).replace(microsecond=0).isoformat()
     work.reconciled = True  # YouTube's own record of its own video: nothing to cross-check
-    old = records.read_meta(vault.meta_path(key)) if known is not None else None
+    old = record_store.get(vault, key) if known is not None else None
     user = rebased(old.user, work, {}) if old is not None else {}
     fields: dict[str, list[str]] = {}
     if user:  # the fields the user entered stay theirs
         work, fields = apply_user(work, fields, user)
     meta = MetaFile.from_work(key, work, video=vault.rel(folder) + "/", captured_at=now,
                               field_sources=fields, user=user)
-    records.write_meta(vault, meta)
+    record_store.write(vault, meta)
     records.record(run.db, meta)
     video_playlist.remember(vault, files.data, cite_key=key)
     return CaptureResult(key, "refreshed" if known else "created", None, meta,

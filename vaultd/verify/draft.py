@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from vaultd import record_store
 from vaultd.canonical import text_sha256
 from vaultd.citekey import filename_to_key, is_valid_key
 from vaultd.errors import InputError, VaultdError
@@ -118,11 +119,8 @@ class Works:
     def _load(self, key: str) -> _Work | None:
         from vaultd.notes.markdown import parse_note
 
-        if not key or not is_valid_key(key) or not self.vault.meta_path(key).is_file():
-            return None
-        try:
-            meta = MetaFile.model_validate_json(self.vault.meta_path(key).read_text(encoding="utf-8"))
-        except ValueError:
+        meta = record_store.get(self.vault, key) if key and is_valid_key(key) else None
+        if meta is None:
             return None
         chunks: list[Chunk] = []
         note = self.vault.note_path(key)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from vaultd import record_store
 from vaultd.citekey import filename_to_key
 from vaultd.config import load_settings
 from vaultd.errors import NoteFormatError, VaultdError
@@ -101,12 +102,11 @@ def _check_video(vault: Vault, note: Note, rel: str, report: VerifyReport) -> No
     """A video's transcript chunks against the stored subtitle file, re-read and re-cut
     the way compile did. Slide text (OCR of frames whose media is usually not kept) and
     speech-recognition transcripts cannot be re-derived: they are not reported."""
-    from vaultd.pipeline.compile import read_meta
     from vaultd.pipeline.video_note import rederive
 
     key = note.meta.cite_key
     try:
-        fresh = rederive(vault, load_settings(vault.config_path), read_meta(vault, key))
+        fresh = rederive(vault, load_settings(vault.config_path), record_store.load(vault, key))
     except VaultdError as exc:
         report.findings.append(finding("MISSING", note.meta.raw or rel, key, f"{key}: {exc}"))
         return
