@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import logging
-import os
 
 import pytest
 
@@ -54,7 +53,7 @@ def test_a_record_changed_on_disk_is_read_again(vault: Vault) -> None:
     other = vault.meta_path("smith2020title").with_suffix(".tmp")
     other.write_text(_meta("smith2020title", "Second").model_dump_json(by_alias=True),
                      encoding="utf-8")
-    os.replace(other, vault.meta_path("smith2020title"))
+    other.replace(vault.meta_path("smith2020title"))
     assert record_store.load(vault, "smith2020title").work.title == "Second"
 
 
