@@ -43,7 +43,8 @@ _NOT_NAME_WORDS = {
 # A byline may name a group as an author ("R Core Team", "ATLAS Collaboration").
 _GROUP_WORDS = {"team", "equipe", "équipe", "equipo", "collaboration", "consortium",
                 "committee", "investigators", "contributors", "developers", "project",
-                "network", "initiative"}
+                "network", "initiative", "editors", "authors"}
+_GROUP_LINKS = {"of", "the", "for", "and", "de", "du", "des", "der", "für"}
 _CJK_RE = re.compile(r"^[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,4}$")
 # Marks bylines set beside names: footnote symbols, ORCID and mail icons, digits, brackets
 # (and the "?" and quotes an OCR layer reads raised marks as).
@@ -65,7 +66,7 @@ LABEL_RE = re.compile(
     r"submitted\s+|presented\s+|prepared\s+)?by|authors?\s*:|autor(?:es|a)?\s*:|"
     r"auteurs?\s*:|verfasser(?:in)?\s*:|vorgelegt\s+von|eingereicht\s+von|von|"
     r"th[èe]se\s+pr[ée]sent[ée]e\s+par|pr[ée]sent[ée]e?\s+par|par|"
-    r"apresentad[ao]\s+por|por|研究生|作者|申请人|姓名|저자|발표자)\s*[:：]?\s*",
+    r"apresentad[ao]\s+por|por|研究生|作者|申请人|姓名|저자|발표자)(?![A-Za-zÀ-ÿ])\s*[:：]?\s*",
     re.IGNORECASE)
 
 
@@ -126,6 +127,12 @@ def _word_ok(word: str, printed: bool) -> bool:
     return all(c.isalpha() or c in "'’-.‐" for c in word)
 
 
+def _is_group_word(word: str) -> bool:
+    """'Team', 'editors', 'Subcommittee': a word that names a group of people."""
+    lower = word.lower()
+    return any(lower == g or (lower.endswith(g) and len(g) > 6) for g in _GROUP_WORDS)
+
+
 def looks_like_name(text: str, printed: bool = False) -> bool:
     """True when ``text`` reads as one person's name (or a group's, as 'R Core Team');
     ``printed`` as for ``clean_name``."""
@@ -135,8 +142,11 @@ def looks_like_name(text: str, printed: bool = False) -> bool:
     if _CJK_RE.match(name.replace(" ", "")):
         return True
     words = name.split()
-    if any(w.lower() in _GROUP_WORDS for w in words) and len(words) <= MAX_NAME_WORDS:
-        return words[0][:1].isupper() and all(w != w.lower() for w in words)
+    if any(_is_group_word(w) for w in words) and len(words) <= MAX_NAME_WORDS:
+        # the group's own name is capitalised ("R Core Team", "TUGboat editors",
+        # "Online-Journal Subcommittee of JPSJ", "Equipe abnTeX2")
+        return words[0][:1].isupper() and all(
+            w != w.lower() or _is_group_word(w) or w in _GROUP_LINKS for w in words)
     if not 2 <= len(words) <= MAX_NAME_WORDS:
         return False
     if any(len(w.strip(".,")) > 1 and w.lower().strip(".,") in _NOT_NAME_WORDS for w in words):

@@ -21,6 +21,7 @@ TITLE_ZONE = 0.72  # a title starts in the top 72 % of the page (theses set it m
 MARGIN_ZONE = 0.08  # the top and bottom 8 %: running heads, citation lines, footers
 MIN_TITLE_LETTERS = 4
 MASTHEAD_WORDS = 4  # a journal's name set large is this short
+MASTHEAD_NAME_WORDS = 8  # a journal's full name ("International Journal of …") is no longer
 MAX_TITLE_WORDS = 45
 
 
@@ -69,6 +70,15 @@ _BANNER_RE = re.compile(
     r"abstract|summary|contents|table\s+of\s+contents|introduction|resumo|resumen|"
     r"résumé|zusammenfassung|аннотация|оглавление|содержание|摘要|目录|keywords?)"
     r"(?:\W+(?:open\s+access|article))?\W*$", re.IGNORECASE)
+# A banner naming the kind of paper, after the journal's short name: "Full Paper",
+# "IJDC | General Article", "Regular article".
+_KIND_BANNER_RE = re.compile(
+    r"^(?:[^|]{0,40}\|\s*)?(?:(?!(?:a|an|the|of|for|on|to|in)\b)\w+\s+){0,2}"
+    r"(?:article|paper|review|communication|letter|note|report|contribution)\s*$",
+    re.IGNORECASE)
+# A citation line (volume, issue, year in parentheses): in a page margin it is furniture.
+_CITATION_LINE_RE = re.compile(
+    r"\b(?:vol(?:ume)?\.?|no\.|issue|pp\.)\s*\d|\(\d{4}\)", re.IGNORECASE)
 _HEADING_RE = re.compile(r"^\s*(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+\w")
 _NUMBER_RE = re.compile(r"\d{2,}")  # a citation line's year, volume or pages
 _ID_RE = re.compile(r"\b(?:doi|issn|isbn|arxiv|pii|e-?mail|https?://|www\.)", re.IGNORECASE)
@@ -79,12 +89,13 @@ def _letters(text: str) -> int:
 
 
 def _groups(lines: Sequence[TextLine]) -> list[list[TextLine]]:
-    """Runs of consecutive lines in one size that stand one under the other."""
+    """Runs of consecutive lines in one size and weight that stand one under the other."""
     groups: list[list[TextLine]] = []
     for line in lines:
         for group in groups:
             last = group[-1]
-            if _close_size(last.size, line.size) and 0 <= line.y0 - last.y0 <= \
+            if _close_size(last.size, line.size) and last.bold == line.bold and \
+                    0 <= line.y0 - last.y0 <= \
                     (1 + TITLE_LINE_GAP) * line.size and _overlaps(last, line) and \
                     line is not last and line.y0 > last.y0 + 0.5 * line.size:
                 group.append(line)
@@ -119,8 +130,9 @@ def is_masthead(text: str, others: Sequence[TextLine], size: float, height: floa
     """True for a journal's name set large: it names a journal, or the page prints the
     same words again in smaller print in its citation line or in a page margin (a title's
     words come back in the prose too, and that makes no masthead)."""
-    if _MASTHEAD_RE.search(text.strip()):
-        return True
+    m = _MASTHEAD_RE.search(text.strip())
+    if m and (m.start() == 0 or len(text.split()) <= MASTHEAD_NAME_WORDS):
+        return True  # a title that names a journal ("Guide to Canadian Journal of …") is none
     key = loose(text)
     if len(key) < 4 or len(text.split()) > MASTHEAD_WORDS:
         return False  # a title is repeated in the citation line too: only short names
@@ -130,7 +142,7 @@ def is_masthead(text: str, others: Sequence[TextLine], size: float, height: floa
 
 
 def is_banner(text: str) -> bool:
-    return bool(_BANNER_RE.match(text))
+    return bool(_BANNER_RE.match(text) or _KIND_BANNER_RE.match(text))
 
 
 def _eligible(text: str, group: Sequence[TextLine], lines: Sequence[TextLine],
@@ -139,6 +151,9 @@ def _eligible(text: str, group: Sequence[TextLine], lines: Sequence[TextLine],
         return False
     if group[0].y0 > TITLE_ZONE * height:
         return False
+    in_margin = not MARGIN_ZONE * height < group[0].y0 < (1 - MARGIN_ZONE) * height
+    if in_margin and _CITATION_LINE_RE.search(text):
+        return False  # a running head with the volume and issue
     if is_banner(text) or _HEADING_RE.match(text) or _ID_RE.search(text) or "@" in text:
         return False
     others = [ln for ln in lines if ln not in group]
@@ -146,7 +161,8 @@ def _eligible(text: str, group: Sequence[TextLine], lines: Sequence[TextLine],
 
 
 def find_title(lines: Sequence[TextLine], height: float) -> Title | None:
-    """The page's title: the largest eligible group of lines, the topmost among equals."""
+    """The page's title: the largest eligible group of lines; among groups of one size,
+    a bold one over one that is not, then the topmost."""
     groups = _groups(lines)
     best: Title | None = None
     for group in groups:
@@ -156,6 +172,7 @@ def find_title(lines: Sequence[TextLine], height: float) -> Title | None:
         if not _eligible(text, group, lines, height):
             continue
         if best is None or group[0].size > best.size + SIZE_TOLERANCE_PT or (
-                same_size(group[0].size, best.size) and group[0].y0 < best.top):
+                same_size(group[0].size, best.size)
+                and (group[0].bold, -group[0].y0) > (best.lines[0].bold, -best.top)):
             best = Title(text, list(group))
     return best

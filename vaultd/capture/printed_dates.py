@@ -7,7 +7,9 @@ topmost year among equals):
    a thesis defence ("Soutenue le …"), arXiv's stamp;
 2. the citation line or masthead: a year beside a volume, issue, pages or proceedings
    ("Future Internet 2014, 6, 61-75", "160 (2008)", "Proceedings of NAACL-HLT 2018"), an
-   issue date at the top of the page, a thesis' degree line ("University of …, 1994");
+   issue date at the top of the page, a thesis' degree line ("University of …, 1994"),
+   the meeting a paper was presented at ("Presented at the 2019 …", "written for
+   presentation as the 1992 International Winter Meeting");
 3. a copyright line ("© 2016", "c⃝2017", "Copyright 2017");
 4. the document's own date: a version, draft or "Dated:" line, a line that is only a date.
 
@@ -80,6 +82,9 @@ _CJK_DIGITS = {"〇": 0, "○": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四"
                "七": 7, "八": 8, "九": 9}
 _CJK_YEAR_RE = re.compile(r"([〇○零一二三四五六七八九]{4})\s*年")
 _ARXIV_STAMP_RE = re.compile(rf"arXiv:\S+\s*\[[^\]]+\]\s+\d{{1,2}}\s+\w+\s+{_YEAR}")
+# A paper's conference: "Presented at the 2019 …", "for presentation as the 1992 …".
+_PRESENTED_RE = re.compile(r"\b(?:presented\s+at|(?:for\s+)?presentation\s+(?:at|as))\b"
+                           r"[^.;]{0,60}$", re.IGNORECASE)
 RANKS = {"published": 1, "citation": 2, "copyright": 3, "document": 4}
 
 
@@ -128,6 +133,8 @@ def _rank(line: DatedLine, text: str, at: int, thesis: bool) -> int | None:
         return RANKS["published"]
     if _COPYRIGHT_RE.search(clause):
         return RANKS["copyright"]
+    if _PRESENTED_RE.search(clause):
+        return RANKS["citation"]  # "written for presentation as the 1992 … Meeting"
     edge = line.position <= EDGE_ZONE or line.position >= 1 - EDGE_ZONE
     if _CITATION_RE.search(text) and (edge or not _looks_like_prose(text)):
         return RANKS["citation"]
