@@ -96,13 +96,15 @@ def proc_rss_mb(pid: int) -> float:
 
 
 def start(vault: Path, debounce: float) -> subprocess.Popen[bytes]:
+    from vaultd.service_lock import service_running
+    from vaultd.vault import Vault
+
     env = {**os.environ, **OFFLINE_ENV}
     proc = subprocess.Popen(
         [sys.executable, "-m", "vaultd", "--vault", str(vault), "--quiet", "run",
          "--debounce", str(debounce), "--no-schedule"],
         env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait(lambda: (vault / ".vaultd" / "vaultd.lock").exists()
-         and "pid" in (vault / ".vaultd" / "vaultd.lock").read_text(), 30, "agent start")
+    wait(lambda: bool(service_running(Vault(vault))["running"]), 30, "agent start")
     return proc
 
 

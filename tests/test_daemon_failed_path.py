@@ -14,7 +14,7 @@ from vaultd.vault import Vault
 
 def test_status_lists_a_failure_at_its_inbox_failed_path(vault: Vault) -> None:
     (vault.inbox / "junk.xyz").write_bytes(b"junk")
-    daemon = Daemon(vault, Settings(), scheduler=False, bridge=False, mcp=False)
+    daemon = Daemon(vault, Settings(), scheduler=False)
     assert daemon.queue.enqueue(str(vault.inbox / "junk.xyz"), "fp1") is not None
     job = daemon.queue.claim()
     assert job is not None

@@ -72,7 +72,7 @@ def test_rule_tags_are_added_to_the_note(vault: Vault, settings: Settings,
 def test_scheduler_runs_verify_daily_at_the_configured_time(vault: Vault,
                                                             settings: Settings) -> None:
     settings.daemon.verify_at = "04:30"
-    daemon = Daemon(vault, settings, bridge=False, mcp=False)
+    daemon = Daemon(vault, settings)
     sched = start_scheduler(daemon)
     try:
         trigger = sched.get_job("verify").trigger

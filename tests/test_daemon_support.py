@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from vaultd.daemon.queue import Job, JobQueue
-from vaultd.daemon.status import service_running
+from vaultd.service_lock import service_running
 from vaultd.vault import Vault
 
 POLL = 0.05

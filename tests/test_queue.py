@@ -169,7 +169,7 @@ def test_a_bad_item_that_cannot_be_moved_to_failed_is_still_marked_failed(
 
     empty = vault.inbox / "empty.pdf"
     empty.write_bytes(b"")
-    daemon = Daemon(vault, Settings(), rules=[], scheduler=False, bridge=False, mcp=False)
+    daemon = Daemon(vault, Settings(), rules=[], scheduler=False)
     daemon.queue.enqueue(str(empty), "0:1")
     job = daemon.queue.claim()
     assert job is not None
@@ -209,7 +209,7 @@ def test_after_a_crash_the_jobs_that_were_running_are_retried_one_at_a_time(
     settings = Settings()
     settings.daemon.inbox_lease_settle_seconds = 0  # one machine: the Inbox lease at once
     assert settings.daemon.concurrency >= 2
-    daemon = Daemon(vault, settings, rules=[], scheduler=False, bridge=False, mcp=False)
+    daemon = Daemon(vault, settings, rules=[], scheduler=False)
     daemon._tick(_NoWatcher())  # type: ignore[arg-type]
     assert list(daemon._running) == [first.id]  # a suspect, alone
     daemon._release(first.id)
@@ -243,8 +243,7 @@ def test_a_file_named_pdf_that_is_not_one_says_so_and_what_to_do(vault: Vault) -
 
     junk = vault.inbox / "paper.pdf"
     junk.write_bytes(b"<html><body>Sign in to read</body></html>")
-    daemon = Daemon(vault, Settings(), rules=load_rules(vault.rules_dir), scheduler=False,
-                    bridge=False, mcp=False)
+    daemon = Daemon(vault, Settings(), rules=load_rules(vault.rules_dir), scheduler=False)
     daemon.queue.enqueue(str(junk), "0:1")
     job = daemon.queue.claim()
     assert job is not None

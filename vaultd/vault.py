@@ -1,9 +1,9 @@
-"""The vault on disk: its paths, its creation, atomic writes and the single-instance lock."""
+"""The vault on disk: its paths, its creation and atomic writes (the single-instance lock
+is `service_lock`)."""
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import os
 import re
@@ -11,10 +11,8 @@ import stat
 import tempfile
 import threading
 import unicodedata
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
 
 import platformdirs
 from anyascii import anyascii
@@ -355,30 +353,3 @@ def file_sha256(path: Path) -> str:
         while block := fh.read(1 << 20):
             digest.update(block)
     return digest.hexdigest()
-
-
-@contextlib.contextmanager
-def vault_lock(vault: Vault, name: str = "vaultd.lock") -> Iterator[IO[str]]:
-    """Exclusive, non-blocking lock on the vault (one `vaultd run` per vault).
-
-    The lock is an ``flock`` on ``<machine state dir>/<name>``: the OS drops it when the
-    process dies, so a killed service never leaves a stale lock behind.
-    """
-    path = vault.machine_dir / name
-    fh = path.open("a+", encoding="utf-8")
-    try:
-        try:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as exc:
-            fh.seek(0)
-            holder = fh.read().strip() or "another process"
-            raise VaultError(
-                f"vault {vault.root} is in use by {holder}; stop that process first (`vaultd service uninstall` if it runs as a login service, else end it with Ctrl-C or `kill`)"
-            ) from exc
-        fh.seek(0)
-        fh.truncate()
-        fh.write(f"pid {os.getpid()}\n")
-        fh.flush()
-        yield fh
-    finally:
-        fh.close()

@@ -1,40 +1,23 @@
-"""Who may talk to the bridge: Host, Origin, token and rate checks (pure; no I/O).
+"""Who may talk to the bridge, beyond the Host and token every loopback server checks
+(`vaultd.loopback.guard`): the extension's Origin, pairing and the rate (pure; no I/O).
 
-Each check returns ``None`` when the request may go on, else a :class:`Refusal` with the
-HTTP status and one sentence saying what is wrong and what to do.
+Each check returns ``None`` when the request may go on, else a
+:class:`~vaultd.loopback.guard.Refusal` with the HTTP status and one sentence saying what
+is wrong and what to do.
 """
 
 from __future__ import annotations
 
-import hmac
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from vaultd.loopback.guard import Refusal
+
 EXTENSION_SCHEME = "chrome-extension://"
-
-
-@dataclass(frozen=True)
-class Refusal:
-    status: int
-    error: str
-
-
-def check_host(host: str | None, port: int) -> Refusal | None:
-    """Only ``127.0.0.1:<port>`` and ``localhost:<port>``: a page whose DNS name was
-    rebound to 127.0.0.1 sends its own name here and is refused."""
-    if host is not None and host.lower() in {f"127.0.0.1:{port}", f"localhost:{port}"}:
-        return None
-    return Refusal(421, f"the bridge answers only to 127.0.0.1:{port} and localhost:{port}")
-
-
-def check_token(authorization: str | None, expected: str) -> Refusal | None:
-    scheme, _, given = (authorization or "").partition(" ")
-    if scheme.lower() == "bearer" and given and hmac.compare_digest(given.strip().encode(),
-                                                                    expected.encode()):
-        return None
-    return Refusal(401, "missing or wrong bridge token: pair with `vaultd bridge token` "
-                        "(paste it in the extension's options)")
+SERVED = "the bridge"
+TOKEN_REFUSED = ("missing or wrong bridge token: pair with `vaultd bridge token` "
+                 "(paste it in the extension's options)")
 
 
 def check_origin(origin: str | None, paired: str | None) -> Refusal | None:

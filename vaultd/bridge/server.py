@@ -42,6 +42,7 @@ from vaultd.loopback import (
     bind_loopback,
     header,
 )
+from vaultd.loopback.guard import Refusal, check_host, check_token
 from vaultd.vault import Vault
 
 log = logging.getLogger("vaultd.bridge")
@@ -66,20 +67,21 @@ class Gate:
             return
         b = self.bridge
         origin = header(scope, b"origin")
-        refusal = (guard.check_host(header(scope, b"host"), b.port)
+        refusal = (check_host(header(scope, b"host"), b.port, guard.SERVED)
                    or guard.check_origin(origin, b.paired))
         client = origin or "local"
         if refusal is None and scope["type"] == "http":
             refusal = b.limiter.check(client)
             if refusal is None and scope["method"] == "OPTIONS":
-                refusal = guard.Refusal(403, "the bridge grants no CORS preflight")
+                refusal = Refusal(403, "the bridge grants no CORS preflight")
             length = header(scope, b"content-length")
             if refusal is None and length is not None and length.isdigit() \
                     and int(length) > b.max_body:
-                refusal = guard.Refusal(413, f"the body is over the {b.max_body // 2**20} MB "
-                                             "limit ([bridge] max_capture_mb)")
+                refusal = Refusal(413, f"the body is over the {b.max_body // 2**20} MB "
+                                       "limit ([bridge] max_capture_mb)")
             if refusal is None:
-                refusal = guard.check_token(header(scope, b"authorization"), b.token)
+                refusal = check_token(header(scope, b"authorization"), b.token,
+                                      guard.TOKEN_REFUSED)
         if refusal is not None:
             if scope["type"] == "websocket":
                 await self._refuse_socket(refusal, origin, receive, send)
@@ -94,7 +96,7 @@ class Gate:
 
 
     @staticmethod
-    async def _refuse_socket(refusal: guard.Refusal, origin: str | None, receive: Receive,
+    async def _refuse_socket(refusal: Refusal, origin: str | None, receive: Receive,
                              send: Send) -> None:
         """A web page's socket fails at the handshake (HTTP 403/421). Another extension
         is told why (close code 4403), so it can say "paired with another extension"."""
@@ -196,8 +198,8 @@ class Bridge:
                 await ws.close(4408)
             return
         origin = ws.headers.get("origin")
-        if not isinstance(hello, dict) or hello.get("type") != "hello" or guard.check_token(
-                f"Bearer {hello.get('token')}", self.token) is not None:
+        if not isinstance(hello, dict) or hello.get("type") != "hello" or check_token(
+                f"Bearer {hello.get('token')}", self.token, guard.TOKEN_REFUSED) is not None:
             await ws.close(4401)
             return
         if guard.pairs(origin, self.paired):
@@ -248,6 +250,10 @@ class BridgeServer:
         sock = bind_loopback(settings.bridge.port if port is None else port, "[bridge] port")
         self._server = LoopbackServer(self.bridge.app(), sock, name="vaultd-bridge")
         self.port = self.bridge.port = self._server.port
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
         self._server.start()

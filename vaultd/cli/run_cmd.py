@@ -1,4 +1,9 @@
-"""`vaultd run`: the agent in the foreground (what launchd/systemd start)."""
+"""`vaultd run`: the agent in the foreground (what launchd/systemd start).
+
+The composition root of the long-running interfaces: it builds the agent (``daemon/``),
+the browser bridge (``bridge/``) and MCP over HTTP (``mcp/``), and hands the two servers
+to the agent, which starts them once it holds the vault. None of the three imports another.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,30 @@ import click
 
 from vaultd.cli import main_group
 from vaultd.cli.common import app, load_checked_settings
+from vaultd.config import Settings
+from vaultd.daemon.companions import Companion, Server
+from vaultd.vault import Vault
+
+
+def companions(vault: Vault, settings: Settings) -> list[Companion]:
+    """The servers the agent runs beside it, each when its settings enable it: the browser
+    extension's bridge (docs/bridge.md) and MCP over HTTP, warm (docs/mcp.md)."""
+    out: list[Companion] = []
+    if settings.bridge.enabled:
+        def bridge() -> Server:
+            from vaultd.bridge.server import BridgeServer  # starlette + uvicorn: only when on
+
+            return BridgeServer(vault, settings, agent=True)
+
+        out.append(Companion("browser bridge", bridge))
+    if settings.mcp.enabled:
+        def mcp() -> Server:
+            from vaultd.mcp.http import McpHttpServer  # the MCP SDK: only when on
+
+            return McpHttpServer(vault, settings, warm=True)
+
+        out.append(Companion("MCP over HTTP", mcp, meta_key="mcp"))
+    return out
 
 
 @main_group.command("run")
@@ -42,7 +71,8 @@ def run_command(ctx: click.Context, debounce: float | None, concurrency: int | N
     settings = load_checked_settings(vault.config_path, overrides={"daemon": daemon_over} if daemon_over else None)
     rules = load_rules(vault.rules_dir)  # an invalid rule stops startup with one line
     setup_logging(vault, verbose=not a.quiet)
-    daemon = Daemon(vault, settings, rules, scheduler=not no_schedule)
+    daemon = Daemon(vault, settings, rules, scheduler=not no_schedule,
+                    companions=companions(vault, settings))
     code = daemon.run()
     logging.shutdown()
     if daemon.abandoned:

@@ -1,8 +1,9 @@
-"""`vaultd run`: the long-running service (the composition root of the daemon).
+"""The agent `vaultd run` starts (``cli/run_cmd`` builds it and hands it its companions).
 
 Threads: the main loop (debounce → enqueue → dispatch), ``concurrency`` job workers, one
 enrichment thread (the LLM never holds a job slot), one maintenance thread (wiki
-re-index, library.bib export), watchdog's observer and APScheduler's scheduler.
+re-index, library.bib export), watchdog's observer, APScheduler's scheduler, and the
+servers handed in as companions (the browser bridge, MCP over HTTP).
 """
 
 from __future__ import annotations
@@ -16,20 +17,22 @@ import queue as stdqueue
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
 from vaultd.config import Settings
 from vaultd.daemon import outcomes
+from vaultd.daemon.companions import Companion, start_companions
 from vaultd.daemon.lease import LEASE_FILE, InboxLease
 from vaultd.daemon.queue import Job, JobQueue
 from vaultd.daemon.rules import LINK_EXTENSIONS, LoadedRule, decide, load_rules, read_facts
 from vaultd.daemon.watcher import Debouncer, InboxWatcher, stat_file
 from vaultd.errors import DiskError, VaultdError, disk_error
+from vaultd.service_lock import vault_lock
 from vaultd.statedb import open_state_db
-from vaultd.vault import Vault, vault_lock
+from vaultd.vault import Vault
 
 log = logging.getLogger("vaultd.daemon")
 
@@ -69,11 +72,9 @@ def _shown_path(vault: Vault, path: Path | None) -> str | None:
 
 class Daemon:
     def __init__(self, vault: Vault, settings: Settings, rules: list[LoadedRule] | None = None,
-                 *, scheduler: bool = True, bridge: bool | None = None,
-                 mcp: bool | None = None) -> None:
+                 *, scheduler: bool = True, companions: Sequence[Companion] = ()) -> None:
         self.vault = vault
-        self.use_bridge = settings.bridge.enabled if bridge is None else bridge
-        self.use_mcp = settings.mcp.enabled if mcp is None else mcp
+        self.companions = tuple(companions)
         self.settings = settings
         self.rules = rules if rules is not None else load_rules(vault.rules_dir)
         self.use_scheduler = scheduler
@@ -372,31 +373,6 @@ class Daemon:
                     self._solo = job.id
             self._work.put(job)
 
-    def _start_bridge(self) -> Any:
-        """The browser extension's bridge (docs/bridge.md); the agent runs on without it."""
-        from vaultd.bridge.server import BridgeServer
-
-        try:
-            server = BridgeServer(self.vault, self.settings, agent=True)
-        except VaultdError as exc:
-            log.warning("browser bridge not started: %s", exc)
-            return None
-        server.start()
-        return server
-
-    def _start_mcp(self) -> Any:
-        """MCP over HTTP from the warm agent (docs/mcp.md); the agent runs on without it."""
-        try:
-            from vaultd.mcp.http import McpHttpServer
-
-            server = McpHttpServer(self.vault, self.settings, warm=True)
-        except VaultdError as exc:
-            log.warning("MCP over HTTP not started: %s", exc)
-            return None
-        server.start()
-        self.queue.set_meta("mcp", {"url": server.url, "pid": os.getpid()})
-        return server
-
     def _start_thread(self, target: Callable[[], None], name: str) -> None:
         t = threading.Thread(target=target, name=name, daemon=True)
         t.start()
@@ -434,8 +410,7 @@ class Daemon:
                 from vaultd.daemon.scheduler import start_scheduler
 
                 sched = start_scheduler(self)
-            bridge = self._start_bridge() if self.use_bridge else None
-            mcp = self._start_mcp() if self.use_mcp else None
+            servers = start_companions(self.companions, self.queue.set_meta)
             log.info("vaultd running on %s (%d rules, %d workers)", self.vault.root,
                      len(self.rules), self.settings.daemon.concurrency)
             if ready:
@@ -449,9 +424,8 @@ class Daemon:
                 self.stop_event.wait(tick)
             watcher.stop()
             self.lease.release()
-            for server in (bridge, mcp):
-                if server is not None:
-                    server.stop()
+            for server in servers:
+                server.stop()
             if sched is not None:
                 sched.shutdown(wait=False)
             return self._shutdown()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import importlib
 import importlib.util
 import shutil
@@ -13,26 +12,11 @@ from vaultd.config import Settings
 from vaultd.daemon.lease import lease_status
 from vaultd.daemon.queue import JobQueue
 from vaultd.machine import synced_by
+from vaultd.service_lock import service_running
 from vaultd.statedb import open_state_db
 from vaultd.vault import Vault
 
-LOCK_NAME = "vaultd.lock"
 PROBE_TIMEOUT_SECONDS = 0.5
-
-
-def service_running(vault: Vault) -> dict[str, Any]:
-    """Probe the single-instance lock without taking it over (a shared, non-blocking try)."""
-    path = vault.machine_dir / LOCK_NAME
-    if not path.exists():
-        return {"running": False}
-    with path.open("r", encoding="utf-8") as fh:
-        try:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = fh.read().strip()
-            return {"running": True, "holder": holder or None}
-        fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
-    return {"running": False}
 
 
 def _parser_tiers() -> dict[str, bool]:

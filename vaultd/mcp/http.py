@@ -16,7 +16,6 @@ import logging
 from typing import Any
 
 from vaultd import secrets
-from vaultd.bridge import guard
 from vaultd.config import Settings
 from vaultd.loopback import (
     ASGIApp,
@@ -27,11 +26,15 @@ from vaultd.loopback import (
     bind_loopback,
     header,
 )
+from vaultd.loopback.guard import Refusal, check_host, check_token
 from vaultd.vault import Vault
 
 log = logging.getLogger("vaultd.mcp")
 
 MCP_PATH = "/mcp"
+SERVED = "vaultd's MCP endpoint"
+TOKEN_REFUSED = ("missing or wrong MCP token: add the header 'Authorization: Bearer <token>' "
+                 "(vaultd mcp token)")
 
 
 def mcp_token(vault: Vault, *, reset: bool = False) -> str:
@@ -49,14 +52,11 @@ class McpGate:
             await self.app(scope, receive, send)
             return
         origin = header(scope, b"origin")
-        refusal = guard.check_host(header(scope, b"host"), self.port)
+        refusal = check_host(header(scope, b"host"), self.port, SERVED)
         if refusal is None and origin is not None:
-            refusal = guard.Refusal(403, f"origin {origin} may not use vaultd's MCP endpoint")
+            refusal = Refusal(403, f"origin {origin} may not use {SERVED}")
         if refusal is None:
-            refusal = guard.check_token(header(scope, b"authorization"), self.token)
-            if refusal is not None:
-                refusal = guard.Refusal(401, "missing or wrong MCP token: add the header "
-                                             "'Authorization: Bearer <token>' (vaultd mcp token)")
+            refusal = check_token(header(scope, b"authorization"), self.token, TOKEN_REFUSED)
         if refusal is not None:
             body = json.dumps({"error": refusal.error}).encode()
             await send({"type": "http.response.start", "status": refusal.status,

@@ -387,7 +387,7 @@ def _client_name(ctx: Any) -> str:
 def _agent_state(vault: Vault, settings: Settings | None) -> dict[str, Any]:
     """Whether the agent runs, its last verify, and where its MCP endpoint and browser
     bridge listen (read-only: nothing here starts or locks anything)."""
-    from vaultd.daemon.status import service_running
+    from vaultd.service_lock import service_running
     from vaultd.statedb import daemon_meta
 
     running = bool(service_running(vault)["running"])
@@ -411,7 +411,7 @@ def _browser_tool(server: MCPServer, vault: Vault, settings: Settings) -> None:
         """Drive the user's browser tab through the vaultd extension: navigate (url),
         click/type/wait (CSS selector; text for type), extract (text of selector or the
         page), screenshot, tab_info, ping. Only on origins the user allowed."""
-        from vaultd.bridge.client import send_command
+        from vaultd.loopback.client import send_command
 
         given = {"url": url, "selector": selector, "text": text, "timeout_ms": timeout_ms}
         params = {k: v for k, v in given.items() if v is not None}

@@ -1,4 +1,5 @@
-"""Agent actions sent to the running bridge, as a local program (MCP's ``browser`` tool)."""
+"""Agent actions sent to the running bridge by a local program (the MCP `browser` tool):
+the client side of the loopback, so MCP reaches the bridge without importing it."""
 
 from __future__ import annotations
 

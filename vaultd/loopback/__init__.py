@@ -1,5 +1,9 @@
 """An ASGI app served on 127.0.0.1 in a thread of its own (the bridge, MCP over HTTP).
 
+What the loopback servers share lives in this package, so neither imports the other:
+serving (here), who may talk to them (`guard`: Host and token checks) and the client a
+local program uses to reach the running bridge (`client`).
+
 The socket is bound here, before the thread starts, so a port in use is a clear error at
 once (and port 0 gives a free port, known right away). ``TCP_NODELAY``: without it a
 response written in two parts waits for the client's delayed ACK (~40 ms per request).
