@@ -20,7 +20,8 @@ _ORGANISATION_WORDS = {
     "corporation", "inc", "inc.", "ltd", "ltd.", "gmbh", "llc", "commission", "alliance",
     "laboratory", "laboratories", "centre", "center", "authority",
     "federation", "academy", "bureau", "programme", "program", "partnership",
-    "investigators", "contributors", "developers",
+    "investigators", "contributors", "developers", "editors", "subcommittee", "equipe",
+    "équipe", "equipo",
 }
 
 
