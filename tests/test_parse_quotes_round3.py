@@ -124,3 +124,21 @@ def test_a_booktabs_header_of_interleaved_lines_is_one_header_row(fixtures_dir: 
         "| Corpus | Papers w/ body text | Citation contexts | References to tables / figures / equations"
         " | Linked to graph | Academic disciplines |", "|---|---|---|---|---|---|",
         "| S2ORC (PDF-parse) | 8.1M | full text | yes | S2ORC (full) | multi |"]
+
+
+def test_a_sentence_ended_at_the_page_foot_goes_on_at_a_flush_page_top_when_paragraphs_indent() -> None:
+    # elsarticle sets each line as a block of its own, double spaced; its paragraphs indent
+    chunks = _chunks(QUOTES / "elsevier_elsarticle_preprint_specimen.pdf")
+    para = _holding(chunks, "tends to escape from the crystal. Thus, the temporal coherence")
+    assert [r[0] for r in para.provenance.regions or []] == [1, 2]
+    assert "broken Ell et al. (1998); Snoke (2002). One proposed solution" in para.text  # et al. ends nothing
+    theorem = _holding(chunks, "Theorem 1. In this work")
+    assert "possible BEC. The spatial coherence of the polariton" in theorem.text  # a flush next line
+
+
+def test_a_flush_line_after_a_full_one_goes_on_in_a_double_spaced_thesis() -> None:
+    chunks = _chunks(QUOTES / "thesis_ndsu_example.pdf")
+    para = _holding(chunks, "Paper-styled chapters will have abstracts.")
+    assert "series of empirical conditions, time. Human reason depends on our sense perceptions" in para.text
+    new = _holding(chunks, "The Figure 2.1 is an example image")  # indented: a paragraph of its own
+    assert new.text.startswith("The Figure 2.1")

@@ -5,6 +5,7 @@ that is a sentence's start; and the formula scraps that go on with nothing.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from vaultd.parse.classify import FRAGMENT_MAX, is_prose, lower_words
@@ -21,7 +22,7 @@ def continues(prev: Para, cur: Para) -> bool:
     ``… If I were to write`` | ``a literature review, it would be …`` in the next column)."""
     if prev.type not in ("paragraph", "list") or cur.type != "paragraph":
         return False
-    if prev.text.rstrip().endswith(SENT_END):
+    if prev.text.rstrip().endswith(SENT_END) and not abbreviation_goes_on(prev.text, cur.text):
         return prev.type == "paragraph" and _unindented_column_top(prev, cur)
     if _is_address(prev.text):
         return False  # "NUST, Pakistan shouzib@yahoo.com": no sentence to go on
@@ -47,6 +48,22 @@ def continues(prev: Para, cur: Para) -> bool:
     return first.islower() or (first in ",;)" and first != "") or bool(_INDEX_LEAD_RE.match(cur.text))
 
 
+#: Abbreviations that end no sentence before what follows them: ``et al.`` before a year,
+#: a bracket, a comma or a lowercase word (``Ell et al.`` | ``(1998); Snoke (2002).``),
+#: and the Latin ones that introduce something (``e.g.``, ``i.e.``, ``cf.``) before anything.
+_ET_AL_RE = re.compile(r"\bet al\.$")
+_LATIN_RE = re.compile(r"\b(?:e\.g|i\.e|cf|viz)\.$")
+
+
+def abbreviation_goes_on(text: str, after: str) -> bool:
+    """Whether ``text`` ends on an abbreviation whose sentence goes on in ``after``."""
+    tail = text.rstrip()
+    first = after.lstrip()[:1]
+    if _LATIN_RE.search(tail):
+        return bool(first) and not _ITEM_RE.match(after.lstrip())
+    return bool(_ET_AL_RE.search(tail)) and (first in ("(", ",", ";") or first.isdigit() or first.islower())
+
+
 #: A footnote's mark after a word's comma or semicolon, ending a column's last line
 #: (``Digital archives like arXiv,2`` | ``PubMed Central,3 CiteSeerX …``).
 _NOTE_MARK_RE = re.compile(r"(?<=[^\W\d_][,;])(?:\d{1,2}|[*†‡§¶])$")
@@ -66,14 +83,17 @@ def _unindented_column_top(prev: Para, cur: Para) -> bool:
         return False  # not at the top of the next column or page
     piece = [ln for ln in prev.lines if ln.page == last.page and ln.bbox[0] < last.bbox[2]
              and last.bbox[0] < ln.bbox[2]]  # the last piece's lines, in its column
-    if len(piece) < 2 or len(cur.lines) < 2 or abs(head.size - last.size) > SIZE_STEP:
+    if len(piece) < 2 or abs(head.size - last.size) > SIZE_STEP:
         return False
     em = max(last.size, 1.0)
     full = last.bbox[2] >= max(ln.bbox[2] for ln in piece) - 0.1 * em
     left = min(ln.bbox[0] for ln in prev.lines[1:] if ln.page == prev.lines[0].page) \
         if len(prev.lines) > 1 and prev.lines[1].page == prev.lines[0].page else None
     indents = left is not None and prev.lines[0].bbox[0] >= left + INDENT_EMS * em
-    flush = head.bbox[0] <= min(ln.bbox[0] for ln in cur.lines[1:3]) + 0.2 * em
+    if len(cur.lines) >= 2:
+        flush = head.bbox[0] <= min(ln.bbox[0] for ln in cur.lines[1:3]) + 0.2 * em
+    else:  # a line set as a block of its own (elsarticle): flush with the column before's lines
+        flush = left is not None and abs(head.bbox[0] - min(ln.bbox[0] for ln in piece)) <= 0.2 * em
     return full and indents and flush
 
 
@@ -188,7 +208,9 @@ def next_line(prev: Para, cur: Para) -> bool:
         return False
     tail = prev.text.rstrip()
     colon = tail.endswith(":")
-    if (tail.endswith(SENT_END) and (cur.type == "equation" or not colon)) or _NOTE_END_RE.search(tail):
+    ends = tail.endswith(SENT_END) and not abbreviation_goes_on(tail, cur.text)
+    stops = ends and (cur.type == "equation" or not colon) and not _flush_sentence(prev, cur)
+    if stops or _NOTE_END_RE.search(tail):
         return False
     full_next = cur.type == "equation" or colon  # (a display formula is no full line)
     last, first = prev.lines[-1], cur.lines[0]
@@ -197,9 +219,33 @@ def next_line(prev: Para, cur: Para) -> bool:
     left = min(ln.bbox[0] for ln in prev.lines)  # (a first line alone may be indented)
     return (last.page == first.page and abs(last.size - first.size) <= 0.5 and last.bold == first.bold
             and left - 2.0 * em <= first.bbox[0] <= left + 2.0
-            and -0.5 <= first.bbox[1] - last.bbox[3] <= NEXT_LINE_GAP * em
+            and -0.5 <= first.bbox[1] - last.bbox[3] <= max(NEXT_LINE_GAP * em, _pitch_gap(prev) + 0.1 * em)
             and last.bbox[2] >= right - em and last.bbox[2] - last.bbox[0] >= FULL_LINE_EMS * em
             and (not full_next or first.bbox[2] - first.bbox[0] >= FULL_LINE_EMS * em))
+
+
+def _pitch_gap(para: Para) -> float:
+    """The gap between the lines of ``para``'s last piece (the least of them: a line may
+    stand further off under a formula), or 0 with one line: a double-spaced preprint's
+    lines stand 0.8 ems apart, and its next line does so too."""
+    lines = [ln for ln in para.lines if ln.page == para.lines[-1].page]
+    gaps = [b.bbox[1] - a.bbox[3] for a, b in itertools.pairwise(lines) if b.bbox[1] > a.bbox[1]]
+    return max(0.0, min(gaps)) if gaps else 0.0
+
+
+def _flush_sentence(prev: Para, cur: Para) -> bool:
+    """A new sentence on the next line of a paragraph set one line a block (elsarticle, a
+    thesis): ``prev``'s last piece has two lines or more, the last as full as the widest,
+    and ``cur``, a paragraph, starts no further in than they do (a new paragraph's first
+    line is indented, or follows a short line), as a block's lines are told apart
+    (``_split_group``); ``next_line`` asks the rest (under it at the line pitch)."""
+    if cur.type != "paragraph" or _ITEM_RE.match(cur.text):
+        return False
+    last = prev.lines[-1]
+    piece = [ln for ln in prev.lines if ln.page == last.page]
+    em = max(last.size, 1.0)
+    return len(piece) >= 2 and last.bbox[2] >= max(ln.bbox[2] for ln in piece) - em \
+        and cur.lines[0].bbox[0] <= min(ln.bbox[0] for ln in piece) + INDENT_EMS * em
 
 
 #: A sentence's end with a note's mark after it (``evolvability.3``, ``interviews.33``).

@@ -163,7 +163,10 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    edges, is no part of the paragraph (``vaultd.parse.margins``); a title page of short
 #:    centred lines is front matter under its title; a style larger than the body set
 #:    only in lines standing alone heads sections however common (a deck's frame and
-#:    block titles); an open table's header is the rows above its first inner rule.
+#:    block titles); an open table's header is the rows above its first inner rule;
+#:    ``et al.`` before a year, ``e.g.``, ``i.e.`` end no sentence; in a document set a line
+#:    a block (elsarticle, theses), a flush line after a full one goes on with the
+#:    paragraph at its own line pitch, also at a page top.
 LAYOUT_VERSION = 19
 
 # Spacing accent → combining mark.
