@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from typing import Any
 
 import click
@@ -54,8 +52,8 @@ def capture_command(ctx: click.Context, input_text: str | None, doi: str | None,
     """
     import asyncio
 
-    from vaultd.pipeline.capture import capture_sync
     from vaultd.pipeline.capture import retry_pending as retry_all
+    from vaultd.pipeline.ingest import IngestResult, finish, process
 
     if retry_pending == (input_text is not None):
         raise click.UsageError("give INPUT or --retry-pending (not both)")
@@ -64,32 +62,37 @@ def capture_command(ctx: click.Context, input_text: str | None, doi: str | None,
     a = app(ctx)
     vault = a.vault()
     settings = a.settings(vault)
-    results: list[Any]
     if input_text is None:
-        results = asyncio.run(retry_all(vault, settings))
-        refresh = True
-        if not results and not getattr(results, "failed", None) and not a.quiet:
+        retried = asyncio.run(retry_all(vault, settings))
+        if not retried and not getattr(retried, "failed", None) and not a.quiet:
             stderr.print("no record is waiting for a retry", markup=False)
+        out = finish(vault, settings,
+                     IngestResult(captured=list(retried),
+                                  failed=list(getattr(retried, "failed", []))),
+                     refresh=True, compile=not no_compile, keep_going=True)
     else:
         def waiting(message: str) -> None:  # a slow or offline network is never silent
             stderr.print(message, markup=False, soft_wrap=True)
 
-        results = capture_sync(vault, settings, input_text, doi=doi, cite_key=cite_key,
-                               refresh=refresh, on_wait=None if a.quiet else waiting)
-    compiled = {} if no_compile else _compile_all(vault, settings, results, refresh)
+        out = process(vault, settings, input_text, doi=doi, cite_key=cite_key,
+                      refresh=refresh, compile=not no_compile, keep_going=True,
+                      on_wait=None if a.quiet else waiting)
+    compiled = {k: _compile_json(c) for k, c in out.compiled.items()}
+    for key, c in out.compiled.items():
+        if c.error:
+            stderr.print(f"Error: compile of {key} failed: {c.error}", markup=False)
     # Items of a link file or .bib that failed (the others were captured): one line each.
-    failed: list[tuple[str, str]] = getattr(results, "failed", [])
-    for item, message in failed:
+    for item, message in out.failed:
         stderr.print(f"Error: {item}: {message}", markup=False, soft_wrap=True)
     if as_json:
-        emit_json([*(_result_json(r, compiled.get(r.cite_key)) for r in results),
+        emit_json([*(_result_json(r, compiled.get(r.cite_key)) for r in out.captured),
                    *({"cite_key": None, "status": "failed", "input": item, "error": message}
-                     for item, message in failed)])
+                     for item, message in out.failed)])
         _enrich_hint(settings, compiled, a.quiet)
-        if failed:
+        if out.failed:
             ctx.exit(1)
         return
-    for res in results:
+    for res in out.captured:
         click.echo(res.cite_key)
         if not a.quiet:
             state = res.status + ("" if res.meta.reconciled else " (unreconciled)") \
@@ -98,8 +101,19 @@ def capture_command(ctx: click.Context, input_text: str | None, doi: str | None,
             for line in [*res.notes, *res.warnings]:
                 stderr.print(f"  {line}", markup=False, soft_wrap=True)
     _enrich_hint(settings, compiled, a.quiet)
-    if failed or any(c and "error" in c for c in compiled.values()):
+    if out.failed or any(c.error for c in out.compiled.values()):
         ctx.exit(1)
+
+
+def _compile_json(c: Any) -> dict[str, Any] | None:
+    """One work's compile as `--json` reports it (None: its note was kept as it was)."""
+    if c.skipped:
+        return None
+    if c.error is not None:
+        return {"error": c.error}
+    r = c.result
+    return {"note": str(r.note_path), "chunks": r.chunks, "pages": r.pages,
+            "warnings": list(r.warnings), "enrichment_pending": r.pending}
 
 
 def _enrich_hint(settings: Any, compiled: dict[str, dict[str, Any] | None], quiet: bool) -> None:
@@ -111,38 +125,3 @@ def _enrich_hint(settings: Any, compiled: dict[str, dict[str, Any] | None], quie
     hint = pending_hint(settings, counts)
     if hint and not quiet:
         click.echo(hint, err=True)
-
-
-def _compile_all(vault: Any, settings: Any, results: list[Any],
-                 refresh: bool) -> dict[str, dict[str, Any] | None]:
-    """Compile each captured item; a compile failure is reported, the capture stays."""
-    from vaultd.errors import VaultdError
-
-    compiled: dict[str, dict[str, Any] | None] = {}
-    try:
-        if importlib.util.find_spec("vaultd.pipeline.compile") is None:
-            raise ImportError("vaultd.pipeline.compile")
-        from vaultd.pipeline.compile import compile_note
-    except ImportError:
-        stderr.print("compile skipped: the compile stage is not available yet")
-        return compiled
-    for res in results:
-        if res.status == "existing" and not refresh and vault.note_path(res.cite_key).exists():
-            compiled[res.cite_key] = None
-            continue
-        try:
-            out = compile_note(vault, settings, res.cite_key)
-        except VaultdError as exc:
-            stderr.print(f"Error: compile of {res.cite_key} failed: {exc}", markup=False)
-            compiled[res.cite_key] = {"error": str(exc)}
-            continue
-        compiled[res.cite_key] = {"note": str(out.note_path), "chunks": out.chunks,
-                                  "pages": out.pages, "warnings": list(out.warnings),
-                                  "enrichment_pending": out.pending}
-    notes = [Path(c["note"]) for c in compiled.values() if c and "note" in c]
-    if notes:
-        from vaultd.pipeline.index import index_after_compile
-
-        for warning in index_after_compile(vault, settings, notes):
-            stderr.print(f"warning: {warning}", markup=False, soft_wrap=True)
-    return compiled

@@ -11,7 +11,7 @@ import hashlib
 import json
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -245,10 +245,12 @@ def compile_note(
     progress: Callable[[int, int], None] | None = None,
     folder: str | None = None,
     citer: Any = None,
+    tags: Sequence[str] = (),
 ) -> CompileResult:
     """Parse the source of ``cite_key`` and write its wiki note (see module doc).
 
-    ``citer`` is the vault's ``CitationRenderer`` (built from ``settings`` when None).
+    ``citer`` is the vault's ``CitationRenderer`` (built from ``settings`` when None);
+    ``tags`` (an Inbox rule's) are added to the note's, so the note is written once.
 
     A note that already exists is rewritten where it is; a new one goes to
     ``wiki/[folder/]<cite_key>.md``."""
@@ -256,7 +258,7 @@ def compile_note(
     if meta.video:  # a talk or video: its note is made from its transcript
         from vaultd.pipeline.video_note import compile_video
 
-        return compile_video(vault, settings, meta, folder=folder, citer=citer)
+        return compile_video(vault, settings, meta, folder=folder, citer=citer, tags=tags)
     pdf = vault.pdf_path(cite_key)
     chunks: list[Chunk] = []
     warnings: list[str] = []
@@ -302,7 +304,7 @@ def compile_note(
         cite_key=cite_key,
         # The user's own tags/aliases (and an inbox rule's tags) are merged back in by
         # merge_for_recompile / the ingest stage; vaultd only ever adds to these lists.
-        tags=list(DEFAULT_TAGS),
+        tags=list(dict.fromkeys([*DEFAULT_TAGS, *tags])),
         aliases=[" ".join(meta.title.split())] if meta.title and meta.title.strip() else [],
         captured=captured_at[:10],
         captured_at=captured_at,

@@ -1,7 +1,10 @@
-"""One inbox item → capture → compile → index; enrichment is a separate, later pass.
+"""The one pipeline composition: an input → capture → compile → index (``process``);
+enrichment is a separate, later pass (``pipeline/enrich``).
 
-The daemon calls ``ingest_item`` from a worker thread and ``enrich_after`` from its
-background enrichment thread, so the LLM never holds a queue slot.
+The CLI's ``vaultd capture`` calls ``process``; the agent calls ``ingest_item`` (the same
+sequence, its errors worded for the Inbox) from a worker thread; the importers call
+``process`` per item. Each note is written once per stage: compile writes it with the
+Inbox rule's tags, indexing reads it.
 """
 
 from __future__ import annotations
@@ -10,14 +13,19 @@ import datetime as dt
 import logging
 import re
 import unicodedata
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from vaultd.citekey import filename_to_key, is_valid_key
 from vaultd.config import Settings
-from vaultd.errors import InputError, NoMetadataError
+from vaultd.errors import InputError, NoMetadataError, VaultdError
 from vaultd.vault import Vault, atomic_write_text, file_sha256
+
+if TYPE_CHECKING:
+    from vaultd.pipeline.capture_store import CaptureResult
+    from vaultd.pipeline.compile import CompileResult
 
 log = logging.getLogger(__name__)
 
@@ -27,18 +35,6 @@ _ARXIV_RE = re.compile(
     r"arxiv\.org/(?:abs|pdf)/([a-z\-]+(?:\.[A-Z]{2})?/\d{7}|\d{4}\.\d{4,5})(?:v\d+)?", re.I
 )
 _DOI_RE = re.compile(r"(10\.\d{4,9}/[^\s\"<>?#]+)", re.I)
-
-
-@dataclass
-class IngestResult:
-    cite_keys: list[str]
-    statuses: list[str]
-    pdf: Path | None = None
-    notes: list[Path] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    # Items of a link file or .bib that could not be captured while others were:
-    # (item, why). The job is done; ``write_partial_report`` tells the user which.
-    failed: list[tuple[str, str]] = field(default_factory=list)
 
 
 def idempotency_key(path: Path, url: str | None) -> str:
@@ -67,17 +63,138 @@ def named_key(path: Path) -> str | None:
     return key if _NAMED_KEY_RE.fullmatch(key) and is_valid_key(key) else None
 
 
-def _capture(vault: Vault, settings: Settings, source: str, cite_key: str | None = None
-             ) -> tuple[list[Any], list[tuple[str, str]]]:
-    from vaultd.pipeline.capture import ItemsFailedError, capture_sync
+def unique_path(target: Path) -> Path:
+    """``target``, or ``name-2.ext``, ``name-3.ext`` … the first that does not exist."""
+    if not target.exists() and not target.is_symlink():
+        return target
+    stem, suffix = target.stem, target.suffix
+    n = 2
+    while True:
+        candidate = target.with_name(f"{stem}-{n}{suffix}")
+        if not candidate.exists() and not candidate.is_symlink():
+            return candidate
+        n += 1
+
+
+# --- the one composition: capture → compile → index --------------------------------------
+
+
+@dataclass
+class Compiled:
+    """One captured work's compile: its result, or why it failed (``skipped``: its note
+    exists and nothing asked for a refresh)."""
+
+    cite_key: str
+    result: CompileResult | None = None
+    error: str | None = None
+    skipped: bool = False
+
+
+@dataclass
+class IngestResult:
+    """What one input gave: the works captured, each one's compile, the items that failed."""
+
+    captured: list[CaptureResult] = field(default_factory=list)
+    compiled: dict[str, Compiled] = field(default_factory=dict)
+    # Items of a link file or .bib that could not be captured while others were:
+    # (item, why). ``write_partial_report`` tells an Inbox user which.
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    #: the error of each failed item that raised one (each interface words its advice)
+    errors: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def cite_keys(self) -> list[str]:
+        return [r.cite_key for r in self.captured]
+
+    @property
+    def statuses(self) -> list[str]:
+        return [r.status for r in self.captured]
+
+    @property
+    def pdf(self) -> Path | None:
+        return next((r.pdf for r in self.captured if r.pdf is not None), None)
+
+    @property
+    def notes(self) -> list[Path]:
+        return [c.result.note_path for c in self.compiled.values() if c.result is not None]
+
+
+def process(vault: Vault, settings: Settings, source: str, *, doi: str | None = None,
+            cite_key: str | None = None, refresh: bool = False, compile: bool = True,
+            index: bool = True, tags: Sequence[str] = (), folder: str | None = None,
+            keep_going: bool = False, on_wait: Callable[[str], None] | None = None,
+            ) -> IngestResult:
+    """Capture ``source`` (a path, URL, DOI, arXiv id, link file or .bib), compile each
+    work's note once (with ``tags``, in ``folder``) and index the notes written: the one
+    sequence the agent, the CLI and the importers call.
+
+    A local PDF no source knows, whose file name reads as a cite key
+    (``smith2020title.pdf``), is saved under that key. ``keep_going``: a compile failure
+    is recorded in the result and the other works go on (the CLI); otherwise it raises
+    (the agent retries the job). Raises ``VaultdError`` subclasses; ``.transient`` tells
+    a queue to retry later. Concurrent callers are safe: capture chooses keys under a
+    vault-wide lock."""
+    from vaultd.pipeline.capture import capture_sync
+
     try:
-        results = capture_sync(vault, settings, source, cite_key=cite_key)
-    except ItemsFailedError as exc:
-        err = InputError(ItemsFailedError.summary(_inbox_worded(exc.failed, exc.errors)))
-        err.transient = exc.transient
-        raise err from None
-    return list(results), _inbox_worded(getattr(results, "failed", []),
-                                         getattr(results, "errors", {}))
+        results = capture_sync(vault, settings, source, doi=doi, cite_key=cite_key,
+                               refresh=refresh, on_wait=on_wait)
+    except NoMetadataError:
+        path = Path(source)
+        key = named_key(path) if not cite_key and path.suffix.lower() == ".pdf" \
+            and path.is_file() else None
+        if key is None:
+            raise
+        results = capture_sync(vault, settings, source, doi=doi, cite_key=key,
+                               refresh=refresh, on_wait=on_wait)
+    out = IngestResult(captured=list(results), failed=list(getattr(results, "failed", [])),
+                       errors=dict(getattr(results, "errors", {})))
+    return finish(vault, settings, out, refresh=refresh, compile=compile, index=index,
+                  tags=tags, folder=folder, keep_going=keep_going)
+
+
+def finish(vault: Vault, settings: Settings, out: IngestResult, *, refresh: bool = False,
+           compile: bool = True, index: bool = True, tags: Sequence[str] = (),
+           folder: str | None = None, keep_going: bool = False) -> IngestResult:
+    """The stages after capture for works already captured (``out.captured``): compile
+    each note once, then index the notes written."""
+    for r in out.captured:
+        out.warnings.extend(r.warnings)
+    if compile:
+        _compile(vault, settings, out, refresh=refresh, tags=tags, folder=folder,
+                 keep_going=keep_going)
+    if index and out.notes:
+        _index(vault, settings, out.notes)
+    return out
+
+
+def _compile(vault: Vault, settings: Settings, out: IngestResult, *, refresh: bool,
+             tags: Sequence[str], folder: str | None, keep_going: bool) -> None:
+    from vaultd.pipeline.citations import renderer_for
+    from vaultd.pipeline.compile import compile_note
+
+    citer = renderer_for(vault, settings)  # one renderer for every work of the input
+    try:
+        for r in out.captured:
+            if r.status == "existing" and not refresh and vault.note_path(r.cite_key).exists():
+                out.compiled[r.cite_key] = Compiled(r.cite_key, skipped=True)
+                continue
+            try:
+                result = compile_note(vault, settings, r.cite_key, parser=settings.parse.parser,
+                                      folder=folder, citer=citer, tags=tags)
+            except VaultdError as exc:
+                if not keep_going:
+                    raise
+                out.compiled[r.cite_key] = Compiled(r.cite_key, error=str(exc))
+                continue
+            out.compiled[r.cite_key] = Compiled(r.cite_key, result)
+            out.warnings.extend(result.warnings)
+    finally:
+        citer.close()
+
+
+# --- the Inbox's wording of the same sequence ------------------------------------------
 
 
 def _inbox_worded(failed: list[tuple[str, str]], errors: dict[str, Any]
@@ -93,73 +210,39 @@ def _inbox_advice(exc: NoMetadataError) -> str:
             "entry (title, authors, year, DOI) into Inbox/ and it is saved from that")
 
 
-def _apply_tags(vault: Vault, cite_key: str, tags: list[str]) -> None:
-    from vaultd.notes.markdown import parse_note, render_note
-    path = vault.note_path(cite_key)
-    if not tags or not path.is_file():
-        return
-    note = parse_note(path.read_text(encoding="utf-8"), str(path))
-    merged = list(dict.fromkeys([*note.meta.tags, *tags]))
-    if merged != note.meta.tags:
-        note.meta.tags = merged
-        atomic_write_text(path, render_note(note))
-
-
-def _index(vault: Vault, settings: Settings, notes: list[Path]) -> None:
-    from vaultd.pipeline.index import index_after_compile
-    for warning in index_after_compile(vault, settings, notes):
-        log.warning("index: %s", warning)
-
-
 def ingest_item(vault: Vault, settings: Settings, path: Path, *, action: Action,
                 url: str | None = None, compile: bool = True, tags: list[str] | None = None,
                 folder: str | None = None, index: bool = True) -> IngestResult:
-    """Capture what ``path`` holds, compile its note(s) and index them.
+    """One Inbox item through ``process``, with the Inbox's advice in its errors (a .bib
+    entry or a renamed file, never a CLI flag)."""
+    from vaultd.pipeline.capture import ItemsFailedError
 
-    Raises ``VaultdError`` subclasses; ``.transient`` tells the queue to retry later.
-    Concurrent callers are safe: capture chooses cite keys under a vault-wide lock.
-    """
-    # capture reads link files (every URL in them) and .bib files (every entry) itself.
     try:
-        results, failed = _capture(vault, settings, str(path))
+        out = process(vault, settings, str(path), compile=compile, index=index,
+                      tags=tags or (), folder=folder)
+    except ItemsFailedError as exc:
+        err = InputError(ItemsFailedError.summary(_inbox_worded(exc.failed, exc.errors)))
+        err.transient = exc.transient
+        raise err from None
     except NoMetadataError as exc:
-        if path.suffix.lower() != ".pdf":
-            # The CLI's advice (--cite-key) is no action in the Inbox: a .bib entry is.
-            if path.suffix.lower() == ".bib":
-                raise InputError(f"{path.name}: no metadata source knows "
-                                 f"{exc.subject or 'this item'}; give its entry a title, "
-                                 "authors and year and drop it into Inbox/ again") from None
+        suffix = path.suffix.lower()
+        if suffix == ".bib":
+            raise InputError(f"{path.name}: no metadata source knows "
+                             f"{exc.subject or 'this item'}; give its entry a title, "
+                             "authors and year and drop it into Inbox/ again") from None
+        if suffix != ".pdf":
             raise InputError(f"{path.name}: {_inbox_advice(exc)}") from None
-        key = named_key(path)
-        if key is None:
-            raise InputError(
-                f"{path.name}: no metadata found (the PDF names no DOI or arXiv id, and no "
-                "source knows its title); rename it to the cite key you want, with a year "
-                "in it (e.g. smith2020title.pdf), and drop it into Inbox/ again to save it "
-                "under that key, or drop a .url file with its DOI instead") from None
-        results, failed = _capture(vault, settings, str(path), cite_key=key)
-    if not results:
+        raise InputError(
+            f"{path.name}: no metadata found (the PDF names no DOI or arXiv id, and no "
+            "source knows its title); rename it to the cite key you want, with a year "
+            "in it (e.g. smith2020title.pdf), and drop it into Inbox/ again to save it "
+            "under that key, or drop a .url file with its DOI instead") from None
+    if not out.captured:
         what = "entry" if action == "import_bib" else "item"
         raise InputError(f"{path.name}: no {what} could be captured; check its content")
-    out = IngestResult(cite_keys=[r.cite_key for r in results],
-                       statuses=[r.status for r in results], failed=failed)
-    for item, why in failed:
+    out.failed = _inbox_worded(out.failed, out.errors)
+    for item, why in out.failed:
         log.warning("%s: could not capture %s: %s", path.name, item, why)
-    for r in results:
-        out.warnings.extend(r.warnings)
-        if r.pdf is not None and out.pdf is None:
-            out.pdf = r.pdf
-    if compile:
-        from vaultd.pipeline.compile import compile_note
-        for key in out.cite_keys:
-            result = compile_note(vault, settings, key, parser=settings.parse.parser,
-                                 folder=folder)
-            out.notes.append(result.note_path)
-            out.warnings.extend(result.warnings)
-            if tags:
-                _apply_tags(vault, key, tags)
-    if index and out.notes:
-        _index(vault, settings, out.notes)
     return out
 
 
@@ -172,9 +255,7 @@ def partial_summary(result: IngestResult) -> str:
 def write_partial_report(vault: Vault, name: str, kept_at: str, result: IngestResult) -> Path:
     """``Inbox/_failed/<name>.error.md`` for a link file or .bib whose other items were
     captured: each failed item and why, and the cite keys that were made."""
-    from vaultd.daemon.outcomes import _unique
-
-    note = _unique(vault.failed / f"{name}.error.md")
+    note = unique_path(vault.failed / f"{name}.error.md")
     lines = [
         f"# vaultd captured only part of {name}",
         "",
@@ -196,6 +277,13 @@ def write_partial_report(vault: Vault, name: str, kept_at: str, result: IngestRe
     except OSError as exc:
         log.warning("cannot write %s: %s", note, exc)
     return note
+
+
+def _index(vault: Vault, settings: Settings, notes: list[Path]) -> None:
+    from vaultd.pipeline.index import index_after_compile
+
+    for warning in index_after_compile(vault, settings, notes):
+        log.warning("index: %s", warning)
 
 
 def enrich_after(vault: Vault, settings: Settings, cite_keys: list[str]) -> list[str]:

@@ -184,7 +184,7 @@ def stored_files(vault: Vault, meta: MetaFile) -> tuple[Path, VideoFiles]:
 
 
 def compile_video(vault: Vault, settings: Settings, meta: MetaFile, *, folder: str | None = None,
-                  citer: object = None) -> CompileResult:
+                  citer: object = None, tags: Sequence[str] = ()) -> CompileResult:
     """Write the video's note from the files stored in ``meta.video``."""
     key = meta.cite_key
     stored, files = stored_files(vault, meta)
@@ -194,14 +194,15 @@ def compile_video(vault: Vault, settings: Settings, meta: MetaFile, *, folder: s
         remove_media(stored)
     for w in warnings:
         log.info("%s: %s", key, w)
-    note_path, pending = _write_note(vault, settings, meta, files.info, chunks, warnings, folder, citer)
+    note_path, pending = _write_note(vault, settings, meta, files.info, chunks, warnings, folder,
+                                     citer, tags)
     parser = transcript.origin if transcript else None
     return CompileResult(key, note_path, parser, len(chunks), 0, warnings, pending)
 
 
 def _write_note(vault: Vault, settings: Settings, meta: MetaFile, info: VideoInfo,
                 chunks: list[Chunk], warnings: list[str], folder: str | None,
-                citer: object) -> tuple[Path, int]:
+                citer: object, tags: Sequence[str] = ()) -> tuple[Path, int]:
     """Write the talk's note; its path and how many of its chunks await enrichment."""
     from vaultd.pipeline import citations as citations_mod
 
@@ -216,7 +217,7 @@ def _write_note(vault: Vault, settings: Settings, meta: MetaFile, info: VideoInf
     title = meta.title
     note_meta = NoteMeta(
         cite_key=meta.cite_key, title=title, authors=list(meta.authors), year=meta.year,
-        tags=list(VIDEO_TAGS),
+        tags=list(dict.fromkeys([*VIDEO_TAGS, *tags])),
         aliases=[" ".join(title.split())] if title and title.strip() else [],
         warnings=[short_warning(w) for w in [*meta.warnings, *warnings]],
         captured=captured_at[:10], captured_at=captured_at,
