@@ -23,13 +23,13 @@ from types import FrameType
 from typing import Any
 
 from vaultd.config import Settings
-from vaultd.daemon import outcomes
 from vaultd.daemon.companions import Companion, start_companions
+from vaultd.daemon.jobs import JobProcessor
 from vaultd.daemon.lease import LEASE_FILE, InboxLease
 from vaultd.daemon.queue import Job, JobQueue
-from vaultd.daemon.rules import LINK_EXTENSIONS, LoadedRule, decide, load_rules, read_facts
+from vaultd.daemon.rules import LoadedRule, load_rules
 from vaultd.daemon.watcher import Debouncer, InboxWatcher, stat_file
-from vaultd.errors import DiskError, VaultdError, disk_error
+from vaultd.errors import disk_error
 from vaultd.service_lock import vault_lock
 from vaultd.statedb import open_state_db
 from vaultd.vault import Vault
@@ -39,7 +39,6 @@ log = logging.getLogger("vaultd.daemon")
 SHUTDOWN_GRACE_SECONDS = 7.0
 PIPELINE_MODULES = ("vaultd.pipeline.capture", "vaultd.pipeline.compile",
                     "vaultd.pipeline.enrich", "vaultd.pipeline.index")
-RETRY_TODO = "fix the file and drop it into Inbox/ again, or capture it with `vaultd capture`"
 
 
 def setup_logging(vault: Vault, verbose: bool = True) -> list[logging.Handler]:
@@ -60,16 +59,6 @@ def setup_logging(vault: Vault, verbose: bool = True) -> list[logging.Handler]:
     return handlers
 
 
-def _shown_path(vault: Vault, path: Path | None) -> str | None:
-    """``path`` relative to the vault (``Inbox/_failed/x.pdf``), or as is outside it."""
-    if path is None:
-        return None
-    try:
-        return vault.rel(path)
-    except ValueError:
-        return str(path)
-
-
 class Daemon:
     def __init__(self, vault: Vault, settings: Settings, rules: list[LoadedRule] | None = None,
                  *, scheduler: bool = True, companions: Sequence[Companion] = ()) -> None:
@@ -88,6 +77,7 @@ class Daemon:
                 log.warning("%s not available: %s", module, exc)
         self.db = open_state_db(vault.state_db)
         self.queue = JobQueue(self.db)
+        self.jobs = JobProcessor(vault, settings, self.rules, self.queue)
         self._work: stdqueue.Queue[Job | None] = stdqueue.Queue()
         self._enrich: stdqueue.Queue[list[str] | None] = stdqueue.Queue()
         self._maint: stdqueue.Queue[Callable[[], Any] | None] = stdqueue.Queue()
@@ -97,8 +87,6 @@ class Daemon:
         # tells which (so an innocent file never reaches MAX_CRASHES by keeping company).
         self._solo: int | None = None
         self._running_lock = threading.Lock()
-        self._key_locks: dict[str, threading.Lock] = {}
-        self._key_locks_guard = threading.Lock()
         self._wiki_debounce = Debouncer(max(1.0, settings.daemon.debounce_seconds))
         self._wiki_lock = threading.Lock()
         self._bib_dirty = threading.Event()
@@ -108,135 +96,14 @@ class Daemon:
 
     # -- job processing -------------------------------------------------------------------
 
-    def _key_lock(self, key: str) -> threading.Lock:
-        with self._key_locks_guard:
-            return self._key_locks.setdefault(key, threading.Lock())
-
-    def _fail(self, job: Job, path: Path, what: str, todo: str = RETRY_TODO,
-              detail: str | None = None) -> None:
-        # Move first: while the job is still `running` no second job can be queued for this
-        # file version, and once it is in _failed/ the watcher no longer sees it.
-        note: Path | None = None
-        try:
-            note = outcomes.fail_item(self.vault, path, what, todo, detail)
-        finally:  # even when the move fails (read-only inbox, disk full): never left running
-            kept = note.with_name(note.name.removesuffix(".error.md")) if note else None
-            self.queue.fail(job.id, what, kept_at=_shown_path(self.vault, kept))
-        log.warning("job %d failed: %s (see %s)", job.id, what, note)
-
-    def _fail_crashed(self, job: Job) -> None:
-        """A file that stopped vaultd MAX_CRASHES times goes to _failed/ (no crash loop)."""
-        path = Path(job.path)
-        if not path.exists():
-            return
-        what = (f"vaultd stopped while processing {path.name} ({job.crashes} times: "
-                "the process crashed or was killed, e.g. out of memory)")
-        todo = ("check the file opens in another app; try `vaultd capture FILE` in a terminal "
-                "to see the error; if it is a valid file, report it with "
-                f"{self.vault.logs_dir / 'vaultd.log'}, then drop it into Inbox/ again")
-        note = outcomes.fail_item(self.vault, path, what, todo)
-        log.warning("job %d failed for good: %s (see %s)", job.id, what, note)
-
     def process(self, job: Job) -> None:
-        """Run one job to an outcome. Expected failures are recorded, never raised."""
-        path = Path(job.path)
-        if not path.exists() and not path.is_symlink():
-            self.queue.finish(job.id, "vanished")
+        """Run one job to an outcome (`jobs`); what it made is re-exported and enriched."""
+        done = self.jobs.process(job)
+        if done is None:
             return
-        st = stat_file(path)
-        limit = self.settings.daemon.max_file_mb
-        if st is not None and st.size > limit * 1024 * 1024:
-            self._fail(job, path, f"{path.name} is larger than the {limit} MB limit",
-                       "raise `daemon.max_file_mb` in .vaultd/config.toml and drop it again")
-            return
-        try:
-            facts = read_facts(path)
-        except OSError as exc:
-            self._fail(job, path, f"cannot read {path.name}: {exc.strerror or exc}",
-                       "check the file's permissions and drop a readable copy into Inbox/")
-            return
-        if st is not None and st.size == 0:
-            self._fail(job, path, f"{path.name} is empty", "drop the complete file again")
-            return
-        decision = decide(self.rules, facts)
-        if decision.rule is None:
-            if facts.suffix in LINK_EXTENSIONS and facts.url is None:
-                self._fail(job, path, f"no URL found in {path.name}",
-                           "put the link (https://…) in the file and drop it again")
-            elif facts.suffix == ".pdf":  # named like a PDF, but its bytes are not one
-                self._fail(job, path, f"{path.name} is not a PDF: it does not start with "
-                           "%PDF- (a download interrupted, or an HTML page saved as .pdf)",
-                           "download the PDF again and drop it into Inbox/")
-            else:
-                self._fail(job, path, f"no inbox rule matches {path.name}",
-                           "add a rule in .vaultd/rules/ (see `vaultd rules test FILE`) "
-                           "or capture it with `vaultd capture`")
-            return
-        rule = decision.rule.rule
-        if rule.action == "ignore":
-            self.queue.finish(job.id, f"ignored by rule {rule.name}")
-            return
-        if rule.action == "save_web":
-            self._save_web(job, path)
-            return
-        from vaultd.pipeline.ingest import (
-            idempotency_key,
-            ingest_item,
-            partial_summary,
-            write_partial_report,
-        )
-
-        key = idempotency_key(path, facts.url)
-        self.queue.set_idem_key(job.id, key, rule.name)
-        with self._key_lock(key):
-            dup = self.queue.done_with_key(key)
-            if dup is not None and all(self.vault.note_path(k).is_file() for k in dup.cite_keys):
-                where = (outcomes.archive_video_files(self.vault, path)
-                         if path.name.lower().endswith(".info.json")
-                         else outcomes.archive(self.vault, path))
-                self.queue.finish(job.id, f"duplicate of job {dup.id}; kept at "
-                                  f"{self.vault.rel(where)}", dup.cite_keys)
-                log.info("job %d: %s is already in the vault as %s; the drop is kept at %s",
-                         job.id, path.name, ", ".join(dup.cite_keys), self.vault.rel(where))
-                return
-            try:
-                result = ingest_item(self.vault, self.settings, path, action=rule.action,
-                                     url=facts.url, compile=rule.compile, tags=rule.tags,
-                                     folder=rule.folder)
-            except VaultdError as exc:
-                if exc.transient and job.retryable(time.time()):
-                    self.queue.fail(job.id, str(exc), transient=True)
-                    log.info("job %d: transient failure, will retry: %s", job.id, exc)
-                else:
-                    self._fail(job, path, str(exc))
-                return
-            if path.name.lower().endswith(".info.json"):
-                where = outcomes.archive_video_files(self.vault, path)
-            elif facts.url is None and rule.action == "capture" and result.cite_keys:
-                where = outcomes.place_processed_pdf(self.vault, path, result.cite_keys[0])
-            else:
-                where = outcomes.archive(self.vault, path)
-            partial = ""
-            if result.failed:  # some items of a link file / .bib failed: name each
-                write_partial_report(self.vault, path.name, self.vault.rel(where), result)
-                partial = f"; {partial_summary(result)}"
-            self.queue.finish(job.id, f"{'/'.join(result.statuses)}; file at "
-                              f"{self.vault.rel(where)}{partial}", result.cite_keys)
-        log.info("job %d done: %s → %s", job.id, path.name, ", ".join(result.cite_keys))
         self._bib_dirty.set()
-        if rule.enrich and result.cite_keys:
-            self._enrich.put(result.cite_keys)
-
-    def _save_web(self, job: Job, path: Path) -> None:
-        from vaultd.pipeline.web_source import save_web_page
-
-        try:
-            page = save_web_page(self.vault, path)
-        except VaultdError as exc:
-            self._fail(job, path, str(exc))
-            return
-        self.queue.finish(job.id, f"web page saved, not compiled: {self.vault.rel(page.html)}")
-        log.info("job %d done: %s → %s", job.id, path.name, self.vault.rel(page.html))
+        if done.enrich and done.cite_keys:
+            self._enrich.put(done.cite_keys)
 
     def _release(self, job_id: int) -> None:
         """A job no longer runs here (finished, or put back at shutdown)."""
@@ -255,32 +122,13 @@ class Daemon:
             except OSError as exc:
                 disk = disk_error(exc)
                 if disk is None:
-                    self._crashed(job, exc)
+                    self.jobs.crashed(job, exc)
                 else:
-                    self._disk_refused(job, disk)
+                    self.jobs.disk_refused(job, disk)
             except Exception as exc:  # the service survives any single bad item
-                self._crashed(job, exc)
+                self.jobs.crashed(job, exc)
             finally:
                 self._release(job.id)
-
-    def _crashed(self, job: Job, exc: Exception) -> None:
-        log.exception("job %d crashed on %s", job.id, job.path)
-        with contextlib.suppress(Exception):
-            self._fail(job, Path(job.path), f"internal error: {exc}",
-                       f"report this with the log {self.vault.logs_dir / 'vaultd.log'}; "
-                       "then drop the file again")
-
-    def _disk_refused(self, job: Job, disk: DiskError) -> None:
-        """A full disk: the item stays in Inbox/ and the job is retried later (``vaultd
-        status`` lists it with the reason); a read-only one: failed, the item left where it
-        is (it cannot be moved)."""
-        if disk.transient and job.retryable(time.time()):
-            self.queue.fail(job.id, str(disk), transient=True)
-            log.warning("job %d waits for disk space, will retry: %s", job.id, disk)
-            return
-        with contextlib.suppress(OSError):
-            self._fail(job, Path(job.path), str(disk), "make room or make the vault writable, "
-                       "then drop the file into Inbox/ again")
 
     def _enricher(self) -> None:
         from vaultd.pipeline.ingest import enrich_after
@@ -393,7 +241,7 @@ class Daemon:
                 log.info("re-queued %d job(s) left running by a previous process",
                          stale.requeued)
             for job in stale.failed:
-                self._fail_crashed(job)
+                self.jobs.fail_crashed(job)
             self.queue.set_meta("service", {"pid": os.getpid(), "started_at": time.time()})
             for i in range(self.settings.daemon.concurrency):
                 self._start_thread(self._worker, f"vaultd-job-{i}")
