@@ -210,10 +210,12 @@ def test_a_note_typed_after_a_quote_is_found_with_that_quotes_page(vault: Vault)
     assert (hits[0].kind, hits[0].cite_key) == ("note", "vaswani2017attention")
     assert hits[0].page == ATTENTION[0][1]  # the page of the quote it was typed after
     from vaultd.errors import InputError
-    from vaultd.index.lookup import quote
+    from vaultd.lookup import quote
+    from vaultd.pipeline.citations import renderer_for
 
     with pytest.raises(InputError, match="own note, not a quote"):
-        quote(vault, "vaswani2017attention", hits[0].chunk_id)
+        quote(vault, "vaswani2017attention", hits[0].chunk_id,
+              renderer=renderer_for(vault, None))
 
 
 class _DownEmbedder:

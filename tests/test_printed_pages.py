@@ -13,9 +13,10 @@ import pytest
 from _papers import stage_pdf
 
 from vaultd.config import Settings
-from vaultd.index.lookup import quote
+from vaultd.lookup import quote
 from vaultd.models import Work
 from vaultd.notes.markdown import parse_note
+from vaultd.pipeline.citations import renderer_for
 from vaultd.pipeline.compile import compile_note
 from vaultd.vault import Vault
 
@@ -53,7 +54,7 @@ def test_a_quote_cites_the_printed_page_and_links_to_the_pdf_page(s2orc: Vault) 
     note = parse_note(s2orc.note_path("lo2020s2orc").read_text(encoding="utf-8"))
     chunk = next(c for c in note.chunks if c.provenance.page == 2
                  and c.provenance.chunk_type == "paragraph" and not c.provenance.regions)
-    got = quote(s2orc, "lo2020s2orc", chunk.id)
+    got = quote(s2orc, "lo2020s2orc", chunk.id, renderer=renderer_for(s2orc, None))
     assert (got["page"], got["page_label"], got["locator"]) == (2, "4970", "p. 4970")
     assert got["page_label_source"] in ("folio", "page-labels", "printed-range", "record")
     assert got["citation"].endswith("p. 4970)")
@@ -69,7 +70,7 @@ def test_a_paper_printing_no_folio_is_cited_by_its_pdf_page_and_says_so(
     note = parse_note(vault.note_path("nars2020brief").read_text(encoding="utf-8"))
     chunk = next(c for c in note.chunks if c.provenance.page == 2)
     assert (chunk.provenance.page_label, chunk.provenance.page_label_source) == (None, "pdf")
-    got = quote(vault, "nars2020brief", chunk.id)
+    got = quote(vault, "nars2020brief", chunk.id, renderer=renderer_for(vault, None))
     assert got["locator"] == "p. 2 of the PDF" and got["page_label_source"] == "pdf"
     assert got["citation"] == "(NARS Issue Brief, 2020)"  # no page presented as printed
     assert "|p. 2 of the PDF]]" in vault.note_path("nars2020brief").read_text(encoding="utf-8")

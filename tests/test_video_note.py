@@ -14,9 +14,10 @@ from video_support import Talk, require_tools, synthetic_talk
 
 from vaultd.canonical import text_sha256
 from vaultd.config import Settings
-from vaultd.index.lookup import citation, quote
+from vaultd.lookup import citation, quote
 from vaultd.notes.markdown import parse_note
 from vaultd.pipeline.capture import capture_sync
+from vaultd.pipeline.citations import renderer_for
 from vaultd.pipeline.compile import compile_note
 from vaultd.vault import Vault
 from vaultd.verify import verify_notes
@@ -87,15 +88,17 @@ def test_video_citations_go_through_the_csl_styles_with_time_locators(
     key = capture_and_compile(vault, info)
     recorded = json.loads(info.read_text(encoding="utf-8"))
     channel, date = recorded["channel"], recorded["upload_date"]
-    apa = citation(vault, key, "apa")
+    citer = renderer_for(vault, None)
+    apa = citation(vault, key, "apa", renderer=citer)
     # APA 7 for a YouTube video: Channel. (Year, Month Day). *Title* [Video]. YouTube. URL
     assert apa.text.startswith(f"{channel}. ({date[:4]}, ")
     assert "\\[Video\\]. YouTube. <https://www.youtube.com/watch?v=gogEJyoSB9s>" in apa.text
-    assert citation(vault, key, "apa", time="1:02:03").intext == f"({channel}, {date[:4]}, 1:02:03)"
-    assert citation(vault, key, "chicago", time="195").intext == f"({channel} {date[:4]}, 3:15)"
-    bib = citation(vault, key, "bibtex").text
+    assert citation(vault, key, "apa", renderer=citer, time="1:02:03").intext == f"({channel}, {date[:4]}, 1:02:03)"
+    assert citation(vault, key, "chicago", renderer=citer, time="195").intext == f"({channel} {date[:4]}, 3:15)"
+    bib = citation(vault, key, "bibtex", renderer=citer).text
     assert bib.startswith(f"@misc{{{key},") and "howpublished = {YouTube}" in bib
-    q = quote(vault, key, parse_note(vault.note_path(key).read_text()).chunks[1].id)
+    q = quote(vault, key, parse_note(vault.note_path(key).read_text()).chunks[1].id,
+              renderer=citer)
     assert q["link"].startswith(f"https://youtu.be/{CHAPTERED}?t=")
     assert q["citation"].startswith(f"({channel}, {date[:4]}, 0:")
 

@@ -72,7 +72,7 @@ def cite_command(ctx: click.Context, cite_key: str, style: str, page: str | None
       vaultd cite vaswani2017attention -f bibtex
       vaultd cite vaswani2017attention -f csl-json        # CSL-JSON for pandoc/Zotero
     """
-    from vaultd.index.lookup import citation
+    from vaultd.lookup import citation
 
     if page and at:
         raise click.UsageError("give --page or --time, not both")
@@ -107,7 +107,7 @@ def quote_command(ctx: click.Context, cite_key: str, chunk_id: str, as_json: boo
     Example:
       vaultd quote vaswani2017attention p4s32c1
     """
-    from vaultd.index.lookup import quote
+    from vaultd.lookup import quote
 
     a = app(ctx)
     a.settings(a.vault())  # a bad config fails here, as for every command
@@ -141,7 +141,7 @@ def bib_command(ctx: click.Context, cite_keys: tuple[str, ...], style: str, mark
       vaultd bib -f csl-json vaswani2017attention devlin2019bert > refs.json
       vaultd bib -f apa vaswani2017attention devlin2019bert
     """
-    from vaultd.index.lookup import bibliography_of
+    from vaultd.lookup import bibliography_of
 
     bib = bibliography_of(app(ctx).vault(), cite_keys, style, renderer=_renderer(ctx))
     if as_json:

@@ -44,7 +44,7 @@ def meta_command(ctx: click.Context, cite_key: str, sets: tuple[str, ...],
       vaultd meta smith2020scanned --json
     """
     from vaultd.capture.user import NAMES, parse_sets, parse_unsets
-    from vaultd.index.lookup import load_meta
+    from vaultd.lookup import load_meta
     from vaultd.pipeline.record_edit import set_fields
 
     if edit and (sets or unsets):

@@ -6,7 +6,7 @@ import click
 
 from vaultd.cli import main_group
 from vaultd.cli.common import app, emit_json, json_option
-from vaultd.errors import VaultdError, VaultError
+from vaultd.errors import VaultError
 
 
 @main_group.command("search")
@@ -43,9 +43,9 @@ def search_command(ctx: click.Context, query: str, limit: int, cite_key: str | N
     query reads like a reference or --type asks for one kind.
     """
     from vaultd.index.embed import make_embedder
-    from vaultd.index.hits import hit_json
-    from vaultd.index.search import Filters, hybrid_search
+    from vaultd.index.search import Filters
     from vaultd.index.store import open_index
+    from vaultd.lookup.recall import recall
 
     a = app(ctx)
     vault = a.vault()
@@ -60,19 +60,15 @@ def search_command(ctx: click.Context, query: str, limit: int, cite_key: str | N
                       kind=kind, chunk_type=chunk_type,
                       recency_half_life_days=None if no_recency
                       else settings.index.recency_half_life_days or None)
-    rescore = settings.index.rescore
     try:
-        try:
-            hits = hybrid_search(db, query, limit=limit, filters=filters, embedder=embedder,
-                                 rescore=rescore)
-        except VaultdError as exc:
-            if embedder is None or not exc.transient:
-                raise
-            click.echo(f"warning: keyword search only: {exc}", err=True)
-            hits = hybrid_search(db, query, limit=limit, filters=filters, rescore=rescore)
+        found = recall(vault, db, query, limit=limit, filters=filters, embedder=embedder,
+                       rescore=settings.index.rescore)
     finally:
         db.close()
-    rows = [hit_json(vault, h) for h in hits]
+    if found.warning:
+        click.echo(f"warning: {found.warning}", err=True)
+    hits = found.hits
+    rows = found.rows
     if as_json:
         emit_json({"query": query, "hits": rows})
         return

@@ -99,7 +99,7 @@ def remember(vault: Vault, text: str, about: Sequence[str] = (), title: str | No
 
 def _source(vault: Vault, works: Works, item: str) -> Source:
     """The work (and chunk) an ``about`` item names; AgentNoteError with hints if none."""
-    from vaultd.index.lookup import known_works, suggest
+    from vaultd.lookup import known_works, suggest
 
     key, _, chunk_id = item.removeprefix("@").partition("#")
     work = works.get(key)

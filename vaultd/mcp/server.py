@@ -187,7 +187,7 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
         style), bibtex or csl-json. page: the in-text citation pointing at that page (4,
         "xii", "e123", "S12"), range ("4-5") or list ("4, 7-9"), within the work's pages;
         time (videos, e.g. "3:15"): pointing at that time."""
-        from vaultd.index.lookup import citation
+        from vaultd.lookup import citation
 
         state.require_vault()
         try:
@@ -211,8 +211,8 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
         """Find passages in papers and the user's notes. kind: paper|note. limit 1-20.
         chunk_type: only paragraph|figure|table|reference|heading|… passages.
         recency=false: no boost for recently edited notes."""
-        from vaultd.index.hits import hit_json
-        from vaultd.index.search import RECENCY_HALF_LIFE_DAYS, RESCORE, Filters, hybrid_search
+        from vaultd.index.search import RECENCY_HALF_LIFE_DAYS, RESCORE, Filters
+        from vaultd.lookup.recall import recall as do_recall
 
         db = state.index()
         index_settings = state.settings.index if state.settings is not None else None
@@ -223,30 +223,23 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
                           year_max=year_max, kind=kind, chunk_type=chunk_type,
                           recency_half_life_days=(half_life or None) if recency else None)
         embedder = state.query_embedder()
-        note = None
         try:
-            try:
-                hits = hybrid_search(db, query, limit=limit, filters=filters,
-                                     embedder=embedder, warm=True, rescore=rescore)
-            except VaultdError as exc:
-                if embedder is None or not exc.transient:
-                    raise
-                log.warning("embeddings unavailable, keyword search only: %s", exc)
-                state.embedder = None
-                note = f"keyword search only: {exc}"
-                hits = hybrid_search(db, query, limit=limit, filters=filters, rescore=rescore)
+            found = do_recall(vault, db, query, limit=limit, filters=filters,
+                              embedder=embedder, warm=True, rescore=rescore)
         except VaultdError as exc:
             raise _tool_error(exc) from exc
-        out: dict[str, Any] = {"query": query, "hits": [hit_json(vault, h) for h in hits],
+        if found.embedder_failed:
+            state.embedder = None
+        out: dict[str, Any] = {"query": query, "hits": found.rows,
                                "note": "Excerpts may be trimmed: quote via quote()."}
-        if note:
-            out["warning"] = note
+        if found.warning:
+            out["warning"] = found.warning
         return out
 
     @server.tool()
     def quote(cite_key: str, chunk_id: str) -> dict[str, Any]:
         """Verbatim, hash-verified text of one chunk with page and provenance."""
-        from vaultd.index.lookup import quote as do_quote
+        from vaultd.lookup import quote as do_quote
 
         state.require_vault()
         try:
@@ -264,7 +257,7 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
     @server.tool()
     def bibliography(cite_keys: list[str], format: str = "bibtex") -> dict[str, Any]:
         """Citations for many keys at once (e.g. a references.bib); unknown keys listed."""
-        from vaultd.index.lookup import bibliography_of
+        from vaultd.lookup import bibliography_of
 
         state.require_vault()
         if not cite_keys:

@@ -1,6 +1,6 @@
 """What a chunk's provenance says to a reader: the pages it is on, printed as the paper
 prints them, its links into the PDF, and the warnings its quote carries. Pure: the note
-(``vaultd.notes.markdown``) and ``quote`` (``vaultd.index.lookup``) both show these."""
+(``vaultd.notes.markdown``) and ``quote`` (``vaultd.lookup``) both show these."""
 
 from __future__ import annotations
 

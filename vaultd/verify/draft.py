@@ -293,7 +293,7 @@ class _Checker:
                          fix=f"vaultd quote {p.key} {p.chunk_id}", chunk_id=chunk.id)
 
     def references(self, cites: Sequence[Any]) -> None:
-        from vaultd.index.lookup import known_works, suggest
+        from vaultd.lookup import known_works, suggest
 
         first: dict[str, int] = {}
         for c in cites:

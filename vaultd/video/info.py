@@ -128,7 +128,7 @@ def start_time(url: str) -> float | None:
     value = _first(query.get("t")) or _first(query.get("start"))
     if value is None:
         value = _first(parse_qs(parts.fragment).get("t"))
-    return None if value is None else _offset(value)
+    return None if value is None else offset_seconds(value)
 
 
 def watch_link(video_id: str, seconds: float) -> str:
@@ -161,7 +161,8 @@ def _split(url: str) -> SplitResult | None:
     return parts if parts.scheme.lower() in ("http", "https") else None
 
 
-def _offset(value: str) -> float | None:
+def offset_seconds(value: str) -> float | None:
+    """Seconds of a YouTube time offset (``195``, ``195s``, ``3m15s``, ``1h2m3s``), else None."""
     match = _OFFSET_RE.fullmatch(value.strip())
     if match is None or not any(match.groups()):
         return None
