@@ -170,7 +170,7 @@ def test_compile_command_with_pdftotext_tier(sample_vault: Vault) -> None:
 
 
 def test_verify_source_is_clean_right_after_compile(sample_vault: Vault) -> None:
-    from vaultd.verify.source import verify_sources
+    from vaultd.pipeline.verify_source import verify_sources
 
     compile_note(sample_vault, Settings(), KEY)
     # The user's own notes in wiki/ are not paper notes: no MALFORMED for them.
@@ -185,7 +185,7 @@ def test_verify_source_is_clean_right_after_compile(sample_vault: Vault) -> None
 def test_verify_source_reports_pdf_changed_and_stale_chunks(sample_vault: Vault) -> None:
     import pymupdf
 
-    from vaultd.verify.source import verify_sources
+    from vaultd.pipeline.verify_source import verify_sources
 
     compile_note(sample_vault, Settings(), KEY)
     pdf = sample_vault.pdf_path(KEY)

@@ -29,7 +29,7 @@ def _vault_with_ocr_note(vault: Vault, monkeypatch: pytest.MonkeyPatch) -> list[
         return ParsedDocument("pymupdf", "1.24+tesseract-5.3.0", 1, [block])
 
     monkeypatch.setattr("vaultd.pipeline.compile.parse_pdf", fake_parse)
-    monkeypatch.setattr("vaultd.verify.source.parse_pdf", fake_parse)
+    monkeypatch.setattr("vaultd.pipeline.verify_source.parse_pdf", fake_parse)
     vault.pdf_path(KEY).write_bytes(b"%PDF-1.4\n% stand-in, parse_pdf is faked\n%%EOF\n")
     work = Work(title="A Scan", authors=[Author(family="Muster", given="Eva")], issued=[2024])
     meta = MetaFile.from_work(KEY, work, pdf=f"raw/{KEY}.pdf", captured_at="2024-01-15T12:00:00+00:00")
@@ -41,7 +41,7 @@ def _vault_with_ocr_note(vault: Vault, monkeypatch: pytest.MonkeyPatch) -> list[
 def test_verify_source_reocrs_with_the_vaults_configured_language(
     vault: Vault, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from vaultd.verify.source import verify_sources
+    from vaultd.pipeline.verify_source import verify_sources
 
     seen = _vault_with_ocr_note(vault, monkeypatch)
     text = vault.config_path.read_text(encoding="utf-8")
@@ -55,7 +55,7 @@ def test_verify_source_reocrs_with_the_vaults_configured_language(
 def test_verify_source_uses_an_explicit_ocr_language_over_the_config(
     vault: Vault, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from vaultd.verify.source import verify_sources
+    from vaultd.pipeline.verify_source import verify_sources
 
     seen = _vault_with_ocr_note(vault, monkeypatch)
     verify_sources(vault, KEY, ocr_language="eng+deu")
@@ -72,8 +72,8 @@ def test_stale_quote_says_whether_the_extraction_rules_changed(
     from vaultd.config import Settings
     from vaultd.notes.markdown import parse_note, render_note
     from vaultd.pipeline.compile import compile_note
+    from vaultd.pipeline.verify_source import verify_sources
     from vaultd.samplepdf import write_sample_paper
-    from vaultd.verify.source import verify_sources
 
     write_sample_paper(vault.pdf_path(KEY))
     meta = MetaFile.from_work(KEY, Work(title="Sample"), pdf=f"raw/{KEY}.pdf",
@@ -111,7 +111,7 @@ def _compiled_sample(vault: Vault) -> Path:
 
 def test_a_paragraph_across_columns_links_each_piece_and_verify_source_checks_them(vault: Vault) -> None:
     from vaultd.notes.markdown import parse_note, render_note
-    from vaultd.verify.source import verify_sources
+    from vaultd.pipeline.verify_source import verify_sources
 
     path = _compiled_sample(vault)
     text = path.read_text(encoding="utf-8")

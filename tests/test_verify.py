@@ -174,7 +174,7 @@ def test_cli_for_one_cite_key_checks_only_that_note_and_missing_key_fails(vault:
 
 
 def test_cli_source_flag_merges_source_findings(vault: Vault) -> None:
-    pytest.importorskip("vaultd.verify.source")
+    pytest.importorskip("vaultd.pipeline.verify_source")
     _write(vault, "vaswani2017attention.md", render_note(_note()))
     code, out = _cli(vault, "--source", "--json")
     data = json.loads(out)

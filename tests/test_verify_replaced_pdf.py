@@ -53,7 +53,7 @@ def test_verify_source_still_advises_compile_for_a_changed_copy_of_the_same_work
     data = doc.tobytes()
     doc.close()
     pdf.write_bytes(data)
-    from vaultd.verify.source import verify_sources
+    from vaultd.pipeline.verify_source import verify_sources
 
     changed = [f for f in verify_sources(vault, KEY).findings if f.kind == "PDF CHANGED"]
     assert [f.message for f in changed] == [

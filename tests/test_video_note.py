@@ -19,9 +19,9 @@ from vaultd.notes.markdown import parse_note
 from vaultd.pipeline.capture import capture_sync
 from vaultd.pipeline.citations import renderer_for
 from vaultd.pipeline.compile import compile_note
+from vaultd.pipeline.verify_source import verify_sources
 from vaultd.vault import Vault
 from vaultd.verify import verify_notes
-from vaultd.verify.source import verify_sources
 
 CHAPTERED = "gogEJyoSB9s"  # 27 chapters, only live_chat "subtitles", auto captions
 NO_CHAPTERS = "JjQDik3yNhA"

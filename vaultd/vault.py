@@ -74,8 +74,8 @@ class Vault:
 
     @property
     def index_db(self) -> Path:
-        """The live search index (``vaultd.index.generation``: a rebuild swaps in a new one)."""
-        from vaultd.index.generation import current_index
+        """The live search index (``vaultd.index_generation``: a rebuild swaps in a new one)."""
+        from vaultd.index_generation import current_index
 
         return current_index(self.machine_dir)
 

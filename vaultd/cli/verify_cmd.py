@@ -70,7 +70,7 @@ def verify_command(ctx: click.Context, cite_key: str | None, check_source: bool,
     report = verify_notes(vault, cite_key)
     if check_source:
         # Lazy: source checks load the PDF stack, which plain verify never needs.
-        from vaultd.verify.source import verify_sources
+        from vaultd.pipeline.verify_source import verify_sources
 
         extra: VerifyReport = verify_sources(vault, cite_key)
         # Both passes read the notes; a note broken for one is broken for the other.

@@ -49,8 +49,8 @@ class IndexDB:
 
     def current(self) -> bool:
         """Whether this is still the live index (no rebuild swapped in another since it was
-        opened): a long-lived reader reopens when not (``vaultd.index.generation``)."""
-        from vaultd.index.generation import current_index
+        opened): a long-lived reader reopens when not (``vaultd.index_generation``)."""
+        from vaultd.index_generation import current_index
 
         return current_index(self.path.parent) == self.path
 

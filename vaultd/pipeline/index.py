@@ -54,8 +54,8 @@ def index_vault(vault: Vault, settings: Settings, *, rebuild: bool = False,
     if not rebuild:
         return _run(vault, settings, files, progress, embedder, full=True)
     # Built beside the live index, then swapped in at once: readers never see a half-built
-    # index or one deleted under them (vaultd.index.generation).
-    from vaultd.index.generation import activate, new_generation
+    # index or one deleted under them (vaultd.index_generation).
+    from vaultd.index_generation import activate, new_generation
 
     fresh = new_generation(vault.machine_dir)
     carried = _carry_vectors(vault.index_db, fresh)
