@@ -19,6 +19,7 @@ from vaultd.errors import NoteFormatError, VaultdError
 from vaultd.index.store import open_index
 from vaultd.models import Finding, FindingKind, VerifyReport
 from vaultd.notes.escape import unescape
+from vaultd.notes.folds import unfolded
 from vaultd.notes.markdown import CHUNK_END, LINE_QUOTE_MARK, split_frontmatter, yaml_mapping
 from vaultd.vault import Vault
 from vaultd.verify.match import word_diff
@@ -79,7 +80,8 @@ def _read_block(text: str, start: int, end: int, fmt: int = 1) -> tuple[str | No
         assert run is not None
         quote = _PREFIX_RE.sub("\n", "\n" + run.group(0))[1:]
         if fmt >= 2:
-            quote = unescape(quote)
+            # a folded chunk's callout header (notes/folds) is no part of the quote
+            quote = unescape("\n".join(unfolded(quote.split("\n"))))
     f = text.find("\n`", start, end)
     while f >= 0:
         fence = _FENCE_OPEN_RE.match(text, f + 1, end)
