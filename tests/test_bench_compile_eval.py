@@ -1,26 +1,17 @@
-"""The evaluation bench's pure scoring rules (bench/compile_eval.py), on hand-made input."""
+"""The evaluation bench's pure scoring rules (bench/eval_scoring.py and
+bench/eval_verbatim.py, which bench/compile_eval.py scores with), on hand-made input."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))  # the bench's own modules
 
-def _bench() -> ModuleType:
-    path = Path(__file__).resolve().parents[1] / "bench" / "compile_eval.py"
-    spec = importlib.util.spec_from_file_location("compile_eval", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("compile_eval", module)  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-ev = _bench()
+import eval_scoring as ev
+import eval_verbatim as vb
 
 
 def test_loose_matching_drops_punctuation_case_accents_and_ligatures() -> None:
@@ -50,8 +41,40 @@ def test_section_matches_a_level_of_a_path_with_or_without_its_number() -> None:
 
 
 def test_strict_verbatim_accepts_a_line_end_hyphen_dropped_or_kept_and_nothing_else() -> None:
-    ref = ev.raw_reference("an exam-\nple of stream-\nside  banks\n")
-    assert ev.verbatim_in("an example of stream-side banks", ref)
-    assert ev.verbatim_in("an exam-ple of streamside banks", ref)
-    assert not ev.verbatim_in("an examp le of", ref)
-    assert not ev.verbatim_in("an example, of", ref)
+    ref = vb.raw_reference("an exam-\nple of stream-\nside  banks\n")
+    assert vb.verbatim_in("an example of stream-side banks", ref)
+    assert vb.verbatim_in("an exam-ple of streamside banks", ref)
+    assert not vb.verbatim_in("an examp le of", ref)
+    assert not vb.verbatim_in("an example, of", ref)
+
+
+def test_the_raw_reference_of_a_region_leaves_out_a_margin_column_of_line_numbers() -> None:
+    page = ('<page width="612" height="792">'
+            '<word xMin="20.9" yMin="100" xMax="28.8" yMax="105">417</word>'
+            '<word xMin="60" yMin="99" xMax="90" yMax="109">A</word>'
+            '<word xMin="95" yMin="99" xMax="140" yMax="109">handy</word>'
+            '<word xMin="145" yMin="99" xMax="190" yMax="109">cheat-</word>'
+            '<word xMin="20.9" yMin="112" xMax="28.8" yMax="117">418</word>'
+            '<word xMin="50" yMin="111" xMax="80" yMax="121">sheet</word>'
+            '<word xMin="80.1" yMin="109" xMax="83" yMax="115">1</word>'
+            '<word xMin="85" yMin="111" xMax="120" yMax="121">&amp; more.</word></page>')
+    raw = "417\nA handy cheat-\n418\nsheet1 & more.\n\f"
+    pages = vb.raw_words(page, raw)
+    assert [w[4] for w in pages[0]][:2] == ["417", "A"] and pages[0][-1][4] == "& more."
+    region = (50.0, 99.0, 190.0, 121.0)
+    assert vb.region_text(pages[0], region) == "A handy cheat-\nsheet1 & more."  # poppler's separators
+    quote = "A handy cheatsheet1 & more."
+    assert vb.region_verbatim(quote, [(1, quote)], [(1, region)], pages)
+    assert not vb.verbatim_in(quote, vb.raw_reference(raw))  # the whole page: no one run
+
+
+def test_a_paragraph_over_two_regions_reads_as_one_run_in_each() -> None:
+    pages = vb.raw_words('<page width="612" height="792">'
+                         '<word xMin="50" yMin="700" xMax="90" yMax="710">first</word>'
+                         '<word xMin="300" yMin="700" xMax="340" yMax="710">Table</word>'
+                         '<word xMin="300" yMin="100" xMax="340" yMax="110">second</word></page>',
+                         "first\nTable\nsecond\n\f")
+    pieces = [(1, "first"), (1, "second")]
+    regions = [(1, (50.0, 700.0, 90.0, 710.0)), (1, (300.0, 100.0, 340.0, 110.0))]
+    assert vb.region_verbatim("first second", pieces, regions, pages)
+    assert not vb.region_verbatim("first third", [(1, "first"), (1, "third")], regions, pages)

@@ -51,17 +51,18 @@ def continues(prev: Para, cur: Para) -> bool:
 #: Abbreviations that end no sentence before what follows them: ``et al.`` before a year,
 #: a bracket, a comma or a lowercase word (``Ell et al.`` | ``(1998); Snoke (2002).``),
 #: and the Latin ones that introduce something (``e.g.``, ``i.e.``, ``cf.``) before anything.
-_ET_AL_RE = re.compile(r"\bet al\.$")
-_LATIN_RE = re.compile(r"\b(?:e\.g|i\.e|cf|viz)\.$")
+_LATIN = (" e.g.", " i.e.", " cf.", " viz.", "(e.g.", "(i.e.", "(cf.")
 
 
 def abbreviation_goes_on(text: str, after: str) -> bool:
     """Whether ``text`` ends on an abbreviation whose sentence goes on in ``after``."""
     tail = text.rstrip()
+    if not tail.endswith("."):
+        return False
     first = after.lstrip()[:1]
-    if _LATIN_RE.search(tail):
+    if tail.endswith(_LATIN):
         return bool(first) and not _ITEM_RE.match(after.lstrip())
-    return bool(_ET_AL_RE.search(tail)) and (first in ("(", ",", ";") or first.isdigit() or first.islower())
+    return tail.endswith(" et al.") and (first in ("(", ",", ";") or first.isdigit() or first.islower())
 
 
 #: A footnote's mark after a word's comma or semicolon, ending a column's last line

@@ -44,19 +44,26 @@ Edges = tuple[float | None, float | None]
 def text_block_edges(pages: list[list[Line]]) -> tuple[Edges, Edges]:
     """The text block's left and right edges on the odd and on the even pages (see the
     module doc)."""
-    sizes: Counter[float] = Counter()
+    sizes: dict[float, int] = {}
     for lines in pages:
         for ln in lines:
-            sizes[round(ln.size * 2) / 2] += len(ln.text)
+            size = round(ln.size * 2) / 2
+            sizes[size] = sizes.get(size, 0) + len(ln.text)
     if not sizes:
         return (None, None), (None, None)
-    main = sizes.most_common(1)[0][0]
+    main = max(sizes, key=sizes.__getitem__)
     out: list[Edges] = []
     for parity in (0, 1):  # the first page (index 0) is odd
-        body = [ln for lines in pages[parity::2] for ln in lines if abs(ln.size - main) <= SIZE_SLACK]
-        need = max(EDGE_LINES, EDGE_SHARE * len(body))
-        lefts = Counter(round(ln.bbox[0]) for ln in body)
-        rights = Counter(round(ln.bbox[2]) for ln in body)
+        lefts: Counter[int] = Counter()
+        rights: Counter[int] = Counter()
+        n = 0
+        for lines in pages[parity::2]:
+            for ln in lines:
+                if abs(ln.size - main) <= SIZE_SLACK:
+                    lefts[round(ln.bbox[0])] += 1
+                    rights[round(ln.bbox[2])] += 1
+                    n += 1
+        need = max(EDGE_LINES, EDGE_SHARE * n)
         out.append((_edge(lefts, need, "left"), _edge(rights, need, "right")))
     return out[0], out[1]
 
@@ -76,12 +83,13 @@ def mark_margin_notes(lines: list[Line], edges: Edges) -> None:
     left, right = edges
     if left is None and right is None:
         return
+    inner = left - MARGIN_GAP if left is not None else float("-inf")
+    outer = right + MARGIN_GAP if right is not None else float("inf")
     for ln in lines:
-        outside = (left is not None and ln.bbox[2] <= left - MARGIN_GAP) or \
-            (right is not None and ln.bbox[0] >= right + MARGIN_GAP)
-        if not outside or not any(c.isalpha() for c in ln.text):
-            continue
-        if any(_beside(ln, other, left, right) for other in lines):
+        x0, _, x1, _ = ln.bbox
+        if inner < x1 and x0 < outer:
+            continue  # (most lines: inside the block)
+        if any(c.isalpha() for c in ln.text) and any(_beside(ln, other, left, right) for other in lines):
             ln.margin = True
             ln.block = MARGIN_BLOCK + ln.block
 

@@ -73,8 +73,10 @@ def indented(para: Para) -> bool:
     return first.bbox[0] >= left + INDENT_EMS * max(first.size, 1.0)
 
 
-def resumed(paras: list[Para], cur: Para) -> Para | None:
-    """The paragraph ``cur`` goes on with past what interrupts it (module doc), or None."""
+def resumed(paras: list[Para], cur: Para, target: Para | None = None) -> Para | None:
+    """The paragraph ``cur`` goes on with past what interrupts it (module doc), or None;
+    None too when that is ``target``, the paragraph ``cur`` follows with nothing between,
+    which the caller asks itself (``continues`` and more)."""
     if cur.type != "paragraph" or cur.floating or indented(cur):
         return None
     head = cur.lines[:FACE_LINES]
@@ -92,5 +94,7 @@ def resumed(paras: list[Para], cur: Para) -> Para | None:
             continue  # a box, a sidebar, a pull quote: another face
         if tail[-1].page == page and not _same_measure(tail, head):
             continue  # a box set in the body's face, narrower than the column
+        if para is target:
+            return None
         return para if para.type == "paragraph" and continues(para, cur) else None
     return None
