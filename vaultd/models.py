@@ -346,6 +346,49 @@ class Provenance(_Model):
         "'auto' captions or 'asr:<model>' (local speech recognition)")
 
 
+HighlightKind = Literal["highlight", "underline"]
+HighlightSource = Literal["zotero", "pdf"]
+HighlightStatus = Literal["verified", "differs"]
+
+
+class Highlight(_Model):
+    """A passage the user marked, as its source stored it (kept in the record so a
+    recompile attaches it again): a Zotero annotation, or a ``/Highlight`` (``/Underline``)
+    annotation embedded in the PDF. ``text`` is what the source says was marked: never
+    trusted, the compile stage checks it against the PDF's own text there."""
+
+    source: HighlightSource
+    key: str | None = Field(None, description="Zotero's item key of the annotation")
+    kind: HighlightKind = "highlight"
+    color: str | None = Field(None, description="'#ffd400'")
+    comment: str | None = None
+    page: int = Field(description="1-based PDF page")
+    page_label: str | None = Field(None, description="the printed page the reader showed")
+    rects: list[list[float]] = Field(
+        default_factory=list, description="[left, bottom, right, top] per line, PDF user space")
+    text: str | None = Field(None, description="the marked text as the source stored it")
+    author: str | None = Field(None, description="a group member's name (group libraries)")
+
+
+class ChunkHighlight(_Model):
+    """A highlight as the note shows it under the chunk it lies in: ``span`` is
+    ``[start, end)`` into the chunk's verbatim text (the quote it marks); ``status`` is
+    ``verified`` when the source's stored text is the PDF's text there (or it stored
+    none), ``differs`` when not (``text`` then holds what the source stored)."""
+
+    source: HighlightSource
+    key: str | None = None
+    kind: HighlightKind = "highlight"
+    color: str | None = None
+    comment: str | None = None
+    page: int | None = Field(None, description="1-based PDF page it is on")
+    page_label: str | None = None
+    author: str | None = None
+    span: list[int] | None = Field(None, description="[start, end) into the chunk text")
+    status: HighlightStatus = "verified"
+    text: str | None = Field(None, description="the source's stored text, when it differs")
+
+
 class Chunk(_Model):
     """One passage of a source: the verbatim quote, its provenance, advisory LLM text."""
 
@@ -363,6 +406,8 @@ class Chunk(_Model):
     key_sentence: int | None = Field(None, description="index into the chunk's sentences")
     enrichment: EnrichmentState = "pending"
     enrichment_note: str | None = None
+    highlights: list[ChunkHighlight] = Field(
+        default_factory=list, description="the user's highlights that lie in this chunk")
 
 
 #: The note layout vaultd writes (docs/note-format.md): 2 escapes quotes as Markdown, hides
@@ -470,6 +515,19 @@ class UserValue(_Model):
                                description="the sources that gave sources_value")
 
 
+class ImportOrigin(_Model):
+    """One library item a record was imported from (`vaultd import`): enough to find the
+    record again on a re-import and to know which of the item's notes were brought in."""
+
+    origin: str = Field(description="as the user's values name it: 'Zotero (My Library)', "
+                        "'refs.ris'")
+    item_key: str | None = Field(None, description="Zotero's item key, when there is one")
+    key: str | None = Field(None, description="the citation key exactly as the library has it")
+    notes: dict[str, str] = Field(
+        default_factory=dict, description="the item's notes brought in: note id → SHA-256 of "
+        "its Markdown (a note brought in once is never written again)")
+
+
 class MetaFile(_Model):
     """``raw/<cite_key>.meta.json``: the flat fields scripts read, plus the full Work."""
 
@@ -503,6 +561,16 @@ class MetaFile(_Model):
         "independent sources agree on")
     user: dict[str, UserValue] = Field(
         default_factory=dict, description="the fields the user entered, by Work field name")
+    aliases: list[str] = Field(
+        default_factory=list, description="other cite keys of this work (a library's keys "
+        "for it, kept exactly): `vaultd cite ALIAS` finds it")
+    tags: list[str] = Field(
+        default_factory=list, description="tags the user's library gives (its tags, its "
+        "collections as collection/sub): added to the note's")
+    highlights: list[Highlight] = Field(
+        default_factory=list, description="the user's highlights from their library (Zotero)")
+    imported: list[ImportOrigin] = Field(
+        default_factory=list, description="the libraries this record was imported from")
     work: Work
 
     @classmethod

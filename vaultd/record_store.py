@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -107,6 +108,35 @@ def iter_records(vault: Vault) -> Iterator[MetaFile]:
         meta = read_path(path)
         if meta is not None:
             yield meta
+
+
+#: A record that keeps aliases (the rest are told apart by their bytes, not parsed).
+_HAS_ALIASES = re.compile(rb'"aliases":\s*\[\s*"')
+
+
+def aliases(vault: Vault) -> dict[str, str]:
+    """Every alias a record keeps (a library's other key for its work) → the record's key.
+    Only records that have some are parsed: the rest are told apart by their bytes."""
+    out: dict[str, str] = {}
+    for path in paths(vault):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        if _HAS_ALIASES.search(data) is None:
+            continue
+        meta = read_path(path)
+        for alias in meta.aliases if meta is not None else ():
+            out.setdefault(alias, meta.cite_key if meta is not None else "")
+    return out
+
+
+def resolve(vault: Vault, key: str) -> str | None:
+    """The cite key ``key`` names: itself when it has a record, else the key of the record
+    that keeps it as an alias (a library's other key for the work), else None."""
+    if exists(vault, key):
+        return key
+    return aliases(vault).get(key) if key else None
 
 
 def key_of(path: Path) -> str:

@@ -60,8 +60,12 @@ def find(db: sqlite3.Connection, *, doi: str | None = None, arxiv_id: str | None
     return None
 
 
-def taken_keys(vault: Vault, db: sqlite3.Connection) -> set[str]:
-    keys = {str(r[0]) for r in db.execute("SELECT cite_key FROM captures")}
+def taken_keys(vault: Vault, db: sqlite3.Connection | None) -> set[str]:
+    """Every key a new record may not take: records (by the state database, when given,
+    and by their files), PDFs, notes, and the aliases records keep (another key of their
+    work, `vaultd import`)."""
+    keys = {str(r[0]) for r in db.execute("SELECT cite_key FROM captures")} if db else set()
+    keys |= set(record_store.aliases(vault))
     stems = [p.name.removesuffix(record_store.META_SUFFIX) for p in record_store.paths(vault)]
     stems += [p.stem for p in vault.raw.glob("*.pdf")]
     # A new key must not land on any note in wiki/ (the user's own included): keys are

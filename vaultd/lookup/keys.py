@@ -56,9 +56,12 @@ def _meta_title(vault: Vault, key: str) -> str:
 
 
 def load_meta(vault: Vault, cite_key: str, *, index_db: IndexDB | None = None) -> MetaFile:
-    if not record_store.exists(vault, cite_key):
+    """The record ``cite_key`` names: its own, or the record keeping it as an alias (a
+    library's other key for the work, `vaultd import`)."""
+    key = record_store.resolve(vault, cite_key)
+    if key is None:
         hints = suggest(cite_key, known_works(vault, index_db), vault=vault) if cite_key else []
         tail = ("; did you mean: " + "; ".join(hints)) if hints else \
             "; list keys with `vaultd search` or capture the paper first"
         raise UnknownKeyError(f"unknown cite key {cite_key!r}{tail}", hints)
-    return record_store.load(vault, cite_key)
+    return record_store.load(vault, key)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from vaultd import record_store
 from vaultd.canonical import text_sha256
 from vaultd.errors import InputError, NoteFormatError, VaultdError
 from vaultd.formats import CitationRenderer
@@ -15,6 +16,7 @@ from vaultd.index.store import IndexDB
 from vaultd.lookup.citing import labels, verified
 from vaultd.lookup.keys import UnknownKeyError, known_works, load_meta, suggest
 from vaultd.models import Chunk, Note
+from vaultd.notes.highlights import highlight_json
 from vaultd.notes.pages import chunk_warnings, page_locator, pdf_page_only
 from vaultd.vault import Vault
 
@@ -32,7 +34,7 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: IndexDB | Non
     ``renderer`` None (no citation processor here): the text is served without one."""
     from vaultd.notes.markdown import parse_note
 
-    path = vault.note_path(cite_key)
+    path = vault.note_path(record_store.resolve(vault, cite_key) or cite_key)
     if not path.is_file():
         hints = suggest(cite_key, known_works(vault, index_db), vault=vault) if cite_key else []
         tail = ("; did you mean: " + "; ".join(hints)) if hints else ""
@@ -85,6 +87,7 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: IndexDB | Non
         **cited,
         "paraphrase": chunk.paraphrase,
         "implication": chunk.implication,
+        "highlights": [highlight_json(chunk, h) for h in chunk.highlights],
         "advisory": QUOTE_CONTRACT,
     }
 

@@ -29,6 +29,7 @@ from vaultd.errors import NoteFormatError
 from vaultd.models import NOTE_FORMAT, Chunk, Note, NoteMeta, Provenance
 from vaultd.notes.escape import escape, unescape
 from vaultd.notes.folds import fold_header, unfolded
+from vaultd.notes.highlights import highlight_lines
 from vaultd.notes.pages import chunk_warnings, outward, page_links, ref_link
 from vaultd.notes.places import linked_place, next_range, stored_place
 from vaultd.notes.provenance_yaml import (
@@ -57,7 +58,7 @@ _HEADING_STYLES = {v: k for k, v in STYLE_HEADINGS.items()}
 _OPTIONAL_FLAGS = frozenset({"retracted", "notices"})  # written only when set
 _PROVENANCE_FIELDS = tuple(Provenance.model_fields)
 _CHUNK_EXTRAS = ("figure", "markdown", "refs", "linked_notes", "enrichment", "enrichment_note",
-                 "key_sentence")
+                 "key_sentence", "highlights")
 _META_FIELDS = frozenset(NoteMeta.model_fields)
 _USER_HEADING_RE = re.compile(r"#{1,2} ")
 def _fence(body: str, info: str) -> str:
@@ -207,6 +208,9 @@ def _chunk_data(chunk: Chunk, prev: Any = _INHERIT, *, linked: bool = False) -> 
     for key in _CHUNK_EXTRAS:
         if extras[key] not in (None, [], "pending"):
             data[key] = extras[key]
+    if chunk.highlights:  # fields at their default are left out, as for provenance
+        data["highlights"] = [h.model_dump(mode="json", exclude_defaults=True)
+                              for h in chunk.highlights]
     return data
 
 
@@ -251,6 +255,7 @@ def render_chunk(cite_key: str, chunk: Chunk, prev: Any = _INHERIT, *,
         # the links say it all (one line, read back exactly)
         linked = "\n" not in links and linked_place([links]) == stored_place(prov)
         out += [links, ""]
+    out += highlight_lines(chunk)  # the user's highlights (vaultd.notes.highlights)
     out += _advisory_callout(chunk)
     out += ["%%", _fence(_chunk_yaml(chunk, prev, linked=linked), "yaml") + "%%", CHUNK_END]
     return "\n".join(out) + "\n"

@@ -31,6 +31,7 @@ from vaultd.parse.folio_reader import document_labels
 from vaultd.parse.layout import LAYOUT_VERSION
 from vaultd.parse.pymupdf import load_pymupdf
 from vaultd.parse.tiers import parse_pdf
+from vaultd.pipeline.highlights import attach_highlights
 from vaultd.vault import Vault, atomic_write_bytes, atomic_write_text, file_sha256
 
 FIGURE_ZOOM = 2.0  # render figures at 144 dpi
@@ -283,6 +284,7 @@ def compile_note(
         _crop_figures(vault, cite_key, pdf, blocks, chunks, pdf_sha, doc.graphics)
         if any(c.refs for c in chunks):
             link_references(chunks, vault_ids(vault), cite_key)
+        warnings.extend(attach_highlights(pdf, meta, chunks))
         pages, parser_name, parser_version = doc.pages, doc.parser, doc.parser_version
         warnings.extend(doc.warnings)
     elif meta.pdf:
@@ -304,8 +306,11 @@ def compile_note(
         cite_key=cite_key,
         # The user's own tags/aliases (and an inbox rule's tags) are merged back in by
         # merge_for_recompile / the ingest stage; vaultd only ever adds to these lists.
-        tags=list(dict.fromkeys([*DEFAULT_TAGS, *tags])),
-        aliases=[" ".join(meta.title.split())] if meta.title and meta.title.strip() else [],
+        tags=list(dict.fromkeys([*DEFAULT_TAGS, *meta.tags, *tags])),
+        # the title, and the work's other cite keys: [[alias]] links find the note too
+        aliases=list(dict.fromkeys(
+            ([" ".join(meta.title.split())] if meta.title and meta.title.strip() else [])
+            + meta.aliases)),
         captured=captured_at[:10],
         captured_at=captured_at,
         raw=vault.rel(pdf) if pdf_sha else None,

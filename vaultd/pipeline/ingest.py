@@ -24,6 +24,7 @@ from vaultd.errors import InputError, NoMetadataError, VaultdError
 from vaultd.vault import Vault, atomic_write_text, file_sha256
 
 if TYPE_CHECKING:
+    from vaultd.pipeline.bulk import BulkCompiler
     from vaultd.pipeline.capture_store import CaptureResult
     from vaultd.pipeline.compile import CompileResult
 
@@ -124,7 +125,7 @@ def process(vault: Vault, settings: Settings, source: str, *, doi: str | None = 
             cite_key: str | None = None, refresh: bool = False, compile: bool = True,
             index: bool = True, tags: Sequence[str] = (), folder: str | None = None,
             keep_going: bool = False, on_wait: Callable[[str], None] | None = None,
-            ) -> IngestResult:
+            pool: BulkCompiler | None = None) -> IngestResult:
     """Capture ``source`` (a path, URL, DOI, arXiv id, link file or .bib), compile each
     work's note once (with ``tags``, in ``folder``) and index the notes written: the one
     sequence the agent, the CLI and the importers call.
@@ -151,35 +152,55 @@ def process(vault: Vault, settings: Settings, source: str, *, doi: str | None = 
     out = IngestResult(captured=list(results), failed=list(getattr(results, "failed", [])),
                        errors=dict(getattr(results, "errors", {})))
     return finish(vault, settings, out, refresh=refresh, compile=compile, index=index,
-                  tags=tags, folder=folder, keep_going=keep_going)
+                  tags=tags, folder=folder, keep_going=keep_going, pool=pool)
 
 
 def finish(vault: Vault, settings: Settings, out: IngestResult, *, refresh: bool = False,
            compile: bool = True, index: bool = True, tags: Sequence[str] = (),
-           folder: str | None = None, keep_going: bool = False) -> IngestResult:
+           folder: str | None = None, keep_going: bool = False,
+           pool: BulkCompiler | None = None,
+           progress: Callable[[int, int], None] | None = None,
+           after_compile: Callable[[IngestResult], Sequence[Path]] | None = None,
+           ) -> IngestResult:
     """The stages after capture for works already captured (``out.captured``): compile
-    each note once, then index the notes written."""
+    each note once, then index the notes written. ``pool``: PDFs are parsed by its worker
+    processes (``pipeline.bulk``); ``progress(done, total)`` follows the compiles;
+    ``after_compile``: the caller's last touches to the notes (an import's child notes),
+    returning the notes it changed, indexed with the rest."""
     for r in out.captured:
         out.warnings.extend(r.warnings)
     if compile:
         _compile(vault, settings, out, refresh=refresh, tags=tags, folder=folder,
-                 keep_going=keep_going)
-    if index and out.notes:
-        _index(vault, settings, out.notes)
+                 keep_going=keep_going, pool=pool, progress=progress)
+    touched = list(after_compile(out)) if after_compile is not None else []
+    notes = list(dict.fromkeys([*out.notes, *touched]))
+    if index and notes:
+        _index(vault, settings, notes)
     return out
 
 
 def _compile(vault: Vault, settings: Settings, out: IngestResult, *, refresh: bool,
-             tags: Sequence[str], folder: str | None, keep_going: bool) -> None:
+             tags: Sequence[str], folder: str | None, keep_going: bool,
+             pool: BulkCompiler | None = None,
+             progress: Callable[[int, int], None] | None = None) -> None:
     from vaultd.pipeline.citations import renderer_for
     from vaultd.pipeline.compile import compile_note
 
     citer = renderer_for(vault, settings)  # one renderer for every work of the input
     try:
+        todo = []
         for r in out.captured:
             if r.status == "existing" and not refresh and vault.note_path(r.cite_key).exists():
                 out.compiled[r.cite_key] = Compiled(r.cite_key, skipped=True)
                 continue
+            todo.append(r)
+        if len(todo) > 1:  # every citation of the batch in one processor call
+            citer.render({r.cite_key: r.meta.work for r in todo})
+        if pool is not None:
+            _compile_in_pool(vault, settings, out, todo, citer, pool, tags=tags,
+                             folder=folder, keep_going=keep_going, progress=progress)
+            return
+        for done, r in enumerate(todo, start=1):
             try:
                 result = compile_note(vault, settings, r.cite_key, parser=settings.parse.parser,
                                       folder=folder, citer=citer, tags=tags)
@@ -187,11 +208,34 @@ def _compile(vault: Vault, settings: Settings, out: IngestResult, *, refresh: bo
                 if not keep_going:
                     raise
                 out.compiled[r.cite_key] = Compiled(r.cite_key, error=str(exc))
-                continue
-            out.compiled[r.cite_key] = Compiled(r.cite_key, result)
-            out.warnings.extend(result.warnings)
+            else:
+                out.compiled[r.cite_key] = Compiled(r.cite_key, result)
+                out.warnings.extend(result.warnings)
+            if progress is not None:
+                progress(done, len(todo))
     finally:
         citer.close()
+
+
+def _compile_in_pool(vault: Vault, settings: Settings, out: IngestResult,
+                     todo: Sequence[CaptureResult], citer: Any, pool: BulkCompiler, *,
+                     tags: Sequence[str], folder: str | None, keep_going: bool,
+                     progress: Callable[[int, int], None] | None) -> None:
+    from vaultd.pipeline.bulk import CompileJob
+
+    # The batch's citations were rendered above, in one call: the workers find them stored.
+    jobs = [CompileJob(r.cite_key, settings.parse.parser, folder, tuple(tags)) for r in todo]
+    for done, outcome in enumerate(pool.compile(jobs, citer), start=1):
+        if progress is not None:
+            progress(done, len(jobs))
+        if outcome.error is not None:
+            if not keep_going:
+                outcome.raise_error()
+            out.compiled[outcome.cite_key] = Compiled(outcome.cite_key, error=outcome.error)
+            continue
+        assert outcome.result is not None
+        out.compiled[outcome.cite_key] = Compiled(outcome.cite_key, outcome.result)
+        out.warnings.extend(outcome.result.warnings)
 
 
 # --- the Inbox's wording of the same sequence ------------------------------------------
@@ -212,14 +256,15 @@ def _inbox_advice(exc: NoMetadataError) -> str:
 
 def ingest_item(vault: Vault, settings: Settings, path: Path, *, action: Action,
                 url: str | None = None, compile: bool = True, tags: list[str] | None = None,
-                folder: str | None = None, index: bool = True) -> IngestResult:
+                folder: str | None = None, index: bool = True,
+                pool: BulkCompiler | None = None) -> IngestResult:
     """One Inbox item through ``process``, with the Inbox's advice in its errors (a .bib
-    entry or a renamed file, never a CLI flag)."""
+    entry or a renamed file, never a CLI flag); ``pool``: the agent's compile workers."""
     from vaultd.pipeline.capture import ItemsFailedError
 
     try:
         out = process(vault, settings, str(path), compile=compile, index=index,
-                      tags=tags or (), folder=folder)
+                      tags=tags or (), folder=folder, pool=pool)
     except ItemsFailedError as exc:
         err = InputError(ItemsFailedError.summary(_inbox_worded(exc.failed, exc.errors)))
         err.transient = exc.transient

@@ -1,0 +1,181 @@
+"""Compiling many notes at once: a pool of worker processes started once and reused.
+
+Parsing a PDF is CPU-bound Python (PyMuPDF, the layout rules), so threads do not help; a
+process per core does. Workers are started with the "spawn" method (a fresh interpreter,
+safe on macOS, where forking a process that runs threads is not) and set up once: each
+imports the compile stage and opens the vault's citation renderer when it starts, not per
+paper. The caller renders the batch's citations first (one processor call for every work:
+``finish`` does), so each worker finds them stored.
+
+``pipeline.ingest.finish(…, pool=BulkCompiler(…))`` is the way in: `vaultd import` uses it,
+and the agent can hand one pool to every ``finish``/``process`` call it makes (the pool is
+safe to share between threads). A job whose record has no PDF (a citation-only note) is
+compiled in the calling process: it parses nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+from vaultd import record_store
+from vaultd.config import Settings
+from vaultd.errors import ParseError, VaultdError
+from vaultd.pipeline.compile import CompileResult, compile_note
+from vaultd.vault import Vault
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class CompileJob:
+    """One note to compile: its key, and where and with which tags its note goes."""
+
+    cite_key: str
+    parser: str = "auto"
+    folder: str | None = None
+    tags: tuple[str, ...] = ()
+
+
+@dataclass
+class JobOutcome:
+    """What one job gave: the result, or the error (its class name and whether retrying
+    later may help, as ``VaultdError.transient`` says)."""
+
+    cite_key: str
+    result: CompileResult | None = None
+    error: str | None = None
+    error_type: str | None = None
+    transient: bool = False
+
+    def raise_error(self) -> None:
+        """Raise the job's error in the caller (a worker's exception is not sent whole:
+        not every error pickles)."""
+        if self.error is None:
+            return
+        exc = (ParseError if self.error_type == "ParseError" else VaultdError)(self.error)
+        exc.transient = self.transient
+        raise exc
+
+
+#: The worker's vault, settings and renderer, set once when it starts.
+_WORKER: dict[str, Any] = {}
+
+
+def _start_worker(vault: Vault, settings: Settings) -> None:
+    from vaultd.pipeline.citations import renderer_for
+
+    _WORKER.update(vault=vault, settings=settings, citer=renderer_for(vault, settings))
+
+
+def _run_job(job: CompileJob) -> JobOutcome:
+    return _compile_one(_WORKER["vault"], _WORKER["settings"], job, _WORKER["citer"])
+
+
+def _compile_one(vault: Vault, settings: Settings, job: CompileJob, citer: Any) -> JobOutcome:
+    try:
+        result = compile_note(vault, settings, job.cite_key, parser=job.parser,
+                              folder=job.folder, citer=citer, tags=job.tags)
+    except VaultdError as exc:
+        return JobOutcome(job.cite_key, error=str(exc), error_type=type(exc).__name__,
+                          transient=exc.transient)
+    except Exception as exc:  # a worker survives any one paper: it is a loop's top level
+        log.exception("compile of %s crashed", job.cite_key)
+        return JobOutcome(job.cite_key, error=f"internal error while compiling: {exc}",
+                          error_type=type(exc).__name__)
+    return JobOutcome(job.cite_key, result)
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+class BulkCompiler:
+    """Worker processes for one vault, started on first use and kept until ``close``."""
+
+    def __init__(self, vault: Vault, settings: Settings, *, workers: int | None = None) -> None:
+        self.vault, self.settings = vault, settings
+        self.workers = max(1, workers or os.cpu_count() or 2)
+        self._executor: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> BulkCompiler:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def _pool(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._executor is None:
+                self._executor = ProcessPoolExecutor(
+                    max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_worker, initargs=(self.vault, self.settings))
+            return self._executor
+
+    def start(self) -> list[int]:
+        """Start the workers now (they start on first use otherwise); their process ids."""
+        pool = self._pool()
+        return sorted({f.result() for f in [pool.submit(_ready) for _ in range(self.workers)]})
+
+    def close(self) -> None:
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+    def _restart(self, broken: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._executor is broken:
+                self._executor = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def compile(self, jobs: Sequence[CompileJob], citer: Any) -> Iterator[JobOutcome]:
+        """Each job's outcome as it completes: PDFs in the workers, citation-only notes
+        here (with ``citer``). A worker that dies (a PDF that crashes MuPDF) fails the jobs
+        it took down once; they are tried again in a fresh pool, then reported failed."""
+        with_pdf = [j for j in jobs if _has_pdf(self.vault, j.cite_key)]
+        for job in jobs:
+            if job not in with_pdf:
+                yield _compile_one(self.vault, self.settings, job, citer)
+        retry: list[CompileJob] = []
+        yield from self._run(with_pdf, retry)
+        for job in retry:  # one at a time: the one that kills a worker is found
+            yield from self._run([job], None)
+
+    def _run(self, jobs: Sequence[CompileJob], retry: list[CompileJob] | None
+             ) -> Iterator[JobOutcome]:
+        if not jobs:
+            return
+        pool = self._pool()
+        futures: dict[Future[JobOutcome], CompileJob] = {pool.submit(_run_job, j): j for j in jobs}
+        broken = False
+        for future in as_completed(futures):
+            job = futures[future]
+            try:
+                yield future.result()
+            except BrokenProcessPool:
+                broken = True
+                if retry is not None:
+                    retry.append(job)
+                else:
+                    pdf = self.vault.rel(self.vault.pdf_path(job.cite_key))
+                    yield JobOutcome(job.cite_key, error=f"{pdf}: the PDF crashed the parser; "
+                                     "check that it opens in a PDF viewer and download it "
+                                     "again", error_type="ParseError")
+        if broken:
+            self._restart(pool)
+
+
+def _has_pdf(vault: Vault, cite_key: str) -> bool:
+    meta = record_store.get(vault, cite_key)
+    return meta is not None and meta.pdf is not None and meta.video is None
