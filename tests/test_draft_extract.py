@@ -9,15 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vaultd.canonical import canonical_text
-from vaultd.draft.extract import (
-    Cite,
-    Draft,
-    Provenance,
-    Quote,
-    draft_format,
-    extract,
-    normalise_locator,
-)
+from vaultd.draft.extract import Draft, Quote, draft_format, extract
+from vaultd.draft.scan import Cite, Provenance, normalise_locator
 
 SHA = "ab" * 32
 

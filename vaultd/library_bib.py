@@ -6,6 +6,7 @@ import logging
 from pathlib import Path
 
 from vaultd import record_store
+from vaultd.formats import to_bibtex
 from vaultd.models import MetaFile
 from vaultd.vault import Vault, atomic_write_text
 
@@ -21,7 +22,6 @@ def _meta_files(vault: Vault) -> list[MetaFile]:
 
 
 def render_library_bib(vault: Vault) -> str:
-    from vaultd.formats import to_bibtex
 
     entries = [to_bibtex(m.work, m.cite_key).strip() for m in _meta_files(vault)]
     return HEADER + "".join(f"\n{e}\n" for e in entries if e)

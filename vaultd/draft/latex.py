@@ -15,7 +15,7 @@ from typing import Any
 
 from vaultd.canonical import canonical_text
 from vaultd.capture.latex_text import decode
-from vaultd.draft.extract import (
+from vaultd.draft.scan import (
     Candidate,
     Cite,
     CiteAt,

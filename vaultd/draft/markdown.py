@@ -9,7 +9,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable
 
 from vaultd.canonical import canonical_text
-from vaultd.draft.extract import (
+from vaultd.draft.scan import (
     Candidate,
     Cite,
     CiteAt,

@@ -16,11 +16,20 @@ from pathlib import Path
 from typing import Any
 
 from vaultd.errors import InputError
+from vaultd.formats import citeproc
+from vaultd.formats.bibtex import to_bibtex as _to_bibtex
 from vaultd.formats.cache import cache_key, get_many, put_many
-from vaultd.formats.citeproc import Rendering, find_pandoc
+from vaultd.formats.citeproc import (
+    RENDERING_VERSION,
+    Rendering,
+    filter_sha,
+    find_pandoc,
+    is_single_page,
+)
 from vaultd.formats.csl import citable_item, item_digest
-from vaultd.formats.styles import DEFAULT_STYLES, Style, resolve_all
+from vaultd.formats.styles import DEFAULT_STYLES, LABELS, Style, pick, resolve_all
 from vaultd.models import Work
+from vaultd.video.info import timestamp
 
 __all__ = [
     "BIBTEX",
@@ -54,7 +63,6 @@ def has_title(work: Work) -> bool:
 
 def to_bibtex(work: Work, cite_key: str) -> str:
     """The BibTeX entry of ``work`` keyed ``cite_key`` (ends with a newline)."""
-    from vaultd.formats.bibtex import to_bibtex as _to_bibtex
 
     return _to_bibtex(work, cite_key)
 
@@ -93,14 +101,12 @@ class CitationRenderer:
 
     def style(self, name: str) -> Style:
         """The configured style called ``name`` (any case), else an installed one by name."""
-        from vaultd.formats.styles import pick
 
         return pick(self.styles, name)
 
     def _engine(self) -> str:
         # The processor's identity without starting it: the binary's path, size and mtime,
         # the filter's hash and how this module renders (any change renders afresh).
-        from vaultd.formats.citeproc import RENDERING_VERSION, filter_sha
 
         exe = find_pandoc(str(self._pandoc) if self._pandoc else None)
         self._pandoc = exe
@@ -129,7 +135,6 @@ class CitationRenderer:
         """``{cite key: {style name: Rendering}}``; works without a title are left out
         (an untitled citation would be a wrong one). ``locator``: render the located
         in-text citation for this page (a range) instead of the sentinel."""
-        from vaultd.formats import citeproc
 
         chosen = tuple(styles) if styles is not None else self.styles
         items = {key: citable_item(w, key) for key, w in works.items() if has_title(w)}
@@ -174,7 +179,6 @@ class CitationRenderer:
         """The in-text citation of ``work`` in ``style``, pointing at ``page`` if given:
         a single page label from the stored rendering, a range ("4-5") or list rendered
         by the style itself ("pp. 4–5")."""
-        from vaultd.formats.citeproc import is_single_page
 
         if not page or is_single_page(page):
             return self.one(work, cite_key, style).cite(page)
@@ -188,7 +192,6 @@ class CitationRenderer:
         """The in-text citation of a video pointing at a time in it, as the style writes a
         time locator: ``(3Blue1Brown, 2017, 3:15)``. The locator goes to the processor in
         braces, pandoc's form for a locator with no label (else it would be a page)."""
-        from vaultd.video.info import timestamp
 
         if not has_title(work):
             raise InputError(f"{cite_key} has no title, so no citation is made for it")
@@ -205,7 +208,6 @@ class CitationRenderer:
     def headings(self) -> dict[str, str]:
         """Style name → the key/heading of its citation in a note: built-in styles by short
         name (``apa``), others by CSL title, made unique with the name when titles clash."""
-        from vaultd.formats.styles import LABELS
 
         reserved = {BIBTEX, *LABELS, *(label.lower() for label in LABELS.values())}
         out: dict[str, str] = {}

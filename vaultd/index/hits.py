@@ -10,6 +10,7 @@ from urllib.parse import quote as urlquote
 
 from vaultd import record_store
 from vaultd.citekey import key_to_filename
+from vaultd.trust import retracted_label
 
 if TYPE_CHECKING:
     from vaultd.vault import Vault
@@ -74,7 +75,6 @@ _RETRACTED_RE = re.compile(r'"retracted"\s*:\s*true')
 
 def retraction_label(vault: Vault, cite_key: str) -> str | None:
     """'RETRACTED (…)' when the work's record says it was retracted, else None."""
-    from vaultd.trust import retracted_label
 
     meta = record_store.get(vault, cite_key)  # read once per record while it is unchanged
     return retracted_label(meta.work.notices) if meta and meta.work.retracted else None

@@ -19,6 +19,7 @@ from typing import Any
 import apsw
 
 from vaultd.errors import StoreError, database_disk_error
+from vaultd.index_generation import current_index
 from vaultd.schema.index import INDEX_MIGRATIONS
 from vaultd.schema.migrate import pending
 from vaultd.vault import Vault
@@ -50,7 +51,6 @@ class IndexDB:
     def current(self) -> bool:
         """Whether this is still the live index (no rebuild swapped in another since it was
         opened): a long-lived reader reopens when not (``vaultd.index_generation``)."""
-        from vaultd.index_generation import current_index
 
         return current_index(self.path.parent) == self.path
 

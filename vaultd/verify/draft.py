@@ -23,12 +23,18 @@ from typing import Any, Literal
 
 from vaultd import record_store
 from vaultd.canonical import text_sha256
+from vaultd.capture.bib import read_bib_library
 from vaultd.citekey import filename_to_key, is_valid_key
+from vaultd.draft.extract import draft_format, extract
 from vaultd.errors import InputError, VaultdError
+from vaultd.formats.latex import latex
+from vaultd.lookup import known_works, suggest
 from vaultd.models import Chunk, MetaFile
+from vaultd.notes.escape import escape
+from vaultd.notes.markdown import parse_note
 from vaultd.notes.pages import page_locator
 from vaultd.trust import record_verified
-from vaultd.vault import Vault
+from vaultd.vault import Vault, atomic_write_text
 from vaultd.verify.locators import on_page, pdf_index, rewrite_pages, where
 from vaultd.verify.match import Passages, match_form, quote_parts, source_words, word_diff
 
@@ -117,7 +123,6 @@ class Works:
         return self._cache[key]
 
     def _load(self, key: str) -> _Work | None:
-        from vaultd.notes.markdown import parse_note
 
         meta = record_store.get(self.vault, key) if key and is_valid_key(key) else None
         if meta is None:
@@ -293,7 +298,6 @@ class _Checker:
                          fix=f"vaultd quote {p.key} {p.chunk_id}", chunk_id=chunk.id)
 
     def references(self, cites: Sequence[Any]) -> None:
-        from vaultd.lookup import known_works, suggest
 
         first: dict[str, int] = {}
         for c in cites:
@@ -322,7 +326,6 @@ class _Checker:
                          "sources", fix=f"check it, or vaultd capture --refresh for {key}")
 
     def bib(self, bib_files: Sequence[Path], cited: set[str]) -> None:
-        from vaultd.capture.bib import read_bib_library
 
         for path in bib_files:
             if not path.is_file():
@@ -363,10 +366,8 @@ def _bib_differences(bib: Any, meta: MetaFile) -> list[str]:
 def _written(text: str, fmt: str) -> str:
     """Source text as the draft's format writes it."""
     if fmt == "latex":
-        from vaultd.formats.latex import latex
 
         return latex(text)
-    from vaultd.notes.escape import escape
 
     return escape(text)
 
@@ -411,7 +412,6 @@ def check_text(vault: Vault, text: str, fmt: str, *, file: str = "<draft>",
                base: Path | None = None, works: Works | None = None,
                report: DraftReport | None = None) -> DraftReport:
     """Check one draft's text (``fmt``: ``latex`` or ``markdown``)."""
-    from vaultd.draft.extract import extract
 
     report = report if report is not None else DraftReport()
     works = works or Works(vault)
@@ -451,7 +451,6 @@ def draft_files(paths: Sequence[Path]) -> list[Path]:
 
 
 def check_drafts(vault: Vault, paths: Sequence[Path], *, index_db: Any = None) -> DraftReport:
-    from vaultd.draft.extract import draft_format
 
     report = DraftReport()
     works = Works(vault, index_db)
@@ -472,7 +471,6 @@ def apply_fixes(report: DraftReport) -> list[tuple[Path, Path]]:
     """Make the report's edits: each draft is copied to ``<name>.bak`` first (an existing
     backup is kept: ``.bak2``, …), then rewritten atomically; nothing but the edited spans
     changes. Returns (draft, backup) for each file changed."""
-    from vaultd.vault import atomic_write_text
 
     done = []
     for file in sorted({e.file for e in report.edits}):
