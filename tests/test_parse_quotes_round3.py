@@ -58,6 +58,12 @@ def test_table_cells_are_a_markdown_table_under_their_caption_in_the_note(fixtur
         "| Evaluated task | Title | Authors |", "|---|---|---|", "| Paper clustering | 0.93 | 0.89 |"]
     block = render_chunk("lo2020s2orc", cells)
     assert "\n| Paper clustering | 0.93 | 0.89 |\n" in block
+    # the table first, under the caption; the cells' verbatim run folded under it
+    assert block.index("| Evaluated task |") < block.index("> [!quote]- Cells as quoted\n> Evaluated task")
+    from vaultd.models import Note, NoteMeta
+
+    note = Note(meta=NoteMeta(cite_key="lo2020s2orc", title="T"), chunks=[caption, cells])
+    assert [c.text for c in parse_note(render_note(note)).chunks] == [caption.text, cells.text]
     assert not any("Paper clustering 0.93" in c.text for c in chunks if c.provenance.chunk_type == "paragraph")
 
 

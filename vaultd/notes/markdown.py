@@ -230,21 +230,25 @@ def render_chunk(cite_key: str, chunk: Chunk, prev: Any = _INHERIT, *,
     out = [f"<!-- chunk id={chunk.id} -->"]
     for _, sentence in chunk_warnings(prov):
         out += [f"⚠ *{sentence}*", ""]
+    # Derived views (not parsed back, not hashed): shown only when they cannot be mistaken
+    # for a marker, a quote or a fence line. A table's cells show as their table, the
+    # quote folded under it (vaultd.notes.folds).
+    table = chunk.markdown.split("\n") if chunk.markdown else []
+    table = table if table and all(line.startswith("|") and "\r" not in line for line in table) else []
+    if table and prov.chunk_type == "table":
+        out += [*table, ""]
     if prov.chunk_type == "heading" and chunk.text and "\n" not in chunk.text:
         out.append("#" * heading_level(prov.section) + " " + escape(chunk.text))
     elif prov.chunk_type == "reference" and chunk.text and "\n" not in chunk.text:
         out.append("- " + escape(chunk.text))  # the bibliography reads as a list
     else:
-        if (header := fold_header(prov.chunk_type)) is not None:
-            out.append(header)  # front matter: a collapsed callout (vaultd.notes.folds)
+        if (header := fold_header(prov.chunk_type, bool(table))) is not None:
+            out.append(header)  # front matter, a table's cells: a collapsed callout
         out += [f"> {line}" if line else ">" for line in escape(chunk.text).split("\n")]
     out.append("")
     if chunk.figure:
         out += [f"![[{chunk.figure}]]", ""]
-    # Derived views (not parsed back, not hashed): shown only when they cannot be mistaken
-    # for a marker, a quote or a fence line.
-    table = chunk.markdown.split("\n") if chunk.markdown else []
-    if table and all(line.startswith("|") and "\r" not in line for line in table):
+    if table and prov.chunk_type != "table":
         out += [*table, ""]
     links = " · ".join([ref_link(r) for r in chunk.refs] + [f"[[{key_to_filename(k)}]]" for k in chunk.linked_notes])
     if links and "\n" not in links and "\r" not in links:
