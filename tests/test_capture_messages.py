@@ -80,7 +80,7 @@ def test_an_arxiv_pdf_that_answered_404_is_not_reported_as_no_open_pdf(
     assert any("answered HTTP 404" in w for w in res.warnings)
 
 
-def test_capturing_an_existing_json_file_says_its_format_is_not_supported_not_no_such_file(
+def test_capturing_a_json_file_that_is_no_library_names_what_is_wrong_not_no_such_file(
         vault: Vault, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     from vaultd.cli import main_group
@@ -91,8 +91,7 @@ def test_capturing_an_existing_json_file_says_its_format_is_not_supported_not_no
     monkeypatch.setattr("sys.argv", ["vaultd", "--vault", str(vault.root), "capture", "x.json"])
     assert run_command(main_group) == 1
     assert capsys.readouterr().err.strip().splitlines() == [
-        "Error: cannot capture x.json: CSL-JSON import is not supported yet; export the items "
-        "as BibTeX (.bib) and capture that"]
+        "Error: x.json: no entry could be read (item 1 (a): no 'type'); fix the file"]
 
 
 def test_a_titleless_record_with_an_arxiv_id_is_not_told_to_get_an_id() -> None:

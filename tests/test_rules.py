@@ -21,7 +21,8 @@ def _decide(path: Path, user_dir: Path | None = None) -> str | None:
 
 def test_shipped_rules_are_found_one_file_per_input_kind() -> None:
     names = sorted(p.name for p in default_rules_dir().glob("*.toml"))
-    assert names == ["bib.toml", "links.toml", "pdf.toml", "video.toml", "web.toml"]
+    assert names == ["bib.toml", "links.toml", "pdf.toml", "video.toml", "web.toml",
+                     "zotero.toml"]
     assert len(load_rules(None)) >= 6
 
 

@@ -108,9 +108,16 @@ class Vault:
         if default.is_file() or not self.wiki.is_dir():
             return default
         want = _nfc(default.name)
-        for path in self.wiki_markdown():
-            if _nfc(path.name) == want and path.parent != self.wiki:
-                return path
+        # Only subfolders can hold it now: a flat wiki/ (the usual one) is not walked, so
+        # a bulk import asking for thousands of new notes does not read wiki/ each time.
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(self.wiki):
+                if not entry.is_dir() or entry.name.startswith("."):
+                    continue
+                for path in Path(entry.path).rglob("*.md"):
+                    rel = path.relative_to(self.wiki).parts
+                    if _nfc(path.name) == want and not any(p.startswith(".") for p in rel):
+                        return path
         return default
 
     def new_note_path(self, cite_key: str, folder: str | None = None) -> Path:

@@ -14,7 +14,7 @@ from urllib.parse import unquote, urlparse
 
 Kind = Literal[
     "pdf", "arxiv", "doi", "pdf_url", "url_file", "webloc", "link_list", "bib", "youtube",
-    "video_info",
+    "video_info", "library",
 ]
 
 # New-style ids: YYMM.NNNN(N) with optional version; old-style: archive(.SUBJ)/YYMMNNN.
@@ -130,6 +130,7 @@ def _detect_file(s: str) -> Detected | None:
     kinds: dict[str, Kind] = {
         ".pdf": "pdf", ".url": "url_file", ".webloc": "webloc", ".txt": "link_list",
         ".md": "link_list", ".bib": "bib",
+        ".ris": "library", ".json": "library",  # RIS, CSL-JSON, Better BibTeX JSON
     }
     if suffix in kinds:
         return Detected(kinds[suffix], str(path.resolve()))

@@ -26,7 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
                "The browser extension's bridge on 127.0.0.1 (docs/bridge.md)."),
     "capture": ("vaultd.cli.capture_cmd",
                 "Capture INPUT: a PDF, an arXiv id/URL, a DOI, a PDF URL, a .url/.webloc/.txt/.md "
-                "link file or a .bib file."),
+                "link file, or a .bib, .ris, CSL-JSON or Better BibTeX JSON file."),
     "cite": ("vaultd.cli.cite_cmd", "Print the citation of CITE_KEY."),
     "compile": ("vaultd.cli.compile_cmd",
                 "Parse raw/CITE_KEY.pdf and write wiki/CITE_KEY.md (verbatim, hashed chunks)."),

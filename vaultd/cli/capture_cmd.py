@@ -39,8 +39,9 @@ def capture_command(ctx: click.Context, input_text: str | None, doi: str | None,
                     cite_key: str | None, refresh: bool, no_compile: bool,
                     retry_pending: bool, as_json: bool) -> None:
     """Capture INPUT: a PDF, an arXiv id/URL, a DOI, a PDF URL, a .url/.webloc/.txt/.md
-    link file or a .bib file. Prints the cite key(s). With --retry-pending instead of
-    INPUT: ask the sources again for PDFs saved while they were all down.
+    link file, or a .bib, .ris, CSL-JSON or Better BibTeX JSON file. Prints the cite
+    key(s). With --retry-pending instead of INPUT: ask the sources again for PDFs saved
+    while they were all down.
 
     \b
     Examples:
@@ -48,6 +49,7 @@ def capture_command(ctx: click.Context, input_text: str | None, doi: str | None,
       vaultd capture 10.1073/pnas.1414271111 --json
       vaultd capture ~/Downloads/paper.pdf --doi 10.1186/s12984-016-0129-6
       vaultd capture library.bib --no-compile
+      vaultd capture refs.ris
       vaultd capture --retry-pending
     """
     import asyncio

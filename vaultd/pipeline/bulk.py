@@ -29,7 +29,8 @@ from typing import Any
 from vaultd import record_store
 from vaultd.config import Settings
 from vaultd.errors import ParseError, VaultdError
-from vaultd.pipeline.compile import CompileResult, compile_note
+from vaultd.pipeline.compile import compile_note
+from vaultd.pipeline.compiled import CompileResult
 from vaultd.vault import Vault
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,7 @@ class CompileJob:
     parser: str = "auto"
     folder: str | None = None
     tags: tuple[str, ...] = ()
+    has_pdf: bool | None = None  # None: read from the record
 
 
 @dataclass
@@ -141,30 +143,36 @@ class BulkCompiler:
 
     def compile(self, jobs: Sequence[CompileJob], citer: Any) -> Iterator[JobOutcome]:
         """Each job's outcome as it completes: PDFs in the workers, citation-only notes
-        here (with ``citer``). A worker that dies (a PDF that crashes MuPDF) fails the jobs
-        it took down once; they are tried again in a fresh pool, then reported failed."""
-        with_pdf = [j for j in jobs if _has_pdf(self.vault, j.cite_key)]
+        here (with ``citer``) while the workers parse. A worker that dies (a PDF that
+        crashes MuPDF) fails the jobs it took down; they are tried again one at a time in a
+        fresh pool, then reported failed."""
+        pdf = [j for j in jobs if (j.has_pdf if j.has_pdf is not None
+                                   else _has_pdf(self.vault, j.cite_key))]
+        in_pool = {j.cite_key for j in pdf}
+        futures = self._submit(pdf)
         for job in jobs:
-            if job not in with_pdf:
+            if job.cite_key not in in_pool:
                 yield _compile_one(self.vault, self.settings, job, citer)
         retry: list[CompileJob] = []
-        yield from self._run(with_pdf, retry)
+        yield from self._collect(futures, retry)
         for job in retry:  # one at a time: the one that kills a worker is found
-            yield from self._run([job], None)
+            yield from self._collect(self._submit([job]), None)
 
-    def _run(self, jobs: Sequence[CompileJob], retry: list[CompileJob] | None
-             ) -> Iterator[JobOutcome]:
+    def _submit(self, jobs: Sequence[CompileJob]) -> dict[Future[JobOutcome], CompileJob]:
         if not jobs:
-            return
+            return {}
         pool = self._pool()
-        futures: dict[Future[JobOutcome], CompileJob] = {pool.submit(_run_job, j): j for j in jobs}
-        broken = False
+        return {pool.submit(_run_job, j): j for j in jobs}
+
+    def _collect(self, futures: dict[Future[JobOutcome], CompileJob],
+                 retry: list[CompileJob] | None) -> Iterator[JobOutcome]:
+        broken: ProcessPoolExecutor | None = None
         for future in as_completed(futures):
             job = futures[future]
             try:
                 yield future.result()
             except BrokenProcessPool:
-                broken = True
+                broken = self._executor
                 if retry is not None:
                     retry.append(job)
                 else:
@@ -172,8 +180,8 @@ class BulkCompiler:
                     yield JobOutcome(job.cite_key, error=f"{pdf}: the PDF crashed the parser; "
                                      "check that it opens in a PDF viewer and download it "
                                      "again", error_type="ParseError")
-        if broken:
-            self._restart(pool)
+        if broken is not None:
+            self._restart(broken)
 
 
 def _has_pdf(vault: Vault, cite_key: str) -> bool:

@@ -36,7 +36,12 @@ from vaultd.capture.reconcile import reconcile, titles_roughly_match
 from vaultd.config import Settings
 from vaultd.errors import FetchError, InputError, NoMetadataError, VaultdError
 from vaultd.models import Work
-from vaultd.pipeline.bib_records import bib_cite_key, bib_key_warnings, complete_from_bib
+from vaultd.pipeline.bib_records import (
+    bib_cite_key,
+    bib_key_warnings,
+    complete_from_bib,
+    library_entries,
+)
 from vaultd.pipeline.capture_store import (
     CaptureResult,
     CaptureRun,
@@ -117,11 +122,9 @@ def _is_file(text: str) -> bool:
 
 def _unsupported_file(path: Path) -> str:
     """Why an existing file is not captured: it is there, its kind is not read."""
-    if path.suffix.lower() == ".json":
-        return (f"cannot capture {path.name}: CSL-JSON import is not supported yet; export "
-                "the items as BibTeX (.bib) and capture that")
     return (f"cannot capture {path.name}: vaultd reads PDFs, link files (.url, .webloc, .txt, "
-            ".md), .bib files and yt-dlp .info.json files; save it as one of those")
+            ".md), .bib, .ris and CSL-JSON or Better BibTeX JSON files and yt-dlp .info.json "
+            "files; save it as one of those")
 
 
 class CaptureResults(list[CaptureResult]):
@@ -227,6 +230,8 @@ async def _dispatch(run: CaptureRun, found: Detected, doi: str | None,
                             for item in items])
     if found.kind == "bib":
         return await _capture_bib(run, Path(found.value))
+    if found.kind == "library":
+        return await _capture_library(run, Path(found.value))
     if found.kind in ("youtube", "video_info"):
         from vaultd.pipeline import video_capture
 
@@ -253,18 +258,32 @@ async def _capture_bib(run: CaptureRun, path: Path) -> CaptureResults:
     return out
 
 
-async def _capture_bib_entry(run: CaptureRun, entry: BibEntry,
-                             origin: str = ".bib") -> list[CaptureResult]:
-    key, key_warning = bib_cite_key(entry.key)
+async def _capture_library(run: CaptureRun, path: Path) -> CaptureResults:
+    """A RIS, CSL-JSON or Better BibTeX JSON file: each entry as a .bib entry is captured
+    (an entry for a work already in the vault completes its record), with its PDF when the
+    file names one."""
+    entries, failed = library_entries(path)
+    out = await _each([(f"@{e.entry.key}" if e.entry.key else e.label,
+                        partial(_capture_bib_entry, run, e.entry, path.name, pdf=e.pdf,
+                                kind=e.kind)) for e in entries])
+    out.failed.extend(failed)
+    return out
+
+
+async def _capture_bib_entry(run: CaptureRun, entry: BibEntry, origin: str = ".bib", *,
+                             pdf: Path | None = None, kind: str = ".bib") -> list[CaptureResult]:
+    key, key_warning = bib_cite_key(entry.key, kind)
     item: Detected | None = None
     if entry.arxiv_id or entry.doi:
         item = Detected("arxiv", entry.arxiv_id) if entry.arxiv_id else \
             Detected("doi", entry.doi or "")
+    if pdf is not None:  # the entry's own PDF: captured with its id, as a dropped PDF is
+        item = Detected("pdf", str(pdf))
     res = await _capture_one(run, item, entry.doi if item else None, key,
                              hint=entry.work, bib=True)
     if res.status in ("existing", "refreshed"):
         complete_from_bib(run, res, entry.work, origin)
-    res.warnings = unique([*bib_key_warnings(run, entry, key, key_warning, res),
+    res.warnings = unique([*bib_key_warnings(run, entry, key, key_warning, res, kind),
                            *res.warnings])
     return [res]
 

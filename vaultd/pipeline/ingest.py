@@ -26,7 +26,7 @@ from vaultd.vault import Vault, atomic_write_text, file_sha256
 if TYPE_CHECKING:
     from vaultd.pipeline.bulk import BulkCompiler
     from vaultd.pipeline.capture_store import CaptureResult
-    from vaultd.pipeline.compile import CompileResult
+    from vaultd.pipeline.compiled import CompileResult
 
 log = logging.getLogger(__name__)
 
@@ -224,7 +224,8 @@ def _compile_in_pool(vault: Vault, settings: Settings, out: IngestResult,
     from vaultd.pipeline.bulk import CompileJob
 
     # The batch's citations were rendered above, in one call: the workers find them stored.
-    jobs = [CompileJob(r.cite_key, settings.parse.parser, folder, tuple(tags)) for r in todo]
+    jobs = [CompileJob(r.cite_key, settings.parse.parser, folder, tuple(tags),
+                       has_pdf=r.pdf is not None and r.meta.video is None) for r in todo]
     for done, outcome in enumerate(pool.compile(jobs, citer), start=1):
         if progress is not None:
             progress(done, len(jobs))

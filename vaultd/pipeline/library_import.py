@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -75,6 +76,7 @@ class ImportReport:
     problems: list[str] = field(default_factory=list)  # entries the reader could not read
     left_out: dict[str, int] = field(default_factory=dict)  # trash, feeds, standalone notes
     unreadable: int = 0  # entries skipped by the reader
+    seconds: dict[str, float] = field(default_factory=dict)  # planning, records, notes
 
     def count(self, action: str) -> int:
         return sum(1 for o in self.outcomes if o.action == action)
@@ -94,7 +96,7 @@ class ImportReport:
                 "imported": self.count("imported"), "updated": self.count("updated"),
                 "unchanged": self.count("unchanged"), "failed": self.count("failed"),
                 "compiled": sum(o.compiled for o in self.outcomes), "skipped": self.skipped,
-                "left_out": self.left_out, "problems": self.problems,
+                "left_out": self.left_out, "problems": self.problems, "seconds": self.seconds,
                 "items": [o.to_json() for o in self.outcomes]}
 
 
@@ -152,6 +154,7 @@ def import_library(vault: Vault, settings: Settings, result: ImportResult, *,
                           unreadable=sum(p.skipped for p in result.problems))
     if result.orphans:
         report.left_out["attachment without an item"] = len(result.orphans)
+    started = time.monotonic()
     sourced = [Sourced(item, *origin_of(result, item)) for item in result.items]
     shas = {a.path: _pdf_sha(a.path) for s in sourced for a in s.item.pdfs if a.path}
     metas = {m.cite_key: m for m in record_store.iter_records(vault)}
@@ -160,13 +163,19 @@ def import_library(vault: Vault, settings: Settings, result: ImportResult, *,
     now = datetime.now(UTC).replace(microsecond=0).isoformat()
     works = [_decide(vault, p, metas.get(p.key), now, shas) for p in plans]
     report.outcomes = [w.outcome for w in works]
+    report.seconds["plan"] = round(time.monotonic() - started, 2)
     if dry_run:
         return report
     with synced_at_end():
+        started = time.monotonic()
         captured = _write(vault, works, progress)
+        report.seconds["records"] = round(time.monotonic() - started, 2)
+        started = time.monotonic()
         out = IngestResult(captured=captured)
         finish(vault, settings, out, refresh=False, index=index, keep_going=True, pool=pool,
                progress=progress, after_compile=lambda o: _touch_up(vault, settings, works, o))
+        export_library_bib(vault)
+    report.seconds["notes"] = round(time.monotonic() - started, 2)
     for w in works:
         done = out.compiled.get(w.outcome.key)
         if done is not None and done.result is not None:
@@ -174,7 +183,6 @@ def import_library(vault: Vault, settings: Settings, result: ImportResult, *,
         elif done is not None and done.error:
             w.outcome.messages.append(done.error)
             w.outcome.skipped = UNREADABLE_PDF if w.change.meta.pdf else w.outcome.skipped
-    export_library_bib(vault)
     return report
 
 
