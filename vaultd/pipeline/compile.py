@@ -12,7 +12,6 @@ import json
 import re
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -31,22 +30,12 @@ from vaultd.parse.folio_reader import document_labels
 from vaultd.parse.layout import LAYOUT_VERSION
 from vaultd.parse.pymupdf import load_pymupdf
 from vaultd.parse.tiers import parse_pdf
+from vaultd.pipeline.compiled import CompileResult, write_merged
 from vaultd.pipeline.highlights import attach_highlights
-from vaultd.vault import Vault, atomic_write_bytes, atomic_write_text, file_sha256
+from vaultd.vault import Vault, atomic_write_bytes, file_sha256
 
 FIGURE_ZOOM = 2.0  # render figures at 144 dpi
 DEFAULT_TAGS = ("paper",)  # every compiled note; inbox-rule and user tags are merged in
-
-
-@dataclass
-class CompileResult:
-    cite_key: str
-    note_path: Path
-    parser: str | None
-    chunks: int
-    pages: int
-    warnings: list[str] = field(default_factory=list)
-    pending: int = 0  # content chunks of the note written still awaiting enrichment
 
 
 def _write_crop(path: Path, data: bytes) -> None:
@@ -257,6 +246,8 @@ def compile_note(
     ``wiki/[folder/]<cite_key>.md``."""
     meta = record_store.load(vault, cite_key)
     if meta.video:  # a talk or video: its note is made from its transcript
+        # lazy: video compile brings yt-dlp's and httpx's imports, which a PDF compile
+        # never needs (tests/test_compile.py: test_compile_loads_only_what_the_note_needs)
         from vaultd.pipeline.video_note import compile_video
 
         return compile_video(vault, settings, meta, folder=folder, citer=citer, tags=tags)
@@ -327,16 +318,3 @@ def compile_note(
                          pending_chunks(written.chunks))
 
 
-def write_merged(vault: Vault, note_path: Path, new: Note) -> Note:
-    """Write ``new`` at ``note_path`` (atomically), merged with the note already there:
-    the user's own sections and the enrichment of unchanged chunks are kept. Returns the
-    note written."""
-    from vaultd.notes import markdown as note_mod
-    from vaultd.notes.merge import merge_for_recompile
-
-    old = None
-    if note_path.is_file():
-        old = note_mod.parse_note(note_path.read_text(encoding="utf-8"), source=vault.rel(note_path))
-    merged = merge_for_recompile(old, new)
-    atomic_write_text(note_path, note_mod.render_note(merged))
-    return merged

@@ -22,7 +22,7 @@ from vaultd.config import Settings
 from vaultd.enrich.pending import pending_chunks
 from vaultd.errors import InputError
 from vaultd.models import Chunk, MetaFile, Note, NoteMeta, Provenance
-from vaultd.pipeline.compile import CompileResult, write_merged
+from vaultd.pipeline.compiled import CompileResult, write_merged
 from vaultd.pipeline.video_capture import INFO_SUFFIX, VideoFiles, read_video_files, remove_media
 from vaultd.trust import short_warning
 from vaultd.vault import Vault
