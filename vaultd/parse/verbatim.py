@@ -28,6 +28,7 @@ since the join with the next piece decides whether it stays (layout rule 2).
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,10 +57,12 @@ class VerbatimReport:
 
 
 def reference_pages(pdf: Path) -> list[list[str]]:
-    """For each mode, the canonical text of every page (index 0 = page 1)."""
+    """For each mode, the canonical text of every page (index 0 = page 1). The three
+    pdftotext processes run at once (each a thread waiting on its process)."""
     out: list[list[str]] = []
-    for mode in MODES:
-        text = run_pdftotext(pdf, *mode)
+    with ThreadPoolExecutor(len(MODES)) as pool:
+        texts = list(pool.map(lambda mode: run_pdftotext(pdf, *mode), MODES))
+    for text in texts:
         with hyphen_evidence(text.splitlines()):  # the same rule 2 as the quotes got
             out.append([canonical_text(join_lines(p.splitlines())) for p in text.split("\f")])
     return out

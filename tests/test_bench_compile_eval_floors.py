@@ -1,0 +1,95 @@
+"""Floors under the compile-eval scores (bench/compile_eval.py, docs/compile-eval.md) on the
+open set (../shared/fixtures/pdfs-eval, 10 papers) and on eval/quotes (7 unseen papers of
+new kinds), at what layout 19 reaches: a parser change that costs a present passage, lets
+a furniture string into a paragraph, breaks the reading order, a box or a section, or loses
+verbatim paragraphs fails here.
+
+Every paper of both sets is scored, the bench's way but in memory: ``parse_pdf`` +
+``chunk_blocks``, the chunks rendered into a note and read back (``render_note`` /
+``parse_note``: scored as the note has them, regions included), then ``score_paper``.
+vaultd's verbatim check against pdftotext (three pdftotext runs a paper, more time than the
+parse) is run on a representative subset only, ``VERBATIM_PAPERS``: of each set the papers
+whose paragraphs it has missed (SciELO's and IOP's unmapped glyphs; AAS's and Elsevier's
+formulas, Springer's margin labels) and the longest one. What the bench adds and this
+leaves out: the verbatim check of the other papers, the figure crops and the note write of
+``compile_note`` (no score depends on them), the strict ``-raw`` reading (information only)
+and the timings.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vaultd.models import Note, NoteMeta
+from vaultd.notes.markdown import parse_note, render_note
+from vaultd.parse.chunker import chunk_blocks
+from vaultd.parse.tiers import parse_pdf
+from vaultd.parse.verbatim import check_blocks
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))  # the bench's own modules
+
+from eval_scoring import PaperScore, Rect, score_paper
+
+QUOTES = Path(__file__).resolve().parents[1] / "eval" / "quotes"
+
+#: Least share of each figure over a set (passages, pairs, box pieces, paragraphs), and the
+#: most furniture strings inside paragraph quotes, as layout 19 scores them.
+FLOORS: dict[str, dict[str, float]] = {
+    "open": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.97, "absent": 1},
+    "quotes": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.927, "absent": 0},
+}
+#: The papers (file-name prefixes) whose paragraphs the verbatim floor is taken over.
+VERBATIM_PAPERS = ("iop", "scielo", "wiley", "aas", "elsevier", "springer")
+
+
+def _score(pdf: Path, tests: dict[str, Any]) -> PaperScore:
+    import pymupdf
+
+    doc = parse_pdf(pdf, "auto")
+    blocks = [b for b in doc.blocks if b.text.strip()]
+    note = Note(meta=NoteMeta(cite_key="eval", title=pdf.stem), chunks=chunk_blocks(blocks, doc.parser))
+    chunks = parse_note(render_note(note)).chunks
+    with pymupdf.open(pdf) as pdoc:
+        matrices = [page.transformation_matrix for page in pdoc]
+
+    def to_top_left(page: int, rect: Rect) -> Rect:
+        r = pymupdf.Rect(rect) * matrices[page - 1]
+        return (r.x0, r.y0, r.x1, r.y1)
+
+    score = score_paper(pdf.stem, tests, chunks, to_top_left)
+    if pdf.stem.startswith(VERBATIM_PAPERS):
+        report = check_blocks(pdf, blocks)
+        score.verbatim = [report.found, report.checked]
+    return score
+
+
+@functools.cache
+def _set_scores(root: Path) -> list[PaperScore]:
+    scores = []
+    for test in sorted((root / "tests").glob("*.tests.json")):
+        data = json.loads(test.read_text(encoding="utf-8"))
+        scores.append(_score(root / "pdfs" / data["file"], data))
+    return scores
+
+
+def _root(name: str, fixtures_dir: Path) -> Path:
+    return fixtures_dir / "pdfs-eval" if name == "open" else QUOTES
+
+
+@pytest.mark.parametrize("name", ["open", "quotes"])
+def test_compile_eval_scores_stay_at_their_floors(name: str, fixtures_dir: Path) -> None:
+    scores = _set_scores(_root(name, fixtures_dir))
+    floors = FLOORS[name]
+    for figure in ("present", "order", "pieces", "sections", "verbatim"):
+        got, of = sum(getattr(s, figure)[0] for s in scores), sum(getattr(s, figure)[1] for s in scores)
+        misses = [f"{s.stem}: {f['kind']} {f.get('text', '')}" for s in scores for f in s.failures
+                  if f["kind"] == {"pieces": "box", "sections": "section"}.get(figure, figure)]
+        assert of and got / of >= floors[figure], (name, figure, f"{got}/{of}", misses[:5])
+    absent = [f"{s.stem}: {f['text']}" for s in scores for f in s.failures if f["kind"] == "absent"]
+    assert len(absent) <= floors["absent"], (name, absent)
