@@ -6,7 +6,8 @@ import pytest
 
 from vaultd.config import Settings
 from vaultd.errors import InputError
-from vaultd.index.search import Filters, hybrid_search, looks_like_reference, passage_weight
+from vaultd.index.priors import looks_like_reference, passage_weight
+from vaultd.index.search import Filters, hybrid_search
 from vaultd.index.store import open_index
 from vaultd.pipeline.index import index_vault
 from vaultd.vault import Vault

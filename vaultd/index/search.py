@@ -22,6 +22,12 @@ import apsw
 from vaultd.errors import InputError
 from vaultd.index.embed import Embedder, pack
 from vaultd.index.hits import Hit, hit_from_row
+from vaultd.index.priors import (
+    contains_phrase,
+    looks_like_reference,
+    passage_weight,
+    query_phrase,
+)
 from vaultd.index.store import IndexDB
 from vaultd.models import ChunkType
 
@@ -41,7 +47,6 @@ RESCORE = True
 # and its `matched` says "phrase". BM25 alone ranks a short heading or caption sharing most
 # of the words above the paragraph the sentence came from. Reference-list entries never get
 # it: a search for a paper's title should not float every bibliography that cites it.
-PHRASE_MIN_WORDS = 6
 PHRASE_BONUS = 2.0
 MAX_RESULTS = 20
 # Pruning only ever applies to long queries: SciFact claims average ~9 content terms and
@@ -354,50 +359,6 @@ def hybrid_search(db: IndexDB, query: str, *, limit: int = 5, filters: Filters |
                 sources[rid] = [*sources[rid], "phrase"]
     order = sorted((r for r in fused if r in rows), key=lambda r: -fused[r])[:limit]
     return [hit_from_row(rows[r], fused[r], sources[r], terms, query) for r in order]
-
-
-#: How much of its score a hit keeps for what kind of passage it is: the paper's prose,
-#: figures, tables and the user's own text keep all of it; headings, reference entries,
-#: front matter and equations are found by what they share with the query, not by
-#: answering it, so they rank below a passage that matches as well (a query that reads
-#: like a reference keeps reference entries whole).
-TYPE_WEIGHTS = {"heading": 0.5, "reference": 0.5, "front": 0.4, "equation": 0.6, "code": 0.6}
-#: A paragraph this short (characters or words) is a fragment: a label, a formula line.
-FRAGMENT_CHARS, FRAGMENT_WORDS = 40, 6
-FRAGMENT_WEIGHT = 0.6
-_REFERENCE_QUERY = re.compile(r"\bet al\b|\b(?:19|20)\d{2}[a-z]?\b|\b10\.\d{4,9}/|\barxiv\b"
-                              r"|\bin proceedings\b|\bjournal of\b", re.I)
-
-
-def looks_like_reference(query: str) -> bool:
-    """Whether a query reads like a bibliography entry or a search for one."""
-    return _REFERENCE_QUERY.search(query) is not None
-
-
-def passage_weight(kind: str, chunk_type: str | None, text: str, reference_query: bool) -> float:
-    """The share of its score a hit keeps for its kind of passage (``TYPE_WEIGHTS``)."""
-    if kind != "paper" or chunk_type is None:
-        return 1.0  # the user's own notes
-    if chunk_type == "reference" and reference_query:
-        return 1.0
-    weight = TYPE_WEIGHTS.get(chunk_type, 1.0)
-    if chunk_type in ("paragraph", "list") and (
-            len(text) < FRAGMENT_CHARS or len(text.split()) < FRAGMENT_WORDS):
-        weight = min(weight, FRAGMENT_WEIGHT)
-    return weight
-
-
-def query_phrase(query: str) -> str | None:
-    """The query as a word sequence to look for verbatim, when it is long enough (counted
-    as typed: "dot-product attention" is two words, looked for as three)."""
-    if len(query.split()) < PHRASE_MIN_WORDS:
-        return None
-    return " ".join(_WORD.findall(query.lower())) or None
-
-
-def contains_phrase(text: str, phrase: str) -> bool:
-    """Whether ``text`` holds ``phrase`` as whole words, ignoring case and punctuation."""
-    return f" {phrase} " in f" {' '.join(_WORD.findall(text.lower()))} "
 
 
 def _rescored(db: IndexDB, ranked: dict[str, list[tuple[int, float]]], terms: Sequence[str],
