@@ -3,19 +3,20 @@
     python3 bench/parse_ab.py --base DIR [--rounds N] [--set DIR ...] [--quotes]
 
 Measures what a layout rule costs: ``DIR`` is another checkout's root (a ``git worktree``
-of an earlier commit, say), whose ``vaultd`` a child process imports instead of this
-one's. Each round runs one child per tree, alternating, and each child times every PDF's
-``parse_pdf`` + ``chunk_blocks`` in CPU seconds (``time.process_time``) after one untimed
-warm-up parse; ``pdftotext -layout`` is timed by the CPU seconds of its process. A paper's
-figure is its least time over the rounds — on a machine others share, interference only
-ever adds time — and the report gives the sums over the set, the two trees' ratios to
-pdftotext and the change from base to this tree. A benchmark: it always exits 0.
+of an earlier commit, say), whose ``vaultd`` one child process imports, this checkout's
+the other. Both children stay up; the parent hands them the PDFs one at a time, the two
+trees in turn (which goes first alternates), and each answers with the CPU seconds
+(``time.process_time``) of that PDF's ``parse_pdf`` + ``chunk_blocks``; ``pdftotext
+-layout`` is timed in between by the CPU seconds of its process. So the two trees are timed
+within a second of each other on the same PDF, on a machine others share; a round is one
+pass over the set, and the report gives each tree's least time a paper over the rounds,
+the sums, and the median over the rounds of the set's time ratio, this tree to base — the
+figure that moves least when the machine is busy. A benchmark: it always exits 0.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import subprocess
@@ -24,9 +25,9 @@ from pathlib import Path
 
 from compile_eval import QUOTES_SET, eval_dir
 
-#: What a child runs: the PDFs' CPU times of parse + chunk, as JSON on stdout.
+#: What a child runs: a PDF path a line on stdin → the CPU seconds of its parse + chunk.
 CHILD = """
-import json, sys, time
+import sys, time
 from pathlib import Path
 import vaultd
 from vaultd.config import Settings
@@ -34,30 +35,38 @@ from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.tiers import parse_pdf
 
 settings = Settings()
-def run(pdf):
-    doc = parse_pdf(pdf, settings.parse.parser, ocr=settings.parse.ocr,
+print(Path(vaultd.__file__).parent, flush=True)
+for line in sys.stdin:
+    t = time.process_time()
+    doc = parse_pdf(Path(line.strip()), settings.parse.parser, ocr=settings.parse.ocr,
                     ocr_language=settings.parse.ocr_language)
     chunk_blocks([b for b in doc.blocks if b.text.strip()], doc.parser)
-pdfs = [Path(p) for p in sys.argv[1:]]
-run(pdfs[0])  # warm-up: imports, caches
-out = {}
-for pdf in pdfs:
-    t = time.process_time()
-    run(pdf)
-    out[pdf.name] = time.process_time() - t
-print(json.dumps({"vaultd": str(Path(vaultd.__file__).parent), "cpu": out}))
+    print(time.process_time() - t, flush=True)
 """
 
 
-def child_times(tree: Path | None, pdfs: list[Path]) -> tuple[str, dict[str, float]]:
-    """One child's run: the vaultd it imported and each PDF's CPU seconds."""
-    env = dict(os.environ)
-    if tree is not None:
-        env["PYTHONPATH"] = str(tree)
-    proc = subprocess.run([sys.executable, "-c", CHILD, *map(str, pdfs)], env=env,
-                          capture_output=True, check=True, cwd="/")
-    got = json.loads(proc.stdout)
-    return got["vaultd"], got["cpu"]
+class Child:
+    """A child process that parses the PDFs it is handed with one tree's vaultd."""
+
+    def __init__(self, tree: Path | None) -> None:
+        env = dict(os.environ)
+        if tree is not None:
+            env["PYTHONPATH"] = str(tree)
+        self.proc = subprocess.Popen([sys.executable, "-c", CHILD], env=env, cwd="/", text=True,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert self.proc.stdout is not None
+        self.vaultd = self.proc.stdout.readline().strip()
+
+    def cpu(self, pdf: Path) -> float:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(f"{pdf}\n")
+        self.proc.stdin.flush()
+        return float(self.proc.stdout.readline())
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait()
 
 
 def pdftotext_cpu(pdf: Path) -> float:
@@ -71,7 +80,7 @@ def pdftotext_cpu(pdf: Path) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--base", type=Path, required=True, help="the other checkout's root")
-    ap.add_argument("--rounds", type=int, default=5, help="alternated rounds (least time kept)")
+    ap.add_argument("--rounds", type=int, default=9, help="passes over the set")
     ap.add_argument("--set", type=Path, action="append", default=[], help="evaluation set (repeatable)")
     ap.add_argument("--quotes", action="store_true", help="also eval/quotes")
     args = ap.parse_args()
@@ -79,20 +88,27 @@ def main() -> None:
     if args.quotes:
         roots.append(QUOTES_SET)
     pdfs = sorted(p for root in roots for p in (root / "pdfs").glob("*.pdf"))
-    best: dict[str, dict[str, float]] = {"base": {}, "this": {}, "pdftotext": {}}
-    names: dict[str, str] = {}
-    for r in range(args.rounds):
-        for label, tree in (("base", args.base), ("this", None)) if r % 2 == 0 else \
-                (("this", None), ("base", args.base)):
-            names[label], cpu = child_times(tree, pdfs)
-            for name, t in cpu.items():
-                best[label][name] = min(t, best[label].get(name, t))
-        for pdf in pdfs:
-            t = pdftotext_cpu(pdf)
-            best["pdftotext"][pdf.name] = min(t, best["pdftotext"].get(pdf.name, t))
-        print(f"round {r + 1} of {args.rounds}", file=sys.stderr)
+    kids = {"base": Child(args.base), "this": Child(None)}
+    times: dict[str, dict[str, list[float]]] = {k: {p.name: [] for p in pdfs} for k in ("base", "this", "pdftotext")}
+    try:
+        for pdf in pdfs:  # warm-up: imports, caches, the page cache
+            for kid in kids.values():
+                kid.cpu(pdf)
+        for r in range(args.rounds):
+            for pdf in pdfs:
+                for label in ("base", "this") if r % 2 == 0 else ("this", "base"):
+                    times[label][pdf.name].append(kids[label].cpu(pdf))
+                times["pdftotext"][pdf.name].append(pdftotext_cpu(pdf))
+            print(f"round {r + 1} of {args.rounds}", file=sys.stderr)
+    finally:
+        for kid in kids.values():
+            kid.close()
+    names = {label: kid.vaultd for label, kid in kids.items()}
+    best = {k: {name: min(v) for name, v in per.items()} for k, per in times.items()}
+    ratios = sorted(sum(times["this"][p.name][r] for p in pdfs) / sum(times["base"][p.name][r] for p in pdfs)
+                    for r in range(args.rounds))
     print(f"base: vaultd from {names['base']}\nthis: vaultd from {names['this']}\n"
-          f"CPU seconds, least of {args.rounds} alternated rounds")
+          f"CPU seconds, least of {args.rounds} rounds")
     print(f"{'paper':<44}{'pdftotext':>10}{'base':>8}{'this':>8}{'change':>9}")
     for pdf in pdfs:
         p, b, t = (best[k][pdf.name] for k in ("pdftotext", "base", "this"))
@@ -100,6 +116,8 @@ def main() -> None:
     p, b, t = (sum(best[k].values()) for k in ("pdftotext", "base", "this"))
     print(f"{'set (' + str(len(pdfs)) + ' PDFs)':<44}{p:>10.3f}{b:>8.3f}{t:>8.3f}{100 * (t - b) / b:>8.1f}%")
     print(f"pdftotext -layout / parse + chunk: base {p / b:.2f}×, this {p / t:.2f}×")
+    print(f"this / base, the set's time round by round: median {ratios[len(ratios) // 2]:.3f} "
+          f"(from {ratios[0]:.3f} to {ratios[-1]:.3f})")
 
 
 if __name__ == "__main__":

@@ -38,8 +38,12 @@ MEASURE_SHARE = 0.08
 def face_of(lines: list[Line]) -> Face:
     """The face most of these lines' characters are set in: font family and size to the
     half point."""
+    head = lines[:FACE_LINES]
+    first = head[0]
+    if all(ln.font == first.font and ln.size == first.size for ln in head):  # (most paras)
+        return font_family(first.font), round(first.size * 2) / 2
     faces: Counter[Face] = Counter()
-    for ln in lines[:FACE_LINES]:
+    for ln in head:
         faces[(font_family(ln.font), round(ln.size * 2) / 2)] += len(ln.text)
     return faces.most_common(1)[0][0]
 
