@@ -43,5 +43,5 @@ def test_a_group_header_over_several_columns_makes_the_header_unclear() -> None:
     # "Scores" heads the last two columns: set over them, it stands in a gutter, or in a
     # column, flush with none of that column's own header lines
     for head in ([(90.0, [(205.0, "Scores")])], [(90.0, [(155.0, "Scores")])]):
-        rows = head + [(100.0, [(50.0, "Name"), (150.0, "Size"), (250.0, "Open")]), *BODY]
+        rows = [*head, (100.0, [(50.0, "Name"), (150.0, "Size"), (250.0, "Open")]), *BODY]
         assert word_grid(_words(rows), rules=[105.0]) is None
