@@ -106,7 +106,7 @@ def run_paper(pdf: Path, tests: dict[str, Any], vault: Any, key: str, env: dict[
     """Compile ``pdf`` into ``vault`` as ``key`` and score it; ``speed``: time it too,
     ``"full"`` every step, ``"parse"`` parse + chunk against ``pdftotext -layout`` only."""
     from vaultd.config import Settings
-    from vaultd.notes.markdown import parse_note
+    from vaultd.notes.reader import parse_note
     from vaultd.parse.pdftotext import run_pdftotext
     from vaultd.parse.verbatim import check_blocks
     from vaultd.pipeline.compile import compile_note

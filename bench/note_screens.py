@@ -100,7 +100,7 @@ def compile_fixtures(vault_dir: Path, pdfs: list[Path]) -> list[Path]:
 
 
 def paper_words(note_md: str) -> int:
-    from vaultd.notes.markdown import parse_note
+    from vaultd.notes.reader import parse_note
 
     return sum(len(c.text) for c in parse_note(note_md).chunks)
 

@@ -24,7 +24,7 @@ TARGET = 2.5
 
 
 def main() -> None:
-    from vaultd.notes.markdown import parse_note
+    from vaultd.notes.reader import parse_note
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", action="store_true", help="machine-readable output")

@@ -57,7 +57,8 @@ def main() -> None:
 
     from vaultd.config import Settings, default_config_toml
     from vaultd.models import VerifyReport
-    from vaultd.notes.markdown import parse_note, render_note
+    from vaultd.notes.markdown import render_note
+    from vaultd.notes.reader import parse_note
     from vaultd.pipeline.compile import compile_note
     from vaultd.vault import Vault
     from vaultd.verify import verify_text

@@ -88,7 +88,7 @@ def _state_db(vault: Path, state: Path) -> Path:
 def _notes_ok(vault: Path) -> tuple[int, int]:
     """(notes that parse, notes that do not) in wiki/, plus temporary files as bad."""
     from vaultd.errors import NoteFormatError
-    from vaultd.notes.markdown import parse_note
+    from vaultd.notes.reader import parse_note
 
     good = bad = 0
     for path in (vault / "wiki").rglob("*"):

@@ -27,7 +27,8 @@ from typing import Any
 import pytest
 
 from vaultd.models import Note, NoteMeta
-from vaultd.notes.markdown import parse_note, render_note
+from vaultd.notes.markdown import render_note
+from vaultd.notes.reader import parse_note
 from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.tiers import parse_pdf
 from vaultd.parse.verbatim import check_blocks

@@ -22,7 +22,7 @@ from replay_server import (
 
 from vaultd.config import Settings, load_settings
 from vaultd.models import MetaFile
-from vaultd.notes.markdown import parse_note
+from vaultd.notes.reader import parse_note
 from vaultd.pipeline.capture import CaptureResult, capture
 from vaultd.pipeline.compile import compile_note
 from vaultd.pipeline.ingest import ingest_item

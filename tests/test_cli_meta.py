@@ -11,7 +11,7 @@ from test_index_support import sample_vault
 
 from vaultd.cli import main_group
 from vaultd.models import MetaFile
-from vaultd.notes.markdown import parse_note
+from vaultd.notes.reader import parse_note
 from vaultd.vault import Vault
 
 KEY = "vaswani2017attention"

@@ -16,7 +16,8 @@ from vaultd.cli import main_group
 from vaultd.config import Settings
 from vaultd.errors import ParseError
 from vaultd.models import Author, MetaFile, Work
-from vaultd.notes.markdown import parse_note, render_note
+from vaultd.notes.markdown import render_note
+from vaultd.notes.reader import parse_note
 from vaultd.pipeline.compile import compile_note
 from vaultd.samplepdf import write_sample_paper
 from vaultd.vault import Vault

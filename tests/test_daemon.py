@@ -182,7 +182,7 @@ def test_invalid_user_rule_stops_startup_with_one_line(vault: Vault) -> None:
 
 def test_kill_9_mid_compile_then_restart_completes_the_job_without_a_partial_note(
         vault: Vault, fixtures_dir: Path) -> None:
-    from vaultd.notes.markdown import parse_note
+    from vaultd.notes.reader import parse_note
 
     pdf = fixtures_dir / "pdfs" / "two_column" / "2020.acl-main.207_specter.pdf"
 

@@ -62,7 +62,7 @@ def test_library_bib_is_rewritten_only_when_citation_data_changes(
 
 def test_rule_tags_are_added_to_the_note(vault: Vault, settings: Settings,
                                          tmp_path: Path) -> None:
-    from vaultd.notes.markdown import parse_note
+    from vaultd.notes.reader import parse_note
 
     key = _ingest_sample(vault, settings, tmp_path)
     note = parse_note(vault.note_path(key).read_text(encoding="utf-8"))

@@ -19,7 +19,7 @@ from vaultd.errors import VaultdError
 from vaultd.mcp.memory import remember
 from vaultd.models import Chunk, Work
 from vaultd.notes.escape import escape
-from vaultd.notes.markdown import parse_note
+from vaultd.notes.reader import parse_note
 from vaultd.pipeline.compile import compile_note
 from vaultd.vault import Vault
 from vaultd.verify.draft import Works, check_text

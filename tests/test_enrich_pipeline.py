@@ -16,7 +16,8 @@ from tests.fake_ollama import ChunkSpec, FakeOllama, closed_port_url, good_answe
 from vaultd.cli import main_group
 from vaultd.config import Settings, load_settings
 from vaultd.models import Note, NoteMeta
-from vaultd.notes.markdown import parse_note, render_note
+from vaultd.notes.markdown import render_note
+from vaultd.notes.reader import parse_note
 from vaultd.pipeline.enrich import enrich_note, enrich_pending
 from vaultd.vault import Vault
 
@@ -403,7 +404,7 @@ def test_compile_leaving_chunks_pending_says_what_to_run_and_json_counts_them(
     pending = json.loads(res.stdout)["enrichment_pending"]
     assert pending > 0 and f"{pending} chunks of {key} await enrichment" in res.stderr
     from vaultd.enrich.contract import skip_reason
-    from vaultd.notes.markdown import parse_note
+    from vaultd.notes.reader import parse_note
 
     written = parse_note(vault.note_path(key).read_text(encoding="utf-8")).chunks
     assert pending == sum(1 for c in written if c.enrichment == "pending" and skip_reason(c) is None)

@@ -21,7 +21,7 @@ from vaultd.config import Settings
 from vaultd.library_bib import export_library_bib
 from vaultd.mcp.server import build_server
 from vaultd.models import MetaFile, Work
-from vaultd.notes.markdown import parse_note
+from vaultd.notes.reader import parse_note
 from vaultd.pipeline.compile import compile_note
 from vaultd.vault import Vault
 from vaultd.verify.draft import check_text

@@ -16,7 +16,7 @@ from vaultd import record_store
 from vaultd.config import Settings, load_settings
 from vaultd.importers import read_library_file, read_zotero
 from vaultd.lookup import citation, load_meta, quote
-from vaultd.notes.markdown import parse_note
+from vaultd.notes.reader import parse_note
 from vaultd.pipeline.library_import import ImportReport, import_library
 from vaultd.pipeline.record_edit import set_fields
 from vaultd.vault import Vault

@@ -15,15 +15,11 @@ from pydantic import BaseModel
 from vaultd.canonical import text_sha256
 from vaultd.errors import NoteFormatError
 from vaultd.models import NOTE_FORMAT, Chunk, MetaFile, Note, NoteMeta, Provenance
-from vaultd.notes.markdown import (
-    CHUNK_END,
-    MY_NOTES_BLOCK,
-    parse_note,
-    render_note,
-    split_frontmatter,
-)
+from vaultd.notes.layout import CHUNK_END, MY_NOTES_BLOCK
+from vaultd.notes.markdown import render_note
 from vaultd.notes.merge import merge_for_recompile
 from vaultd.notes.places import as_stored
+from vaultd.notes.reader import parse_note, split_frontmatter
 
 # Any character but surrogates and carriage returns (files are written with \n line ends).
 _chars = st.characters(exclude_categories=["Cs"], exclude_characters="\r")
@@ -350,7 +346,8 @@ if __name__ == "__main__":  # regenerate the schema sections of docs/note-format
 def test_key_sentence_is_shown_from_the_verbatim_quote_by_index() -> None:
     from vaultd.canonical import text_sha256
     from vaultd.models import Chunk, Note, NoteMeta, Provenance
-    from vaultd.notes.markdown import parse_note, render_note
+    from vaultd.notes.markdown import render_note
+    from vaultd.notes.reader import parse_note
 
     text = "We propose a model. It beats the baseline by 2 points. We release code."
     chunk = Chunk(
@@ -374,14 +371,15 @@ yaml_values = st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.fl
 
 
 def _pyyaml_block(data: dict[str, object]) -> str:
-    from vaultd.notes import markdown as note_mod
+    from vaultd.notes import provenance_yaml as note_mod
 
     return str(note_mod.dump_yaml(data, note_mod.BlockDumper))
 
 
 @given(chunks("p1s1c1"))
 def test_provenance_block_is_written_exactly_as_pyyaml_would_write_it(chunk: Chunk) -> None:
-    from vaultd.notes.markdown import _chunk_data, fast_block_yaml
+    from vaultd.notes.markdown import _chunk_data
+    from vaultd.notes.provenance_yaml import fast_block_yaml
 
     data = _chunk_data(chunk)
     fast = fast_block_yaml(data)
@@ -394,7 +392,7 @@ def test_fast_yaml_writer_and_reader_agree_with_pyyaml_on_arbitrary_values(data:
 
     import yaml
 
-    from vaultd.notes.markdown import fast_block_mapping, fast_block_yaml
+    from vaultd.notes.provenance_yaml import fast_block_mapping, fast_block_yaml
 
     fast = fast_block_yaml(data)
     expected = _pyyaml_block(data)
@@ -414,7 +412,8 @@ def test_fast_yaml_writer_and_reader_agree_with_pyyaml_on_arbitrary_values(data:
 
 
 def test_typical_provenance_block_takes_the_fast_path() -> None:
-    from vaultd.notes.markdown import _chunk_data, fast_block_mapping, fast_block_yaml
+    from vaultd.notes.markdown import _chunk_data
+    from vaultd.notes.provenance_yaml import fast_block_mapping, fast_block_yaml
 
     chunk = _sample_note().chunks[0]
     chunk.provenance.section = "3.2 Scaled Dot-Product Attention"

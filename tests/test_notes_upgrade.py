@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from vaultd.canonical import text_sha256
 from vaultd.cli import main_group
 from vaultd.models import NOTE_FORMAT, MetaFile, Work
-from vaultd.notes.markdown import parse_note
+from vaultd.notes.reader import parse_note
 from vaultd.vault import Vault, atomic_write_text
 from vaultd.verify import verify_notes
 

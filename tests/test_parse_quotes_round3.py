@@ -7,7 +7,8 @@ import functools
 from pathlib import Path
 
 from vaultd.models import Chunk
-from vaultd.notes.markdown import parse_note, render_chunk, render_note
+from vaultd.notes.markdown import render_chunk, render_note
+from vaultd.notes.reader import parse_note
 from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.front import is_front_matter
 from vaultd.parse.pymupdf import PyMuPDFParser

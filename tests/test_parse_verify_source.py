@@ -70,7 +70,8 @@ def test_stale_quote_says_whether_the_extraction_rules_changed(
         vault: Vault, recorded: str, cause: str) -> None:
     from vaultd.canonical import text_sha256
     from vaultd.config import Settings
-    from vaultd.notes.markdown import parse_note, render_note
+    from vaultd.notes.markdown import render_note
+    from vaultd.notes.reader import parse_note
     from vaultd.pipeline.compile import compile_note
     from vaultd.pipeline.verify_source import verify_sources
     from vaultd.samplepdf import write_sample_paper
@@ -110,7 +111,8 @@ def _compiled_sample(vault: Vault) -> Path:
 
 
 def test_a_paragraph_across_columns_links_each_piece_and_verify_source_checks_them(vault: Vault) -> None:
-    from vaultd.notes.markdown import parse_note, render_note
+    from vaultd.notes.markdown import render_note
+    from vaultd.notes.reader import parse_note
     from vaultd.pipeline.verify_source import verify_sources
 
     path = _compiled_sample(vault)

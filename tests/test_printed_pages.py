@@ -15,7 +15,7 @@ from _papers import stage_pdf
 from vaultd.config import Settings
 from vaultd.lookup import quote
 from vaultd.models import Work
-from vaultd.notes.markdown import parse_note
+from vaultd.notes.reader import parse_note
 from vaultd.pipeline.citations import renderer_for
 from vaultd.pipeline.compile import compile_note
 from vaultd.vault import Vault

@@ -8,7 +8,7 @@ from vaultd.canonical import text_sha256
 from vaultd.capture.arxiv import parse_feed
 from vaultd.config import Settings
 from vaultd.models import Author, MetaFile, Work
-from vaultd.notes.markdown import parse_note
+from vaultd.notes.reader import parse_note
 from vaultd.parse.pymupdf import load_pymupdf
 from vaultd.pipeline.compile import compile_note, linked_keys
 from vaultd.vault import Vault

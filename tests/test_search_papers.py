@@ -13,7 +13,7 @@ from vaultd.index.hits import Hit
 from vaultd.index.search import hybrid_search
 from vaultd.index.store import IndexDB, open_index
 from vaultd.models import Chunk, MetaFile
-from vaultd.notes.markdown import parse_note
+from vaultd.notes.reader import parse_note
 from vaultd.pipeline.compile import compile_note
 from vaultd.pipeline.index import index_vault
 from vaultd.vault import Vault

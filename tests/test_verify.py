@@ -17,8 +17,9 @@ from vaultd.canonical import text_sha256
 from vaultd.cli import main_group
 from vaultd.models import Chunk, Note, NoteMeta, Provenance, VerifyReport
 from vaultd.notes.escape import escape
-from vaultd.notes.markdown import parse_note, render_note, split_frontmatter
+from vaultd.notes.markdown import render_note
 from vaultd.notes.merge import merge_for_recompile
+from vaultd.notes.reader import parse_note, split_frontmatter
 from vaultd.vault import Vault, atomic_write_text
 from vaultd.verify import scan_chunks, verify_notes, verify_text
 
@@ -206,7 +207,7 @@ def test_drift_shows_the_changed_words_and_the_words_to_restore_when_the_index_k
 
     from vaultd.config import Settings
     from vaultd.models import MetaFile, Work
-    from vaultd.notes.markdown import parse_note
+    from vaultd.notes.reader import parse_note
     from vaultd.pipeline.compile import compile_note
     from vaultd.pipeline.index import index_vault
     from vaultd.samplepdf import write_sample_paper

@@ -16,8 +16,8 @@ from vaultd.cli import main_group
 from vaultd.cli.common import run_command
 from vaultd.config import Settings, default_config_toml
 from vaultd.models import Chunk, MetaFile, Notice, Work
-from vaultd.notes.markdown import parse_note
 from vaultd.notes.pages import page_locator
+from vaultd.notes.reader import parse_note
 from vaultd.pipeline.compile import compile_note
 from vaultd.vault import Vault
 from vaultd.verify.draft import DraftReport, check_text

@@ -16,7 +16,8 @@ from click.testing import CliRunner
 from vaultd.cli import main_group
 from vaultd.config import Settings, default_config_toml
 from vaultd.models import Chunk, Work
-from vaultd.notes.markdown import parse_note, render_note
+from vaultd.notes.markdown import render_note
+from vaultd.notes.reader import parse_note
 from vaultd.pipeline.compile import compile_note
 from vaultd.vault import Vault
 from vaultd.verify.draft import DraftReport, check_text

@@ -15,7 +15,7 @@ from video_support import Talk, require_tools, synthetic_talk
 from vaultd.canonical import text_sha256
 from vaultd.config import Settings
 from vaultd.lookup import citation, quote
-from vaultd.notes.markdown import parse_note
+from vaultd.notes.reader import parse_note
 from vaultd.pipeline.capture import capture_sync
 from vaultd.pipeline.citations import renderer_for
 from vaultd.pipeline.compile import compile_note

@@ -131,8 +131,8 @@ def verified(meta: MetaFile) -> bool:
 def _note_pages(vault: Vault, cite_key: str) -> tuple[list[str], int]:
     """The printed labels of the pages a note's chunks are on, and its last PDF page (0
     when there is no readable note or it is a video's)."""
-    from vaultd.notes.markdown import parse_note
     from vaultd.notes.pages import printed_page
+    from vaultd.notes.reader import parse_note
 
     path = vault.note_path(cite_key)
     try:

@@ -32,7 +32,7 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: IndexDB | Non
     """The verbatim text of one chunk with its provenance, re-verified against its hash,
     and its in-text citation (first configured style) pointing at the printed page.
     ``renderer`` None (no citation processor here): the text is served without one."""
-    from vaultd.notes.markdown import parse_note
+    from vaultd.notes.reader import parse_note
 
     path = vault.note_path(record_store.resolve(vault, cite_key) or cite_key)
     if not path.is_file():

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vaultd.models import Note
-from vaultd.notes.markdown import MY_NOTES_BLOCK
+from vaultd.notes.layout import MY_NOTES_BLOCK
 
 _HEADING_RE = re.compile(r"^(#{1,6})(?=\s)", re.MULTILINE)
 _FENCE_RE = re.compile(r"^(`{3,}|~{3,})", re.MULTILINE)

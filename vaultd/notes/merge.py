@@ -5,7 +5,8 @@ and aliases, and the enrichment of every quote whose text is unchanged)."""
 from __future__ import annotations
 
 from vaultd.models import Chunk, Note
-from vaultd.notes.markdown import MY_NOTES_BLOCK, annotation_text
+from vaultd.notes.layout import MY_NOTES_BLOCK
+from vaultd.notes.markdown import annotation_text
 
 
 def merge_for_recompile(old: Note | None, new: Note) -> Note:

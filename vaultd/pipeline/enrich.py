@@ -124,7 +124,8 @@ async def enrich_note_async(
     llm: LLM | None = None,
 ) -> EnrichResult:
     """Enrich one note; see the module doc. ``llm`` defaults to Ollama from settings."""
-    from vaultd.notes.markdown import parse_note, render_note
+    from vaultd.notes.markdown import render_note
+    from vaultd.notes.reader import parse_note
 
     started = time.monotonic()
     path = vault.note_path(cite_key)
@@ -329,7 +330,7 @@ def enrich_note(
 
 def notes_with_pending(vault: Vault) -> list[str]:
     """Cite keys of notes that have at least one chunk waiting for enrichment."""
-    from vaultd.notes.markdown import parse_note
+    from vaultd.notes.reader import parse_note
 
     keys: list[str] = []
     # Every note with pending chunks, whether or not raw/ still holds its record.

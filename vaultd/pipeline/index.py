@@ -232,7 +232,7 @@ def _index_file(db: IndexDB, vault: Vault, path: Path, rel: str, mtime: float,
 
 def _paper(db: IndexDB, text: str, rel: str, mtime: float,
            stats: IndexStats) -> list[Row] | None:
-    from vaultd.notes.markdown import parse_note
+    from vaultd.notes.reader import parse_note
 
     try:
         note = parse_note(text, source=rel)

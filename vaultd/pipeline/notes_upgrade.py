@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 
 from vaultd.errors import NoteFormatError
 from vaultd.models import NOTE_FORMAT, VerifyReport
-from vaultd.notes.markdown import parse_note, render_note
+from vaultd.notes.markdown import render_note
 from vaultd.notes.places import as_stored
+from vaultd.notes.reader import parse_note
 from vaultd.vault import Vault, atomic_write_text
 from vaultd.verify import verify_text
 

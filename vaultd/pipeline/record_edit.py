@@ -92,7 +92,8 @@ def rerender_note(vault: Vault, settings: Settings | None, meta: MetaFile,
     """The note of ``meta`` with its metadata, title and citations rendered from the
     record again (quotes, the user's text and enrichment untouched); None when there is
     no note, or it cannot be read (a recompile writes it then)."""
-    from vaultd.notes.markdown import parse_note, render_note
+    from vaultd.notes.markdown import render_note
+    from vaultd.notes.reader import parse_note
     from vaultd.pipeline import citations as citations_mod
 
     path = vault.note_path(meta.cite_key)

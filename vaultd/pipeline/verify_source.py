@@ -24,7 +24,7 @@ from vaultd.citekey import filename_to_key
 from vaultd.config import load_settings
 from vaultd.errors import NoteFormatError, VaultdError
 from vaultd.models import Chunk, Note, Provenance, VerifyReport
-from vaultd.notes.markdown import parse_note
+from vaultd.notes.reader import parse_note
 from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.tiers import parse_pdf
 from vaultd.vault import Vault, file_sha256

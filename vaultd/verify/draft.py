@@ -31,7 +31,7 @@ from vaultd.notes.escape import escape
 from vaultd.notes.pages import page_locator
 from vaultd.trust import record_verified
 from vaultd.vault import Vault, atomic_write_text
-from vaultd.verify.draft_works import Works
+from vaultd.verify.draft_works import Works as Works  # callers import it from here
 from vaultd.verify.locators import on_page, pdf_index, rewrite_pages, where
 from vaultd.verify.match import Passages, match_form, quote_parts, source_words, word_diff
 

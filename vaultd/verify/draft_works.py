@@ -15,7 +15,7 @@ from vaultd.canonical import text_sha256
 from vaultd.citekey import filename_to_key, is_valid_key
 from vaultd.errors import VaultdError
 from vaultd.models import Chunk, MetaFile
-from vaultd.notes.markdown import parse_note
+from vaultd.notes.reader import parse_note
 from vaultd.vault import Vault
 from vaultd.verify.match import Passages
 

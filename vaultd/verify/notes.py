@@ -20,7 +20,8 @@ from vaultd.index.store import open_index
 from vaultd.models import Finding, FindingKind, VerifyReport
 from vaultd.notes.escape import unescape
 from vaultd.notes.folds import unfolded
-from vaultd.notes.markdown import CHUNK_END, LINE_QUOTE_MARK, split_frontmatter, yaml_mapping
+from vaultd.notes.layout import CHUNK_END
+from vaultd.notes.reader import LINE_QUOTE_MARK, split_frontmatter, yaml_mapping
 from vaultd.vault import Vault
 from vaultd.verify.match import word_diff
 
