@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import tempfile
 import weakref
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -34,7 +34,7 @@ from vaultd.capture.metadata import Gathered, gather
 from vaultd.capture.pdfmeta import PdfMeta, read_pdf_meta
 from vaultd.capture.reconcile import reconcile, titles_roughly_match
 from vaultd.config import Settings
-from vaultd.errors import FetchError, InputError, NoMetadataError, VaultdError
+from vaultd.errors import FetchError, InputError, NoMetadataError
 from vaultd.models import Work
 from vaultd.pipeline.bib_records import (
     bib_cite_key,
@@ -42,6 +42,9 @@ from vaultd.pipeline.bib_records import (
     complete_from_bib,
     library_entries,
 )
+from vaultd.pipeline.capture_results import CaptureResults as CaptureResults
+from vaultd.pipeline.capture_results import ItemsFailedError as ItemsFailedError
+from vaultd.pipeline.capture_results import each
 from vaultd.pipeline.capture_store import (
     CaptureResult,
     CaptureRun,
@@ -127,55 +130,6 @@ def _unsupported_file(path: Path) -> str:
             "files; save it as one of those")
 
 
-class CaptureResults(list[CaptureResult]):
-    """The items captured, plus ``failed``: (item, error message) for each item of a link
-    file or .bib that could not be captured (the others still were)."""
-
-    def __init__(self, items: Sequence[CaptureResult] = (),
-                 failed: Sequence[tuple[str, str]] = ()) -> None:
-        super().__init__(items)
-        self.failed: list[tuple[str, str]] = list(failed)
-        #: the error of each failed item that raised one, by item (an interface words
-        #: its own advice from it: the CLI's flags are no action in the Inbox)
-        self.errors: dict[str, VaultdError] = {}
-
-
-async def _each(items: Sequence[tuple[str, Callable[[], Awaitable[list[CaptureResult]]]]]
-                ) -> CaptureResults:
-    """Run each item's capture in turn; one item failing does not stop the others.
-
-    When every item failed, the first error is raised (a single item behaves as before).
-    """
-    out = CaptureResults()
-    errors: list[VaultdError] = []
-    for label, job in items:
-        try:
-            out += await job()
-        except VaultdError as exc:
-            errors.append(exc)
-            out.failed.append((label, str(exc)))
-            out.errors[label] = exc
-    if errors and not out:
-        if len(errors) == 1:
-            raise errors[0]
-        raise ItemsFailedError(out.failed, out.errors)
-    return out
-
-
-class ItemsFailedError(InputError):
-    """Every item of a link file or .bib failed: each item with its error."""
-
-    def __init__(self, failed: Sequence[tuple[str, str]], errors: dict[str, VaultdError]) -> None:
-        self.failed, self.errors = list(failed), errors
-        super().__init__(self.summary(self.failed))
-        self.transient = bool(errors) and all(e.transient for e in errors.values())
-
-    @staticmethod
-    def summary(failed: Sequence[tuple[str, str]]) -> str:
-        listed = "; ".join(f"{label}: {msg}" for label, msg in failed)
-        return f"none of the {len(failed)} items could be captured: {listed}"
-
-
 def pending_retries(vault: Vault) -> list[str]:
     """Cite keys of records saved with ``needs_retry`` (a local PDF captured while every
     metadata source was down) whose PDF is still under raw/."""
@@ -199,7 +153,7 @@ async def retry_pending(vault: Vault, settings: Settings, *,
     async def one(key: str) -> list[CaptureResult]:
         return await capture(vault, settings, str(vault.pdf_path(key)), refresh=True,
                              client=client)
-    return await _each([(key, partial(one, key)) for key in keys])
+    return await each([(key, partial(one, key)) for key in keys])
 
 
 def capture_sync(vault: Vault, settings: Settings, input: str, *, doi: str | None = None,
@@ -226,7 +180,7 @@ async def _dispatch(run: CaptureRun, found: Detected, doi: str | None,
             raise InputError(f"--cite-key needs a single item but {path.name} holds "
                              f"{len(items)}; capture them one by one")
         one_doi = doi if len(items) == 1 else None
-        return await _each([(item.value, partial(_dispatch_item, run, item, one_doi, cite_key))
+        return await each([(item.value, partial(_dispatch_item, run, item, one_doi, cite_key))
                             for item in items])
     if found.kind == "bib":
         return await _capture_bib(run, Path(found.value))
@@ -252,7 +206,7 @@ async def _dispatch_item(run: CaptureRun, item: Detected, doi: str | None,
 
 async def _capture_bib(run: CaptureRun, path: Path) -> CaptureResults:
     library = read_bib_library(path)
-    out = await _each([(f"@{entry.key}", partial(_capture_bib_entry, run, entry, path.name))
+    out = await each([(f"@{entry.key}", partial(_capture_bib_entry, run, entry, path.name))
                        for entry in library.entries])
     out.failed.extend(library.failed)  # entries the file's syntax errors left out
     return out
@@ -263,7 +217,7 @@ async def _capture_library(run: CaptureRun, path: Path) -> CaptureResults:
     (an entry for a work already in the vault completes its record), with its PDF when the
     file names one."""
     entries, failed = library_entries(path)
-    out = await _each([(f"@{e.entry.key}" if e.entry.key else e.label,
+    out = await each([(f"@{e.entry.key}" if e.entry.key else e.label,
                         partial(_capture_bib_entry, run, e.entry, path.name, pdf=e.pdf,
                                 kind=e.kind)) for e in entries])
     out.failed.extend(failed)
