@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -31,6 +32,7 @@ from vaultd.config import Settings
 from vaultd.errors import ParseError, VaultdError
 from vaultd.pipeline.compile import compile_note
 from vaultd.pipeline.compiled import CompileResult
+from vaultd.pipeline.figure_crops import render_pending_figures
 from vaultd.vault import Vault
 
 log = logging.getLogger(__name__)
@@ -45,6 +47,7 @@ class CompileJob:
     folder: str | None = None
     tags: tuple[str, ...] = ()
     has_pdf: bool | None = None  # None: read from the record
+    figures: bool = True  # False: figure crops left pending (``figure_crops``)
 
 
 @dataclass
@@ -82,10 +85,19 @@ def _run_job(job: CompileJob) -> JobOutcome:
     return _compile_one(_WORKER["vault"], _WORKER["settings"], job, _WORKER["citer"])
 
 
+def _draw_figures(cite_key: str) -> int:
+    try:
+        return render_pending_figures(_WORKER["vault"], cite_key)
+    except Exception:  # a crop is derived data: the next compile draws it
+        log.exception("figure crops of %s not drawn", cite_key)
+        return 0
+
+
 def _compile_one(vault: Vault, settings: Settings, job: CompileJob, citer: Any) -> JobOutcome:
     try:
         result = compile_note(vault, settings, job.cite_key, parser=job.parser,
-                              folder=job.folder, citer=citer, tags=job.tags)
+                              folder=job.folder, citer=citer, tags=job.tags,
+                              figures=job.figures)
     except VaultdError as exc:
         return JobOutcome(job.cite_key, error=str(exc), error_type=type(exc).__name__,
                           transient=exc.transient)
@@ -94,10 +106,6 @@ def _compile_one(vault: Vault, settings: Settings, job: CompileJob, citer: Any) 
         return JobOutcome(job.cite_key, error=f"internal error while compiling: {exc}",
                           error_type=type(exc).__name__)
     return JobOutcome(job.cite_key, result)
-
-
-def _ready() -> int:
-    return os.getpid()
 
 
 class BulkCompiler:
@@ -124,10 +132,14 @@ class BulkCompiler:
                     initializer=_start_worker, initargs=(self.vault, self.settings))
             return self._executor
 
-    def start(self) -> list[int]:
-        """Start the workers now (they start on first use otherwise); their process ids."""
+    def start(self, *, wait: bool = True) -> None:
+        """Start the workers now (they start on first use otherwise), so their start-up
+        (a fresh interpreter importing the compile stage, seconds) overlaps the caller's
+        own work when ``wait`` is false."""
         pool = self._pool()
-        return sorted({f.result() for f in [pool.submit(_ready) for _ in range(self.workers)]})
+        started = [pool.submit(os.getpid) for _ in range(self.workers)]
+        for future in started if wait else ():
+            future.result()
 
     def close(self) -> None:
         with self._lock:
@@ -142,12 +154,13 @@ class BulkCompiler:
         broken.shutdown(wait=False, cancel_futures=True)
 
     def compile(self, jobs: Sequence[CompileJob], citer: Any) -> Iterator[JobOutcome]:
-        """Each job's outcome as it completes: PDFs in the workers, citation-only notes
-        here (with ``citer``) while the workers parse. A worker that dies (a PDF that
-        crashes MuPDF) fails the jobs it took down; they are tried again one at a time in a
-        fresh pool, then reported failed."""
+        """Each job's outcome as it completes: PDFs in the workers (the largest first, so
+        no worker is left with a long one at the end), citation-only notes here (with
+        ``citer``) while the workers parse. A worker that dies (a PDF that crashes MuPDF) fails the jobs it took down; they are
+        tried again one at a time in a fresh pool, then reported failed."""
         pdf = [j for j in jobs if (j.has_pdf if j.has_pdf is not None
                                    else _has_pdf(self.vault, j.cite_key))]
+        pdf.sort(key=lambda j: -_size(self.vault.pdf_path(j.cite_key)))
         in_pool = {j.cite_key for j in pdf}
         futures = self._submit(pdf)
         for job in jobs:
@@ -157,6 +170,21 @@ class BulkCompiler:
         yield from self._collect(futures, retry)
         for job in retry:  # one at a time: the one that kills a worker is found
             yield from self._collect(self._submit([job]), None)
+
+    def draw_figures(self, cite_keys: Sequence[str]) -> int:
+        """Draw the figure crops compiles left pending, in the workers; how many."""
+        if not cite_keys:
+            return 0
+        pool = self._pool()
+        futures = [pool.submit(_draw_figures, k) for k in cite_keys]
+        drawn = 0
+        for future in as_completed(futures):
+            try:
+                drawn += future.result()
+            except BrokenProcessPool:
+                self._restart(pool)
+                break
+        return drawn
 
     def _submit(self, jobs: Sequence[CompileJob]) -> dict[Future[JobOutcome], CompileJob]:
         if not jobs:
@@ -182,6 +210,13 @@ class BulkCompiler:
                                      "again", error_type="ParseError")
         if broken is not None:
             self._restart(broken)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _has_pdf(vault: Vault, cite_key: str) -> bool:

@@ -25,25 +25,23 @@ from vaultd.models import Chunk, Note, NoteMeta
 from vaultd.parse.algorithms import is_algorithm_caption
 from vaultd.parse.base import Block, Box
 from vaultd.parse.chunker import chunk_blocks, with_page_labels
-from vaultd.parse.figures import PROSE_WORDS, figure_region, graphics_rects, png_bytes
+from vaultd.parse.figures import PROSE_WORDS, figure_region, graphics_rects
 from vaultd.parse.folio_reader import document_labels
 from vaultd.parse.layout import LAYOUT_VERSION
 from vaultd.parse.pymupdf import load_pymupdf
 from vaultd.parse.tiers import parse_pdf
 from vaultd.pipeline.compiled import CompileResult, write_merged
+from vaultd.pipeline.figure_crops import (
+    FIGURE_ZOOM,
+    crop_index_path,
+    draw,
+    is_pending,
+    write_crop,
+)
 from vaultd.pipeline.highlights import attach_highlights
 from vaultd.vault import Vault, atomic_write_bytes, file_sha256
 
-FIGURE_ZOOM = 2.0  # render figures at 144 dpi
 DEFAULT_TAGS = ("paper",)  # every compiled note; inbox-rule and user tags are merged in
-
-
-def _write_crop(path: Path, data: bytes) -> None:
-    """Temp file + rename (never a partial PNG under its name), without an fsync per crop:
-    crops are derived data, and the crop index records each PNG's SHA-256, so a crop lost
-    in a crash is drawn again on the next compile (an fsync costs ≈ 8 ms here, more than
-    rendering a figure)."""
-    atomic_write_bytes(path, data, durable=False)
 
 
 def _png_sha(path: Path) -> str | None:
@@ -62,13 +60,16 @@ def _crop_source(pdf_sha: str, block: Block, version: str) -> str:
 
 def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
                   chunks: list[Chunk], pdf_sha: str | None = None,
-                  graphics: dict[int, list[Box]] | None = None) -> None:
+                  graphics: dict[int, list[Box]] | None = None, *, draw_now: bool = True
+                  ) -> None:
     """Render each figure's region to raw/figs/<key>_fig<N>.png and link it on the chunk.
 
     A crop is re-rendered only when what it is rendered from changed: the sources of the
     crops are kept in raw/figs/.<key>_figs.json (PDF SHA-256, page, boxes, zoom, MuPDF
     version; and each PNG's SHA-256). Rendering is deterministic, so a skipped crop has
     the same bytes. ``graphics``: the pages' ``graphics_rects`` the parse already read.
+    ``draw_now`` false: each region is found and linked, its drawing left pending
+    (``figure_crops.render_pending_figures``).
     """
     # an algorithm float is its pseudocode's text, with nothing drawn above its caption
     figs = [(b, c) for b, c in zip(blocks, chunks, strict=True)
@@ -76,7 +77,7 @@ def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
     if not figs:
         return
     pymupdf = load_pymupdf()
-    index_path = vault.figs / f".{key_to_filename(cite_key)}_figs.json"
+    index_path = crop_index_path(vault, cite_key)
     try:
         loaded: Any = json.loads(index_path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -84,7 +85,7 @@ def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
     cached: dict[str, Any] = loaded if isinstance(loaded, dict) else {}
     sha = pdf_sha or file_sha256(pdf)
     version = str(pymupdf.VersionBind)
-    sources: dict[str, list[str]] = {}
+    sources: dict[str, list[Any]] = {}
     doc = None
     lists: dict[int, Any] = {}  # one display list per page, shared by its figures
     rects: dict[int, list[Box]] = dict(graphics or {})  # each page's graphics, read once
@@ -98,6 +99,9 @@ def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
                     and entry[1] == _png_sha(path)):
                 sources[path.name] = entry
                 continue  # rendered from this same source already, file intact
+            if not draw_now and is_pending(entry) and entry[0] == source:
+                sources[path.name] = entry
+                continue  # still to draw, from this same source
             if doc is None:
                 doc = pymupdf.open(pdf)
             page = doc[block.page - 1]
@@ -115,18 +119,17 @@ def _crop_figures(vault: Vault, cite_key: str, pdf: Path, blocks: list[Block],
             if region is None:
                 chunk.figure = None
                 continue
+            if not draw_now:
+                path.parent.mkdir(parents=True, exist_ok=True)  # the index is written there
+                sources[path.name] = [source, None, block.page, list(region)]
+                continue
             if block.page not in lists:
                 lists[block.page] = page.get_displaylist()
-            pix = lists[block.page].get_pixmap(matrix=pymupdf.Matrix(FIGURE_ZOOM, FIGURE_ZOOM),
-                                               clip=pymupdf.Rect(region), alpha=False,
-                                               colorspace=pymupdf.csRGB)
-            if pix.width == 0 or pix.height == 0:  # a degenerate region: no picture
+            png = draw(pymupdf, lists[block.page], region)
+            if png is None:  # a degenerate region: no picture
                 chunk.figure = None
                 continue
-            # rendered as RGB without alpha just above: what png_bytes encodes
-            png = png_bytes(pix.width, pix.height, pix.n, pix.stride, pix.samples_mv,
-                            (pix.xres, pix.yres))
-            _write_crop(path, png)
+            write_crop(path, png)
             chunk.figure = vault.rel(path)
             sources[path.name] = [source, hashlib.sha256(png).hexdigest()]
     finally:
@@ -236,11 +239,13 @@ def compile_note(
     folder: str | None = None,
     citer: Any = None,
     tags: Sequence[str] = (),
+    figures: bool = True,
 ) -> CompileResult:
     """Parse the source of ``cite_key`` and write its wiki note (see module doc).
 
     ``citer`` is the vault's ``CitationRenderer`` (built from ``settings`` when None);
-    ``tags`` (an Inbox rule's) are added to the note's, so the note is written once.
+    ``tags`` (an Inbox rule's) are added to the note's, so the note is written once;
+    ``figures`` false: figure crops are linked but drawn later (``figure_crops``).
 
     A note that already exists is rewritten where it is; a new one goes to
     ``wiki/[folder/]<cite_key>.md``."""
@@ -272,7 +277,8 @@ def compile_note(
         chunks = with_page_labels(chunk_blocks(blocks, doc.parser), labels)
         if len(chunks) != len(blocks):  # blank after canonicalisation: realign for figures
             blocks = [b for b in blocks if " ".join(b.text.split())]
-        _crop_figures(vault, cite_key, pdf, blocks, chunks, pdf_sha, doc.graphics)
+        _crop_figures(vault, cite_key, pdf, blocks, chunks, pdf_sha, doc.graphics,
+                      draw_now=figures)
         if any(c.refs for c in chunks):
             link_references(chunks, vault_ids(vault), cite_key)
         warnings.extend(attach_highlights(pdf, meta, chunks))

@@ -161,17 +161,18 @@ def finish(vault: Vault, settings: Settings, out: IngestResult, *, refresh: bool
            pool: BulkCompiler | None = None,
            progress: Callable[[int, int], None] | None = None,
            after_compile: Callable[[IngestResult], Sequence[Path]] | None = None,
-           ) -> IngestResult:
+           figures: bool = True) -> IngestResult:
     """The stages after capture for works already captured (``out.captured``): compile
     each note once, then index the notes written. ``pool``: PDFs are parsed by its worker
     processes (``pipeline.bulk``); ``progress(done, total)`` follows the compiles;
     ``after_compile``: the caller's last touches to the notes (an import's child notes),
-    returning the notes it changed, indexed with the rest."""
+    returning the notes it changed, indexed with the rest; ``figures`` false (with a
+    pool): figure crops are left for ``pool.draw_figures`` (``pipeline.figure_crops``)."""
     for r in out.captured:
         out.warnings.extend(r.warnings)
     if compile:
         _compile(vault, settings, out, refresh=refresh, tags=tags, folder=folder,
-                 keep_going=keep_going, pool=pool, progress=progress)
+                 keep_going=keep_going, pool=pool, progress=progress, figures=figures)
     touched = list(after_compile(out)) if after_compile is not None else []
     notes = list(dict.fromkeys([*out.notes, *touched]))
     if index and notes:
@@ -182,7 +183,8 @@ def finish(vault: Vault, settings: Settings, out: IngestResult, *, refresh: bool
 def _compile(vault: Vault, settings: Settings, out: IngestResult, *, refresh: bool,
              tags: Sequence[str], folder: str | None, keep_going: bool,
              pool: BulkCompiler | None = None,
-             progress: Callable[[int, int], None] | None = None) -> None:
+             progress: Callable[[int, int], None] | None = None,
+             figures: bool = True) -> None:
     from vaultd.pipeline.citations import renderer_for
     from vaultd.pipeline.compile import compile_note
 
@@ -194,11 +196,14 @@ def _compile(vault: Vault, settings: Settings, out: IngestResult, *, refresh: bo
                 out.compiled[r.cite_key] = Compiled(r.cite_key, skipped=True)
                 continue
             todo.append(r)
-        if len(todo) > 1:  # every citation of the batch in one processor call
+        if len(todo) > 1:  # every citation of the batch in one processor call (before the
+            # pool parses: the workers find them stored; rendered meanwhile, the two compete
+            # for the cores and the first notes miss them)
             citer.render({r.cite_key: r.meta.work for r in todo})
         if pool is not None:
             _compile_in_pool(vault, settings, out, todo, citer, pool, tags=tags,
-                             folder=folder, keep_going=keep_going, progress=progress)
+                             folder=folder, keep_going=keep_going, progress=progress,
+                             figures=figures)
             return
         for done, r in enumerate(todo, start=1):
             try:
@@ -220,12 +225,12 @@ def _compile(vault: Vault, settings: Settings, out: IngestResult, *, refresh: bo
 def _compile_in_pool(vault: Vault, settings: Settings, out: IngestResult,
                      todo: Sequence[CaptureResult], citer: Any, pool: BulkCompiler, *,
                      tags: Sequence[str], folder: str | None, keep_going: bool,
-                     progress: Callable[[int, int], None] | None) -> None:
+                     progress: Callable[[int, int], None] | None, figures: bool) -> None:
     from vaultd.pipeline.bulk import CompileJob
 
-    # The batch's citations were rendered above, in one call: the workers find them stored.
     jobs = [CompileJob(r.cite_key, settings.parse.parser, folder, tuple(tags),
-                       has_pdf=r.pdf is not None and r.meta.video is None) for r in todo]
+                       has_pdf=r.pdf is not None and r.meta.video is None, figures=figures)
+            for r in todo]
     for done, outcome in enumerate(pool.compile(jobs, citer), start=1):
         if progress is not None:
             progress(done, len(jobs))

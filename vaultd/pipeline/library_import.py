@@ -173,9 +173,14 @@ def import_library(vault: Vault, settings: Settings, result: ImportResult, *,
         started = time.monotonic()
         out = IngestResult(captured=captured)
         finish(vault, settings, out, refresh=False, index=index, keep_going=True, pool=pool,
-               progress=progress, after_compile=lambda o: _touch_up(vault, settings, works, o))
+               progress=progress, after_compile=lambda o: _touch_up(vault, settings, works, o),
+               figures=pool is None)  # a pool draws the crops once every note is written
         export_library_bib(vault)
     report.seconds["notes"] = round(time.monotonic() - started, 2)
+    if pool is not None:
+        started = time.monotonic()
+        pool.draw_figures([k for k, c in out.compiled.items() if c.result and c.result.parser])
+        report.seconds["figures"] = round(time.monotonic() - started, 2)
     for w in works:
         done = out.compiled.get(w.outcome.key)
         if done is not None and done.result is not None:
@@ -293,7 +298,8 @@ def _touch_up(vault: Vault, settings: Settings, works: Sequence[_Work],
     """After compiling: a note not compiled again gets its record's new metadata; every
     note gets the library's tags and the notes not brought in yet. Returns the notes
     changed."""
-    from vaultd.notes.markdown import parse_note, render_note
+    from vaultd.notes.markdown import render_note
+    from vaultd.notes.reader import parse_note
     from vaultd.pipeline.record_edit import rerender_note
 
     touched: list[Path] = []

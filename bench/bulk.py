@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""Bulk speed (issue 36): PDFs compiled through the pool of worker processes beside
+`pdftotext -layout` run sequentially on the same files, and a generated Zotero library
+imported, in one run.
+
+1. Every real PDF under ../shared/fixtures/pdfs-eval/pdfs, eval/pages/pdfs,
+   eval/quotes/pdfs and eval/firstpage/pdfs, staged as capture leaves them, compiled and
+   indexed through ``pipeline.ingest.finish`` with a ``BulkCompiler`` (its workers started
+   first, timed apart; figure crops deferred, then drawn by the pool and timed apart):
+   pages per second against `pdftotext -layout` over the same files (timed before and
+   after the pool; the mean is the reference), the ratio (target ≥ 0.3× on 2 cores), and
+   the peak resident memory of the pool (each worker's high-water mark, plus this
+   process's).
+2. A Zotero library written by the tests' generator (``tests/_zotero_library``): 2,000
+   items with Better BibTeX keys, collections, tags and notes, 1,000 of them with a small
+   PDF of their own; ``vaultd import`` of it (``pipeline.library_import``): the metadata
+   in the vault (read, plan, records and PDFs copied; target ≤ 30 s), the citations
+   rendered, every citation-only note written, and the PDFs compiled.
+
+Embeddings are off (``VAULTD_EMBEDDING_PROVIDER=none``): the index is the keyword index.
+
+    python3 bench/bulk.py [--workers N] [--items 2000] [--with-pdf 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+PDF_DIRS = (ROOT.parent / "shared" / "fixtures" / "pdfs-eval" / "pdfs",
+            ROOT / "eval" / "pages" / "pdfs", ROOT / "eval" / "quotes" / "pdfs",
+            ROOT / "eval" / "firstpage" / "pdfs")
+
+
+def _pages(pdf: Path) -> int:
+    import pymupdf
+
+    with pymupdf.open(pdf) as doc:
+        return int(doc.page_count)
+
+
+def _pdftotext(pdfs: list[Path]) -> float:
+    started = time.perf_counter()
+    for pdf in pdfs:
+        subprocess.run(["pdftotext", "-layout", str(pdf), "-"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - started
+
+
+def _peak_kib(pid: int) -> int:
+    """A process's resident high-water mark (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _workers_peak_kib() -> list[int]:
+    """The high-water marks of this process's child processes (the pool's workers)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid():
+            out.append(_peak_kib(int(stat.parent.name)))
+    return out
+
+
+def _vault(where: Path) -> object:
+    from vaultd.config import default_config_toml
+    from vaultd.vault import Vault
+
+    vault = Vault(where / "vault")
+    vault.init(default_config_toml())
+    return vault
+
+
+def real_pdfs(workers: int | None) -> None:
+    from vaultd.config import load_settings
+    from vaultd.models import MetaFile, Work
+    from vaultd.pipeline.bulk import BulkCompiler
+    from vaultd.pipeline.capture_store import CaptureResult
+    from vaultd.pipeline.ingest import IngestResult, finish
+    from vaultd.vault import Vault, file_sha256
+
+    seen: set[str] = set()
+    pdfs: list[Path] = []
+    for folder in PDF_DIRS:
+        for pdf in sorted(folder.glob("*.pdf")):
+            if (sha := file_sha256(pdf)) not in seen:
+                seen.add(sha)
+                pdfs.append(pdf)
+    pages = sum(_pages(p) for p in pdfs)
+    print(f"1. {len(pdfs)} real PDFs, {pages} pages")
+    before = _pdftotext(pdfs)
+    with tempfile.TemporaryDirectory(prefix="vaultd-bulk-") as tmp:
+        vault = _vault(Path(tmp))
+        assert isinstance(vault, Vault)
+        settings = load_settings(vault.config_path)
+        captured = []
+        for n, pdf in enumerate(pdfs):
+            key = f"p{n:03d}"
+            shutil.copy(pdf, vault.pdf_path(key))
+            meta = MetaFile.from_work(key, Work(title=pdf.stem.replace("_", " ")),
+                                      pdf=f"raw/{key}.pdf", pdf_sha256=file_sha256(pdf),
+                                      captured_at="2024-01-01T00:00:00+00:00")
+            vault.meta_path(key).write_text(meta.model_dump_json(), encoding="utf-8")
+            captured.append(CaptureResult(key, "created", vault.pdf_path(key), meta))
+        pool = BulkCompiler(vault, settings, workers=workers)
+        started = time.perf_counter()
+        pool.start()
+        startup = time.perf_counter() - started
+        started = time.perf_counter()
+        out = finish(vault, settings, IngestResult(captured=captured), keep_going=True,
+                     pool=pool, figures=False)
+        took = time.perf_counter() - started
+        started = time.perf_counter()
+        crops = pool.draw_figures([c.cite_key for c in out.compiled.values() if c.result])
+        crop_time = time.perf_counter() - started
+        peaks = _workers_peak_kib()
+        pool.close()
+    after = _pdftotext(pdfs)
+    failed = [c.cite_key for c in out.compiled.values() if c.error]
+    reference = (before + after) / 2
+    rate, ref_rate = pages / took, pages / reference
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"   pdftotext -layout, sequential: {before:.1f} s and {after:.1f} s "
+          f"-> {ref_rate:.1f} pages/s")
+    print(f"   pool of {pool.workers} workers (started in {startup:.1f} s, once): "
+          f"{took:.1f} s to compile and index -> {rate:.1f} pages/s")
+    print(f"   ratio: {rate / ref_rate:.2f}x pdftotext (target >= 0.3x); failed: "
+          f"{len(failed)} {failed[:5]}")
+    print(f"   figure crops, deferred: {crops} drawn afterwards in {crop_time:.1f} s "
+          f"(with them: {pages / (took + crop_time):.1f} pages/s, "
+          f"{pages / (took + crop_time) / ref_rate:.2f}x)")
+    print(f"   peak memory: workers {', '.join(f'{p / 1024:.0f}' for p in peaks)} MiB, this "
+          f"process {own / 1024:.0f} MiB; pool total {(sum(peaks) + own) / 1024:.0f} MiB "
+          "(target < 1024)")
+
+
+def _small_pdf(n: int, rng: random.Random) -> bytes:
+    import pymupdf
+
+    from tests._zotero_library import random_words
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_textbox(pymupdf.Rect(72, 72, 523, 400), f"Paper {n}. " + random_words(rng, 60),
+                        fontsize=11)
+    data = bytes(doc.tobytes())
+    doc.close()
+    return data
+
+
+def library(items: int, with_pdf: int, workers: int | None) -> None:
+    from tests._zotero_library import ZoteroLibrary, random_words
+    from vaultd.config import load_settings
+    from vaultd.importers import read_zotero
+    from vaultd.pipeline.bulk import BulkCompiler
+    from vaultd.pipeline.library_import import import_library
+    from vaultd.vault import Vault
+
+    rng = random.Random(36)
+    with tempfile.TemporaryDirectory(prefix="vaultd-bulk-") as tmp:
+        lib = ZoteroLibrary(Path(tmp) / "Zotero")
+        collections = [lib.collection(f"Topic {i}") for i in range(20)]
+        for n in range(items):
+            item, _ = lib.item(
+                "journalArticle",
+                {"title": random_words(rng, 6).capitalize(), "date": str(1990 + n % 35),
+                 "publicationTitle": "Journal of " + random_words(rng, 2),
+                 "volume": str(n % 50), "DOI": f"10.5555/bench.{n}",
+                 "extra": f"Citation Key: bench{n}{random_words(rng, 1)}"},
+                [("author", random_words(rng, 1).capitalize(), "Ann")],
+                tags=(f"tag{n % 7}",), collections=(collections[n % 20],))
+            if n % 10 == 0:
+                lib.note(item, f"<p>Read this for chapter {n % 5}.</p>")
+            if n < with_pdf:
+                lib.attachment(item, "stored", f"storage:p{n}.pdf", content=_small_pdf(n, rng))
+        lib.close()
+        vault = _vault(Path(tmp))
+        assert isinstance(vault, Vault)
+        settings = load_settings(vault.config_path)
+        marks: list[tuple[float, int, int]] = []
+
+        def progress(done: int, total: int) -> None:
+            marks.append((time.perf_counter(), done, total))
+
+        pool = BulkCompiler(vault, settings, workers=workers)
+        pool.start()
+        started = time.perf_counter()
+        result = read_zotero(lib.folder)
+        read = time.perf_counter() - started
+        report = import_library(vault, settings, result, pool=pool, progress=progress)
+        total = time.perf_counter() - started
+        pool.close()
+        # progress: the records (one count), then the compiles: citation-only notes first
+        second = next(i for i in range(1, len(marks)) if marks[i][1] < marks[i - 1][1])
+        metadata = read + report.seconds["plan"] + report.seconds["records"]
+        citations = marks[second][0] - started - metadata  # the batch before the 1st note
+        cited = marks[second + (items - with_pdf) - 1][0] - started
+        compiled = sum(o.compiled for o in report.outcomes)
+        pdf_seconds = marks[-1][0] - marks[second + (items - with_pdf) - 1][0]
+        print(f"2. generated Zotero library: {items} items, {with_pdf} with a 1-page PDF")
+        print(f"   metadata in the vault (read {read:.1f} s, plan, records, PDFs copied): "
+              f"{metadata:.1f} s (target <= 30 s)")
+        print(f"   citations of all {items} works in one pandoc batch: {citations:.1f} s "
+              f"({1000 * citations / items:.0f} ms a work, every configured style); every "
+              f"citation-only note written by {cited:.1f} s")
+        print(f"   PDFs: {compiled} compiled, the last {pdf_seconds:.1f} s after that "
+              f"({compiled / max(pdf_seconds, 0.1):.0f} one-page PDFs/s); all done (indexed, "
+              f"library.bib) in {total:.1f} s")
+        print(f"   report: {report.count('imported')} imported, {report.count('failed')} "
+              f"failed, skipped {report.skipped}; phases {report.seconds}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--items", type=int, default=2000)
+    parser.add_argument("--with-pdf", type=int, default=1000)
+    parser.add_argument("--skip-real", action="store_true")
+    args = parser.parse_args()
+    os.environ["VAULTD_EMBEDDING_PROVIDER"] = "none"
+    os.environ.setdefault("VAULTD_STATE_DIR", tempfile.mkdtemp(prefix="vaultd-bulk-state-"))
+    print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+    if not args.skip_real:
+        real_pdfs(args.workers)
+    library(args.items, args.with_pdf, args.workers)
+
+
+if __name__ == "__main__":
+    main()
