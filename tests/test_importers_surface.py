@@ -11,7 +11,8 @@ from tests.test_layers import ROOT, imports
 def test_the_public_surface_is_the_stated_one() -> None:
     assert sorted(importers.__all__) == [
         "Annotation", "Attachment", "ImportProblem", "ImportResult", "ImportedItem", "ItemNote",
-        "ItemOrigin", "KeySource", "default_data_dir", "read_library_file", "read_zotero"]
+        "ItemOrigin", "KeySource", "default_data_dir", "page_words", "read_library_file",
+        "read_pdf_highlights", "read_zotero"]
     for name in importers.__all__:
         assert getattr(importers, name) is not None
 

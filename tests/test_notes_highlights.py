@@ -10,7 +10,7 @@ import pymupdf
 
 from vaultd.canonical import text_sha256
 from vaultd.config import load_settings
-from vaultd.importers.pdf_annotations import page_words, read_pdf_highlights
+from vaultd.importers import page_words, read_pdf_highlights
 from vaultd.models import Chunk, Highlight, MetaFile, Provenance, Work
 from vaultd.notes.highlight_match import find_span, place
 from vaultd.notes.markdown import render_note

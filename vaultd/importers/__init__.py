@@ -7,6 +7,8 @@ these names only:
 - ``read_zotero(data_dir, library=None, attachments_base=None) -> ImportResult``
 - ``read_library_file(path) -> ImportResult`` (``.ris``, BBT JSON or CSL-JSON ``.json``)
 - ``default_data_dir() -> Path``: Zotero's data folder where Zotero puts it by default
+- ``read_pdf_highlights(pdf) -> list[Annotation]``: the highlights a PDF itself stores;
+  ``page_words(pdf, pages)``: the words of those pages, in PDF user space
 - the model: ``ImportResult``, ``ImportedItem``, ``ItemOrigin``, ``Attachment``,
   ``Annotation``, ``ItemNote``, ``ImportProblem``, ``KeySource``
 
@@ -25,6 +27,7 @@ from vaultd.importers.model import (
     ItemOrigin,
     KeySource,
 )
+from vaultd.importers.pdf_annotations import page_words, read_pdf_highlights
 from vaultd.importers.zotero_db import default_data_dir
 from vaultd.importers.zotero_library import read_zotero
 
@@ -38,6 +41,8 @@ __all__ = [
     "ItemOrigin",
     "KeySource",
     "default_data_dir",
+    "page_words",
     "read_library_file",
+    "read_pdf_highlights",
     "read_zotero",
 ]

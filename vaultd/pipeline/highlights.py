@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from vaultd.importers import Annotation
-from vaultd.importers.pdf_annotations import page_words, read_pdf_highlights
+from vaultd.importers import Annotation, page_words, read_pdf_highlights
 from vaultd.models import Chunk, Highlight, HighlightSource, MetaFile
 from vaultd.notes.highlight_match import place, same_mark
 
