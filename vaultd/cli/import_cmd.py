@@ -72,8 +72,6 @@ def _run(ctx: click.Context, results: Sequence[Callable[[], ImportResult]], dry_
     pool = BulkCompiler(vault, settings, workers=workers) if workers != 1 else None
     reports: list[ImportReport] = []
     try:
-        if pool is not None and not dry_run:
-            pool.start(wait=False)  # the workers start while the library is read
         for read in results:
             result = read()
             with progress(f"Importing {Path(result.source).name}",

@@ -196,6 +196,8 @@ def _compile(vault: Vault, settings: Settings, out: IngestResult, *, refresh: bo
                 out.compiled[r.cite_key] = Compiled(r.cite_key, skipped=True)
                 continue
             todo.append(r)
+        if pool is not None and any(r.pdf is not None for r in todo):
+            pool.start(wait=False)  # the workers start up while the citations render
         if len(todo) > 1:  # every citation of the batch in one processor call (before the
             # pool parses: the workers find them stored; rendered meanwhile, the two compete
             # for the cores and the first notes miss them)
