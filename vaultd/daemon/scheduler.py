@@ -46,8 +46,8 @@ def render_verify_report(notes: VerifyReport, sources: VerifyReport, when: dt.da
 
 def run_verify(vault: Vault) -> dict[str, Any]:
     """Note drift + source staleness → wiki/vaultd/verify-report.md; returns a summary."""
-    from vaultd.verify import verify_notes
     from vaultd.pipeline.verify_source import verify_sources
+    from vaultd.verify import verify_notes
 
     when = dt.datetime.now().astimezone()
     notes = verify_notes(vault)

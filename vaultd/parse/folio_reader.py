@@ -31,7 +31,8 @@ from vaultd.parse.folios import (
     PageLabel,
     decide_labels,
 )
-from vaultd.parse.pymupdf import load_pymupdf, mupdf_text, open_pdf
+from vaultd.parse.mupdf import load_pymupdf, mupdf_text
+from vaultd.parse.pymupdf import open_pdf
 
 __all__ = [
     "band_lines",

@@ -7,11 +7,7 @@ Page furniture (running headers, footers, page numbers) is removed by ``vaultd.p
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import importlib
-import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,35 +20,11 @@ from vaultd.parse.furniture import drop_furniture
 from vaultd.parse.glyphs import TALL_LINE, glyph_extent, repair_glyphs, scan_spans
 from vaultd.parse.layout import LAYOUT_VERSION, hyphen_evidence
 from vaultd.parse.margins import Edges, mark_margin_notes, text_block_edges
+from vaultd.parse.mupdf import load_pymupdf as load_pymupdf
+from vaultd.parse.mupdf import mupdf_text as mupdf_text
 from vaultd.parse.paras import Line, PageInfo
 from vaultd.parse.spans import Piece, join_spans, line_style, needs_space
 from vaultd.parse.structure import body_size, build_blocks
-
-#: MuPDF keeps one process-wide "small glyph heights" switch, which changes every text
-#: box it reports. ``find_tables`` turns it on for the length of its call and restores what
-#: it found, so two calls at once in two threads can leave it on for good, and text read in
-#: one thread while another thread's call runs comes with smaller boxes: the same PDF would
-#: then give other chunks. Page text and table searches hold this lock (``mupdf_text``).
-_TEXT_LOCK = threading.Lock()
-
-
-@contextlib.contextmanager
-def mupdf_text() -> Iterator[Any]:
-    """Hold the lock for reading text or searching tables; the switch is off inside."""
-    mod = load_pymupdf()
-    with _TEXT_LOCK:
-        if mod.TOOLS.set_small_glyph_heights():  # left on by someone else: the default back
-            mod.TOOLS.set_small_glyph_heights(False)
-        yield mod
-
-
-@functools.cache
-def load_pymupdf() -> Any:
-    """``import pymupdf`` on first use (≈ 0.1 s, 60 MiB), typed loosely; once per process
-    (every page read asks for it)."""
-    mod = importlib.import_module("pymupdf")
-    mod.TOOLS.mupdf_display_errors(False)  # failures become ParseErrors, not stderr noise
-    return mod
 
 
 def open_pdf(pdf: Path) -> Any:

@@ -33,6 +33,7 @@ from vaultd.parse.algorithms import algorithm_box
 from vaultd.parse.base import Box
 from vaultd.parse.classify import CAPTION_RE, is_table_caption
 from vaultd.parse.continuation import OPEN_WORDS
+from vaultd.parse.mupdf import load_pymupdf, mupdf_text
 from vaultd.parse.open_tables import (
     along_columns,
     cell_rows,
@@ -42,7 +43,6 @@ from vaultd.parse.open_tables import (
     side_stack,
 )
 from vaultd.parse.paras import Line
-from vaultd.parse.pymupdf import load_pymupdf, mupdf_text
 from vaultd.parse.rules import (
     CLIP_MARGIN,
     Edge,
