@@ -54,8 +54,9 @@ def _summary(r: ImportReport) -> str:
              f"{r.count('updated')} {'to update' if r.dry_run else 'updated'}",
              f"{r.count('unchanged')} unchanged"]
     if not r.dry_run:
+        compiled = sum(o.compiled for o in r.outcomes)
         parts += [f"{r.count('failed')} failed",
-                  f"{sum(o.compiled for o in r.outcomes)} PDFs compiled"]
+                  f"{compiled} PDF{'' if compiled == 1 else 's'} compiled"]
     if skipped:
         parts.append(f"skipped {sum(skipped.values())} ("
                      + ", ".join(f"{why} {n}" for why, n in skipped.items()) + ")")
