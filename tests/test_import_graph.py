@@ -98,3 +98,50 @@ def test_the_walk_finds_an_upward_import_and_a_circle(tmp_path: Path) -> None:
     found = edges(tmp_path)
     assert found[("capture", "pipeline")] == ["vaultd/capture/x.py:2"]
     assert found[("pipeline", "capture")] == ["vaultd/pipeline/ingest.py:1"]
+
+
+def _module_of(rel: Path) -> str:
+    parts = ["vaultd", *rel.with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    """No file circle either (a function-local import included): a circle makes the
+    order of imports matter and hides which module owns what."""
+    modules = {_module_of(p.relative_to(ROOT)): p for p in ROOT.rglob("*.py")}
+    graph: dict[str, set[str]] = defaultdict(set)
+    for name, path in modules.items():
+        for _, imported in imports(path.read_text(encoding="utf-8"), path.relative_to(ROOT)):
+            target = imported
+            while target not in modules and "." in target:
+                target = target.rsplit(".", 1)[0]
+            if target in modules and target != name and target != "vaultd":
+                graph[name].add(target)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def strong(v: str) -> None:  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for v in sorted(modules):
+        if v not in index:
+            strong(v)
+    assert circles == []

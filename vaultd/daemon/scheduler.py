@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from vaultd.config import Settings
+from vaultd.daemon.queue import JobQueue
 from vaultd.models import VerifyReport
 from vaultd.vault import Vault, atomic_write_text
-
-if TYPE_CHECKING:
-    from vaultd.daemon.runner import Daemon
 
 log = logging.getLogger("vaultd.daemon")
 
@@ -98,7 +96,17 @@ def refresh_citations_if_styles_changed(vault: Vault, settings: Settings) -> int
     return int(report.notes_updated)
 
 
-def start_scheduler(daemon: Daemon) -> Any:
+class ScheduledAgent(Protocol):
+    """What the scheduled jobs use of the running agent (``daemon.runner.Daemon``)."""
+
+    vault: Vault
+    settings: Settings
+    queue: JobQueue
+
+    def export_bib(self) -> Any: ...
+
+
+def start_scheduler(daemon: ScheduledAgent) -> Any:
     from apscheduler.schedulers.background import BackgroundScheduler
     from apscheduler.triggers.cron import CronTrigger
 
