@@ -32,7 +32,7 @@ def bib_cite_key(key: str, kind: str = ".bib") -> tuple[str | None, str | None]:
     a warning when it is not. A key no BibTeX could have written (whitespace, a comma)
     falls back to the configured pattern (None): the user's \\cite could not name it.
     """
-    if not key:  # a library entry without one: the pattern chooses, nothing to say
+    if not key and kind != ".bib":  # a library entry without one: the pattern chooses
         return None, None
     problem = citekey.key_problem(key)
     if problem is None:
