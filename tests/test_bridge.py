@@ -10,6 +10,7 @@ import asyncio
 import base64
 import json
 import stat
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -168,8 +169,13 @@ def test_a_flood_is_cut_off_with_429_and_the_extension_still_gets_through(vault:
     server = start(vault, requests_per_minute=20)
     client = Client(server, secrets.bridge_token(vault))
     try:
+        began = time.monotonic()
         codes = [client.request("GET", "/status", token="wrong").status_code for _ in range(40)]
-        assert codes[:20] == [401] * 20 and set(codes[20:]) == {429}
+        # The bucket refills 20 a minute: on a slow machine a request may slip through per
+        # 3 s the flood took, never more.
+        refills = int((time.monotonic() - began) * 20 / 60) + 1
+        assert codes[:20] == [401] * 20 and set(codes[20:]) <= {401, 429}
+        assert codes[20:].count(401) <= refills and codes[-1] == 429
         limited = client.request("GET", "/status", token="wrong")
         assert int(limited.headers["Retry-After"]) >= 1
         assert client.request("GET", "/status", origin=EXT).status_code == 200
