@@ -10,9 +10,9 @@ from click.testing import CliRunner
 
 from vaultd.cli import main_group
 from vaultd.config import Settings, load_settings
-from vaultd.pipeline.ingest import ingest_item, process, unique_path
+from vaultd.pipeline.ingest import ingest_item, process
 from vaultd.samplepdf import write_sample_paper
-from vaultd.vault import Vault
+from vaultd.vault import Vault, unique_path
 
 
 @pytest.fixture

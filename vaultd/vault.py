@@ -341,6 +341,19 @@ def _named(exc: BaseException, path: Path) -> BaseException:
     return exc
 
 
+
+def unique_path(target: Path) -> Path:
+    """``target``, or ``name-2.ext``, ``name-3.ext`` … the first that does not exist."""
+    if not target.exists() and not target.is_symlink():
+        return target
+    stem, suffix = target.stem, target.suffix
+    n = 2
+    while True:
+        candidate = target.with_name(f"{stem}-{n}{suffix}")
+        if not candidate.exists() and not candidate.is_symlink():
+            return candidate
+        n += 1
+
 def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 

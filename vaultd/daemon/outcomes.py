@@ -8,19 +8,7 @@ import datetime as dt
 import hashlib
 from pathlib import Path
 
-from vaultd.vault import Vault, atomic_copy, atomic_write_text
-
-
-def _unique(target: Path) -> Path:
-    if not target.exists() and not target.is_symlink():
-        return target
-    stem, suffix = target.stem, target.suffix
-    n = 2
-    while True:
-        candidate = target.with_name(f"{stem}-{n}{suffix}")
-        if not candidate.exists() and not candidate.is_symlink():
-            return candidate
-        n += 1
+from vaultd.vault import Vault, atomic_copy, atomic_write_text, unique_path
 
 
 def _sha(path: Path) -> str | None:
@@ -37,7 +25,7 @@ def _sha(path: Path) -> str | None:
 def move_file(src: Path, dst: Path) -> Path:
     """Rename ``src`` to ``dst`` (a unique name beside it if taken); copy+unlink across devices."""
     dst.parent.mkdir(parents=True, exist_ok=True)
-    dst = _unique(dst)
+    dst = unique_path(dst)
     try:
         src.rename(dst)
     except OSError:

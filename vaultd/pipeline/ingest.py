@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from vaultd.citekey import filename_to_key, is_valid_key
 from vaultd.config import Settings
 from vaultd.errors import InputError, NoMetadataError, VaultdError
-from vaultd.vault import Vault, atomic_write_text, file_sha256
+from vaultd.vault import Vault, atomic_write_text, file_sha256, unique_path
 
 if TYPE_CHECKING:
     from vaultd.pipeline.bulk import BulkCompiler
@@ -62,19 +62,6 @@ def named_key(path: Path) -> str | None:
     # is what the user types in \cite{…}.
     key = unicodedata.normalize("NFC", filename_to_key(path.stem))
     return key if _NAMED_KEY_RE.fullmatch(key) and is_valid_key(key) else None
-
-
-def unique_path(target: Path) -> Path:
-    """``target``, or ``name-2.ext``, ``name-3.ext`` … the first that does not exist."""
-    if not target.exists() and not target.is_symlink():
-        return target
-    stem, suffix = target.stem, target.suffix
-    n = 2
-    while True:
-        candidate = target.with_name(f"{stem}-{n}{suffix}")
-        if not candidate.exists() and not candidate.is_symlink():
-            return candidate
-        n += 1
 
 
 # --- the one composition: capture → compile → index --------------------------------------
