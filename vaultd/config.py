@@ -8,11 +8,13 @@ the file, the key and what is allowed.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 import typing
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -109,6 +111,10 @@ class DaemonSettings(_Section):
     debounce_seconds: float = Field(2.0, ge=0, description="quiet time before an item is read")
     max_file_mb: int = Field(512, ge=1, description="larger inbox files are rejected")
     concurrency: int = Field(2, ge=1, le=16, description="jobs run at once")
+    compile_workers: int | None = Field(
+        None, ge=0, le=16,
+        description="worker processes compiling PDFs (default: one per core, at most 4; "
+                    "0: compile in the job threads)")
     verify_at: str = Field(
         "03:00", pattern=r"^([01]\d|2[0-3]):[0-5]\d$",
         description="daily verify time (HH:MM, local, 00:00-23:59)"
@@ -170,6 +176,35 @@ class BridgeSettings(_Section):
         False, description="relay agent actions to the extension (it must allow them too)")
 
 
+class LibrarySettings(_Section):
+    url: str | None = Field(
+        None, description="the lab library: postgresql://member@host/db (VAULTD_LIBRARY_URL); "
+        "the password comes from PGPASSWORD or ~/.pgpass, never from this file")
+    name: str = Field(
+        "lab", pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$",
+        description="the group this vault publishes to and searches (a library holds many)")
+    publish: bool = Field(
+        True, description="vaultd run publishes each work to the library after compile")
+    share_pdfs: bool = Field(
+        False, description="publish the PDFs too (else only their SHA-256 and the publisher)")
+    publish_notes: bool = Field(
+        False, description="publish your own text in the notes (\"My notes\", notes on a "
+        "quote) too; never the Notes/ folder")
+
+    @field_validator("url")
+    @classmethod
+    def _no_password(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in ("postgresql", "postgres"):
+            raise ValueError("must be a postgresql:// URL")
+        if parts.password:
+            raise ValueError("holds a password: keep it in PGPASSWORD or ~/.pgpass and write "
+                             "the URL without it")
+        return value
+
+
 class Settings(_Section):
     citekey: CitekeySettings = Field(default_factory=CitekeySettings)
     citations: CitationSettings = Field(default_factory=CitationSettings)
@@ -181,6 +216,7 @@ class Settings(_Section):
     bridge: BridgeSettings = Field(default_factory=BridgeSettings)
     video: VideoSettings = Field(default_factory=VideoSettings)
     mcp: McpSettings = Field(default_factory=McpSettings)
+    library: LibrarySettings = Field(default_factory=LibrarySettings)
 
 
 # Environment variables with established names; every other field is also reachable
@@ -199,6 +235,7 @@ ENV_ALIASES: dict[str, tuple[str, str]] = {
     "VAULTD_PARSER": ("parse", "parser"),
     "VAULTD_EMBEDDING_PROVIDER": ("index", "embedding_provider"),
     "VAULTD_PANDOC": ("citations", "pandoc"),
+    "VAULTD_LIBRARY_URL": ("library", "url"),
 }
 
 
@@ -239,6 +276,11 @@ def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
         else:
             out[key] = value
     return out
+
+
+def _redacted(value: str) -> str:
+    """``value`` with the password of a URL in it replaced by ``***`` (never echoed)."""
+    return re.sub(r"(://[^/@:\s]*:)[^/@\s]*@", r"\1***@", value)
 
 
 def _short(value: Any) -> str:
@@ -313,7 +355,7 @@ def load_settings(
             return "command-line flags"
         var = env_source.get((loc[0], loc[1])) if len(loc) >= 2 else None
         if var is not None:
-            return f"{var}={environ[var]}"
+            return f"{var}={_redacted(environ[var])}"
         return file_origin
 
     try:

@@ -15,6 +15,7 @@
     ├── LLMUnavailableError     the local LLM is down, missing the model, or timing out
     ├── CitationError           the citation processor (pandoc citeproc) is missing or failed
     ├── StoreError              the state or index database failed
+    ├── LibraryError            the lab library (PostgreSQL) refused or is unreachable
     └── DiskError               a write refused by the disk: read-only, full, no permission
 
 Library code raises these (mapping third-party errors at the boundary with
@@ -100,6 +101,16 @@ class CitationError(VaultdError):
 
 class StoreError(VaultdError):
     pass
+
+
+class LibraryError(VaultdError):
+    """The lab library (a PostgreSQL server) is unreachable, refused the credentials, lacks
+    pgvector, or holds a schema this vaultd does not know. Transient when the server could
+    not be reached (publishing is queued and retried)."""
+
+    def __init__(self, message: str, *, transient: bool = False) -> None:
+        super().__init__(message)
+        self.transient = transient
 
 
 class DiskError(VaultdError):

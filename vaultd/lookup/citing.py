@@ -43,7 +43,7 @@ class Citation:
                 "retracted": self.retracted, "labels": self.labels}
 
 
-def _format_name(style: str, renderer: CitationRenderer) -> str:
+def format_name(style: str, renderer: CitationRenderer) -> str:
     """The format asked for, in any case: bibtex, csl-json, or a configured/installed style."""
     from vaultd.formats import normalise_format
 
@@ -90,9 +90,9 @@ def citation(vault: Vault, cite_key: str, style: str = BIBTEX, *,
     if page is not None:
         page = checked_page(vault, cite_key, meta, page)
     citer = renderer
-    name = _format_name(style, citer)
+    name = format_name(style, citer)
     if name == CSL_JSON:
-        return _citation(cite_key, name, meta, _json_text([to_csl_json(meta.work, cite_key)]))
+        return _citation(cite_key, name, meta, json_text([to_csl_json(meta.work, cite_key)]))
     if not has_title(meta.work):
         raise InputError(no_citation_hint(cite_key, has_pdf=bool(meta.pdf),
                                           has_id=bool(meta.work.doi or meta.work.arxiv_id)))
@@ -159,7 +159,7 @@ def cite(vault: Vault, cite_key: str, style: str = BIBTEX, *, renderer: Citation
     return citation(vault, cite_key, style, index_db=index_db, renderer=renderer).text
 
 
-def _json_text(items: list[dict[str, Any]]) -> str:
+def json_text(items: list[dict[str, Any]]) -> str:
     return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -192,7 +192,7 @@ def bibliography_of(vault: Vault, cite_keys: Iterable[str], style: str = BIBTEX,
     from vaultd.formats import has_title, to_bibtex, to_csl_json
 
     citer = renderer
-    name = _format_name(style, citer)
+    name = format_name(style, citer)
     metas: dict[str, MetaFile] = {}
     unknown: list[dict[str, Any]] = []
     for key in dict.fromkeys(cite_keys):
@@ -226,7 +226,7 @@ def bibliography_of(vault: Vault, cite_keys: Iterable[str], style: str = BIBTEX,
             citations.append(_citation(key, name, meta, r.entry_markdown(), r.entry_text(),
                                        r.intext))
     if name == CSL_JSON:
-        text = _json_text([to_csl_json(m.work, k) for k, m in metas.items()])
+        text = json_text([to_csl_json(m.work, k) for k, m in metas.items()])
     else:
         entries = [c.text.rstrip("\n") for c in citations]
         text = "\n\n".join(entries) + ("\n" if entries else "")

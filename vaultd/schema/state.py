@@ -90,6 +90,19 @@ def enrich_cache(db: sqlite3.Connection) -> None:
     )
 
 
+def library_outbox(db: sqlite3.Connection) -> None:
+    # Works waiting to be published to the lab library (it was unreachable): retried,
+    # never lost; one row per cite key, the latest error kept for `vaultd library status`.
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS library_outbox (
+            cite_key TEXT PRIMARY KEY,
+            queued_at TEXT NOT NULL DEFAULT (datetime('now')),
+            attempts INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT
+        )"""
+    )
+
+
 STATE_MIGRATIONS = checked("state.db", [
     ("capture_m001_create_http_cache", capture_http_cache),
     ("capture_m002_create_captures", capture_captures),
@@ -98,4 +111,5 @@ STATE_MIGRATIONS = checked("state.db", [
     ("daemon_m001_create_jobs", daemon_jobs),
     ("daemon_m002_crashes", daemon_crashes),
     ("enrich_m001_create_enrich_cache", enrich_cache),
+    ("library_m001_outbox", library_outbox),
 ])

@@ -1,0 +1,209 @@
+"""The library's schema (``vaultd_lab``), versioned: each migration runs once, in order, in
+its own transaction; a library whose version is newer than this vaultd's is refused (one
+line: upgrade vaultd), never written.
+
+Access: every member is a PostgreSQL role (``LOGIN``) in the ``vaultd_member`` role, which
+holds the table privileges; row-level security lets a member see and write only the rows
+of the groups ``vaultd_lab.grants`` gives them. ``init`` needs a role that may create the
+``vector`` extension and roles; nothing after it does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+from psycopg import sql
+
+from vaultd.errors import LibraryError
+
+SCHEMA = "vaultd_lab"
+MEMBER_ROLE = "vaultd_member"
+
+#: Embedding models (``provider:model``, as the local index names them, and dimensions)
+#: given an HNSW index by default: vaultd's two embedding defaults.
+DEFAULT_MODELS: tuple[tuple[str, int], ...] = (
+    ("ollama:nomic-embed-text", 768), ("sentence-transformers:all-MiniLM-L6-v2", 384))
+
+_V1 = [
+    "CREATE EXTENSION IF NOT EXISTS vector",
+    f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}",
+    f"CREATE TABLE {SCHEMA}.version (version integer NOT NULL)",
+    f"INSERT INTO {SCHEMA}.version VALUES (0)",
+    # which groups each member (role) may read and publish to
+    f"""CREATE TABLE {SCHEMA}.grants (
+        member name NOT NULL, grp text NOT NULL, PRIMARY KEY (member, grp))""",
+    f"""CREATE TABLE {SCHEMA}.models (model text PRIMARY KEY, dim integer NOT NULL)""",
+    # one row per work and group: found again by PDF hash, DOI or arXiv id
+    f"""CREATE TABLE {SCHEMA}.works (
+        id bigserial PRIMARY KEY, grp text NOT NULL,
+        pdf_sha256 text, doi text, arxiv_id text,
+        title text, authors text, year integer, type text, language text,
+        work jsonb NOT NULL, labels text[] NOT NULL DEFAULT '{{}}',
+        retracted boolean NOT NULL DEFAULT false, verified boolean NOT NULL DEFAULT false,
+        chunks_by name, pdf bytea, updated_at timestamptz NOT NULL DEFAULT now())""",
+    f"CREATE UNIQUE INDEX works_pdf ON {SCHEMA}.works (grp, pdf_sha256) "
+    "WHERE pdf_sha256 IS NOT NULL",
+    f"CREATE UNIQUE INDEX works_doi ON {SCHEMA}.works (grp, lower(doi)) WHERE doi IS NOT NULL",
+    f"CREATE UNIQUE INDEX works_arxiv ON {SCHEMA}.works (grp, arxiv_id) "
+    "WHERE arxiv_id IS NOT NULL",
+    # each member who published a work, with their cite key(s) for it
+    f"""CREATE TABLE {SCHEMA}.publications (
+        work_id bigint NOT NULL REFERENCES {SCHEMA}.works ON DELETE CASCADE,
+        member name NOT NULL DEFAULT session_user, grp text NOT NULL,
+        cite_key text NOT NULL, aliases text[] NOT NULL DEFAULT '{{}}',
+        fingerprint text NOT NULL, published_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (work_id, member))""",
+    f"CREATE INDEX publications_key ON {SCHEMA}.publications (grp, cite_key)",
+    f"CREATE INDEX publications_aliases ON {SCHEMA}.publications USING gin (aliases)",
+    f"""CREATE TABLE {SCHEMA}.chunks (
+        id bigint PRIMARY KEY, work_id bigint NOT NULL REFERENCES {SCHEMA}.works
+            ON DELETE CASCADE,
+        grp text NOT NULL, chunk_id text NOT NULL, ord integer NOT NULL,
+        kind text NOT NULL DEFAULT 'paper', text text NOT NULL, text_sha256 text NOT NULL,
+        chunk_type text, section text, page integer, page_label text,
+        page_label_source text, page_label_status text, regions jsonb, text_layer text,
+        start_s double precision, end_s double precision,
+        title text, year integer, lang regconfig NOT NULL DEFAULT 'english',
+        tsv tsvector GENERATED ALWAYS AS (
+            setweight(to_tsvector(lang, coalesce(title, '')), 'A')
+            || to_tsvector(lang, coalesce(section, '') || ' ' || text)) STORED,
+        UNIQUE (work_id, chunk_id))""",
+    f"CREATE SEQUENCE {SCHEMA}.chunk_ids OWNED BY {SCHEMA}.chunks.id",
+    f"CREATE INDEX chunks_tsv ON {SCHEMA}.chunks USING gin (tsv)",
+    f"CREATE INDEX chunks_grp_year ON {SCHEMA}.chunks (grp, year)",
+    f"""CREATE TABLE {SCHEMA}.embeddings (
+        chunk bigint NOT NULL REFERENCES {SCHEMA}.chunks ON DELETE CASCADE,
+        model text NOT NULL, grp text NOT NULL, year integer, chunk_type text,
+        vec halfvec NOT NULL, PRIMARY KEY (chunk, model))""",
+    # the groups of the member running the query, evaluated once per statement
+    f"""CREATE FUNCTION {SCHEMA}.my_groups() RETURNS text[] LANGUAGE sql STABLE
+        SECURITY DEFINER SET search_path = {SCHEMA}, pg_temp AS
+        $$ SELECT coalesce(array_agg(grp), '{{}}') FROM {SCHEMA}.grants
+           WHERE member = session_user $$""",
+]
+
+_GROUP = f"grp = ANY ((SELECT {SCHEMA}.my_groups())::text[])"
+
+
+def _security() -> list[str]:
+    out = [
+        f"""DO $$ BEGIN
+              IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{MEMBER_ROLE}') THEN
+                CREATE ROLE {MEMBER_ROLE} NOLOGIN;
+              END IF; END $$""",
+        f"GRANT USAGE ON SCHEMA {SCHEMA} TO {MEMBER_ROLE}",
+        f"GRANT SELECT ON {SCHEMA}.version, {SCHEMA}.models, {SCHEMA}.grants TO {MEMBER_ROLE}",
+        f"GRANT SELECT, INSERT, UPDATE, DELETE ON {SCHEMA}.works, {SCHEMA}.publications, "
+        f"{SCHEMA}.chunks, {SCHEMA}.embeddings TO {MEMBER_ROLE}",
+        f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA {SCHEMA} TO {MEMBER_ROLE}",
+        f"REVOKE ALL ON FUNCTION {SCHEMA}.my_groups() FROM PUBLIC",
+        f"GRANT EXECUTE ON FUNCTION {SCHEMA}.my_groups() TO {MEMBER_ROLE}",
+        f"ALTER TABLE {SCHEMA}.grants ENABLE ROW LEVEL SECURITY",
+        f"CREATE POLICY own ON {SCHEMA}.grants FOR SELECT USING (member = session_user)",
+    ]
+    for table in ("works", "chunks", "embeddings"):
+        out += [f"ALTER TABLE {SCHEMA}.{table} ENABLE ROW LEVEL SECURITY",
+                f"CREATE POLICY by_group ON {SCHEMA}.{table} USING ({_GROUP}) "
+                f"WITH CHECK ({_GROUP})"]
+    out += [
+        f"ALTER TABLE {SCHEMA}.publications ENABLE ROW LEVEL SECURITY",
+        f"CREATE POLICY read ON {SCHEMA}.publications FOR SELECT USING ({_GROUP})",
+        f"CREATE POLICY publish ON {SCHEMA}.publications FOR INSERT "
+        f"WITH CHECK (member = session_user AND {_GROUP})",
+        f"CREATE POLICY republish ON {SCHEMA}.publications FOR UPDATE "
+        f"USING (member = session_user) WITH CHECK (member = session_user AND {_GROUP})",
+        f"CREATE POLICY withdraw ON {SCHEMA}.publications FOR DELETE "
+        "USING (member = session_user)",
+    ]
+    return out
+
+
+#: (version, what it does, statements), applied in order.
+MIGRATIONS: list[tuple[int, str, list[str]]] = [
+    (1, "tables, full-text index, row-level security", [*_V1, *_security()]),
+]
+VERSION = MIGRATIONS[-1][0]
+
+
+def version(conn: psycopg.Connection[Any]) -> int | None:
+    """The library's schema version; None when ``init`` never ran there."""
+    row = conn.execute("SELECT to_regclass(%s)", (f"{SCHEMA}.version",)).fetchone()
+    if row is None or row[0] is None:
+        return None
+    got = conn.execute(f"SELECT version FROM {SCHEMA}.version").fetchone()
+    return int(got[0]) if got else 0
+
+
+def check(conn: psycopg.Connection[Any], where: str) -> int:
+    """The schema version, refused when missing or newer than this vaultd's."""
+    have = version(conn)
+    if have is None:
+        raise LibraryError(f"the library at {where} has no vaultd schema: the lab's admin "
+                           "runs `vaultd library init URL` once")
+    if have > VERSION:
+        raise LibraryError(f"the library at {where} has schema version {have}, newer than "
+                           f"this vaultd's ({VERSION}): upgrade vaultd")
+    if have < VERSION:
+        raise LibraryError(f"the library at {where} has schema version {have}, older than "
+                           f"this vaultd's ({VERSION}): the lab's admin runs "
+                           "`vaultd library init URL` to upgrade it")
+    return have
+
+
+def migrate(conn: psycopg.Connection[Any], where: str,
+            models: Sequence[tuple[str, int]] = DEFAULT_MODELS) -> list[str]:
+    """Apply the migrations this library lacks (idempotent) and give each embedding model
+    an HNSW index; returns what was done, one line each."""
+    done: list[str] = []
+    have = version(conn) or 0
+    if have > VERSION:
+        raise LibraryError(f"the library at {where} has schema version {have}, newer than "
+                           f"this vaultd's ({VERSION}): upgrade vaultd")
+    for number, what, statements in MIGRATIONS:
+        if number <= have:
+            continue
+        try:
+            with conn.transaction():
+                for statement in statements:
+                    conn.execute(statement)
+                conn.execute(f"UPDATE {SCHEMA}.version SET version = %s", (number,))
+        except (psycopg.errors.UndefinedFile, psycopg.errors.FeatureNotSupported) as exc:
+            raise LibraryError(f"the server at {where} has no pgvector extension: install "
+                               "pgvector ≥ 0.8 there (managed PostgreSQL services offer it as "
+                               "the `vector` extension)") from exc
+        except psycopg.errors.InsufficientPrivilege as exc:
+            raise LibraryError(f"`vaultd library init` at {where} needs a role that may create "
+                               f"the vector extension, a schema and roles: {exc}") from exc
+        done.append(f"schema version {number}: {what}")
+    for model, dim in models:
+        if add_model(conn, model, dim):
+            done.append(f"vector index for {model} ({dim} dimensions)")
+    return done
+
+
+def index_name(model: str) -> str:
+    """The HNSW index name of a model (an identifier PostgreSQL accepts for any name)."""
+    safe = "".join(c if c.isalnum() else "_" for c in model.lower())[:40]
+    return f"embeddings_hnsw_{safe}"
+
+
+def add_model(conn: psycopg.Connection[Any], model: str, dim: int) -> bool:
+    """Register ``model`` with ``dim`` dimensions and build its partial HNSW index (cosine,
+    ``halfvec``); False when it was there already."""
+    with conn.transaction():
+        row = conn.execute(f"SELECT dim FROM {SCHEMA}.models WHERE model = %s",
+                           (model,)).fetchone()
+        if row is not None:
+            if int(row[0]) != dim:
+                raise LibraryError(f"the library knows model {model} with {row[0]} dimensions, "
+                                   f"not {dim}")
+            return False
+        conn.execute(f"INSERT INTO {SCHEMA}.models VALUES (%s, %s)", (model, dim))
+        conn.execute(sql.SQL(
+            "CREATE INDEX {name} ON {schema}.embeddings USING hnsw "
+            "((vec::halfvec({dim})) halfvec_cosine_ops) WHERE model = {model}").format(
+                name=sql.Identifier(index_name(model)), schema=sql.Identifier(SCHEMA),
+                dim=sql.Literal(dim), model=sql.Literal(model)))
+    return True

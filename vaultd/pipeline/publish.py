@@ -1,0 +1,297 @@
+"""Publishing this vault's works to the lab library (``[library]`` in the settings).
+
+``publication`` reads what one work publishes: its record (the Work citations are rendered
+from, its identifiers and labels, every cite key the member knows it by), its note's chunks
+(verbatim text, type, section, PDF page and printed label, regions, ``text_sha256``), the
+vectors the local index holds for them, and, only when the settings say so, the PDF and
+the member's own text. ``publish_keys`` writes them, one transaction per work; a work the
+library cannot take now (unreachable server) waits in the outbox of ``state.db`` and is
+retried (``retry_outbox``: the agent's schedule, ``vaultd library publish``), never lost.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+
+from vaultd import record_store
+from vaultd.capture.user import entered_names
+from vaultd.config import Settings
+from vaultd.errors import LibraryError, NoteFormatError, VaultdError
+from vaultd.index.embed import unpack
+from vaultd.index.rows import paper_rows
+from vaultd.index.store import open_index
+from vaultd.lab import publish as lab_publish
+from vaultd.lab import read as lab_read
+from vaultd.lab.connect import failed, open_library, where
+from vaultd.lab.payload import ChunkRow, Publication
+from vaultd.models import MetaFile, Note
+from vaultd.notes.reader import parse_note
+from vaultd.statedb import open_state_db
+from vaultd.trust import record_labels, record_verified
+from vaultd.vault import Vault
+
+log = logging.getLogger(__name__)
+
+
+def configured(settings: Settings) -> str:
+    """The library URL, or a one-line error saying how to set one."""
+    if not settings.library.url:
+        raise LibraryError("no lab library is set: add `[library] url = "
+                           "\"postgresql://member@host/db\"` to .vaultd/config.toml or set "
+                           "VAULTD_LIBRARY_URL")
+    return settings.library.url
+
+
+def _note(vault: Vault, cite_key: str) -> Note | None:
+    path = vault.note_path(cite_key)
+    if not path.is_file():
+        return None
+    return parse_note(path.read_text(encoding="utf-8"), source=vault.rel(path))
+
+
+def _chunk_rows(note: Note, *, own_text: bool) -> list[ChunkRow]:
+    out = []
+    for c in note.chunks:
+        if not c.text.strip():
+            continue
+        p = c.provenance
+        regions = p.regions or ([[p.page, *p.pdf_rect]] if p.pdf_rect else None)
+        out.append(ChunkRow(
+            chunk_id=c.id, text=c.text, text_sha256=p.text_sha256, chunk_type=p.chunk_type,
+            section=p.section, page=p.page, page_label=p.page_label,
+            page_label_source=p.page_label_source, page_label_status=p.page_label_status,
+            regions=[[float(v) for v in r] for r in regions] if regions else None,
+            text_layer=p.text_layer, start=p.start, end=p.end))
+    if own_text:  # the member's notes on quotes and "My notes": only with publish_notes
+        for row in paper_rows(note, "", 0.0):
+            if row.kind == "note":
+                out.append(ChunkRow(chunk_id=row.chunk_id, text=row.text,
+                                    text_sha256=row.hash, kind="note", section=row.section,
+                                    page=row.page, page_label=row.page_label))
+    return out
+
+
+def _vectors(vault: Vault, hashes: Iterable[str]) -> tuple[str | None, dict[str, list[float]]]:
+    """The local index's embedding model and its vectors of ``hashes`` (none without an
+    index or vectors)."""
+    if not vault.index_db.is_file():
+        return None, {}
+    db = open_index(vault.index_db, load_vec=False)
+    try:
+        model = db.get_meta("embed_model")
+        if not model:
+            return None, {}
+        wanted = list(hashes)
+        out: dict[str, list[float]] = {}
+        for i in range(0, len(wanted), 500):
+            part = wanted[i:i + 500]
+            marks = ",".join("?" * len(part))
+            for h, blob in db.conn.execute(
+                    f"SELECT hash, vec FROM vectors WHERE model = ? AND hash IN ({marks})",
+                    (model, *part)):
+                out[str(h)] = unpack(blob)
+        return model, out
+    finally:
+        db.close()
+
+
+def publication(vault: Vault, settings: Settings, cite_key: str) -> Publication:
+    """What ``cite_key`` publishes (its record must exist; its note may not yet)."""
+    meta = record_store.load(vault, cite_key)
+    try:
+        note = _note(vault, cite_key)
+    except (OSError, NoteFormatError) as exc:
+        raise LibraryError(f"cannot publish {cite_key}: its note cannot be read ({exc}); "
+                           f"run `vaultd verify {cite_key}`") from exc
+    chunks = _chunk_rows(note, own_text=settings.library.publish_notes) if note else []
+    model, vectors = _vectors(vault, [c.text_sha256 for c in chunks if c.kind == "paper"])
+    work = meta.work
+    pdf = None
+    if settings.library.share_pdfs and meta.pdf and (vault.root / meta.pdf).is_file():
+        pdf = (vault.root / meta.pdf).read_bytes()
+    return Publication(
+        cite_key=cite_key, aliases=sorted(set(meta.aliases) - {cite_key}),
+        work=work.model_dump(mode="json", exclude_none=True), title=work.title,
+        authors="; ".join(a.display for a in work.authors) or None, year=work.year,
+        type=work.type, language=work.language, doi=work.doi, arxiv_id=work.arxiv_id,
+        pdf_sha256=meta.pdf_sha256, labels=_labels(meta), retracted=work.retracted,
+        verified=record_verified(meta), chunks=chunks, model=model, vectors=vectors, pdf=pdf)
+
+
+def _labels(meta: MetaFile) -> list[str]:
+    return record_labels(meta, entered_names(meta))
+
+
+@dataclass
+class PublishReport:
+    published: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    queued: list[tuple[str, str]] = field(default_factory=list)  # (key, why): retried later
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (key, why): needs the user
+    passages: int = 0
+    vectors: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"published": self.published, "updated": self.updated,
+                "unchanged": self.unchanged,
+                "queued": [{"cite_key": k, "reason": r} for k, r in self.queued],
+                "failed": [{"cite_key": k, "reason": r} for k, r in self.failed],
+                "passages": self.passages, "vectors": self.vectors}
+
+
+Progress = Callable[[str], None]
+
+
+def publish_keys(vault: Vault, settings: Settings, keys: Iterable[str], *,
+                 progress: Progress | None = None) -> PublishReport:
+    """Publish ``keys`` to the configured library as this member. An unreachable library
+    queues every key not yet written (transient); a key that cannot be read fails alone."""
+    url = configured(settings)
+    group = settings.library.name
+    keys = list(dict.fromkeys(keys))
+    report = PublishReport()
+    try:
+        conn = open_library(url)
+    except LibraryError as exc:
+        if not exc.transient:
+            raise
+        _queue(vault, [(k, str(exc)) for k in keys])
+        report.queued = [(k, str(exc)) for k in keys]
+        return report
+    try:
+        for i, key in enumerate(keys):
+            try:
+                done = lab_publish.publish(conn, publication(vault, settings, key), group)
+            except psycopg.Error as exc:
+                err = failed(exc, f"publishing {key}")
+                if err.transient:
+                    rest = [(k, str(err)) for k in keys[i:]]
+                    _queue(vault, rest)
+                    report.queued += rest
+                    break
+                report.failed.append((key, str(err)))
+                continue
+            except VaultdError as exc:
+                report.failed.append((key, str(exc)))
+                continue
+            getattr(report, done.outcome).append(key)
+            report.passages += done.chunks
+            report.vectors += done.vectors
+            _dequeue(vault, [key])
+            if progress:
+                progress(key)
+    finally:
+        conn.close()
+    return report
+
+
+def publish_after(vault: Vault, settings: Settings, keys: list[str]) -> str | None:
+    """The agent's publish after a compile: never raises (local work goes on); a warning
+    line when the works were queued or refused, else None."""
+    if not settings.library.url or not settings.library.publish or not keys:
+        return None
+    try:
+        report = publish_keys(vault, settings, keys)
+    except VaultdError as exc:
+        _queue(vault, [(k, str(exc)) for k in keys])
+        return f"lab library: {exc} (queued: {', '.join(keys)})"
+    if report.queued:
+        return f"lab library unreachable; queued {len(report.queued)} work(s) to publish later"
+    if report.failed:
+        return "lab library: " + "; ".join(f"{k}: {why}" for k, why in report.failed)
+    return None
+
+
+def retry_outbox(vault: Vault, settings: Settings) -> PublishReport | None:
+    """Publish what waits in the outbox (None when nothing waits or no library is set)."""
+    waiting = outbox(vault)
+    if not waiting or not settings.library.url:
+        return None
+    return publish_keys(vault, settings, [k for k, _, _ in waiting])
+
+
+def outbox(vault: Vault) -> list[tuple[str, int, str | None]]:
+    """(cite key, attempts, last error) of every work waiting to be published."""
+    db = open_state_db(vault.state_db)
+    try:
+        return [(str(k), int(a), e) for k, a, e in db.execute(
+            "SELECT cite_key, attempts, last_error FROM library_outbox ORDER BY queued_at")]
+    finally:
+        db.close()
+
+
+def _queue(vault: Vault, items: list[tuple[str, str]]) -> None:
+    db = open_state_db(vault.state_db)
+    try:
+        with db:
+            db.executemany(
+                "INSERT INTO library_outbox (cite_key, attempts, last_error) VALUES (?, 1, ?) "
+                "ON CONFLICT(cite_key) DO UPDATE SET attempts = attempts + 1, "
+                "last_error = excluded.last_error", items)
+    finally:
+        db.close()
+
+
+def _dequeue(vault: Vault, keys: list[str]) -> None:
+    db: sqlite3.Connection = open_state_db(vault.state_db)
+    try:
+        with db:
+            db.executemany("DELETE FROM library_outbox WHERE cite_key = ?",
+                           [(k,) for k in keys])
+    finally:
+        db.close()
+
+
+@dataclass
+class LibraryStatus:
+    url: str
+    group: str
+    member: str
+    published: int = 0
+    behind: list[str] = field(default_factory=list)  # changed here since published
+    unpublished: list[str] = field(default_factory=list)  # never published
+    gone: list[str] = field(default_factory=list)  # published, no longer in this vault
+    queued: list[tuple[str, int, str | None]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"url": self.url, "group": self.group, "member": self.member,
+                "published": self.published, "behind": self.behind,
+                "unpublished": self.unpublished, "gone": self.gone,
+                "queued": [{"cite_key": k, "attempts": a, "last_error": e}
+                           for k, a, e in self.queued]}
+
+
+def status(vault: Vault, settings: Settings) -> LibraryStatus:
+    """What this member has published to the group and what is behind: works changed here
+    since they were published, works never published, and the outbox."""
+    url = configured(settings)
+    conn = open_library(url)
+    try:
+        member = str(conn.execute("SELECT session_user").fetchone()[0])  # type: ignore[index]
+        mine = lab_read.mine(conn, settings.library.name)
+    except psycopg.Error as exc:
+        raise failed(exc, "reading what this member published") from exc
+    finally:
+        conn.close()
+    out = LibraryStatus(where(url), settings.library.name, member, published=len(mine),
+                        queued=outbox(vault))
+    local = [meta.cite_key for meta in record_store.iter_records(vault)]
+    for key in local:
+        have = mine.get(key)
+        if have is None:
+            out.unpublished.append(key)
+            continue
+        try:
+            if publication(vault, settings, key).fingerprint != have.fingerprint:
+                out.behind.append(key)
+        except VaultdError:
+            out.behind.append(key)
+    out.gone = sorted(set(mine) - set(local))
+    return out
