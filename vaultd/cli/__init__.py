@@ -40,6 +40,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "Index paper notes and your own Markdown notes for `vaultd search` and MCP recall."),
     "init": ("vaultd.cli.init_cmd",
              "Create a vault in DIRECTORY (default: --vault, else the current directory)."),
+    "library": ("vaultd.cli.library_cmd",
+                "The lab library: publish your works to a shared PostgreSQL, search and cite theirs."),
     "mcp": ("vaultd.cli.mcp_cmd",
             "Run the MCP server for agents (cite, recall, quote, bibliography, verify, status)."),
     "meta": ("vaultd.cli.meta_cmd",

@@ -22,6 +22,25 @@ def _renderer(ctx: click.Context) -> Any:
     return renderer_for(vault, a.settings(vault))
 
 
+def _library_citation(ctx: click.Context, cite_key: str, style: str,
+                      page: str | None) -> tuple[Any, dict[str, Any]]:
+    from vaultd.formats.locators import check_locator  # lazy: only for --library
+    from vaultd.lab.connect import open_library
+    from vaultd.lookup import library
+    from vaultd.pipeline.publish import configured
+
+    a = app(ctx)
+    settings = a.settings(a.vault())
+    conn = open_library(configured(settings))
+    try:
+        if page is not None:
+            page = check_locator(page, None, cite_key)
+        return library.citation(conn, settings.library.name, cite_key, style,
+                                renderer=_renderer(ctx), page=page)
+    finally:
+        conn.close()
+
+
 #: Exit status of `cite`/`bib --strict` when a work cited is unverified or retracted.
 STRICT_EXIT = 3
 _STRICT_HELP = ("Exit 3 (instead of 0) when a work cited is unverified or retracted; the "
@@ -52,11 +71,13 @@ def _strict_exit(ctx: click.Context, strict: bool, citations: list[Any]) -> None
 @click.option("--intext", is_flag=True, help="Print the in-text citation: (Vaswani et al., 2017).")
 @click.option("--markdown", is_flag=True, help="The entry as the note shows it (*italics*).")
 @click.option("--strict", is_flag=True, help=_STRICT_HELP)
+@click.option("--library", "from_library", is_flag=True,
+              help="Cite the work from the lab library (a member's key for it).")
 @json_option
 @click.pass_context
 def cite_command(ctx: click.Context, cite_key: str, style: str, page: str | None,
                  at: str | None, intext: bool, markdown: bool, strict: bool,
-                 as_json: bool) -> None:
+                 from_library: bool, as_json: bool) -> None:
     """Print the citation of CITE_KEY.
 
     Unverified or retracted works are named on stderr (and in --json: verified, labels);
@@ -71,21 +92,31 @@ def cite_command(ctx: click.Context, cite_key: str, style: str, page: str | None
       vaultd cite vaswani2017attention -f nature          # any installed CSL style
       vaultd cite vaswani2017attention -f bibtex
       vaultd cite vaswani2017attention -f csl-json        # CSL-JSON for pandoc/Zotero
+      vaultd cite smith2020deep --library                 # a lab member's work
     """
     from vaultd.lookup import citation
 
     if page and at:
         raise click.UsageError("give --page or --time, not both")
+    extra: dict[str, Any] = {}
     try:
-        c = citation(app(ctx).vault(), cite_key, style, renderer=_renderer(ctx), page=page,
-                     time=at)
+        if from_library:
+            if at:
+                raise click.UsageError("--time is for videos in this vault, not --library")
+            c, extra = _library_citation(ctx, cite_key, style, page)
+        else:
+            c = citation(app(ctx).vault(), cite_key, style, renderer=_renderer(ctx),
+                         page=page, time=at)
     except LocatorError as exc:
         raise UsageLineError(str(exc)) from exc
     if as_json:
-        emit_json(c.to_json())
+        emit_json({**c.to_json(), **extra})
         _strict_exit(ctx, strict, [c])
         return
     _warn(c.labels, cite_key)
+    if extra:
+        click.echo(f"note: {cite_key}: from the lab library, published by "
+                   f"{', '.join(extra['published_by'])}", err=True)
     if (page or at or intext) and c.intext is not None:
         click.echo(c.intext)
     elif markdown or c.plain is None:
@@ -98,29 +129,47 @@ def cite_command(ctx: click.Context, cite_key: str, style: str, page: str | None
 @main_group.command("quote")
 @click.argument("cite_key", type=CITE_KEY)
 @click.argument("chunk_id")
+@click.option("--library", "from_library", is_flag=True,
+              help="Quote the chunk from the lab library (re-hashed on arrival).")
 @json_option
 @click.pass_context
-def quote_command(ctx: click.Context, cite_key: str, chunk_id: str, as_json: bool) -> None:
+def quote_command(ctx: click.Context, cite_key: str, chunk_id: str, from_library: bool,
+                  as_json: bool) -> None:
     """Print the verbatim, hash-checked text of one chunk with its page.
 
     \b
-    Example:
+    Examples:
       vaultd quote vaswani2017attention p4s32c1
+      vaultd quote smith2020deep p3s2c4 --library
     """
     from vaultd.lookup import quote
 
     a = app(ctx)
-    a.settings(a.vault())  # a bad config fails here, as for every command
+    settings = a.settings(a.vault())  # a bad config fails here, as for every command
     try:
         citer = _renderer(ctx)
     except CitationError:  # no citation processor: the verbatim text is still served
         citer = None
-    data = quote(app(ctx).vault(), cite_key, chunk_id, renderer=citer)
+    if from_library:
+        from vaultd.lab.connect import open_library  # lazy: psycopg only for --library
+        from vaultd.lookup import library
+        from vaultd.pipeline.publish import configured
+
+        conn = open_library(configured(settings))
+        try:
+            data = library.quote(conn, settings.library.name, cite_key, chunk_id,
+                                 renderer=citer)
+        finally:
+            conn.close()
+    else:
+        data = quote(app(ctx).vault(), cite_key, chunk_id, renderer=citer)
     if as_json:
         emit_json(data)
         return
     click.echo(f"\u201c{data['text']}\u201d")
     click.echo(f"— {cite_key}, {data['locator']} ({chunk_id}, sha256 {data['text_sha256'][:12]})")
+    if data.get("library"):
+        click.echo(f"  from the lab library, published by {', '.join(data['published_by'])}")
 
 
 @main_group.command("bib")

