@@ -17,9 +17,20 @@ imported, in one run.
    in the vault (read, plan, records and PDFs copied; target ≤ 30 s), the citations
    rendered, every citation-only note written, and the PDFs compiled.
 
+3. ``--agent``: the same real PDFs dropped at once into ``Inbox/`` of a running agent
+   (``vaultd run`` as a subprocess on a temporary vault, every metadata source and Ollama
+   pointed at a closed local port, as ``bench/daemon.py`` does): from the drop until every
+   job is done (notes written and indexed), pages per second against `pdftotext -layout`
+   run sequentially on the same files in the same run, and the memory of the agent and
+   its compile workers (the peak of their summed resident memory, sampled every 0.1 s).
+   The agent is warmed by one PDF first (its pool is started once, at the first PDF, and
+   kept): the figure says what a running agent does with a burst; its start is printed
+   apart. Figure crops are drawn once the queue is idle: timed apart.
+
 Embeddings are off (``VAULTD_EMBEDDING_PROVIDER=none``): the index is the keyword index.
 
     python3 bench/bulk.py [--workers N] [--items 2000] [--with-pdf 1000]
+    python3 bench/bulk.py --agent [--pdfs 40]
 """
 
 from __future__ import annotations
@@ -40,6 +51,20 @@ sys.path.insert(0, str(ROOT))
 PDF_DIRS = (ROOT.parent / "shared" / "fixtures" / "pdfs-eval" / "pdfs",
             ROOT / "eval" / "pages" / "pdfs", ROOT / "eval" / "quotes" / "pdfs",
             ROOT / "eval" / "firstpage" / "pdfs")
+
+
+def _real_pdfs(limit: int | None = None) -> list[Path]:
+    """The real PDFs of ``PDF_DIRS``, each once (by content)."""
+    from vaultd.vault import file_sha256
+
+    seen: set[str] = set()
+    pdfs: list[Path] = []
+    for folder in PDF_DIRS:
+        for pdf in sorted(folder.glob("*.pdf")):
+            if (sha := file_sha256(pdf)) not in seen:
+                seen.add(sha)
+                pdfs.append(pdf)
+    return pdfs[:limit] if limit else pdfs
 
 
 def _pages(pdf: Path) -> int:
@@ -95,13 +120,7 @@ def real_pdfs(workers: int | None) -> None:
     from vaultd.pipeline.ingest import IngestResult, finish
     from vaultd.vault import Vault, file_sha256
 
-    seen: set[str] = set()
-    pdfs: list[Path] = []
-    for folder in PDF_DIRS:
-        for pdf in sorted(folder.glob("*.pdf")):
-            if (sha := file_sha256(pdf)) not in seen:
-                seen.add(sha)
-                pdfs.append(pdf)
+    pdfs = _real_pdfs()
     pages = sum(_pages(p) for p in pdfs)
     print(f"1. {len(pdfs)} real PDFs, {pages} pages")
     before = _pdftotext(pdfs)
@@ -226,16 +245,118 @@ def library(items: int, with_pdf: int, workers: int | None) -> None:
               f"failed, skipped {report.skipped}; phases {report.seconds}")
 
 
+def _tree_rss_kib(root: int) -> tuple[int, int]:
+    """(summed resident memory of ``root`` and its descendants, how many processes)."""
+    parent: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    tree, grew = {root}, True
+    while grew:
+        more = {pid for pid, ppid in parent.items() if ppid in tree} - tree
+        tree |= more
+        grew = bool(more)
+    total = 0
+    for pid in tree:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total, len(tree)
+
+
+def agent_burst(limit: int | None) -> None:
+    """Real PDFs dropped at once into the Inbox of a running agent (docstring, 3.)."""
+    import threading
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import daemon as agent_bench  # bench/daemon.py: the offline environment, the queue
+
+    from vaultd.config import default_config_toml
+    from vaultd.samplepdf import write_sample_paper
+    from vaultd.vault import Vault
+
+    pdfs = _real_pdfs(limit)
+    pages = sum(_pages(p) for p in pdfs)
+    print(f"3. {len(pdfs)} real PDFs, {pages} pages, dropped at once into a running agent")
+    before = _pdftotext(pdfs)
+    tmp = Path(tempfile.mkdtemp(prefix="vaultd-bulk-agent-"))
+    root = tmp / "vault"
+    Vault(root).init(default_config_toml())
+    vault = Vault(root)
+    state_db = vault.state_db
+    started = time.perf_counter()
+    proc = agent_bench.start(root, 0.5)
+    ready = time.perf_counter() - started
+    write_sample_paper(tmp / "warm.pdf")
+    started = time.perf_counter()
+    agent_bench.drop(root, "warm-up.pdf", (tmp / "warm.pdf").read_bytes())
+    agent_bench.wait(lambda: sum(agent_bench.counts(state_db)[1:]) >= 1, 120, "warm-up")
+    warm = time.perf_counter() - started
+    peak = [0, 0]
+    sampling = threading.Event()
+
+    def sample() -> None:
+        while not sampling.is_set():
+            rss, n = _tree_rss_kib(proc.pid)
+            if rss > peak[0]:
+                peak[:] = [rss, n]
+            time.sleep(0.1)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    started = time.perf_counter()
+    for n, pdf in enumerate(pdfs):
+        agent_bench.drop(root, f"{n:03d}-{pdf.name}", pdf.read_bytes())
+    total = len(pdfs) + 1
+    agent_bench.wait(lambda: sum(agent_bench.counts(state_db)[1:]) >= total, 1800, "the burst")
+    took = time.perf_counter() - started
+    log = vault.logs_dir / "vaultd.log"
+    agent_bench.wait(lambda: "figure crops drawn" in log.read_text(encoding="utf-8"), 600,
+                     "the figure crops")
+    crops = time.perf_counter() - started
+    sampling.set()
+    sampler.join()
+    _, done, failed = agent_bench.counts(state_db)
+    reasons = agent_bench.failures(state_db) if failed else []
+    agent_bench.stop(proc)
+    after = _pdftotext(pdfs)
+    reference = (before + after) / 2
+    rate, ref_rate = pages / took, pages / reference
+    print(f"   pdftotext -layout, sequential: {before:.1f} s and {after:.1f} s "
+          f"-> {ref_rate:.1f} pages/s")
+    print(f"   agent: started in {ready:.1f} s; warm-up PDF (starts the compile pool) "
+          f"{warm:.1f} s")
+    print(f"   burst: every job settled (notes written and indexed) {took:.1f} s after the "
+          f"drop -> {rate:.1f} pages/s; {done - 1} done, {failed} failed {reasons[:3]}")
+    print(f"   ratio: {rate / ref_rate:.2f}x pdftotext (target >= 0.3x)")
+    print(f"   figure crops drawn (queue idle) by {crops:.1f} s "
+          f"({pages / crops / ref_rate:.2f}x with them)")
+    print(f"   peak memory, agent + workers: {peak[0] / 1024:.0f} MiB over {peak[1]} processes "
+          "(target < 1024)")
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--items", type=int, default=2000)
     parser.add_argument("--with-pdf", type=int, default=1000)
     parser.add_argument("--skip-real", action="store_true")
+    parser.add_argument("--agent", action="store_true",
+                        help="only: real PDFs dropped into a running agent's Inbox")
+    parser.add_argument("--pdfs", type=int, default=None, help="--agent: this many PDFs")
     args = parser.parse_args()
     os.environ["VAULTD_EMBEDDING_PROVIDER"] = "none"
     os.environ.setdefault("VAULTD_STATE_DIR", tempfile.mkdtemp(prefix="vaultd-bulk-state-"))
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+    if args.agent:
+        agent_burst(args.pdfs)
+        return
     if not args.skip_real:
         real_pdfs(args.workers)
     library(args.items, args.with_pdf, args.workers)

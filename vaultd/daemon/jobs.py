@@ -15,9 +15,18 @@ from pathlib import Path
 from vaultd.config import Settings
 from vaultd.daemon import outcomes
 from vaultd.daemon.queue import Job, JobQueue
-from vaultd.daemon.rules import LINK_EXTENSIONS, LoadedRule, decide, read_facts
+from vaultd.daemon.rules import LINK_EXTENSIONS, FileFacts, LoadedRule, Rule, decide, read_facts
 from vaultd.daemon.watcher import stat_file
 from vaultd.errors import DiskError, VaultdError
+from vaultd.pipeline.bulk import BulkCompiler, CompileStoppedError
+from vaultd.pipeline.ingest import (
+    Action,
+    IngestResult,
+    idempotency_key,
+    ingest_item,
+    partial_summary,
+    write_partial_report,
+)
 from vaultd.vault import Vault
 
 log = logging.getLogger("vaultd.daemon")
@@ -36,6 +45,28 @@ def _shown_path(vault: Vault, path: Path | None) -> str | None:
 
 
 @dataclass(frozen=True)
+class Prepared:
+    """A job past its checks: its file, what the rules read of it, the rule it meets and
+    its idempotency key (what it captures: PDF SHA-256, arXiv id, DOI, URL)."""
+
+    job: Job
+    path: Path
+    facts: FileFacts
+    rule: Rule
+    key: str
+
+    @property
+    def action(self) -> Action:
+        return "import_bib" if self.rule.action == "import_bib" else "capture"  # as prepared
+
+    @property
+    def compiles_pdf(self) -> bool:
+        """A PDF captured and compiled: what a burst compiles together (``burst``)."""
+        return (self.rule.action == "capture" and self.rule.compile
+                and self.facts.url is None and self.facts.head.startswith(b"%PDF-"))
+
+
+@dataclass(frozen=True)
 class Ingested:
     """A job the pipeline turned into notes: their cite keys, and whether the rule asks
     for enrichment."""
@@ -48,14 +79,18 @@ class JobProcessor:
     """Runs jobs of one vault's queue; safe to call from several worker threads."""
 
     def __init__(self, vault: Vault, settings: Settings, rules: list[LoadedRule],
-                 queue: JobQueue) -> None:
+                 queue: JobQueue, pool: BulkCompiler | None = None) -> None:
         self.vault, self.settings, self.rules, self.queue = vault, settings, rules, queue
-        self._key_locks: dict[str, threading.Lock] = {}
+        #: the agent's compile workers (``pipeline.bulk``); None: compiled in the job thread
+        self.pool = pool
+        self._key_locks: dict[str, threading.RLock] = {}
         self._key_locks_guard = threading.Lock()
 
-    def _key_lock(self, key: str) -> threading.Lock:
+    def key_lock(self, key: str) -> threading.RLock:
+        """The lock of one idempotency key: one job at a time captures a given file or
+        link (re-entrant: a burst holding its keys may run one of its jobs alone)."""
         with self._key_locks_guard:
-            return self._key_locks.setdefault(key, threading.Lock())
+            return self._key_locks.setdefault(key, threading.RLock())
 
     def fail(self, job: Job, path: Path, what: str, todo: str = RETRY_TODO,
              detail: str | None = None) -> None:
@@ -82,9 +117,10 @@ class JobProcessor:
         note = outcomes.fail_item(self.vault, path, what, todo)
         log.warning("job %d failed for good: %s (see %s)", job.id, what, note)
 
-    def process(self, job: Job) -> Ingested | None:
-        """Run one job to an outcome. Expected failures are recorded, never raised; what
-        the pipeline made is returned (None: nothing new in the vault)."""
+    def prepare(self, job: Job) -> Prepared | None:
+        """A job's checks and rule: what the pipeline is to do with its file, or None when
+        the job already has its outcome (vanished, too large, unreadable, no rule, ignored,
+        a web page saved)."""
         path = Path(job.path)
         if not path.exists() and not path.is_symlink():
             self.queue.finish(job.id, "vanished")
@@ -125,49 +161,79 @@ class JobProcessor:
         if rule.action == "save_web":
             self._save_web(job, path)
             return None
-        from vaultd.pipeline.ingest import (
-            idempotency_key,
-            ingest_item,
-            partial_summary,
-            write_partial_report,
-        )
-
         key = idempotency_key(path, facts.url)
         self.queue.set_idem_key(job.id, key, rule.name)
-        with self._key_lock(key):
-            dup = self.queue.done_with_key(key)
-            if dup is not None and all(self.vault.note_path(k).is_file() for k in dup.cite_keys):
-                where = (outcomes.archive_video_files(self.vault, path)
-                         if path.name.lower().endswith(".info.json")
-                         else outcomes.archive(self.vault, path))
-                self.queue.finish(job.id, f"duplicate of job {dup.id}; kept at "
-                                  f"{self.vault.rel(where)}", dup.cite_keys)
-                log.info("job %d: %s is already in the vault as %s; the drop is kept at %s",
-                         job.id, path.name, ", ".join(dup.cite_keys), self.vault.rel(where))
+        return Prepared(job, path, facts, rule, key)
+
+    def process(self, job: Job) -> Ingested | None:
+        """Run one job to an outcome. Expected failures are recorded, never raised; what
+        the pipeline made is returned (None: nothing new in the vault)."""
+        prep = self.prepare(job)
+        return None if prep is None else self.run(prep)
+
+    def run(self, prep: Prepared) -> Ingested | None:
+        """A prepared job through the whole pipeline (its compile in the pool, if any)."""
+        with self.key_lock(prep.key):
+            if self.duplicate(prep):
                 return None
             try:
-                result = ingest_item(self.vault, self.settings, path, action=rule.action,
-                                     url=facts.url, compile=rule.compile, tags=rule.tags,
-                                     folder=rule.folder)
+                result = self.ingest(prep, pool=self.pool)
             except VaultdError as exc:
-                if exc.transient and job.retryable(time.time()):
-                    self.queue.fail(job.id, str(exc), transient=True)
-                    log.info("job %d: transient failure, will retry: %s", job.id, exc)
-                else:
-                    self.fail(job, path, str(exc))
+                self.ingest_failed(prep, exc)
                 return None
-            if path.name.lower().endswith(".info.json"):
-                where = outcomes.archive_video_files(self.vault, path)
-            elif facts.url is None and rule.action == "capture" and result.cite_keys:
-                where = outcomes.place_processed_pdf(self.vault, path, result.cite_keys[0])
-            else:
-                where = outcomes.archive(self.vault, path)
-            partial = ""
-            if result.failed:  # some items of a link file / .bib failed: name each
-                write_partial_report(self.vault, path.name, self.vault.rel(where), result)
-                partial = f"; {partial_summary(result)}"
-            self.queue.finish(job.id, f"{'/'.join(result.statuses)}; file at "
-                              f"{self.vault.rel(where)}{partial}", result.cite_keys)
+            return self.complete(prep, result)
+
+    def ingest(self, prep: Prepared, *, compile: bool = True, index: bool = True,
+               pool: BulkCompiler | None = None) -> IngestResult:
+        rule = prep.rule
+        return ingest_item(self.vault, self.settings, prep.path, action=prep.action,
+                           url=prep.facts.url, compile=compile and rule.compile,
+                           tags=rule.tags, folder=rule.folder, index=index, pool=pool)
+
+    def duplicate(self, prep: Prepared) -> bool:
+        """Whether the job's file is already in the vault (its idempotency key done): then
+        the drop is archived and the job done. Call it holding ``key_lock(prep.key)``."""
+        dup = self.queue.done_with_key(prep.key)
+        if dup is None or not all(self.vault.note_path(k).is_file() for k in dup.cite_keys):
+            return False
+        path, job = prep.path, prep.job
+        where = (outcomes.archive_video_files(self.vault, path)
+                 if path.name.lower().endswith(".info.json")
+                 else outcomes.archive(self.vault, path))
+        self.queue.finish(job.id, f"duplicate of job {dup.id}; kept at "
+                          f"{self.vault.rel(where)}", dup.cite_keys)
+        log.info("job %d: %s is already in the vault as %s; the drop is kept at %s",
+                 job.id, path.name, ", ".join(dup.cite_keys), self.vault.rel(where))
+        return True
+
+    def ingest_failed(self, prep: Prepared, exc: VaultdError) -> None:
+        """The pipeline refused the job's file: retried later when the error may pass,
+        left queued when the agent is stopping, else into Inbox/_failed/ with its note."""
+        job = prep.job
+        if isinstance(exc, CompileStoppedError):
+            self.queue.requeue(job.id)  # the file stays in Inbox/; compiled at next start
+            log.info("job %d: stopped mid-compile; left in the queue", job.id)
+        elif exc.transient and job.retryable(time.time()):
+            self.queue.fail(job.id, str(exc), transient=True)
+            log.info("job %d: transient failure, will retry: %s", job.id, exc)
+        else:
+            self.fail(job, prep.path, str(exc))
+
+    def complete(self, prep: Prepared, result: IngestResult) -> Ingested:
+        """The job's file placed (beside its record, or archived) and the job done."""
+        path, job, rule = prep.path, prep.job, prep.rule
+        if path.name.lower().endswith(".info.json"):
+            where = outcomes.archive_video_files(self.vault, path)
+        elif prep.facts.url is None and rule.action == "capture" and result.cite_keys:
+            where = outcomes.place_processed_pdf(self.vault, path, result.cite_keys[0])
+        else:
+            where = outcomes.archive(self.vault, path)
+        partial = ""
+        if result.failed:  # some items of a link file / .bib failed: name each
+            write_partial_report(self.vault, path.name, self.vault.rel(where), result)
+            partial = f"; {partial_summary(result)}"
+        self.queue.finish(job.id, f"{'/'.join(result.statuses)}; file at "
+                          f"{self.vault.rel(where)}{partial}", result.cite_keys)
         log.info("job %d done: %s → %s", job.id, path.name, ", ".join(result.cite_keys))
         return Ingested(result.cite_keys, rule.enrich)
 

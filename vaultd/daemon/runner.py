@@ -2,8 +2,11 @@
 
 Threads: the main loop (debounce → enqueue → dispatch), ``concurrency`` job workers, one
 enrichment thread (the LLM never holds a job slot), one maintenance thread (wiki
-re-index, library.bib export), watchdog's observer, APScheduler's scheduler, and the
-servers handed in as companions (the browser bridge, MCP over HTTP).
+re-index, library.bib export, figure crops left pending), watchdog's observer,
+APScheduler's scheduler, and the servers handed in as companions (the browser bridge, MCP
+over HTTP). Processes: a pool of compile workers (``pipeline.bulk``, spawn-started once,
+on the first PDF), closed at shutdown. Several PDFs claimed at once are one burst
+(``burst``): captured one by one, compiled together.
 """
 
 from __future__ import annotations
@@ -23,13 +26,15 @@ from types import FrameType
 from typing import Any
 
 from vaultd.config import Settings
+from vaultd.daemon.burst import BURST_MAX_JOBS, PendingFigures, process_burst
 from vaultd.daemon.companions import Companion, start_companions
-from vaultd.daemon.jobs import JobProcessor
+from vaultd.daemon.jobs import Ingested, JobProcessor
 from vaultd.daemon.lease import LEASE_FILE, InboxLease
 from vaultd.daemon.queue import Job, JobQueue
 from vaultd.daemon.rules import LoadedRule, load_rules
 from vaultd.daemon.watcher import Debouncer, InboxWatcher, stat_file
 from vaultd.errors import disk_error
+from vaultd.pipeline.bulk import BulkCompiler
 from vaultd.service_lock import vault_lock
 from vaultd.statedb import open_state_db
 from vaultd.vault import Vault
@@ -37,6 +42,8 @@ from vaultd.vault import Vault
 log = logging.getLogger("vaultd.daemon")
 
 SHUTDOWN_GRACE_SECONDS = 7.0
+#: Compile workers by default: one per core, at most this many (each holds 130-150 MiB).
+MAX_COMPILE_WORKERS = 4
 PIPELINE_MODULES = ("vaultd.pipeline.capture", "vaultd.pipeline.compile",
                     "vaultd.pipeline.enrich", "vaultd.pipeline.index")
 
@@ -78,10 +85,14 @@ class Daemon:
         self.db = open_state_db(vault.state_db)
         self.queue = JobQueue(self.db)
         self.jobs = JobProcessor(vault, settings, self.rules, self.queue)
-        self._work: stdqueue.Queue[Job | None] = stdqueue.Queue()
+        self._work: stdqueue.Queue[list[Job] | None] = stdqueue.Queue()
         self._enrich: stdqueue.Queue[list[str] | None] = stdqueue.Queue()
         self._maint: stdqueue.Queue[Callable[[], Any] | None] = stdqueue.Queue()
         self._running: dict[int, float] = {}
+        self._busy = 0  # job slots taken: a single job or a burst takes one
+        self.pool: BulkCompiler | None = None  # made once the vault lock is held
+        self.figures = PendingFigures()
+        self._drawing = threading.Event()
         # A job that was running when vaultd died runs alone: with two jobs running at a
         # crash, either file may be the culprit, and only a crash while one runs alone
         # tells which (so an innocent file never reaches MAX_CRASHES by keeping company).
@@ -98,12 +109,43 @@ class Daemon:
 
     def process(self, job: Job) -> None:
         """Run one job to an outcome (`jobs`); what it made is re-exported and enriched."""
-        done = self.jobs.process(job)
+        self._made(self.jobs.process(job))
+
+    def process_batch(self, batch: list[Job]) -> None:
+        """Run the jobs claimed together: one alone, several as a burst (their PDFs
+        compiled together in the pool). A burst that breaks unexpectedly leaves its jobs
+        still running to run one by one, so only a file at fault fails."""
+        if len(batch) == 1 or self.pool is None:
+            for job in batch:
+                self._guarded(job)
+            return
+        try:
+            for made in process_burst(self.jobs, batch, self.pool, self.figures):
+                self._made(made)
+        except Exception:
+            log.exception("burst of %d jobs failed; running them one by one", len(batch))
+            for job in batch:
+                if self.queue.get(job.id).state == "running":
+                    self._guarded(job)
+
+    def _made(self, done: Ingested | None) -> None:
         if done is None:
             return
         self._bib_dirty.set()
         if done.enrich and done.cite_keys:
             self._enrich.put(done.cite_keys)
+
+    def _guarded(self, job: Job) -> None:
+        try:
+            self.process(job)
+        except OSError as exc:
+            disk = disk_error(exc)
+            if disk is None:
+                self.jobs.crashed(job, exc)
+            else:
+                self.jobs.disk_refused(job, disk)
+        except Exception as exc:  # the service survives any single bad item
+            self.jobs.crashed(job, exc)
 
     def _release(self, job_id: int) -> None:
         """A job no longer runs here (finished, or put back at shutdown)."""
@@ -114,21 +156,25 @@ class Daemon:
 
     def _worker(self) -> None:
         while True:
-            job = self._work.get()
-            if job is None:
+            batch = self._work.get()
+            if batch is None:
                 return
             try:
-                self.process(job)
-            except OSError as exc:
-                disk = disk_error(exc)
-                if disk is None:
-                    self.jobs.crashed(job, exc)
-                else:
-                    self.jobs.disk_refused(job, disk)
-            except Exception as exc:  # the service survives any single bad item
-                self.jobs.crashed(job, exc)
+                self.process_batch(batch)
             finally:
-                self._release(job.id)
+                for job in batch:
+                    self._release(job.id)
+                with self._running_lock:
+                    self._busy -= 1
+
+    def _draw_figures(self, keys: list[str]) -> None:
+        """Figure crops the bursts left pending, drawn by the pool (the queue is idle)."""
+        try:
+            if self.pool is not None:
+                drawn = self.pool.draw_figures(keys)
+                log.info("figure crops drawn for %d note(s): %d", len(keys), drawn)
+        finally:
+            self._drawing.clear()
 
     def _enricher(self) -> None:
         from vaultd.pipeline.ingest import enrich_after
@@ -211,15 +257,27 @@ class Daemon:
             self._maint.put(self.export_bib)
         while inbox:
             with self._running_lock:
-                if len(self._running) >= self.settings.daemon.concurrency or self._solo is not None:
+                if self._busy >= self.settings.daemon.concurrency or self._solo is not None:
                     break
                 job = self.queue.claim(suspects=not self._running)
                 if job is None:
                     break
-                self._running[job.id] = time.monotonic()
+                batch = [job]
                 if job.crashes:
                     self._solo = job.id
-            self._work.put(job)
+                elif self.pool is not None:  # what else is due joins it: one burst
+                    while len(batch) < BURST_MAX_JOBS and \
+                            (more := self.queue.claim(suspects=False)) is not None:
+                        batch.append(more)
+                for claimed in batch:
+                    self._running[claimed.id] = time.monotonic()
+                self._busy += 1
+            self._work.put(batch)
+        with self._running_lock:
+            idle = not self._running
+        if idle and inbox and not self._drawing.is_set() and (keys := self.figures.take()):
+            self._drawing.set()
+            self._maint.put(lambda: self._draw_figures(keys))
 
     def _start_thread(self, target: Callable[[], None], name: str) -> None:
         t = threading.Thread(target=target, name=name, daemon=True)
@@ -242,6 +300,12 @@ class Daemon:
                          stale.requeued)
             for job in stale.failed:
                 self.jobs.fail_crashed(job)
+            workers = self.settings.daemon.compile_workers
+            if workers is None:
+                workers = min(os.cpu_count() or 2, MAX_COMPILE_WORKERS)
+            if workers:  # started on the first PDF, then kept until shutdown
+                self.pool = self.jobs.pool = BulkCompiler(self.vault, self.settings,
+                                                          workers=workers)
             self.queue.set_meta("service", {"pid": os.getpid(), "started_at": time.time()})
             for i in range(self.settings.daemon.concurrency):
                 self._start_thread(self._worker, f"vaultd-job-{i}")
@@ -286,14 +350,16 @@ class Daemon:
                 job = self._work.get_nowait()
             except stdqueue.Empty:
                 break
-            if job is not None:
-                self.queue.requeue(job.id)
-                self._release(job.id)
+            for queued in job or ():
+                self.queue.requeue(queued.id)
+                self._release(queued.id)
         while time.monotonic() < deadline:
             with self._running_lock:
                 if not self._running:
                     break
             time.sleep(0.05)
+        if self.pool is not None:  # a compile still running is stopped; its job re-queued
+            self.pool.close(timeout=max(1.0, deadline - time.monotonic()))
         with self._running_lock:
             left = list(self._running)
         for job_id in left:

@@ -18,14 +18,16 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import signal
 import threading
-from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from vaultd import record_store
 from vaultd.config import Settings
@@ -36,6 +38,8 @@ from vaultd.pipeline.figure_crops import render_pending_figures
 from vaultd.vault import Vault
 
 log = logging.getLogger(__name__)
+A = TypeVar("A")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,13 @@ class JobOutcome:
         raise exc
 
 
+class CompileStoppedError(VaultdError):
+    """The pool was closed (the agent stopping) before a job's compile finished: nothing
+    is wrong with the item; it is compiled again at the next start."""
+
+    transient = True
+
+
 #: The worker's vault, settings and renderer, set once when it starts.
 _WORKER: dict[str, Any] = {}
 
@@ -78,7 +89,16 @@ _WORKER: dict[str, Any] = {}
 def _start_worker(vault: Vault, settings: Settings) -> None:
     from vaultd.pipeline.citations import renderer_for
 
+    # Ctrl-C in a terminal reaches the whole process group: the parent stops the workers
+    # (``close``); a worker interrupted on its own would only print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER.update(vault=vault, settings=settings, citer=renderer_for(vault, settings))
+
+
+def worker_state() -> tuple[Vault, Settings]:
+    """In a worker process: the vault and settings it was started for (for a function
+    handed to ``BulkCompiler.submit``)."""
+    return _WORKER["vault"], _WORKER["settings"]
 
 
 def _run_job(job: CompileJob) -> JobOutcome:
@@ -116,6 +136,7 @@ class BulkCompiler:
         self.workers = max(1, workers or os.cpu_count() or 2)
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
+        self._closed = False
 
     def __enter__(self) -> BulkCompiler:
         return self
@@ -126,6 +147,9 @@ class BulkCompiler:
 
     def _pool(self) -> ProcessPoolExecutor:
         with self._lock:
+            if self._closed:
+                raise CompileStoppedError("the compile workers were stopped; the item is "
+                                          "compiled at the next start")
             if self._executor is None:
                 self._executor = ProcessPoolExecutor(
                     max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
@@ -141,11 +165,33 @@ class BulkCompiler:
         for future in started if wait else ():
             future.result()
 
-    def close(self) -> None:
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self, timeout: float | None = None) -> None:
+        """Stop the workers: jobs not started are cancelled; running ones are waited for,
+        at most ``timeout`` seconds when given (then the workers are terminated: a note is
+        written whole or not at all, so nothing is left half-written). Callers waiting on a
+        job get ``CompileStoppedError``. The pool cannot be used again."""
         with self._lock:
             executor, self._executor = self._executor, None
-        if executor is not None:
+            self._closed = True
+        if executor is None:
+            return
+        if timeout is None:
             executor.shutdown(wait=True, cancel_futures=True)
+            return
+        workers = multiprocessing.active_children()  # the pool's (the agent starts no other)
+        executor.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + timeout
+        for proc in workers:
+            proc.join(max(0.0, deadline - time.monotonic()))
+        for proc in workers:
+            if proc.is_alive():
+                log.info("compile worker %s stopped mid-compile", proc.pid)
+                proc.terminate()
+                proc.join(2.0)
 
     def _restart(self, broken: ProcessPoolExecutor) -> None:
         with self._lock:
@@ -171,18 +217,37 @@ class BulkCompiler:
         for job in retry:  # one at a time: the one that kills a worker is found
             yield from self._collect(self._submit([job]), None)
 
+    def submit(self, fn: Callable[[A], R], arg: A) -> Future[R]:
+        """Run ``fn(arg)`` (a module-level function: it is pickled by name) in a worker,
+        which may read its vault and settings with ``worker_state``. A pool a crash broke is
+        replaced; a closed one raises ``CompileStoppedError``."""
+        pool = self._pool()
+        try:
+            return pool.submit(fn, arg)
+        except BrokenProcessPool:
+            self._restart(pool)
+            return self._pool().submit(fn, arg)
+        except RuntimeError as exc:  # "cannot schedule new futures after shutdown"
+            if self._closed:
+                raise CompileStoppedError(str(exc)) from None
+            raise
+
     def draw_figures(self, cite_keys: Sequence[str]) -> int:
         """Draw the figure crops compiles left pending, in the workers; how many."""
-        if not cite_keys:
+        if not cite_keys or self._closed:
             return 0
-        pool = self._pool()
-        futures = [pool.submit(_draw_figures, k) for k in cite_keys]
+        try:
+            pool = self._pool()
+            futures = [pool.submit(_draw_figures, k) for k in cite_keys]
+        except (CompileStoppedError, RuntimeError):  # closed meanwhile: drawn next compile
+            return 0
         drawn = 0
         for future in as_completed(futures):
             try:
                 drawn += future.result()
-            except BrokenProcessPool:
-                self._restart(pool)
+            except (BrokenProcessPool, CancelledError):
+                if not self._closed:
+                    self._restart(pool)
                 break
         return drawn
 
@@ -190,7 +255,12 @@ class BulkCompiler:
         if not jobs:
             return {}
         pool = self._pool()
-        return {pool.submit(_run_job, j): j for j in jobs}
+        try:
+            return {pool.submit(_run_job, j): j for j in jobs}
+        except RuntimeError as exc:  # "cannot schedule new futures after shutdown"
+            if self._closed:
+                raise CompileStoppedError(str(exc)) from None
+            raise
 
     def _collect(self, futures: dict[Future[JobOutcome], CompileJob],
                  retry: list[CompileJob] | None) -> Iterator[JobOutcome]:
@@ -198,8 +268,12 @@ class BulkCompiler:
         for future in as_completed(futures):
             job = futures[future]
             try:
-                yield future.result()
-            except BrokenProcessPool:
+                outcome = future.result()
+            except (BrokenProcessPool, CancelledError):
+                if self._closed:  # stopped, not crashed: the item is not at fault
+                    raise CompileStoppedError(
+                        f"{job.cite_key}: the compile workers were stopped; it is compiled "
+                        "at the next start") from None
                 broken = self._executor
                 if retry is not None:
                     retry.append(job)
@@ -208,6 +282,8 @@ class BulkCompiler:
                     yield JobOutcome(job.cite_key, error=f"{pdf}: the PDF crashed the parser; "
                                      "check that it opens in a PDF viewer and download it "
                                      "again", error_type="ParseError")
+            else:
+                yield outcome
         if broken is not None:
             self._restart(broken)
 

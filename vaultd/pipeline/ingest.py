@@ -76,6 +76,7 @@ class Compiled:
     result: CompileResult | None = None
     error: str | None = None
     skipped: bool = False
+    transient: bool = False  # the error may pass if tried again later
 
 
 @dataclass
@@ -201,7 +202,8 @@ def _compile(vault: Vault, settings: Settings, out: IngestResult, *, refresh: bo
             except VaultdError as exc:
                 if not keep_going:
                     raise
-                out.compiled[r.cite_key] = Compiled(r.cite_key, error=str(exc))
+                out.compiled[r.cite_key] = Compiled(r.cite_key, error=str(exc),
+                                                    transient=exc.transient)
             else:
                 out.compiled[r.cite_key] = Compiled(r.cite_key, result)
                 out.warnings.extend(result.warnings)
@@ -226,7 +228,8 @@ def _compile_in_pool(vault: Vault, settings: Settings, out: IngestResult,
         if outcome.error is not None:
             if not keep_going:
                 outcome.raise_error()
-            out.compiled[outcome.cite_key] = Compiled(outcome.cite_key, error=outcome.error)
+            out.compiled[outcome.cite_key] = Compiled(outcome.cite_key, error=outcome.error,
+                                                      transient=outcome.transient)
             continue
         assert outcome.result is not None
         out.compiled[outcome.cite_key] = Compiled(outcome.cite_key, outcome.result)
