@@ -204,3 +204,24 @@ def test_the_report_counts_unreadable_pdfs_other_files_and_unreadable_entries(
     assert from_file.count("imported") == 1
     assert from_file.skipped == {"no attachment": 1, "unreadable entry": 1}
     assert record_store.load(vault, "k1").user["title"].origin == "refs.ris"
+
+
+def test_draft_verify_accepts_a_highlights_words_and_never_its_stored_text_that_differs(
+        vault: Vault, tmp_path: Path) -> None:
+    from vaultd.verify.draft import check_text
+
+    lib, _ = _library(tmp_path)
+    _import(vault, lib)
+    draft = ("As argued, attention is now an “integral part of compelling sequence modeling” "
+             "[@Doe.2020:attention, p. 1].\n\n"
+             "They speak of “integral part of” [@Doe.2020:attention].\n\n"
+             "Zotero's copy says “compelling sequence modelling and transduction” "
+             "[@Doe.2020:attention].\n")
+    first, second, third = check_text(vault, draft, "markdown").findings
+    assert first.kind == "OK" and first.highlight is None  # more than the highlight marks
+    assert second.kind == "OK" and second.highlight  # the very words of a highlight
+    assert "the words of your highlight (yellow, p. 12, from Zotero)" in second.message
+    # the text Zotero stored ('modelling'), which the PDF does not print: never verified
+    assert third.kind == "MISQUOTED"
+    assert "the text Zotero stored for your highlight (red" in third.message
+    assert "not the PDF's" in third.message

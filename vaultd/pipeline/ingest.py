@@ -338,13 +338,16 @@ def enrich_after(vault: Vault, settings: Settings, cite_keys: list[str]) -> list
     except ImportError:
         return ["enrichment module not installed; chunks stay pending"]
     messages: list[str] = []
+    changed: list[str] = []  # notes the LLM's text went into (none while it is down)
     for key in cite_keys:
         result = enrich_note(vault, settings, key)
         hint = getattr(result, "hint", None) or getattr(result, "message", None)
         if hint:
             messages.append(f"{key}: {hint}")
-    if cite_keys:
-        _index(vault, settings, [vault.note_path(k) for k in cite_keys if vault.note_path(k).is_file()])
+        if getattr(result, "enriched", 1) or getattr(result, "cached", 1):
+            changed.append(key)
+    if changed:
+        _index(vault, settings, [vault.note_path(k) for k in changed if vault.note_path(k).is_file()])
     return messages
 
 

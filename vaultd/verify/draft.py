@@ -32,6 +32,7 @@ from vaultd.notes.pages import page_locator
 from vaultd.trust import record_verified
 from vaultd.vault import Vault, atomic_write_text
 from vaultd.verify.draft_works import Works as Works  # callers import it from here
+from vaultd.verify.highlight_quotes import STORED_BY, described, marking, stored_only
 from vaultd.verify.locators import on_page, pdf_index, rewrite_pages, where
 from vaultd.verify.match import Passages, match_form, quote_parts, source_words, word_diff
 
@@ -54,6 +55,7 @@ class DraftFinding:
     fix: str | None = None
     chunk_id: str | None = None
     page: str | None = None
+    highlight: str | None = None  # an OK quote that is the words of this highlight (its key)
 
     def line_text(self) -> str:
         keys = ",".join(self.keys)
@@ -147,8 +149,11 @@ class _Checker:
             if locator and prov.start is None and not any(on_page(locator, c) for c in places):
                 self.wrong_page(q, key, locator, places)
             else:
-                self.add("OK", q.line, [key], f"“{shown}” is on {where(prov)}{inserted}"
-                         if page else f"“{shown}” found{inserted}", chunk_id=chunks[0].id, page=page)
+                marked = marking(chunks, parts)
+                mark = f"; the words of {described(*marked)}" if marked else ""
+                self.add("OK", q.line, [key], f"“{shown}” is on {where(prov)}{inserted}{mark}"
+                         if page else f"“{shown}” found{inserted}{mark}", chunk_id=chunks[0].id,
+                         page=page, highlight=(marked[1].key or "") if marked else None)
                 if len(chunks) == 1:
                     self.comment_after(q, key, chunks[0])
             return
@@ -182,6 +187,10 @@ class _Checker:
                 self.edit(q.span[0], q.span[1], _written(exact, self.fmt))
             # the words the quote stands for, not the context the near passage holds
             differs = word_diff(whole, match_form(exact) if whole_quote else near.source)
+            stored = stored_only([chunk], parts)
+            if stored is not None:  # the reader's stored text, which the PDF does not print
+                differs += (f" (the text {STORED_BY.get(stored[1].source, 'the reader')} "
+                            f"stored for {described(*stored)}, not the PDF's)")
             self.add("MISQUOTED", q.line, [key],
                      f"differs from {key} {where(chunk.provenance)}: {differs}",
                      fix=f"quote the source: “{_short(exact, 300)}”", chunk_id=chunk.id,
