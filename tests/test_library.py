@@ -10,6 +10,7 @@ import random
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -261,3 +262,41 @@ def test_filtered_vector_search_finds_every_hit_there_is(server: LabServer,
         assert sorted(h.chunk_id for h in hits) == ["c0", "c1", "c2", "c3"]
     finally:
         conn.close()
+
+
+def test_mcp_recall_scope_library_and_cite_quote_fall_back_to_it(
+        server: LabServer, tmp_path: Path, as_member: object) -> None:
+    """An agent in bob's vault (which lacks alice's paper) finds it with
+    recall(scope="library"), and cite/quote answer for alice's key from the library."""
+    import anyio
+    from _mcp_support import result_text
+    from mcp import Client
+
+    from vaultd.mcp.server import build_server
+
+    alice = make_vault(tmp_path / "a", "vaswani2017attention")
+    as_member("alice")  # type: ignore[operator]
+    pub.publish_keys(alice, member_settings(server, "alice"), ["vaswani2017attention"])
+    bob = Vault(tmp_path / "b")
+    bob.init(default_config_toml())
+    as_member("bob")  # type: ignore[operator]
+    mcp_server = build_server(bob, member_settings(server, "bob"))
+
+    async def go() -> list[Any]:
+        with anyio.fail_after(30):
+            async with Client(mcp_server, read_timeout_seconds=30) as client:
+                return [await client.call_tool(name, args) for name, args in (
+                    ("recall", {"query": "inject information about position",
+                                "scope": "library"}),
+                    ("cite", {"cite_key": "vaswani2017attention", "format": "bibtex"}),
+                    ("quote", {"cite_key": "vaswani2017attention", "chunk_id": "p5s3c1"}),
+                    ("quote", {"cite_key": "nobody2020", "chunk_id": "p1s1c1"}))]
+
+    recall, cite, quote, unknown = anyio.run(go)
+    hit = recall.structured_content["hits"][0]
+    assert hit["chunk_id"] == "p5s3c1" and hit["published_by"] == ["alice"]
+    assert "title = {Attention Is All You Need}" in result_text(cite)
+    assert "% From the lab library, published by alice" in result_text(cite)
+    data = quote.structured_content
+    assert data["text"] == ATTENTION[2][3] and data["published_by"] == ["alice"]
+    assert unknown.is_error and "nobody2020" in result_text(unknown)

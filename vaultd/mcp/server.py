@@ -60,6 +60,13 @@ class _State:
     db: IndexDB | None = None
     notes: list[str] = field(default_factory=list)
     renderer: Any = None
+    lab: Any = None  # mcp.library.LibraryLink, made on first use
+
+    def library(self) -> Any:
+        from vaultd.mcp.library import LibraryLink  # lazy: psycopg only with a library
+
+        self.lab = self.lab or LibraryLink(self.settings)
+        return self.lab
 
     def citer(self) -> Any:
         """The vault's citation renderer (configured styles, stored renderings), built once
@@ -187,17 +194,27 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
         style), bibtex or csl-json. page: the in-text citation pointing at that page (4,
         "xii", "e123", "S12"), range ("4-5") or list ("4, 7-9"), within the work's pages;
         time (videos, e.g. "3:15"): pointing at that time."""
-        from vaultd.lookup import citation
+        from vaultd.lookup import UnknownKeyError, citation
 
         state.require_vault()
+        origin = None
         try:
-            c = citation(vault, cite_key, format, index_db=state.index_if_any(),
-                         renderer=state.citer(), page=None if page is None else str(page),
-                         time=time)
+            try:
+                c = citation(vault, cite_key, format, index_db=state.index_if_any(),
+                             renderer=state.citer(), page=None if page is None else str(page),
+                             time=time)
+            except UnknownKeyError:
+                if not state.library().configured or time:
+                    raise
+                c, origin = state.library().cite(cite_key, format, state.citer(),
+                                                 None if page is None else str(page))
         except VaultdError as exc:
             raise _tool_error(exc) from exc
         # A BibTeX answer stays a valid .bib: its labels are BibTeX comments.
         lines = [f"% {label}" if c.format == "bibtex" else label for label in c.labels]
+        if origin:
+            told = f"From the lab library, published by {', '.join(origin['published_by'])}"
+            lines.append(f"% {told}" if c.format == "bibtex" else told)
         if (page is not None or time) and c.intext:
             lines.append(f"In text: {c.intext}")
         lines.append(c.text.rstrip("\n"))
@@ -207,13 +224,24 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
     def recall(query: str, limit: int = 5, cite_key: str | None = None,
                author: str | None = None, year_min: int | None = None,
                year_max: int | None = None, kind: str | None = None,
-               chunk_type: str | None = None, recency: bool = True) -> dict[str, Any]:
+               chunk_type: str | None = None, recency: bool = True,
+               scope: Literal["vault", "library"] = "vault") -> dict[str, Any]:
         """Find passages in papers and the user's notes. kind: paper|note. limit 1-20.
         chunk_type: only paragraph|figure|table|reference|heading|… passages.
-        recency=false: no boost for recently edited notes."""
+        recency=false: no boost for recently edited notes. scope=library: the lab
+        library's works, published by the user's lab members."""
         from vaultd.index.search import RECENCY_HALF_LIFE_DAYS, RESCORE, Filters
         from vaultd.lookup.recall import recall as do_recall
 
+        if scope == "library":
+            from vaultd.lab.search import LibraryFilters  # lazy: psycopg only with a library
+
+            wanted = LibraryFilters(cite_key, author, year_min, year_max, chunk_type, kind)
+            try:
+                return state.library().recall(query, limit=limit, filters=wanted,  # type: ignore[no-any-return]
+                                              embedder=state.query_embedder())
+            except VaultdError as exc:
+                raise _tool_error(exc) from exc
         db = state.index()
         index_settings = state.settings.index if state.settings is not None else None
         half_life = (index_settings.recency_half_life_days if index_settings is not None
@@ -239,6 +267,7 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
     @server.tool()
     def quote(cite_key: str, chunk_id: str) -> dict[str, Any]:
         """Verbatim, hash-verified text of one chunk with page and provenance."""
+        from vaultd.lookup import UnknownKeyError
         from vaultd.lookup import quote as do_quote
 
         state.require_vault()
@@ -247,8 +276,13 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
                 citer = state.citer()
             except CitationError:  # no citation processor: the verbatim text is still served
                 citer = None
-            data = do_quote(vault, cite_key, chunk_id, index_db=state.index_if_any(),
-                            renderer=citer)
+            try:
+                data = do_quote(vault, cite_key, chunk_id, index_db=state.index_if_any(),
+                                renderer=citer)
+            except UnknownKeyError:
+                if not state.library().configured:
+                    raise
+                data = state.library().quote(cite_key, chunk_id, citer)
             return ({"warning": "; ".join(data["labels"]), **data} if data.get("labels")
                     else data)
         except VaultdError as exc:
