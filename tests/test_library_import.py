@@ -225,3 +225,32 @@ def test_draft_verify_accepts_a_highlights_words_and_never_its_stored_text_that_
     assert third.kind == "MISQUOTED"
     assert "the text Zotero stored for your highlight (red" in third.message
     assert "not the PDF's" in third.message
+
+
+def test_a_highlight_deleted_in_zotero_leaves_the_note_on_reimport_and_the_users_text_stays(
+        vault: Vault, tmp_path: Path) -> None:
+    lib, _ = _library(tmp_path)
+    _import(vault, lib)
+    key = "Doe.2020:attention"
+    path = vault.note_path(key)
+    warning = "> [!warning] Your highlight (red"
+    text = path.read_text(encoding="utf-8")
+    assert warning in text
+    # the user's comment on the passage, after its chunk block (docs/note-format.md)
+    at = text.index("<!-- /chunk -->\n", text.index(warning)) + len("<!-- /chunk -->\n")
+    path.write_text(text[:at] + "My remark on modelling.\n\n" + text[at:], encoding="utf-8")
+    c = lib.conn  # the red highlight deleted in Zotero
+    (gone,) = c.execute("SELECT itemID FROM itemAnnotations WHERE color = '#ff6666'").fetchone()
+    c.execute("DELETE FROM itemAnnotations WHERE itemID = ?", (gone,))
+    c.execute("DELETE FROM items WHERE itemID = ?", (gone,))
+    c.commit()
+    report = _import(vault, lib)
+    (updated,) = [o for o in report.outcomes if o.key == key]
+    assert updated.action == "updated" and "highlights" in updated.other
+    assert [h.text for h in record_store.load(vault, key).highlights] == ["integral part of"]
+    text = path.read_text(encoding="utf-8")
+    assert warning not in text and "sequence modelling" not in text.replace(
+        "My remark on modelling.", "")
+    assert "> [!quote] Your highlight (yellow, p. 12, from Zotero)" in text
+    assert "My remark on modelling." in text
+    assert _import(vault, lib).count("unchanged") == 2  # and then it is stable

@@ -85,6 +85,9 @@ class Highlight(_Model):
         default_factory=list, description="[left, bottom, right, top] per line, PDF user space")
     text: str | None = Field(None, description="the marked text as the source stored it")
     author: str | None = Field(None, description="a group member's name (group libraries)")
+    origin: str | None = Field(
+        None, description="the library it was brought from ('Zotero (My Library)'): a "
+                          "re-import of that library removes it once deleted there")
 
 
 class ChunkHighlight(_Model):

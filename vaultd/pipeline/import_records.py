@@ -8,7 +8,7 @@ fields it lacks or only read off the PDF.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,15 +73,29 @@ def update_record(meta: MetaFile, s: Sourced, at: str) -> RecordChange:
 
 
 def with_library(change: RecordChange, p: ItemPlan, highlights: Sequence[Highlight],
-                 notes: Mapping[tuple[str, str | None], dict[str, str]]) -> RecordChange:
+                 notes: Mapping[tuple[str, str | None], dict[str, str]],
+                 read: Collection[str] = ()) -> RecordChange:
     """The record with the library's other facts: its aliases, tags (the item's and its
-    collections'), the Zotero highlights of its PDF (those of the same annotation
-    replaced), and where it came from (``notes``: by origin, the item's notes brought in)."""
+    collections'), the Zotero highlights of its PDF, and where it came from (``notes``: by
+    origin, the item's notes brought in).
+
+    ``read``: the libraries (origins) whose annotations of the vault's very PDF were read
+    now: their highlights are the ones ``highlights`` holds, so one the record keeps from
+    them and they no longer have was deleted there and goes (the note's callout with it);
+    the highlights of a library not read now are kept. A highlight recorded before origins
+    were kept counts as read when every library the record came from was."""
     meta = change.meta
     aliases = list(dict.fromkeys([*meta.aliases, *p.aliases]))
     tags = list(dict.fromkeys([*meta.tags, *(t for s in p.members for t in s.item.tags)]))
     ours = {h.key for h in highlights if h.key}
-    marks = [*(h for h in meta.highlights if not (h.key and h.key in ours)), *highlights]
+    legacy = bool(read) and all(o.origin in read for o in meta.imported)
+
+    def replaced(h: Highlight) -> bool:
+        if h.key and h.key in ours:
+            return True
+        return h.source == "zotero" and (h.origin in read if h.origin else legacy)
+
+    marks = [*(h for h in meta.highlights if not replaced(h)), *highlights]
     origins = {(o.origin, o.item_key or o.key): o for o in meta.imported}
     for s in p.members:
         ident = (s.origin, s.item.origin.item_key or s.item.key)

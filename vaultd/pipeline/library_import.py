@@ -211,15 +211,19 @@ def _decide(vault: Vault, p: ItemPlan, old: MetaFile | None, at: str,
         meta = meta.model_copy(update={"pdf": vault.rel(vault.pdf_path(p.key)),
                                        "pdf_sha256": p.pdf_sha})
     marks: list[Highlight] = []
+    read: set[str] = set()  # the libraries whose annotations of the vault's PDF are read
     sha = meta.pdf_sha256
     for s in p.members:  # positions hold on the very PDF they were made on
         for a in s.item.attachments:
             if a.path is not None and sha is not None and shas.get(a.path) == sha:
-                marks += highlights_of(a.annotations, "zotero")
+                read.add(s.origin)
+                marks += [h.model_copy(update={"origin": s.origin})
+                          for h in highlights_of(a.annotations, "zotero")]
     if old is not None and old.pdf and p.pdf_sha and p.pdf_sha != old.pdf_sha256:
         p.notes.append("kept the vault's PDF: the library's differs from it")
     notes, known = _library_notes(p, meta)
-    change = with_library(RecordChange(meta, change.fields, change.kept), p, marks, known)
+    change = with_library(RecordChange(meta, change.fields, change.kept), p, marks, known,
+                          read)
     if copy_pdf is not None:
         change.other.append("pdf")
     if old is not None and not change.changed and not notes \
