@@ -294,7 +294,10 @@ def test_a_library_built_from_zoteros_own_schema_sql_reads(fixtures_dir: Path,
                                                            tmp_path: Path) -> None:
     schemas = _real_schema(fixtures_dir)
     if not schemas:
-        pytest.skip("no Zotero schema SQL under fixtures zotero/schema/<version>/")
+        pytest.skip(f"Zotero's own schema SQL is not in the shared fixtures: put system.sql, "
+                    f"userdata.sql and triggers.sql of a Zotero release (zotero/zotero: "
+                    f"resource/schema/) in {fixtures_dir / 'zotero' / 'schema'}/<userdata "
+                    "version>/ to check the generated libraries against them")
     for version, sql in schemas:
         lib = ZoteroLibrary(tmp_path / f"Zotero{version}", userdata=version, schema_sql=sql)
         _full_item(lib, tmp_path / str(version))
