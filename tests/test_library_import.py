@@ -254,3 +254,24 @@ def test_a_highlight_deleted_in_zotero_leaves_the_note_on_reimport_and_the_users
     assert "> [!quote] Your highlight (yellow, p. 12, from Zotero)" in text
     assert "My remark on modelling." in text
     assert _import(vault, lib).count("unchanged") == 2  # and then it is stable
+
+
+def test_a_pdf_without_an_item_is_captured_as_a_dropped_pdf_and_counted(
+        vault: Vault, tmp_path: Path) -> None:
+    lib, _ = _library(tmp_path)
+    lib.attachment(None, "stored", "storage:smith2020orphan.pdf",
+                   content=pdf_bytes("Orphans of the library. A paper no item names."))
+    lib.attachment(None, "stored", "storage:gone.pdf", content=None)  # a file not there
+    dry = _import(vault, lib, dry_run=True)
+    assert dry.orphans == 1 and not list(vault.raw.glob("*.json"))
+    report = _import(vault, lib)
+    assert report.orphans == 1 and report.left_out["attachment without an item"] == 1
+    (orphan,) = [o for o in report.outcomes if o.items[0].startswith("PDF without an item")]
+    assert orphan.action == "imported" and orphan.compiled, orphan.messages
+    assert f"vaultd meta {orphan.key}" in orphan.messages[0]
+    note = parse_note(vault.note_path(orphan.key).read_text(encoding="utf-8"))
+    assert "Orphans of the library." in " ".join(c.text for c in note.chunks)
+    assert report.to_json()["orphans"] == 1
+    again = _import(vault, lib)  # found again, not captured twice
+    assert [o.action for o in again.outcomes if o.key == orphan.key] == ["unchanged"]
+    assert len(list(vault.wiki.glob("*.md"))) == 3

@@ -57,6 +57,9 @@ def _summary(r: ImportReport) -> str:
         compiled = sum(o.compiled for o in r.outcomes)
         parts += [f"{r.count('failed')} failed",
                   f"{compiled} PDF{'' if compiled == 1 else 's'} compiled"]
+    if r.orphans:
+        parts.append(f"{r.orphans} PDF{'' if r.orphans == 1 else 's'} without an item "
+                     + ("to capture" if r.dry_run else "captured"))
     if skipped:
         parts.append(f"skipped {sum(skipped.values())} ("
                      + ", ".join(f"{why} {n}" for why, n in skipped.items()) + ")")

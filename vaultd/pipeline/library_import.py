@@ -22,8 +22,8 @@ from pathlib import Path
 from vaultd import record_store
 from vaultd.capture import records
 from vaultd.config import Settings
-from vaultd.errors import NoteFormatError
-from vaultd.importers import ImportedItem, ImportResult
+from vaultd.errors import NoteFormatError, VaultdError
+from vaultd.importers import Attachment, ImportedItem, ImportResult
 from vaultd.library_bib import export_library_bib
 from vaultd.models import Highlight, MetaFile
 from vaultd.notes.imported import LibraryNote, with_library_notes
@@ -32,7 +32,7 @@ from vaultd.pipeline.capture_store import CaptureResult, Status
 from vaultd.pipeline.highlights import highlights_of
 from vaultd.pipeline.import_plan import ItemPlan, Sourced, VaultEntry, plan
 from vaultd.pipeline.import_records import RecordChange, new_record, update_record, with_library
-from vaultd.pipeline.ingest import IngestResult, finish
+from vaultd.pipeline.ingest import IngestResult, finish, process
 from vaultd.statedb import open_state_db
 from vaultd.vault import Vault, atomic_copy, atomic_write_text, file_sha256, synced_at_end
 
@@ -76,6 +76,7 @@ class ImportReport:
     problems: list[str] = field(default_factory=list)  # entries the reader could not read
     left_out: dict[str, int] = field(default_factory=dict)  # trash, feeds, standalone notes
     unreadable: int = 0  # entries skipped by the reader
+    orphans: int = 0  # PDFs without a parent item, captured (with a dry run: to capture)
     seconds: dict[str, float] = field(default_factory=dict)  # planning, records, notes
 
     def count(self, action: str) -> int:
@@ -96,6 +97,7 @@ class ImportReport:
                 "imported": self.count("imported"), "updated": self.count("updated"),
                 "unchanged": self.count("unchanged"), "failed": self.count("failed"),
                 "compiled": sum(o.compiled for o in self.outcomes), "skipped": self.skipped,
+                "orphans": self.orphans,
                 "left_out": self.left_out, "problems": self.problems, "seconds": self.seconds,
                 "items": [o.to_json() for o in self.outcomes]}
 
@@ -152,8 +154,11 @@ def import_library(vault: Vault, settings: Settings, result: ImportResult, *,
     report = ImportReport(result.source, dry_run, left_out=dict(result.skipped),
                           problems=[str(p) for p in result.problems],
                           unreadable=sum(p.skipped for p in result.problems))
-    if result.orphans:
-        report.left_out["attachment without an item"] = len(result.orphans)
+    orphans = [a for a in result.orphans
+               if a.is_pdf and a.path is not None and not a.missing]  # captured alone
+    if len(result.orphans) > len(orphans):
+        report.left_out["attachment without an item"] = len(result.orphans) - len(orphans)
+    report.orphans = len(orphans)
     started = time.monotonic()
     sourced = [Sourced(item, *origin_of(result, item)) for item in result.items]
     shas = {a.path: _pdf_sha(a.path) for s in sourced for a in s.item.pdfs if a.path}
@@ -169,6 +174,7 @@ def import_library(vault: Vault, settings: Settings, result: ImportResult, *,
     with synced_at_end():
         started = time.monotonic()
         captured = _write(vault, works, progress)
+        captured += _capture_orphans(vault, settings, orphans, captured, report)
         report.seconds["records"] = round(time.monotonic() - started, 2)
         started = time.monotonic()
         out = IngestResult(captured=captured)
@@ -188,6 +194,12 @@ def import_library(vault: Vault, settings: Settings, result: ImportResult, *,
         elif done is not None and done.error:
             w.outcome.messages.append(done.error)
             w.outcome.skipped = UNREADABLE_PDF if w.change.meta.pdf else w.outcome.skipped
+    for o in report.outcomes[len(works):]:  # the PDFs without an item
+        if (done := out.compiled.get(o.key)) is not None and done.result is not None:
+            o.compiled = done.result.parser is not None
+        elif done is not None and done.error:
+            o.messages.append(done.error)
+            o.skipped = UNREADABLE_PDF
     return report
 
 
@@ -294,6 +306,36 @@ def _write(vault: Vault, works: Sequence[_Work], progress: Progress | None
                 progress(done, len(works))
     finally:
         db.close()
+    return out
+
+
+def _capture_orphans(vault: Vault, settings: Settings, orphans: Sequence[Attachment],
+                     captured: Sequence[CaptureResult], report: ImportReport
+                     ) -> list[CaptureResult]:
+    """Each PDF without a parent item captured as a dropped PDF is (its first page, the
+    identifiers it prints asked of the sources; ``ingest.process``), compiled with the
+    rest. A PDF already in the vault is found again, not captured twice."""
+    out: list[CaptureResult] = []
+    seen = {r.cite_key for r in captured}
+    for a in orphans:
+        assert a.path is not None
+        label = f"PDF without an item: {a.path.name}"
+        try:
+            got = process(vault, settings, str(a.path), compile=False, index=False)
+        except VaultdError as exc:
+            report.outcomes.append(ItemOutcome(a.path.name, "failed", None, [label],
+                                               pdf=str(a.path), messages=[str(exc)]))
+            continue
+        for r in got.captured:
+            if r.cite_key in seen:
+                continue
+            seen.add(r.cite_key)
+            out.append(r)
+            action = "imported" if r.status == "created" else "unchanged"
+            report.outcomes.append(ItemOutcome(
+                r.cite_key, action, r.meta.title, [label], pdf=str(a.path),
+                messages=["no item in the library: its metadata is the PDF's and the "
+                          f"sources'; correct it with `vaultd meta {r.cite_key} --set …`"]))
     return out
 
 
