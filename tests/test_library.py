@@ -14,9 +14,9 @@ from typing import Any
 
 import psycopg
 import pytest
-
 from _labserver import LabServer, lab_server
 from test_index_support import ATTENTION, DROPOUT, paper
+
 from vaultd.cli import main_group, run_command
 from vaultd.config import Settings, default_config_toml, load_settings
 from vaultd.errors import LibraryError
@@ -71,7 +71,10 @@ def cli(args: list[str], env: dict[str, str], monkeypatch: pytest.MonkeyPatch,
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     monkeypatch.setattr(sys, "argv", ["vaultd", *args])
-    code = run_command(main_group)
+    try:
+        code = run_command(main_group)
+    except SystemExit as exc:  # verify exits 1 on drift by raising SystemExit
+        code = int(exc.code or 0)
     out = capsys.readouterr()
     return code, out.out, out.err
 
@@ -300,3 +303,48 @@ def test_mcp_recall_scope_library_and_cite_quote_fall_back_to_it(
     data = quote.structured_content
     assert data["text"] == ATTENTION[2][3] and data["published_by"] == ["alice"]
     assert unknown.is_error and "nobody2020" in result_text(unknown)
+
+
+def test_verify_library_reports_drift_both_ways(
+        server: LabServer, tmp_path: Path, as_member: object, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    alice = make_vault(tmp_path / "a", "vaswani2017attention")
+    as_member("alice")  # type: ignore[operator]
+    pub.publish_keys(alice, member_settings(server, "alice"), ["vaswani2017attention"])
+    env = {"VAULTD_LIBRARY_URL": server.url("alice"), "PGPASSWORD": "pw-alice"}
+    code, out, _ = cli(["--vault", str(alice.root), "verify", "--library"], env, monkeypatch,
+                       capsys)
+    assert code == 0, out
+    # the library's copy changed there, and the note recompiled with one chunk fewer and a new one
+    admin = connect(server.url(), autocommit=True)
+    admin.execute(f"UPDATE {SCHEMA}.chunks SET text = 'Something else.' WHERE chunk_id = 'p1s1c1'")
+    admin.close()
+    paper(alice, "vaswani2017attention", ATTENTION_TITLE, [("Ashish", "Vaswani")], 2017,
+          [ATTENTION[0], ATTENTION[1], ("p6s4c1", 6, "4 Why", "Self-attention is fast.")])
+    code, out, _ = cli(["--vault", str(alice.root), "verify", "--library", "--json"], env,
+                       monkeypatch, capsys)
+    assert code == 1
+    findings = {(f["kind"], f["chunk_id"]) for f in json.loads(out)["findings"]}
+    assert findings == {("DRIFT", "p1s1c1"), ("MISSING", "p5s3c1"), ("MISSING", "p6s4c1")}
+    status = pub.status(alice, member_settings(server, "alice"))
+    assert status.behind == ["vaswani2017attention"]
+    assert status.unpublished == ["srivastava2014dropoutn"]
+
+
+def test_an_ingested_work_is_published_after_compile(server: LabServer, tmp_path: Path,
+                                                     as_member: object) -> None:
+    """The one pipeline composition (agent, capture, import) publishes what it compiled."""
+    from vaultd.pipeline.ingest import Compiled, IngestResult, finish
+
+    alice = make_vault(tmp_path / "a", "vaswani2017attention")
+    as_member("alice")  # type: ignore[operator]
+    settings = member_settings(server, "alice")
+    out = IngestResult(captured=[], failed=[], errors={})
+    out.compiled["vaswani2017attention"] = Compiled("vaswani2017attention")
+    finish(alice, settings, out, compile=True, index=False)
+    assert out.warnings == []
+    conn = open_library(server.url("alice"))
+    try:
+        assert lab_read.work(conn, "lab", "vaswani2017attention") is not None
+    finally:
+        conn.close()

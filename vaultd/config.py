@@ -184,7 +184,8 @@ class LibrarySettings(_Section):
         "lab", pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$",
         description="the group this vault publishes to and searches (a library holds many)")
     publish: bool = Field(
-        True, description="vaultd run publishes each work to the library after compile")
+        True, description="publish each work to the library after it is compiled (vaultd "
+        "run, capture, import); false: only `vaultd library publish`")
     share_pdfs: bool = Field(
         False, description="publish the PDFs too (else only their SHA-256 and the publisher)")
     publish_notes: bool = Field(

@@ -32,13 +32,16 @@ def _line(f: Finding) -> str:
               help="Check a draft (.tex, .md, .qmd, or a folder of them) against the vault; "
                    "repeat for several.")
 @click.option("--all", "show_all", is_flag=True, help="With --draft: list the OK quotes too.")
+@click.option("--library", "against_library", is_flag=True,
+              help="Check what the lab library holds of your works against your notes.")
 @click.option("--fix", is_flag=True,
               help="With --draft: rewrite misquoted quotes to the source's words and add "
                    "provenance comments to checked quotes (a .bak copy is written first).")
 @json_option
 @click.pass_context
 def verify_command(ctx: click.Context, cite_key: str | None, check_source: bool,
-                   drafts: tuple[Path, ...], show_all: bool, fix: bool, as_json: bool) -> None:
+                   drafts: tuple[Path, ...], show_all: bool, against_library: bool, fix: bool,
+                   as_json: bool) -> None:
     """Check that every quote in wiki/ still matches its recorded SHA-256.
 
     Re-wrapping a quote is fine; changing any character is DRIFT. Exit 0 when clean,
@@ -54,6 +57,7 @@ def verify_command(ctx: click.Context, cite_key: str | None, check_source: bool,
       vaultd verify --draft paper.tex
       vaultd verify --draft chapters/ --draft notes.md --json
       vaultd verify --draft paper.tex --fix
+      vaultd verify --library
     """
     vault = app(ctx).vault()
     if vault.exists():  # a broken config fails here too, with its one line, not later
@@ -67,7 +71,12 @@ def verify_command(ctx: click.Context, cite_key: str | None, check_source: bool,
         return
     if fix:
         raise click.UsageError("--fix works with --draft")
-    report = verify_notes(vault, cite_key)
+    if against_library:
+        from vaultd.pipeline.verify_library import verify_library  # lazy: psycopg
+
+        report = verify_library(vault, app(ctx).settings(vault), cite_key)
+    else:
+        report = verify_notes(vault, cite_key)
     if check_source:
         # Lazy: source checks load the PDF stack, which plain verify never needs.
         from vaultd.pipeline.verify_source import verify_sources

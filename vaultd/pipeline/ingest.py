@@ -165,6 +165,13 @@ def finish(vault: Vault, settings: Settings, out: IngestResult, *, refresh: bool
     notes = list(dict.fromkeys([*out.notes, *touched]))
     if index and notes:
         _index(vault, settings, notes)
+    if compile and settings.library.url and settings.library.publish:
+        from vaultd.pipeline.publish import publish_after  # lazy: psycopg only with a library
+
+        warning = publish_after(vault, settings, [k for k, c in out.compiled.items()
+                                                  if not c.skipped and c.error is None])
+        if warning:
+            out.warnings.append(warning)
     return out
 
 
