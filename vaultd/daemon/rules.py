@@ -21,7 +21,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from vaultd.errors import ConfigError
 
-DEFAULT_ORDER = ("pdf.toml", "links.toml", "bib.toml")
+#: The shipped rule files in the order they are tried (others after, by name): the video
+#: rule before the library files, so yt-dlp's ``*.info.json`` stays a video.
+DEFAULT_ORDER = ("pdf.toml", "links.toml", "bib.toml", "video.toml", "zotero.toml")
 LINK_EXTENSIONS = (".url", ".webloc", ".txt", ".md")
 MAGIC_BYTES = 1024
 LINK_FILE_MAX_BYTES = 1 << 20
