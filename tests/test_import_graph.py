@@ -24,6 +24,7 @@ CORE = frozenset({
     "samplepdf"})
 DOMAIN = frozenset({
     "capture", "parse", "formats", "notes", "enrich", "video", "draft", "importers", "index",
+    "lab",
     "library_bib"})
 SERVICES = frozenset({"pipeline", "lookup", "verify"})
 INTERFACES = frozenset({"cli", "daemon", "mcp", "bridge", "__main__"})
