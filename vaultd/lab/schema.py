@@ -177,10 +177,24 @@ def migrate(conn: psycopg.Connection[Any], where: str,
             raise LibraryError(f"`vaultd library init` at {where} needs a role that may create "
                                f"the vector extension, a schema and roles: {exc}") from exc
         done.append(f"schema version {number}: {what}")
+    _check_pgvector(conn, where)
     for model, dim in models:
         if add_model(conn, model, dim):
             done.append(f"vector index for {model} ({dim} dimensions)")
     return done
+
+
+PGVECTOR_MIN = (0, 8)
+
+
+def _check_pgvector(conn: psycopg.Connection[Any], where: str) -> None:
+    """pgvector ≥ 0.8: filtered searches rely on its iterative index scans."""
+    row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+    version = tuple(int(p) for p in str(row[0]).split(".")[:2] if p.isdigit()) if row else ()
+    if version < PGVECTOR_MIN:
+        have = f"pgvector {row[0]}" if row else "no pgvector"
+        raise LibraryError(f"the library at {where} has {have}: vaultd needs pgvector ≥ 0.8 "
+                           "(ALTER EXTENSION vector UPDATE, or install a newer one)")
 
 
 def index_name(model: str) -> str:
