@@ -17,6 +17,7 @@ machine directory, so the queue, capture records and enrichment cache are kept.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 import shutil
@@ -40,6 +41,7 @@ def state_home() -> Path:
     override = os.environ.get(STATE_ENV)
     if override:
         return Path(override).expanduser()
+    # lazy: platformdirs costs 17 ms at import
     import platformdirs
 
     return Path(platformdirs.user_state_dir("vaultd", appauthor=False))
@@ -60,8 +62,6 @@ def vault_id(vault_dir: Path) -> str:
         tmp.write_text(value + "\n", encoding="utf-8")
         tmp.replace(path)
     except OSError:
-        import hashlib
-
         return "path-" + hashlib.sha256(str(vault_dir.resolve()).encode()).hexdigest()[:24]
     return value
 

@@ -21,6 +21,8 @@ from anyascii import anyascii
 
 from vaultd.citekey import key_to_filename
 from vaultd.errors import VaultError
+from vaultd.index_generation import current_index
+from vaultd.sync_conflicts import conflict_original
 
 VAULT_ENV = "VAULTD_VAULT"
 
@@ -66,6 +68,7 @@ class Vault:
     @property
     def machine_dir(self) -> Path:
         """This machine's state for the vault, outside it (``vaultd.machine``)."""
+        # lazy: vaultd.machine costs 8 ms at import (pulls in logging)
         from vaultd.machine import machine_dir
 
         return machine_dir(self.state_dir)
@@ -77,8 +80,6 @@ class Vault:
     @property
     def index_db(self) -> Path:
         """The live search index (``vaultd.index_generation``: a rebuild swaps in a new one)."""
-        from vaultd.index_generation import current_index
-
         return current_index(self.machine_dir)
 
     @property
@@ -143,8 +144,6 @@ class Vault:
     def sync_conflicts(self) -> list[tuple[str, str]]:
         """Sync tools' conflict copies in the vault (hidden folders skipped), each with the
         file it is a copy of, vault-relative (``vaultd.sync_conflicts``)."""
-        from vaultd.sync_conflicts import conflict_original
-
         found: list[tuple[str, str]] = []
         for folder, dirs, files in os.walk(self.root):  # one walk, hidden folders pruned
             dirs[:] = [d for d in dirs if not d.startswith(".")]

@@ -112,6 +112,7 @@ def _concatenated(value: str, strings: dict[str, str]) -> str:
 
 
 def _fields(entry: Any, strings: dict[str, str]) -> dict[str, Any]:
+    # lazy: bibtexparser costs 113 ms at import
     from bibtexparser.middlewares import RemoveEnclosingMiddleware
 
     unenclosed = entry.parser_metadata.get(RemoveEnclosingMiddleware.metadata_key()) or {}
@@ -129,6 +130,7 @@ def _fields(entry: Any, strings: dict[str, str]) -> dict[str, Any]:
 
 
 def _problem(block: Any, source: str) -> BibProblem:
+    # lazy: bibtexparser costs 113 ms at import
     from bibtexparser.exceptions import BlockAbortedException
 
     raw = block.raw or ""
@@ -155,8 +157,13 @@ def _problem(block: Any, source: str) -> BibProblem:
 def parse_bib_library(text: str, source: str = "<bib>") -> BibLibrary:
     """Every entry of a .bib text, and a problem (file, line, key) for each block that
     could not be read. Raises InputError when no entry could be read at all."""
+    # lazy: bibtexparser costs 113 ms at import
     from bibtexparser.entrypoint import parse_string
+
+    # lazy: bibtexparser costs 113 ms at import
     from bibtexparser.middlewares import MonthIntMiddleware, SeparateCoAuthors
+
+    # lazy: bibtexparser costs 113 ms at import
     from bibtexparser.model import Entry
 
     try:

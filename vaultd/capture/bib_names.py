@@ -76,6 +76,7 @@ def person(raw: str, *, drop_particles: bool = False) -> Author | None:
 
     ``von`` becomes the dropping particle (biblatex's default, useprefix=false), or the
     non-dropping one when the entry says ``options = {useprefix=true}``."""
+    # lazy: bibtexparser costs 113 ms at import
     from bibtexparser.middlewares.names import parse_single_name_into_parts
 
     s = " ".join(raw.split())

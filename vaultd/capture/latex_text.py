@@ -35,6 +35,7 @@ _WORDS = {"TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2e", "BibTeX": "BibTeX
 def _latex() -> tuple[Any, Any, Any]:
     """(pylatexenc's latexwalker module, its macro context, the text converter); pylatexenc
     is imported on first use only."""
+    # lazy: pylatexenc.latex2text costs 28 ms at import
     from pylatexenc import latex2text, latexwalker, macrospec
 
     walker_db = latexwalker.get_default_latex_context_db()

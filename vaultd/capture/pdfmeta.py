@@ -125,6 +125,7 @@ def split_authors(value: str) -> list[str]:
 
 def read_pdf_meta(path: Path) -> PdfMeta:
     """Ids, title and embedded metadata of the PDF at ``path``; ParseError if unreadable."""
+    # lazy: pymupdf costs 173 ms at import
     import pymupdf
 
     try:

@@ -10,6 +10,7 @@ import click
 
 from vaultd.cli import main_group
 from vaultd.cli.common import app, emit_json, json_option, load_checked_settings, stderr
+from vaultd.secrets import bridge_token
 
 
 @main_group.group("bridge", invoke_without_command=True)
@@ -30,6 +31,7 @@ def bridge_group(ctx: click.Context, port: int | None) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
+    # lazy: vaultd.bridge.server costs 610 ms at import (pulls in uvicorn, anyio, asyncio, subprocess)
     from vaultd.bridge.server import BridgeServer
 
     vault = app(ctx).vault()
@@ -51,8 +53,6 @@ def bridge_group(ctx: click.Context, port: int | None) -> None:
 @click.pass_context
 def token_command(ctx: click.Context, reset: bool) -> None:
     """Print the bridge token (made on first use; kept in <state dir>/secrets/, mode 0600)."""
-    from vaultd.secrets import bridge_token
-
     vault = app(ctx).vault()
     vault.require()
     click.echo(bridge_token(vault, reset=reset))
@@ -66,9 +66,9 @@ def token_command(ctx: click.Context, reset: bool) -> None:
 @click.pass_context
 def status_command(ctx: click.Context, as_json: bool) -> None:
     """Whether a bridge answers on the configured port, and what it reports. Exit 1 if none."""
+    # lazy: httpx costs 315 ms at import
     import httpx
 
-    from vaultd.secrets import bridge_token
 
     vault = app(ctx).vault()
     vault.require()

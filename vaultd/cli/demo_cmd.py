@@ -16,7 +16,10 @@ import click
 from vaultd.cli import main_group
 from vaultd.cli.common import app, emit_json, json_option, stderr
 from vaultd.config import default_config_toml
+from vaultd.daemon.queue import JobQueue
 from vaultd.errors import VaultdError
+from vaultd.samplepdf import write_sample_paper
+from vaultd.statedb import open_state_db
 from vaultd.vault import Vault
 
 POLL_SECONDS = 0.1
@@ -48,9 +51,6 @@ def _demo_dir(directory: str | None) -> Path:
 
 
 def _job_states(vault: Vault) -> list[tuple[str, str | None, str | None]]:
-    from vaultd.daemon.queue import JobQueue
-    from vaultd.statedb import open_state_db
-
     db = open_state_db(vault.state_db)
     try:
         return [(j.state, j.error, ",".join(j.cite_keys) or None) for j in JobQueue(db).jobs()]
@@ -59,7 +59,10 @@ def _job_states(vault: Vault) -> list[tuple[str, str | None, str | None]]:
 
 
 def _search(vault: Vault, query: str) -> dict[str, Any] | None:
+    # lazy: vaultd.index.search costs 186 ms at import (pulls in apsw, logging)
     from vaultd.index.search import hybrid_search
+
+    # lazy: vaultd.index.store costs 10 ms at import (pulls in apsw)
     from vaultd.index.store import open_index
 
     db = open_index(vault.index_db)
@@ -115,8 +118,6 @@ def demo_command(ctx: click.Context, directory: str | None, timeout: float, as_j
       vaultd demo            # ./vaultd-demo, or a new temp dir if that exists
       vaultd demo /tmp/try-vaultd
     """
-    from vaultd.samplepdf import write_sample_paper
-
     quiet = app(ctx).quiet
     vault = Vault(_demo_dir(directory))
     vault.init(default_config_toml())

@@ -52,6 +52,7 @@ def enrich_command(
       vaultd enrich vaswani2017attention --force --json
       vaultd enrich --pending
     """
+    # lazy: vaultd.pipeline.enrich costs 275 ms at import (pulls in asyncio, sqlite3)
     from vaultd.pipeline.enrich import enrich_note, enrich_pending
 
     if bool(cite_key) == pending:

@@ -26,6 +26,7 @@ def index_command(ctx: click.Context, rebuild: bool, as_json: bool) -> None:
       vaultd index
       vaultd index --rebuild --json
     """
+    # lazy: vaultd.pipeline.index costs 155 ms at import (pulls in apsw)
     from vaultd.pipeline.index import index_vault
 
     a = app(ctx)

@@ -6,6 +6,7 @@ import click
 
 from vaultd.cli import main_group
 from vaultd.cli.common import app, emit_json, json_option, load_checked_settings, stderr
+from vaultd.mcp.launch import serve
 
 
 @main_group.group("mcp", invoke_without_command=True)
@@ -27,7 +28,6 @@ def mcp_group(ctx: click.Context, http_port: int | None) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    from vaultd.mcp.launch import serve
 
     serve(app(ctx).vault_dir, http_port)
 
@@ -38,6 +38,7 @@ def mcp_group(ctx: click.Context, http_port: int | None) -> None:
 @click.pass_context
 def token_command(ctx: click.Context, reset: bool, as_json: bool) -> None:
     """Print the token HTTP clients send (made on first use; <state dir>/secrets/, mode 0600)."""
+    # lazy: vaultd.mcp.http costs 128 ms at import (pulls in uvicorn, asyncio, subprocess)
     from vaultd.mcp.http import MCP_PATH, client_config, mcp_token
 
     vault = app(ctx).vault()

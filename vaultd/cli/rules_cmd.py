@@ -39,6 +39,7 @@ def test_command(ctx: click.Context, file: Path, as_json: bool) -> None:
     Example:
       vaultd rules test Inbox/attention.url
     """
+    # lazy: vaultd.daemon.rules costs 49 ms at import (pulls in plistlib)
     from vaultd.daemon.rules import decide, load_rules, read_facts
 
     rules = load_rules(_user_dir(ctx))
@@ -78,6 +79,7 @@ def list_command(ctx: click.Context, as_json: bool) -> None:
     Example:
       vaultd rules list --json
     """
+    # lazy: vaultd.daemon.rules costs 49 ms at import (pulls in plistlib)
     from vaultd.daemon.rules import load_rules
 
     rules = load_rules(_user_dir(ctx))

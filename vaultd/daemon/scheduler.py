@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from vaultd.config import Settings
 from vaultd.daemon.queue import JobQueue
 from vaultd.models import VerifyReport
+from vaultd.pipeline.ingest import retry_pending_records
 from vaultd.vault import Vault, atomic_write_text
 
 log = logging.getLogger("vaultd.daemon")
@@ -44,7 +45,10 @@ def render_verify_report(notes: VerifyReport, sources: VerifyReport, when: dt.da
 
 def run_verify(vault: Vault) -> dict[str, Any]:
     """Note drift + source staleness → wiki/vaultd/verify-report.md; returns a summary."""
+    # lazy: vaultd.pipeline.verify_source costs 336 ms at import (pulls in yaml, rapidfuzz, subprocess, plistlib)
     from vaultd.pipeline.verify_source import verify_sources
+
+    # lazy: vaultd.verify costs 111 ms at import (pulls in yaml, apsw, subprocess, difflib)
     from vaultd.verify import verify_notes
 
     when = dt.datetime.now().astimezone()
@@ -65,6 +69,7 @@ def run_verify(vault: Vault) -> dict[str, Any]:
 def enrich_backlog(vault: Vault, settings: Settings) -> None:
     if not settings.enrich.enabled:
         return
+    # lazy: vaultd.pipeline.enrich costs 62 ms at import (pulls in asyncio, subprocess)
     from vaultd.pipeline.enrich import enrich_pending
 
     results = enrich_pending(vault, settings)
@@ -73,6 +78,7 @@ def enrich_backlog(vault: Vault, settings: Settings) -> None:
 
 
 def index_reconcile(vault: Vault, settings: Settings) -> None:
+    # lazy: vaultd.pipeline.index costs 49 ms at import (pulls in apsw)
     from vaultd.pipeline.index import index_vault
 
     index_vault(vault, settings)
@@ -82,7 +88,10 @@ def refresh_citations_if_styles_changed(vault: Vault, settings: Settings) -> int
     """At start: re-render every note's citations when the configured styles, a style
     file or the locale changed since the notes were rendered (one batch). Returns the
     notes updated."""
+    # lazy: vaultd.pipeline.citations costs 72 ms at import (pulls in subprocess, difflib)
     from vaultd.pipeline.citations import refresh_if_styles_changed as refresh
+
+    # lazy: vaultd.pipeline.citations costs 72 ms at import (pulls in subprocess, difflib)
     from vaultd.pipeline.citations import renderer_for as citations
     renderer = citations(vault, settings)
     try:
@@ -107,7 +116,10 @@ class ScheduledAgent(Protocol):
 
 
 def start_scheduler(daemon: ScheduledAgent) -> Any:
+    # lazy: apscheduler costs 49 ms at import
     from apscheduler.schedulers.background import BackgroundScheduler
+
+    # lazy: apscheduler costs 49 ms at import
     from apscheduler.triggers.cron import CronTrigger
 
     vault, settings = daemon.vault, daemon.settings
@@ -140,7 +152,6 @@ def start_scheduler(daemon: ScheduledAgent) -> Any:
         if due:
             log.info("retry pass: %d transient failure(s) due", due)
         # PDFs saved while every metadata source was down: ask again, recompile.
-        from vaultd.pipeline.ingest import retry_pending_records
 
         refreshed = retry_pending_records(vault, settings)
         if refreshed:

@@ -158,7 +158,10 @@ class InboxWatcher:
                 self._on_wiki_change(path)
 
     def start(self) -> None:
+        # lazy: watchdog costs 75 ms at import
         from watchdog.events import FileSystemEvent, FileSystemEventHandler
+
+        # lazy: watchdog costs 75 ms at import
         from watchdog.observers import Observer
 
         outer = self

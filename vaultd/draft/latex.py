@@ -51,6 +51,7 @@ _MARKS = {"``": ("latex-quotes", True), "''": ("latex-quotes", False),
 def _walker(verb: bool) -> tuple[Any, Any]:
     """(pylatexenc's latexwalker module, a context with the citation and quote commands);
     ``verb=False`` reads ``\\verb`` as a plain command."""
+    # lazy: pylatexenc.latexwalker costs 5 ms at import
     from pylatexenc import latexwalker, macrospec
 
     db = latexwalker.get_default_latex_context_db()

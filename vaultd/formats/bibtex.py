@@ -429,9 +429,16 @@ def fields(work: Work) -> list[tuple[str, str]]:
 
 def to_bibtex(work: Work, cite_key: str) -> str:
     """The BibTeX entry of ``work`` keyed ``cite_key`` (ends with a newline)."""
+    # lazy: bibtexparser costs 113 ms at import
     from bibtexparser.entrypoint import write_string
+
+    # lazy: bibtexparser costs 113 ms at import
     from bibtexparser.library import Library
+
+    # lazy: bibtexparser costs 113 ms at import
     from bibtexparser.model import Entry, Field
+
+    # lazy: bibtexparser costs 113 ms at import
     from bibtexparser.writer import BibtexFormat
 
     # A month macro (jan, feb, …) is written bare: braced it would be the text "may".

@@ -61,6 +61,7 @@ class OllamaEmbedder:
         # Made on first use, and without loading the CA bundle for a plain-http host (a
         # local Ollama): building a verifying TLS context costs ≈ 0.1 s of every compile.
         if self._http is None:
+            # lazy: httpx costs 315 ms at import
             import httpx
 
             verify = self.host.startswith("https:")
@@ -71,6 +72,7 @@ class OllamaEmbedder:
         return f"{kind}: " if self.model.startswith("nomic-embed") else ""
 
     def _embed(self, texts: Sequence[str]) -> list[list[float]]:
+        # lazy: httpx costs 315 ms at import
         import httpx
 
         out: list[list[float]] = []

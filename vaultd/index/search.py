@@ -189,6 +189,7 @@ def warm_matrix(db: IndexDB) -> Any:
     One exact mat-vec product over 100k x 384 float32 takes ~5 ms here; a binary-quantised
     prefilter was measured slower (gathering the re-rank rows costs more than it saves).
     """
+    # lazy: numpy costs 254 ms at import
     import numpy as np
 
     if "matrix" in db.cache:
@@ -239,6 +240,7 @@ def cosine_of(db: IndexDB, qvec: Sequence[float], rowids: Sequence[int], *,
               warm: bool) -> dict[int, float]:
     """The query's similarity to each of ``rowids`` that has a vector, measured as the
     KNN side measures it (dot product on the warm matrix, cosine on sqlite-vec)."""
+    # lazy: numpy costs 254 ms at import
     import numpy as np
 
     if not rowids:
@@ -278,6 +280,7 @@ def complete_lists(ranked: dict[str, list[tuple[int, float]]],
 
 
 def _warm_knn(db: IndexDB, qvec: Sequence[float], k: int) -> list[tuple[int, float]]:
+    # lazy: numpy costs 254 ms at import
     import numpy as np
 
     rowids, mat = warm_matrix(db)

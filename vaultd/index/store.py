@@ -11,6 +11,7 @@ load, the index still works with BM25 only and says so in ``vec_error``.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,8 +131,6 @@ def apply_migrations(db: apsw.Connection,
 def _vec_extension_path() -> str:
     """sqlite-vec's bundled ``vec0`` library, found without importing ``sqlite_vec`` (whose
     ``__init__`` imports numpy: ~0.1 s at the MCP server's first recall)."""
-    import importlib.util
-
     spec = importlib.util.find_spec("sqlite_vec")
     if spec is None or spec.origin is None:
         raise ImportError("the sqlite-vec package is not installed")

@@ -13,11 +13,14 @@ from typing import Any
 
 from vaultd.citekey import key_to_filename
 from vaultd.errors import InputError, VaultdError
-from vaultd.formats import CitationRenderer
+from vaultd.formats import CitationRenderer, has_title, normalise_format, to_bibtex, to_csl_json
+from vaultd.formats.locators import check_locator, note_pages, record_pages
 from vaultd.index.store import IndexDB
 from vaultd.lookup.keys import UnknownKeyError, load_meta
 from vaultd.lookup.times import parse_time
 from vaultd.models import MetaFile
+from vaultd.notes.pages import printed_page
+from vaultd.trust import record_labels, record_verified
 from vaultd.vault import Vault
 
 CSL_JSON = "csl-json"  # an export format beside the citation styles
@@ -45,8 +48,6 @@ class Citation:
 
 def format_name(style: str, renderer: CitationRenderer) -> str:
     """The format asked for, in any case: bibtex, csl-json, or a configured/installed style."""
-    from vaultd.formats import normalise_format
-
     name = normalise_format(style)
     if name in (BIBTEX, CSL_JSON):
         return name
@@ -58,15 +59,13 @@ def format_name(style: str, renderer: CitationRenderer) -> str:
 
 def _labels(meta: MetaFile) -> list[str]:
     """Retracted, unverified, and the fields the user entered ("ENTERED BY YOU (…)")."""
+    # lazy: vaultd.capture.user costs 12 ms at import (pulls in plistlib)
     from vaultd.capture.user import entered_names
-    from vaultd.trust import record_labels
 
     return record_labels(meta, entered_names(meta))
 
 
 def _verified(meta: MetaFile) -> bool:
-    from vaultd.trust import record_verified
-
     return record_verified(meta)
 
 
@@ -84,8 +83,6 @@ def citation(vault: Vault, cite_key: str, style: str = BIBTEX, *,
     """``cite_key`` cited in ``style`` (any case): a configured or installed CSL style,
     ``bibtex`` or ``csl-json``; ``page`` adds the in-text citation pointing at that page,
     ``time`` (``3:15``, ``195``, ``1h2m3s``) at that time of a video."""
-    from vaultd.formats import has_title, to_bibtex, to_csl_json
-
     meta = load_meta(vault, cite_key, index_db=index_db)
     if page is not None:
         page = checked_page(vault, cite_key, meta, page)
@@ -111,8 +108,6 @@ def checked_page(vault: Vault, cite_key: str, meta: MetaFile, page: str) -> str:
     """``page`` as a checked, normalised locator (``vaultd.formats.locators``): within the
     record's page range when it has one, else within the pages its note's chunks are on;
     LocatorError otherwise."""
-    from vaultd.formats.locators import check_locator, note_pages, record_pages
-
     known = record_pages(meta.work.page)
     if known is None:
         labels, last = _note_pages(vault, cite_key)
@@ -131,7 +126,7 @@ def verified(meta: MetaFile) -> bool:
 def _note_pages(vault: Vault, cite_key: str) -> tuple[list[str], int]:
     """The printed labels of the pages a note's chunks are on, and its last PDF page (0
     when there is no readable note or it is a video's)."""
-    from vaultd.notes.pages import printed_page
+    # lazy: vaultd.notes.reader costs 26 ms at import (pulls in yaml)
     from vaultd.notes.reader import parse_note
 
     path = vault.note_path(cite_key)
@@ -189,8 +184,6 @@ def bibliography_of(vault: Vault, cite_keys: Iterable[str], style: str = BIBTEX,
                     ) -> Bibliography:
     """All entries joined (blank line between; CSL-JSON: one array), the citations with
     their labels, and the unknown keys with suggestions. Styles render in one batch."""
-    from vaultd.formats import has_title, to_bibtex, to_csl_json
-
     citer = renderer
     name = format_name(style, citer)
     metas: dict[str, MetaFile] = {}

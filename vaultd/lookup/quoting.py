@@ -11,14 +11,15 @@ from typing import Any
 from vaultd import record_store
 from vaultd.canonical import text_sha256
 from vaultd.errors import InputError, NoteFormatError, VaultdError
-from vaultd.formats import CitationRenderer
+from vaultd.formats import CitationRenderer, has_title
 from vaultd.index.store import IndexDB
 from vaultd.lookup.citing import labels, verified
 from vaultd.lookup.keys import UnknownKeyError, known_works, load_meta, suggest
 from vaultd.models import Chunk, Note
 from vaultd.notes.highlights import highlight_json
-from vaultd.notes.pages import chunk_warnings, page_locator, pdf_page_only
+from vaultd.notes.pages import chunk_warnings, page_locator, pdf_page_only, time_locator
 from vaultd.vault import Vault
+from vaultd.video.info import watch_link
 
 QUOTE_CONTRACT = (
     "Quote only `text` (verbatim from the PDF text layer, hash-checked). Paraphrase and "
@@ -32,6 +33,7 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: IndexDB | Non
     """The verbatim text of one chunk with its provenance, re-verified against its hash,
     and its in-text citation (first configured style) pointing at the printed page.
     ``renderer`` None (no citation processor here): the text is served without one."""
+    # lazy: vaultd.notes.reader costs 30 ms at import (pulls in yaml)
     from vaultd.notes.reader import parse_note
 
     path = vault.note_path(record_store.resolve(vault, cite_key) or cite_key)
@@ -95,9 +97,6 @@ def quote(vault: Vault, cite_key: str, chunk_id: str, *, index_db: IndexDB | Non
 def _video_quote(vault: Vault, note: Note, chunk: Chunk, index_db: IndexDB | None,
                  renderer: CitationRenderer | None) -> dict[str, Any]:
     """``quote`` of a video chunk: its time instead of a page, a link that plays it."""
-    from vaultd.notes.pages import time_locator
-    from vaultd.video.info import watch_link
-
     prov = chunk.provenance
     start = prov.start or 0.0
     cited = _quote_citation(vault, note.meta.cite_key, None, index_db, renderer, time=start)
@@ -129,7 +128,6 @@ def _quote_citation(vault: Vault, cite_key: str, page: str | None, index_db: Ind
     out: dict[str, Any] = {"metadata_verified": verified(meta),
                            "retracted": meta.work.retracted,
                            "labels": labels(meta), "citation": None, "citation_style": None}
-    from vaultd.formats import has_title
 
     if renderer is None:
         out["citation_error"] = "no citation processor: the text is served without a citation"

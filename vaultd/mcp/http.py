@@ -27,6 +27,7 @@ from vaultd.loopback import (
     header,
 )
 from vaultd.loopback.guard import Refusal, check_host, check_token
+from vaultd.mcp.server import build_server
 from vaultd.vault import Vault
 
 log = logging.getLogger("vaultd.mcp")
@@ -72,9 +73,9 @@ class McpHttpServer:
 
     def __init__(self, vault: Vault, settings: Settings | None, *, port: int | None = None,
                  warm: bool = False) -> None:
+        # lazy: mcp costs 1292 ms at import
         from mcp.server.transport_security import TransportSecuritySettings
 
-        from vaultd.mcp.server import build_server
 
         want = port if port is not None else (settings.mcp.port if settings else 7601)
         sock = bind_loopback(want, "[mcp] port")

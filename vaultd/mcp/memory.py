@@ -20,7 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 from vaultd.citekey import key_to_filename
 from vaultd.errors import ConfigError, InputError, VaultdError
-from vaultd.index.rows import AGENT_AUTHOR, agent_written
+from vaultd.index.rows import AGENT_AUTHOR, agent_written, delete_doc
+from vaultd.index.store import open_index
+from vaultd.notes.escape import escape, unescape
+from vaultd.notes.pages import page_locator, time_locator
 from vaultd.vault import Vault, atomic_write_text, safe_stem
 
 if TYPE_CHECKING:
@@ -65,6 +68,7 @@ def remember(vault: Vault, text: str, about: Sequence[str] = (), title: str | No
              now: datetime | None = None) -> dict[str, Any]:
     """Write ``text`` as a dated agent note about the ``about`` items (``cite_key`` or
     ``cite_key#chunk_id``) once its quotes check out, and index it; AgentNoteError if not."""
+    # lazy: vaultd.verify.draft costs 134 ms at import (pulls in yaml, sqlite3, subprocess)
     from vaultd.verify.draft import Works
 
     vault.require()
@@ -99,6 +103,7 @@ def remember(vault: Vault, text: str, about: Sequence[str] = (), title: str | No
 
 def _source(vault: Vault, works: Works, item: str) -> Source:
     """The work (and chunk) an ``about`` item names; AgentNoteError with hints if none."""
+    # lazy: vaultd.lookup costs 48 ms at import (pulls in sqlite3, subprocess)
     from vaultd.lookup import known_works, suggest
 
     key, _, chunk_id = item.removeprefix("@").partition("#")
@@ -122,6 +127,7 @@ def _source(vault: Vault, works: Works, item: str) -> Source:
 def check_quotes(vault: Vault, text: str, keys: Sequence[str], works: Works) -> DraftReport:
     """The draft checker's report on ``text`` (Markdown), quotations citing nothing checked
     against ``keys``; AgentNoteError naming every finding that is not OK or a warning."""
+    # lazy: vaultd.verify.draft costs 134 ms at import (pulls in yaml, sqlite3, subprocess)
     from vaultd.verify.draft import check_text
 
     checked = attributed(text, keys)
@@ -140,7 +146,10 @@ _BLANKS_RE = re.compile(r"[ \t]*")
 def attributed(text: str, keys: Sequence[str]) -> str:
     """``text`` with ``[@key1; @key2]`` after each quotation that cites nothing (a bare
     ``[p. 4]`` after it becomes ``[@key1, p. 4; …]``), so the checker tests it against them."""
+    # lazy: vaultd.draft.extract costs 88 ms at import (pulls in sqlite3, subprocess)
     from vaultd.draft.extract import extract
+
+    # lazy: vaultd.draft.markdown costs 17 ms at import
     from vaultd.draft.markdown import scan
 
     if not keys:
@@ -170,8 +179,6 @@ def attributed(text: str, keys: Sequence[str]) -> str:
 def _source_words(report: DraftReport, text: str) -> dict[int, str]:
     """Line → the source's own words for the misquote there: the checker's ``--fix`` edit
     (its ``fix`` message shows the passage in match form, hyphens dropped)."""
-    from vaultd.notes.escape import unescape
-
     return {text.count("\n", 0, e.start) + 1: unescape(e.new)
             for e in report.edits if e.end > e.start}  # not a provenance comment's insertion
 
@@ -196,6 +203,7 @@ def _agent(agent: str) -> str:
 def render_note(title: str, body: str, sources: Sequence[Source], *, agent: str,
                 created: str, about: Sequence[str]) -> str:
     """The note's Markdown: frontmatter, the text, then a "## Sources" list."""
+    # lazy: yaml costs 26 ms at import
     import yaml
 
     front = yaml.safe_dump(
@@ -210,16 +218,12 @@ def render_note(title: str, body: str, sources: Sequence[Source], *, agent: str,
 
 def _source_line(s: Source) -> str:
     """``[[key]]: Title``, or for a chunk ``[[key]], p. 4 (p4s2c1): “excerpt…”``."""
-    from vaultd.notes.escape import escape
-
     if s.chunk is None:
         return f"[[{key_to_filename(s.cite_key)}]]: {escape(s.title)}"
     return f"[[{key_to_filename(s.cite_key)}]], {_locator(s.chunk)} ({s.chunk.id}): “{escape(_excerpt(s.chunk.text))}”"
 
 
 def _locator(chunk: Chunk) -> str:
-    from vaultd.notes.pages import page_locator, time_locator
-
     prov = chunk.provenance
     if prov.start is not None:
         return f"at {time_locator(prov.start, prov.end)}"
@@ -251,7 +255,10 @@ def _index(vault: Vault, settings: Settings | None, path: Path) -> list[str]:
     """Index the new note now (when the vault has an index); warnings, never an error."""
     if not vault.index_db.is_file():
         return []
+    # lazy: vaultd.config costs 47 ms at import
     from vaultd.config import Settings
+
+    # lazy: vaultd.pipeline.index costs 37 ms at import
     from vaultd.pipeline.index import index_paths
 
     try:
@@ -335,6 +342,7 @@ _FRONT_RE = re.compile(r"---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|$)", re.S)
 
 
 def _front_title(path: Path) -> str | None:
+    # lazy: yaml costs 26 ms at import
     import yaml
 
     m = _FRONT_RE.match(path.read_text(encoding="utf-8", errors="replace"))
@@ -357,8 +365,6 @@ def _unindex(vault: Vault, rel: str) -> str | None:
     """Drop the note's passages from the index, as reconciling a deleted file does."""
     if not vault.index_db.is_file():
         return None
-    from vaultd.index.rows import delete_doc
-    from vaultd.index.store import open_index
 
     try:
         db = open_index(vault.index_db)

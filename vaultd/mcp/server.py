@@ -16,7 +16,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from vaultd import __version__
 from vaultd.errors import CitationError, VaultdError, disk_error
+from vaultd.index.embed import make_embedder
+from vaultd.mcp.args import check_arguments, coerce_arguments
+from vaultd.service_lock import service_running
 from vaultd.vault import Vault
 
 if TYPE_CHECKING:
@@ -73,12 +77,14 @@ class _State:
         even when tools run at the same time in worker threads."""
         with _CITER_LOCK:
             if self.renderer is None:
+                # lazy: vaultd.pipeline.citations costs 239 ms at import (pulls in pydantic, sqlite3, subprocess)
                 from vaultd.pipeline.citations import renderer_for
 
                 self.renderer = renderer_for(self.vault, self.settings)
             return self.renderer
 
     def require_vault(self) -> Vault:
+        # lazy: mcp costs 1292 ms at import
         from mcp.server.mcpserver.exceptions import ToolError
 
         try:
@@ -88,8 +94,10 @@ class _State:
                             "(VAULTD_VAULT).") from exc
 
     def index(self) -> IndexDB:
+        # lazy: mcp costs 1292 ms at import
         from mcp.server.mcpserver.exceptions import ToolError
 
+        # lazy: vaultd.index.store costs 7 ms at import (pulls in apsw)
         from vaultd.index.store import open_index
 
         vault = self.require_vault()
@@ -114,8 +122,6 @@ class _State:
 
     def query_embedder(self) -> Embedder | None:
         if self.embedder is False:
-            from vaultd.index.embed import make_embedder
-
             s = self.settings
             self.embedder = None if s is None else make_embedder(
                 s.index.embedding_provider, s.index.embedding_model,
@@ -124,6 +130,7 @@ class _State:
 
 
 def _tool_error(exc: VaultdError) -> Exception:
+    # lazy: mcp costs 1292 ms at import
     from mcp.server.mcpserver.exceptions import ToolError
 
     return ToolError(str(exc))
@@ -146,11 +153,12 @@ def _writing_tool() -> Iterator[None]:
 
 def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
     """The MCP server over ``vault`` (``settings`` None: keywords only, no embeddings)."""
+    # lazy: mcp costs 1292 ms at import
     from mcp.server.mcpserver import MCPServer
+
+    # lazy: mcp costs 1292 ms at import
     from mcp.server.mcpserver.exceptions import ToolError
 
-    from vaultd import __version__
-    from vaultd.mcp.args import check_arguments, coerce_arguments
 
     class CheckedServer(MCPServer):
         """Arguments checked against each tool's schema first (``vaultd.mcp.args``): a
@@ -194,6 +202,7 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
         style), bibtex or csl-json. page: the in-text citation pointing at that page (4,
         "xii", "e123", "S12"), range ("4-5") or list ("4, 7-9"), within the work's pages;
         time (videos, e.g. "3:15"): pointing at that time."""
+        # lazy: vaultd.lookup costs 285 ms at import (pulls in pydantic, apsw, sqlite3, subprocess)
         from vaultd.lookup import UnknownKeyError, citation
 
         state.require_vault()
@@ -230,7 +239,10 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
         chunk_type: only paragraph|figure|table|reference|heading|… passages.
         recency=false: no boost for recently edited notes. scope=library: the lab
         library's works, published by the user's lab members."""
+        # lazy: vaultd.index.search costs 289 ms at import (pulls in pydantic, apsw)
         from vaultd.index.search import RECENCY_HALF_LIFE_DAYS, RESCORE, Filters
+
+        # lazy: vaultd.lookup.recall costs 285 ms at import (pulls in pydantic, apsw, sqlite3, subprocess)
         from vaultd.lookup.recall import recall as do_recall
 
         if scope == "library":
@@ -267,7 +279,10 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
     @server.tool()
     def quote(cite_key: str, chunk_id: str) -> dict[str, Any]:
         """Verbatim, hash-verified text of one chunk with page and provenance."""
+        # lazy: vaultd.lookup costs 285 ms at import (pulls in pydantic, apsw, sqlite3, subprocess)
         from vaultd.lookup import UnknownKeyError
+
+        # lazy: vaultd.lookup costs 285 ms at import (pulls in pydantic, apsw, sqlite3, subprocess)
         from vaultd.lookup import quote as do_quote
 
         state.require_vault()
@@ -291,6 +306,7 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
     @server.tool()
     def bibliography(cite_keys: list[str], format: str = "bibtex") -> dict[str, Any]:
         """Citations for many keys at once (e.g. a references.bib); unknown keys listed."""
+        # lazy: vaultd.lookup costs 285 ms at import (pulls in pydantic, apsw, sqlite3, subprocess)
         from vaultd.lookup import bibliography_of
 
         state.require_vault()
@@ -308,6 +324,7 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
     @server.tool()
     def verify(cite_key: str | None = None) -> dict[str, Any]:
         """Drift report: do notes' quotes still match their hashes and sources?"""
+        # lazy: vaultd.verify costs 329 ms at import (pulls in pydantic, yaml, sqlite3, subprocess)
         from vaultd.verify import verify_notes
 
         state.require_vault()
@@ -323,6 +340,7 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
         each quote against the work it cites (OK with page and chunk, MISQUOTED with the
         words that differ, WRONG SOURCE, NOT IN SOURCE, WRONG PAGE), provenance comments
         (DRIFTED) and cited keys (UNKNOWN KEY, RETRACTED, NOTICE, UNVERIFIED)."""
+        # lazy: vaultd.verify.draft costs 665 ms at import (pulls in pydantic, yaml, sqlite3, subprocess)
         from vaultd.verify.draft import Works, check_text
 
         v = state.require_vault()
@@ -335,7 +353,10 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
     @server.tool()
     def status() -> dict[str, Any]:
         """Vault and index health: notes, chunks, pending jobs, vectors, embedding provider."""
+        # lazy: vaultd.index.store costs 7 ms at import (pulls in apsw)
         from vaultd.index.store import index_status
+
+        # lazy: vaultd.statedb costs 15 ms at import (pulls in sqlite3)
         from vaultd.statedb import job_counts
 
         v = state.require_vault()
@@ -360,9 +381,11 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
 
 def _memory_tools(server: MCPServer, state: _State) -> None:
     """remember/forget: the agent's own notes in ``[mcp] notes_dir`` (vaultd.mcp.memory)."""
+    # lazy: mcp costs 1292 ms at import
     from mcp.server.mcpserver import Context
 
     def notes_dir() -> str:
+        # lazy: vaultd.mcp.memory costs 437 ms at import (pulls in pydantic, apsw)
         from vaultd.mcp.memory import NOTES_DIR_DEFAULT
 
         return state.settings.mcp.notes_dir if state.settings is not None else NOTES_DIR_DEFAULT
@@ -376,6 +399,7 @@ def _memory_tools(server: MCPServer, state: _State) -> None:
         """Save your own note in the vault (shown as agent-written in recall). about: cite
         keys or cite_key#chunk_id it draws on. Quotes in text are checked first (a quote
         citing nothing is checked against about): a misquote is refused, nothing written."""
+        # lazy: vaultd.mcp.memory costs 437 ms at import (pulls in pydantic, apsw)
         from vaultd.mcp.memory import remember as write_note
 
         v = state.require_vault()
@@ -389,6 +413,7 @@ def _memory_tools(server: MCPServer, state: _State) -> None:
     def forget(note: str) -> dict[str, Any]:
         """Archive one of your notes (its path, file name or title from remember); only
         agent-written notes, never the user's. It leaves recall; the file is kept."""
+        # lazy: vaultd.mcp.memory costs 437 ms at import (pulls in pydantic, apsw)
         from vaultd.mcp.memory import forget as archive_note
 
         v = state.require_vault()
@@ -414,7 +439,7 @@ def _client_name(ctx: Any) -> str:
 def _agent_state(vault: Vault, settings: Settings | None) -> dict[str, Any]:
     """Whether the agent runs, its last verify, and where its MCP endpoint and browser
     bridge listen (read-only: nothing here starts or locks anything)."""
-    from vaultd.service_lock import service_running
+    # lazy: vaultd.statedb costs 15 ms at import (pulls in sqlite3)
     from vaultd.statedb import daemon_meta
 
     running = bool(service_running(vault)["running"])
@@ -438,6 +463,7 @@ def _browser_tool(server: MCPServer, vault: Vault, settings: Settings) -> None:
         """Drive the user's browser tab through the vaultd extension: navigate (url),
         click/type/wait (CSS selector; text for type), extract (text of selector or the
         page), screenshot, tab_info, ping. Only on origins the user allowed."""
+        # lazy: vaultd.loopback.client costs 1733 ms at import (pulls in httpx, uvicorn, asyncio, subprocess)
         from vaultd.loopback.client import send_command
 
         given = {"url": url, "selector": selector, "text": text, "timeout_ms": timeout_ms}

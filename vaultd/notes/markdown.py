@@ -65,6 +65,7 @@ from vaultd.notes.reader import (
     yaml_mapping,
 )
 from vaultd.sentences import key_sentence_text
+from vaultd.trust import entered_label, unverified_label
 
 # --- links ---------------------------------------------------------------------------
 
@@ -129,8 +130,6 @@ def _render_frontmatter(note: Note) -> str:
 
 def trust_callouts(meta: NoteMeta) -> list[str]:
     """Obsidian callouts for a retracted work, its notices and unverified metadata."""
-    from vaultd.trust import entered_label, unverified_label
-
     out: list[str] = []
     if meta.retracted:
         out += ["> [!danger] RETRACTED", "> A source reports this work retracted. Do not cite "

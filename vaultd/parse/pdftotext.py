@@ -48,6 +48,7 @@ class PdftotextParser:
         return f"{_version()}+layout{LAYOUT_VERSION}"
 
     def parse(self, pdf: Path, progress: ProgressFn | None = None) -> ParsedDocument:
+        # lazy: vaultd.parse.pymupdf costs 81 ms at import (pulls in difflib)
         from vaultd.parse.pymupdf import open_pdf
 
         open_pdf(pdf).close()  # same clean errors for bad files as the default tier

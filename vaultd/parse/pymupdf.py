@@ -14,6 +14,7 @@ from typing import Any
 from vaultd.errors import ParseError
 from vaultd.parse.base import Box, ParsedDocument, ProgressFn
 from vaultd.parse.classify import is_figure_caption
+from vaultd.parse.figures import figure_text, graphics_rects
 from vaultd.parse.folio_bands import band_lines, dict_lines, document_evidence
 from vaultd.parse.folios import BandLine
 from vaultd.parse.furniture import drop_furniture
@@ -25,6 +26,7 @@ from vaultd.parse.mupdf import mupdf_text as mupdf_text
 from vaultd.parse.paras import Line, PageInfo
 from vaultd.parse.spans import Piece, join_spans, line_style, needs_space
 from vaultd.parse.structure import body_size, build_blocks
+from vaultd.parse.table_blocks import build_blocks_with_tables
 
 
 def open_pdf(pdf: Path) -> Any:
@@ -108,7 +110,8 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
         scan = scan_spans(data)
         repair_glyphs(page, textpage, data, flags, scan)
     if bands is not None:
-        bands.append(band_lines(dict_lines(data), page.rect.width, page.rect.height))
+        size = page.rect.width, page.rect.height
+        bands.append(band_lines(dict_lines(data, size), *size))
     # Text drawn invisibly on a page that shows most of its text is not what the page shows
     # (PLOS's hidden proof queries inside sentences, a diagram's invisible labels); where
     # most or all of it is invisible, it is a scan's OCR layer, and is read.
@@ -212,8 +215,6 @@ def _drop_figure_text(pdf_pages: Sequence[Any], pages: list[list[Line]],
     place: only pages with a figure caption are looked at (``pdf_pages``: the document's
     loaded pages). Returns those pages' ``graphics_rects`` (1-based page → boxes);
     ``drawings`` keeps their drawings (0-based)."""
-    from vaultd.parse.figures import figure_text, graphics_rects
-
     body = body_size(pages)
     graphics: dict[int, list[Box]] = {}
     for i, lines in enumerate(pages):
@@ -295,8 +296,6 @@ class PyMuPDFParser:
             drawings: dict[int, list[dict[str, Any]]] = {}  # get_cdrawings, read once a page
             graphics = _drop_figure_text(loaded, pages, drawings, lists)
             lists.clear()
-            from vaultd.parse.table_blocks import build_blocks_with_tables  # needs the open doc
-
             with hyphen_evidence(ln.text for lines in pages for ln in lines):
                 blocks = build_blocks_with_tables(loaded, pages, infos, self.name, build=build_blocks,
                                                   drawings=drawings)

@@ -39,6 +39,7 @@ def parse_pdf(
             f"{pdf}: PDF is damaged (pages {pages} lost their text when it was repaired; "
             "truncated download?); download it again"
         )
+    # lazy: vaultd.parse.ocr costs 10 ms at import (pulls in subprocess)
     from vaultd.parse.ocr import ocr_page, tesseract_available, tesseract_version
 
     if not (ocr and tesseract_available()):
@@ -50,6 +51,7 @@ def parse_pdf(
             f"pages {', '.join(map(str, doc.textless_pages))} have no text layer and were not OCRed"
         )
         return doc
+    # lazy: vaultd.parse.pymupdf costs 44 ms at import (pulls in difflib)
     from vaultd.parse.pymupdf import open_pdf
 
     pdoc = open_pdf(pdf)
@@ -71,6 +73,7 @@ def parse_pdf(
 def _lost_pages(pdf: Path, textless: list[int]) -> list[int]:
     """Those of the ``textless`` pages (1-based) that draw no image either: nothing on
     them a scanner made, so their content was lost."""
+    # lazy: vaultd.parse.pymupdf costs 44 ms at import (pulls in difflib)
     from vaultd.parse.pymupdf import open_pdf
 
     pdoc = open_pdf(pdf)

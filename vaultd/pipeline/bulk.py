@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 from vaultd import record_store
 from vaultd.config import Settings
 from vaultd.errors import ParseError, VaultdError
+from vaultd.pipeline.citations import renderer_for
 from vaultd.pipeline.compile import compile_note
 from vaultd.pipeline.compiled import CompileResult
 from vaultd.pipeline.figure_crops import render_pending_figures
@@ -87,8 +88,6 @@ _WORKER: dict[str, Any] = {}
 
 
 def _start_worker(vault: Vault, settings: Settings) -> None:
-    from vaultd.pipeline.citations import renderer_for
-
     # Ctrl-C in a terminal reaches the whole process group: the parent stops the workers
     # (``close``); a worker interrupted on its own would only print a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -187,6 +187,7 @@ async def _dispatch(run: CaptureRun, found: Detected, doi: str | None,
     if found.kind == "library":
         return await _capture_library(run, Path(found.value))
     if found.kind in ("youtube", "video_info"):
+        # lazy: vaultd.pipeline.video_capture costs 15 ms at import
         from vaultd.pipeline import video_capture
 
         if doi is not None:

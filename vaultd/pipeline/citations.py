@@ -17,9 +17,12 @@ from typing import Any
 from vaultd import record_store
 from vaultd.config import Settings
 from vaultd.formats import CitationRenderer
-from vaultd.formats.styles import resolve_all
+from vaultd.formats.cache import get_meta, set_meta
+from vaultd.formats.citeproc import find_pandoc
+from vaultd.formats.styles import DEFAULT_STYLES, resolve_all
 from vaultd.models import MetaFile, NoteMeta
 from vaultd.statedb import open_state_db
+from vaultd.trust import notice_line, record_verified, short_warning
 from vaultd.vault import Vault, atomic_write_text
 
 log = logging.getLogger(__name__)
@@ -29,9 +32,6 @@ def renderer_for(vault: Vault, settings: Settings | None, *,
                  db: sqlite3.Connection | None = None, stored: bool = True) -> CitationRenderer:
     """The vault's renderer: its configured styles and locale, with stored renderings in
     its state database (``stored=False``: none, e.g. on a read-only vault)."""
-    from vaultd.formats.citeproc import find_pandoc
-    from vaultd.formats.styles import DEFAULT_STYLES
-
     cfg = settings.citations if settings is not None else None
     styles = resolve_all(cfg.styles if cfg else list(DEFAULT_STYLES), vault.root)
     # A configured pandoc that is not there is named now, in one line.
@@ -47,8 +47,8 @@ def renderer_for(vault: Vault, settings: Settings | None, *,
 
 def trust_fields(meta: MetaFile) -> dict[str, Any]:
     """The NoteMeta fields that say how far the record can be trusted."""
+    # lazy: vaultd.capture.user costs 10 ms at import (pulls in plistlib)
     from vaultd.capture.user import entered_names
-    from vaultd.trust import notice_line, record_verified
 
     entered = entered_names(meta)
     return {"reconciled": meta.reconciled, "sources": list(meta.sources),
@@ -60,8 +60,6 @@ def trust_fields(meta: MetaFile) -> dict[str, Any]:
 
 def record_fields(meta: MetaFile) -> dict[str, Any]:
     """The NoteMeta fields a note takes from its record (what it says about the work)."""
-    from vaultd.trust import short_warning
-
     return {"title": meta.title, "authors": list(meta.authors), "year": meta.year,
             "doi": meta.doi, "arxiv_id": meta.arxiv_id, "doi_preprint": meta.work.doi_preprint,
             "doi_published": meta.work.doi_published,
@@ -88,8 +86,6 @@ def refresh_if_styles_changed(vault: Vault, renderer: CitationRenderer) -> Refre
     """Re-render every note's citations when the configured styles, a style file or the
     locale differ from those the notes were last rendered in (or that is not known, as in
     a vault whose notes an older vaultd wrote); None when nothing changed."""
-    from vaultd.formats.cache import get_meta
-
     if renderer.db is None:
         return None  # nowhere to remember it: `vaultd styles refresh` does it on demand
     try:
@@ -105,6 +101,7 @@ def refresh_notes(vault: Vault, renderer: CitationRenderer,
                   progress: Callable[[int, int], None] | None = None) -> RefreshReport:
     """Re-render the citations region of every note (after a style or locale change):
     all works in one batch, each note rewritten only where its citations changed."""
+    # lazy: vaultd.notes.markdown costs 36 ms at import (pulls in yaml)
     from vaultd.notes.markdown import replace_citations
 
     report = RefreshReport()
@@ -134,8 +131,6 @@ def refresh_notes(vault: Vault, renderer: CitationRenderer,
         if progress is not None:
             progress(done, len(metas))
     if renderer.db is not None:
-        from vaultd.formats.cache import set_meta
-
         try:
             set_meta(renderer.db, STYLES_KEY, styles_fingerprint(renderer))
         except sqlite3.Error as exc:

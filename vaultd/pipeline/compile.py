@@ -30,6 +30,7 @@ from vaultd.parse.folio_reader import document_labels
 from vaultd.parse.layout import LAYOUT_VERSION
 from vaultd.parse.pymupdf import load_pymupdf
 from vaultd.parse.tiers import parse_pdf
+from vaultd.pipeline import citations as citations_mod
 from vaultd.pipeline.compiled import CompileResult, write_merged
 from vaultd.pipeline.figure_crops import (
     FIGURE_ZOOM,
@@ -253,6 +254,7 @@ def compile_note(
     if meta.video:  # a talk or video: its note is made from its transcript
         # lazy: video compile brings yt-dlp's and httpx's imports, which a PDF compile
         # never needs (tests/test_compile.py: test_compile_loads_only_what_the_note_needs)
+        # lazy: vaultd.pipeline.video_note costs 818 ms at import (pulls in httpx, click, asyncio, plistlib)
         from vaultd.pipeline.video_note import compile_video
 
         return compile_video(vault, settings, meta, folder=folder, citer=citer, tags=tags)
@@ -288,7 +290,6 @@ def compile_note(
         raise ParseError(f"{vault.rel(pdf)}: PDF named in the meta file is missing; capture it again")
     work = meta.work
     # No title, no citation: an empty "(n.d.)." would be a wrong one. The note says why.
-    from vaultd.pipeline import citations as citations_mod
     own_citer = citer is None
     if own_citer:
         citer = citations_mod.renderer_for(vault, settings)

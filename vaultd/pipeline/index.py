@@ -23,6 +23,7 @@ from vaultd.index.embed import Embedder, make_embedder, pack
 from vaultd.index.rows import Row, agent_written, delete_doc, note_rows, paper_rows, sync_doc
 from vaultd.index.store import IndexDB, open_index
 from vaultd.index.usernotes import iter_markdown_files, split_sections
+from vaultd.index_generation import activate, new_generation
 from vaultd.sync_conflicts import conflict_original
 from vaultd.vault import Vault
 
@@ -55,7 +56,6 @@ def index_vault(vault: Vault, settings: Settings, *, rebuild: bool = False,
         return _run(vault, settings, files, progress, embedder, full=True)
     # Built beside the live index, then swapped in at once: readers never see a half-built
     # index or one deleted under them (vaultd.index_generation).
-    from vaultd.index_generation import activate, new_generation
 
     fresh = new_generation(vault.machine_dir)
     carried = _carry_vectors(vault.index_db, fresh)
@@ -232,6 +232,7 @@ def _index_file(db: IndexDB, vault: Vault, path: Path, rel: str, mtime: float,
 
 def _paper(db: IndexDB, text: str, rel: str, mtime: float,
            stats: IndexStats) -> list[Row] | None:
+    # lazy: vaultd.notes.reader costs 69 ms at import (pulls in yaml, sqlite3, subprocess)
     from vaultd.notes.reader import parse_note
 
     try:

@@ -124,6 +124,7 @@ def process(vault: Vault, settings: Settings, source: str, *, doi: str | None = 
     (the agent retries the job). Raises ``VaultdError`` subclasses; ``.transient`` tells
     a queue to retry later. Concurrent callers are safe: capture chooses keys under a
     vault-wide lock."""
+    # lazy: vaultd.pipeline.capture costs 497 ms at import (pulls in httpx, click, asyncio, sqlite3)
     from vaultd.pipeline.capture import capture_sync
 
     try:
@@ -180,7 +181,10 @@ def _compile(vault: Vault, settings: Settings, out: IngestResult, *, refresh: bo
              pool: BulkCompiler | None = None,
              progress: Callable[[int, int], None] | None = None,
              figures: bool = True) -> None:
+    # lazy: vaultd.pipeline.citations costs 128 ms at import (pulls in sqlite3, subprocess)
     from vaultd.pipeline.citations import renderer_for
+
+    # lazy: vaultd.pipeline.compile costs 207 ms at import (pulls in yaml, rispy, sqlite3, subprocess)
     from vaultd.pipeline.compile import compile_note
 
     citer = renderer_for(vault, settings)  # one renderer for every work of the input
@@ -224,6 +228,7 @@ def _compile_in_pool(vault: Vault, settings: Settings, out: IngestResult,
                      todo: Sequence[CaptureResult], citer: Any, pool: BulkCompiler, *,
                      tags: Sequence[str], folder: str | None, keep_going: bool,
                      progress: Callable[[int, int], None] | None, figures: bool) -> None:
+    # lazy: vaultd.pipeline.bulk costs 345 ms at import (pulls in yaml, rispy, sqlite3, subprocess)
     from vaultd.pipeline.bulk import CompileJob
 
     jobs = [CompileJob(r.cite_key, settings.parse.parser, folder, tuple(tags),
@@ -265,6 +270,7 @@ def ingest_item(vault: Vault, settings: Settings, path: Path, *, action: Action,
                 pool: BulkCompiler | None = None) -> IngestResult:
     """One Inbox item through ``process``, with the Inbox's advice in its errors (a .bib
     entry or a renamed file, never a CLI flag); ``pool``: the agent's compile workers."""
+    # lazy: vaultd.pipeline.capture costs 497 ms at import (pulls in httpx, click, asyncio, sqlite3)
     from vaultd.pipeline.capture import ItemsFailedError
 
     try:
@@ -330,6 +336,7 @@ def write_partial_report(vault: Vault, name: str, kept_at: str, result: IngestRe
 
 
 def _index(vault: Vault, settings: Settings, notes: list[Path]) -> None:
+    # lazy: vaultd.pipeline.index costs 72 ms at import (pulls in apsw)
     from vaultd.pipeline.index import index_after_compile
 
     for warning in index_after_compile(vault, settings, notes):
@@ -341,6 +348,7 @@ def enrich_after(vault: Vault, settings: Settings, cite_keys: list[str]) -> list
     if not settings.enrich.enabled:
         return []
     try:
+        # lazy: vaultd.pipeline.enrich costs 124 ms at import (pulls in asyncio, sqlite3)
         from vaultd.pipeline.enrich import enrich_note
     except ImportError:
         return ["enrichment module not installed; chunks stay pending"]
@@ -362,9 +370,13 @@ def retry_pending_records(vault: Vault, settings: Settings) -> list[str]:
     """Records saved while every metadata source was down (``needs_retry``): ask the
     sources again (the cite key is kept), then recompile and re-index each note whose
     metadata came back. Returns those cite keys; records still unanswered stay pending."""
+    # lazy: asyncio costs 114 ms at import
     import asyncio
 
+    # lazy: vaultd.pipeline.capture costs 497 ms at import (pulls in httpx, click, asyncio, sqlite3)
     from vaultd.pipeline.capture import retry_pending
+
+    # lazy: vaultd.pipeline.compile costs 207 ms at import (pulls in yaml, rispy, sqlite3, subprocess)
     from vaultd.pipeline.compile import compile_note
     results = asyncio.run(retry_pending(vault, settings))
     for item, why in getattr(results, "failed", []):

@@ -27,12 +27,15 @@ from vaultd.importers import Attachment, ImportedItem, ImportResult
 from vaultd.library_bib import export_library_bib
 from vaultd.models import Highlight, MetaFile
 from vaultd.notes.imported import LibraryNote, with_library_notes
+from vaultd.notes.markdown import render_note
+from vaultd.notes.reader import parse_note
 from vaultd.pipeline.bulk import BulkCompiler
 from vaultd.pipeline.capture_store import CaptureResult, Status
 from vaultd.pipeline.highlights import highlights_of
 from vaultd.pipeline.import_plan import ItemPlan, Sourced, VaultEntry, plan
 from vaultd.pipeline.import_records import RecordChange, new_record, update_record, with_library
 from vaultd.pipeline.ingest import IngestResult, finish, process
+from vaultd.pipeline.record_edit import rerender_note
 from vaultd.statedb import open_state_db
 from vaultd.vault import Vault, atomic_copy, atomic_write_text, file_sha256, synced_at_end
 
@@ -344,10 +347,6 @@ def _touch_up(vault: Vault, settings: Settings, works: Sequence[_Work],
     """After compiling: a note not compiled again gets its record's new metadata; every
     note gets the library's tags and the notes not brought in yet. Returns the notes
     changed."""
-    from vaultd.notes.markdown import render_note
-    from vaultd.notes.reader import parse_note
-    from vaultd.pipeline.record_edit import rerender_note
-
     touched: list[Path] = []
     for w in works:
         key = w.change.meta.cite_key

@@ -92,8 +92,13 @@ def rerender_note(vault: Vault, settings: Settings | None, meta: MetaFile,
     """The note of ``meta`` with its metadata, title and citations rendered from the
     record again (quotes, the user's text and enrichment untouched); None when there is
     no note, or it cannot be read (a recompile writes it then)."""
+    # lazy: vaultd.notes.markdown costs 43 ms at import (pulls in yaml, subprocess, difflib)
     from vaultd.notes.markdown import render_note
+
+    # lazy: vaultd.notes.reader costs 43 ms at import (pulls in yaml, subprocess, difflib)
     from vaultd.notes.reader import parse_note
+
+    # lazy: vaultd.pipeline.citations costs 20 ms at import (pulls in subprocess, difflib)
     from vaultd.pipeline import citations as citations_mod
 
     path = vault.note_path(meta.cite_key)
@@ -107,6 +112,7 @@ def rerender_note(vault: Vault, settings: Settings | None, meta: MetaFile,
     if note.meta.note_format < NOTE_FORMAT:
         # An older layout is moved to the current one only by a compile (or `vaultd notes
         # upgrade`, which checks the move), never as a side effect of a correction.
+        # lazy: vaultd.pipeline.compile costs 187 ms at import (pulls in yaml, rispy, subprocess, difflib)
         from vaultd.pipeline.compile import compile_note
 
         return compile_note(vault, settings or Settings(), meta.cite_key, citer=citer).note_path
@@ -130,12 +136,14 @@ def rerender_note(vault: Vault, settings: Settings | None, meta: MetaFile,
 
 def follow_record(vault: Vault, settings: Settings | None, meta: MetaFile) -> EditResult:
     """After a record changed: its note, ``library.bib`` and the index follow it."""
+    # lazy: vaultd.library_bib costs 19 ms at import (pulls in subprocess, difflib)
     from vaultd.library_bib import export_library_bib
 
     result = EditResult(meta, [])
     result.note = rerender_note(vault, settings, meta)
     result.library_bib = export_library_bib(vault)
     if result.note is not None and settings is not None and vault.index_db.exists():
+        # lazy: vaultd.pipeline.index costs 19 ms at import (pulls in apsw)
         from vaultd.pipeline.index import index_after_compile
 
         result.warnings += index_after_compile(vault, settings, [result.note])
@@ -160,6 +168,7 @@ def complete_record(vault: Vault, cite_key: str, given: Work, *, origin: str
                     ) -> tuple[MetaFile, list[str], list[str]]:
     """Complete a record with what a .bib entry gives (``record_view.completion``): the
     record, the fields completed and the fields kept because a source gave another value."""
+    # lazy: vaultd.capture.record_view costs 42 ms at import (pulls in yaml, rapidfuzz)
     from vaultd.capture.record_view import completion
 
     meta = read_record(vault, cite_key)

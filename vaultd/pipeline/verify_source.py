@@ -102,6 +102,7 @@ def _check_video(vault: Vault, note: Note, rel: str, report: VerifyReport) -> No
     """A video's transcript chunks against the stored subtitle file, re-read and re-cut
     the way compile did. Slide text (OCR of frames whose media is usually not kept) and
     speech-recognition transcripts cannot be re-derived: they are not reported."""
+    # lazy: vaultd.pipeline.video_note costs 294 ms at import (pulls in httpx, click, asyncio, ssl)
     from vaultd.pipeline.video_note import rederive
 
     key = note.meta.cite_key

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from vaultd import citekey, record_store
 from vaultd.capture import records
@@ -28,6 +29,7 @@ from vaultd.pipeline import video_playlist
 from vaultd.pipeline.capture_store import CaptureResult, CaptureRun
 from vaultd.vault import Vault, atomic_copy
 from vaultd.video.info import VideoInfo, read_info
+from vaultd.video.tools import missing_message, missing_tools
 from vaultd.video.work import video_work
 
 INFO_SUFFIX = ".info.json"
@@ -223,8 +225,6 @@ class _Silent:
 
 def is_playlist_url(url: str) -> bool:
     """A playlist page, or a link to a video inside one? Only the page is a playlist."""
-    from urllib.parse import parse_qs, urlsplit
-
     parts = urlsplit(url if "://" in url else f"https://{url}")
     query = parse_qs(parts.query)
     return "list" in query and "v" not in query and "/watch" not in parts.path
@@ -233,11 +233,10 @@ def is_playlist_url(url: str) -> bool:
 def download_video(url: str, into: Path, settings: Settings, *, playlist: bool = False) -> Path:
     """The info JSON (and subtitles, and the media when configured) of ``url`` in ``into``;
     with ``playlist``, every video's and the playlist's own (returned)."""
-    from vaultd.video.tools import missing_message, missing_tools
-
     missing = missing_tools(["yt-dlp", *(["ffmpeg"] if settings.video.download_media else [])])
     if missing:
         raise InputError(missing_message(missing))
+    # lazy: yt_dlp costs 487 ms at import
     import yt_dlp
 
     languages = [settings.video.language] if settings.video.language else ["en.*", "en"]

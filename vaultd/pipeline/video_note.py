@@ -22,12 +22,15 @@ from vaultd.config import Settings
 from vaultd.enrich.pending import pending_chunks
 from vaultd.errors import InputError
 from vaultd.models import Chunk, MetaFile, Note, NoteMeta, Provenance
+from vaultd.pipeline import citations as citations_mod
 from vaultd.pipeline.compiled import CompileResult, write_merged
 from vaultd.pipeline.video_capture import INFO_SUFFIX, VideoFiles, read_video_files, remove_media
 from vaultd.trust import short_warning
 from vaultd.vault import Vault
+from vaultd.video.asr import AsrError, AsrUnavailableError, transcriber
 from vaultd.video.info import VideoInfo
 from vaultd.video.segments import Segment, segment
+from vaultd.video.tools import missing_message, missing_tools
 from vaultd.video.transcript import Cue, read_vtt
 
 log = logging.getLogger("vaultd.video")
@@ -78,7 +81,6 @@ def read_transcript(files: VideoFiles, settings: Settings, warnings: list[str]) 
         return Transcript(origin, lang, cues, path)
     if files.media is None:
         return None
-    from vaultd.video.asr import AsrError, AsrUnavailableError, transcriber
 
     try:
         asr = transcriber(settings.video.asr_model)
@@ -119,8 +121,8 @@ def slide_chunks(vault: Vault, files: VideoFiles, key: str, settings: Settings,
     """Slides read from the media (keyframes at scene changes and chapter starts)."""
     if files.media is None or not settings.video.slides or settings.video.max_slides == 0:
         return []
+    # lazy: vaultd.video.slides costs 196 ms at import (pulls in numpy, imagehash)
     from vaultd.video.slides import SlidesError, read_slides
-    from vaultd.video.tools import missing_message, missing_tools
 
     missing = missing_tools(["ffmpeg", "tesseract"])
     if missing:
@@ -204,8 +206,6 @@ def _write_note(vault: Vault, settings: Settings, meta: MetaFile, info: VideoInf
                 chunks: list[Chunk], warnings: list[str], folder: str | None,
                 citer: object, tags: Sequence[str] = ()) -> tuple[Path, int]:
     """Write the talk's note; its path and how many of its chunks await enrichment."""
-    from vaultd.pipeline import citations as citations_mod
-
     own = citer is None
     renderer = citations_mod.renderer_for(vault, settings) if own else citer
     try:

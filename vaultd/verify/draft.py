@@ -21,6 +21,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+import yaml
+
 from vaultd.capture.bib import read_bib_library
 from vaultd.draft.extract import draft_format, extract
 from vaultd.errors import InputError
@@ -347,8 +349,6 @@ def _bib_files(text: str, fmt: str, base: Path) -> list[Path]:
     else:
         front_matter = re.match(r"---\n(.*?)\n---", text, re.S)
         if front_matter:
-            import yaml
-
             try:
                 front = yaml.safe_load(front_matter.group(1)) or {}
             except yaml.YAMLError:

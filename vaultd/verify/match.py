@@ -121,6 +121,7 @@ class Passages:
         with at least cost (character scores favour a short passage at a chunk's end:
         "…for hosting the Wolf Science Center." over the "…Lab and the Wolf Science
         Center," a misquote of six words stands for)."""
+        # lazy: rapidfuzz costs 19 ms at import
         from rapidfuzz import fuzz
 
         hits: list[tuple[float, int, int, int]] = []
@@ -229,6 +230,7 @@ def source_span(chunk_text: str, quote: str) -> tuple[int, int]:
         return 0, len(chunk_text)
     lo, hi = 0, len(source)
     if len(source) * len(wanted) > MAX_ALIGN_CELLS:
+        # lazy: rapidfuzz costs 19 ms at import
         from rapidfuzz import fuzz
 
         forms = [w.form for w in source]
