@@ -348,3 +348,38 @@ def test_an_ingested_work_is_published_after_compile(server: LabServer, tmp_path
         assert lab_read.work(conn, "lab", "vaswani2017attention") is not None
     finally:
         conn.close()
+
+
+def test_admin_and_member_commands(server: LabServer, tmp_path: Path, as_member: object,
+                                   monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """init (again: nothing to do), grant a new member with a password from stdin, and the
+    member's publish, status and members, as a user types them."""
+    import io
+
+    alice = make_vault(tmp_path / "a", "vaswani2017attention")
+    code, out, err = cli(["library", "init", server.url(), "--json"], {}, monkeypatch, capsys)
+    assert code == 0, err
+    assert json.loads(out)["done"] == []
+    monkeypatch.setattr(sys, "stdin", io.StringIO("pw-dave\n"))
+    code, out, err = cli(["--vault", str(alice.root), "library", "grant", "dave", "--url",
+                          server.url(), "--password-stdin"], {}, monkeypatch, capsys)
+    assert code == 0, err
+    assert out.strip() == "dave: created, granted group lab"
+    env = {"VAULTD_LIBRARY_URL": server.url("dave"), "PGPASSWORD": "pw-dave",
+           "VAULTD_INDEX_EMBEDDING_PROVIDER": "none"}
+    code, out, err = cli(["--vault", str(alice.root), "library", "publish", "--all", "--json"],
+                         env, monkeypatch, capsys)
+    assert code == 0, err
+    assert sorted(json.loads(out)["published"]) == ["srivastava2014dropoutn",
+                                                    "vaswani2017attention"]
+    code, out, err = cli(["--vault", str(alice.root), "library", "status", "--json"], env,
+                         monkeypatch, capsys)
+    status = json.loads(out)
+    assert (status["member"], status["published"], status["behind"]) == ("dave", 2, [])
+    code, out, err = cli(["--vault", str(alice.root), "library", "members"], env, monkeypatch,
+                         capsys)
+    assert code == 0 and "dave\t2 works" in out
+    code, out, err = cli(["--vault", str(alice.root), "library", "publish", "nosuchkey"], env,
+                         monkeypatch, capsys)
+    assert code != 0 and "nosuchkey" in err and "Traceback" not in err
