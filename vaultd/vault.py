@@ -21,8 +21,6 @@ from anyascii import anyascii
 
 from vaultd.citekey import key_to_filename
 from vaultd.errors import VaultError
-from vaultd.index_generation import current_index
-from vaultd.sync_conflicts import conflict_original
 
 VAULT_ENV = "VAULTD_VAULT"
 
@@ -80,6 +78,9 @@ class Vault:
     @property
     def index_db(self) -> Path:
         """The live search index (``vaultd.index_generation``: a rebuild swaps in a new one)."""
+        # lazy: vaultd.index_generation costs 1 ms at import; vault.py is on every command's start-up (vaultd --help)
+        from vaultd.index_generation import current_index
+
         return current_index(self.machine_dir)
 
     @property
@@ -144,6 +145,9 @@ class Vault:
     def sync_conflicts(self) -> list[tuple[str, str]]:
         """Sync tools' conflict copies in the vault (hidden folders skipped), each with the
         file it is a copy of, vault-relative (``vaultd.sync_conflicts``)."""
+        # lazy: vaultd.sync_conflicts costs 1 ms at import; vault.py is on every command's start-up
+        from vaultd.sync_conflicts import conflict_original
+
         found: list[tuple[str, str]] = []
         for folder, dirs, files in os.walk(self.root):  # one walk, hidden folders pruned
             dirs[:] = [d for d in dirs if not d.startswith(".")]
