@@ -102,3 +102,10 @@ def test_a_paper_s_only_table_or_figure_may_go_unnumbered_after_a_dash() -> None
     assert not is_table_caption("Table tennis players were recruited from two clubs.")
     assert not is_table_caption("Table-top experiments were run in the laboratory.")
     assert not is_figure_caption("Figure - the layout of the stations is shown below")
+
+
+def test_a_roman_section_s_arabic_subsection_is_numbered() -> None:
+    # REVTeX's "II.2. Paper size", bold and centred at the body's size
+    assert classify("II.2. Paper size", 10.0, True, 1, BODY, True) == ("heading", "II.2")
+    assert classify("VIII.3. Table placement", 10.0, True, 1, BODY, True) == ("heading", "VIII.3")
+    assert classify("II. FORMATTING", 10.0, False, 1, BODY, True) == ("heading", "II")

@@ -256,3 +256,13 @@ def test_the_span_scan_finds_every_accent_after_a_letter_and_every_math_run(
     assert scan.math == any("Math" in sp["font"] and len(sp["text"].strip()) > 1 for sp in spans)
     assert scan.hidden == sum(len(sp["text"]) for sp in spans if sp["alpha"] == 0)
     assert scan.shown == sum(len(sp["text"]) for sp in spans if sp["alpha"] == 255)
+
+
+def test_the_word_space_after_an_expanded_ff_ligature_is_kept() -> None:
+    # AASTeX's "spill oﬀ the bottom": MuPDF boxes the ligature's second f to 509.7, past
+    # the glyph and over its own space (506.7 to 510.1); "the" starts at 510.1
+    spans = [span("spill", 474.7, 492.4), span(" ", 492.4, 495.9), span("off", 495.9, 509.7),
+             span(" ", 506.7, 510.1), span("the", 510.1, 524.0)]
+    assert join_spans(spans) == "spill off the"
+    # a word not ending in a ligature's letters keeps the rule as it was: no gap, no space
+    assert join_spans([span("of", 495.9, 509.7), span(" ", 506.7, 510.1), span("the", 510.1, 524.0)]) == "ofthe"

@@ -623,3 +623,18 @@ def test_an_ieee_table_label_takes_its_small_capital_caption_over_two_lines() ->
     blocks = build_blocks([[label, first, second]], [_info(1, has_images=False)], "pymupdf")
     assert [(b.type, b.text) for b in blocks] == [
         ("table", "TABLE II RESULTS OF ONE-WAY ANOVA OF REPLICATED EXPERIMENTS FOR POINT-CLOUD-BASED METHOD.")]
+
+
+def test_a_numbered_heading_set_in_two_fonts_is_no_run_in_lead() -> None:
+    # JSS's "2. The class "zoo" and its methods": bold with the class name in typewriter;
+    # the stop after the number is no sentence's end, so no run-in lead either
+    pages, infos = _styled_page((BODY, 10.0, False), ('2. The class "zoo" and its methods', 14.3, True),
+                                (BODY, 10.0, False), (BODY, 10.0, False))
+    pages[0][1] = replace(pages[0][1], mixed=True)
+    blocks = build_blocks(pages, infos, "pymupdf")
+    assert (blocks[1].type, blocks[1].text) == ("heading", '2. The class "zoo" and its methods')
+    # a bold lead run into its paragraph's first words still is one
+    pages, infos = _styled_page((BODY, 10.0, False), ("What is the best highlighting algorithm? We", 10.0, True),
+                                (BODY, 10.0, False))
+    pages[0][1] = replace(pages[0][1], mixed=True)
+    assert build_blocks(pages, infos, "pymupdf")[1].type == "paragraph"

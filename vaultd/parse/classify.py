@@ -24,8 +24,10 @@ def is_theorem_label(text: str) -> bool:
 #: A line of an algorithm or code listing, numbered ``21:``.
 _LISTING_LINE_RE = re.compile(r"\d{1,3}:\s")
 #: A section number of the arabic (``2``, ``2.1``) or roman (``IV``) kind.
-_SECTION_NUMBER_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})*|[IVX]{1,4}")
-_NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[A-Z](?:\.\d{1,2})*|[IVX]{1,4})\.?\s+[A-Z]")
+#: Section numbers: ``3``, ``3.1.2``, ``IV`` and REVTeX's ``VIII.3`` (a roman section's
+#: arabic subsections).
+_SECTION_NUMBER_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})*|[IVX]{1,4}(?:\.\d{1,2})*")
+_NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[IVX]{1,4}(?:\.\d{1,2})+|[A-Z](?:\.\d{1,2})*|[IVX]{1,4})\.?\s+[A-Z]")
 #: ``Figure 3.``, ``Fig. 2:``, ``Table 1``, and their names in other languages (``Tabela``,
 #: ``Tabla``, ``Tabelle``, ``Tableau``, ``Cuadro``, ``Quadro``, ``Figura``, ``Abbildung``,
 #: ``Abb.``), a program's ``Listing 2.``, and Wiley's

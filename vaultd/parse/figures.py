@@ -257,6 +257,8 @@ def cluster_boxes(paths: list[Box], page_box: Box, dx: float = 3.0, dy: float = 
     px0, py0, px1, py1 = page_box
     prects = sorted((p for p in paths if p[0] >= px0 and p[2] <= px1 and p[1] >= py0 and p[3] <= py1),
                     key=_by_bottom)
+    if all(p[0] <= p[2] and p[1] <= p[3] for p in prects) and _INFINITE not in prects:
+        return _cluster_normal(prects, dx, dy)
     joined: list[Box] = []
     while prects:
         r = prects[0]
@@ -270,6 +272,32 @@ def cluster_boxes(paths: list[Box], page_box: Box, dx: float = 3.0, dy: float = 
                     del prects[i]
                     repeat = True
         joined.append(r)
+        del prects[0]
+        prects = sorted(set(prects), key=_by_bottom)
+    joined = sorted(set(joined), key=_by_bottom)
+    return [r for r in joined if max(0.0, r[2] - r[0]) > dx and max(0.0, r[3] - r[1]) > dy]
+
+
+def _cluster_normal(prects: list[Box], dx: float, dy: float) -> list[Box]:
+    """``cluster_boxes``' loop for boxes that are all normal (``x0 <= x1``, ``y0 <= y1``;
+    the paths' boxes are): the same steps and clusters, with ``_neighbours`` and
+    ``_include`` spelled out (they normalise nothing then), as they run for every pair."""
+    joined: list[Box] = []
+    while prects:
+        r = prects[0]
+        rx0, ry0, rx1, ry1 = r
+        repeat = True
+        while repeat:
+            repeat = False
+            for i in range(len(prects) - 1, 0, -1):  # from back to front
+                qx0, qy0, qx1, qy1 = prects[i]
+                if qx1 < rx0 - dx or qx0 > rx1 + dx or qy1 < ry0 - dy or qy0 > ry1 + dy:
+                    continue
+                rx0, ry0 = (qx0 if qx0 < rx0 else rx0), (qy0 if qy0 < ry0 else ry0)
+                rx1, ry1 = (qx1 if qx1 > rx1 else rx1), (qy1 if qy1 > ry1 else ry1)
+                del prects[i]
+                repeat = True
+        joined.append((rx0, ry0, rx1, ry1))
         del prects[0]
         prects = sorted(set(prects), key=_by_bottom)
     joined = sorted(set(joined), key=_by_bottom)

@@ -60,12 +60,19 @@ def band_lines(lines: Iterable[LineBox], width: float, height: float) -> list[Ba
     return out
 
 
-def dict_lines(data: Any) -> list[LineBox]:
+def dict_lines(data: Any, page_size: tuple[float, float] | None = None) -> list[LineBox]:
     """The lines of a page's ``get_text("dict")`` / ``extractDICT()`` data, for a parser
-    that has already read it: labels then cost no second run of the page."""
+    that has already read it: labels then cost no second run of the page. ``page_size``
+    (width, height): only the lines in a band (``band_of``), all that ``band_lines`` keeps,
+    whose text alone is then read."""
     out: list[LineBox] = []
+    w, h = page_size if page_size is not None and page_size[0] > 0 and page_size[1] > 0 else (0.0, 0.0)
     for block in data.get("blocks", ()):
         for line in block.get("lines", ()):
+            if w:
+                bx0, by0, bx1, by1 = line["bbox"]
+                if band_of(bx0, by0, bx1, by1, w, h) is None:
+                    continue
             text = "".join(span.get("text", "") for span in line.get("spans", ()))
             if text.strip():
                 x0, y0, x1, y1 = line["bbox"]

@@ -117,17 +117,28 @@ def place_accents(page: Any, spans: list[dict[str, Any]], flags: int) -> None:
     that it combines with it (``combine_accents``) and not with the next one. The glyphs'
     boxes come from a text page clipped to the span (about 1 ms, against 8 ms for the
     whole page's ``rawdict``); a span not found there alike is left as it is."""
-    for span in spans:
-        if not _LETTER_ACCENT_RE.search(span["text"]):
-            continue
-        x0, y0, x1, y1 = span["bbox"]
-        clip = (x0 - 1.0, y0 - 1.0, x1 + 1.0, y1 + 1.0)
-        raw = page.get_text("rawdict", textpage=page.get_textpage(clip=clip, flags=flags))
-        chars = next((rs["chars"] for rb in raw["blocks"] for rl in rb.get("lines", ())
-                      for rs in rl["spans"]
-                      if "".join(c["c"] for c in rs["chars"]) == span["text"]), None)
+    todo = [span for span in spans if _LETTER_ACCENT_RE.search(span["text"])]
+    # Several such spans: one text page clipped to them all first (each clip runs the
+    # page's content again), each span found there by its text and box.
+    shared = _glyph_spans(page, [span["bbox"] for span in todo], flags) if len(todo) > 1 else []
+    for span in todo:
+        bbox = span["bbox"]
+        chars = next((chars for box, text, chars in shared if text == span["text"]
+                      and all(abs(a - b) <= 0.5 for a, b in zip(box, bbox, strict=True))), None)
+        if chars is None:
+            found = _glyph_spans(page, [bbox], flags)
+            chars = next((chars for _box, text, chars in found if text == span["text"]), None)
         if chars is not None:
             span["text"] = accents_before(span["text"], chars)
+
+
+def _glyph_spans(page: Any, boxes: list[Any], flags: int) -> list[tuple[Any, str, list[dict[str, Any]]]]:
+    """The spans (box, text, glyphs) of a text page clipped to ``boxes``, 1 pt wider."""
+    clip = (min(b[0] for b in boxes) - 1.0, min(b[1] for b in boxes) - 1.0,
+            max(b[2] for b in boxes) + 1.0, max(b[3] for b in boxes) + 1.0)
+    raw = page.get_text("rawdict", textpage=page.get_textpage(clip=clip, flags=flags))
+    return [(rs["bbox"], "".join(c["c"] for c in rs["chars"]), rs["chars"])
+            for rb in raw["blocks"] for rl in rb.get("lines", ()) for rs in rl["spans"]]
 
 
 def accents_before(text: str, chars: list[dict[str, Any]]) -> str:

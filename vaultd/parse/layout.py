@@ -167,7 +167,11 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    ``et al.`` before a year, ``e.g.``, ``i.e.`` end no sentence; in a document set a line
 #:    a block (elsarticle, theses), a flush line after a full one goes on with the
 #:    paragraph at its own line pitch, also at a page top.
-LAYOUT_VERSION = 19
+#: 20: MuPDF's word space after an expanded f-ligature is kept though the ligature's last
+#:    letter is boxed over it (``oﬀ the``); a roman section's arabic subsections are
+#:    numbered (REVTeX's ``II.2. Paper size``); a numbered heading set in two fonts is no
+#:    run-in lead for the stop after its number (``2. The class "zoo" and its methods``).
+LAYOUT_VERSION = 20
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

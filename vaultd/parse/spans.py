@@ -183,7 +183,8 @@ def join_spans(spans: list[dict[str, Any]]) -> str:
         kind = kinds[i]
         if kind == 0:
             after = ahead[i + 1]
-            if prev < 0 or after < 0 or _spans_spaced(spans[prev], spans[after]):
+            if prev < 0 or after < 0 or _spans_spaced(spans[prev], spans[after]) \
+                    or _ligature_space(spans[prev], spans[i], spans[after]):
                 out.append(text)
                 mark = len(out)
             continue
@@ -196,6 +197,21 @@ def join_spans(spans: list[dict[str, Any]]) -> str:
         out.append(text)
         prev, mark = i, len(out)
     return "".join(out)
+
+
+#: The letters an f-ligature glyph (U+FB00–FB04) is expanded into, at a word's end.
+_F_LIGATURE_ENDS = ("ff", "fi", "fl")
+
+
+def _ligature_space(left: dict[str, Any], blank: dict[str, Any], right: dict[str, Any]) -> bool:
+    """Whether MuPDF's space (``blank``) after a word ending in an expanded f-ligature is a
+    word space: MuPDF boxes the ligature's last letter past the glyph, over the space
+    (AASTeX's ``spill oﬀ the``: ``off`` to 509.7, the space from 506.7 to 510.1, ``the``
+    from 510.1), so ``space_between`` sees no gap. The gap is then measured from where
+    the space starts, by the same rule."""
+    if not left["text"].endswith(_F_LIGATURE_ENDS) or left["bbox"][2] <= blank["bbox"][0] + 0.5:
+        return False
+    return _word_gap(blank["bbox"][0], left["origin"][1], left["size"], right["bbox"][0], right["origin"][1])
 
 
 def _span_kind(text: str) -> int:

@@ -246,6 +246,13 @@ def _rejoin(paras: list[Para], moved: list[Para]) -> None:
 _RUN_IN_RE = re.compile(r"[.?!:]\s+\w")
 
 
+def _after_number(text: str, number: str | None) -> str:
+    """A heading's text after its number and the number's full stop (``2. The class
+    "zoo" and its methods``, set in two fonts: the stop after ``2`` ends no run-in lead)."""
+    text = text.strip()
+    return text[len(number):].lstrip(". ") if number and text.startswith(number) else text
+
+
 def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body: float,
           alone: bool) -> tuple[ChunkType, str | None]:
     """A para's type and heading number (``alone``: its source block was not split)."""
@@ -263,7 +270,7 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
     if kind == "paragraph" and mis_mapped(text) and (
             is_short(len(lines), text) or alpha_ratio(text) < 0.6 or prose_words(text) < 3):
         kind = "equation"  # a formula in a mis-mapped font: never quoted as prose
-    if kind == "heading" and len(lines) == 1 and lines[0].mixed and _RUN_IN_RE.search(text.strip()):
+    if kind == "heading" and len(lines) == 1 and lines[0].mixed and _RUN_IN_RE.search(_after_number(text, number)):
         kind = "paragraph"  # "What is the best highlighting algorithm? We": a run-in lead
     if kind == "heading" and unreliable(text) and prose_words(text) < 2:
         kind = "equation"  # "Duy ¼ lk � g0": a formula set large, not a section
