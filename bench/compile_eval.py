@@ -37,7 +37,15 @@ from eval_scoring import (  # bench/: first on sys.path
     score_paper,
     snip,
 )
-from eval_verbatim import raw_reference, raw_verbatim, raw_words, region_verbatim
+from eval_verbatim import (
+    Span,
+    contested_spans,
+    holds_contested,
+    raw_reference,
+    raw_verbatim,
+    raw_words,
+    region_verbatim,
+)
 
 __all__ = ["eval_dir", "loose", "stage"]  # what the other benches use
 
@@ -97,6 +105,27 @@ def extract_only(pdf: Path) -> None:
             page.get_text("dict", textpage=page.get_textpage(flags=pymupdf.TEXT_MEDIABOX_CLIP))
 
 
+def unmapped_spans(pdf: Path) -> list[list[Span]]:
+    """Per page, MuPDF's spans set in a font the PDF gives no ``ToUnicode`` map, with their
+    boxes (top-left page points): the glyphs whose text each extractor guesses
+    (``eval_verbatim.contested_spans``). A page without such a font has none."""
+    import pymupdf
+
+    out: list[list[Span]] = []
+    with pymupdf.open(pdf) as doc:  # type: ignore[no-untyped-call]
+        for page in doc:
+            names = {base.partition("+")[2] or base for xref, _e, _t, base, *_ in page.get_fonts(full=True)
+                     if doc.xref_get_key(xref, "ToUnicode")[0] == "null"}
+            spans: list[Span] = []
+            if names:
+                data = page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+                spans = [(*sp["bbox"], sp["text"]) for block in data["blocks"] for line in block.get("lines", ())
+                         for sp in line["spans"]
+                         if (sp["font"].partition("+")[2] or sp["font"]) in names and sp["text"].strip()]
+            out.append(spans)
+    return out
+
+
 #: The least a ``vaultd compile`` process pays before any work: the interpreter and PyMuPDF.
 START_FLOOR = [sys.executable, "-c", "import pymupdf"]
 
@@ -136,11 +165,18 @@ def run_paper(pdf: Path, tests: dict[str, Any], vault: Any, key: str, env: dict[
     s.pages = doc.pages
     report = check_blocks(pdf, blocks)
     s.verbatim = [report.found, report.checked]
-    reliable = check_blocks(pdf, [b for b in blocks if getattr(b, "text_layer", None) is None])
-    s.verbatim_reliable = [reliable.found, reliable.checked]
-    s.failures += [{"kind": "verbatim", "page": page, "text": snip(text)} for page, text in report.misses]
     raw = run_pdftotext(pdf, "-raw")
     reference, words = raw_reference(raw), raw_words(run_pdftotext(pdf, "-raw", "-bbox"), raw)
+    # reliable: not marked unreliable by vaultd, and no glyph of a font without ToUnicode
+    # that the two extractors read differently (eval_verbatim.contested_spans)
+    contested = [contested_spans(spans, page_words)
+                 for spans, page_words in zip(unmapped_spans(pdf), words, strict=False)]
+    reliable = check_blocks(pdf, [b for b in blocks if getattr(b, "text_layer", None) is None and not
+                                  holds_contested([(p, box) for p, box, _ in b.regions] or [(b.page, b.bbox)],
+                                                  contested)])
+    s.verbatim_reliable = [reliable.found, reliable.checked]
+    s.failures += [{"kind": "verbatim", "page": page, "text": snip(text)} for page, text in report.misses]
+    s.failures += [{"kind": "verbatim (reliable)", "page": page, "text": snip(text)} for page, text in reliable.misses]
     for b in blocks:
         if b.type == "paragraph" and b.text.split():
             s.verbatim_raw[1] += 1
@@ -213,7 +249,7 @@ def totals(scores: list[PaperScore]) -> dict[str, Any]:
                            ("present", "order", "pieces", "boxes", "sections", "verbatim", "verbatim_raw",
                             "verbatim_reliable")}
     out["absent"] = {"strings": sum(s.absent for s in ok), "chunks": sum(s.absent_chunks for s in ok),
-                     "of": sum(s.absent_total for s in ok)}
+                     "of": sum(s.absent_total for s in ok), "folded": sum(s.absent_folded for s in ok)}
     fracs = [f for s in ok for f in s.piece_fractions]
     paper_means = [statistics.mean(s.piece_fractions) for s in ok if s.piece_fractions]
     out["box_area"] = {"micro": statistics.mean(fracs) if fracs else None,
@@ -272,6 +308,7 @@ def print_table(scores: list[PaperScore], tot: dict[str, Any], verbose: bool, ru
     a = tot["absent"]
     print(f"  {'absent strings inside paragraph/list chunks':<46}{a['strings']:>18}{'':>9}   "
           f"{TARGETS['absent']}   (of {a['of']}; in {a['chunks']} chunks)")
+    print(f"  {'  found only case-folded (README loose form)':<46}{a['folded']:>18}")
     line("reading-order pairs right", "order", TARGETS["order"])
     line("box pieces ≥ 80 % covered by the chunk's regions", "pieces", TARGETS["boxes"])
     line("  mean covered area of a piece", "box_area", "")
@@ -279,7 +316,7 @@ def print_table(scores: list[PaperScore], tot: dict[str, Any], verbose: bool, ru
     line("sections right", "sections", TARGETS["sections"])
     line("verbatim share (vaultd check vs pdftotext)", "verbatim", TARGETS["verbatim"])
     line("  strict: one run of pdftotext -raw per region", "verbatim_raw", "")
-    line("  paragraphs whose text layer is not marked unreliable", "verbatim_reliable", "")
+    line("  reliable text layer (not marked, no contested glyph)", "verbatim_reliable", "")
     for key, label in (("in_process", "parse+chunk in process / pdftotext -layout"),
                        ("in_process_cpu", "  the same in CPU time (pdftotext's process's)"),
                        ("extraction", "  MuPDF's text extraction alone (its floor)"),

@@ -130,3 +130,38 @@ def region_verbatim(text: str, pieces: Sequence[tuple[int, str]], regions: Seque
     return len(pieces) > 1 and all(
         any(verbatim_in(" ".join(t.split()).removesuffix("-"), ref(p, b)) for p, b in regions if p == page)
         for page, t in pieces)
+
+
+#: A span MuPDF read from a font that maps its glyphs to no Unicode (no ``ToUnicode``):
+#: its box (top-left page points) and its text.
+Span = tuple[float, float, float, float, str]
+
+
+def contested_spans(spans: Sequence[Span], words: Sequence[Word]) -> list[Rect]:
+    """The boxes of the spans whose glyphs the text layer does not name, read differently
+    by the two extractors: a span of a font without ``ToUnicode`` (``spans``, MuPDF's)
+    with a character that no word poppler read over its box (``words``) holds, both
+    NFKC. The PDF leaves such a glyph's text to each extractor's guess (MuPDF's glyph
+    names ``≪``, ``ϵ``, ``′``, ``⊙`` where poppler writes nothing, ``�``, ``0``, ``N``), so
+    poppler's text is no reference for it. Body text in such fonts is not contested:
+    both read its letters alike."""
+    out: list[Rect] = []
+    for x0, y0, x1, y1, text in spans:
+        chars = {c for c in unicodedata.normalize("NFKC", text) if not c.isspace()}
+        if not chars:
+            continue
+        near = "".join(w[4] for w in words if w[0] < x1 and w[2] > x0 and w[1] < y1 and w[3] > y0)
+        if not chars <= set(unicodedata.normalize("NFKC", near)):
+            out.append((x0, y0, x1, y1))
+    return out
+
+
+def holds_contested(regions: Sequence[tuple[int, Rect]], contested: Sequence[Sequence[Rect]]) -> bool:
+    """Whether the centre of a contested span (``contested``: per page, index 0 = page 1)
+    lies in one of a paragraph's regions."""
+    for page, box in regions:
+        for x0, y0, x1, y1 in contested[page - 1] if 0 < page <= len(contested) else ():
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            if box[0] <= cx <= box[2] and box[1] <= cy <= box[3]:
+                return True
+    return False

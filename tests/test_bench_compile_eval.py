@@ -78,3 +78,24 @@ def test_a_paragraph_over_two_regions_reads_as_one_run_in_each() -> None:
     regions = [(1, (50.0, 700.0, 90.0, 710.0)), (1, (300.0, 100.0, 340.0, 110.0))]
     assert vb.region_verbatim("first second", pieces, regions, pages)
     assert not vb.region_verbatim("first third", [(1, "first"), (1, "third")], regions, pages)
+
+
+def test_absent_strings_keep_their_case_and_the_folded_match_is_reported_apart() -> None:
+    # Wiley's running head "FRITZSCH et al." against the body's citation "Fritzsch et al.8"
+    assert ev.loose_cased("FRITZSCH et al.") == "FRITZSCHetal"
+    assert ev.loose_cased("Fritzsch et al.8") == "Fritzschetal8"
+    assert ev.loose_cased("Ödeen’s ﬁsh") == "Odeensfish"
+
+
+def test_a_glyph_of_an_unmapped_font_is_contested_where_poppler_reads_it_otherwise() -> None:
+    # MuPDF's "≪" (CMSY, no ToUnicode) where poppler wrote nothing; "δr0" read alike
+    spans = [(100.0, 10.0, 110.0, 20.0, "≪"), (80.0, 10.0, 95.0, 20.0, "δr0")]
+    words = [(80.0, 10.0, 95.0, 20.0, "δr0", ""), (112.0, 10.0, 120.0, 20.0, "r0", " ")]
+    assert vb.contested_spans(spans, words) == [(100.0, 10.0, 110.0, 20.0)]
+    # poppler's "0" for TeX's prime, over the glyph's box
+    assert vb.contested_spans([(0.0, 0.0, 5.0, 5.0, "′")], [(0.0, 0.0, 5.0, 5.0, "0", "")]) == [(0.0, 0.0, 5.0, 5.0)]
+    # µ (micro sign) and μ (Greek) are one character after NFKC
+    assert vb.contested_spans([(0.0, 0.0, 5.0, 5.0, "µm")], [(0.0, 0.0, 9.0, 5.0, "μm", "")]) == []
+    contested = [[(100.0, 10.0, 110.0, 20.0)], []]
+    assert vb.holds_contested([(1, (50.0, 0.0, 300.0, 30.0))], contested)
+    assert not vb.holds_contested([(1, (200.0, 0.0, 300.0, 30.0)), (2, (0.0, 0.0, 500.0, 500.0))], contested)

@@ -1,6 +1,6 @@
 """Floors under the compile-eval scores (bench/compile_eval.py, docs/compile-eval.md) on the
-open set (../shared/fixtures/pdfs-eval, 10 papers) and on eval/quotes (7 unseen papers of
-new kinds), at what layout 19 reaches: a parser change that costs a present passage, lets
+open set (../shared/fixtures/pdfs-eval, 10 papers) and on eval/quotes (12 unseen papers of
+new kinds), at what layout 20 reaches: a parser change that costs a present passage, lets
 a furniture string into a paragraph, breaks the reading order, a box or a section, or loses
 verbatim paragraphs fails here.
 
@@ -40,10 +40,13 @@ from eval_scoring import PaperScore, Rect, score_paper
 QUOTES = Path(__file__).resolve().parents[1] / "eval" / "quotes"
 
 #: Least share of each figure over a set (passages, pairs, box pieces, paragraphs), and the
-#: most furniture strings inside paragraph quotes, as layout 19 scores them.
+#: most furniture strings inside paragraph quotes (matched with their case, as the bench
+#: does), as layout 20 scores them. eval/quotes' six: APS's affiliation line and dateline
+#: (a paragraph), its TOC entry naming ``VIII.3. Table placement``, JSS's affiliations in
+#: the address block on its last page, PMLR's unruled tables (docs/compile-eval.md).
 FLOORS: dict[str, dict[str, float]] = {
-    "open": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.97, "absent": 1},
-    "quotes": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.927, "absent": 0},
+    "open": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.97, "absent": 0},
+    "quotes": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.932, "absent": 6},
 }
 #: The papers (file-name prefixes) whose paragraphs the verbatim floor is taken over.
 VERBATIM_PAPERS = ("iop", "scielo", "wiley", "aas", "elsevier", "springer")
