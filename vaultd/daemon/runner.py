@@ -92,7 +92,7 @@ class Daemon:
         self._enrich: stdqueue.Queue[list[str] | None] = stdqueue.Queue()
         self._maint: stdqueue.Queue[Callable[[], Any] | None] = stdqueue.Queue()
         self._running: dict[int, float] = {}
-        self._busy = 0  # job slots taken: a single job or a burst takes one
+        self._batch_of: dict[int, int] = {}  # running job -> its batch's first job
         self.pool: BulkCompiler | None = None  # made once the vault lock is held
         self.figures = PendingFigures()
         self._drawing = threading.Event()
@@ -154,6 +154,7 @@ class Daemon:
         """A job no longer runs here (finished, or put back at shutdown)."""
         with self._running_lock:
             self._running.pop(job_id, None)
+            self._batch_of.pop(job_id, None)
             if self._solo == job_id:
                 self._solo = None
 
@@ -167,8 +168,6 @@ class Daemon:
             finally:
                 for job in batch:
                     self._release(job.id)
-                with self._running_lock:
-                    self._busy -= 1
 
     def _draw_figures(self, keys: list[str]) -> None:
         """Figure crops the bursts left pending, drawn by the pool (the queue is idle)."""
@@ -252,7 +251,8 @@ class Daemon:
             self._maint.put(self.export_bib)
         while inbox:
             with self._running_lock:
-                if self._busy >= self.settings.daemon.concurrency or self._solo is not None:
+                busy = len(set(self._batch_of.values()))  # a single job or a burst: one slot
+                if busy >= self.settings.daemon.concurrency or self._solo is not None:
                     break
                 job = self.queue.claim(suspects=not self._running)
                 if job is None:
@@ -266,7 +266,7 @@ class Daemon:
                         batch.append(more)
                 for claimed in batch:
                     self._running[claimed.id] = time.monotonic()
-                self._busy += 1
+                    self._batch_of[claimed.id] = job.id
             self._work.put(batch)
         with self._running_lock:
             idle = not self._running
