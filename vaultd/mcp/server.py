@@ -20,7 +20,6 @@ from vaultd import __version__
 from vaultd.errors import CitationError, VaultdError, disk_error
 from vaultd.index.embed import make_embedder
 from vaultd.mcp.args import check_arguments, coerce_arguments
-from vaultd.service_lock import service_running
 from vaultd.vault import Vault
 
 if TYPE_CHECKING:
@@ -439,6 +438,9 @@ def _client_name(ctx: Any) -> str:
 def _agent_state(vault: Vault, settings: Settings | None) -> dict[str, Any]:
     """Whether the agent runs, its last verify, and where its MCP endpoint and browser
     bridge listen (read-only: nothing here starts or locks anything)."""
+    # lazy: vaultd.service_lock costs 1 ms at import; only the status tool needs it
+    from vaultd.service_lock import service_running
+
     # lazy: vaultd.statedb costs 15 ms at import (pulls in sqlite3)
     from vaultd.statedb import daemon_meta
 
