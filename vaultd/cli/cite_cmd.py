@@ -26,8 +26,14 @@ def _renderer(ctx: click.Context) -> Any:
 def _library_citation(ctx: click.Context, cite_key: str, style: str,
                       page: str | None) -> tuple[Any, dict[str, Any]]:
     from vaultd.formats.locators import check_locator  # lazy: only for --library
+
+    # lazy: vaultd.lab.connect costs 561 ms at import (psycopg, asyncio); only --library needs it
     from vaultd.lab.connect import open_library
+
+    # lazy: vaultd.lookup.library costs 615 ms at import (psycopg, sqlite3); only --library needs it
     from vaultd.lookup import library
+
+    # lazy: vaultd.pipeline.publish costs 1084 ms at import (psycopg, sqlite3); only --library needs it
     from vaultd.pipeline.publish import configured
 
     a = app(ctx)
@@ -156,7 +162,11 @@ def quote_command(ctx: click.Context, cite_key: str, chunk_id: str, from_library
         citer = None
     if from_library:
         from vaultd.lab.connect import open_library  # lazy: psycopg only for --library
+
+        # lazy: vaultd.lookup.library costs 615 ms at import (psycopg, sqlite3); only --library needs it
         from vaultd.lookup import library
+
+        # lazy: vaultd.pipeline.publish costs 1084 ms at import (psycopg, sqlite3); only --library needs it
         from vaultd.pipeline.publish import configured
 
         conn = open_library(configured(settings))

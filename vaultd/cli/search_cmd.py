@@ -107,8 +107,13 @@ def search_command(ctx: click.Context, query: str, limit: int, cite_key: str | N
 def _search_library(settings: Settings, query: str, limit: int, keywords_only: bool,
                     as_json: bool, filters: LibraryFilters) -> None:
     """`vaultd search --library`: the lab library's passages, each with its publishers."""
+    # lazy: vaultd.lab.connect costs 561 ms at import (psycopg, asyncio); only --library needs it
     from vaultd.lab.connect import open_library
+
+    # lazy: vaultd.lookup.library costs 615 ms at import (psycopg, sqlite3); only --library needs it
     from vaultd.lookup import library
+
+    # lazy: vaultd.pipeline.publish costs 1084 ms at import (psycopg, sqlite3); only --library needs it
     from vaultd.pipeline.publish import configured
 
     embedder = None if keywords_only else make_embedder(
