@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import sys
 import tempfile
@@ -150,15 +149,25 @@ def bench_quality(server: Any) -> None:
             return [h.cite_key or "" for h in local_search.hybrid_search(
                 db, q, limit=10, embedder=emb, warm=emb is not None)]
 
+        import vaultd.lab.search as lab_search
+
         rows = [("keyword only", None)] + ([("hybrid (MiniLM vectors)", st)] if st else [])
-        print(f"{'SciFact nDCG@10 (300 claims)':<34} {'local SQLite':>12} {'library':>9}")
+        print(f"{'SciFact nDCG@10 (300 claims)':<34} {'local SQLite':>12} {'library':>9} "
+              f"{'library, large-library pruning forced':>38}")
         for label, emb in rows:
             qvecs = {q["_id"]: emb.embed_query(q["text"]) for q in judged} if emb else {}
             local = statistics.mean(ndcg10(loc(q["text"], emb), qrels[q["_id"]]) for q in judged)
             remote = statistics.mean(ndcg10(lib(q["text"], qvecs.get(q["_id"])),
                                             qrels[q["_id"]]) for q in judged)
-            print(f"{label:<34} {local:>12.3f} {remote:>9.3f}   (library − local "
-                  f"{remote - local:+.3f})")
+            large = lab_search.LARGE
+            lab_search.LARGE = 0  # the candidate budget of a big library, on this small one
+            try:
+                pruned = statistics.mean(ndcg10(lib(q["text"], qvecs.get(q["_id"])),
+                                                qrels[q["_id"]]) for q in judged)
+            finally:
+                lab_search.LARGE = large
+            print(f"{label:<34} {local:>12.3f} {remote:>9.3f} {pruned:>38.3f}   "
+                  f"(library − local {remote - local:+.3f})")
         conn.close()
         db.close()
 

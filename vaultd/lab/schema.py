@@ -82,6 +82,89 @@ _V1 = [
         SECURITY DEFINER SET search_path = {SCHEMA}, pg_temp AS
         $$ SELECT coalesce(array_agg(grp), '{{}}') FROM {SCHEMA}.grants
            WHERE member = session_user $$""",
+    # Search runs in these SECURITY DEFINER functions, which check the member's groups
+    # themselves: under row-level security PostgreSQL may not use an index for an operator
+    # that is not LEAKPROOF (full-text @@, pgvector's distances), so a member's query
+    # would scan every row. Each returns only rows of a group the member is granted.
+    f"""CREATE FUNCTION {SCHEMA}.term_counts(p_grp text, p_terms tsquery[]) RETURNS bigint[]
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = {SCHEMA}, pg_catalog, pg_temp AS
+        $$ SELECT array_agg((SELECT count(*) FROM chunks c WHERE c.grp = p_grp
+                               AND c.tsv @@ u.t) ORDER BY u.i)
+           FROM unnest(p_terms) WITH ORDINALITY AS u(t, i)
+           WHERE p_grp = ANY (my_groups()) $$""",
+    f"""CREATE FUNCTION {SCHEMA}.text_search(
+            p_grp text, p_candidates tsquery, p_terms tsquery[], p_titled tsquery[],
+            p_weights float8[], p_title_weight float8, p_year_min int, p_year_max int,
+            p_chunk_type text, p_kind text, p_author text, p_cite_key text, p_k int)
+        RETURNS TABLE (id bigint, score float8)
+        LANGUAGE plpgsql STABLE SECURITY DEFINER
+        SET search_path = {SCHEMA}, pg_catalog, pg_temp AS $f$
+        DECLARE
+          score text := '0';
+        BEGIN
+          IF NOT (p_grp = ANY (my_groups())) THEN RETURN; END IF;
+          -- the score as one flat sum (a subquery per row would cost more than the match)
+          FOR i IN 1 .. coalesce(array_length(p_terms, 1), 0) LOOP
+            score := score || format(
+              ' + %s * ((c.tsv @@ %L::tsquery)::int + %s * (c.tsv @@ %L::tsquery)::int)',
+              p_weights[i], p_terms[i]::text, p_title_weight, p_titled[i]::text);
+          END LOOP;
+          RETURN QUERY EXECUTE
+            'SELECT c.id, (' || score || ')::float8 AS s
+             FROM chunks c WHERE c.tsv @@ $2 AND c.grp = $1'
+            || CASE WHEN p_year_min IS NULL THEN '' ELSE ' AND c.year >= $7' END
+            || CASE WHEN p_year_max IS NULL THEN '' ELSE ' AND c.year <= $8' END
+            || CASE WHEN p_chunk_type IS NULL THEN '' ELSE ' AND c.chunk_type = $9' END
+            || CASE WHEN p_kind IS NULL THEN '' ELSE ' AND c.kind = $10' END
+            || CASE WHEN p_author IS NULL THEN '' ELSE ' AND c.work_id IN (SELECT w.id FROM
+                 works w WHERE w.grp = $1 AND strpos(lower(w.authors), lower($11)) > 0)' END
+            || CASE WHEN p_cite_key IS NULL THEN '' ELSE ' AND c.work_id IN (SELECT p.work_id
+                 FROM publications p WHERE p.grp = $1 AND (p.cite_key = $12
+                 OR $12 = ANY (p.aliases)))' END
+            || ' ORDER BY s DESC, c.id LIMIT $13'
+          USING p_grp, p_candidates, p_terms, p_titled, p_weights, p_title_weight,
+                p_year_min, p_year_max, p_chunk_type, p_kind, p_author, p_cite_key, p_k;
+        END $f$""",
+    f"""CREATE FUNCTION {SCHEMA}.vector_search(
+            p_grp text, p_model text, p_dim int, p_query halfvec, p_year_min int,
+            p_year_max int, p_chunk_type text, p_kind text, p_author text, p_cite_key text,
+            p_k int)
+        RETURNS TABLE (id bigint, distance float8)
+        LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+        SET search_path = {SCHEMA}, public, pg_catalog, pg_temp AS $f$
+        BEGIN
+          IF NOT (p_grp = ANY (my_groups())) OR coalesce(p_kind, 'paper') <> 'paper' THEN
+            RETURN;
+          END IF;
+          -- keep scanning the index until k rows pass the filters (pgvector >= 0.8)
+          PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true);
+          PERFORM set_config('hnsw.ef_search', greatest(p_k, 100)::text, true);
+          RETURN QUERY EXECUTE format(
+            'WITH nearest AS MATERIALIZED (
+               SELECT e.chunk, e.vec::halfvec(%1$s) <=> $1::halfvec(%1$s) AS d
+               FROM embeddings e WHERE e.model = %2$L AND e.grp = $2', p_dim, p_model)
+            || CASE WHEN p_year_min IS NULL THEN '' ELSE ' AND e.year >= $3' END
+            || CASE WHEN p_year_max IS NULL THEN '' ELSE ' AND e.year <= $4' END
+            || CASE WHEN p_chunk_type IS NULL THEN '' ELSE ' AND e.chunk_type = $5' END
+            || CASE WHEN p_author IS NULL THEN '' ELSE ' AND e.chunk IN (SELECT c.id FROM
+                 chunks c JOIN works w ON w.id = c.work_id WHERE w.grp = $2
+                 AND strpos(lower(w.authors), lower($6)) > 0)' END
+            || CASE WHEN p_cite_key IS NULL THEN '' ELSE ' AND e.chunk IN (SELECT c.id FROM
+                 chunks c JOIN publications p ON p.work_id = c.work_id WHERE p.grp = $2
+                 AND (p.cite_key = $7 OR $7 = ANY (p.aliases)))' END
+            || ' ORDER BY d LIMIT $8) SELECT chunk, d::float8 FROM nearest ORDER BY d, chunk'
+          USING p_query, p_grp, p_year_min, p_year_max, p_chunk_type, p_author, p_cite_key,
+                p_k;
+        END $f$""",
+    # The planner's statistics of the chunks' lexemes (the commonest, with the fraction of
+    # passages holding each): what search weighs terms by. PostgreSQL hides pg_stats of a
+    # table with row-level security from its users; this shows the lexeme frequencies only
+    # (never text), over every group.
+    f"""CREATE FUNCTION {SCHEMA}.lexeme_stats() RETURNS TABLE (lexeme text, freq real)
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = {SCHEMA}, pg_temp AS
+        $$ SELECT e, f FROM pg_stats s,
+             unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS u(e, f)
+           WHERE s.schemaname = '{SCHEMA}' AND s.tablename = 'chunks' AND s.attname = 'tsv' $$""",
 ]
 
 _GROUP = f"grp = ANY ((SELECT {SCHEMA}.my_groups())::text[])"
@@ -98,8 +181,8 @@ def _security() -> list[str]:
         f"GRANT SELECT, INSERT, UPDATE, DELETE ON {SCHEMA}.works, {SCHEMA}.publications, "
         f"{SCHEMA}.chunks, {SCHEMA}.embeddings TO {MEMBER_ROLE}",
         f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA {SCHEMA} TO {MEMBER_ROLE}",
-        f"REVOKE ALL ON FUNCTION {SCHEMA}.my_groups() FROM PUBLIC",
-        f"GRANT EXECUTE ON FUNCTION {SCHEMA}.my_groups() TO {MEMBER_ROLE}",
+        f"REVOKE ALL ON ALL FUNCTIONS IN SCHEMA {SCHEMA} FROM PUBLIC",
+        f"GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA {SCHEMA} TO {MEMBER_ROLE}",
         f"ALTER TABLE {SCHEMA}.grants ENABLE ROW LEVEL SECURITY",
         f"CREATE POLICY own ON {SCHEMA}.grants FOR SELECT USING (member = session_user)",
     ]

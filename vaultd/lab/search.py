@@ -7,8 +7,10 @@ it holds, a title match counting twice (the local index's BM25 weights the title
 PostgreSQL's ``ts_rank`` has no IDF, and without it a query's common words decide the order.
 Document frequencies come from the planner's own statistics of the column
 (``pg_stats.most_common_elems``) for common lexemes and from the GIN index for rare ones.
-At most 16 terms, rarest first; in a large library the commonest are dropped until the
-candidate rows fit a budget, so one query never ranks a third of the library.
+At most 16 terms, rarest first, all of them scoring; in a large library the candidates
+are the passages holding the rarest terms while they fit a row budget (or, for a query of
+common words only, those holding its two rarest together), so one query never ranks a
+large share of the library.
 
 Vectors: the embedding model's partial HNSW index (cosine over ``halfvec``), with pgvector's
 iterative index scans so that a filtered query still finds its ``k`` nearest.
@@ -38,7 +40,7 @@ MAX_TERMS = 16
 #: In a library of more than this many passages, terms are dropped (commonest first) while
 #: the rows they would make candidates exceed ``ROW_BUDGET``.
 LARGE = 10_000
-ROW_BUDGET = 60_000
+ROW_BUDGET = 3_000
 TITLE_WEIGHT = 1.0  # a title match adds this × the term's IDF (2× in all)
 
 
@@ -96,16 +98,10 @@ def _stats(conn: psycopg.Connection[Any]) -> _Stats:
         return got
     rows = conn.execute("SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = %s::regclass",
                         (f"{SCHEMA}.chunks",)).fetchone()
-    elems = conn.execute(
-        "SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats "
-        "WHERE schemaname = %s AND tablename = 'chunks' AND attname = 'tsv'",
-        (SCHEMA,)).fetchone()
-    common: dict[str, float] = {}
-    floor = 0.0
-    if elems and elems[0]:
-        freqs = list(elems[1] or [])
-        common = {lex: float(f) for lex, f in zip(elems[0], freqs, strict=False)}
-        floor = float(freqs[-3]) if len(freqs) >= 3 else 0.0  # the min, as pg_stats stores it
+    elems = conn.execute(f"SELECT lexeme, freq FROM {SCHEMA}.lexeme_stats()").fetchall()
+    # pg_stats appends the min, max and null fraction after the lexemes' frequencies
+    common = {str(lex): float(f) for lex, f in elems if lex is not None}
+    floor = min(common.values(), default=0.0)
     langs = conn.execute(f"SELECT DISTINCT language FROM {SCHEMA}.works").fetchall()
     configs = sorted({ts_config(r[0]) for r in langs}, key=lambda c: (c != "english", c))
     got = _Stats(float(rows[0]) if rows else 0.0, common, floor, configs, time.monotonic())
@@ -132,89 +128,67 @@ def _tsq(lexeme: str, weight: str = "") -> str:
     return "'" + lexeme.replace("'", "''").replace("\\", "\\\\") + "'" + (f":{weight}" if weight else "")
 
 
-def term_weights(conn: psycopg.Connection[Any], terms: Sequence[str], where: sql.Composable,
-                 params: Sequence[Any]) -> dict[str, float]:
-    """IDF of each kept term (rarest first, at most 16, the commonest dropped in a large
-    library while the candidates exceed the budget)."""
+@dataclass(frozen=True)
+class TermPlan:
+    """The terms a query is scored by (IDF each) and the tsquery its candidates match."""
+
+    weights: dict[str, float]
+    candidates: str
+
+
+def plan_terms(conn: psycopg.Connection[Any], terms: Sequence[str],
+               group: str) -> TermPlan | None:
+    """IDF of the query's ≤ 16 rarest terms, and the candidates' tsquery: every term in a
+    small library; in a large one the rarest while the rows they match fit ``ROW_BUDGET``
+    (the rest still score), and when even the rarest term alone exceeds it, the passages
+    holding both of the two rarest (a query of common words only is made precise by
+    asking for them together)."""
     stats = _stats(conn)
     n = max(stats.rows, 1.0)
     df: dict[str, float] = {}
     rare = [t for t in terms if t not in stats.common]
     if rare:
-        counts = sql.SQL(", ").join(
-            sql.SQL("(SELECT count(*) FROM {s}.chunks c WHERE c.tsv @@ {q}::tsquery AND {w})")
-            .format(s=sql.Identifier(SCHEMA), q=sql.Literal(_tsq(t)), w=where) for t in rare)
-        row = conn.execute(sql.SQL("SELECT ") + counts, list(params) * len(rare)).fetchone()
-        df.update({t: float(c) for t, c in zip(rare, row or (), strict=False)})
+        row = conn.execute(f"SELECT {SCHEMA}.term_counts(%s, %s::tsquery[])",
+                           (group, [_tsq(t) for t in rare])).fetchone()
+        df.update({t: float(c) for t, c in zip(rare, (row[0] if row else None) or (),
+                                                 strict=False)})
     for t in terms:
         if t in stats.common:
             df[t] = stats.common[t] * n
     kept = sorted((t for t in terms if df.get(t, 0) > 0), key=lambda t: df[t])[:MAX_TERMS]
-    if n > LARGE:
-        total, trimmed = 0.0, list[str]()
-        for t in kept:
-            if trimmed and total + df[t] > ROW_BUDGET:
-                break
-            trimmed.append(t)
-            total += df[t]
-        kept = trimmed
-    return {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in kept}
+    if not kept:
+        return None
+    weights = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in kept}
+    if n <= LARGE:
+        return TermPlan(weights, " | ".join(_tsq(t) for t in kept))
+    if df[kept[0]] > ROW_BUDGET and len(kept) > 1:
+        return TermPlan(weights, f"{_tsq(kept[0])} & {_tsq(kept[1])}")
+    chosen, total = list[str](), 0.0
+    for t in kept:
+        if chosen and total + df[t] > ROW_BUDGET:
+            break
+        chosen.append(t)
+        total += df[t]
+    return TermPlan(weights, " | ".join(_tsq(t) for t in chosen))
 
 
-def _filters(group: str, f: LibraryFilters, alias: str = "c") -> tuple[sql.Composable,
-                                                                       list[Any]]:
-    """The WHERE of both queries (over the chunk or embedding row ``alias``)."""
-    a = sql.Identifier(alias)
-    parts: list[sql.Composable] = [sql.SQL("{a}.grp = %s").format(a=a)]
-    params: list[Any] = [group]
-    if f.year_min is not None:
-        parts.append(sql.SQL("{a}.year >= %s").format(a=a))
-        params.append(f.year_min)
-    if f.year_max is not None:
-        parts.append(sql.SQL("{a}.year <= %s").format(a=a))
-        params.append(f.year_max)
-    if f.chunk_type:
-        parts.append(sql.SQL("{a}.chunk_type = %s").format(a=a))
-        params.append(f.chunk_type)
-    work = sql.SQL("{a}.work_id").format(a=a) if alias == "c" else sql.SQL(
-        "(SELECT work_id FROM {s}.chunks x WHERE x.id = {a}.chunk)").format(
-            s=sql.Identifier(SCHEMA), a=a)
-    if f.kind:
-        if alias == "c":
-            parts.append(sql.SQL("c.kind = %s"))
-            params.append(f.kind)
-        elif f.kind != "paper":
-            parts.append(sql.SQL("false"))  # only paper passages are embedded
-    if f.author:
-        parts.append(sql.SQL("{w} IN (SELECT id FROM {s}.works WHERE grp = %s AND "
-                             "authors ILIKE %s)").format(w=work, s=sql.Identifier(SCHEMA)))
-        params += [group, f"%{f.author}%"]
-    if f.cite_key:
-        parts.append(sql.SQL("{w} IN (SELECT work_id FROM {s}.publications WHERE grp = %s "
-                             "AND (cite_key = %s OR %s = ANY(aliases)))").format(
-                                 w=work, s=sql.Identifier(SCHEMA)))
-        params += [group, f.cite_key, f.cite_key]
-    return sql.SQL(" AND ").join(parts), params
+def _filter_args(f: LibraryFilters) -> list[Any]:
+    return [f.year_min, f.year_max, f.chunk_type, f.kind, f.author, f.cite_key]
 
 
 def keyword_ranked(conn: psycopg.Connection[Any], query: str, group: str,
                    filters: LibraryFilters, k: int = CANDIDATES) -> list[tuple[int, float]]:
     """(chunk id, score) of the best ``k`` passages by full text."""
-    where, params = _filters(group, filters)
-    weights = term_weights(conn, query_lexemes(conn, query), where, params)
-    if not weights:
+    plan = plan_terms(conn, query_lexemes(conn, query), group)
+    if plan is None:
         return []
-    score = sql.SQL(" + ").join(
-        sql.SQL("{w} * ((c.tsv @@ {q}::tsquery)::int + {tw} * (c.tsv @@ {qa}::tsquery)::int)")
-        .format(w=sql.Literal(round(w, 6)), q=sql.Literal(_tsq(t)),
-                qa=sql.Literal(_tsq(t, "A")), tw=sql.Literal(TITLE_WEIGHT))
-        for t, w in weights.items())
-    anyq = " | ".join(_tsq(t) for t in weights)
-    stmt = sql.SQL("SELECT c.id, {score} AS s FROM {s}.chunks c WHERE c.tsv @@ {q}::tsquery "
-                   "AND {where} ORDER BY s DESC, c.id LIMIT {k}").format(
-                       score=score, s=sql.Identifier(SCHEMA), q=sql.Literal(anyq), where=where,
-                       k=sql.Literal(k))
-    return [(int(r[0]), float(r[1])) for r in conn.execute(stmt, params)]
+    terms = list(plan.weights)
+    rows = conn.execute(
+        f"SELECT id, score FROM {SCHEMA}.text_search(%s, %s::tsquery, %s::tsquery[], "
+        "%s::tsquery[], %s::float8[], %s, %s, %s, %s, %s, %s, %s, %s)",
+        [group, plan.candidates, [_tsq(t) for t in terms], [_tsq(t, "A") for t in terms],
+         [round(plan.weights[t], 6) for t in terms], TITLE_WEIGHT, *_filter_args(filters), k])
+    return [(int(r[0]), float(r[1])) for r in rows]
 
 
 def vector_ranked(conn: psycopg.Connection[Any], qvec: Sequence[float], model: str, dim: int,
@@ -222,17 +196,9 @@ def vector_ranked(conn: psycopg.Connection[Any], qvec: Sequence[float], model: s
                   k: int = CANDIDATES) -> list[tuple[int, float]]:
     """(chunk id, cosine similarity) of the ``k`` nearest passages embedded by ``model``:
     the HNSW index with iterative scans, so filters never leave fewer than exist."""
-    where, params = _filters(group, filters, alias="e")
-    stmt = sql.SQL(
-        "WITH nearest AS MATERIALIZED (SELECT e.chunk, e.vec::halfvec({d}) <=> %s::halfvec({d}) "
-        "AS dist FROM {s}.embeddings e WHERE e.model = {m} AND {where} "
-        "ORDER BY dist LIMIT {k}) SELECT chunk, dist FROM nearest ORDER BY dist, chunk").format(
-            d=sql.Literal(dim), s=sql.Identifier(SCHEMA), m=sql.Literal(model), where=where,
-            k=sql.Literal(k))
-    with conn.transaction():
-        conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {n}").format(n=sql.Literal(max(k, 100))))
-        rows = conn.execute(stmt, [HalfVector(list(qvec)), *params]).fetchall()
+    rows = conn.execute(
+        f"SELECT id, distance FROM {SCHEMA}.vector_search(%s, %s, %s, %s, %s, %s, %s, %s, "
+        "%s, %s, %s)", [group, model, dim, HalfVector(list(qvec)), *_filter_args(filters), k])
     return [(int(r[0]), 1.0 - float(r[1])) for r in rows]
 
 
