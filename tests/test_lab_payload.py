@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,10 +12,11 @@ from vaultd.lab.payload import ChunkRow, Publication, ts_config
 from vaultd.lab.search import RRF_K, fuse
 
 texts = st.text(min_size=1, max_size=40)
-chunk_rows = st.builds(ChunkRow, chunk_id=st.from_regex(r"p[1-9]s[1-9]c[1-9]", fullmatch=True),
-                       text=texts, text_sha256=st.from_regex(r"[0-9a-f]{64}", fullmatch=True),
-                       page=st.integers(1, 400), page_label=st.none() | st.from_regex(
-                           r"[1-9][0-9]{0,3}", fullmatch=True))
+chunk_rows = st.builds(
+    ChunkRow, chunk_id=st.builds("p{}s{}c{}".format, st.integers(1, 9), st.integers(1, 9),
+                                 st.integers(1, 9)),
+    text=texts, text_sha256=st.binary(max_size=8).map(lambda b: hashlib.sha256(b).hexdigest()),
+    page=st.integers(1, 400), page_label=st.none() | st.integers(1, 999).map(str))
 
 
 def publication(chunks: list[ChunkRow]) -> Publication:
