@@ -383,3 +383,25 @@ def test_admin_and_member_commands(server: LabServer, tmp_path: Path, as_member:
     code, out, err = cli(["--vault", str(alice.root), "library", "publish", "nosuchkey"], env,
                          monkeypatch, capsys)
     assert code != 0 and "nosuchkey" in err and "Traceback" not in err
+
+
+def test_own_notes_stay_home_unless_publish_notes(server: LabServer, tmp_path: Path,
+                                                  as_member: object) -> None:
+    alice = make_vault(tmp_path / "a", "vaswani2017attention")
+    path = alice.note_path("vaswani2017attention")
+    path.write_text(path.read_text().rstrip("\n") + "\n\n## My notes\n\nMy unpublished hunch.\n")
+    as_member("alice")  # type: ignore[operator]
+
+    def held() -> list[str]:
+        conn = open_library(server.url("alice"))
+        try:
+            rows = conn.execute(f"SELECT text FROM {SCHEMA}.chunks WHERE kind = 'note'")
+            return [str(r[0]) for r in rows]
+        finally:
+            conn.close()
+
+    pub.publish_keys(alice, member_settings(server, "alice"), ["vaswani2017attention"])
+    assert held() == []
+    pub.publish_keys(alice, member_settings(server, "alice", publish_notes=True),
+                     ["vaswani2017attention"])
+    assert any("My unpublished hunch." in t for t in held())
