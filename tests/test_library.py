@@ -259,10 +259,24 @@ def test_filtered_vector_search_finds_every_hit_there_is(server: LabServer,
                 language="en", doi=f"10.9/filler{w}", arxiv_id=None, pdf_sha256=None,
                 labels=[], retracted=False, verified=True, chunks=chunks[:4] if year == 1999
                 else chunks, model="test:concepts", vectors=vectors), "lab")
-        hits = search(conn, "zzz-no-keyword-match", "lab", limit=10,
-                      filters=LibraryFilters(year_max=1999), qvec=[1.0] + [0.0] * 7,
-                      model="test:concepts")
-        assert sorted(h.chunk_id for h in hits) == ["c0", "c1", "c2", "c3"]
+        def nearest_of_1999() -> list[str]:
+            hits = search(conn, "zzz-no-keyword-match", "lab", limit=10,
+                          filters=LibraryFilters(year_max=1999), qvec=[1.0] + [0.0] * 7,
+                          model="test:concepts")
+            return sorted(h.chunk_id for h in hits)
+
+        assert lab_publish.waiting_for_index(conn) == 584
+        assert nearest_of_1999() == ["c0", "c1", "c2", "c3"]  # not indexed yet: exact scan
+        assert lab_publish.index_new(conn, 10_000) == 584
+        assert lab_publish.waiting_for_index(conn) == 0
+        conn.execute("SET enable_seqscan = off")  # the HNSW index, as in a large library
+        plan = conn.execute(
+            "EXPLAIN SELECT chunk FROM vaultd_lab.embeddings e WHERE model = 'test:concepts' "
+            "ORDER BY e.vec::halfvec(8) <=> '[1,0,0,0,0,0,0,0]'::halfvec(8) LIMIT 10").fetchall()
+        assert "embeddings_hnsw_test_concepts" in " ".join(str(r[0]) for r in plan)
+        # HNSW alone returns its ef_search nearest and filters them: none from 1999; pgvector's
+        # iterative scan keeps going until the 4 there are
+        assert nearest_of_1999() == ["c0", "c1", "c2", "c3"]
     finally:
         conn.close()
 

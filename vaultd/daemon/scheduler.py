@@ -156,13 +156,12 @@ def start_scheduler(daemon: ScheduledAgent) -> Any:
         refreshed = retry_pending_records(vault, settings)
         if refreshed:
             log.info("retry pass: metadata fetched for %s", ", ".join(refreshed))
-        if settings.library.url:  # works queued while the lab library was unreachable
-            from vaultd.pipeline.publish import retry_outbox  # lazy: psycopg only with one
+        if settings.library.url:  # the outbox, and vectors waiting for the HNSW index
+            from vaultd.pipeline.publish import library_upkeep  # lazy: psycopg only with one
 
-            sent = retry_outbox(vault, settings)
-            if sent is not None:
-                log.info("retry pass: lab library: %d published, %d still queued",
-                         len(sent.published) + len(sent.updated), len(sent.queued))
+            done = library_upkeep(vault, settings)
+            if done:
+                log.info("retry pass: %s", done)
 
     sched.add_job(guarded("retry", retry_pass), "interval",
                   minutes=settings.daemon.retry_minutes, id="retry", coalesce=True)

@@ -77,6 +77,25 @@ _V1 = [
         chunk bigint NOT NULL REFERENCES {SCHEMA}.chunks ON DELETE CASCADE,
         model text NOT NULL, grp text NOT NULL, year integer, chunk_type text,
         vec halfvec NOT NULL, PRIMARY KEY (chunk, model))""",
+    # vectors just published: searched exactly until index_new() moves them into the
+    # HNSW-indexed table (an HNSW insert costs milliseconds; publishing never waits for it)
+    f"""CREATE TABLE {SCHEMA}.embeddings_new (
+        chunk bigint NOT NULL REFERENCES {SCHEMA}.chunks ON DELETE CASCADE,
+        model text NOT NULL, grp text NOT NULL, year integer, chunk_type text,
+        vec halfvec NOT NULL, PRIMARY KEY (chunk, model))""",
+    f"""CREATE FUNCTION {SCHEMA}.index_new(p_limit int) RETURNS int
+        LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = {SCHEMA}, public, pg_temp AS
+        $$ WITH moved AS (
+             DELETE FROM embeddings_new WHERE (chunk, model) IN (
+               SELECT chunk, model FROM embeddings_new LIMIT p_limit)
+             RETURNING chunk, model, grp, year, chunk_type, vec),
+           kept AS (
+             INSERT INTO embeddings SELECT * FROM moved
+             ON CONFLICT (chunk, model) DO UPDATE SET vec = excluded.vec RETURNING 1)
+           SELECT count(*)::int FROM kept $$""",
+    f"""CREATE FUNCTION {SCHEMA}.new_vectors() RETURNS bigint
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = {SCHEMA}, pg_temp AS
+        $$ SELECT count(*) FROM embeddings_new $$""",
     # the groups of the member running the query, evaluated once per statement
     f"""CREATE FUNCTION {SCHEMA}.my_groups() RETURNS text[] LANGUAGE sql STABLE
         SECURITY DEFINER SET search_path = {SCHEMA}, pg_temp AS
@@ -132,6 +151,8 @@ _V1 = [
         RETURNS TABLE (id bigint, distance float8)
         LANGUAGE plpgsql VOLATILE SECURITY DEFINER
         SET search_path = {SCHEMA}, public, pg_catalog, pg_temp AS $f$
+        DECLARE
+          filters text;
         BEGIN
           IF NOT (p_grp = ANY (my_groups())) OR coalesce(p_kind, 'paper') <> 'paper' THEN
             RETURN;
@@ -139,10 +160,7 @@ _V1 = [
           -- keep scanning the index until k rows pass the filters (pgvector >= 0.8)
           PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true);
           PERFORM set_config('hnsw.ef_search', greatest(p_k, 100)::text, true);
-          RETURN QUERY EXECUTE format(
-            'WITH nearest AS MATERIALIZED (
-               SELECT e.chunk, e.vec::halfvec(%1$s) <=> $1::halfvec(%1$s) AS d
-               FROM embeddings e WHERE e.model = %2$L AND e.grp = $2', p_dim, p_model)
+          filters := ''
             || CASE WHEN p_year_min IS NULL THEN '' ELSE ' AND e.year >= $3' END
             || CASE WHEN p_year_max IS NULL THEN '' ELSE ' AND e.year <= $4' END
             || CASE WHEN p_chunk_type IS NULL THEN '' ELSE ' AND e.chunk_type = $5' END
@@ -151,8 +169,20 @@ _V1 = [
                  AND strpos(lower(w.authors), lower($6)) > 0)' END
             || CASE WHEN p_cite_key IS NULL THEN '' ELSE ' AND e.chunk IN (SELECT c.id FROM
                  chunks c JOIN publications p ON p.work_id = c.work_id WHERE p.grp = $2
-                 AND (p.cite_key = $7 OR $7 = ANY (p.aliases)))' END
-            || ' ORDER BY d LIMIT $8) SELECT chunk, d::float8 FROM nearest ORDER BY d, chunk'
+                 AND (p.cite_key = $7 OR $7 = ANY (p.aliases)))' END;
+          -- the HNSW index over the indexed vectors, an exact scan of those not yet indexed
+          RETURN QUERY EXECUTE format(
+            'WITH nearest AS MATERIALIZED (
+               SELECT e.chunk, e.vec::halfvec(%1$s) <=> $1::halfvec(%1$s) AS d
+               FROM embeddings e WHERE e.model = %2$L AND e.grp = $2 %3$s
+               ORDER BY d LIMIT $8),
+             recent AS MATERIALIZED (
+               SELECT e.chunk, e.vec::halfvec(%1$s) <=> $1::halfvec(%1$s) AS d
+               FROM embeddings_new e WHERE e.model = %2$L AND e.grp = $2 %3$s
+               ORDER BY d LIMIT $8)
+             SELECT chunk, d::float8 FROM (SELECT * FROM nearest UNION ALL
+                                           SELECT * FROM recent) both_
+             ORDER BY d, chunk LIMIT $8', p_dim, p_model, filters)
           USING p_query, p_grp, p_year_min, p_year_max, p_chunk_type, p_author, p_cite_key,
                 p_k;
         END $f$""",
@@ -179,14 +209,14 @@ def _security() -> list[str]:
         f"GRANT USAGE ON SCHEMA {SCHEMA} TO {MEMBER_ROLE}",
         f"GRANT SELECT ON {SCHEMA}.version, {SCHEMA}.models, {SCHEMA}.grants TO {MEMBER_ROLE}",
         f"GRANT SELECT, INSERT, UPDATE, DELETE ON {SCHEMA}.works, {SCHEMA}.publications, "
-        f"{SCHEMA}.chunks, {SCHEMA}.embeddings TO {MEMBER_ROLE}",
+        f"{SCHEMA}.chunks, {SCHEMA}.embeddings, {SCHEMA}.embeddings_new TO {MEMBER_ROLE}",
         f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA {SCHEMA} TO {MEMBER_ROLE}",
         f"REVOKE ALL ON ALL FUNCTIONS IN SCHEMA {SCHEMA} FROM PUBLIC",
         f"GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA {SCHEMA} TO {MEMBER_ROLE}",
         f"ALTER TABLE {SCHEMA}.grants ENABLE ROW LEVEL SECURITY",
         f"CREATE POLICY own ON {SCHEMA}.grants FOR SELECT USING (member = session_user)",
     ]
-    for table in ("works", "chunks", "embeddings"):
+    for table in ("works", "chunks", "embeddings", "embeddings_new"):
         out += [f"ALTER TABLE {SCHEMA}.{table} ENABLE ROW LEVEL SECURITY",
                 f"CREATE POLICY by_group ON {SCHEMA}.{table} USING ({_GROUP}) "
                 f"WITH CHECK ({_GROUP})"]

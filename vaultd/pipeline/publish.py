@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -149,10 +150,17 @@ class PublishReport:
 Progress = Callable[[str], None]
 
 
+#: Works per transaction: large enough that a library far away is not paid per work, small
+#: enough that one batch is seconds of work.
+BATCH_PASSAGES = 5_000
+BATCH_WORKS = 200
+
+
 def publish_keys(vault: Vault, settings: Settings, keys: Iterable[str], *,
                  progress: Progress | None = None) -> PublishReport:
-    """Publish ``keys`` to the configured library as this member. An unreachable library
-    queues every key not yet written (transient); a key that cannot be read fails alone."""
+    """Publish ``keys`` to the configured library as this member, in batches (each one
+    transaction). An unreachable library queues every key not yet written (transient); a
+    work that cannot be read, or that the library refuses, fails alone."""
     url = configured(settings)
     group = settings.library.name
     keys = list(dict.fromkeys(keys))
@@ -166,30 +174,72 @@ def publish_keys(vault: Vault, settings: Settings, keys: Iterable[str], *,
         report.queued = [(k, str(exc)) for k in keys]
         return report
     try:
+        batch: list[Publication] = []
         for i, key in enumerate(keys):
             try:
-                done = lab_publish.publish(conn, publication(vault, settings, key), group)
-            except psycopg.Error as exc:
-                err = failed(exc, f"publishing {key}")
-                if err.transient:
-                    rest = [(k, str(err)) for k in keys[i:]]
+                batch.append(publication(vault, settings, key))
+            except VaultdError as exc:
+                report.failed.append((key, str(exc)))
+            last = i == len(keys) - 1
+            if batch and (last or len(batch) >= BATCH_WORKS
+                          or sum(len(p.chunks) for p in batch) >= BATCH_PASSAGES):
+                if not _send(vault, conn, batch, group, report, progress):
+                    rest = [(k, report.queued[0][1]) for k in keys[i + 1:]]
                     _queue(vault, rest)
                     report.queued += rest
                     break
-                report.failed.append((key, str(err)))
-                continue
-            except VaultdError as exc:
-                report.failed.append((key, str(exc)))
-                continue
-            getattr(report, done.outcome).append(key)
-            report.passages += done.chunks
-            report.vectors += done.vectors
-            _dequeue(vault, [key])
-            if progress:
-                progress(key)
+                batch = []
     finally:
         conn.close()
     return report
+
+
+def _send(vault: Vault, conn: psycopg.Connection[Any], batch: list[Publication], group: str,
+          report: PublishReport, progress: Progress | None) -> bool:
+    """Publish one batch; False when the library went away (the batch is queued). A batch
+    the library refuses is sent again work by work, so only the bad work fails."""
+    try:
+        done = lab_publish.publish_batch(conn, batch, group)
+    except psycopg.Error as exc:
+        err = failed(exc, f"publishing {batch[0].cite_key}")
+        if err.transient:
+            report.queued += [(p.cite_key, str(err)) for p in batch]
+            _queue(vault, [(p.cite_key, str(err)) for p in batch])
+            return False
+        if len(batch) == 1:
+            report.failed.append((batch[0].cite_key, str(err)))
+            return True
+        return all([_send(vault, conn, [p], group, report, progress) for p in batch])
+    for d in done:
+        getattr(report, d.outcome).append(d.cite_key)
+        report.passages += d.chunks
+        report.vectors += d.vectors
+        if progress:
+            progress(d.cite_key)
+    _dequeue(vault, [d.cite_key for d in done])
+    return True
+
+
+def index_vectors(settings: Settings, *, seconds: float = 60.0,
+                  progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+    """Move vectors waiting in the library into its HNSW index for at most ``seconds``
+    (batches of 2,000); (moved, still waiting)."""
+    conn = open_library(configured(settings))
+    moved = 0
+    try:
+        waiting = lab_publish.waiting_for_index(conn)
+        total = waiting
+        start = time.monotonic()
+        while waiting and time.monotonic() - start < seconds:
+            moved += lab_publish.index_new(conn, 2_000)
+            waiting = lab_publish.waiting_for_index(conn)
+            if progress:
+                progress(moved, total)
+    except psycopg.Error as exc:
+        raise failed(exc, "indexing the vectors") from exc
+    finally:
+        conn.close()
+    return moved, waiting
 
 
 def publish_after(vault: Vault, settings: Settings, keys: list[str]) -> str | None:
@@ -215,6 +265,20 @@ def retry_outbox(vault: Vault, settings: Settings) -> PublishReport | None:
     if not waiting or not settings.library.url:
         return None
     return publish_keys(vault, settings, [k for k, _, _ in waiting])
+
+
+def library_upkeep(vault: Vault, settings: Settings) -> str | None:
+    """The agent's retry pass: send the outbox, then move up to a minute of waiting vectors
+    into the library's HNSW index. A line to log, or None when nothing was done."""
+    sent = retry_outbox(vault, settings)
+    moved, waiting = index_vectors(settings, seconds=60.0)
+    parts = []
+    if sent is not None:
+        parts.append(f"{len(sent.published) + len(sent.updated)} published, "
+                     f"{len(sent.queued)} still queued")
+    if moved:
+        parts.append(f"{moved} vectors indexed, {waiting} waiting")
+    return "lab library: " + "; ".join(parts) if parts else None
 
 
 def outbox(vault: Vault) -> list[tuple[str, int, str | None]]:
