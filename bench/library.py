@@ -208,11 +208,23 @@ def synthetic_works(n_passages: int, per_work: int, dim: int | None,
 
 
 def bench_publish(server: Any, n: int = 20_000) -> None:
-    works = synthetic_works(n, 50, 384)
-    truncate(server)
-    conn = member(server)
-    t_pub = timed(lambda: [publish(conn, w, GROUP) for w in works])
-    conn.close()
+    from vaultd.lab.publish import index_new, publish_batch
+    from vaultd.pipeline.publish import BATCH_PASSAGES
+
+    for dim in (None, 384):
+        works = synthetic_works(n, 50, dim)
+        truncate(server)
+        conn = member(server)
+        per = BATCH_PASSAGES // 50
+        batches = [works[i:i + per] for i in range(0, len(works), per)]
+        t_pub = timed(lambda: [publish_batch(conn, b, GROUP) for b in batches])  # noqa: B023
+        line = (f"publish {n:,} passages{' + 384-d vectors' if dim else ''} ({len(works)} "
+                f"works, batches of {BATCH_PASSAGES:,} passages): {n / t_pub:,.0f} passages/s")
+        if dim:
+            t_idx = timed(lambda: index_new(conn, n))  # noqa: B023
+            line += f"; then into the HNSW index: {n / t_idx:,.0f} vectors/s"
+        conn.close()
+        print(line, flush=True)
     rows = [(w.cite_key, c.chunk_id, c.text) for w in works for c in w.chunks]
     admin = connect(server.url(), autocommit=True)
     admin.execute("CREATE TEMP TABLE bare (k text, c text, t text)")
@@ -225,9 +237,29 @@ def bench_publish(server: Any, n: int = 20_000) -> None:
     t_copy = timed(bare)
     admin.close()
     truncate(server)
-    print(f"publish {n:,} passages (384-d vectors, {len(works)} works, one transaction each): "
-          f"{n / t_pub:,.0f} passages/s; bare COPY of the same text into an unindexed "
-          f"table: {n / t_copy:,.0f} rows/s")
+    # the whole path a member takes: notes read from a vault, batches on two connections
+    from test_index_support import paper
+
+    from vaultd.config import default_config_toml, load_settings
+    from vaultd.pipeline.publish import publish_keys
+    from vaultd.vault import Vault
+
+    works = synthetic_works(n, 50, None)
+    with tempfile.TemporaryDirectory() as d:
+        vault = Vault(Path(d) / "v")
+        vault.init(default_config_toml())
+        for w in works:
+            paper(vault, w.cite_key, w.title or "", [("A.", "Author")], w.year or 2000,
+                  [(c.chunk_id, 1, "Abstract", c.text) for c in w.chunks])
+        truncate(server)
+        settings = load_settings(environ={}, overrides={
+            "library": {"url": server.url("bench")}, "index": {"embedding_provider": "none"}})
+        os.environ["PGPASSWORD"] = "bench-pw"
+        t_keys = timed(lambda: publish_keys(vault, settings, [w.cite_key for w in works]))
+    print(f"vaultd library publish --all path ({len(works)} notes read from a vault, two "
+          f"connections): {n / t_keys:,.0f} passages/s", flush=True)
+    print(f"reference: bare COPY of the same text into an unindexed table: "
+          f"{n / t_copy:,.0f} rows/s", flush=True)
 
 
 def bulk_load(server: Any, n: int, dim: int | None) -> float:

@@ -419,3 +419,28 @@ def test_own_notes_stay_home_unless_publish_notes(server: LabServer, tmp_path: P
     pub.publish_keys(alice, member_settings(server, "alice", publish_notes=True),
                      ["vaswani2017attention"])
     assert any("My unpublished hunch." in t for t in held())
+
+
+def test_many_works_publish_in_parallel_batches(server: LabServer, tmp_path: Path,
+                                                as_member: object) -> None:
+    vault = Vault(tmp_path / "many")
+    vault.init(default_config_toml())
+    keys = [f"work{i:03d}" for i in range(pub.PARALLEL_FROM + 10)]
+    for i, key in enumerate(keys):
+        paper(vault, key, f"Work {i}", [("Ada", "Lovelace")], 2000 + i % 20,
+              [("p1s1c1", 1, "Abstract", f"Passage one of work {i}."),
+               ("p2s1c1", 2, "Methods", f"Passage two of work {i}.")])
+    as_member("alice")  # type: ignore[operator]
+    monkey = pytest.MonkeyPatch()
+    monkey.setattr(pub, "BATCH_WORKS", 7)  # several batches, on two connections
+    try:
+        report = pub.publish_keys(vault, member_settings(server, "alice"), keys)
+    finally:
+        monkey.undo()
+    assert sorted(report.published) == keys and report.passages == 2 * len(keys)
+    assert report.failed == [] and report.queued == []
+    conn = open_library(server.url("alice"))
+    try:
+        assert conn.execute(f"SELECT count(*) FROM {SCHEMA}.chunks").fetchone() == (2 * len(keys),)
+    finally:
+        conn.close()

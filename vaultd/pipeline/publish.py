@@ -11,10 +11,12 @@ retried (``retry_outbox``: the agent's schedule, ``vaultd library publish``), ne
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sqlite3
+import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -156,46 +158,83 @@ BATCH_PASSAGES = 5_000
 BATCH_WORKS = 200
 
 
+#: Connections publishing at once: the server's text search parsing (``to_tsvector``) is
+#: most of a batch's cost, and two batches in flight use two of its cores.
+PARALLEL = 2
+PARALLEL_FROM = 50  # works: fewer make one or two batches, not worth a second connection
+
+
+def _batches(vault: Vault, settings: Settings, keys: list[str],
+             report: PublishReport) -> Iterator[list[Publication]]:
+    batch: list[Publication] = []
+    for key in keys:
+        try:
+            batch.append(publication(vault, settings, key))
+        except VaultdError as exc:
+            report.failed.append((key, str(exc)))
+        if batch and (len(batch) >= BATCH_WORKS
+                      or sum(len(p.chunks) for p in batch) >= BATCH_PASSAGES):
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
 def publish_keys(vault: Vault, settings: Settings, keys: Iterable[str], *,
                  progress: Progress | None = None) -> PublishReport:
     """Publish ``keys`` to the configured library as this member, in batches (each one
-    transaction). An unreachable library queues every key not yet written (transient); a
-    work that cannot be read, or that the library refuses, fails alone."""
+    transaction; two in flight on two connections when there are several). An unreachable
+    library queues every key not yet written (transient); a work that cannot be read, or
+    that the library refuses, fails alone."""
     url = configured(settings)
     group = settings.library.name
     keys = list(dict.fromkeys(keys))
     report = PublishReport()
     try:
-        conn = open_library(url)
+        conns = [open_library(url)]
     except LibraryError as exc:
         if not exc.transient:
             raise
         _queue(vault, [(k, str(exc)) for k in keys])
         report.queued = [(k, str(exc)) for k in keys]
         return report
+    lock = threading.Lock()
+    gone = threading.Event()
+    batches = _batches(vault, settings, keys, report)
+
+    def work(conn: psycopg.Connection[Any]) -> None:
+        while not gone.is_set():
+            with lock:  # reading the notes is this process's part: one thread at a time
+                batch = next(batches, None)
+            if batch is None or not _send(vault, conn, batch, group, report, progress, lock):
+                if batch is not None:
+                    gone.set()
+                return
+
     try:
-        batch: list[Publication] = []
-        for i, key in enumerate(keys):
-            try:
-                batch.append(publication(vault, settings, key))
-            except VaultdError as exc:
-                report.failed.append((key, str(exc)))
-            last = i == len(keys) - 1
-            if batch and (last or len(batch) >= BATCH_WORKS
-                          or sum(len(p.chunks) for p in batch) >= BATCH_PASSAGES):
-                if not _send(vault, conn, batch, group, report, progress):
-                    rest = [(k, report.queued[0][1]) for k in keys[i + 1:]]
-                    _queue(vault, rest)
-                    report.queued += rest
-                    break
-                batch = []
+        if len(keys) > PARALLEL_FROM:  # several batches (a paper is ~50-100 passages)
+            with contextlib.suppress(LibraryError):  # one connection is enough to go on
+                conns += [open_library(url) for _ in range(PARALLEL - 1)]
+        threads = [threading.Thread(target=work, args=(c,), daemon=True) for c in conns]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
     finally:
-        conn.close()
+        for c in conns:
+            c.close()
+    if gone.is_set():
+        settled = {k for k in [*report.published, *report.updated, *report.unchanged]}
+        settled |= {k for k, _ in [*report.failed, *report.queued]}
+        why = report.queued[0][1] if report.queued else "the library went away"
+        rest = [(k, why) for k in keys if k not in settled]
+        _queue(vault, rest)
+        report.queued += rest
     return report
 
 
 def _send(vault: Vault, conn: psycopg.Connection[Any], batch: list[Publication], group: str,
-          report: PublishReport, progress: Progress | None) -> bool:
+          report: PublishReport, progress: Progress | None, lock: threading.Lock) -> bool:
     """Publish one batch; False when the library went away (the batch is queued). A batch
     the library refuses is sent again work by work, so only the bad work fails."""
     try:
@@ -203,20 +242,23 @@ def _send(vault: Vault, conn: psycopg.Connection[Any], batch: list[Publication],
     except psycopg.Error as exc:
         err = failed(exc, f"publishing {batch[0].cite_key}")
         if err.transient:
-            report.queued += [(p.cite_key, str(err)) for p in batch]
-            _queue(vault, [(p.cite_key, str(err)) for p in batch])
+            with lock:
+                report.queued += [(p.cite_key, str(err)) for p in batch]
+                _queue(vault, [(p.cite_key, str(err)) for p in batch])
             return False
         if len(batch) == 1:
-            report.failed.append((batch[0].cite_key, str(err)))
+            with lock:
+                report.failed.append((batch[0].cite_key, str(err)))
             return True
-        return all([_send(vault, conn, [p], group, report, progress) for p in batch])
-    for d in done:
-        getattr(report, d.outcome).append(d.cite_key)
-        report.passages += d.chunks
-        report.vectors += d.vectors
-        if progress:
-            progress(d.cite_key)
-    _dequeue(vault, [d.cite_key for d in done])
+        return all([_send(vault, conn, [p], group, report, progress, lock) for p in batch])
+    with lock:
+        for d in done:
+            getattr(report, d.outcome).append(d.cite_key)
+            report.passages += d.chunks
+            report.vectors += d.vectors
+            if progress:
+                progress(d.cite_key)
+        _dequeue(vault, [d.cite_key for d in done])
     return True
 
 
