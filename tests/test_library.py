@@ -391,6 +391,9 @@ def test_admin_and_member_commands(server: LabServer, tmp_path: Path, as_member:
                          monkeypatch, capsys)
     status = json.loads(out)
     assert (status["member"], status["published"], status["behind"]) == ("dave", 2, [])
+    code, out, err = cli(["--vault", str(alice.root), "library", "index", "--json"], env,
+                         monkeypatch, capsys)
+    assert code == 0 and json.loads(out) == {"indexed": 0, "waiting": 0}
     code, out, err = cli(["--vault", str(alice.root), "library", "members"], env, monkeypatch,
                          capsys)
     assert code == 0 and "dave\t2 works" in out

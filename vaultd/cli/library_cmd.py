@@ -194,7 +194,8 @@ def status_command(ctx: click.Context, as_json: bool) -> None:
         return
     click.echo(f"library: {st.url} (group {st.group}, member {st.member})")
     click.echo(f"published: {st.published}; behind: {len(st.behind)}; never published: "
-               f"{len(st.unpublished)}; queued: {len(st.queued)}")
+               f"{len(st.unpublished)}; queued: {len(st.queued)}; vectors waiting for the "
+               f"index: {st.vectors_waiting}")
     for label, keys in (("behind", st.behind), ("never published", st.unpublished),
                         ("not in this vault any more", st.gone)):
         if keys:
@@ -204,6 +205,24 @@ def status_command(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"queued: {key} ({attempts} attempt(s)): {error or ''}".rstrip(": "))
     if st.behind or st.unpublished or st.queued:
         click.echo("run `vaultd library publish --all` to bring the library up to date")
+
+
+@library_group.command("index")
+@click.option("--seconds", type=click.FloatRange(1), default=3600.0, show_default=True,
+              help="Stop after this long (what is left is indexed later).")
+@json_option
+@click.pass_context
+def index_command(ctx: click.Context, seconds: float, as_json: bool) -> None:
+    """Move vectors waiting in the library into its HNSW index now (the agent's retry pass
+    does it a minute at a time; until then they are searched exactly)."""
+    a = app(ctx)
+    settings = a.settings(a.vault())
+    with progress("indexing vectors", a.quiet) as report:
+        moved, waiting = pub.index_vectors(settings, seconds=seconds, progress=report)
+    if as_json:
+        emit_json({"indexed": moved, "waiting": waiting})
+        return
+    click.echo(f"{moved} vectors indexed; {waiting} waiting")
 
 
 @library_group.command("members")

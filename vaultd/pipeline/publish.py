@@ -365,10 +365,12 @@ class LibraryStatus:
     unpublished: list[str] = field(default_factory=list)  # never published
     gone: list[str] = field(default_factory=list)  # published, no longer in this vault
     queued: list[tuple[str, int, str | None]] = field(default_factory=list)
+    vectors_waiting: int = 0  # published, not yet in the HNSW index (searched exactly)
 
     def to_json(self) -> dict[str, Any]:
         return {"url": self.url, "group": self.group, "member": self.member,
-                "published": self.published, "behind": self.behind,
+                "published": self.published, "vectors_waiting": self.vectors_waiting,
+                "behind": self.behind,
                 "unpublished": self.unpublished, "gone": self.gone,
                 "queued": [{"cite_key": k, "attempts": a, "last_error": e}
                            for k, a, e in self.queued]}
@@ -382,12 +384,13 @@ def status(vault: Vault, settings: Settings) -> LibraryStatus:
     try:
         member = str(conn.execute("SELECT session_user").fetchone()[0])  # type: ignore[index]
         mine = lab_read.mine(conn, settings.library.name)
+        waiting = lab_publish.waiting_for_index(conn)
     except psycopg.Error as exc:
         raise failed(exc, "reading what this member published") from exc
     finally:
         conn.close()
     out = LibraryStatus(where(url), settings.library.name, member, published=len(mine),
-                        queued=outbox(vault))
+                        queued=outbox(vault), vectors_waiting=waiting)
     local = [meta.cite_key for meta in record_store.iter_records(vault)]
     for key in local:
         have = mine.get(key)
