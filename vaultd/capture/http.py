@@ -18,6 +18,7 @@ import ipaddress
 import os
 import socket
 import sqlite3
+import ssl
 import threading
 import time
 import urllib.request
@@ -36,6 +37,27 @@ BACKOFF_BASE_SECONDS = 0.5
 MAX_RETRY_AFTER_SECONDS = 60.0
 THREAD_POLL_SECONDS = 0.01
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+
+
+_SSL_CONTEXT: list[ssl.SSLContext] = []
+_SSL_CONTEXT_LOCK = threading.Lock()
+
+
+def shared_ssl_context() -> ssl.SSLContext:
+    """This process's verifying TLS context, made once: httpx's own default (certifi's
+    bundle, or ``SSL_CERT_FILE``/``SSL_CERT_DIR``). Loading the bundle costs 0.1-0.2 s of
+    CPU, which a client made per capture paid each time (the agent's bursts capture
+    dozens of PDFs). Every client given it speaks HTTP/1.1 (httpcore sets the context's
+    ALPN protocols on each connection)."""
+    with _SSL_CONTEXT_LOCK:
+        if not _SSL_CONTEXT:
+            _SSL_CONTEXT.append(httpx.create_ssl_context())
+        return _SSL_CONTEXT[0]
+
+
+def new_client() -> httpx.AsyncClient:
+    """An ``httpx.AsyncClient`` for one capture, with the process's shared TLS context."""
+    return httpx.AsyncClient(verify=shared_ssl_context())
 
 
 def user_agent(email: str | None) -> str:

@@ -37,7 +37,7 @@ from vaultd.daemon.watcher import Debouncer, InboxWatcher, stat_file
 from vaultd.errors import disk_error
 from vaultd.library_bib import export_library_bib
 from vaultd.pipeline.bulk import BulkCompiler
-from vaultd.pipeline.ingest import enrich_after
+from vaultd.pipeline.enrich_pass import enrich_notes
 from vaultd.service_lock import vault_lock
 from vaultd.statedb import open_state_db
 from vaultd.vault import Vault
@@ -45,6 +45,14 @@ from vaultd.vault import Vault
 log = logging.getLogger("vaultd.daemon")
 
 SHUTDOWN_GRACE_SECONDS = 7.0
+#: After a pass found the LLM unavailable, new notes wait this long for the queue to be
+#: idle before the next pass asks again (a pass while it is down only marks chunks
+#: pending, and would parse and rewrite every note while the bursts compile).
+LLM_DOWN_HOLD_SECONDS = 300.0
+#: library.bib is exported when the queue is idle, or at the latest this long after a job
+#: changed the records (a long import still updates it as it goes).
+BIB_EXPORT_MAX_DELAY_SECONDS = 60.0
+ENRICH_POLL_SECONDS = 0.5
 #: Compile workers by default: one per core, at most this many (each holds 130-150 MiB).
 MAX_COMPILE_WORKERS = 4
 PIPELINE_MODULES = ("vaultd.pipeline.capture", "vaultd.pipeline.compile",
@@ -104,6 +112,8 @@ class Daemon:
         self._wiki_debounce = Debouncer(max(1.0, settings.daemon.debounce_seconds))
         self._wiki_lock = threading.Lock()
         self._bib_dirty = threading.Event()
+        self._bib_dirty_since: float | None = None
+        self._llm_down_at: float | None = None  # monotonic: a pass found the LLM down
         self._threads: list[threading.Thread] = []
         self.lease = InboxLease(vault, settle_seconds=settings.daemon.inbox_lease_settle_seconds)
         self._had_lease = False
@@ -178,16 +188,38 @@ class Daemon:
         finally:
             self._drawing.clear()
 
+    def _idle(self) -> bool:
+        with self._running_lock:
+            return not self._running
+
     def _enricher(self) -> None:
+        """Enrichment passes over the notes jobs made. While the LLM is known to be down
+        (a pass found it so less than ``LLM_DOWN_HOLD_SECONDS`` ago) new notes are held
+        until the queue is idle: the pass then only marks their chunks pending, and the
+        same notes end up written as they would be at once."""
+        held: dict[str, None] = {}
         while True:
-            keys = self._enrich.get()
+            try:
+                keys = self._enrich.get(timeout=ENRICH_POLL_SECONDS)
+            except stdqueue.Empty:
+                keys = []
             if keys is None:
                 return
+            held.update(dict.fromkeys(keys))
+            down = self._llm_down_at is not None and \
+                time.monotonic() - self._llm_down_at < LLM_DOWN_HOLD_SECONDS
+            if not held or (down and not self._idle()):
+                continue
+            batch, held = list(held), {}
             try:
-                for message in enrich_after(self.vault, self.settings, keys):
-                    log.info("enrich: %s", message)
+                done = enrich_notes(self.vault, self.settings, batch)
             except Exception:
-                log.exception("enrichment of %s failed", keys)
+                log.exception("enrichment of %s failed", batch)
+                continue
+            self._llm_down_at = time.monotonic() if done.unavailable else None
+            for message in done.messages:
+                log.info("enrich: %s", message)
+            log.info("enrichment pass over %d note(s) done", len(batch))
 
     def _maintenance(self) -> None:
         while True:
@@ -246,9 +278,6 @@ class Daemon:
             ready += [p for p, st in stats.items() if st is None]
             if ready:
                 self._maint.put(lambda: self._reindex_wiki(ready))
-        if self._bib_dirty.is_set():
-            self._bib_dirty.clear()
-            self._maint.put(self.export_bib)
         while inbox:
             with self._running_lock:
                 busy = len(set(self._batch_of.values()))  # a single job or a burst: one slot
@@ -268,8 +297,14 @@ class Daemon:
                     self._running[claimed.id] = time.monotonic()
                     self._batch_of[claimed.id] = job.id
             self._work.put(batch)
-        with self._running_lock:
-            idle = not self._running
+        idle = self._idle()
+        if self._bib_dirty.is_set():  # once the queue is idle, or a minute at the latest
+            if self._bib_dirty_since is None:
+                self._bib_dirty_since = now
+            if idle or now - self._bib_dirty_since >= BIB_EXPORT_MAX_DELAY_SECONDS:
+                self._bib_dirty.clear()
+                self._bib_dirty_since = None
+                self._maint.put(self.export_bib)
         if idle and inbox and not self._drawing.is_set() and (keys := self.figures.take()):
             self._drawing.set()
             self._maint.put(lambda: self._draw_figures(keys))

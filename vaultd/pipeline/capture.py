@@ -29,7 +29,7 @@ from vaultd.capture.detect import (
     links_in_url_file,
     links_in_webloc,
 )
-from vaultd.capture.http import Fetcher, shared_limiter
+from vaultd.capture.http import Fetcher, new_client, shared_limiter
 from vaultd.capture.metadata import Gathered, gather
 from vaultd.capture.pdfmeta import PdfMeta, read_pdf_meta
 from vaultd.capture.reconcile import reconcile, titles_roughly_match
@@ -96,7 +96,7 @@ async def capture(vault: Vault, settings: Settings, input: str, *, doi: str | No
         doi = flag_doi.value
     cfg = settings.capture
     own_client = client is None
-    http = client or httpx.AsyncClient()
+    http = client or new_client()
     limiters = {"arxiv": shared_limiter("arxiv", cfg.arxiv_interval_seconds,
                                        vault.machine_dir)}
     key_lock = _KEY_LOCKS.setdefault(asyncio.get_running_loop(), asyncio.Lock())

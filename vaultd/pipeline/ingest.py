@@ -344,26 +344,12 @@ def _index(vault: Vault, settings: Settings, notes: list[Path]) -> None:
 
 
 def enrich_after(vault: Vault, settings: Settings, cite_keys: list[str]) -> list[str]:
-    """The LLM pass for freshly written notes; never raises for a down LLM."""
-    if not settings.enrich.enabled:
-        return []
-    try:
-        # lazy: vaultd.pipeline.enrich costs 124 ms at import (pulls in asyncio, sqlite3)
-        from vaultd.pipeline.enrich import enrich_note
-    except ImportError:
-        return ["enrichment module not installed; chunks stay pending"]
-    messages: list[str] = []
-    changed: list[str] = []  # notes the LLM's text went into (none while it is down)
-    for key in cite_keys:
-        result = enrich_note(vault, settings, key)
-        hint = getattr(result, "hint", None) or getattr(result, "message", None)
-        if hint:
-            messages.append(f"{key}: {hint}")
-        if getattr(result, "enriched", 1) or getattr(result, "cached", 1):
-            changed.append(key)
-    if changed:
-        _index(vault, settings, [vault.note_path(k) for k in changed if vault.note_path(k).is_file()])
-    return messages
+    """The LLM pass for freshly written notes (``pipeline.enrich_pass``); never raises for
+    a down LLM."""
+    # lazy: vaultd.pipeline.enrich_pass costs 114 ms at import (pulls in asyncio)
+    from vaultd.pipeline.enrich_pass import enrich_notes
+
+    return enrich_notes(vault, settings, cite_keys).messages
 
 
 def retry_pending_records(vault: Vault, settings: Settings) -> list[str]:
