@@ -7,9 +7,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from vaultd.config import default_config_toml
 from vaultd.vault import Vault
+
+# Property tests judge what the code does, not how fast this machine is: no per-example
+# deadline and no "input generation is slow" failure when the machine is loaded (the
+# suite runs on every core at once).
+settings.register_profile("vaultd", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("vaultd")
 
 FIXTURES_ENV = "VAULTD_TEST_FIXTURES"
 REQUIRE_ENV = "VAULTD_REQUIRE_FIXTURES"

@@ -72,6 +72,9 @@ _V1 = [
         UNIQUE (work_id, chunk_id))""",
     f"CREATE SEQUENCE {SCHEMA}.chunk_ids OWNED BY {SCHEMA}.chunks.id",
     f"CREATE INDEX chunks_tsv ON {SCHEMA}.chunks USING gin (tsv)",
+    # the planner's lexeme statistics keep the 25,000 commonest lexemes (10 × the target):
+    # search weighs query terms by them, and counts only the rarer ones
+    f"ALTER TABLE {SCHEMA}.chunks ALTER COLUMN tsv SET STATISTICS 2500",
     f"CREATE INDEX chunks_grp_year ON {SCHEMA}.chunks (grp, year)",
     f"""CREATE TABLE {SCHEMA}.embeddings (
         chunk bigint NOT NULL REFERENCES {SCHEMA}.chunks ON DELETE CASCADE,
@@ -105,10 +108,12 @@ _V1 = [
     # themselves: under row-level security PostgreSQL may not use an index for an operator
     # that is not LEAKPROOF (full-text @@, pgvector's distances), so a member's query
     # would scan every row. Each returns only rows of a group the member is granted.
-    f"""CREATE FUNCTION {SCHEMA}.term_counts(p_grp text, p_terms tsquery[]) RETURNS bigint[]
+    # rows holding each term, counted up to p_cap (a count visits every row it counts)
+    f"""CREATE FUNCTION {SCHEMA}.term_counts(p_grp text, p_terms tsquery[], p_cap bigint)
+        RETURNS bigint[]
         LANGUAGE sql STABLE SECURITY DEFINER SET search_path = {SCHEMA}, pg_catalog, pg_temp AS
-        $$ SELECT array_agg((SELECT count(*) FROM chunks c WHERE c.grp = p_grp
-                               AND c.tsv @@ u.t) ORDER BY u.i)
+        $$ SELECT array_agg((SELECT count(*) FROM (SELECT 1 FROM chunks c WHERE c.grp = p_grp
+                               AND c.tsv @@ u.t LIMIT p_cap) x) ORDER BY u.i)
            FROM unnest(p_terms) WITH ORDINALITY AS u(t, i)
            WHERE p_grp = ANY (my_groups()) $$""",
     f"""CREATE FUNCTION {SCHEMA}.text_search(

@@ -130,10 +130,12 @@ def _tsq(lexeme: str, weight: str = "") -> str:
 
 @dataclass(frozen=True)
 class TermPlan:
-    """The terms a query is scored by (IDF each) and the tsquery its candidates match."""
+    """The terms a query is scored by (IDF each) and the tsquery its candidates match;
+    ``every`` the tsquery of all its terms (when ``candidates`` holds fewer)."""
 
     weights: dict[str, float]
     candidates: str
+    every: str | None = None
 
 
 def plan_terms(conn: psycopg.Connection[Any], terms: Sequence[str],
@@ -148,8 +150,9 @@ def plan_terms(conn: psycopg.Connection[Any], terms: Sequence[str],
     df: dict[str, float] = {}
     rare = [t for t in terms if t not in stats.common]
     if rare:
-        row = conn.execute(f"SELECT {SCHEMA}.term_counts(%s, %s::tsquery[])",
-                           (group, [_tsq(t) for t in rare])).fetchone()
+        cap = None if n <= LARGE else ROW_BUDGET  # past it, a term is too common to seed
+        row = conn.execute(f"SELECT {SCHEMA}.term_counts(%s, %s::tsquery[], %s)",
+                           (group, [_tsq(t) for t in rare], cap)).fetchone()
         df.update({t: float(c) for t, c in zip(rare, (row[0] if row else None) or (),
                                                  strict=False)})
     for t in terms:
@@ -159,17 +162,19 @@ def plan_terms(conn: psycopg.Connection[Any], terms: Sequence[str],
     if not kept:
         return None
     weights = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in kept}
+    every = " | ".join(_tsq(t) for t in kept)
     if n <= LARGE:
-        return TermPlan(weights, " | ".join(_tsq(t) for t in kept))
-    if df[kept[0]] > ROW_BUDGET and len(kept) > 1:
-        return TermPlan(weights, f"{_tsq(kept[0])} & {_tsq(kept[1])}")
+        return TermPlan(weights, every)
+    if df[kept[0]] >= ROW_BUDGET and len(kept) > 1:
+        return TermPlan(weights, f"{_tsq(kept[0])} & {_tsq(kept[1])}", every)
     chosen, total = list[str](), 0.0
     for t in kept:
         if chosen and total + df[t] > ROW_BUDGET:
             break
         chosen.append(t)
         total += df[t]
-    return TermPlan(weights, " | ".join(_tsq(t) for t in chosen))
+    return TermPlan(weights, " | ".join(_tsq(t) for t in chosen),
+                    every if len(chosen) < len(kept) else None)
 
 
 def _filter_args(f: LibraryFilters) -> list[Any]:
@@ -183,12 +188,20 @@ def keyword_ranked(conn: psycopg.Connection[Any], query: str, group: str,
     if plan is None:
         return []
     terms = list(plan.weights)
-    rows = conn.execute(
-        f"SELECT id, score FROM {SCHEMA}.text_search(%s, %s::tsquery, %s::tsquery[], "
-        "%s::tsquery[], %s::float8[], %s, %s, %s, %s, %s, %s, %s, %s)",
-        [group, plan.candidates, [_tsq(t) for t in terms], [_tsq(t, "A") for t in terms],
-         [round(plan.weights[t], 6) for t in terms], TITLE_WEIGHT, *_filter_args(filters), k])
-    return [(int(r[0]), float(r[1])) for r in rows]
+
+    def ranked(candidates: str) -> list[tuple[int, float]]:
+        rows = conn.execute(
+            f"SELECT id, score FROM {SCHEMA}.text_search(%s, %s::tsquery, %s::tsquery[], "
+            "%s::tsquery[], %s::float8[], %s, %s, %s, %s, %s, %s, %s, %s)",
+            [group, candidates, [_tsq(t) for t in terms], [_tsq(t, "A") for t in terms],
+             [round(plan.weights[t], 6) for t in terms], TITLE_WEIGHT,
+             *_filter_args(filters), k])
+        return [(int(r[0]), float(r[1])) for r in rows]
+
+    found = ranked(plan.candidates)
+    if len(found) < k and plan.every:  # pruned too far (a filter left few): every term
+        found = ranked(plan.every)
+    return found
 
 
 def vector_ranked(conn: psycopg.Connection[Any], qvec: Sequence[float], model: str, dim: int,
