@@ -638,15 +638,3 @@ def test_a_numbered_heading_set_in_two_fonts_is_no_run_in_lead() -> None:
                                 (BODY, 10.0, False))
     pages[0][1] = replace(pages[0][1], mixed=True)
     assert build_blocks(pages, infos, "pymupdf")[1].type == "paragraph"
-
-
-def test_the_address_under_a_title_set_a_fifth_above_the_body_is_front_matter() -> None:
-    # REVTeX: a 12 pt bold title over a 10 pt body, the author and address in the body's
-    # size or smaller under it, then the paper
-    pages, infos = _styled_page(("APS Author Guide for REVTEX 4.2", 12.0, True),
-                                ("American Physical Society", 10.0, False),
-                                ("1 Research Road, Ridge, NY 11961", 9.0, False),
-                                (BODY, 10.0, False), (BODY, 10.0, False))
-    kinds = [(b.type, b.text) for b in build_blocks(pages, infos, "pymupdf")]
-    assert ("front", "1 Research Road, Ridge, NY 11961") in kinds
-    assert ("front", "American Physical Society") in kinds

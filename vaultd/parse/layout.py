@@ -170,9 +170,7 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #: 20: MuPDF's word space after an expanded f-ligature is kept though the ligature's last
 #:    letter is boxed over it (``oﬀ the``); a roman section's arabic subsections are
 #:    numbered (REVTeX's ``II.2. Paper size``); a numbered heading set in two fonts is no
-#:    run-in lead for the stop after its number (``2. The class "zoo" and its methods``);
-#:    a first-page title 1.18 times the body size heads the title block (REVTeX's 12 pt
-#:    over 10 pt: its author, address and dateline are front matter).
+#:    run-in lead for the stop after its number (``2. The class "zoo" and its methods``).
 LAYOUT_VERSION = 20
 
 # Spacing accent → combining mark.

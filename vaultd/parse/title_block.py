@@ -95,9 +95,8 @@ def _section_number(para: Para) -> bool:
 
 
 #: With no heading marked as the title, the largest first-page heading at least this many
-#: times the body size is taken for it (ACL sets a 14.3 pt title over an 11 pt body,
-#: REVTeX a 12 pt one over 10 pt).
-TITLE_FALLBACK = 1.18
+#: times the body size is taken for it (ACL sets a 14.3 pt title over an 11 pt body).
+TITLE_FALLBACK = 1.28
 
 
 #: Pages a title page may be (a cover page may come before it).
