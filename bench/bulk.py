@@ -25,7 +25,9 @@ imported, in one run.
    its compile workers (the peak of their summed resident memory, sampled every 0.1 s).
    The agent is warmed by one PDF first (its pool is started once, at the first PDF, and
    kept): the figure says what a running agent does with a burst; its start is printed
-   apart. Figure crops are drawn once the queue is idle: timed apart.
+   apart. Figure crops are drawn once the queue is idle: timed apart, and so is the
+   enrichment pass (with Ollama down it only marks chunks pending; the agent holds it
+   until the queue is idle). ``--keep DIR``: the vault and its state are kept there.
 
 Embeddings are off (``VAULTD_EMBEDDING_PROVIDER=none``): the index is the keyword index.
 
@@ -38,6 +40,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import resource
 import shutil
 import subprocess
@@ -269,7 +272,7 @@ def _tree_rss_kib(root: int) -> tuple[int, int]:
     return total, len(tree)
 
 
-def agent_burst(limit: int | None) -> None:
+def agent_burst(limit: int | None, keep: Path | None = None) -> None:
     """Real PDFs dropped at once into the Inbox of a running agent (docstring, 3.)."""
     import threading
 
@@ -319,6 +322,13 @@ def agent_burst(limit: int | None) -> None:
     agent_bench.wait(lambda: "figure crops drawn" in log.read_text(encoding="utf-8"), 600,
                      "the figure crops")
     crops = time.perf_counter() - started
+
+    def enriched() -> int:  # notes the agent's enrichment passes went over
+        return sum(int(m) for m in re.findall(r"enrichment pass over (\d+) note",
+                                              log.read_text(encoding="utf-8")))
+
+    agent_bench.wait(lambda: enriched() >= total, 600, "the enrichment passes")
+    enrich = time.perf_counter() - started
     sampling.set()
     sampler.join()
     _, done, failed = agent_bench.counts(state_db)
@@ -336,8 +346,16 @@ def agent_burst(limit: int | None) -> None:
     print(f"   ratio: {rate / ref_rate:.2f}x pdftotext (target >= 0.3x)")
     print(f"   figure crops drawn (queue idle) by {crops:.1f} s "
           f"({pages / crops / ref_rate:.2f}x with them)")
+    print(f"   enrichment passes (Ollama down: chunks marked pending) over every note by "
+          f"{enrich:.1f} s")
     print(f"   peak memory, agent + workers: {peak[0] / 1024:.0f} MiB over {peak[1]} processes "
           "(target < 1024)")
+    print(f"   load average at the end {os.getloadavg()[0]:.1f}")
+    if keep is not None:  # the vault and its state, to compare two builds
+        machine = vault.machine_dir
+        shutil.rmtree(keep, ignore_errors=True)
+        shutil.move(str(tmp), keep)
+        shutil.copytree(machine, keep / "machine")
     shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -350,12 +368,14 @@ def main() -> None:
     parser.add_argument("--agent", action="store_true",
                         help="only: real PDFs dropped into a running agent's Inbox")
     parser.add_argument("--pdfs", type=int, default=None, help="--agent: this many PDFs")
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="--agent: move the vault (and its state) here afterwards")
     args = parser.parse_args()
     os.environ["VAULTD_EMBEDDING_PROVIDER"] = "none"
     os.environ.setdefault("VAULTD_STATE_DIR", tempfile.mkdtemp(prefix="vaultd-bulk-state-"))
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     if args.agent:
-        agent_burst(args.pdfs)
+        agent_burst(args.pdfs, args.keep)
         return
     if not args.skip_real:
         real_pdfs(args.workers)
