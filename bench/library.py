@@ -45,7 +45,7 @@ from search import (  # noqa: E402
 from vaultd.canonical import text_sha256  # noqa: E402
 from vaultd.lab.connect import connect, where  # noqa: E402
 from vaultd.lab.payload import ChunkRow, Publication  # noqa: E402
-from vaultd.lab.publish import publish  # noqa: E402
+from vaultd.lab.publish import publish_batch  # noqa: E402
 from vaultd.lab.read import grant  # noqa: E402
 from vaultd.lab.schema import SCHEMA, migrate  # noqa: E402
 from vaultd.lab.search import LibraryFilters, search  # noqa: E402
@@ -125,16 +125,20 @@ def bench_quality(server: Any) -> None:
         truncate(server)
         conn = member(server)
         t0 = time.perf_counter()
+        pubs = []
         for doc in corpus:
             text = doc["text"] or doc["title"]
             h = text_sha256(text)
-            publish(conn, Publication(
+            pubs.append(Publication(
                 cite_key=doc["_id"], aliases=[], work={"title": doc["title"]},
                 title=doc["title"], authors=None, year=None, type="article-journal",
                 language="en", doi=f"10.0/{doc['_id']}", arxiv_id=None, pdf_sha256=None,
                 labels=[], retracted=False, verified=True,
                 chunks=[ChunkRow(chunk_id="c1", text=text, text_sha256=h)],
-                model=MODEL if vectors else None, vectors=vectors), GROUP)
+                model=MODEL if vectors else None,
+                vectors={h: vectors[h]} if h in vectors else {}))
+        for i in range(0, len(pubs), 200):
+            publish_batch(conn, pubs[i:i + 200], GROUP)
         print(f"SciFact published to the library: {len(corpus)} works in "
               f"{time.perf_counter() - t0:.1f} s")
         admin = connect(server.url(), autocommit=True)
@@ -208,7 +212,7 @@ def synthetic_works(n_passages: int, per_work: int, dim: int | None,
 
 
 def bench_publish(server: Any, n: int = 20_000) -> None:
-    from vaultd.lab.publish import index_new, publish_batch
+    from vaultd.lab.publish import index_new
     from vaultd.pipeline.publish import BATCH_PASSAGES
 
     for dim in (None, 384):

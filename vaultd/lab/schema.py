@@ -191,6 +191,31 @@ _V1 = [
           USING p_query, p_grp, p_year_min, p_year_max, p_chunk_type, p_author, p_cite_key,
                 p_k;
         END $f$""",
+    # every candidate scored on both sides before fusing (as the local index does): the
+    # full-text score of passages the vectors found, the cosine distance of those the
+    # words found
+    f"""CREATE FUNCTION {SCHEMA}.text_scores(
+            p_grp text, p_ids bigint[], p_terms tsquery[], p_titled tsquery[],
+            p_weights float8[], p_title_weight float8)
+        RETURNS TABLE (id bigint, score float8)
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = {SCHEMA}, pg_catalog, pg_temp AS
+        $$ SELECT c.id, (SELECT sum(u.w * ((c.tsv @@ u.t)::int
+                                          + p_title_weight * (c.tsv @@ u.a)::int))
+                         FROM unnest(p_terms, p_titled, p_weights) AS u(t, a, w))::float8
+           FROM chunks c WHERE c.id = ANY (p_ids) AND c.grp = p_grp
+             AND p_grp = ANY (my_groups()) $$""",
+    f"""CREATE FUNCTION {SCHEMA}.vector_scores(
+            p_grp text, p_model text, p_query halfvec, p_ids bigint[])
+        RETURNS TABLE (id bigint, distance float8)
+        LANGUAGE sql STABLE SECURITY DEFINER
+        SET search_path = {SCHEMA}, public, pg_catalog, pg_temp AS
+        $$ SELECT e.chunk, (e.vec <=> p_query)::float8 FROM (
+             SELECT chunk, vec FROM embeddings WHERE chunk = ANY (p_ids) AND model = p_model
+               AND grp = p_grp
+             UNION ALL
+             SELECT chunk, vec FROM embeddings_new WHERE chunk = ANY (p_ids)
+               AND model = p_model AND grp = p_grp) e
+           WHERE p_grp = ANY (my_groups()) $$""",
     # The planner's statistics of the chunks' lexemes (the commonest, with the fraction of
     # passages holding each): what search weighs terms by. PostgreSQL hides pg_stats of a
     # table with row-level security from its users; this shows the lexeme frequencies only

@@ -182,19 +182,23 @@ def _filter_args(f: LibraryFilters) -> list[Any]:
 
 
 def keyword_ranked(conn: psycopg.Connection[Any], query: str, group: str,
-                   filters: LibraryFilters, k: int = CANDIDATES) -> list[tuple[int, float]]:
-    """(chunk id, score) of the best ``k`` passages by full text."""
-    plan = plan_terms(conn, query_lexemes(conn, query), group)
-    if plan is None:
+                   filters: LibraryFilters, k: int = CANDIDATES, *,
+                   plan: TermPlan | bool | None = True) -> list[tuple[int, float]]:
+    """(chunk id, score) of the best ``k`` passages by full text (``plan``: the query's
+    terms when the caller has them already)."""
+    if plan is True:
+        plan = plan_terms(conn, query_lexemes(conn, query), group)
+    if not isinstance(plan, TermPlan):
         return []
     terms = list(plan.weights)
+    plan_ = plan
 
     def ranked(candidates: str) -> list[tuple[int, float]]:
         rows = conn.execute(
             f"SELECT id, score FROM {SCHEMA}.text_search(%s, %s::tsquery, %s::tsquery[], "
             "%s::tsquery[], %s::float8[], %s, %s, %s, %s, %s, %s, %s, %s)",
             [group, candidates, [_tsq(t) for t in terms], [_tsq(t, "A") for t in terms],
-             [round(plan.weights[t], 6) for t in terms], TITLE_WEIGHT,
+             [round(plan_.weights[t], 6) for t in terms], TITLE_WEIGHT,
              *_filter_args(filters), k])
         return [(int(r[0]), float(r[1])) for r in rows]
 
@@ -238,14 +242,44 @@ def search(conn: psycopg.Connection[Any], query: str, group: str, *, limit: int 
            filters: LibraryFilters | None = None, qvec: Sequence[float] | None = None,
            model: str | None = None) -> list[LibraryHit]:
     """The best ``limit`` passages of ``group`` for ``query``: full text, plus vectors
-    when ``qvec`` (embedded by ``model``) is given and the library has that model."""
+    when ``qvec`` (embedded by ``model``) is given and the library has that model. With
+    both, every candidate is scored on both sides (the words' score of what the vectors
+    found, the cosine of what the words found) and the two complete lists are fused."""
     filters = filters or LibraryFilters()
-    lists = {"keyword": keyword_ranked(conn, query, group, filters)}
+    plan = plan_terms(conn, query_lexemes(conn, query), group)
+    lists = {"keyword": keyword_ranked(conn, query, group, filters, plan=plan)}
     if qvec is not None and model:
         dim = model_dim(conn, model) or len(qvec)
         lists["vector"] = vector_ranked(conn, qvec, model, dim, group, filters)
+        lists = _both_sides(conn, group, lists, plan, qvec, model)
     fused = fuse(lists)[:limit]
     return hits(conn, fused)
+
+
+def _both_sides(conn: psycopg.Connection[Any], group: str,
+                lists: dict[str, list[tuple[int, float]]], plan: TermPlan | None,
+                qvec: Sequence[float], model: str) -> dict[str, list[tuple[int, float]]]:
+    """Each list completed with the candidates only the other one found, scored on its own
+    side, and ranked again (a passage holding none of the words scores 0 there)."""
+    words = dict(lists["keyword"])
+    near = dict(lists["vector"])
+    missing_words = [pk for pk in near if pk not in words]
+    missing_near = [pk for pk in words if pk not in near]
+    if plan is not None and missing_words:
+        terms = list(plan.weights)
+        for pk, score in conn.execute(
+                f"SELECT id, score FROM {SCHEMA}.text_scores(%s, %s, %s::tsquery[], "
+                "%s::tsquery[], %s::float8[], %s)",
+                [group, missing_words, [_tsq(t) for t in terms], [_tsq(t, "A") for t in terms],
+                 [round(plan.weights[t], 6) for t in terms], TITLE_WEIGHT]):
+            words[int(pk)] = float(score or 0.0)
+    if missing_near:
+        for pk, dist in conn.execute(
+                f"SELECT id, distance FROM {SCHEMA}.vector_scores(%s, %s, %s, %s)",
+                [group, model, HalfVector(list(qvec)), missing_near]):
+            near[int(pk)] = 1.0 - float(dist)
+    return {"keyword": sorted(words.items(), key=lambda r: (-r[1], r[0])),
+            "vector": sorted(near.items(), key=lambda r: (-r[1], r[0]))}
 
 
 def hits(conn: psycopg.Connection[Any], fused: list[tuple[int, float, list[str]]]
