@@ -36,7 +36,7 @@ class EnrichPass:
 
 def enrich_notes(vault: Vault, settings: Settings, cite_keys: Sequence[str]) -> EnrichPass:
     """Enrich the notes of ``cite_keys`` (one note that fails is named in the messages and
-    the others go on); the notes the LLM's text went into are indexed again."""
+    the others go on) and index the notes it rewrote."""
     done = EnrichPass()
     if not settings.enrich.enabled or not cite_keys:
         return done
@@ -48,14 +48,14 @@ def enrich_notes(vault: Vault, settings: Settings, cite_keys: Sequence[str]) -> 
         return done
     llm = build_llm(settings)  # one client for the pass: its TLS set-up costs 0.1-0.2 s
     results = asyncio.run(_each(vault, settings, list(dict.fromkeys(cite_keys)), llm, done))
-    changed: list[str] = []  # notes the LLM's text went into (none while it is down)
     for key, result in results:
         if result.hint:
             done.messages.append(f"{key}: {result.hint}")
             done.unavailable = done.unavailable or not result.enriched
-        if result.enriched or result.cached:
-            changed.append(key)
-    paths = [vault.note_path(k) for k in changed if vault.note_path(k).is_file()]
+    # Every note the pass rewrote (its LLM text, or its chunks marked pending or skipped)
+    # is indexed now, not when the watcher sees it: the index agrees with the notes when
+    # the pass ends. Notes it left unchanged are skipped by their size and mtime.
+    paths = [vault.note_path(k) for k, _ in results if vault.note_path(k).is_file()]
     if paths:
         # lazy: vaultd.pipeline.index costs 72 ms at import (pulls in apsw)
         from vaultd.pipeline.index import index_after_compile
