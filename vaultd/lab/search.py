@@ -131,11 +131,11 @@ def _tsq(lexeme: str, weight: str = "") -> str:
 @dataclass(frozen=True)
 class TermPlan:
     """The terms a query is scored by (IDF each) and the tsquery its candidates match;
-    ``every`` the tsquery of all its terms (when ``candidates`` holds fewer)."""
+    ``wider``: broader tsqueries to ask, in order, when a filter leaves too few."""
 
     weights: dict[str, float]
     candidates: str
-    every: str | None = None
+    wider: tuple[str, ...] = ()
 
 
 def plan_terms(conn: psycopg.Connection[Any], terms: Sequence[str],
@@ -165,16 +165,23 @@ def plan_terms(conn: psycopg.Connection[Any], terms: Sequence[str],
     every = " | ".join(_tsq(t) for t in kept)
     if n <= LARGE:
         return TermPlan(weights, every)
+    tiers = [" | ".join(_tsq(t) for t in _within(kept, df, budget))
+             for budget in (ROW_BUDGET, ROW_BUDGET * 10)]
     if df[kept[0]] >= ROW_BUDGET and len(kept) > 1:
-        return TermPlan(weights, f"{_tsq(kept[0])} & {_tsq(kept[1])}", every)
+        tiers.insert(0, f"{_tsq(kept[0])} & {_tsq(kept[1])}")
+    tiers = list(dict.fromkeys([*tiers, every]))
+    return TermPlan(weights, tiers[0], tuple(tiers[1:]))
+
+
+def _within(kept: list[str], df: dict[str, float], budget: float) -> list[str]:
+    """The rarest terms while the rows they match fit ``budget`` (at least one)."""
     chosen, total = list[str](), 0.0
     for t in kept:
-        if chosen and total + df[t] > ROW_BUDGET:
+        if chosen and total + df[t] > budget:
             break
         chosen.append(t)
         total += df[t]
-    return TermPlan(weights, " | ".join(_tsq(t) for t in chosen),
-                    every if len(chosen) < len(kept) else None)
+    return chosen
 
 
 def _filter_args(f: LibraryFilters) -> list[Any]:
@@ -183,9 +190,13 @@ def _filter_args(f: LibraryFilters) -> list[Any]:
 
 def keyword_ranked(conn: psycopg.Connection[Any], query: str, group: str,
                    filters: LibraryFilters, k: int = CANDIDATES, *,
-                   plan: TermPlan | bool | None = True) -> list[tuple[int, float]]:
+                   plan: TermPlan | bool | None = True,
+                   need: int | None = None) -> list[tuple[int, float]]:
     """(chunk id, score) of the best ``k`` passages by full text (``plan``: the query's
-    terms when the caller has them already)."""
+    terms when the caller has them already). A pruned query that finds fewer than
+    ``need`` (default ``k``) asks again more broadly, so a filter never returns fewer
+    hits than exist."""
+    need = k if need is None else need
     if plan is True:
         plan = plan_terms(conn, query_lexemes(conn, query), group)
     if not isinstance(plan, TermPlan):
@@ -203,8 +214,10 @@ def keyword_ranked(conn: psycopg.Connection[Any], query: str, group: str,
         return [(int(r[0]), float(r[1])) for r in rows]
 
     found = ranked(plan.candidates)
-    if len(found) < k and plan.every:  # pruned too far (a filter left few): every term
-        found = ranked(plan.every)
+    for wider in plan.wider:  # pruned too far (a filter left too few): ask more broadly
+        if len(found) >= need:
+            break
+        found = ranked(wider)
     return found
 
 
@@ -247,7 +260,7 @@ def search(conn: psycopg.Connection[Any], query: str, group: str, *, limit: int 
     found, the cosine of what the words found) and the two complete lists are fused."""
     filters = filters or LibraryFilters()
     plan = plan_terms(conn, query_lexemes(conn, query), group)
-    lists = {"keyword": keyword_ranked(conn, query, group, filters, plan=plan)}
+    lists = {"keyword": keyword_ranked(conn, query, group, filters, plan=plan, need=limit)}
     if qvec is not None and model:
         dim = model_dim(conn, model) or len(qvec)
         lists["vector"] = vector_ranked(conn, qvec, model, dim, group, filters)
