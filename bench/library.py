@@ -40,6 +40,7 @@ from search import (  # noqa: E402
     load_scifact,
     ndcg10,
     passages,
+    scifact_index,
 )
 
 from vaultd.canonical import text_sha256  # noqa: E402
@@ -95,24 +96,13 @@ def truncate(server: Any) -> None:
 
 def bench_quality(server: Any) -> None:
     import vaultd.index.search as local_search
-    from vaultd.index.rows import Row, insert_row
-    from vaultd.index.store import open_index
     from vaultd.pipeline.index import embed_missing
 
     corpus, queries, qrels = load_scifact()
     judged = [q for q in queries if q["_id"] in qrels]
     st = _sentence_transformer()
     with tempfile.TemporaryDirectory() as d:
-        db = open_index(Path(d) / "index.db")
-        with db.transaction():
-            for doc in corpus:
-                insert_row(db, Row(hash=text_sha256(doc["text"] or doc["title"]),
-                                   path=f"wiki/{doc['_id']}.md", kind="paper",
-                                   cite_key=doc["_id"], chunk_id="c1", title=doc["title"],
-                                   authors=None, year=None, page=1, page_label=None,
-                                   section=None, chunk_type="paragraph", heading=None,
-                                   line_start=None, line_end=None, mtime=None,
-                                   text=doc["text"] or doc["title"]))
+        db = scifact_index(Path(d) / "index.db", corpus)
         vectors: dict[str, list[float]] = {}
         if st is not None:
             cached = CachedEmbedder(st)

@@ -289,21 +289,27 @@ def ndcg10(ranked: list[str], relevant: set[str]) -> float:
     return dcg / ideal if ideal else 0.0
 
 
+def scifact_index(path: Path, corpus: list[dict[str, str]]) -> IndexDB:
+    """A local index of SciFact: one passage per abstract, keyed by the document id."""
+    db = open_index(path)
+    with db.transaction():
+        for doc in corpus:
+            insert_row(db, Row(hash=text_sha256(doc["text"] or doc["title"]),
+                               path=f"wiki/{doc['_id']}.md", kind="paper",
+                               cite_key=doc["_id"], chunk_id="c1", title=doc["title"],
+                               authors=None, year=None, page=1, page_label=None,
+                               section=None, chunk_type="paragraph", heading=None,
+                               line_start=None, line_end=None, mtime=None,
+                               text=doc["text"] or doc["title"]))
+    return db
+
+
 def bench_scifact(corpus: list[dict[str, str]], queries: list[dict[str, str]],
                   qrels: dict[str, set[str]]) -> None:
     import vaultd.index.search as search
 
     with tempfile.TemporaryDirectory() as d:
-        db = open_index(Path(d) / "index.db")
-        with db.transaction():
-            for doc in corpus:
-                insert_row(db, Row(hash=text_sha256(doc["text"] or doc["title"]),
-                                   path=f"wiki/{doc['_id']}.md", kind="paper",
-                                   cite_key=doc["_id"], chunk_id="c1", title=doc["title"],
-                                   authors=None, year=None, page=1, page_label=None,
-                                   section=None, chunk_type="paragraph", heading=None,
-                                   line_start=None, line_end=None, mtime=None,
-                                   text=doc["text"] or doc["title"]))
+        db = scifact_index(Path(d) / "index.db", corpus)
         judged = [q for q in queries if q["_id"] in qrels]
 
         def run(label: str, prior: bool = True) -> None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from vaultd import __version__
 from vaultd.errors import CitationError, VaultdError, disk_error
 from vaultd.index.embed import make_embedder
+from vaultd.mcp.agent_state import agent_state
 from vaultd.mcp.args import check_arguments, coerce_arguments
 from vaultd.vault import Vault
 
@@ -366,7 +367,7 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
         jobs = job_counts(v.state_db)
         data["jobs"] = {k: jobs.get(k, 0) for k in ("queued", "running", "failed")}
         data["jobs_pending"] = data["jobs"]["queued"] + data["jobs"]["running"]
-        data["agent"] = _agent_state(v, settings)
+        data["agent"] = agent_state(v, settings)
         data["vault"] = str(v.root)
         if settings is not None:
             data["configured_provider"] = settings.index.embedding_provider
@@ -374,7 +375,10 @@ def build_server(vault: Vault, settings: Settings | None) -> MCPServer:
 
     _memory_tools(server, state)
     if settings is not None and settings.bridge.agent_actions:
-        _browser_tool(server, vault, settings)
+        # lazy: only with [bridge] agent_actions; the tool's client pulls in httpx and uvicorn
+        from vaultd.mcp.browser import browser_tool
+
+        browser_tool(server, vault, settings)
     return server
 
 
@@ -433,44 +437,3 @@ def _client_name(ctx: Any) -> str:
     params = getattr(getattr(ctx, "session", None), "client_params", None)
     info = getattr(params, "client_info", None)
     return str(getattr(info, "name", None) or "agent")
-
-
-def _agent_state(vault: Vault, settings: Settings | None) -> dict[str, Any]:
-    """Whether the agent runs, its last verify, and where its MCP endpoint and browser
-    bridge listen (read-only: nothing here starts or locks anything)."""
-    # lazy: vaultd.service_lock costs 1 ms at import; only the status tool needs it
-    from vaultd.service_lock import service_running
-
-    # lazy: vaultd.statedb costs 15 ms at import (pulls in sqlite3)
-    from vaultd.statedb import daemon_meta
-
-    running = bool(service_running(vault)["running"])
-    meta = daemon_meta(vault.state_db, ["service", "last_verify", "mcp"])
-    mcp = meta.get("mcp") if running else None
-    return {"running": running, "last_verify": meta.get("last_verify"),
-            "mcp": mcp.get("url") if isinstance(mcp, dict) else None,
-            "bridge": (f"http://127.0.0.1:{settings.bridge.port}"
-                       if running and settings is not None and settings.bridge.enabled else None)}
-
-
-def _browser_tool(server: MCPServer, vault: Vault, settings: Settings) -> None:
-    """Agent actions in the user's browser, through the bridge and the extension (only
-    when ``[bridge] agent_actions`` is on; the extension must allow them and the origin)."""
-
-    @server.tool()
-    def browser(action: Literal["ping", "tab_info", "navigate", "click", "type", "wait",
-                                "extract", "screenshot"],
-                url: str | None = None, selector: str | None = None, text: str | None = None,
-                timeout_ms: int | None = None) -> dict[str, Any]:
-        """Drive the user's browser tab through the vaultd extension: navigate (url),
-        click/type/wait (CSS selector; text for type), extract (text of selector or the
-        page), screenshot, tab_info, ping. Only on origins the user allowed."""
-        # lazy: vaultd.loopback.client costs 1733 ms at import (pulls in httpx, uvicorn, asyncio, subprocess)
-        from vaultd.loopback.client import send_command
-
-        given = {"url": url, "selector": selector, "text": text, "timeout_ms": timeout_ms}
-        params = {k: v for k, v in given.items() if v is not None}
-        try:
-            return send_command(vault, settings, action, params)
-        except VaultdError as exc:
-            raise _tool_error(exc) from exc
