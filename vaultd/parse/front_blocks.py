@@ -1,10 +1,28 @@
 """Front matter grouped: a label of the first pages (``Edited by:``, ``Reviewed by:``,
 ``*Correspondence:``, ``Keywords:``) and the block set right under it are one ``front``
-chunk, as a reader takes them, not a label and a loose name or address."""
+chunk, as a reader takes them, not a label and a loose name or address. A document's
+table of contents, and the authors' addresses a journal prints under a label at the
+article's end (JSS's ``Affiliation:``), are front matter wherever they stand."""
 
 from __future__ import annotations
 
-from vaultd.parse.paras import Para, append_piece
+import re
+
+from vaultd.parse.classify import is_prose
+from vaultd.parse.paras import SENT_END, Para, append_piece
+
+#: The label of a table of contents or of a list of a document's tables, figures,
+#: abbreviations (a thesis's front matter), as a block of its own.
+_CONTENTS_RE = re.compile(
+    r"(?:table\s+of\s+)?contents|list\s+of\s+(?:appendix\s+)?(?:tables|figures|illustrations|"
+    r"abbreviations|acronyms|symbols|algorithms|listings|plates|maps)|inhaltsverzeichnis|inhalt|"
+    r"sum[áa]rio|[íi]ndice|table\s+des\s+mati[èe]res", re.IGNORECASE)
+#: The label of the authors' addresses, as a block of its own.
+_ADDRESS_RE = re.compile(
+    r"(?:authors?['’]?s?['’]?\s+)?(?:affiliations?|addresses|address)(?:\s+of\s+the\s+authors?)?"
+    r"|(?:author|contact)\s+information", re.IGNORECASE)
+#: A contents entry's end: its page number, arabic or roman.
+_PAGE_END_RE = re.compile(r"\S\s+(?:\d{1,4}|[ivxlc]{1,7})\s*$")
 
 #: Largest gap between a label and its block, in the label's line heights.
 LABEL_GAP_LINES = 2.5
@@ -30,3 +48,54 @@ def group_front(paras: list[Para]) -> list[Para]:
             continue
         out.append(para)
     return out
+
+
+def _label(para: Para, pattern: re.Pattern[str]) -> bool:
+    return para.type in ("heading", "paragraph", "front") and len(para.lines) <= 2 \
+        and pattern.fullmatch(para.text.strip().rstrip(":").strip()) is not None
+
+
+def contents_front(paras: list[Para]) -> list[Para]:
+    """A table of contents or a list of tables, figures or abbreviations, under its label
+    (``CONTENTS``, ``LIST OF FIGURES``), and the authors' addresses under theirs
+    (``Affiliation:``), are ``front``, in place: their entries are no passage of the
+    paper (REVTeX's contents entry ``VIII.3. Table placement 5`` is not the section's
+    text). The label becomes ``front`` unless it is a contents heading; its blocks follow it until a
+    heading (another such label goes on) or a paragraph of prose ending a sentence (an
+    entry ends on its page number, an address on a name or an e-mail address); floating
+    blocks between are left. Returns the paras made ``front``."""
+    out: list[Para] = []
+    label: re.Pattern[str] | None = None
+    for i, para in enumerate(paras):
+        kind = _CONTENTS_RE if _label(para, _CONTENTS_RE) else _ADDRESS_RE if _label(para, _ADDRESS_RE) else None
+        if kind is not None:
+            label = kind
+            if para.type != "heading" or kind is _ADDRESS_RE:
+                para.type, para.floating = "front", True
+                out.append(para)
+            continue
+        if label is None or para.floating:
+            continue
+        if para.type == "heading" and not _entry(para, label):
+            label = None
+        elif para.type in ("paragraph", "list", "heading") and (
+                _entry(para, label) or not (para.text.rstrip().endswith(SENT_END) and is_prose(para.text))
+                or _entry_goes_on(paras, i, label)):
+            para.type, para.floating = "front", True
+            out.append(para)
+        elif para.type in ("paragraph", "list"):
+            label = None
+    return out
+
+
+def _entry(para: Para, label: re.Pattern[str]) -> bool:
+    """A contents entry: three words or more ending on a page number."""
+    return label is _CONTENTS_RE and len(para.text.split()) >= 3 and _PAGE_END_RE.search(para.text) is not None
+
+
+def _entry_goes_on(paras: list[Para], at: int, label: re.Pattern[str]) -> bool:
+    """The next block on the page (floats aside) is an entry that ``paras[at]`` begins: a
+    long entry's first lines, a sentence of a caption, read as a block of their own."""
+    nxt = next((p for p in paras[at + 1:] if not p.floating), None)
+    return nxt is not None and nxt.type == "paragraph" and nxt.lines[0].page == paras[at].lines[-1].page \
+        and _entry(nxt, label)

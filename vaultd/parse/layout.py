@@ -171,7 +171,13 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    letter is boxed over it (``oﬀ the``); a roman section's arabic subsections are
 #:    numbered (REVTeX's ``II.2. Paper size``); a numbered heading set in two fonts is no
 #:    run-in lead for the stop after its number (``2. The class "zoo" and its methods``).
-LAYOUT_VERSION = 20
+#: 21: a first-page heading 1.18 times the body, first on the page and centred on it,
+#:    heads the title block (REVTeX's 12 pt title: its author, address and dateline are
+#:    front matter); a table of contents or list of figures under its label, and the
+#:    authors' addresses under ``Affiliation:``, are front matter wherever they stand; a
+#:    table set without any rule is read from its rows of cells set apart under (or over)
+#:    its caption (``vaultd.parse.aligned_tables``).
+LAYOUT_VERSION = 21
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

@@ -44,7 +44,7 @@ from vaultd.parse.continuation import (
 from vaultd.parse.fontnames import is_small_caps_font
 from vaultd.parse.footnotes import body_face, is_footnote
 from vaultd.parse.front import is_byline, is_front_matter, is_title_note
-from vaultd.parse.front_blocks import group_front
+from vaultd.parse.front_blocks import contents_front, group_front
 from vaultd.parse.headings import (
     continue_title,
     font_headings,
@@ -218,7 +218,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 paras.append(cur)
     font_headings(paras, body)
     title_page = title_page_front(paras, infos)
-    _rejoin(paras, title_page + front_after_title(paras, body))
+    _rejoin(paras, title_page + front_after_title(paras, body, infos))
+    contents_front(paras)
     return to_blocks(group_front(paras), infos)
 
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from vaultd.parse.algorithms import algorithm_box
+from vaultd.parse.aligned_tables import Word, aligned_table
 from vaultd.parse.base import Box
 from vaultd.parse.classify import CAPTION_RE, is_table_caption
 from vaultd.parse.continuation import OPEN_WORDS
@@ -198,6 +199,8 @@ def find_page_tables(page: Any, lines: list[Line],
         if drawn_as_images := image_rules(page):
             edges = (edges[0], joined(edges[1] + drawn_as_images))
         found += _open_tables(edges, lines, [(c, whole[id(c)]) for c in free], page.number + 1, found)
+        found += _unruled_tables(page, lines, [c for c in free if not any(t.caption is c for t in found)],
+                                 whole, found)
     for tab in found:
         if not (tab.ruled and is_clear(tab.rows)):
             tab.grid = _grid(page, tab.bbox, edges[1])
@@ -295,6 +298,27 @@ def _open_tables(edges: tuple[list[Edge], list[Edge]], lines: list[Line],
             rows = cell_rows(cells)
             if rows:
                 out.append(FoundTable(page, box, rows, cap, ruled=False))
+    return out
+
+
+def _unruled_tables(page: Any, lines: list[Line], captions: list[Line], whole: dict[int, Line],
+                    found: list[FoundTable]) -> list[FoundTable]:
+    """Tables of captions no ruled or open table matched, found from their rows of cells
+    set apart (``vaultd.parse.aligned_tables``)."""
+    stops = [ln for ln in lines if CAPTION_RE.match(ln.text)]
+    out: list[FoundTable] = []
+
+    def words_in(box: Box) -> list[Word]:
+        with mupdf_text() as mod:
+            return [tuple(w) for w in page.get_text("words", clip=box, flags=mod.TEXT_MEDIABOX_CLIP)]
+
+    for cap in captions:
+        box = aligned_table(whole[id(cap)], lines, stops, words_in)
+        if box is None or any(near(box, t.bbox, 0.0) for t in (*found, *out)):
+            continue
+        rows = cell_rows([ln for ln in lines if ln is not cap and inside(ln, box)])
+        if rows:
+            out.append(FoundTable(page.number + 1, box, rows, cap, ruled=False))
     return out
 
 

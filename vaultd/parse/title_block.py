@@ -12,7 +12,7 @@ from vaultd.parse.front import BODY_WORDS, is_cover_page, opens_abstract, opens_
 from vaultd.parse.paras import REFS_RE, Line, PageInfo, Para
 
 
-def front_after_title(paras: list[Para], body: float) -> list[Para]:
+def front_after_title(paras: list[Para], body: float, infos: list[PageInfo] | None = None) -> list[Para]:
     """Between the first page's title and its abstract or first section, the short blocks
     are the authors, their affiliations and addresses: ``front``, in place (ACM sets each
     author's name as large as a heading, which would head every section's path).
@@ -42,6 +42,10 @@ def front_after_title(paras: list[Para], body: float) -> list[Para]:
     marked = [p for p in heads if p.title]
     large = [p for p in heads if p.lines[0].size >= TITLE_FALLBACK * body]
     title = marked[-1] if marked else max(large, key=lambda p: p.lines[0].size, default=None)
+    if title is None and heads and infos and heads[0].lines[0].size >= TITLE_CENTRED * body \
+            and all(p.type == "front" for p in page_one[:page_one.index(heads[0])]) \
+            and _centred(heads[0].lines, infos[first - 1].width):
+        title = heads[0]  # first on the page but for banners, and centred on it
     if title is None:
         return []
     changed: list[Para] = []
@@ -97,6 +101,9 @@ def _section_number(para: Para) -> bool:
 #: With no heading marked as the title, the largest first-page heading at least this many
 #: times the body size is taken for it (ACL sets a 14.3 pt title over an 11 pt body).
 TITLE_FALLBACK = 1.28
+#: A smaller one is the title when it is the page's first block and centred on the page
+#: (REVTeX: 12 pt over 10 pt; a 12 pt section head over a 10 pt body stands flush left).
+TITLE_CENTRED = 1.18
 
 
 #: Pages a title page may be (a cover page may come before it).
@@ -138,7 +145,9 @@ def title_page_front(paras: list[Para], infos: list[PageInfo]) -> list[Para]:
 
 
 def _centred(lines: list[Line], width: float) -> bool:
-    """Every line short and centred on one axis near the page's centre."""
+    """Every line short and centred on one axis near the page's centre (``TITLE_PAGE_WIDTH``
+    wide at most, within ``CENTRE_SLACK`` of one another and ``CENTRE_OFF_SHARE`` of the
+    page's centre)."""
     if any(ln.bbox[2] - ln.bbox[0] > TITLE_PAGE_WIDTH * width for ln in lines):
         return False
     centres = sorted((ln.bbox[0] + ln.bbox[2]) / 2 for ln in lines)

@@ -1,0 +1,133 @@
+"""Tables with no rule at all: found from their rows of cells set apart, under or over
+their caption.
+
+A ``tabular`` without ``\\hline`` or booktabs (PMLR's ``Table 2: An Example Table``: a
+header row and four rows of two cells, no stroke drawn) gives the rule-based finders
+(``vaultd.parse.tables``, ``vaultd.parse.open_tables``) nothing to start from. Its rows
+still show: starting right at the caption and going away from it, a run of rows
+
+1. each within ``ROW_GAP`` line heights of the one before, no caption among them,
+2. none of them a line of running text (``PROSE_LINE_WORDS`` words, most in lowercase),
+3. each of two cells or more — words standing ``CELL_GAP`` ems apart (a sentence's words
+   stand a space apart),
+4. with a first column whose cells start, end or centre on one line in every row,
+
+is a table when it holds ``MIN_ROWS`` rows or more. Its lines are then the table's cells,
+read as an open table's (``cell_rows``; its columns from its words' positions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from vaultd.parse.base import Box
+from vaultd.parse.classify import lower_words
+from vaultd.parse.open_tables import PROSE_LINE_WORDS, ROW_TOLERANCE
+from vaultd.parse.paras import Line
+
+#: Fewest rows (a header and two rows of values).
+MIN_ROWS = 3
+#: Smallest gap between two cells of a row, in ems of the row's size.
+CELL_GAP = 1.0
+#: Largest gap between two rows, and between the caption and the first row, in line heights.
+ROW_GAP = 1.5
+#: How far (points) the first column's cells' left edges may stand apart.
+COLUMN_SLACK = 2.0
+
+
+#: A word as ``page.get_text("words")`` gives it: x0, y0, x1, y1, text, block, line, number.
+Word = tuple[float, float, float, float, str, int, int, int]
+
+
+def _rows(lines: list[Line]) -> list[list[Line]]:
+    """Lines on one baseline, top to bottom, each row left to right."""
+    rows: list[list[Line]] = []
+    for ln in sorted(lines, key=lambda ln: (ln.bbox[3], ln.bbox[0])):
+        if rows and abs(ln.bbox[3] - rows[-1][0].bbox[3]) <= ROW_TOLERANCE:
+            rows[-1].append(ln)
+        else:
+            rows.append([ln])
+    return [sorted(row, key=lambda ln: ln.bbox[0]) for row in rows]
+
+
+def _prose(ln: Line) -> bool:
+    words = ln.text.split()
+    return len(words) >= PROSE_LINE_WORDS and lower_words(words) * 5 >= len(words) * 3
+
+
+def _run(caption: Line, rows: list[list[Line]], stops: set[int], downward: bool) -> list[list[Line]]:
+    """The rows stacked from the caption away from it (nearest first), each within ``ROW_GAP`` line heights
+    of the last, across some of the caption's width, none a caption or running text."""
+    cap = caption.bbox
+    height = max(cap[3] - cap[1], 1.0)
+    ahead = [r for r in rows if (r[0].bbox[1] >= cap[3] - 1.0 if downward else r[0].bbox[3] <= cap[1] + 1.0)]
+    if not downward:
+        ahead.reverse()
+    run: list[list[Line]] = []
+    edge = cap[3] if downward else cap[1]
+    for row in ahead:
+        top, bottom = min(ln.bbox[1] for ln in row), max(ln.bbox[3] for ln in row)
+        if (top - edge if downward else edge - bottom) > ROW_GAP * height \
+                or any(id(ln) in stops or _prose(ln) for ln in row) \
+                or not (row[0].bbox[0] < cap[2] and row[-1].bbox[2] > cap[0]):
+            break
+        run.append(row)
+        edge = bottom if downward else top
+    return run
+
+
+def _cells(words: list[Word], em: float) -> list[tuple[float, float]]:
+    """A row's words (left to right) → its cells' extents: words ``CELL_GAP`` ems apart
+    part cells."""
+    cells: list[tuple[float, float]] = []
+    for w in words:
+        if cells and w[0] - cells[-1][1] < CELL_GAP * em:
+            cells[-1] = (cells[-1][0], w[2])
+        else:
+            cells.append((w[0], w[2]))
+    return cells
+
+
+def _aligned(firsts: list[tuple[float, float]]) -> bool:
+    """The first cells start, end or centre on one line (a column set left, right or centred)."""
+    for xs in ([c[0] for c in firsts], [c[1] for c in firsts], [(c[0] + c[1]) / 2 for c in firsts]):
+        if max(xs) - min(xs) <= COLUMN_SLACK:
+            return True
+    return False
+
+
+def aligned_table(caption: Line, lines: list[Line], stops: list[Line],
+                  words_in: Callable[[Box], list[Word]]) -> Box | None:
+    """The box of the rows of cells right under ``caption`` (else right over it), or None
+    (module doc). ``lines``: the page's lines; ``stops``: the page's caption lines;
+    ``words_in``: the page's words in a box (read only for a run of rows)."""
+    cap = caption.bbox
+    half = (cap[2] - cap[0]) / 2
+    # lines wholly within half the caption's width either side of it (a short caption is
+    # centred over a wider table; the other column is out of reach)
+    near = [ln for ln in lines if ln is not caption and ln.page == caption.page
+            and ln.bbox[0] >= cap[0] - half and ln.bbox[2] <= cap[2] + half]
+    rows = _rows(near)
+    stop_ids = {id(s) for s in stops}
+    for downward in (True, False):
+        run = _run(caption, rows, stop_ids, downward)
+        if len(run) < MIN_ROWS:
+            continue
+        found = words_in(_box([ln.bbox for row in run for ln in row]))
+        em = max(ln.size for row in run for ln in row)
+        firsts: list[tuple[float, float]] = []
+        for row in run:  # from the caption on, while the rows keep their cells and first column
+            y = max(ln.bbox[3] for ln in row)
+            cells = _cells(sorted((w for w in found if abs(w[3] - y) <= ROW_TOLERANCE + 1.0),
+                                  key=lambda w: w[0]), em)
+            if len(cells) < 2 or not _aligned([*firsts, cells[0]]):
+                break
+            firsts.append(cells[0])
+        kept = run[:len(firsts)]
+        if len(kept) >= MIN_ROWS:
+            return _box([ln.bbox for row in kept for ln in row])
+    return None
+
+
+def _box(boxes: list[Box]) -> Box:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
