@@ -66,6 +66,23 @@ def test_a_centred_title_little_larger_than_the_body_heads_its_author_and_addres
     assert _types(doc, "Articles published in the society") == ["paragraph"]
 
 
+def test_a_centred_bold_title_in_the_body_size_under_a_banner_heads_its_author_block(tmp_path: Path) -> None:
+    def page(p: Any) -> None:
+        _centred(p, 50, "Typeset using LaTeX default style in AASTeX631", 8)
+        _centred(p, 110, "Template Article with Examples: v6.31", 10, font="tibo")
+        _centred(p, 130, "Greg J. Schwarz,1 August Muench,1", 10)
+        _centred(p, 150, "1American Astronomical Society 1667 K Street NW, Suite 800", 8)
+        _centred(p, 160, "Washington, DC 20006, USA", 8)
+        _centred(p, 190, "ABSTRACT", 10)
+        _lines(p, 72, 206, BODY * 3)
+
+    doc = _pdf(tmp_path / "b.pdf", page)
+    assert _types(doc, "Template Article with Examples") == ["heading"]
+    for line in ("Greg J. Schwarz", "American Astronomical Society", "Washington, DC 20006"):
+        assert _types(doc, line) == ["front"], line
+    assert _types(doc, "Articles published in the society") == ["paragraph"]
+
+
 def test_a_flush_left_heading_little_larger_than_the_body_heads_no_title_block(tmp_path: Path) -> None:
     def page(p: Any) -> None:
         p.insert_text((72, 80), "Methods", fontsize=12, fontname="tibo")
@@ -160,6 +177,14 @@ def test_revtex_guides_address_dateline_and_contents_are_front_matter() -> None:
     assert _holding(chunks, "VIII.3. Table placement 5") == ["front"]
     assert "heading" in _holding(chunks, "VIII.3. Table placement")
     assert _holding(chunks, "Tables should be placed as close as possible") == ["paragraph"]
+
+
+def test_aastex_affiliations_under_its_bold_body_size_title_are_front_matter() -> None:
+    chunks = _chunks("aas_aastex631_sample")
+    assert _holding(chunks, "Template AASTEXArticle with Examples") == ["heading"]
+    assert _holding(chunks, "American Astronomical Society 1667 K Street NW") == ["front"]
+    assert _holding(chunks, "AAS Director of Publishing") == ["front"]
+    assert _holding(chunks, "This example manuscript is intended to serve as a tutorial") == ["paragraph"]
 
 
 def test_jss_authors_addresses_on_the_last_page_are_front_matter() -> None:

@@ -42,10 +42,8 @@ def front_after_title(paras: list[Para], body: float, infos: list[PageInfo] | No
     marked = [p for p in heads if p.title]
     large = [p for p in heads if p.lines[0].size >= TITLE_FALLBACK * body]
     title = marked[-1] if marked else max(large, key=lambda p: p.lines[0].size, default=None)
-    if title is None and heads and infos and heads[0].lines[0].size >= TITLE_CENTRED * body \
-            and all(p.type == "front" for p in page_one[:page_one.index(heads[0])]) \
-            and _centred(heads[0].lines, infos[first - 1].width):
-        title = heads[0]  # first on the page but for banners, and centred on it
+    if title is None and heads and infos and _placed_title(heads[0], page_one, body, infos[first - 1]):
+        title = heads[0]
     if title is None:
         return []
     changed: list[Para] = []
@@ -101,9 +99,27 @@ def _section_number(para: Para) -> bool:
 #: With no heading marked as the title, the largest first-page heading at least this many
 #: times the body size is taken for it (ACL sets a 14.3 pt title over an 11 pt body).
 TITLE_FALLBACK = 1.28
-#: A smaller one is the title when it is the page's first block and centred on the page
-#: (REVTeX: 12 pt over 10 pt; a 12 pt section head over a 10 pt body stands flush left).
+#: A smaller one is the title when it is the page's first heading and centred on the page
+#: (REVTeX: 12 pt over 10 pt; a 12 pt section head over a 10 pt body stands flush left),
+#: or one in the body's size set bold (AASTeX's title: 10 pt bold over a 10 pt body).
 TITLE_CENTRED = 1.18
+#: Share of the page's height, from its top, where banners over a title stand.
+BANNER_BAND = 0.15
+
+
+def _placed_title(head: Para, page_one: list[Para], body: float, info: PageInfo) -> bool:
+    """The first page's first heading is its title by placement: centred on the page, at
+    ``TITLE_CENTRED`` times the body size (or the body's size, bold), with nothing before
+    it but front matter and lines in the page's top ``BANNER_BAND`` (AASTeX's ``Typeset
+    using LATEX default style`` over its title)."""
+    size = head.lines[0].size
+    if size < TITLE_CENTRED * body and not (size >= body - 0.5 and all(ln.bold for ln in head.lines)):
+        return False
+    top = head.lines[0].bbox[1]
+    if not all(p.type == "front" or max(ln.bbox[3] for ln in p.lines) <= min(top, BANNER_BAND * info.height)
+               for p in page_one[:page_one.index(head)]):
+        return False
+    return _centred(head.lines, info.width)
 
 
 #: Pages a title page may be (a cover page may come before it).
