@@ -138,10 +138,11 @@ def read_pdf_meta(path: Path) -> PdfMeta:
         meta = PdfMeta(pages=doc.page_count)
         info = doc.metadata or {}
         xmp = re.sub(r"<[^>]*>", " ", doc.get_xml_metadata() or "")
-        text = "\n".join(doc[i].get_text() for i in range(min(SCAN_PAGES, doc.page_count)))
+        pages = [doc[i].get_text() for i in range(min(SCAN_PAGES, doc.page_count))]
+        text = "\n".join(pages)
         meta.dois, meta.arxiv_ids = find_ids(text + "\n" + xmp + "\n" + str(info.get("subject")))
-        if doc.page_count:
-            meta.first_page_text = doc[0].get_text()
+        if pages:
+            meta.first_page_text = pages[0]  # extracted once, not again for the layout
             meta.printed_years = printed_years(meta.first_page_text)
             _read_layout(doc[0], meta)
         title = (info.get("title") or "").strip()
