@@ -248,6 +248,26 @@ def library(items: int, with_pdf: int, workers: int | None) -> None:
               f"failed, skipped {report.skipped}; phases {report.seconds}")
 
 
+def _cpu_seconds(root: int) -> dict[str, float]:
+    """CPU seconds used so far by ``root`` (the agent), its live child processes (the
+    compile workers and helpers) and its finished children (pandoc's citation calls)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {"agent": 0.0, "workers": 0.0, "finished children": 0.0}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(stat.parent.name)
+        if pid == root:
+            out["agent"] = (int(fields[11]) + int(fields[12])) / tick
+            out["finished children"] = (int(fields[13]) + int(fields[14])) / tick
+        elif int(fields[1]) == root:
+            out["workers"] += (int(fields[11]) + int(fields[12]) + int(fields[13])
+                               + int(fields[14])) / tick
+    return out
+
+
 def _tree_rss_kib(root: int) -> tuple[int, int]:
     """(summed resident memory of ``root`` and its descendants, how many processes)."""
     parent: dict[int, int] = {}
@@ -312,12 +332,14 @@ def agent_burst(limit: int | None, keep: Path | None = None) -> None:
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
+    cpu_before = _cpu_seconds(proc.pid)
     started = time.perf_counter()
     for n, pdf in enumerate(pdfs):
         agent_bench.drop(root, f"{n:03d}-{pdf.name}", pdf.read_bytes())
     total = len(pdfs) + 1
     agent_bench.wait(lambda: sum(agent_bench.counts(state_db)[1:]) >= total, 1800, "the burst")
     took = time.perf_counter() - started
+    cpu = {k: v - cpu_before[k] for k, v in _cpu_seconds(proc.pid).items()}
     log = vault.logs_dir / "vaultd.log"
     agent_bench.wait(lambda: "figure crops drawn" in log.read_text(encoding="utf-8"), 600,
                      "the figure crops")
@@ -344,6 +366,8 @@ def agent_burst(limit: int | None, keep: Path | None = None) -> None:
     print(f"   burst: every job settled (notes written and indexed) {took:.1f} s after the "
           f"drop -> {rate:.1f} pages/s; {done - 1} done, {failed} failed {reasons[:3]}")
     print(f"   ratio: {rate / ref_rate:.2f}x pdftotext (target >= 0.3x)")
+    print("   CPU seconds during the burst: " + ", ".join(f"{k} {v:.1f}" for k, v in cpu.items())
+          + f" (of {(os.cpu_count() or 1) * took:.0f} on {os.cpu_count()} cores)")
     print(f"   figure crops drawn (queue idle) by {crops:.1f} s "
           f"({pages / crops / ref_rate:.2f}x with them)")
     print(f"   enrichment passes (Ollama down: chunks marked pending) over every note by "

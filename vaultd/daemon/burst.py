@@ -3,16 +3,22 @@ running agent").
 
 Each job is checked as a single drop is (``JobProcessor``: its rule, its idempotency
 key) and captured on its own in one of the pool's workers (``pipeline.bulk_capture``:
-metadata, record, cite key, through ``ingest_item``); then the captured works go through one
-``pipeline.ingest.finish`` with the agent's pool of compile workers: their citations
-rendered in one processor call, the PDFs parsed by the workers (the largest first), the
-notes indexed together, figure crops left pending for the pool to draw when the queue is
-idle. Then each job gets its own outcome: the file placed beside its record, or, when its
-compile failed, into Inbox/_failed/ (or retried later) as a single drop's would.
+metadata, record, cite key, through ``ingest_item``). The stages overlap, so the pool is
+never left waiting on the agent: while the workers capture, the citations of the works
+captured so far are rendered in one processor call (``pipeline.ingest.render_citations``;
+the works captured meanwhile make the next call), and each group so rendered goes
+through ``pipeline.ingest.finish`` with the agent's pool on a thread of its own (the PDFs
+parsed by the workers, the largest first; the group's notes indexed together; figure
+crops left pending for the pool to draw when the queue is idle) while the next group is
+captured and rendered. Then each job of a group gets its own outcome: the file placed
+beside its record, or, when its compile failed, into Inbox/_failed/ (or retried later) as
+a single drop's would.
 
 A burst never takes a file another job of it captures too (the same PDF dropped twice):
-the second waits for the first and is then a duplicate. Jobs that are not a PDF to compile
-(link files, .bib, videos) run one by one after the burst.
+the second waits for the first and is then a duplicate; two files that turn out to be one
+work (the same DOI) are compiled in one group, or the later one after every other group.
+Jobs that are not a PDF to compile (link files, .bib, videos) run one by one after the
+burst.
 """
 
 from __future__ import annotations
@@ -21,22 +27,40 @@ import contextlib
 import logging
 import threading
 from collections.abc import Sequence
-from concurrent.futures import CancelledError, as_completed
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    CancelledError,
+    Future,
+    ThreadPoolExecutor,
+    wait,
+)
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from typing import Any
 
 from vaultd.daemon.jobs import Ingested, JobProcessor, Prepared
 from vaultd.daemon.queue import Job
 from vaultd.errors import VaultdError
 from vaultd.pipeline.bulk import BulkCompiler, CompileStoppedError
-from vaultd.pipeline.bulk_capture import CaptureCall, capture_in_worker
-from vaultd.pipeline.ingest import IngestResult, finish
+from vaultd.pipeline.bulk_capture import CaptureCall, CaptureOutcome, capture_in_worker
+from vaultd.pipeline.ingest import IngestResult, finish, render_citations
 
 log = logging.getLogger("vaultd.daemon")
 
-#: Jobs the agent claims at once for one burst: big enough that one processor call renders
-#: many citations, small enough that the next burst's captures overlap this one's compile.
-BURST_MAX_JOBS = 8
+#: Jobs the agent claims at once for one burst. Its stages overlap (captures, citations,
+#: compiles, index), so a large burst keeps the pool busy from the first capture to the
+#: last compile; two bursts (two job slots) share the pool.
+BURST_MAX_JOBS = 64
+#: Works captured before the first citation call of a burst: one call costs ≈ 0.25 s of
+#: pandoc start-up plus ≈ 40 ms a work, and the pool is busy capturing meanwhile.
+CITE_MIN_WORKS = 8
+#: Groups compiled (and indexed) at once: each waits on the pool most of its time.
+FINISH_THREADS = 4
+
+Captured = tuple[Prepared, IngestResult]
+#: What a group's ``finish`` gave: the jobs done, and the jobs to run one by one (on the
+#: burst's thread, which holds their keys' locks).
+Finished = tuple[list[Ingested], list[Prepared]]
 
 
 @dataclass
@@ -82,53 +106,120 @@ def process_burst(jobs: JobProcessor, batch: Sequence[Job], pool: BulkCompiler,
 
 def _together(jobs: JobProcessor, preps: list[Prepared], pool: BulkCompiler,
               figures: PendingFigures) -> list[Ingested]:
-    done: list[Ingested] = []
     with contextlib.ExitStack() as held:
         for key in sorted(p.key for p in preps):  # in one order: no two bursts deadlock
             held.enter_context(jobs.key_lock(key))
-        captured = _capture(jobs, [p for p in preps if not jobs.duplicate(p)], pool)
-        groups: dict[tuple[tuple[str, ...], str | None], list[tuple[Prepared, IngestResult]]]
-        groups = {}
-        for p, out in captured:  # one finish per note folder and tags (the rule's)
-            groups.setdefault((tuple(p.rule.tags), p.rule.folder), []).append((p, out))
-        for (tags, folder), group in groups.items():
-            done += _compile_group(jobs, group, pool, figures, tags, folder)
-    return done
+        todo = [p for p in preps if not jobs.duplicate(p)]
+        return _Pipeline(jobs, pool, figures, todo).run()
 
 
-def _capture(jobs: JobProcessor, preps: list[Prepared], pool: BulkCompiler
-             ) -> list[tuple[Prepared, IngestResult]]:
-    """Each job's capture, in the pool's workers (``pipeline.bulk_capture``); a job whose
-    worker died is captured here instead (a file that kills this process too is caught by
-    the queue's crash count)."""
-    captured: list[tuple[Prepared, IngestResult]] = []
-    try:
-        futures = {pool.submit(capture_in_worker, CaptureCall(p.path, p.action, p.facts.url)): p
-                   for p in preps}
-    except CompileStoppedError as exc:
-        for p in preps:
-            jobs.ingest_failed(p, exc)
-        return []
-    for future in as_completed(futures):
-        p = futures[future]
+class _Pipeline:
+    """One burst's jobs through capture (the pool), citations (a processor call on a
+    thread of its own), compile and index (``finish`` per group, on threads), overlapped."""
+
+    def __init__(self, jobs: JobProcessor, pool: BulkCompiler, figures: PendingFigures,
+                 preps: list[Prepared]) -> None:
+        self.jobs, self.pool, self.figures, self.preps = jobs, pool, figures, preps
+        self._order = {p.job.id: n for n, p in enumerate(preps)}  # the order dropped
+        self._grouped: set[str] = set()  # cite keys already in a group
+        self._later: list[Captured] = []  # a work already in a group: after every group
+
+    def run(self) -> list[Ingested]:
+        try:
+            capturing = {self.pool.submit(capture_in_worker,
+                                          CaptureCall(p.path, p.action, p.facts.url)): p
+                         for p in self.preps}
+        except CompileStoppedError as exc:
+            for p in self.preps:
+                self.jobs.ingest_failed(p, exc)
+            return []
+        done: list[Ingested] = []
+        alone: list[Prepared] = []
+        finishing: list[Future[Finished]] = []
+        with ThreadPoolExecutor(1, thread_name_prefix="vaultd-cite") as cite, \
+                ThreadPoolExecutor(FINISH_THREADS, thread_name_prefix="vaultd-finish") as fin:
+            try:
+                captured: list[Captured] = []  # waiting for a citation call
+                citing: tuple[Future[None], list[Captured]] | None = None
+                while capturing or captured or citing is not None:
+                    watch: list[Future[Any]] = [*capturing, *([citing[0]] if citing else [])]
+                    ready = wait(watch, return_when=FIRST_COMPLETED).done
+                    for future in [f for f in capturing if f in ready]:
+                        p = capturing.pop(future)
+                        if (out := self._captured(p, future)) is not None:
+                            captured.append((p, out))
+                    if citing is not None and citing[0].done():
+                        citing[0].result()
+                        finishing += self._dispatch(fin, citing[1])
+                        citing = None
+                    if citing is None and captured and \
+                            (len(captured) >= CITE_MIN_WORKS or not capturing):
+                        group = sorted(captured, key=lambda pc: self._order[pc[0].job.id])
+                        citing, captured = (cite.submit(self._render, group), group), []
+                results = [f.result() for f in finishing]
+                results += [_compile_group(self.jobs, group, self.pool, self.figures, tags,
+                                           folder)
+                            for (tags, folder), group in _by_rule(self._later).items()]
+            finally:  # nothing of the burst still running when it returns or raises
+                running: list[Future[Any]] = [*capturing, *finishing]
+                wait(running)
+        for ingested, left in results:
+            done += ingested
+            alone += left
+        return done + [m for p in alone if (m := self.jobs.run(p)) is not None]
+
+    def _captured(self, p: Prepared, future: Future[CaptureOutcome]) -> IngestResult | None:
+        """A job's capture, or None when it failed (recorded); a job whose worker died is
+        captured here instead (a file that kills this process too is caught by the
+        queue's crash count)."""
         try:
             try:
                 out = future.result().unwrap()
             except (BrokenProcessPool, CancelledError):
-                if pool.closed:
+                if self.pool.closed:
                     raise CompileStoppedError("the agent is stopping") from None
-                out = jobs.ingest(p, compile=False, index=False)
+                out = self.jobs.ingest(p, compile=False, index=False)
         except VaultdError as exc:
-            jobs.ingest_failed(p, exc)
-            continue
-        captured.append((p, out))
-    captured.sort(key=lambda pc: preps.index(pc[0]))  # in the order dropped
-    return captured
+            self.jobs.ingest_failed(p, exc)
+            return None
+        return out
+
+    def _render(self, group: list[Captured]) -> None:
+        """The group's citations, stored for the workers (``finish`` renders any missing:
+        a processor that fails here fails there, and is reported there)."""
+        captured = [r for _, out in group for r in out.captured]
+        try:
+            render_citations(self.jobs.vault, self.jobs.settings, captured)
+        except VaultdError as exc:
+            log.debug("citations of %d works not rendered ahead: %s", len(captured), exc)
+
+    def _dispatch(self, fin: ThreadPoolExecutor, group: list[Captured]
+                  ) -> list[Future[Finished]]:
+        """``finish`` for a rendered group, one per note folder and tags (the rule's); a
+        job whose work another group compiles waits for every group."""
+        now: list[Captured] = []
+        for p, out in group:
+            keys = set(out.cite_keys)
+            if keys & self._grouped:
+                self._later.append((p, out))
+            else:
+                now.append((p, out))
+        self._grouped.update(k for _, out in now for k in out.cite_keys)
+        return [fin.submit(_compile_group, self.jobs, g, self.pool, self.figures, tags, folder)
+                for (tags, folder), g in _by_rule(now).items()]
 
 
-def _compile_group(jobs: JobProcessor, group: list[tuple[Prepared, IngestResult]],
-                   pool: BulkCompiler, figures: PendingFigures, tags: tuple[str, ...],
-                   folder: str | None) -> list[Ingested]:
+def _by_rule(group: list[Captured]
+             ) -> dict[tuple[tuple[str, ...], str | None], list[Captured]]:
+    groups: dict[tuple[tuple[str, ...], str | None], list[Captured]] = {}
+    for p, out in group:
+        groups.setdefault((tuple(p.rule.tags), p.rule.folder), []).append((p, out))
+    return groups
+
+
+def _compile_group(jobs: JobProcessor, group: list[Captured], pool: BulkCompiler,
+                   figures: PendingFigures, tags: tuple[str, ...],
+                   folder: str | None) -> Finished:
     works = {r.cite_key: r for _, out in group for r in out.captured}
     batch = IngestResult(captured=list(works.values()))
     try:
@@ -137,11 +228,11 @@ def _compile_group(jobs: JobProcessor, group: list[tuple[Prepared, IngestResult]
     except CompileStoppedError as exc:
         for p, _ in group:
             jobs.ingest_failed(p, exc)
-        return []
+        return [], []
     except VaultdError as exc:  # the batch as a whole (its index): each job alone instead
         log.warning("compiling %d PDFs together failed (%s); compiling them one by one",
                     len(group), exc)
-        return [made for p, _ in group if (made := jobs.run(p)) is not None]
+        return [], [p for p, _ in group]
     figures.add([k for k, c in batch.compiled.items() if c.result and c.result.parser])
     done: list[Ingested] = []
     for p, out in group:
@@ -154,4 +245,4 @@ def _compile_group(jobs: JobProcessor, group: list[tuple[Prepared, IngestResult]
             continue
         out.compiled = compiled
         done.append(jobs.complete(p, out))
-    return done
+    return done, []

@@ -334,8 +334,11 @@ class Daemon:
             if workers is None:
                 workers = min(os.cpu_count() or 2, MAX_COMPILE_WORKERS)
             if workers:  # started on the first PDF, then kept until shutdown
-                self.pool = self.jobs.pool = BulkCompiler(self.vault, self.settings,
-                                                          workers=workers)
+                # A burst captures in the workers: they import the capture stage (0.5 s)
+                # when they start, not on a burst's first captures.
+                self.pool = self.jobs.pool = BulkCompiler(
+                    self.vault, self.settings, workers=workers,
+                    preload=("vaultd.pipeline.capture",))
             self.queue.set_meta("service", {"pid": os.getpid(), "started_at": time.time()})
             for i in range(self.settings.daemon.concurrency):
                 self._start_thread(self._worker, f"vaultd-job-{i}")

@@ -15,6 +15,7 @@ compiled in the calling process: it parses nothing.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import multiprocessing
 import os
@@ -87,11 +88,13 @@ class CompileStoppedError(VaultdError):
 _WORKER: dict[str, Any] = {}
 
 
-def _start_worker(vault: Vault, settings: Settings) -> None:
+def _start_worker(vault: Vault, settings: Settings, preload: tuple[str, ...] = ()) -> None:
     # Ctrl-C in a terminal reaches the whole process group: the parent stops the workers
     # (``close``); a worker interrupted on its own would only print a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER.update(vault=vault, settings=settings, citer=renderer_for(vault, settings))
+    for module in preload:  # at start, not on the first job that needs it
+        importlib.import_module(module)
 
 
 def worker_state() -> tuple[Vault, Settings]:
@@ -130,9 +133,12 @@ def _compile_one(vault: Vault, settings: Settings, job: CompileJob, citer: Any) 
 class BulkCompiler:
     """Worker processes for one vault, started on first use and kept until ``close``."""
 
-    def __init__(self, vault: Vault, settings: Settings, *, workers: int | None = None) -> None:
+    def __init__(self, vault: Vault, settings: Settings, *, workers: int | None = None,
+                 preload: Sequence[str] = ()) -> None:
         self.vault, self.settings = vault, settings
         self.workers = max(1, workers or os.cpu_count() or 2)
+        #: modules each worker imports when it starts (the agent's: the capture stage)
+        self.preload = tuple(preload)
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
         self._closed = False
@@ -152,7 +158,8 @@ class BulkCompiler:
             if self._executor is None:
                 self._executor = ProcessPoolExecutor(
                     max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_start_worker, initargs=(self.vault, self.settings))
+                    initializer=_start_worker,
+                    initargs=(self.vault, self.settings, self.preload))
             return self._executor
 
     def start(self, *, wait: bool = True) -> None:

@@ -191,7 +191,7 @@ def _compile(vault: Vault, settings: Settings, out: IngestResult, *, refresh: bo
     try:
         todo = []
         for r in out.captured:
-            if r.status == "existing" and not refresh and vault.note_path(r.cite_key).exists():
+            if not _to_compile(vault, r, refresh):
                 out.compiled[r.cite_key] = Compiled(r.cite_key, skipped=True)
                 continue
             todo.append(r)
@@ -220,6 +220,32 @@ def _compile(vault: Vault, settings: Settings, out: IngestResult, *, refresh: bo
                 out.warnings.extend(result.warnings)
             if progress is not None:
                 progress(done, len(todo))
+    finally:
+        citer.close()
+
+
+def _to_compile(vault: Vault, captured: CaptureResult, refresh: bool) -> bool:
+    """Whether ``finish`` compiles this work: not a work already in the vault with its note
+    (unless ``refresh``)."""
+    return not (captured.status == "existing" and not refresh
+                and vault.note_path(captured.cite_key).exists())
+
+
+def render_citations(vault: Vault, settings: Settings, captured: Sequence[CaptureResult],
+                     *, refresh: bool = False) -> None:
+    """Render and store, in one processor call, the citations of the works ``finish`` is
+    to compile, ahead of it: a caller whose captures come in groups (the agent's bursts)
+    renders one group while the pool compiles another; ``finish`` then finds them stored.
+    Raises ``VaultdError`` (``CitationError``) when the processor fails."""
+    # lazy: vaultd.pipeline.citations costs 128 ms at import (pulls in sqlite3, subprocess)
+    from vaultd.pipeline.citations import renderer_for
+
+    works = {r.cite_key: r.meta.work for r in captured if _to_compile(vault, r, refresh)}
+    if not works:
+        return
+    citer = renderer_for(vault, settings)
+    try:
+        citer.render(works)
     finally:
         citer.close()
 
