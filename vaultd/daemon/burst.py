@@ -38,12 +38,15 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
+from vaultd.config import Settings
 from vaultd.daemon.jobs import Ingested, JobProcessor, Prepared
 from vaultd.daemon.queue import Job
 from vaultd.errors import VaultdError
 from vaultd.pipeline.bulk import BulkCompiler, CompileStoppedError
 from vaultd.pipeline.bulk_capture import CaptureCall, CaptureOutcome, capture_in_worker
+from vaultd.pipeline.capture_store import CaptureResult
 from vaultd.pipeline.ingest import IngestResult, finish, render_citations
+from vaultd.vault import Vault
 
 log = logging.getLogger("vaultd.daemon")
 
@@ -81,8 +84,50 @@ class PendingFigures:
         return keys
 
 
+class CitationCalls:
+    """The agent's citation processor calls, one at a time: the groups that bursts queue
+    while a call runs are rendered together by the next (a call costs ≈ 0.25 s of start-up
+    beside ≈ 40 ms a work, and two at once would only compete with the pool)."""
+
+    def __init__(self, vault: Vault, settings: Settings) -> None:
+        self.vault, self.settings = vault, settings
+        self._queued: list[tuple[list[CaptureResult], Future[None]]] = []
+        self._lock = threading.Lock()
+        self._running = False
+
+    def render(self, captured: list[CaptureResult]) -> Future[None]:
+        """Render and store these works' citations; done when they are (or when the
+        processor failed: ``finish`` then renders them again and reports it)."""
+        future: Future[None] = Future()
+        with self._lock:
+            self._queued.append((captured, future))
+            if self._running:
+                return future
+            self._running = True
+        threading.Thread(target=self._drain, name="vaultd-citations", daemon=True).start()
+        return future
+
+    def _drain(self) -> None:
+        while True:
+            with self._lock:
+                batch, self._queued = self._queued, []
+                if not batch:
+                    self._running = False
+                    return
+            captured = [r for group, _ in batch for r in group]
+            try:
+                render_citations(self.vault, self.settings, captured)
+            except VaultdError as exc:
+                log.debug("citations of %d works not rendered ahead: %s", len(captured), exc)
+            except Exception:  # a thread's top level: the bursts wait on these futures
+                log.exception("citations of %d works not rendered ahead", len(captured))
+            finally:
+                for _, future in batch:
+                    future.set_result(None)
+
+
 def process_burst(jobs: JobProcessor, batch: Sequence[Job], pool: BulkCompiler,
-                  figures: PendingFigures) -> list[Ingested]:
+                  figures: PendingFigures, citations: CitationCalls) -> list[Ingested]:
     """Run ``batch`` to outcomes, its PDFs compiled together in ``pool``; what the pipeline
     made, job by job. Expected failures are recorded, never raised."""
     preps = [p for p in (jobs.prepare(job) for job in batch) if p is not None]
@@ -95,7 +140,7 @@ def process_burst(jobs: JobProcessor, batch: Sequence[Job], pool: BulkCompiler,
             alone.append(p)
     done: list[Ingested] = []
     if len(together) > 1:
-        done += _together(jobs, list(together.values()), pool, figures)
+        done += _together(jobs, list(together.values()), pool, figures, citations)
     else:
         alone = [*together.values(), *alone]
     for p in alone:
@@ -105,21 +150,22 @@ def process_burst(jobs: JobProcessor, batch: Sequence[Job], pool: BulkCompiler,
 
 
 def _together(jobs: JobProcessor, preps: list[Prepared], pool: BulkCompiler,
-              figures: PendingFigures) -> list[Ingested]:
+              figures: PendingFigures, citations: CitationCalls) -> list[Ingested]:
     with contextlib.ExitStack() as held:
         for key in sorted(p.key for p in preps):  # in one order: no two bursts deadlock
             held.enter_context(jobs.key_lock(key))
         todo = [p for p in preps if not jobs.duplicate(p)]
-        return _Pipeline(jobs, pool, figures, todo).run()
+        return _Pipeline(jobs, pool, figures, citations, todo).run()
 
 
 class _Pipeline:
-    """One burst's jobs through capture (the pool), citations (a processor call on a
-    thread of its own), compile and index (``finish`` per group, on threads), overlapped."""
+    """One burst's jobs through capture (the pool), citations (``CitationCalls``),
+    compile and index (``finish`` per group, on threads), overlapped."""
 
     def __init__(self, jobs: JobProcessor, pool: BulkCompiler, figures: PendingFigures,
-                 preps: list[Prepared]) -> None:
+                 citations: CitationCalls, preps: list[Prepared]) -> None:
         self.jobs, self.pool, self.figures, self.preps = jobs, pool, figures, preps
+        self.citations = citations
         self._order = {p.job.id: n for n, p in enumerate(preps)}  # the order dropped
         self._grouped: set[str] = set()  # cite keys already in a group
         self._later: list[Captured] = []  # a work already in a group: after every group
@@ -136,8 +182,7 @@ class _Pipeline:
         done: list[Ingested] = []
         alone: list[Prepared] = []
         finishing: list[Future[Finished]] = []
-        with ThreadPoolExecutor(1, thread_name_prefix="vaultd-cite") as cite, \
-                ThreadPoolExecutor(FINISH_THREADS, thread_name_prefix="vaultd-finish") as fin:
+        with ThreadPoolExecutor(FINISH_THREADS, thread_name_prefix="vaultd-finish") as fin:
             try:
                 captured: list[Captured] = []  # waiting for a citation call
                 citing: tuple[Future[None], list[Captured]] | None = None
@@ -155,7 +200,8 @@ class _Pipeline:
                     if citing is None and captured and \
                             (len(captured) >= CITE_MIN_WORKS or not capturing):
                         group = sorted(captured, key=lambda pc: self._order[pc[0].job.id])
-                        citing, captured = (cite.submit(self._render, group), group), []
+                        works = [r for _, out in group for r in out.captured]
+                        citing, captured = (self.citations.render(works), group), []
                 results = [f.result() for f in finishing]
                 results += [_compile_group(self.jobs, group, self.pool, self.figures, tags,
                                            folder)
@@ -183,15 +229,6 @@ class _Pipeline:
             self.jobs.ingest_failed(p, exc)
             return None
         return out
-
-    def _render(self, group: list[Captured]) -> None:
-        """The group's citations, stored for the workers (``finish`` renders any missing:
-        a processor that fails here fails there, and is reported there)."""
-        captured = [r for _, out in group for r in out.captured]
-        try:
-            render_citations(self.jobs.vault, self.jobs.settings, captured)
-        except VaultdError as exc:
-            log.debug("citations of %d works not rendered ahead: %s", len(captured), exc)
 
     def _dispatch(self, fin: ThreadPoolExecutor, group: list[Captured]
                   ) -> list[Future[Finished]]:

@@ -26,7 +26,7 @@ from types import FrameType
 from typing import Any
 
 from vaultd.config import Settings
-from vaultd.daemon.burst import BURST_MAX_JOBS, PendingFigures, process_burst
+from vaultd.daemon.burst import BURST_MAX_JOBS, CitationCalls, PendingFigures, process_burst
 from vaultd.daemon.companions import Companion, start_companions
 from vaultd.daemon.jobs import Ingested, JobProcessor
 from vaultd.daemon.lease import LEASE_FILE, InboxLease
@@ -103,6 +103,7 @@ class Daemon:
         self._batch_of: dict[int, int] = {}  # running job -> its batch's first job
         self.pool: BulkCompiler | None = None  # made once the vault lock is held
         self.figures = PendingFigures()
+        self.citations = CitationCalls(vault, settings)  # the bursts' citation calls
         self._drawing = threading.Event()
         # A job that was running when vaultd died runs alone: with two jobs running at a
         # crash, either file may be the culprit, and only a crash while one runs alone
@@ -133,7 +134,8 @@ class Daemon:
                 self._guarded(job)
             return
         try:
-            for made in process_burst(self.jobs, batch, self.pool, self.figures):
+            for made in process_burst(self.jobs, batch, self.pool, self.figures,
+                                      self.citations):
                 self._made(made)
         except Exception:
             log.exception("burst of %d jobs failed; running them one by one", len(batch))
