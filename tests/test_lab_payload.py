@@ -1,4 +1,5 @@
-"""What a work publishes and how library hits are fused: pure rules, property-tested."""
+"""What a work publishes and how hits are fused (the library and the local index alike):
+pure rules, property-tested."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import hashlib
 from hypothesis import given
 from hypothesis import strategies as st
 
+from vaultd.index.fusion import complete_lists, fuse
 from vaultd.lab.payload import ChunkRow, Publication, ts_config
-from vaultd.lab.search import RRF_K, fuse
 
 texts = st.text(min_size=1, max_size=40)
 chunk_rows = st.builds(
@@ -52,17 +53,34 @@ ranked = st.lists(st.tuples(st.integers(0, 30), st.floats(0, 1)), max_size=20,
                   unique_by=lambda r: r[0])
 
 
-@given(ranked, ranked)
-def test_rrf_ranks_every_candidate_once_by_summed_reciprocal_rank(a: list[tuple[int, float]],
-                                                                  b: list[tuple[int, float]]) -> None:
-    fused = fuse({"keyword": a, "vector": b})
-    ids = [pk for pk, _, _ in fused]
-    assert sorted(ids) == sorted({pk for pk, _ in a} | {pk for pk, _ in b})
-    scores = [s for _, s, _ in fused]
-    assert scores == sorted(scores, reverse=True)
-    for pk, score, lists in fused:
-        want = sum(1 / (RRF_K + r) for r, (x, _) in enumerate(a, 1) if x == pk) + sum(
-            1 / (RRF_K + r) for r, (x, _) in enumerate(b, 1) if x == pk)
-        assert abs(score - want) < 1e-12
-        assert lists == [n for n, lst in (("keyword", a), ("vector", b))
-                         if any(x == pk for x, _ in lst)]
+@given(ranked, ranked, st.floats(0, 1))
+def test_fusion_ranks_every_candidate_once_by_its_shares_of_both_normalised_scores(
+        a: list[tuple[int, float]], b: list[tuple[int, float]], share: float) -> None:
+    """Each side's best hit scores 1 on that side; a candidate's fused score is the
+    keyword share of its normalised BM25 plus the rest of its normalised cosine."""
+    scores, sources = fuse({"bm25": a, "vector": b}, share)
+    assert set(scores) == {pk for pk, _ in a} | {pk for pk, _ in b}
+    top_a = max((s for _, s in a), default=0.0)
+    top_b = max((s for _, s in b), default=0.0)
+    for pk, fused in scores.items():
+        on_a = next((s for x, s in a if x == pk), None)
+        on_b = next((s for x, s in b if x == pk), None)
+        want = (share * (0.0 if on_a is None else on_a / top_a if top_a else 1.0)
+                + (1 - share) * (0.0 if on_b is None else on_b / top_b if top_b else 1.0))
+        assert abs(fused - want) < 1e-9
+        assert sources[pk] == [n for n, got in (("bm25", on_a), ("vector", on_b))
+                               if got is not None]
+        assert fused <= 1.0 + 1e-9
+
+
+@given(ranked, ranked, st.dictionaries(st.integers(0, 40), st.floats(0, 1)),
+       st.dictionaries(st.integers(0, 40), st.floats(0, 1)))
+def test_completing_the_lists_adds_only_what_each_side_missed(
+        a: list[tuple[int, float]], b: list[tuple[int, float]], extra_a: dict[int, float],
+        extra_b: dict[int, float]) -> None:
+    done = complete_lists({"bm25": a, "vector": b}, extra_a, extra_b)
+    for name, got, extra in (("bm25", a, extra_a), ("vector", b, extra_b)):
+        ids = [pk for pk, _ in done[name]]
+        assert len(ids) == len(set(ids))
+        assert done[name][:len(got)] == got  # a side's own scores are kept, in its order
+        assert set(ids) == {pk for pk, _ in got} | set(extra)

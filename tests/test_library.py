@@ -22,6 +22,7 @@ from vaultd.config import Settings, default_config_toml, load_settings
 from vaultd.errors import LibraryError
 from vaultd.lab import publish as lab_publish
 from vaultd.lab import read as lab_read
+from vaultd.lab import schema
 from vaultd.lab.connect import connect, open_library, where
 from vaultd.lab.payload import ChunkRow, Publication
 from vaultd.lab.schema import SCHEMA, add_model, migrate
@@ -100,6 +101,34 @@ def make_vault(root: Path, key: str, doi_key: str | None = None) -> Vault:
     return vault
 
 
+def test_full_text_ranks_by_term_frequency_passage_length_and_title(
+        server: LabServer, as_member: Any) -> None:
+    """The library's keyword ranking is BM25, as at home: a short passage saying the word
+    three times comes before a title naming it (which counts twice) and both before a long
+    passage saying it once. (Counting only which terms a passage holds ranked the title
+    first and tied the other two.)"""
+    as_member("alice")
+    conn = open_library(server.url("alice"))
+    filler = " ".join(f"word{i}" for i in range(80))
+    works = [("often", "Notes on graphs", "Spectral clustering cuts a graph; spectral methods "
+              "use eigenvectors and spectral gaps."),
+             ("titled", "Spectral theory", "We study bounded operators on Hilbert spaces."),
+             ("once", "A long survey", f"The spectral view is one of many. {filler}")]
+    works += [(f"other{i}", f"Other {i}", f"Unrelated passage {i} about rivers.")
+              for i in range(5)]
+    try:
+        for key, title, text in works:
+            lab_publish.publish(conn, Publication(
+                cite_key=key, aliases=[], work={"title": title}, title=title, authors=None,
+                year=2020, type="article-journal", language="en", doi=f"10.9/{key}",
+                arxiv_id=None, pdf_sha256=None, labels=[], retracted=False, verified=True,
+                chunks=[ChunkRow(chunk_id="c1", text=text, text_sha256=f"h-{key}")]), "lab")
+        assert [h.cite_key for h in search(conn, "spectral", "lab", limit=5)] == [
+            "often", "titled", "once"]
+    finally:
+        conn.close()
+
+
 def test_init_is_idempotent_and_a_newer_schema_is_refused(server: LabServer) -> None:
     admin = connect(server.url(), autocommit=True)
     try:
@@ -108,7 +137,33 @@ def test_init_is_idempotent_and_a_newer_schema_is_refused(server: LabServer) -> 
         with pytest.raises(LibraryError, match="schema version 99, newer than this vaultd"):
             migrate(admin, where(server.url()))
     finally:
-        admin.execute(f"UPDATE {SCHEMA}.version SET version = 1")
+        admin.execute(f"UPDATE {SCHEMA}.version SET version = %s", (schema.VERSION,))
+        admin.close()
+
+
+def test_an_older_library_is_refused_to_members_until_init_upgrades_it(
+        server: LabServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A library made by an earlier vaultd (schema version 1) is refused to a member with
+    the command that upgrades it; `init` then applies what it lacks and keeps its data."""
+    admin = connect(server.url(), autocommit=True)
+    admin.execute("CREATE DATABASE older")
+    url = server.url(database="older")
+    try:
+        with connect(url, autocommit=True) as old:
+            monkeypatch.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:1])
+            migrate(old, where(url), models=[])
+            monkeypatch.undo()
+            old.execute(f"INSERT INTO {SCHEMA}.works (grp, title, work) "
+                        "VALUES ('lab', 'Kept', '{}')")
+            with pytest.raises(LibraryError, match=r"older than this vaultd's .* `vaultd "
+                               r"library init URL` to upgrade it"):
+                schema.check(old, where(url))
+            assert migrate(old, where(url), models=[]) == [
+                f"schema version {n}: {what}" for n, what, _ in schema.MIGRATIONS[1:]]
+            assert schema.check(old, where(url)) == schema.VERSION
+            assert old.execute(f"SELECT title FROM {SCHEMA}.works").fetchall() == [("Kept",)]
+    finally:
+        admin.execute("DROP DATABASE older WITH (FORCE)")
         admin.close()
 
 

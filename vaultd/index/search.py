@@ -21,6 +21,7 @@ import apsw
 
 from vaultd.errors import InputError
 from vaultd.index.embed import Embedder, pack
+from vaultd.index.fusion import BM25_SHARE, complete_lists, fuse
 from vaultd.index.hits import Hit, hit_from_row
 from vaultd.index.priors import (
     contains_phrase,
@@ -31,11 +32,6 @@ from vaultd.index.priors import (
 from vaultd.index.store import IndexDB
 from vaultd.models import ChunkType
 
-# Fusion: each side's scores are divided by that side's best score for the query (so the
-# top hit of each list scores 1.0), then fused = BM25_SHARE * bm25 + (1 - BM25_SHARE) *
-# cosine. 0.5 is the untuned equal-weight default (SciFact has test queries only; see
-# docs/search.md).
-BM25_SHARE = 0.5
 # Both-side scoring: a candidate found by one side only (beyond the other side's top
 # CANDIDATES) gets its real score on the other side — its cosine from the stored vector,
 # its BM25 if it contains a query term — instead of 0. SciFact nDCG@10 0.730 -> 0.737
@@ -266,19 +262,6 @@ def cosine_of(db: IndexDB, qvec: Sequence[float], rowids: Sequence[int], *,
     return out
 
 
-def complete_lists(ranked: dict[str, list[tuple[int, float]]],
-                   bm25_extra: dict[int, float],
-                   vector_extra: dict[int, float]) -> dict[str, list[tuple[int, float]]]:
-    """Each side's list extended by the other side's candidates it missed, with their
-    real scores (``*_extra``); a candidate with no keyword match stays off the BM25 list."""
-    out: dict[str, list[tuple[int, float]]] = {}
-    for name, extra in (("bm25", bm25_extra), ("vector", vector_extra)):
-        pairs = ranked.get(name, [])
-        have = {r for r, _ in pairs}
-        out[name] = pairs + [(r, s) for r, s in extra.items() if r not in have]
-    return out
-
-
 def _warm_knn(db: IndexDB, qvec: Sequence[float], k: int) -> list[tuple[int, float]]:
     # lazy: numpy costs 254 ms at import
     import numpy as np
@@ -373,24 +356,6 @@ def _rescored(db: IndexDB, ranked: dict[str, list[tuple[int, float]]], terms: Se
         ranked,
         bm25_of(db, terms, [r for r in vector_ids if r not in in_bm25]),
         cosine_of(db, qvec, [r for r in bm25_ids if r not in in_vector], warm=warm))
-
-
-def fuse(ranked: dict[str, list[tuple[int, float]]],
-         bm25_share: float) -> tuple[dict[int, float], dict[int, list[str]]]:
-    """Convex combination of max-normalised scores (see ``BM25_SHARE``)."""
-    shares = {"bm25": bm25_share, "vector": 1.0 - bm25_share}
-    norm: dict[str, dict[int, float]] = {}
-    sources: dict[int, list[str]] = {}
-    for name, pairs in ranked.items():
-        top = max((s for _, s in pairs), default=0.0)
-        norm[name] = {rid: (s / top if top > 0 else 1.0) for rid, s in pairs}
-        for rid, _ in pairs:
-            sources.setdefault(rid, []).append(name)
-    fused: dict[int, float] = {}
-    for name, scores in norm.items():
-        for rid in sources:
-            fused[rid] = fused.get(rid, 0.0) + shares[name] * scores.get(rid, 0.0)
-    return fused, sources
 
 
 def _has(filters: Filters) -> bool:

@@ -1,22 +1,25 @@
-"""Search in the library: full text and vectors, fused by reciprocal rank fusion.
+"""Search in the library: full text and vectors, fused as the local index fuses them.
 
 Full text: the query's lexemes (PostgreSQL's ``english`` and ``simple`` configurations, so
 works in other languages match their own words) become one OR query over the chunks'
-``tsvector`` (GIN). Each candidate is scored by the inverse document frequency of the terms
-it holds, a title match counting twice (the local index's BM25 weights the title likewise):
-PostgreSQL's ``ts_rank`` has no IDF, and without it a query's common words decide the order.
-Document frequencies come from the planner's own statistics of the column
-(``pg_stats.most_common_elems``) for common lexemes and from the GIN index for rare ones.
-At most 16 terms, rarest first, all of them scoring; in a large library the candidates
-are the passages holding the rarest terms while they fit a row budget (or, for a query of
-common words only, those holding its two rarest together), so one query never ranks a
-large share of the library.
+``tsvector`` (GIN). The candidates are ordered by the inverse document frequency of the
+terms they hold, and the best ``POOL`` of them are scored by BM25 (the schema's ``bm25``:
+term frequency, passage length, a title occurrence counting twice, as the local index's
+FTS5 scores them): PostgreSQL's ``ts_rank`` has no IDF, and without it a query's common
+words decide the order. Document frequencies come from the planner's own statistics of the
+column (``pg_stats.most_common_elems``) for common lexemes and from the GIN index for rare
+ones. At most 16 terms, rarest first, all of them scoring; in a large library the
+candidates are the passages holding the rarest terms while they fit a row budget (or, for
+a query of common words only, those holding its two rarest together), so one query never
+ranks a large share of the library.
 
 Vectors: the embedding model's partial HNSW index (cosine over ``halfvec``), with pgvector's
 iterative index scans so that a filtered query still finds its ``k`` nearest.
 
-Both lists (50 each) are fused by RRF (k = 60). Filters (group, year, author, type, key)
-apply inside both queries, never after them.
+Both lists (50 each) are completed with what only the other found, scored on their own
+side, and fused by ``vaultd.index.fusion`` (max-normalised scores, equal shares), the
+local index's own fusion. Filters (group, year, author, type, key) apply inside both
+queries, never after them.
 """
 
 from __future__ import annotations
@@ -31,17 +34,21 @@ import psycopg
 from pgvector import HalfVector
 from psycopg import sql
 
+from vaultd.index.fusion import BM25_SHARE, complete_lists, fuse
 from vaultd.lab.payload import ts_config
 from vaultd.lab.schema import SCHEMA
 
 CANDIDATES = 50
-RRF_K = 60
+#: Candidates (by the IDF of the terms they hold) scored by BM25 for each full-text query:
+#: SciFact ranks the same with 100 and 300 (docs/library.md).
+POOL = 200
 MAX_TERMS = 16
 #: In a library of more than this many passages, terms are dropped (commonest first) while
 #: the rows they would make candidates exceed ``ROW_BUDGET``.
 LARGE = 10_000
 ROW_BUDGET = 3_000
-TITLE_WEIGHT = 1.0  # a title match adds this × the term's IDF (2× in all)
+TITLE_WEIGHT = 2.0  # a title occurrence counts twice (the local index's column weight)
+DEFAULT_AVG_LENGTH = 100.0  # distinct lexemes of a passage, before a library has any
 
 
 @dataclass(frozen=True)
@@ -83,6 +90,7 @@ class _Stats:
     common: dict[str, float]  # lexeme → fraction of rows holding it
     floor: float  # fractions below this are not in ``common``
     configs: list[str]  # the text search configurations of the works' languages
+    avg_length: float  # a passage's distinct lexemes, on average (BM25's length norm)
     at: float
 
 
@@ -104,7 +112,9 @@ def _stats(conn: psycopg.Connection[Any]) -> _Stats:
     floor = min(common.values(), default=0.0)
     langs = conn.execute(f"SELECT DISTINCT language FROM {SCHEMA}.works").fetchall()
     configs = sorted({ts_config(r[0]) for r in langs}, key=lambda c: (c != "english", c))
-    got = _Stats(float(rows[0]) if rows else 0.0, common, floor, configs, time.monotonic())
+    avg = conn.execute(f"SELECT {SCHEMA}.text_stats()").fetchone()
+    got = _Stats(float(rows[0]) if rows else 0.0, common, floor, configs,
+                 float(avg[0]) if avg and avg[0] else DEFAULT_AVG_LENGTH, time.monotonic())
     _STATS[key] = got
     return got
 
@@ -161,6 +171,7 @@ def plan_terms(conn: psycopg.Connection[Any], terms: Sequence[str],
     kept = sorted((t for t in terms if df.get(t, 0) > 0), key=lambda t: df[t])[:MAX_TERMS]
     if not kept:
         return None
+    n = max(n, *(df[t] for t in kept))  # statistics older than the rows just published
     weights = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in kept}
     every = " | ".join(_tsq(t) for t in kept)
     if n <= LARGE:
@@ -202,15 +213,15 @@ def keyword_ranked(conn: psycopg.Connection[Any], query: str, group: str,
     if not isinstance(plan, TermPlan):
         return []
     terms = list(plan.weights)
-    plan_ = plan
+    weights = [round(plan.weights[t], 6) for t in terms]
+    avg = _stats(conn).avg_length
 
     def ranked(candidates: str) -> list[tuple[int, float]]:
         rows = conn.execute(
             f"SELECT id, score FROM {SCHEMA}.text_search(%s, %s::tsquery, %s::tsquery[], "
-            "%s::tsquery[], %s::float8[], %s, %s, %s, %s, %s, %s, %s, %s)",
+            "%s::tsquery[], %s::text[], %s::float8[], %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             [group, candidates, [_tsq(t) for t in terms], [_tsq(t, "A") for t in terms],
-             [round(plan_.weights[t], 6) for t in terms], TITLE_WEIGHT,
-             *_filter_args(filters), k])
+             terms, weights, TITLE_WEIGHT, avg, *_filter_args(filters), max(POOL, k), k])
         return [(int(r[0]), float(r[1])) for r in rows]
 
     found = ranked(plan.candidates)
@@ -232,19 +243,6 @@ def vector_ranked(conn: psycopg.Connection[Any], qvec: Sequence[float], model: s
     return [(int(r[0]), 1.0 - float(r[1])) for r in rows]
 
 
-def fuse(lists: dict[str, list[tuple[int, float]]], k: int = RRF_K
-         ) -> list[tuple[int, float, list[str]]]:
-    """Reciprocal rank fusion: (chunk id, score, the lists it came from), best first."""
-    scores: dict[int, float] = {}
-    seen: dict[int, list[str]] = {}
-    for name, ranked in lists.items():
-        for rank, (pk, _) in enumerate(ranked, 1):
-            scores[pk] = scores.get(pk, 0.0) + 1.0 / (k + rank)
-            seen.setdefault(pk, []).append(name)
-    order = sorted(scores, key=lambda pk: (-scores[pk], pk))
-    return [(pk, scores[pk], seen[pk]) for pk in order]
-
-
 def model_dim(conn: psycopg.Connection[Any], model: str) -> int | None:
     """The dimensions the library knows ``model`` by (None: no vectors of it indexed)."""
     row = conn.execute(f"SELECT dim FROM {SCHEMA}.models WHERE model = %s", (model,)).fetchone()
@@ -260,39 +258,42 @@ def search(conn: psycopg.Connection[Any], query: str, group: str, *, limit: int 
     found, the cosine of what the words found) and the two complete lists are fused."""
     filters = filters or LibraryFilters()
     plan = plan_terms(conn, query_lexemes(conn, query), group)
-    lists = {"keyword": keyword_ranked(conn, query, group, filters, plan=plan, need=limit)}
+    lists = {"bm25": keyword_ranked(conn, query, group, filters, plan=plan, need=limit)}
     if qvec is not None and model:
         dim = model_dim(conn, model) or len(qvec)
         lists["vector"] = vector_ranked(conn, qvec, model, dim, group, filters)
         lists = _both_sides(conn, group, lists, plan, qvec, model)
-    fused = fuse(lists)[:limit]
-    return hits(conn, fused)
+    scores, sources = fuse(lists, BM25_SHARE if len(lists) > 1 else 1.0)
+    order = sorted(scores, key=lambda pk: (-scores[pk], pk))[:limit]
+    return hits(conn, [(pk, scores[pk], sources[pk]) for pk in order])
 
 
 def _both_sides(conn: psycopg.Connection[Any], group: str,
                 lists: dict[str, list[tuple[int, float]]], plan: TermPlan | None,
                 qvec: Sequence[float], model: str) -> dict[str, list[tuple[int, float]]]:
     """Each list completed with the candidates only the other one found, scored on its own
-    side, and ranked again (a passage holding none of the words scores 0 there)."""
-    words = dict(lists["keyword"])
-    near = dict(lists["vector"])
+    side (a passage holding none of the words stays off the BM25 list)."""
+    words = {pk for pk, _ in lists["bm25"]}
+    near = {pk for pk, _ in lists["vector"]}
+    bm25_extra: dict[int, float] = {}
+    vector_extra: dict[int, float] = {}
     missing_words = [pk for pk in near if pk not in words]
     missing_near = [pk for pk in words if pk not in near]
     if plan is not None and missing_words:
         terms = list(plan.weights)
         for pk, score in conn.execute(
-                f"SELECT id, score FROM {SCHEMA}.text_scores(%s, %s, %s::tsquery[], "
-                "%s::tsquery[], %s::float8[], %s)",
-                [group, missing_words, [_tsq(t) for t in terms], [_tsq(t, "A") for t in terms],
-                 [round(plan.weights[t], 6) for t in terms], TITLE_WEIGHT]):
-            words[int(pk)] = float(score or 0.0)
+                f"SELECT id, score FROM {SCHEMA}.text_scores(%s, %s, %s::text[], "
+                "%s::float8[], %s, %s)",
+                [group, missing_words, terms, [round(plan.weights[t], 6) for t in terms],
+                 TITLE_WEIGHT, _stats(conn).avg_length]):
+            if score:
+                bm25_extra[int(pk)] = float(score)
     if missing_near:
         for pk, dist in conn.execute(
                 f"SELECT id, distance FROM {SCHEMA}.vector_scores(%s, %s, %s, %s)",
                 [group, model, HalfVector(list(qvec)), missing_near]):
-            near[int(pk)] = 1.0 - float(dist)
-    return {"keyword": sorted(words.items(), key=lambda r: (-r[1], r[0])),
-            "vector": sorted(near.items(), key=lambda r: (-r[1], r[0]))}
+            vector_extra[int(pk)] = 1.0 - float(dist)
+    return complete_lists(lists, bm25_extra, vector_extra)
 
 
 def hits(conn: psycopg.Connection[Any], fused: list[tuple[int, float, list[str]]]
