@@ -5,14 +5,14 @@ Each job is checked as a single drop is (``JobProcessor``: its rule, its idempot
 key) and captured on its own in one of the pool's workers (``pipeline.bulk_capture``:
 metadata, record, cite key, through ``ingest_item``). The stages overlap, so the pool is
 never left waiting on the agent: while the workers capture, the citations of the works
-captured so far are rendered in one processor call (``pipeline.ingest.render_citations``;
-the works captured meanwhile make the next call), and each group so rendered goes
-through ``pipeline.ingest.finish`` with the agent's pool on a thread of its own (the PDFs
-parsed by the workers, the largest first; the group's notes indexed together; figure
-crops left pending for the pool to draw when the queue is idle) while the next group is
-captured and rendered. Then each job of a group gets its own outcome: the file placed
-beside its record, or, when its compile failed, into Inbox/_failed/ (or retried later) as
-a single drop's would.
+captured so far are rendered in one processor call (``CitationCalls``, one call at a time
+for every burst; the works captured meanwhile make the next call), and the works so
+rendered go through ``pipeline.ingest.finish`` with the agent's pool in groups of 8, the
+largest PDFs first, each on a thread of its own (the PDFs parsed by the workers; the
+group's notes indexed together; figure crops left pending for the pool to draw when the
+queue is idle) while the next works are captured and rendered. Then each job of a group
+gets its own outcome: the file placed beside its record, or, when its compile failed, into
+Inbox/_failed/ (or retried later) as a single drop's would.
 
 A burst never takes a file another job of it captures too (the same PDF dropped twice):
 the second waits for the first and is then a duplicate; two files that turn out to be one
@@ -36,6 +36,7 @@ from concurrent.futures import (
 )
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from vaultd.config import Settings
@@ -57,8 +58,12 @@ BURST_MAX_JOBS = 64
 #: Works captured before the first citation call of a burst: one call costs ≈ 0.25 s of
 #: pandoc start-up plus ≈ 40 ms a work, and the pool is busy capturing meanwhile.
 CITE_MIN_WORKS = 8
+#: Jobs compiled (and indexed) together once their citations are rendered: a call's works
+#: go through ``finish`` in groups this large, the largest PDFs first, so the first notes
+#: are indexed and placed while the pool compiles the rest (not all at the end).
+FINISH_GROUP_JOBS = 8
 #: Groups compiled (and indexed) at once: each waits on the pool most of its time.
-FINISH_THREADS = 4
+FINISH_THREADS = 8
 
 Captured = tuple[Prepared, IngestResult]
 #: What a group's ``finish`` gave: the jobs done, and the jobs to run one by one (on the
@@ -232,18 +237,28 @@ class _Pipeline:
 
     def _dispatch(self, fin: ThreadPoolExecutor, group: list[Captured]
                   ) -> list[Future[Finished]]:
-        """``finish`` for a rendered group, one per note folder and tags (the rule's); a
-        job whose work another group compiles waits for every group."""
+        """``finish`` for a rendered group's jobs, the largest PDFs first, in groups of
+        ``FINISH_GROUP_JOBS`` with one note folder and tags (the rule's); a job whose work
+        another job of the burst compiles waits for every group."""
         now: list[Captured] = []
-        for p, out in group:
+        for p, out in sorted(group, key=lambda pc: -_size(pc[1].pdf)):
             keys = set(out.cite_keys)
             if keys & self._grouped:
                 self._later.append((p, out))
             else:
                 now.append((p, out))
-        self._grouped.update(k for _, out in now for k in out.cite_keys)
-        return [fin.submit(_compile_group, self.jobs, g, self.pool, self.figures, tags, folder)
-                for (tags, folder), g in _by_rule(now).items()]
+                self._grouped.update(keys)
+        return [fin.submit(_compile_group, self.jobs, jobs[i:i + FINISH_GROUP_JOBS], self.pool,
+                           self.figures, tags, folder)
+                for (tags, folder), jobs in _by_rule(now).items()
+                for i in range(0, len(jobs), FINISH_GROUP_JOBS)]
+
+
+def _size(path: Path | None) -> int:
+    try:
+        return path.stat().st_size if path is not None else 0
+    except OSError:
+        return 0
 
 
 def _by_rule(group: list[Captured]
