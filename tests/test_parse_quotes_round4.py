@@ -83,6 +83,25 @@ def test_a_centred_bold_title_in_the_body_size_under_a_banner_heads_its_author_b
     assert _types(doc, "Articles published in the society") == ["paragraph"]
 
 
+def test_authors_in_a_column_beside_the_title_and_abstract_are_front_matter(tmp_path: Path) -> None:
+    def page(p: Any) -> None:
+        p.insert_text((230, 70), "Preprint Template for Journal Papers", fontsize=20, fontname="hebo")
+        _lines(p, 230, 110, BODY * 2, size=9, font="tiit")
+        for y, name, place in ((90, "Author Name", "Institution or Company Name,"),
+                               (150, "John H. Lienhard", "Heat Transfer Laboratory,")):
+            p.insert_text((60, y), name, fontsize=12, fontname="hebo")
+            _lines(p, 60, y + 14, [place, "Cambridge, MA 02139 USA"], size=7, font="helv", leading=9)
+        p.insert_text((60, 260), "1 Introduction", fontsize=10, fontname="hebo")
+        _lines(p, 60, 276, BODY * 3)
+
+    doc = _pdf(tmp_path / "s.pdf", page)
+    assert _types(doc, "Preprint Template for Journal Papers") == ["heading"]
+    for line in ("Author Name", "John H. Lienhard", "Heat Transfer Laboratory"):
+        assert set(_types(doc, line)) == {"front"}, line
+    assert not any(b.section and "Lienhard" in b.section for b in doc.blocks)
+    assert _types(doc, "Articles published in the society") == ["paragraph", "paragraph"]
+
+
 def test_a_flush_left_heading_little_larger_than_the_body_heads_no_title_block(tmp_path: Path) -> None:
     def page(p: Any) -> None:
         p.insert_text((72, 80), "Methods", fontsize=12, fontname="tibo")
@@ -185,6 +204,13 @@ def test_aastex_affiliations_under_its_bold_body_size_title_are_front_matter() -
     assert _holding(chunks, "American Astronomical Society 1667 K Street NW") == ["front"]
     assert _holding(chunks, "AAS Director of Publishing") == ["front"]
     assert _holding(chunks, "This example manuscript is intended to serve as a tutorial") == ["paragraph"]
+
+
+def test_asme_authors_column_beside_the_title_is_front_matter() -> None:
+    chunks = _chunks("asme_journal_template")
+    assert _holding(chunks, "Rohsenow Kendall Heat Transfer Laboratory") == ["front"]
+    assert set(_holding(chunks, "John H. Lienhard")) == {"front"}
+    assert _holding(chunks, "This paper is an example and") == ["paragraph"]
 
 
 def test_jss_authors_addresses_on_the_last_page_are_front_matter() -> None:

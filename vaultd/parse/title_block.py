@@ -47,7 +47,7 @@ def front_after_title(paras: list[Para], body: float, infos: list[PageInfo] | No
     if title is None:
         return []
     changed: list[Para] = []
-    last = title
+    last = first_line = title
     for para in page_one[page_one.index(title) + 1:]:
         if para.type == "heading" and last is title \
                 and abs(para.lines[0].size - title.lines[0].size) <= 0.5:
@@ -58,7 +58,49 @@ def front_after_title(paras: list[Para], body: float, infos: list[PageInfo] | No
             para.floating = True
             changed.append(para)
         last = para
-    return changed + _above_the_text(paras, first, title.lines[0].size)
+    largest = max(heads, key=lambda p: p.lines[0].size)  # the title as seen (``title`` may be a name)
+    return changed + _above_the_text(paras, first, title.lines[0].size) \
+        + _beside_the_title(paras, first, largest, largest if largest is not first_line else title)
+
+
+def _beside_the_title(paras: list[Para], first: int, title: Para, last: Para) -> list[Para]:
+    """Blocks of the title page in a column of their own beside the title block: wholly
+    left of the title's left edge or right of its right edge, above the first section's
+    heading (ASME sets its authors' names and affiliations in a narrow column left of the
+    title and the abstract; the reading order gives the second author's after the
+    abstract). Names, affiliations and addresses, no prose paragraph: they become
+    ``front``, in place, headings among them (a name set bold heads no section); returns
+    them. ``title``, ``last``: the title's first and last heading."""
+    lines = [ln for p in (title, last) for ln in p.lines]
+    left, right = min(ln.bbox[0] for ln in lines), max(ln.bbox[2] for ln in lines)
+    page = [p for p in paras if all(ln.page == first for ln in p.lines)]
+    body = [p.lines[0].bbox[1] for p in page if p.type == "heading" and p is not title and p is not last
+            and (_section_number(p) or opens_paper(p.text))]
+    foot = min(body, default=float("inf"))
+    out = []
+    for para in page:
+        if para.type not in ("paragraph", "heading") or para is title or para is last:
+            continue
+        box = [ln.bbox for ln in para.lines]
+        top, bottom = min(b[1] for b in box), max(b[3] for b in box)
+        on_left = max(b[2] for b in box) < left - 1.0
+        if bottom > foot or not (on_left or min(b[0] for b in box) > right + 1.0):
+            continue
+        # level with the title block across the edge: a column beside it, not a banner over it
+        if not any(q is not para and max(ln.bbox[3] for ln in q.lines) > top
+                   and min(ln.bbox[1] for ln in q.lines) < bottom
+                   and (min(ln.bbox[0] for ln in q.lines) >= left - 1.0 if on_left
+                        else max(ln.bbox[2] for ln in q.lines) <= right + 1.0)
+                   for q in page if q.type in ("heading", "paragraph", "front")):
+            continue
+        if para.type == "heading" and _section_number(para):
+            continue
+        if para.type == "paragraph" and (len(para.text.split()) >= BODY_WORDS or is_prose(para.text)):
+            continue
+        para.type = "front"
+        para.floating = True
+        out.append(para)
+    return out
 
 
 def _above_the_text(paras: list[Para], first: int, title_size: float) -> list[Para]:
