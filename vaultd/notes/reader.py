@@ -172,8 +172,8 @@ def _parse_chunk(chunk_id: str, block: list[str], source: str, fmt: int = 1,
                 fields[found[0]] = _parse_inline(found[1])
             except ValueError as exc:
                 raise _fail(source, f"{where}: unreadable {found[0]}") from exc
-        fence = YAML_FENCE_RE.fullmatch(line)
-        if fence and prov is None:
+        fence = YAML_FENCE_RE.fullmatch(line) if prov is None and line[:1] == "`" else None
+        if fence:
             try:
                 close = block.index(fence.group(1), i + 1)
             except ValueError as exc:

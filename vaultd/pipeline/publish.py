@@ -80,32 +80,46 @@ def _chunk_rows(note: Note, *, own_text: bool) -> list[ChunkRow]:
     return out
 
 
-def _vectors(vault: Vault, hashes: Iterable[str]) -> tuple[str | None, dict[str, list[float]]]:
-    """The local index's embedding model and its vectors of ``hashes`` (none without an
-    index or vectors)."""
-    if not vault.index_db.is_file():
-        return None, {}
-    db = open_index(vault.index_db, load_vec=False)
-    try:
-        model = db.get_meta("embed_model")
-        if not model:
+class LocalVectors:
+    """The local index's embedding model and its vectors, the index opened once for all
+    the works read (a run of ``publish_keys`` reads hundreds); a context manager."""
+
+    def __init__(self, vault: Vault) -> None:
+        self._db = open_index(vault.index_db, load_vec=False) if vault.index_db.is_file() \
+            else None
+        self.model = self._db.get_meta("embed_model") if self._db is not None else None
+
+    def of(self, hashes: Iterable[str]) -> tuple[str | None, dict[str, list[float]]]:
+        """The model and its vectors of ``hashes`` (none without an index or vectors)."""
+        if self._db is None or not self.model:
             return None, {}
         wanted = list(hashes)
         out: dict[str, list[float]] = {}
         for i in range(0, len(wanted), 500):
             part = wanted[i:i + 500]
             marks = ",".join("?" * len(part))
-            for h, blob in db.conn.execute(
+            for h, blob in self._db.conn.execute(
                     f"SELECT hash, vec FROM vectors WHERE model = ? AND hash IN ({marks})",
-                    (model, *part)):
+                    (self.model, *part)):
                 out[str(h)] = unpack(blob)
-        return model, out
-    finally:
-        db.close()
+        return self.model, out
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def __enter__(self) -> LocalVectors:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
-def publication(vault: Vault, settings: Settings, cite_key: str) -> Publication:
-    """What ``cite_key`` publishes (its record must exist; its note may not yet)."""
+def publication(vault: Vault, settings: Settings, cite_key: str,
+                vectors: LocalVectors | None = None) -> Publication:
+    """What ``cite_key`` publishes (its record must exist; its note may not yet);
+    ``vectors``: the local index, when the caller holds it open."""
     meta = record_store.load(vault, cite_key)
     try:
         note = _note(vault, cite_key)
@@ -113,7 +127,12 @@ def publication(vault: Vault, settings: Settings, cite_key: str) -> Publication:
         raise LibraryError(f"cannot publish {cite_key}: its note cannot be read ({exc}); "
                            f"run `vaultd verify {cite_key}`") from exc
     chunks = _chunk_rows(note, own_text=settings.library.publish_notes) if note else []
-    model, vectors = _vectors(vault, [c.text_sha256 for c in chunks if c.kind == "paper"])
+    hashes = [c.text_sha256 for c in chunks if c.kind == "paper"]
+    if vectors is None:
+        with LocalVectors(vault) as local:
+            model, found = local.of(hashes)
+    else:
+        model, found = vectors.of(hashes)
     work = meta.work
     pdf = None
     if settings.library.share_pdfs and meta.pdf and (vault.root / meta.pdf).is_file():
@@ -124,7 +143,7 @@ def publication(vault: Vault, settings: Settings, cite_key: str) -> Publication:
         authors="; ".join(a.display for a in work.authors) or None, year=work.year,
         type=work.type, language=work.language, doi=work.doi, arxiv_id=work.arxiv_id,
         pdf_sha256=meta.pdf_sha256, labels=_labels(meta), retracted=work.retracted,
-        verified=record_verified(meta), chunks=chunks, model=model, vectors=vectors, pdf=pdf)
+        verified=record_verified(meta), chunks=chunks, model=model, vectors=found, pdf=pdf)
 
 
 def _labels(meta: MetaFile) -> list[str]:
@@ -164,12 +183,12 @@ PARALLEL = 2
 PARALLEL_FROM = 50  # works: fewer make one or two batches, not worth a second connection
 
 
-def _batches(vault: Vault, settings: Settings, keys: list[str],
-             report: PublishReport) -> Iterator[list[Publication]]:
+def _batches(vault: Vault, settings: Settings, keys: list[str], report: PublishReport,
+             vectors: LocalVectors) -> Iterator[list[Publication]]:
     batch: list[Publication] = []
     for key in keys:
         try:
-            batch.append(publication(vault, settings, key))
+            batch.append(publication(vault, settings, key, vectors))
         except VaultdError as exc:
             report.failed.append((key, str(exc)))
         if batch and (len(batch) >= BATCH_WORKS
@@ -200,7 +219,8 @@ def publish_keys(vault: Vault, settings: Settings, keys: Iterable[str], *,
         return report
     lock = threading.Lock()
     gone = threading.Event()
-    batches = _batches(vault, settings, keys, report)
+    vectors = LocalVectors(vault)
+    batches = _batches(vault, settings, keys, report, vectors)
 
     def work(conn: psycopg.Connection[Any]) -> None:
         while not gone.is_set():
@@ -223,6 +243,7 @@ def publish_keys(vault: Vault, settings: Settings, keys: Iterable[str], *,
     finally:
         for c in conns:
             c.close()
+        vectors.close()
     if gone.is_set():
         settled = {k for k in [*report.published, *report.updated, *report.unchanged]}
         settled |= {k for k, _ in [*report.failed, *report.queued]}
@@ -392,15 +413,16 @@ def status(vault: Vault, settings: Settings) -> LibraryStatus:
     out = LibraryStatus(where(url), settings.library.name, member, published=len(mine),
                         queued=outbox(vault), vectors_waiting=waiting)
     local = [meta.cite_key for meta in record_store.iter_records(vault)]
-    for key in local:
-        have = mine.get(key)
-        if have is None:
-            out.unpublished.append(key)
-            continue
-        try:
-            if publication(vault, settings, key).fingerprint != have.fingerprint:
+    with LocalVectors(vault) as vectors:
+        for key in local:
+            have = mine.get(key)
+            if have is None:
+                out.unpublished.append(key)
+                continue
+            try:
+                if publication(vault, settings, key, vectors).fingerprint != have.fingerprint:
+                    out.behind.append(key)
+            except VaultdError:
                 out.behind.append(key)
-        except VaultdError:
-            out.behind.append(key)
     out.gone = sorted(set(mine) - set(local))
     return out
