@@ -61,10 +61,10 @@ def parse_pdf(
         pdoc.close()
     merged = sorted(doc.blocks + ocr_blocks, key=lambda b: b.page)  # stable: keeps reading order
     doc.blocks = merged
-    doc.parser_version = f"{doc.parser_version}+tesseract-{tesseract_version()}"
-    doc.warnings.append(
-        f"OCR (lower-trust quotes) on pages {', '.join(map(str, doc.textless_pages))}"
-    )
+    read = sorted({b.page for b in ocr_blocks})  # (a blank page gives none, tesseract unasked)
+    if read:
+        doc.parser_version = f"{doc.parser_version}+tesseract-{tesseract_version()}"
+        doc.warnings.append(f"OCR (lower-trust quotes) on pages {', '.join(map(str, read))}")
     if not doc.blocks:
         raise ParseError(f"{pdf}: OCR found no text; check the scan or the OCR language")
     return doc
