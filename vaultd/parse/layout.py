@@ -173,7 +173,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    run-in lead for the stop after its number (``2. The class "zoo" and its methods``).
 #: 21: a first-page heading 1.18 times the body, first on the page and centred on it,
 #:    heads the title block (REVTeX's 12 pt title: its author, address and dateline are
-#:    front matter); a table of contents or list of figures under its label, and the
+#:    front matter), and so does a bold one in the body's size (AASTeX); first-page blocks
+#:    in a column of their own beside the title block are front matter (ASME's authors);
+#:    a table of contents or list of figures under its label, and the
 #:    authors' addresses under ``Affiliation:``, are front matter wherever they stand; a
 #:    table set without any rule is read from its rows of cells set apart under (or over)
 #:    its caption (``vaultd.parse.aligned_tables``).
