@@ -55,9 +55,11 @@ log = logging.getLogger("vaultd.daemon")
 #: compiles, index), so a large burst keeps the pool busy from the first capture to the
 #: last compile; two bursts (two job slots) share the pool.
 BURST_MAX_JOBS = 64
-#: Works captured before the first citation call of a burst: one call costs ≈ 0.25 s of
-#: pandoc start-up plus ≈ 40 ms a work, and the pool is busy capturing meanwhile.
-CITE_MIN_WORKS = 8
+#: Works a burst captures before it asks for a citation call (or all of its works, when
+#: fewer): a call costs ≈ 0.25 s of CPU to start each of its pandoc processes (two from 11
+#: works on) plus ≈ 40 ms a work, so fewer, larger calls; the pool is busy capturing
+#: meanwhile, and compiles the first call's works while the next is rendered.
+CITE_MIN_WORKS = 32
 #: Jobs compiled (and indexed) together once their citations are rendered: a call's works
 #: go through ``finish`` in groups this large, the largest PDFs first, so the first notes
 #: are indexed and placed while the pool compiles the rest (not all at the end).
