@@ -3,7 +3,7 @@
 Full text: the query's lexemes (PostgreSQL's ``english`` and ``simple`` configurations, so
 works in other languages match their own words) become one OR query over the chunks'
 ``tsvector`` (GIN). The candidates are ordered by the inverse document frequency of the
-terms they hold, and the best ``POOL`` of them are scored by BM25 (the schema's ``bm25``:
+terms they hold, and the best ``POOL`` of them are scored by BM25 (``bm25_scores``:
 term frequency, passage length, a title occurrence counting twice, as the local index's
 FTS5 scores them): PostgreSQL's ``ts_rank`` has no IDF, and without it a query's common
 words decide the order. Document frequencies come from the planner's own statistics of the
@@ -40,8 +40,8 @@ from vaultd.lab.schema import SCHEMA
 
 CANDIDATES = 50
 #: Candidates (by the IDF of the terms they hold) scored by BM25 for each full-text query:
-#: SciFact ranks the same with 100 and 300 (docs/library.md).
-POOL = 200
+#: SciFact ranks the same with 100 and 300 (docs/library.md); each costs about 0.1 ms.
+POOL = 100
 MAX_TERMS = 16
 #: In a library of more than this many passages, terms are dropped (commonest first) while
 #: the rows they would make candidates exceed ``ROW_BUDGET``.
