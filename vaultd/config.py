@@ -103,7 +103,8 @@ class IndexSettings(_Section):
     )
     rescore: bool = Field(
         True, description="score every candidate on both keyword and vector side before "
-        "fusing (false: plain reciprocal rank fusion of the two top-50 lists)"
+        "fusing (false: the two top-50 lists fused as they are, a candidate missing from one "
+        "scoring 0 on that side)"
     )
 
 

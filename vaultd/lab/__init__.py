@@ -7,8 +7,9 @@ and that every member can recall, cite and quote from (docs/library.md).
   security by group;
 - ``publish``: a work's payload written in one transaction (COPY), idempotent by PDF hash
   and DOI/arXiv id;
-- ``search``: full text (``tsvector``) fused with pgvector HNSW by reciprocal rank fusion,
-  filters that never cut the hits short (iterative index scans);
+- ``search``: full text (``tsvector``, BM25) fused with pgvector HNSW as the local index
+  fuses them (``vaultd.index.fusion``), filters that never cut the hits short (iterative
+  index scans);
 - ``read``: a work by any member's key, a chunk, members, what a member published.
 
 Storage and search only: what to publish and how a library answer is cited live in
