@@ -172,10 +172,10 @@ def test_a_flood_is_cut_off_with_429_and_the_extension_still_gets_through(vault:
         began = time.monotonic()
         codes = [client.request("GET", "/status", token="wrong").status_code for _ in range(40)]
         # The bucket refills 20 a minute: on a slow machine a request may slip through per
-        # 3 s the flood took, never more.
+        # 3 s the flood took (the last one among them), never more.
         refills = int((time.monotonic() - began) * 20 / 60) + 1
         assert codes[:20] == [401] * 20 and set(codes[20:]) <= {401, 429}
-        assert codes[20:].count(401) <= refills and codes[-1] == 429
+        assert codes[20:].count(401) <= refills and 429 in codes[20:]
         # the next refused request (a refill may let one through first) says when to retry
         answers = (client.request("GET", "/status", token="wrong") for _ in range(5))
         limited = next(r for r in answers if r.status_code == 429)
