@@ -7,6 +7,7 @@ and that every member can recall, cite and quote from (docs/library.md).
   security by group;
 - ``publish``: a work's payload written in one transaction (COPY), idempotent by PDF hash
   and DOI/arXiv id;
+- ``search_sql``: the SECURITY DEFINER search functions, per schema version;
 - ``search``: full text (``tsvector``, BM25) fused with pgvector HNSW as the local index
   fuses them (``vaultd.index.fusion``), filters that never cut the hits short (iterative
   index scans);
