@@ -8,10 +8,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from _drawn_pdf import draw_lines, drawn_pdf
 from _tables import table_quotes
 
 from vaultd.parse.base import ParsedDocument
-from vaultd.parse.pymupdf import PyMuPDFParser, load_pymupdf
+from vaultd.parse.pymupdf import load_pymupdf
 
 BODY = [
     "Participants were recruited from four clinics over two years and gave written consent.",
@@ -19,22 +20,8 @@ BODY = [
 ]
 
 
-def _pdf(path: Path, *draws: Callable[[Any], None]) -> ParsedDocument:
-    """One page per ``draw(page)`` (A4), parsed by the PyMuPDF tier."""
-    doc = load_pymupdf().open()
-    for draw in draws:
-        draw(doc.new_page(width=595, height=842))
-    doc.save(path)
-    doc.close()
-    return PyMuPDFParser().parse(path)
-
-
-def _lines(page: Any, x: float, y: float, lines: list[str], size: float = 10.0,
-           font: str = "helv", leading: float = 13.0) -> float:
-    for line in lines:
-        page.insert_text((x, y), line, fontsize=size, fontname=font)
-        y += leading
-    return y
+_pdf = drawn_pdf  # A4
+_lines = draw_lines
 
 
 def _texts(doc: ParsedDocument, kind: str) -> list[str]:

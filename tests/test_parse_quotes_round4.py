@@ -5,9 +5,10 @@ Generated pages whose contents are known, and the eval/quotes papers' own pages.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from _drawn_pdf import LETTER, draw_lines, drawn_pdf
 
 from vaultd.models import Chunk
 from vaultd.parse.base import ParsedDocument
@@ -23,22 +24,8 @@ BODY = [
 ]
 
 
-def _pdf(path: Path, *draws: Callable[[Any], None]) -> ParsedDocument:
-    """One US-letter page per ``draw(page)``, parsed by the PyMuPDF tier."""
-    doc = load_pymupdf().open()
-    for draw in draws:
-        draw(doc.new_page(width=612, height=792))
-    doc.save(path)
-    doc.close()
-    return PyMuPDFParser().parse(path)
-
-
-def _lines(page: Any, x: float, y: float, lines: list[str], size: float = 10.0,
-           font: str = "tiro", leading: float = 12.0) -> float:
-    for line in lines:
-        page.insert_text((x, y), line, fontsize=size, fontname=font)
-        y += leading
-    return y
+_pdf = functools.partial(drawn_pdf, page_size=LETTER)
+_lines = functools.partial(draw_lines, font="tiro", leading=12.0)
 
 
 def _centred(page: Any, y: float, text: str, size: float, font: str = "tiro") -> None:

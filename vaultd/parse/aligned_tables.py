@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from vaultd.parse.base import Box
 from vaultd.parse.classify import lower_words
-from vaultd.parse.open_tables import PROSE_LINE_WORDS, ROW_TOLERANCE
+from vaultd.parse.open_tables import PROSE_LINE_WORDS, ROW_TOLERANCE, line_rows
 from vaultd.parse.paras import Line
 
 #: Fewest rows (a header and two rows of values).
@@ -37,17 +37,6 @@ COLUMN_SLACK = 2.0
 
 #: A word as ``page.get_text("words")`` gives it: x0, y0, x1, y1, text, block, line, number.
 Word = tuple[float, float, float, float, str, int, int, int]
-
-
-def _rows(lines: list[Line]) -> list[list[Line]]:
-    """Lines on one baseline, top to bottom, each row left to right."""
-    rows: list[list[Line]] = []
-    for ln in sorted(lines, key=lambda ln: (ln.bbox[3], ln.bbox[0])):
-        if rows and abs(ln.bbox[3] - rows[-1][0].bbox[3]) <= ROW_TOLERANCE:
-            rows[-1].append(ln)
-        else:
-            rows.append([ln])
-    return [sorted(row, key=lambda ln: ln.bbox[0]) for row in rows]
 
 
 def _prose(ln: Line) -> bool:
@@ -107,7 +96,7 @@ def aligned_table(caption: Line, lines: list[Line], stops: list[Line],
     # centred over a wider table; the other column is out of reach)
     near = [ln for ln in lines if ln is not caption and ln.page == caption.page
             and ln.bbox[0] >= cap[0] - half and ln.bbox[2] <= cap[2] + half]
-    rows = _rows(near)
+    rows = line_rows(near)
     stop_ids = {id(s) for s in stops}
     for downward in (True, False):
         run = _run(caption, rows, stop_ids, downward)

@@ -151,16 +151,20 @@ def _stack(seed: Rule, rules: list[Rule], stops: list[Line], downward: bool,
     return (min(r[1] for r in stack), min(ys), max(r[2] for r in stack), max(ys))
 
 
-def cell_rows(lines: list[Line]) -> list[list[str]]:
-    """Cell lines → rows (by baseline, top to bottom), each its lines left to right."""
+def line_rows(lines: list[Line]) -> list[list[Line]]:
+    """Lines on one baseline, top to bottom, each row left to right."""
     rows: list[list[Line]] = []
     for ln in sorted(lines, key=lambda ln: (ln.bbox[3], ln.bbox[0])):
         if rows and abs(ln.bbox[3] - rows[-1][0].bbox[3]) <= ROW_TOLERANCE:
             rows[-1].append(ln)
         else:
             rows.append([ln])
-    return [[" ".join(ln.text.split()) for ln in sorted(row, key=lambda ln: ln.bbox[0])]
-            for row in rows]
+    return [sorted(row, key=lambda ln: ln.bbox[0]) for row in rows]
+
+
+def cell_rows(lines: list[Line]) -> list[list[str]]:
+    """Cell lines → rows (by baseline, top to bottom), each its lines left to right."""
+    return [[" ".join(ln.text.split()) for ln in row] for row in line_rows(lines)]
 
 
 def inside(line: Line, box: Box) -> bool:
