@@ -22,9 +22,11 @@ rule under it and stays a paragraph.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from vaultd.parse.base import Box
+from vaultd.parse.classify import CAPTION_CACHE_LINES
 from vaultd.parse.open_tables import SAME_EXTENT, Rule, overlap
 
 ALGORITHM_RE = re.compile(r"^(?:Algorithm|ALGORITHM|Procedure|PROCEDURE)\s+\d{1,3}(?:\s*[.:]|\s+\S)")
@@ -34,6 +36,7 @@ SEED_GAP = 6.0
 OVERLAP = 2.0
 
 
+@functools.lru_cache(maxsize=CAPTION_CACHE_LINES)
 def is_algorithm_caption(text: str) -> bool:
     return bool(ALGORITHM_RE.match(text.lstrip()))
 

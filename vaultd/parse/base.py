@@ -82,8 +82,7 @@ def user_rect(bbox: Box, to_user: tuple[float, ...]) -> Box:
     ``(a, b, c, d, e, f)``; it carries the CropBox offset and the y flip.
     """
     a, b, c, d, e, f = to_user
-    xs, ys = [], []
-    for x, y in ((bbox[0], bbox[1]), (bbox[2], bbox[3])):
-        xs.append(a * x + c * y + e)
-        ys.append(b * x + d * y + f)
-    return (round(min(xs), 2), round(min(ys), 2), round(max(xs), 2), round(max(ys), 2))
+    x0, y0, x1, y1 = bbox
+    ux0, uy0 = a * x0 + c * y0 + e, b * x0 + d * y0 + f
+    ux1, uy1 = a * x1 + c * y1 + e, b * x1 + d * y1 + f
+    return (round(min(ux0, ux1), 2), round(min(uy0, uy1), 2), round(max(ux0, ux1), 2), round(max(uy0, uy1), 2))

@@ -92,7 +92,8 @@ def to_blocks(paras: list[Para], infos: list[PageInfo]) -> list[Block]:
             cand = re.sub(r"[^0-9A-Za-z]", "", para.number or "") or f"0{headings}"
             token = cand if cand not in used_tokens else f"{cand}x{headings}"
             used_tokens.add(token)
-        regions = [(p, _rounded(box)) for p, box in piece_boxes(para)]
+        regions = [(p, box, user_rect(box, infos[p - 1].to_user))
+                   for p, box in ((p, _rounded(box)) for p, box in piece_boxes(para))]
         last = para.lines[-1].page
         block = Block(
             type=para.type,
@@ -100,8 +101,8 @@ def to_blocks(paras: list[Para], infos: list[PageInfo]) -> list[Block]:
             page=page,
             page_label=info.label,
             bbox=regions[0][1],
-            pdf_rect=user_rect(regions[0][1], info.to_user),
-            regions=[(p, box, user_rect(box, infos[p - 1].to_user)) for p, box in regions],
+            pdf_rect=regions[0][2],
+            regions=regions,
             section=section,
             section_token=token,
             pieces=para.pieces,

@@ -6,6 +6,7 @@ each block it forms.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from vaultd.models import ChunkType
@@ -48,10 +49,16 @@ LIST_RE = re.compile(r"^[•◦▪‣●∙·–]\s")
 _TABLE_WORD_RE = re.compile(r"(?i:table|tabela|tabla|tabelle|tableau|cuadro|quadro)|T ?A ?B ?L ?E")
 
 
+#: Lines whose caption tests are remembered: each stage asks them of every line again.
+CAPTION_CACHE_LINES = 1 << 14
+
+
+@functools.lru_cache(maxsize=CAPTION_CACHE_LINES)
 def is_table_caption(text: str) -> bool:
     return bool(CAPTION_RE.match(text)) and bool(_TABLE_WORD_RE.match(text.lstrip()))
 
 
+@functools.lru_cache(maxsize=CAPTION_CACHE_LINES)
 def is_figure_caption(text: str) -> bool:
     """``Figure 3.``, ``Fig. 2:`` and the like (not a table's caption)."""
     return bool(CAPTION_RE.match(text)) and not _TABLE_WORD_RE.match(text.lstrip())

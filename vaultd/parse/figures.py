@@ -14,6 +14,7 @@ same ``pHYs``), deflated at ``PNG_LEVEL`` instead of zlib's default 6.
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import struct
 import zlib
@@ -22,7 +23,7 @@ from typing import Any
 
 from vaultd.parse.algorithms import is_algorithm_caption
 from vaultd.parse.base import Box
-from vaultd.parse.classify import CAPTION_RE, is_figure_caption
+from vaultd.parse.classify import CAPTION_CACHE_LINES, CAPTION_RE, is_figure_caption
 
 CHAIN_GAP_PT = 40.0
 #: Beside a caption, the drawings of one figure stand at most this far apart (the next
@@ -139,6 +140,7 @@ def _labels_under(lines: list[Any], region: Box, bottom: float, body: float) -> 
     return bottom
 
 
+@functools.lru_cache(maxsize=CAPTION_CACHE_LINES)  # asked of the same lines again and again
 def _words(text: str) -> int:
     """Words of two letters or more: a row of tick labels (``2 - 0 1 - 1 0 - 2``) has none."""
     return sum(1 for w in text.split() if sum(map(str.isalpha, w)) >= 2)
@@ -198,7 +200,7 @@ def graphics_rects(page: Any, drawings: list[dict[str, Any]] | None = None,
     # cluster_drawings can fail on odd pages; images and the text region still apply
     with contextlib.suppress(Exception):
         found = page.get_cdrawings() if drawings is None else drawings
-        paths = [tuple(float(v) for v in path["rect"]) for path in found]
+        paths = [tuple(map(float, path["rect"])) for path in found]
         rects += cluster_boxes(paths, tuple(page.rect))  # type: ignore[arg-type]
     if images is None:
         images = page.get_image_info() if _may_show_images(page) else []

@@ -53,30 +53,36 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
         pages[i] = drop_line_numbers(lines)
     seen: Counter[str] = Counter()
     placed: dict[str, list[tuple[int, float]]] = {}  # wide-band text → (page, top)
+    # each line's bands and digit-masked text, worked out once: (in band, in wide band, key)
+    where: list[list[tuple[bool, bool, str]]] = []
     for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
-        keys = {_norm_furniture(ln.text) for ln in lines if _in_band(ln, h)}
-        seen.update(keys)
+        marks = []
         for ln in lines:
-            if _in_wide_band(ln, h):
-                placed.setdefault(_norm_furniture(ln.text), []).append((i, ln.bbox[1]))
+            band, wide = _in_band(ln, h), _in_wide_band(ln, h)
+            marks.append((band, wide, _norm_furniture(ln.text) if band or wide else ""))
+        where.append(marks)
+        seen.update({key for band, _, key in marks if band})
+        for ln, (_, wide, key) in zip(lines, marks, strict=True):
+            if wide:
+                placed.setdefault(key, []).append((i, ln.bbox[1]))
     multi = len(pages) >= 2
-    letters = [[_letters(ln.text) for ln in lines if _in_band(ln, h)]
-               for lines, h in zip(pages, heights, strict=True)]
+    letters = [[_letters(ln.text) for ln, (band, _, _) in zip(lines, marks, strict=True) if band]
+               for lines, marks in zip(pages, where, strict=True)]
     for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
         keep: list[Line] = []
-        for ln in lines:
+        for ln, (band, wide, key) in zip(lines, where[i], strict=True):
             text = ln.text.strip()
             if _CONTINUED_RE.match(text):
                 continue
             if CAPTION_RE.match(text):
                 keep.append(ln)
                 continue
-            if _in_band(ln, h) and (
-                _PAGE_NUMBER_RE.match(text) or (multi and seen[_norm_furniture(text)] >= 2)
+            if band and (
+                _PAGE_NUMBER_RE.match(text) or (multi and seen[key] >= 2)
                 or (multi and _repeats_nearly(_letters(text), letters, i))
             ):
                 continue
-            if multi and _in_wide_band(ln, h) and _placed_again(placed, ln, i, h) and (
+            if multi and wide and _placed_again(placed, ln, key, i, h) and (
                     any(c.isalpha() for c in text)
                     or (_PAGE_NUMBER_RE.match(text) and _outermost(ln, lines, h))):
                 continue
@@ -130,13 +136,14 @@ def _outermost(ln: Line, lines: list[Line], h: float) -> bool:
     return all(other.bbox[1] >= ln.bbox[1] for other in lines)
 
 
-def _placed_again(placed: dict[str, list[tuple[int, float]]], ln: Line, page: int, h: float) -> bool:
-    """Whether the same digit-masked text stands in the wide band of another page at the
-    same height (to ``SAME_TOP`` points), or of two other pages within ``SAME_HEIGHT`` of
-    the page height (a scan's pages are set a few points apart; two lines that merely
-    read alike, a caption's last words or a footnote's URL, rarely stand on three)."""
-    apart = [(p, abs(top - ln.bbox[1])) for p, top in placed.get(_norm_furniture(ln.text), ())
-             if p != page]
+def _placed_again(placed: dict[str, list[tuple[int, float]]], ln: Line, key: str, page: int,
+                  h: float) -> bool:
+    """Whether the same digit-masked text (``key``: ``ln``'s) stands in the wide band of
+    another page at the same height (to ``SAME_TOP`` points), or of two other pages within
+    ``SAME_HEIGHT`` of the page height (a scan's pages are set a few points apart; two
+    lines that merely read alike, a caption's last words or a footnote's URL, rarely
+    stand on three)."""
+    apart = [(p, abs(top - ln.bbox[1])) for p, top in placed.get(key, ()) if p != page]
     return any(d <= SAME_TOP for _, d in apart) or len({p for p, d in apart if d <= SAME_HEIGHT * h}) >= 2
 
 

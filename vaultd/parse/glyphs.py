@@ -77,7 +77,7 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
                 text = span["text"]
                 if (not text.isascii() or ASCII_ACCENT in text) and search(text):
                     accented.append(span)
-                if not math and _is_math_run(span):
+                if not math and "Math" in span["font"] and _is_math_run(span):
                     math = True
                 if span["alpha"]:
                     shown += len(text)

@@ -54,15 +54,10 @@ def text_block_edges(pages: list[list[Line]]) -> tuple[Edges, Edges]:
     main = max(sizes, key=sizes.__getitem__)
     out: list[Edges] = []
     for parity in (0, 1):  # the first page (index 0) is odd
-        lefts: Counter[int] = Counter()
-        rights: Counter[int] = Counter()
-        n = 0
-        for lines in pages[parity::2]:
-            for ln in lines:
-                if abs(ln.size - main) <= SIZE_SLACK:
-                    lefts[round(ln.bbox[0])] += 1
-                    rights[round(ln.bbox[2])] += 1
-                    n += 1
+        boxes = [ln.bbox for lines in pages[parity::2] for ln in lines if abs(ln.size - main) <= SIZE_SLACK]
+        lefts = Counter(round(b[0]) for b in boxes)
+        rights = Counter(round(b[2]) for b in boxes)
+        n = len(boxes)
         need = max(EDGE_LINES, EDGE_SHARE * n)
         out.append((_edge(lefts, need, "left"), _edge(rights, need, "right")))
     return out[0], out[1]

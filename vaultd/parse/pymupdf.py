@@ -24,7 +24,7 @@ from vaultd.parse.margins import Edges, mark_margin_notes, text_block_edges
 from vaultd.parse.mupdf import load_pymupdf as load_pymupdf
 from vaultd.parse.mupdf import mupdf_text as mupdf_text
 from vaultd.parse.paras import Line, PageInfo
-from vaultd.parse.spans import Piece, join_spans, line_style, needs_space
+from vaultd.parse.spans import Piece, join_spans, line_style, needs_space, span_face
 from vaultd.parse.structure import body_size, build_blocks
 from vaultd.parse.table_blocks import build_blocks_with_tables
 
@@ -82,6 +82,58 @@ def is_truncated(pdf: Path) -> bool:
     return b"%%EOF" not in tail or b"startxref" not in tail
 
 
+def page_labels(doc: Any) -> list[str | None]:
+    """Each page's printed label by the document's ``/PageLabels`` rules (None: no label),
+    as ``Page.get_label`` gives it, but with the rules read once for the whole document
+    (``get_label`` reads and parses them all again for every page)."""
+    rules = sorted(doc.get_page_labels(), key=lambda r: r["startpage"])
+    out: list[str | None] = []
+    k = -1
+    for pno in range(doc.page_count):
+        while k + 1 < len(rules) and rules[k + 1]["startpage"] <= pno:
+            k += 1
+        if k < 0:
+            out.append(None)
+            continue
+        rule = rules[k]
+        style = rule.get("style", "")
+        number = pno - rule["startpage"] + rule["firstpagenum"] - (1 if style in ("a", "A") else 0)
+        out.append((rule.get("prefix", "") + _label_number(style, number)) or None)
+    return out
+
+
+_ROMAN = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
+          (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+
+
+def _label_number(style: str, number: int) -> str:
+    """A page label's number in its style (PyMuPDF's ``construct_label``): ``D`` decimal,
+    ``r``/``R`` roman, ``a``/``A`` letters (0 is ``A``, 26 ``AA``), none for any other."""
+    if style == "D":
+        return str(number)
+    if style in ("r", "R"):
+        out = []
+        for value, letters in _ROMAN:
+            times = number // value
+            out.append(letters * times)
+            number -= value * times
+            if number <= 0:
+                break
+        roman = "".join(out)
+        return roman.lower() if style == "r" else roman
+    if style in ("a", "A"):
+        width, rest = 1, number
+        while 26 ** width <= rest:
+            rest -= 26 ** width
+            width += 1
+        letters = ""
+        for j in reversed(range(width)):
+            digit, rest = divmod(rest, 26 ** j)
+            letters += "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[digit]
+        return letters.lower() if style == "a" else letters
+    return ""
+
+
 def text_page(source: Any, flags: int) -> Any:
     """A ``TextPage`` of a page or a display list. (PyMuPDF documents
     ``DisplayList.get_textpage`` as returning one; 1.28 returns MuPDF's own stext page,
@@ -110,8 +162,9 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
         scan = scan_spans(data)
         repair_glyphs(page, textpage, data, flags, scan)
     if bands is not None:
-        size = page.rect.width, page.rect.height
-        bands.append(band_lines(dict_lines(data, size), *size))
+        rect = page.rect
+        page_size = rect.width, rect.height
+        bands.append(band_lines(dict_lines(data, page_size), *page_size))
     # Text drawn invisibly on a page that shows most of its text is not what the page shows
     # (PLOS's hidden proof queries inside sentences, a diagram's invisible labels); where
     # most or all of it is invisible, it is a scan's OCR layer, and is read.
@@ -124,21 +177,29 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
             dx, dy = line["dir"]
             if abs(dy) > 0.01 or dx <= 0:
                 continue  # rotated text (arXiv stamps, sidebars) is not body text
-            spans = [s for s in line["spans"] if s["text"] and (s["alpha"] or not hide)]
-            if not spans:
-                continue
-            text = join_spans(spans)
-            if not text.strip():
-                continue
-            style = line_style(spans)
+            spans = line["spans"]
+            if len(spans) == 1:  # half the lines: join_spans and line_style's one-span case
+                sp = spans[0]
+                text = sp["text"]
+                if not text.strip() or not (sp["alpha"] or not hide):
+                    continue
+                font = sp["font"]
+                size = round(sp["size"], 1)
+                bold, italic, mono = span_face(font, sp["flags"])
+                mixed = False
+            else:
+                spans = [s for s in spans if s["text"] and (s["alpha"] or not hide)]
+                if not spans:
+                    continue
+                text = join_spans(spans)
+                if not text.strip():
+                    continue
+                size, font, bold, italic, mono, mixed = line_style(spans)
             x0, y0, x1, y1 = line["bbox"]
-            if y1 - y0 > TALL_LINE * max(style.size, 1.0):
+            if y1 - y0 > TALL_LINE * max(size, 1.0):
                 y0, y1 = glyph_extent(spans, y0, y1)
-            font = style.font
-            lines.append(Line(text=text, bbox=(x0, y0, x1, y1), size=style.size, bold=style.bold,
-                              block=bno, page=number, italic=style.italic,
-                              font=font.partition("+")[2] or font, mixed=style.mixed,
-                              mono=style.mono))
+            lines.append(Line(text, (x0, y0, x1, y1), size, bold, bno, number, italic,
+                              font.partition("+")[2] or font, mixed, mono))
     return lines
 
 
@@ -156,8 +217,8 @@ def _drop_doubles(lines: list[Line]) -> list[Line]:
     seen: set[tuple[str, int, int, int, int]] = set()
     out: list[Line] = []
     for ln in lines:
-        x0, y0, x1, y1 = (round(v) for v in ln.bbox)
-        key = (ln.text, x0, y0, x1, y1)
+        x0, y0, x1, y1 = ln.bbox
+        key = (ln.text, round(x0), round(y0), round(x1), round(y1))
         if key in seen:
             continue
         seen.add(key)
@@ -254,13 +315,13 @@ class PyMuPDFParser:
             # canonical form does anyway, and extraction takes ~40 % less time (the same
             # blocks, boxes included, on every fixture PDF).
             flags = pymupdf.TEXT_MEDIABOX_CLIP
-            has_labels = bool(doc.get_page_labels())
+            labels = page_labels(doc)
             pages: list[list[Line]] = []
             bands: list[list[BandLine]] = []
             infos: list[PageInfo] = []
             n = doc.page_count
             loaded: list[Any] = []  # each page is loaded once (figures and tables look again)
-            lists: dict[int, Any] = {}  # display lists of the pages with a caption
+            lists: dict[int, Any] = {}  # display lists of the pages with a figure caption
             for page in doc:
                 loaded.append(page)
                 try:
@@ -274,12 +335,13 @@ class PyMuPDFParser:
                 if dl is not None and any(is_figure_caption(ln.text) for ln in lines):
                     lists[page.number] = dl
                 inv = ~page.transformation_matrix
+                rect = page.rect
                 infos.append(
                     PageInfo(
                         number=page.number + 1,
-                        label=(page.get_label() or None) if has_labels else None,
-                        width=page.rect.width,
-                        height=page.rect.height,
+                        label=labels[page.number],
+                        width=rect.width,
+                        height=rect.height,
                         to_user=(inv.a, inv.b, inv.c, inv.d, inv.e, inv.f),
                         has_images=False,
                     )

@@ -31,7 +31,7 @@ class LineStyle(NamedTuple):
 
 
 @functools.lru_cache(maxsize=4096)
-def _face(font: str, flags: int) -> tuple[bool, bool, bool]:
+def span_face(font: str, flags: int) -> tuple[bool, bool, bool]:
     """Whether a span of ``font`` with MuPDF's ``flags`` is bold, italic, typewriter."""
     return (bool(flags & 16) or is_bold_font(font), bool(flags & 2) or is_italic_font(font),
             is_mono_font(font))
@@ -47,28 +47,30 @@ def line_style(spans: list[dict[str, Any]]) -> LineStyle:
     if len(spans) == 1:  # most lines: the one span decides, no counting needed
         sp = spans[0]
         font, text = sp["font"], sp["text"]
-        bold, italic, mono = _face(font, sp["flags"])
+        bold, italic, mono = span_face(font, sp["flags"])
         blank = text.isspace()
         return LineStyle(round(sp["size"], 1), font, bold, italic and not blank, mono and not blank, False)
     size, font, best = 0.0, "", -1
     total = bold_n = letters = slanted = 0
     any_mono = False
     faces: set[str] = set()
+    style_of, letter = span_face, _LETTER_RE.search
     for sp in spans:
         text, face = sp["text"], sp["font"]
         n = len(text)
         total += n
         if n > best:  # the longest span stands for the line
             size, font, best = sp["size"], face, n
-        bold, italic, mono = _face(face, sp["flags"])
+        bold, italic, mono = style_of(face, sp["flags"])
         if bold:
             bold_n += n
         stripped = len(text.strip())
         letters += stripped
         if italic:
             slanted += stripped
-        any_mono = any_mono or mono
-        if face not in faces and _LETTER_RE.search(text):
+        if mono:
+            any_mono = True
+        if face not in faces and letter(text):
             faces.add(face)
     return LineStyle(round(size, 1), font, bold_n * 2 > total, slanted * 2 > letters,
                      any_mono and _mostly_mono(spans), len(faces) > 1)
@@ -80,7 +82,7 @@ def _mostly_mono(spans: list[dict[str, Any]]) -> bool:
     for sp in spans:
         visible = len("".join(sp["text"].split()))
         shown += visible
-        if _face(sp["font"], sp["flags"])[2]:
+        if span_face(sp["font"], sp["flags"])[2]:
             mono += visible
     return mono >= 1 and mono * 10 >= shown * 6
 
@@ -162,11 +164,28 @@ def join_spans(spans: list[dict[str, Any]]) -> str:
     if len(spans) < 2:  # most lines: nothing to decide
         return str(spans[0]["text"]) if spans else ""
     texts: list[str] = [sp["text"] for sp in spans]
+    out: list[str] = []
+    # most lines: visible spans only, none opening with a spacing accent (``_span_kind`` 2)
+    if all((core := t.lstrip()) and core[0] not in SPACING_ACCENTS for t in texts):
+        left = spans[0]
+        before = texts[0]
+        out.append(before)
+        for i in range(1, len(texts)):
+            right = spans[i]
+            text = texts[i]
+            if not before[-1].isspace() and not text[0].isspace():
+                # ``_spans_spaced``, inline
+                em = max(left["size"], 1.0)
+                if abs(right["origin"][1] - left["origin"][1]) >= MAX_INTRA_LINE_DELTA * em \
+                        or right["bbox"][0] - left["bbox"][2] > MIN_WORD_SPACING * em:
+                    out.append(" ")
+            out.append(text)
+            left, before = right, text
+        return "".join(out)
     # kind per span: 0 blank, 1 spacing accents, 2 visible text; and, for each position,
     # the index of the first visible span at or after it (-1: none; one backward pass)
     kinds = [_span_kind(t) for t in texts]
-    out: list[str] = []
-    if min(kinds) == 2:  # most lines: visible spans only
+    if min(kinds) == 2:  # visible spans only
         out.append(texts[0])
         for i in range(1, len(texts)):
             text = texts[i]
