@@ -167,6 +167,79 @@ def test_an_older_library_is_refused_to_members_until_init_upgrades_it(
         admin.close()
 
 
+#: ``tsv`` as the generated column of schema versions 1 and 2 computed it.
+GENERATED_TSV = ("setweight(to_tsvector(lang, coalesce(title, '')), 'A') "
+                 "|| to_tsvector(lang, coalesce(section, '') || ' ' || text)")
+
+
+def test_passages_get_the_tsvector_the_generated_column_gave(
+        server: LabServer, as_member: Any) -> None:
+    """Since schema version 3 the publisher writes ``tsv``, the title parsed once per work:
+    every passage gets the lexemes, positions and weights the generated column gave
+    (languages, a work without a title, passages with and without a section, two works
+    of one batch with the same title in two languages)."""
+    as_member("alice")
+    conn = open_library(server.url("alice"))
+    try:
+        pubs = [Publication(
+            cite_key=key, aliases=[], work={"title": title}, title=title, authors=None,
+            year=2020, type="article-journal", language=lang, doi=f"10.9/{key}",
+            arxiv_id=None, pdf_sha256=None, labels=[], retracted=False, verified=True,
+            chunks=[ChunkRow(chunk_id=f"c{i}", text=text, text_sha256=f"h-{key}-{i}",
+                             section=section)
+                    for i, (section, text) in enumerate([
+                        ("Methods", "Running dogs were counted twice."),
+                        (None, "Die laufenden Hunde wurden gezählt."),
+                        ("", "Spectral gaps & eigenvalues: 3.5 × 10⁻⁴.")])])
+            for key, title, lang in [("en", "Counting Running Dogs", "en"),
+                                     ("de", "Counting Running Dogs", "de"),
+                                     ("none", None, None), ("xx", "Zählen", "xx-YY")]]
+        lab_publish.publish_batch(conn, pubs, "lab")
+    finally:
+        conn.close()
+    admin = connect(server.url(), autocommit=True)
+    try:
+        rows = admin.execute(f"SELECT count(*), count(*) FILTER (WHERE tsv = {GENERATED_TSV}"
+                             f" AND tsv::text = ({GENERATED_TSV})::text) "
+                             f"FROM {SCHEMA}.chunks").fetchone()
+        assert rows == (12, 12)
+        langs = admin.execute(f"SELECT DISTINCT lang::text FROM {SCHEMA}.chunks "
+                              "ORDER BY 1").fetchall()
+        assert langs == [("english",), ("german",), ("simple",)]
+    finally:
+        admin.close()
+
+
+def test_a_version_2_library_keeps_its_passages_tsvectors(server: LabServer) -> None:
+    """Upgrading a library of schema version 2 (``tsv`` generated) to 3 keeps every stored
+    ``tsv``, and the column is then the publisher's to write."""
+    admin = connect(server.url(), autocommit=True)
+    admin.execute("CREATE DATABASE older2")
+    url = server.url(database="older2")
+    try:
+        with connect(url, autocommit=True) as old:
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:2])
+                migrate(old, where(url), models=[])
+            work = old.execute(f"INSERT INTO {SCHEMA}.works (grp, title, work) VALUES "
+                               "('lab', 'Kept', '{}') RETURNING id").fetchone()[0]  # type: ignore[index]
+            old.execute(f"INSERT INTO {SCHEMA}.chunks (id, work_id, grp, chunk_id, ord, text, "
+                        "text_sha256, section, title) VALUES (1, %s, 'lab', 'c1', 0, "
+                        "'Dogs running', 'h', 'Results', 'Counting Dogs')", (work,))
+            before = old.execute(f"SELECT tsv::text FROM {SCHEMA}.chunks").fetchone()
+            assert migrate(old, where(url), models=[]) == [
+                f"schema version 3: {schema.MIGRATIONS[2][1]}"]
+            assert old.execute(f"SELECT tsv::text FROM {SCHEMA}.chunks").fetchone() == before
+            assert before == ("'count':1A 'dog':2A,4 'result':3 'run':5",)
+            generated = old.execute(
+                "SELECT attgenerated FROM pg_attribute WHERE attrelid = %s::regclass "
+                "AND attname = 'tsv'", (f"{SCHEMA}.chunks",)).fetchone()
+            assert generated == ("",)
+    finally:
+        admin.execute("DROP DATABASE older2 WITH (FORCE)")
+        admin.close()
+
+
 def test_wrong_password_is_one_line_without_the_password(server: LabServer,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PGPASSWORD", "not-it")

@@ -21,7 +21,7 @@ import psycopg
 from pgvector import HalfVector
 
 from vaultd.lab.payload import Publication, ts_config
-from vaultd.lab.schema import SCHEMA
+from vaultd.lab.schema import SCHEMA, TEXT_TSV, TITLE_TSV
 
 Outcome = Literal["published", "updated", "unchanged"]
 
@@ -180,6 +180,18 @@ _CHUNK_COLUMNS = ("id", "work_id", "grp", "chunk_id", "ord", "kind", "text", "te
                   "page_label_status", "regions", "text_layer", "start_s", "end_s", "title",
                   "year", "lang")
 _VECTOR_COLUMNS = "chunk, model, grp, year, chunk_type, vec"
+#: The staged passages into the table, each with its ``tsv``: its work's title parsed once
+#: per work (the grouping's output; a work has one title and one configuration), joined
+#: to its own section and text.
+_INSERT_CHUNKS = (
+    f"INSERT INTO {SCHEMA}.chunks ({', '.join(_CHUNK_COLUMNS)}, tsv) "
+    f"SELECT {', '.join('s.' + c for c in _CHUNK_COLUMNS)}, "
+    f"w.tsv || {TEXT_TSV.format(lang='s.lang', section='s.section', text='s.text')} "
+    "FROM staged_chunks s JOIN ("
+    "SELECT work_id, lang, coalesce(title, '') AS title, "
+    f"{TITLE_TSV.format(lang='lang', title='title')} AS tsv FROM staged_chunks "
+    "GROUP BY work_id, lang, coalesce(title, '')"
+    ") w ON w.work_id = s.work_id AND w.lang = s.lang AND w.title = coalesce(s.title, '')")
 
 
 def _write_chunks(conn: psycopg.Connection[Any], pubs: Sequence[Publication],
@@ -210,8 +222,7 @@ def _write_chunks(conn: psycopg.Connection[Any], pubs: Sequence[Publication],
                     vectors.append((pk, pub, c.text_sha256, c.chunk_type))
                     n_vec += 1
             counts.append((len(pub.chunks), n_vec))
-    cols = ", ".join(_CHUNK_COLUMNS)
-    conn.execute(f"INSERT INTO {SCHEMA}.chunks ({cols}) SELECT {cols} FROM staged_chunks")
+    conn.execute(_INSERT_CHUNKS)
     if vectors:
         with cur.copy(f"COPY staged_embeddings ({_VECTOR_COLUMNS}) "
                       "FROM STDIN WITH (FORMAT BINARY)") as copy:

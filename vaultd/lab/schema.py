@@ -143,10 +143,23 @@ def _security() -> list[str]:
     return out
 
 
+#: A passage's ``tsv``: its work's title (weight A) and its section and text, parsed in
+#: the passage's text search configuration. The title's part, the same for every passage
+#: of a work, is parsed once per work: ``lab.publish`` fills the column with
+#: ``TITLE_TSV`` of the work joined to ``TEXT_TSV`` of each passage (version 3; before it,
+#: a generated column parsed the title again for every passage, an eighth of the server's
+#: time per passage).
+TITLE_TSV = "setweight(to_tsvector({lang}, coalesce({title}, '')), 'A')"
+TEXT_TSV = "to_tsvector({lang}, coalesce({section}, '') || ' ' || {text})"
+
+_V3 = [  # the stored values stay: the same expression, now the publisher's
+    f"ALTER TABLE {SCHEMA}.chunks ALTER COLUMN tsv DROP EXPRESSION"]
+
 #: (version, what it does, statements), applied in order.
 MIGRATIONS: list[tuple[int, str, list[str]]] = [
     (1, "tables, full-text index, row-level security", [*_V1, *SEARCH_V1, *_security()]),
     (2, "full text scored by BM25", SEARCH_V2),
+    (3, "a work's title parsed for full text once, not once per passage", _V3),
 ]
 VERSION = MIGRATIONS[-1][0]
 
