@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -40,6 +41,36 @@ def test_the_fingerprint_changes_with_any_published_chunk_field(chunks: list[Chu
     rehashed = dataclasses.replace(chunks[i], text_sha256="0" * 64
                                    if chunks[i].text_sha256 != "0" * 64 else "1" * 64)
     assert publication([*chunks[:i], rehashed, *chunks[i + 1:]]).fingerprint != base.fingerprint
+
+
+def fingerprint_as_first_written(pub: Publication) -> str:
+    """The fingerprint as vaultd computed it when publications were first stored: the
+    digest must not change, or every work would be published again."""
+    h = hashlib.sha256()
+    head = {k: getattr(pub, k) for k in (
+        "cite_key", "aliases", "work", "labels", "retracted", "verified", "pdf_sha256",
+        "model")}
+    h.update(json.dumps(head, sort_keys=True, default=str).encode())
+    for c in pub.chunks:
+        h.update(json.dumps([c.chunk_id, c.text_sha256, c.kind, c.chunk_type, c.section,
+                             c.page, c.page_label, c.regions]).encode())
+    h.update(",".join(sorted(k for k in pub.vectors if pub.vectors[k])).encode())
+    h.update(b"pdf" if pub.pdf is not None else b"")
+    return h.hexdigest()
+
+
+any_text = st.none() | st.text(max_size=12)
+any_chunk_rows = st.builds(
+    ChunkRow, chunk_id=st.text(max_size=12), text=st.just("t"), text_sha256=st.text(max_size=8),
+    kind=st.sampled_from(["paper", "note"]), chunk_type=any_text, section=any_text,
+    page=st.none() | st.integers(-2, 10**12) | st.booleans(), page_label=any_text,
+    regions=st.none() | st.lists(st.lists(st.floats() | st.integers(), max_size=5), max_size=3))
+
+
+@given(st.lists(any_chunk_rows, max_size=6))
+def test_the_fingerprint_is_the_digest_first_written(chunks: list[ChunkRow]) -> None:
+    pub = publication(chunks)
+    assert pub.fingerprint == fingerprint_as_first_written(pub)
 
 
 def test_languages_map_to_postgresql_text_search_configurations() -> None:

@@ -17,6 +17,12 @@ import unicodedata
 
 
 def canonical_text(text: str) -> str:
+    if (text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " "
+            and unicodedata.is_normalized("NFC", text)):
+        # already canonical, as most quotes are (checked without splitting them into
+        # words): the one printable whitespace character is the ASCII space
+        # (tests/test_canonical_fast.py checks every code point), and it stands alone
+        return text
     return " ".join(unicodedata.normalize("NFC", text).split())
 
 

@@ -38,4 +38,6 @@ def escape(text: str) -> str:
 
 def unescape(text: str) -> str:
     """The text ``escape`` was given."""
+    if "\\" not in text:  # most quotes: nothing escaped, no substitution to run
+        return text
     return _UNESCAPE_RE.sub(r"\1", text)

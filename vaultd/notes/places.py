@@ -45,7 +45,8 @@ def as_stored(note: Note) -> Note:
 def linked_place(block: list[str]) -> dict[str, Any]:
     """``page``, ``pdf_rect`` and (for several) ``regions`` from a chunk's page links line;
     nothing when it has none (the provenance then lacks its page, and says so)."""
-    line = next((ln for ln in block if PAGE_LINKS_RE.fullmatch(ln)), None)
+    line = next((ln for ln in block
+                 if ln.startswith("[[raw/") and PAGE_LINKS_RE.fullmatch(ln)), None)
     if line is None:
         return {}
     pieces = [(int(m.group(1)), [int(v) for v in m.groups()[1:]] if m.group(2) else None)

@@ -164,6 +164,16 @@ _QUOTED_RE = re.compile(r"'((?:[ -&(-~]|'')*)'")
 _READ_PLAIN_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./() :-]*")
 
 
+#: The first characters PyYAML tries implicit types (null, bool, numbers, dates …) for: a
+#: plain scalar starting with any other is a string, as ``Resolver.resolve`` decides (it
+#: looks its implicit resolvers up by the first character). None: every scalar is asked.
+_IMPLICIT_FIRST: frozenset[str] | None = (
+    frozenset(_RESOLVER.yaml_implicit_resolvers)
+    if None not in _RESOLVER.yaml_implicit_resolvers and not _RESOLVER.yaml_path_resolvers
+    else None)
+
+
+@functools.lru_cache(maxsize=4096)  # sections, parsers, page labels repeat chunk after chunk
 def _fast_scalar(text: str) -> tuple[bool, Any]:
     if text == "null":
         return True, None
@@ -177,7 +187,8 @@ def _fast_scalar(text: str) -> tuple[bool, Any]:
     if quoted is not None:
         return True, quoted.group(1).replace("''", "'")
     if (_READ_PLAIN_RE.fullmatch(text) and ": " not in text and text[-1] not in ": "
-            and _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == _STR_TAG):
+            and ((_IMPLICIT_FIRST is not None and text[0] not in _IMPLICIT_FIRST)
+                 or _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == _STR_TAG)):
         return True, text
     return False, None
 
@@ -218,7 +229,7 @@ def fast_block_mapping(text: str) -> dict[str, Any] | None:
         if seq is not None and not seq:
             return None  # "key:" with nothing under it
         seq = None
-        m = _LIST_LINE_RE.fullmatch(line)
+        m = _LIST_LINE_RE.fullmatch(line) if line[-1] == "]" else None
         if m is not None and _plain_key(m.group(1)):
             items = _read_numbers(m.group(2))
             if items is None:

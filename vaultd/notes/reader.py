@@ -159,47 +159,64 @@ def _parse_chunk(chunk_id: str, block: list[str], source: str, fmt: int = 1,
         raise _fail(source, f"{where} has no '>' quote")
     if fmt >= 2:
         quote = [unescape(line) for line in quote]
+    text = "\n".join(quote)
     fields: dict[str, Any] = {"paraphrase": None, "implication": None}
     prov: dict[str, Any] | None = None
-    i = 0
-    in_callout = False
-    while i < len(block):
-        line = block[i]
-        in_callout = (in_callout and line.startswith(">")) or line == ADVISORY_CALLOUT
-        found = _advisory(line, fmt) if (in_callout or fmt < 2) else None
-        if found is not None:
-            try:
-                fields[found[0]] = _parse_inline(found[1])
-            except ValueError as exc:
-                raise _fail(source, f"{where}: unreadable {found[0]}") from exc
-        fence = YAML_FENCE_RE.fullmatch(line) if prov is None and line[:1] == "`" else None
-        if fence:
-            try:
-                close = block.index(fence.group(1), i + 1)
-            except ValueError as exc:
-                raise _fail(source, f"{where}: provenance block is not closed") from exc
-            prov = yaml_mapping("\n".join(block[i + 1 : close]) + "\n", source, where)
-            i = close
-        i += 1
+    if fmt >= 2 and ADVISORY_CALLOUT not in block:  # no LLM text: only the provenance
+        for i, line in enumerate(block):
+            if line[:1] == "`" and (fence := YAML_FENCE_RE.fullmatch(line)):
+                prov = _provenance(block, i, fence.group(1), source, where)
+                break
+    else:
+        i = 0
+        in_callout = False
+        while i < len(block):
+            line = block[i]
+            in_callout = (in_callout and line.startswith(">")) or line == ADVISORY_CALLOUT
+            found = _advisory(line, fmt) if (in_callout or fmt < 2) else None
+            if found is not None:
+                try:
+                    fields[found[0]] = _parse_inline(found[1])
+                except ValueError as exc:
+                    raise _fail(source, f"{where}: unreadable {found[0]}") from exc
+            fence = YAML_FENCE_RE.fullmatch(line) if prov is None and line[:1] == "`" else None
+            if fence:
+                prov = _provenance(block, i, fence.group(1), source, where)
+                i = block.index(fence.group(1), i + 1)
+            i += 1
     if prov is None:
         raise _fail(source, f"{where} has no ```yaml provenance block")
-    for key in CHUNK_EXTRAS:
-        if key in prov:
-            fields[key] = prov.pop(key)
+    if not prov.keys().isdisjoint(CHUNK_EXTRAS):
+        for key in CHUNK_EXTRAS:
+            if key in prov:
+                fields[key] = prov.pop(key)
     if fmt >= 2:  # written only where they change (see _chunk_data)
         for key in CARRIED:
-            prov.setdefault(key, getattr(prev, key) if prev is not None else None)
+            if key not in prov:
+                prov[key] = getattr(prev, key) if prev is not None else None
         prov.setdefault("chunk_type", USUAL_TYPE)
     if fmt >= 3 and "char_range" not in prov:  # written only where it does not follow
-        prov["char_range"] = next_range("\n".join(quote), prev)
+        prov["char_range"] = next_range(text, prev)
     if fmt >= 3 and "page" not in prov:  # carried by the page links (see _chunk_data)
         prov.update(linked_place(block))
-    try:
-        return Chunk(id=chunk_id, text="\n".join(quote), provenance=Provenance(**prov), **fields)
-    except (ValidationError, TypeError) as exc:
-        first = exc.errors()[0] if isinstance(exc, ValidationError) else {"loc": (), "msg": str(exc)}
-        loc = ".".join(str(p) for p in first["loc"])
+    try:  # one validation for the chunk and its provenance
+        return Chunk.model_validate({"id": chunk_id, "text": text, "provenance": prov,
+                                     **fields})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"][
+            1 if first["loc"][:1] == ("provenance",) else 0:])
         raise _fail(source, f"{where}: bad provenance {loc} ({first['msg']})") from exc
+
+
+def _provenance(block: list[str], i: int, ticks: str, source: str,
+                where: str) -> dict[str, Any]:
+    """The provenance block whose fence opens at ``block[i]``."""
+    try:
+        close = block.index(ticks, i + 1)
+    except ValueError as exc:
+        raise _fail(source, f"{where}: provenance block is not closed") from exc
+    return yaml_mapping("\n".join(block[i + 1 : close]) + "\n", source, where)
 
 
 def _skip_blank(lines: list[str], i: int) -> int:

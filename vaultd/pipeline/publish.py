@@ -55,7 +55,9 @@ def _note(vault: Vault, cite_key: str) -> Note | None:
     path = vault.note_path(cite_key)
     if not path.is_file():
         return None
-    return parse_note(path.read_text(encoding="utf-8"), source=vault.rel(path))
+    # named under the vault's root as given (resolving the path costs more than reading it)
+    return parse_note(path.read_text(encoding="utf-8"),
+                      source=path.relative_to(vault.root).as_posix())
 
 
 def _chunk_rows(note: Note, *, own_text: bool) -> list[ChunkRow]:
