@@ -246,6 +246,10 @@ def _span_kind(text: str) -> int:
 
 def _spans_spaced(left: dict[str, Any], right: dict[str, Any]) -> bool:
     """``space_between`` for two PyMuPDF spans: a span's ``Piece`` is its text, box left
-    and right, origin's y (baseline) and size, read here straight from the dicts."""
-    return _word_gap(left["bbox"][2], left["origin"][1], left["size"], right["bbox"][0],
-                     right["origin"][1])
+    and right, origin's y (baseline) and size, read here straight from the dicts
+    (``_word_gap`` spelled out: it runs for most span boundaries)."""
+    em: float = max(left["size"], 1.0)
+    if abs(right["origin"][1] - left["origin"][1]) >= MAX_INTRA_LINE_DELTA * em:
+        return True
+    gap: float = right["bbox"][0] - left["bbox"][2]
+    return gap > MIN_WORD_SPACING * em
