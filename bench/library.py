@@ -48,7 +48,7 @@ from vaultd.lab.connect import connect, where  # noqa: E402
 from vaultd.lab.payload import ChunkRow, Publication  # noqa: E402
 from vaultd.lab.publish import publish_batch  # noqa: E402
 from vaultd.lab.read import grant  # noqa: E402
-from vaultd.lab.schema import SCHEMA, migrate  # noqa: E402
+from vaultd.lab.schema import SCHEMA, TEXT_TSV, TITLE_TSV, migrate  # noqa: E402
 from vaultd.lab.search import LibraryFilters, search  # noqa: E402
 
 MODEL = "sentence-transformers:all-MiniLM-L6-v2"
@@ -306,6 +306,7 @@ def bench_publish(server: Any, n: int = 20_000) -> None:
 
 
 _INDEXES: list[Any] = []
+_BULK_COLUMNS = "id, work_id, grp, chunk_id, ord, text, text_sha256, chunk_type, title, year"
 
 
 def bulk_load(server: Any, n: int, dim: int | None) -> float:
@@ -340,13 +341,19 @@ def bulk_load(server: Any, n: int, dim: int | None) -> float:
                 admin.execute(f"INSERT INTO {SCHEMA}.publications (work_id, member, grp, "
                               "cite_key, fingerprint) VALUES (%s, 'bench', %s, %s, '')",
                               (work_ids[-1], GROUP, f"{w.cite_key}-{done}"))
-            with cur.copy(f"COPY {SCHEMA}.chunks (id, work_id, grp, chunk_id, ord, text, "
-                          "text_sha256, chunk_type, title, year) FROM STDIN") as copy:
+            # through a temporary table: ``tsv`` is written with the rows (schema 3)
+            admin.execute(f"CREATE TEMP TABLE IF NOT EXISTS bulk "
+                          f"(LIKE {SCHEMA}.chunks INCLUDING DEFAULTS) ON COMMIT DELETE ROWS")
+            with cur.copy(f"COPY bulk ({_BULK_COLUMNS}) FROM STDIN") as copy:
                 for wid, w in zip(work_ids, batch, strict=True):
                     for i, c in enumerate(w.chunks):
                         pk += 1
                         copy.write_row((pk, wid, GROUP, c.chunk_id, i, c.text, c.text_sha256,
                                         "paragraph", w.title, w.year))
+            admin.execute(
+                f"INSERT INTO {SCHEMA}.chunks ({_BULK_COLUMNS}, tsv) SELECT {_BULK_COLUMNS}, "
+                f"{TITLE_TSV.format(lang='lang', title='title')} || "
+                f"{TEXT_TSV.format(lang='lang', section='section', text='text')} FROM bulk")
             if dim:
                 from pgvector import HalfVector
 
