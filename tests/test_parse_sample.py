@@ -11,7 +11,7 @@ import pytest
 from vaultd.canonical import text_sha256
 from vaultd.parse.base import ParsedDocument
 from vaultd.parse.chunker import chunk_blocks, document_text
-from vaultd.parse.pymupdf import PyMuPDFParser
+from vaultd.parse.pymupdf import PyMuPDFParser, page_labels
 from vaultd.samplepdf import HEADER, SamplePaper, write_sample_paper
 
 
@@ -167,3 +167,17 @@ def test_a_paragraph_running_into_the_next_column_has_a_region_for_each_piece(
     single = next(c for c in chunk_blocks(doc.blocks, doc.parser) if c.provenance.chunk_type == "paragraph"
                   and c.provenance.regions is None)
     assert single.provenance.pdf_rect is not None  # one piece: bbox and pdf_rect say it all
+
+
+def test_page_labels_read_once_match_pymupdfs_label_of_each_page() -> None:
+    doc = pymupdf.open()
+    for _ in range(12):
+        doc.new_page()
+    doc.set_page_labels([{"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 1},
+                         {"startpage": 3, "prefix": "A-", "style": "D", "firstpagenum": 7},
+                         {"startpage": 6, "prefix": "", "style": "a", "firstpagenum": 26},
+                         {"startpage": 9, "prefix": "App. ", "firstpagenum": 1},
+                         {"startpage": 10, "prefix": "", "style": "R", "firstpagenum": 1999}])
+    assert page_labels(doc) == [page.get_label() or None for page in doc]
+    assert page_labels(doc)[:4] == ["i", "ii", "iii", "A-7"]
+    assert page_labels(pymupdf.open()) == []
