@@ -575,3 +575,39 @@ def test_many_works_publish_in_parallel_batches(server: LabServer, tmp_path: Pat
         assert conn.execute(f"SELECT count(*) FROM {SCHEMA}.chunks").fetchone() == (2 * len(keys),)
     finally:
         conn.close()
+
+
+def test_a_failure_while_reading_notes_stops_publishing_and_queues_the_rest(
+        server: LabServer, tmp_path: Path, as_member: object,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug while the notes are read (not a note that cannot be read: that work fails
+    alone) stops the run with that error, never a hang, and nothing is lost: the works
+    not published wait in the outbox."""
+    vault = Vault(tmp_path / "broken")
+    vault.init(default_config_toml())
+    keys = [f"work{i:03d}" for i in range(pub.PARALLEL_FROM + 10)]
+    for i, key in enumerate(keys):
+        paper(vault, key, f"Work {i}", [("Ada", "Lovelace")], 2000,
+              [("p1s1c1", 1, "Abstract", f"Passage one of work {i}.")])
+    real = pub.publication
+
+    def flaky(vault: Vault, settings: Settings, key: str, *args: Any) -> Publication:
+        if key == keys[40]:
+            raise RuntimeError("a bug")
+        return real(vault, settings, key, *args)
+
+    monkeypatch.setattr(pub, "publication", flaky)
+    monkeypatch.setattr(pub, "FIRST_BATCH", 5)  # several batches before the bug
+    monkeypatch.setattr(pub, "BATCH_WORKS", 5)
+    as_member("alice")  # type: ignore[operator]
+    with pytest.raises(RuntimeError, match="a bug"):
+        pub.publish_keys(vault, member_settings(server, "alice"), keys)
+    waiting = {k for k, _, _ in pub.outbox(vault)}
+    conn = open_library(server.url("alice"))
+    try:
+        published = {str(r[0]) for r in conn.execute(
+            f"SELECT cite_key FROM {SCHEMA}.publications")}
+    finally:
+        conn.close()
+    assert keys[40] in waiting and keys[-1] in waiting
+    assert published and waiting | published == set(keys) and not waiting & published

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import queue
 import sqlite3
 import threading
 import time
@@ -177,6 +178,11 @@ Progress = Callable[[str], None]
 #: enough that one batch is seconds of work.
 BATCH_PASSAGES = 5_000
 BATCH_WORKS = 200
+#: The first batch is this small, so that the server starts on it while the next ones are
+#: read; each batch after it may be twice the one before (up to ``BATCH_PASSAGES``), and
+#: near the end they shrink to what is left shared between the connections, so that the
+#: connections finish together instead of one server process working alone at the end.
+FIRST_BATCH = 500
 
 
 #: Connections publishing at once: the server's text search parsing (``to_tsvector``) is
@@ -185,18 +191,32 @@ PARALLEL = 2
 PARALLEL_FROM = 50  # works: fewer make one or two batches, not worth a second connection
 
 
+def batch_limit(previous: int, left: float, connections: int) -> int:
+    """Passages of the next batch: twice the ``previous`` one at most, at most
+    ``BATCH_PASSAGES``, at most the ``left`` passages (an estimate) shared between the
+    ``connections``, and never under ``FIRST_BATCH``."""
+    return max(FIRST_BATCH, min(2 * previous, BATCH_PASSAGES, int(left / max(connections, 1))))
+
+
 def _batches(vault: Vault, settings: Settings, keys: list[str], report: PublishReport,
-             vectors: LocalVectors) -> Iterator[list[Publication]]:
+             vectors: LocalVectors, connections: int,
+             lock: threading.Lock) -> Iterator[list[Publication]]:
     batch: list[Publication] = []
-    for key in keys:
+    limit, size, passages = FIRST_BATCH, 0, 0
+    for i, key in enumerate(keys):
         try:
-            batch.append(publication(vault, settings, key, vectors))
+            pub = publication(vault, settings, key, vectors)
         except VaultdError as exc:
-            report.failed.append((key, str(exc)))
-        if batch and (len(batch) >= BATCH_WORKS
-                      or sum(len(p.chunks) for p in batch) >= BATCH_PASSAGES):
+            with lock:
+                report.failed.append((key, str(exc)))
+        else:
+            batch.append(pub)
+            size += len(pub.chunks)
+            passages += len(pub.chunks)
+        if batch and (len(batch) >= BATCH_WORKS or size >= limit):
             yield batch
-            batch = []
+            left = (len(keys) - i - 1) * passages / (i + 1)  # at this far's mean a work
+            limit, batch, size = batch_limit(limit, left, connections), [], 0
     if batch:
         yield batch
 
@@ -222,22 +242,47 @@ def publish_keys(vault: Vault, settings: Settings, keys: Iterable[str], *,
     lock = threading.Lock()
     gone = threading.Event()
     vectors = LocalVectors(vault)
-    batches = _batches(vault, settings, keys, report, vectors)
+    # One thread reads the notes (this process's part) while the connections send the
+    # batches already read: the server works on one batch as the next is read.
+    ready: queue.Queue[list[Publication] | None] = queue.Queue(maxsize=PARALLEL)
+    broke: list[BaseException] = []
 
-    def work(conn: psycopg.Connection[Any]) -> None:
+    def offer(item: list[Publication] | None) -> bool:
         while not gone.is_set():
-            with lock:  # reading the notes is this process's part: one thread at a time
-                batch = next(batches, None)
-            if batch is None or not _send(vault, conn, batch, group, report, progress, lock):
-                if batch is not None:
-                    gone.set()
+            with contextlib.suppress(queue.Full):
+                ready.put(item, timeout=0.05)
+                return True
+        return False
+
+    def read() -> None:
+        try:
+            for batch in _batches(vault, settings, keys, report, vectors, len(conns), lock):
+                if not offer(batch):
+                    return
+        except BaseException as exc:  # a bug: reported by publish_keys, never a hang
+            broke.append(exc)
+            gone.set()
+        finally:
+            for _ in conns:
+                offer(None)
+
+    def send(conn: psycopg.Connection[Any]) -> None:
+        while not gone.is_set():
+            try:
+                batch = ready.get(timeout=0.05)
+            except queue.Empty:
+                continue
+            if batch is None:
                 return
+            if not _send(vault, conn, batch, group, report, progress, lock):
+                gone.set()
 
     try:
         if len(keys) > PARALLEL_FROM:  # several batches (a paper is ~50-100 passages)
             with contextlib.suppress(LibraryError):  # one connection is enough to go on
                 conns += [open_library(url) for _ in range(PARALLEL - 1)]
-        threads = [threading.Thread(target=work, args=(c,), daemon=True) for c in conns]
+        threads = [threading.Thread(target=read, daemon=True)]
+        threads += [threading.Thread(target=send, args=(c,), daemon=True) for c in conns]
         for t in threads:
             t.start()
         for t in threads:
@@ -249,10 +294,13 @@ def publish_keys(vault: Vault, settings: Settings, keys: Iterable[str], *,
     if gone.is_set():
         settled = {k for k in [*report.published, *report.updated, *report.unchanged]}
         settled |= {k for k, _ in [*report.failed, *report.queued]}
-        why = report.queued[0][1] if report.queued else "the library went away"
+        why = report.queued[0][1] if report.queued else \
+            f"publishing stopped ({broke[0]!r})" if broke else "the library went away"
         rest = [(k, why) for k in keys if k not in settled]
         _queue(vault, rest)
         report.queued += rest
+    if broke:  # the keys not published are queued first: nothing is lost
+        raise broke[0]
     return report
 
 
