@@ -73,7 +73,7 @@ def server_cpu_s(server: Any) -> float:
     this is read is counted too)."""
     with connect(server.url(), autocommit=True) as admin:
         backend = int(admin.execute("SELECT pg_backend_pid()").fetchone()[0])
-    postmaster = int(_stat(backend)[1])
+        postmaster = int(_stat(backend)[1])  # read while the backend is still there
     while True:  # again when a backend exited while the others were read
         own = sum(int(v) for v in _stat(postmaster)[11:15])  # utime stime cutime cstime
         total = own

@@ -28,6 +28,8 @@ from vaultd.lab.payload import ChunkRow, Publication
 from vaultd.lab.schema import SCHEMA, add_model, migrate
 from vaultd.lab.search import LibraryFilters, search
 from vaultd.pipeline import publish as pub
+from vaultd.pipeline.library_status import status as library_status
+from vaultd.pipeline.outbox import outbox
 from vaultd.vault import Vault
 
 ATTENTION_TITLE = "Attention Is All You Need"
@@ -358,11 +360,11 @@ def test_unreachable_library_queues_and_publish_drains_the_outbox(
         "url": f"postgresql://alice@/postgres?host={tmp_path}/nowhere&port=1"}})
     warning = pub.publish_after(alice, down, ["vaswani2017attention"])
     assert warning is not None and "queued" in warning
-    assert [k for k, _, _ in pub.outbox(alice)] == ["vaswani2017attention"]
+    assert [k for k, _, _ in outbox(alice)] == ["vaswani2017attention"]
     as_member("alice")  # type: ignore[operator]
     report = pub.retry_outbox(alice, member_settings(server, "alice"))
     assert report is not None and report.queued == []
-    assert pub.outbox(alice) == []
+    assert outbox(alice) == []
 
 
 def test_filtered_vector_search_finds_every_hit_there_is(server: LabServer,
@@ -468,9 +470,9 @@ def test_verify_library_reports_drift_both_ways(
     assert code == 1
     findings = {(f["kind"], f["chunk_id"]) for f in json.loads(out)["findings"]}
     assert findings == {("DRIFT", "p1s1c1"), ("MISSING", "p5s3c1"), ("MISSING", "p6s4c1")}
-    status = pub.status(alice, member_settings(server, "alice"))
-    assert status.behind == ["vaswani2017attention"]
-    assert status.unpublished == ["srivastava2014dropoutn"]
+    st = library_status(alice, member_settings(server, "alice"))
+    assert st.behind == ["vaswani2017attention"]
+    assert st.unpublished == ["srivastava2014dropoutn"]
 
 
 def test_an_ingested_work_is_published_after_compile(server: LabServer, tmp_path: Path,
@@ -602,7 +604,7 @@ def test_a_failure_while_reading_notes_stops_publishing_and_queues_the_rest(
     as_member("alice")  # type: ignore[operator]
     with pytest.raises(RuntimeError, match="a bug"):
         pub.publish_keys(vault, member_settings(server, "alice"), keys)
-    waiting = {k for k, _, _ in pub.outbox(vault)}
+    waiting = {k for k, _, _ in outbox(vault)}
     conn = open_library(server.url("alice"))
     try:
         published = {str(r[0]) for r in conn.execute(

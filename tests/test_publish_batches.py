@@ -13,6 +13,7 @@ from test_index_support import paper
 
 from vaultd.config import default_config_toml, load_settings
 from vaultd.pipeline import publish as pub
+from vaultd.pipeline.publication import LocalVectors
 from vaultd.vault import Vault
 
 
@@ -41,7 +42,7 @@ def test_a_run_of_notes_is_cut_small_large_small(tmp_path: Path) -> None:
               [(f"p1s1c{j}", 1, "Abstract", f"Passage {j} of work {i}.") for j in range(100)])
     settings = load_settings(environ={}, overrides={"index": {"embedding_provider": "none"}})
     report = pub.PublishReport()
-    with pub.LocalVectors(vault) as vectors:
+    with LocalVectors(vault) as vectors:
         sizes = [sum(len(p.chunks) for p in batch) for batch in pub._batches(
             vault, settings, keys, report, vectors, 2, threading.Lock())]
     assert sum(sizes) == 12_000 and report.failed == []

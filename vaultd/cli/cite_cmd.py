@@ -34,7 +34,7 @@ def _library_citation(ctx: click.Context, cite_key: str, style: str,
     from vaultd.lookup import library
 
     # lazy: vaultd.pipeline.publish costs 1084 ms at import (psycopg, sqlite3); only --library needs it
-    from vaultd.pipeline.publish import configured
+    from vaultd.pipeline.publication import configured
 
     a = app(ctx)
     settings = a.settings(a.vault())
@@ -167,7 +167,7 @@ def quote_command(ctx: click.Context, cite_key: str, chunk_id: str, from_library
         from vaultd.lookup import library
 
         # lazy: vaultd.pipeline.publish costs 1084 ms at import (psycopg, sqlite3); only --library needs it
-        from vaultd.pipeline.publish import configured
+        from vaultd.pipeline.publication import configured
 
         conn = open_library(configured(settings))
         try:

@@ -19,6 +19,9 @@ from vaultd.lab import read as lab_read
 from vaultd.lab.connect import connect, failed, open_library, where
 from vaultd.lab.schema import DEFAULT_MODELS, migrate
 from vaultd.pipeline import publish as pub
+from vaultd.pipeline.library_status import status
+from vaultd.pipeline.outbox import outbox
+from vaultd.pipeline.publication import configured
 
 
 @main_group.group("library")
@@ -40,7 +43,7 @@ def _settings(ctx: click.Context) -> Settings:
 
 
 def _url(ctx: click.Context, url: str | None) -> str:
-    return url or pub.configured(_settings(ctx))
+    return url or configured(_settings(ctx))
 
 
 @library_group.command("init")
@@ -156,7 +159,7 @@ def publish_command(ctx: click.Context, cite_keys: tuple[str, ...], everything: 
         if not record_store.exists(vault, key):
             raise InputError(f"no record for cite key {key!r} in this vault: see "
                              "`vaultd search`")
-    keys += [k for k, _, _ in pub.outbox(vault) if k not in keys]
+    keys += [k for k, _, _ in outbox(vault) if k not in keys]
     with progress("publishing", a.quiet) as report:
         done = 0
 
@@ -188,7 +191,7 @@ def status_command(ctx: click.Context, as_json: bool) -> None:
     """What this vault has published to the library and what is behind."""
     a = app(ctx)
     vault = a.vault()
-    st = pub.status(vault, a.settings(vault))
+    st = status(vault, a.settings(vault))
     if as_json:
         emit_json(st.to_json())
         return
@@ -231,7 +234,7 @@ def index_command(ctx: click.Context, seconds: float, as_json: bool) -> None:
 def members_command(ctx: click.Context, as_json: bool) -> None:
     """The members of this vault's group: what each has published."""
     settings = _settings(ctx)
-    conn = open_library(pub.configured(settings))
+    conn = open_library(configured(settings))
     try:
         rows = lab_read.members(conn, settings.library.name)
     finally:

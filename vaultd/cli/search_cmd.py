@@ -114,7 +114,7 @@ def _search_library(settings: Settings, query: str, limit: int, keywords_only: b
     from vaultd.lookup import library
 
     # lazy: vaultd.pipeline.publish costs 1084 ms at import (psycopg, sqlite3); only --library needs it
-    from vaultd.pipeline.publish import configured
+    from vaultd.pipeline.publication import configured
 
     embedder = None if keywords_only else make_embedder(
         settings.index.embedding_provider, settings.index.embedding_model,

@@ -16,7 +16,7 @@ from vaultd.lab import read as lab_read
 from vaultd.lab.connect import failed, open_library
 from vaultd.models import Finding, VerifyReport
 from vaultd.notes.reader import parse_note
-from vaultd.pipeline.publish import configured
+from vaultd.pipeline.publication import configured
 from vaultd.vault import Vault
 
 _REPUBLISH = "run `vaultd library publish {key}`"
