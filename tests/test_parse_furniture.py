@@ -110,3 +110,52 @@ def test_a_floats_continued_on_next_page_note_is_furniture_wherever_it_stands() 
     drop_furniture(pages, [792.0])
     assert [ln.text for ln in pages[0]] == ["Figure 1. Study design of the farm task, in three phases.",
                                             "The study continued on next page count, as the rules said."]
+
+
+def test_a_page_number_between_dashes_is_furniture(tmp_path: Path) -> None:
+    # German and Italian theses print "- 9 -" under the text block, inside the wide band.
+    doc = pymupdf.open()
+    for n in (1, 2, 3):
+        page = doc.new_page(width=595, height=842)
+        page.insert_text((72, 300), BODY.format(n=n), fontname="helv", fontsize=10)
+        page.insert_text((290, 757), f"- {n} -", fontname="helv", fontsize=10)
+    path = tmp_path / "dashes.pdf"
+    doc.save(path)
+    texts = [b.text for b in PyMuPDFParser().parse(path).blocks]
+    assert texts == [BODY.format(n=n) for n in (1, 2, 3)]
+
+
+def _sized(text: str, top: float, page: int, size: float) -> Line:
+    return Line(text=text, bbox=(72.0, top, 72.0 + 0.5 * size * len(text), top + size),
+                size=size, bold=False, block=0, page=page)
+
+
+def _thesis(head: str, heading: str) -> list[list[Line]]:
+    """A short chapter: its heading (14 pt) on page 1, a running head (8 pt) over page 2
+    only — nothing for the repetition rules to see."""
+    return [[_sized(heading, 130.0, 1, 14.0), _sized(BODY.format(n=1), 300.0, 1, 10.0)],
+            [_sized(head, 40.0, 2, 8.0), _sized(BODY.format(n=2), 90.0, 2, 10.0)]]
+
+
+def test_a_running_head_that_repeats_a_heading_is_furniture_on_a_single_page() -> None:
+    for head, heading in (("HOOFDSTUK 2. ONDERZOEKSVRAAG", "2. Onderzoeksvraag"),
+                          ("2.1. HET GEBEUREN", "2.1. Het gebeuren")):
+        pages = _thesis(head, heading)
+        drop_furniture(pages, [842.0, 842.0])
+        assert [ln.text for ln in pages[1]] == [BODY.format(n=2)], head
+        assert pages[0][0].text == heading  # the heading itself stays
+
+
+def test_a_band_line_is_kept_when_no_larger_heading_says_it() -> None:
+    cases = (
+        ("Opening words of a paragraph", "2. Onderzoeksvraag"),  # says no heading
+        ("3:e118; DOI 10.7717/peerj-cs.118", "DOI 10.7717/peerj-cs.118"),  # an identifier
+    )
+    for head, heading in cases:
+        pages = _thesis(head, heading)
+        drop_furniture(pages, [842.0, 842.0])
+        assert pages[1][0].text == head, head
+    same_size = _thesis("2. Onderzoeksvraag", "2. Onderzoeksvraag")
+    same_size[0][0].size = 8.5  # a heading set no larger than the line is no echo of it
+    drop_furniture(same_size, [842.0, 842.0])
+    assert same_size[1][0].text == "2. Onderzoeksvraag"

@@ -638,3 +638,31 @@ def test_a_numbered_heading_set_in_two_fonts_is_no_run_in_lead() -> None:
                                 (BODY, 10.0, False))
     pages[0][1] = replace(pages[0][1], mixed=True)
     assert build_blocks(pages, infos, "pymupdf")[1].type == "paragraph"
+
+
+def _hung(text: str, left: float, y: float, block: int, right: float = 524.0) -> Line:
+    return Line(text=text, bbox=(left, y, right, y + 12.0), size=12.0, bold=False,
+                block=block, page=1)
+
+
+def test_a_list_item_goes_on_in_its_next_line_even_when_that_line_opens_with_a_capital() -> None:
+    # German capitalises nouns: an item's line set as a text block of its own (MuPDF split
+    # the item where each line's font was scaled a little differently) opens with one.
+    pages = [[
+        _hung("• Dies hier ist ein Blindtext zum Testen von Textausgaben. Wer diesen Text", 117.0, 379.0, 0),
+        _hung("liest, ist selbst schuld. Ein Blindtext bietet mir wichtige", 128.5, 397.0, 1),
+        _hung("Informationen. An ihm messe ich die Lesbarkeit einer Schrift.", 128.5, 415.0, 2, 400.0),
+        _hung("Nach der Liste beginnt ein neuer Absatz am linken Rand der Spalte, wie immer.", 117.0, 445.0, 3),
+    ]]
+    blocks = build_blocks(pages, [_info(1)], "pymupdf")
+    assert [(b.type, b.text.split()[-1]) for b in blocks] == [("list", "Schrift."), ("paragraph", "immer.")]
+
+
+def test_a_paragraph_after_a_list_item_that_ended_its_sentence_stays_apart() -> None:
+    pages = [[
+        _hung("• Assess the trustworthiness of the synthesis – Assess the trustworthiness of", 117.0, 379.0, 0),
+        _hung("the interpretations leading up to the synthesis and its many parts here.", 128.5, 397.0, 1),
+        _hung("Note that thematic analysis was invented for the analysis of a body of work.", 128.5, 415.0, 2),
+    ]]
+    blocks = build_blocks(pages, [_info(1)], "pymupdf")
+    assert [b.type for b in blocks] == ["list", "paragraph"]

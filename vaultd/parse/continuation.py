@@ -204,22 +204,28 @@ def next_line(prev: Para, cur: Para) -> bool:
     right edge, ``FULL_LINE_EMS`` wide at least) that ends no sentence, both in the same
     weight. A new paragraph is set apart by its indent or a wider gap, and a full line
     never ends one. After a ``:``, or when ``cur`` was typed a formula (``+0.81ºC ± 0.28
-    SD; …``), ``cur``'s line must be a full one too: a display formula is not."""
-    if prev.type != "paragraph" or cur.type not in ("paragraph", "equation"):
+    SD; …``), ``cur``'s line must be a full one too: a display formula is not. A list
+    item of two lines or more goes on the same way, at the left edge of its lines after
+    the first (a German item's ``… bietet mir wichtige`` | ``Informationen. An ihm …``,
+    whose next line opens with a noun's capital)."""
+    item = prev.type == "list"  # a list item's lines hang under its text, not its mark
+    if not (prev.type == "paragraph" or (item and len(prev.lines) >= 2)) \
+            or cur.type not in ("paragraph", "equation"):
         return False
     tail = prev.text.rstrip()
     colon = tail.endswith(":")
     ends = tail.endswith(SENT_END) and not abbreviation_goes_on(tail, cur.text)
-    stops = ends and (cur.type == "equation" or not colon) and not _flush_sentence(prev, cur)
+    stops = ends and (item or ((cur.type == "equation" or not colon) and not _flush_sentence(prev, cur)))
     if stops or _NOTE_END_RE.search(tail):
         return False
     full_next = cur.type == "equation" or colon  # (a display formula is no full line)
     last, first = prev.lines[-1], cur.lines[0]
     em = max(last.size, 1.0)
     right = max(max(ln.bbox[2] for ln in prev.lines), max(ln.bbox[2] for ln in cur.lines))
-    left = min(ln.bbox[0] for ln in prev.lines)  # (a first line alone may be indented)
+    # (a first line alone may be indented; an item's first line starts with its mark)
+    left = min(ln.bbox[0] for ln in (prev.lines[1:] if item else prev.lines))
     return (last.page == first.page and abs(last.size - first.size) <= 0.5 and last.bold == first.bold
-            and left - 2.0 * em <= first.bbox[0] <= left + 2.0
+            and left - (2.0 if item else 2.0 * em) <= first.bbox[0] <= left + 2.0
             and -0.5 <= first.bbox[1] - last.bbox[3] <= max(NEXT_LINE_GAP * em, _pitch_gap(prev) + 0.1 * em)
             and last.bbox[2] >= right - em and last.bbox[2] - last.bbox[0] >= FULL_LINE_EMS * em
             and (not full_next or first.bbox[2] - first.bbox[0] >= FULL_LINE_EMS * em))

@@ -17,7 +17,10 @@ from vaultd.parse.paras import Line
 MARGIN_FRACTION = 0.085
 #: How far in a line repeated at the same height on several pages still counts as furniture.
 WIDE_MARGIN_FRACTION = 0.12
-_PAGE_NUMBER_RE = re.compile(r"^(page\s+)?(\d{1,4}|[ivxlcdm]{1,6})(\s*(of|/)\s*\d+)?$", re.I)
+#: A bare page number: ``12``, ``xii``, ``Page 3 of 9``, ``3/9``, and between dashes
+#: (``- 9 -``, ``— 12 —``: German and Italian theses, many report classes).
+_PAGE_NUMBER_RE = re.compile(
+    r"^(?:[-–—]\s*)?(page\s+)?(\d{1,4}|[ivxlcdm]{1,6})(\s*(of|/)\s*\d+)?(?:\s*[-–—])?$", re.I)
 #: A float's note that it goes on overleaf (eLife's ``Figure 1 continued on next page``,
 #: Cell Press's ``(legend continued on next page)``), wherever on the page it stands.
 _CONTINUED_RE = re.compile(
@@ -88,6 +91,56 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
                 continue
             keep.append(ln)
         pages[i] = keep
+    drop_echoed_headings(pages, heights)
+
+
+#: How much larger than a running head the heading it repeats is set.
+ECHO_SIZE = 1.15
+#: Fewest letters and digits a running head needs to be matched with a heading.
+ECHO_MIN_CHARS = 6
+
+
+def _alnum(text: str) -> str:
+    return "".join(c for c in text.casefold() if c.isalnum())
+
+
+def _wordy(key: str) -> bool:
+    """Mostly letters, as a heading's words are (not an identifier: PeerJ's page-1 ``DOI
+    10.7717/peerj-cs.118`` is repeated at the foot of its how-to-cite box)."""
+    return sum(c.isalpha() for c in key) >= 0.6 * len(key)
+
+
+def drop_echoed_headings(pages: list[list[Line]], heights: list[float]) -> None:
+    """Remove, in place, running heads that repeat a heading of the document: the
+    outermost line of a page's top or bottom band whose letters and digits are (or end
+    with) those of a line set at least ``ECHO_SIZE`` times larger elsewhere in it
+    (a thesis's ``HOOFDSTUK 2. ONDERZOEKSVRAAG`` over heading ``2. Onderzoeksvraag``,
+    ``2.1. HET GEBEUREN`` over ``2.1. Het gebeuren``). Such a head stands on only the
+    pages of one chapter or section — a short one has one or two — so the repetition
+    ``drop_furniture`` looks for may not be there."""
+    big: dict[str, float] = {}  # key of every line not in a band → the largest size
+    candidates: list[tuple[int, Line, str]] = []
+    for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
+        for ln in lines:
+            key = _alnum(ln.text)
+            if len(key) < ECHO_MIN_CHARS:
+                continue
+            if _in_band(ln, h) and _outermost(ln, lines, h):
+                candidates.append((i, ln, key))
+            elif ln.size > big.get(key, 0.0) and _wordy(key):
+                big[key] = ln.size
+    if not candidates or not big:
+        return
+    dropped: set[int] = set()
+    for _, ln, key in candidates:
+        least = ln.size * ECHO_SIZE
+        if big.get(key, 0.0) >= least or any(
+                key.endswith(other) and size >= least and len(other) >= ECHO_MIN_CHARS
+                for other, size in big.items()):
+            dropped.add(id(ln))
+    if dropped:
+        for i, lines in enumerate(pages):
+            pages[i] = [ln for ln in lines if id(ln) not in dropped]
 
 
 #: Fewest letters a line needs to be matched loosely (shorter lines must repeat exactly).

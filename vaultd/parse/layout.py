@@ -179,7 +179,11 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    authors' addresses under ``Affiliation:``, are front matter wherever they stand; a
 #:    table set without any rule is read from its rows of cells set apart under (or over)
 #:    its caption (``vaultd.parse.aligned_tables``).
-LAYOUT_VERSION = 21
+#: 22: a page number between dashes (``- 9 -``) is furniture; so is a running head that
+#:    repeats a heading set larger elsewhere (a thesis's ``HOOFDSTUK 2. ONDERZOEKSVRAAG``
+#:    over a short chapter's one page); a list item goes on in its next line set as a
+#:    block of its own, at its lines' left edge, though that line opens with a capital.
+LAYOUT_VERSION = 22
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {
