@@ -1,6 +1,6 @@
 """Floors under the compile-eval scores (bench/compile_eval.py, docs/compile-eval.md) on the
-open set (../shared/fixtures/pdfs-eval, 10 papers) and on eval/quotes (12 unseen papers of
-new kinds), at what layout 20 reaches: a parser change that costs a present passage, lets
+open set (../shared/fixtures/pdfs-eval, 10 papers) and on eval/quotes (21 unseen papers of
+new kinds; batch 4's six with floors of their own), at what layout 22 reaches: a parser change that costs a present passage, lets
 a furniture string into a paragraph, breaks the reading order, a box or a section, or loses
 verbatim paragraphs fails here.
 
@@ -47,7 +47,15 @@ QUOTES = Path(__file__).resolve().parents[1] / "eval" / "quotes"
 FLOORS: dict[str, dict[str, float]] = {
     "open": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.97, "absent": 0},
     "quotes": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.932, "absent": 0},
+    # eval/quotes' batch 4 (layout 22), scored before any change for it and kept apart
+    # until its failures are worked on (docs/compile-eval.md, "Batch 4"): present 27/36,
+    # box pieces 25/38, sections 17/21, seven furniture strings in paragraphs
+    "batch4": {"present": 0.75, "order": 1.0, "pieces": 0.65, "sections": 0.8, "verbatim": 0.95,
+               "absent": 7},
 }
+#: eval/quotes' batch 4 papers (file-name prefixes): an AIAA paper, an APA manuscript,
+#: Elsevier's CAS double-column sample, Philosophers' Imprint, PracTeX, Quantum.
+BATCH4 = ("aiaa_", "apa7_", "elsevier_cas_", "philosophers_", "practex_", "quantum_")
 #: The papers (file-name prefixes) whose paragraphs the verbatim floor is taken over.
 VERBATIM_PAPERS = ("iop", "scielo", "wiley", "aas", "elsevier", "springer")
 
@@ -86,9 +94,10 @@ def _root(name: str, fixtures_dir: Path) -> Path:
     return fixtures_dir / "pdfs-eval" if name == "open" else QUOTES
 
 
-@pytest.mark.parametrize("name", ["open", "quotes"])
+@pytest.mark.parametrize("name", ["open", "quotes", "batch4"])
 def test_compile_eval_scores_stay_at_their_floors(name: str, fixtures_dir: Path) -> None:
-    scores = _set_scores(_root(name, fixtures_dir))
+    scores = [s for s in _set_scores(_root(name, fixtures_dir))
+              if name == "open" or s.stem.startswith(BATCH4) == (name == "batch4")]
     floors = FLOORS[name]
     for figure in ("present", "order", "pieces", "sections", "verbatim"):
         got, of = sum(getattr(s, figure)[0] for s in scores), sum(getattr(s, figure)[1] for s in scores)

@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from vaultd.parse.paras import Line, PageInfo
+from vaultd.parse.continuation import is_scrap
 from vaultd.parse.structure import build_blocks
 
 
@@ -666,3 +667,38 @@ def test_a_paragraph_after_a_list_item_that_ended_its_sentence_stays_apart() -> 
     ]]
     blocks = build_blocks(pages, [_info(1)], "pymupdf")
     assert [b.type for b in blocks] == ["list", "paragraph"]
+
+
+def test_an_appendix_after_the_references_is_body_text_again() -> None:
+    # APA sets "Appendix A" centred in the body's size and weight: nothing but its words
+    # says the bibliography has ended.
+    pages = [[
+        _line("References", 80.0, 1, 0),
+        _line("Shotton, M. A. (1989). Computer addiction? A study of computer dependency.", 105.0, 1, 1),
+        _line("Appendix A", 300.0, 1, 2),
+        _line("As shown in Figure A1, these results are impressive and hold for all pairs.", 330.0, 1, 3),
+    ]]
+    kinds = [(b.type, b.text.split()[0]) for b in build_blocks(pages, [_info(1)], "pymupdf")]
+    assert ("reference", "Shotton,") in kinds
+    assert ("paragraph", "As") in kinds and ("reference", "As") not in kinds
+
+
+def test_an_entry_with_a_half_inch_hanging_indent_stays_one_entry_line_by_line() -> None:
+    # Double-spaced APA references: each line a block of its own, continuation lines set
+    # in by half an inch (36 pt).
+    def at(text: str, left: float, y: float, block: int) -> Line:
+        return Line(text=text, bbox=(left, y, 520.0, y + 12.0), size=12.0, bold=False,
+                    block=block, page=1)
+    pages = [[
+        at("References", 275.0, 78.0, 0),
+        at("Lassen, S. R., Steele, M. M., & Sailor, W. (2006). The relationship of school-wide", 72.0, 105.0, 1),
+        at("behavior support to academic achievement in an urban middle school.", 108.0, 129.0, 2),
+        at("Shotton, M. A. (1989). Computer addiction? A study of computer dependency.", 72.0, 176.0, 3),
+    ]]
+    refs = [b.text for b in build_blocks(pages, [_info(1)], "pymupdf") if b.type == "reference"]
+    assert len(refs) == 2 and refs[0].endswith("urban middle school.")
+
+
+def test_a_plots_markers_drawn_as_letters_are_no_paragraph() -> None:
+    assert all(is_scrap(t) for t in ("GG", "G G", "GGGG", "d", ", 0", "2 1"))
+    assert not any(is_scrap(t) for t in ("Ee is small", "an", "OK", "Fig"))

@@ -173,11 +173,12 @@ _INDEX_LEAD_RE = re.compile(r"\d{1,2} +[a-z]")
 
 
 def is_scrap(text: str) -> bool:
-    """A few symbols without a word of two letters (``d``, ``, 0``, ``2 1``), which no
-    sentence has on its own: the pieces of a display formula MuPDF set as blocks."""
+    """A few symbols without a word of two different letters (``d``, ``, 0``, ``2 1``), which
+    no sentence has on its own: the pieces of a display formula MuPDF set as blocks, a
+    plot's markers drawn as letters (``GG``, ``G G``)."""
     chars = "".join(text.split())
     return 0 < len(chars) <= FRAGMENT_MAX and not any(
-        sum(map(str.isalpha, word)) >= 2 for word in text.split())
+        len({c for c in word.casefold() if c.isalpha()}) >= 2 for word in text.split())
 
 
 def sentence_start(prev: Para, cur: Para) -> bool:
@@ -227,7 +228,8 @@ def next_line(prev: Para, cur: Para) -> bool:
     return (last.page == first.page and abs(last.size - first.size) <= 0.5 and last.bold == first.bold
             and left - (2.0 if item else 2.0 * em) <= first.bbox[0] <= left + 2.0
             and -0.5 <= first.bbox[1] - last.bbox[3] <= max(NEXT_LINE_GAP * em, _pitch_gap(prev) + 0.1 * em)
-            and last.bbox[2] >= right - em and last.bbox[2] - last.bbox[0] >= FULL_LINE_EMS * em
+            and (last.bbox[2] >= right - em or _ragged_indented(prev, em))
+            and last.bbox[2] - last.bbox[0] >= FULL_LINE_EMS * em
             and (not full_next or first.bbox[2] - first.bbox[0] >= FULL_LINE_EMS * em))
 
 
@@ -242,7 +244,8 @@ def _pitch_gap(para: Para) -> float:
 
 def _flush_sentence(prev: Para, cur: Para) -> bool:
     """A new sentence on the next line of a paragraph set one line a block (elsarticle, a
-    thesis): ``prev``'s last piece has two lines or more, the last as full as the widest,
+    thesis): ``prev``'s last piece has two lines or more, the last as full as the widest
+    (or, set ragged right with its first line indented, as short as it likes),
     and ``cur``, a paragraph, starts no further in than they do (a new paragraph's first
     line is indented, or follows a short line), as a block's lines are told apart
     (``_split_group``); ``next_line`` asks the rest (under it at the line pitch)."""
@@ -251,8 +254,28 @@ def _flush_sentence(prev: Para, cur: Para) -> bool:
     last = prev.lines[-1]
     piece = [ln for ln in prev.lines if ln.page == last.page]
     em = max(last.size, 1.0)
-    return len(piece) >= 2 and last.bbox[2] >= max(ln.bbox[2] for ln in piece) - em \
+    return len(piece) >= 2 \
+        and (last.bbox[2] >= max(ln.bbox[2] for ln in piece) - em or _ragged_indented(prev, em)) \
         and cur.lines[0].bbox[0] <= min(ln.bbox[0] for ln in piece) + INDENT_EMS * em
+
+
+#: How far apart (ems) the right ends of a paragraph's full lines stand when it is set
+#: ragged right (a justified paragraph's agree to a fraction of one).
+RAGGED_EMS = 1.5
+
+
+def _ragged_indented(para: Para, em: float) -> bool:
+    """Whether ``para`` is set ragged right with its first line indented (an APA
+    manuscript): there a line that ends a sentence short of the margin ends no paragraph,
+    only the next line's indent does. Three lines on its first page at least: the first
+    indented ``INDENT_EMS`` against the others, the right ends of all but the last
+    ``RAGGED_EMS`` apart or more."""
+    lines = [ln for ln in para.lines if ln.page == para.lines[0].page]
+    if len(lines) < 3:
+        return False
+    indented = lines[0].bbox[0] >= min(ln.bbox[0] for ln in lines[1:]) + INDENT_EMS * em
+    rights = [ln.bbox[2] for ln in lines[:-1]]
+    return indented and max(rights) - min(rights) >= RAGGED_EMS * em
 
 
 #: A sentence's end with a note's mark after it (``evolvability.3``, ``interviews.33``).

@@ -182,7 +182,11 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #: 22: a page number between dashes (``- 9 -``) is furniture; so is a running head that
 #:    repeats a heading set larger elsewhere (a thesis's ``HOOFDSTUK 2. ONDERZOEKSVRAAG``
 #:    over a short chapter's one page); a list item goes on in its next line set as a
-#:    block of its own, at its lines' left edge, though that line opens with a capital.
+#:    block of its own, at its lines' left edge, though that line opens with a capital;
+#:    an appendix or supplement line after the bibliography ends it; reference entries
+#:    hang up to 40 pt (APA's half inch); a paragraph set ragged right with its first
+#:    line indented goes on past a line that ends a sentence short of the margin; a
+#:    plot's markers drawn as letters (``GG``) are scraps, no paragraph.
 LAYOUT_VERSION = 22
 
 # Spacing accent → combining mark.

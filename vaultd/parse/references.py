@@ -46,8 +46,26 @@ def refs_of(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-#: How far right of an entry's first line (points) its continuation lines may be indented.
-HANGING_MAX = 30.0
+#: How far right of an entry's first line (points) its continuation lines may be indented
+#: (APA's and Chicago's half inch, 36 pt, included).
+HANGING_MAX = 40.0
+
+#: What opens the back matter after a bibliography: an appendix or supplement, set as a
+#: line of its own (APA's ``Appendix A`` in the body's size and weight, which nothing else
+#: marks as a heading; a larger one is typed a heading and ends the list already).
+_BACK_MATTER_RE = re.compile(
+    r"^(?:[A-Z]\.?\s+)?(?:appendix|appendices|online appendix|supplementary\s+(?:materials?|"
+    r"information|data|methods)|supporting\s+information|anhang|annexe?s?|ap[ée]ndices?|anexos?)"
+    r"\b(?:\s+[A-Z0-9]{1,3}\b)?[.:]?(?:\s+\S.*)?$", re.I)
+
+
+def ends_references(group: list[Line]) -> bool:
+    """Whether ``group`` opens the back matter after the bibliography: its first line a
+    short ``_BACK_MATTER_RE`` line (six words at most, no sentence: an entry never opens
+    so)."""
+    head = group[0].text.strip()
+    return len(head.split()) <= 6 and not head.endswith((".", ",")) \
+        and bool(_BACK_MATTER_RE.match(head))
 
 
 def column_lefts(lines: list[Line], width: float) -> tuple[float, float]:

@@ -63,7 +63,7 @@ from vaultd.parse.paras import (
     append_piece,
 )
 from vaultd.parse.reading_order import caseless_runs, order_page
-from vaultd.parse.references import add_references, column_lefts
+from vaultd.parse.references import add_references, column_lefts, ends_references
 from vaultd.parse.resume import resumed
 from vaultd.parse.scan_text import drop_scan_labels, is_label
 from vaultd.parse.textlayer import mis_mapped, prose_words, unreliable
@@ -147,6 +147,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 paras.append(Para("heading", [head], head.text.strip(),
                                    [(head.page, head.text.strip())], heading_number(head.text), [1]))
                 in_refs, group = True, group[1:]
+            if in_refs and ends_references(group):
+                in_refs = False  # an appendix after the bibliography is read as body text
             if in_refs:
                 in_refs = add_references(group, paras, body, column_lefts(lines, info.width),
                                           info.width)
