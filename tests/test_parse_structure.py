@@ -702,3 +702,12 @@ def test_an_entry_with_a_half_inch_hanging_indent_stays_one_entry_line_by_line()
 def test_a_plots_markers_drawn_as_letters_are_no_paragraph() -> None:
     assert all(is_scrap(t) for t in ("GG", "G G", "GGGG", "d", ", 0", "2 1"))
     assert not any(is_scrap(t) for t in ("Ee is small", "an", "OK", "Fig"))
+
+
+def test_a_sentence_goes_on_past_a_page_break_into_a_word_in_quotation_marks() -> None:
+    pages = [[_line("subfigures can be compared to one another, as these are called", 700.0, 1, 0)],
+             [_line("“small multiples” by Tufte, and many papers use them.", 80.0, 2, 0)]]
+    blocks = build_blocks(pages, [_info(1), _info(2)], "pymupdf")
+    assert [b.text for b in blocks] == [
+        "subfigures can be compared to one another, as these are called "
+        "“small multiples” by Tufte, and many papers use them."]

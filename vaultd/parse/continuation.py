@@ -45,7 +45,15 @@ def continues(prev: Para, cur: Para) -> bool:
         return True
     if _sentence_goes_on(prev, cur, tail):
         return True
-    return first.islower() or (first in ",;)" and first != "") or bool(_INDEX_LEAD_RE.match(cur.text))
+    # a word in quotation marks goes on as the word would (``These are called`` | a
+    # full-width figure | ``“small multiples” by Tufte.``)
+    quoted = cur.text.lstrip(_OPENING_QUOTES)[:1] if first in _OPENING_QUOTES else ""
+    return first.islower() or quoted.islower() or (first in ",;)" and first != "") \
+        or bool(_INDEX_LEAD_RE.match(cur.text))
+
+
+#: Opening quotation marks a sentence's next word may start with.
+_OPENING_QUOTES = "“‘«„\"'"
 
 
 #: Abbreviations that end no sentence before what follows them: ``et al.`` before a year,

@@ -178,11 +178,21 @@ def is_title_note(text: str, above: Iterable[str]) -> bool:
         and any(text[0] in t for t in above)
 
 
+#: A numbered section heading whose words could pass for an initial and a name.
+_SECTION_HEAD_RE = re.compile(
+    r"^(?:[IVX]{1,4}|\d{1,2}|[A-H])\.\s+(?:introduction|background|motivation|methods?|"
+    r"materials|results|discussion|conclusions?|summary|nomenclature|overview|preliminaries|"
+    r"evaluation|experiments?|implementation|analysis|applications?|appendix|acknowledge?ments?)$",
+    re.IGNORECASE)
+
+
 def is_byline(text: str) -> bool:
     """Whether a first-page line is a list of authors' names (``Keng-Wit Lim and José E.
     Andrade*,†``, ``R. Verfürth``): every word a capitalised name, an initial or a
     particle (``and``, ``van``), at least two names, and an affiliation mark or an
     initial among them (so that ``Results and Discussion`` is no byline)."""
+    if _SECTION_HEAD_RE.match(text.strip()):
+        return False  # ``I. Introduction``: a numbered section, not ``I. Newton``
     words = text.replace(",", " ").split()
     names = marked = 0
     for word in words:

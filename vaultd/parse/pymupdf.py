@@ -14,6 +14,7 @@ from typing import Any
 from vaultd.errors import ParseError
 from vaultd.parse.base import Box, ParsedDocument, ProgressFn
 from vaultd.parse.classify import is_figure_caption
+from vaultd.parse.dropcaps import join_drop_caps
 from vaultd.parse.figures import figure_text, graphics_rects
 from vaultd.parse.folio_bands import band_lines, dict_lines, document_evidence
 from vaultd.parse.folios import BandLine
@@ -206,7 +207,9 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
 def _finish_page(lines: list[Line], edges: Edges) -> list[Line]:
     """A page's lines as read (``_read_page``) → its printed lines: margin notes set
     apart (before one is merged into the line on its baseline), the pieces of a line
-    MuPDF split put together, lines drawn twice read once."""
+    MuPDF split put together, lines drawn twice read once, a dropped capital put back in
+    front of its word."""
+    lines = join_drop_caps(lines)
     mark_margin_notes(lines, edges)
     return _drop_doubles(_merge_same_baseline(lines))
 

@@ -1,0 +1,42 @@
+"""Dropped capitals read back into their word (IEEE's and AIAA's first paragraphs)."""
+
+from __future__ import annotations
+
+from vaultd.parse.dropcaps import join_drop_caps
+from vaultd.parse.front import is_byline
+from vaultd.parse.paras import Line
+
+
+def _ln(text: str, bbox: tuple[float, float, float, float], size: float = 10.0) -> Line:
+    return Line(text=text, bbox=bbox, size=size, bold=False, block=0, page=1)
+
+
+def test_a_dropped_capital_goes_back_in_front_of_its_word_and_its_lines_move_out() -> None:
+    lines = [
+        _ln("T", (72.0, 510.6, 88.6, 535.4), size=24.8),
+        _ln("his is an example of a dropped capital letter at the beginning", (88.5, 508.1, 540.0, 520.7)),
+        _ln("of a paragraph, whose second line is set in beside the letter", (88.5, 522.0, 540.0, 533.0)),
+        _ln("and whose third line is not.", (72.0, 535.0, 300.0, 546.0)),
+    ]
+    out = join_drop_caps(lines)
+    assert [ln.text for ln in out] == [
+        "This is an example of a dropped capital letter at the beginning",
+        "of a paragraph, whose second line is set in beside the letter",
+        "and whose third line is not.",
+    ]
+    assert [ln.bbox[0] for ln in out] == [72.0, 72.0, 72.0]
+
+
+def test_a_single_capital_that_is_no_dropped_one_stays() -> None:
+    for lines in (
+        # a table's cell letter in the text's size, beside a lowercase line
+        [_ln("A", (72.0, 100.0, 80.0, 110.0)), _ln("nother column of the table", (82.0, 100.0, 300.0, 110.0))],
+        # a large letter beside a line that opens with a capital: a label, not a word's start
+        [_ln("B", (72.0, 100.0, 90.0, 125.0), size=24.0), _ln("Results of the second run", (92.0, 100.0, 300.0, 110.0))],
+    ):
+        assert join_drop_caps(lines) == lines
+
+
+def test_a_numbered_section_is_no_byline_but_initials_and_names_are() -> None:
+    assert not is_byline("I. Introduction") and not is_byline("A. Background")
+    assert is_byline("I. Newton and J. Smith") and is_byline("A. Smith, B. Jones")
