@@ -1,9 +1,12 @@
-"""Dropped capitals read back into their word (IEEE's and AIAA's first paragraphs)."""
+"""First-page repairs found on unseen papers (eval/quotes batch 4): dropped capitals read
+back into their word, numbered sections that look like bylines, contact footnotes, math
+letters MuPDF cut to Hangul."""
 
 from __future__ import annotations
 
 from vaultd.parse.dropcaps import join_drop_caps
-from vaultd.parse.front import is_byline
+from vaultd.parse.front import is_byline, is_front_matter
+from vaultd.parse.glyphs import scan_spans
 from vaultd.parse.paras import Line
 
 
@@ -40,3 +43,19 @@ def test_a_single_capital_that_is_no_dropped_one_stays() -> None:
 def test_a_numbered_section_is_no_byline_but_initials_and_names_are() -> None:
     assert not is_byline("I. Introduction") and not is_byline("A. Background")
     assert is_byline("I. Newton and J. Smith") and is_byline("A. Smith, B. Jones")
+
+
+def test_authors_addresses_and_orcids_in_a_footnote_are_front_matter() -> None:
+    assert is_front_matter("jkk@example.in (J.K. Krishnan); wjh@example.org (W. J. Hansen)", at_edge=False)
+    assert is_front_matter("orcid(s): 0000-0001-0000-0000 (J.K. Krishnan)", at_edge=False)
+    assert not is_front_matter("Write to a@b.org or c@d.org with your questions about the data.",
+                               at_edge=False)
+
+
+def test_math_letters_mupdf_cut_to_hangul_are_read_as_math_letters() -> None:
+    span = {"text": " 푎푏", "font": "STIXMath-Italic", "alpha": 255, "size": 10.0, "flags": 0}
+    korean = {"text": "한국어", "font": "NanumGothic", "alpha": 255, "size": 10.0, "flags": 0}
+    data = {"blocks": [{"lines": [{"spans": [span, korean]}]}]}
+    scan_spans(data)
+    assert span["text"] == " \U0001d44e\U0001d44f"  # 𝑎𝑏, as poppler reads them
+    assert korean["text"] == "한국어"

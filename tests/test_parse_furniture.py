@@ -159,3 +159,10 @@ def test_a_band_line_is_kept_when_no_larger_heading_says_it() -> None:
     same_size[0][0].size = 8.5  # a heading set no larger than the line is no echo of it
     drop_furniture(same_size, [842.0, 842.0])
     assert same_size[1][0].text == "2. Onderzoeksvraag"
+
+
+def test_a_footer_ending_in_page_n_of_m_is_furniture_on_a_single_page() -> None:
+    pages = [[_line("Body text of a one-page excerpt that goes on for a while here.", 300.0, 1),
+              _line("J.K. Krishnan et al.: Preprint submitted to Elsevier Page 1 of 3", 830.0, 1)]]
+    drop_furniture(pages, [842.0])
+    assert [ln.text for ln in pages[0]] == ["Body text of a one-page excerpt that goes on for a while here."]

@@ -711,3 +711,28 @@ def test_a_sentence_goes_on_past_a_page_break_into_a_word_in_quotation_marks() -
     assert [b.text for b in blocks] == [
         "subfigures can be compared to one another, as these are called "
         "“small multiples” by Tufte, and many papers use them."]
+
+
+def test_a_line_holding_a_url_in_a_smaller_typewriter_face_stays_in_its_paragraph() -> None:
+    def at(text: str, y: float, size: float, font: str, mixed: bool) -> Line:
+        return Line(text=text, bbox=(256.0, y, 493.0, y + 10.0), size=size, bold=False, block=0,
+                    page=1, font=font, mixed=mixed)
+    pages = [[
+        at("The package is available at the author resources page", 311.0, 10.0, "CharisSIL", False),
+        at("at Elsevier (http://www.elsevier.com/locate/latex). The", 323.0, 8.5, "Inconsolatazi4-Regular", True),
+        at("class may be moved or copied to a place, usually the one", 335.0, 10.0, "CharisSIL", False),
+    ]]
+    blocks = build_blocks(pages, [_info(1)], "pymupdf")
+    assert [b.type for b in blocks] == ["paragraph"]
+
+
+def test_a_numbered_enumeration_goes_on_with_its_next_number_in_the_next_column() -> None:
+    def at(text: str, x: float, y: float) -> Line:
+        return Line(text=text, bbox=(x, y, x + 220.0, y + 10.0), size=10.0, bold=False, block=0, page=1)
+    pages = [[
+        at("1. natbib.sty for citation processing; 2. geometry.sty for margin", 12.0, 442.0),
+        at("settings; 3. fleqn.clo for left aligned equations;", 12.0, 454.0),
+        at("4. graphicx.sty for graphics inclusion; 5. hyperref.sty optional", 267.0, 196.0),
+    ]]
+    texts = [b.text for b in build_blocks(pages, [_info(1)], "pymupdf")]
+    assert any("3. fleqn.clo for left aligned equations; 4. graphicx.sty" in t for t in texts)

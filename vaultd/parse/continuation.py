@@ -45,11 +45,28 @@ def continues(prev: Para, cur: Para) -> bool:
         return True
     if _sentence_goes_on(prev, cur, tail):
         return True
+    if _next_item(prev, cur):
+        return True
     # a word in quotation marks goes on as the word would (``These are called`` | a
     # full-width figure | ``“small multiples” by Tufte.``)
     quoted = cur.text.lstrip(_OPENING_QUOTES)[:1] if first in _OPENING_QUOTES else ""
     return first.islower() or quoted.islower() or (first in ",;)" and first != "") \
         or bool(_INDEX_LEAD_RE.match(cur.text))
+
+
+_NUMBERED_RE = re.compile(r"(?:^|\s)(\d{1,2})[.)]\s")
+
+
+def _next_item(prev: Para, cur: Para) -> bool:
+    """A numbered enumeration run on in one paragraph going on at the next column's or
+    page's top with its next number (Elsevier's ``… 3. fleqn.clo for left aligned
+    equations;`` | ``4. graphicx.sty for graphics inclusion; …``, footnotes between)."""
+    last, head = prev.lines[-1], cur.lines[0]
+    if not (head.page > last.page or head.bbox[1] < last.bbox[1]):
+        return False
+    numbers = _NUMBERED_RE.findall(prev.text)
+    start = _NUMBERED_RE.match(cur.text)
+    return len(numbers) >= 2 and start is not None and int(start.group(1)) == int(numbers[-1]) + 1
 
 
 #: Opening quotation marks a sentence's next word may start with.

@@ -34,6 +34,7 @@ _START_RE = re.compile(
       | (?:date|received|accepted|revised|submitted|published(?:\s+online)?|available\s+online|
          first\s+published|online\s+publication\s+date|recebido|aceito|publicado)\b\s*:?\s*
          (?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|in\s+revised)
+      | orcid(?:s|\(s\))?\s*:
       | (?:citation|editor|academic\s+editor|handling\s+editor|edited\s+by|reviewed\s+by|
          specialty\s+section|funding|competing\s+interests?|abbreviations|conflicts?\s+of\s+interest|
          data\s+availability(?:\s+statement)?|correspondence(?:\s+to)?|corresponding\s+author|
@@ -99,6 +100,9 @@ _ID_RE = re.compile(
     r"|\bissn\b|\be-?mails?\s*:",
     re.IGNORECASE,
 )
+#: An e-mail address, and a parenthesised aside (the name an address belongs to).
+_EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_PARENS_RE = re.compile(r"\([^()]*\)")
 #: A word of running prose: four or more letters.
 _WORD_RE = re.compile(r"[^\W\d_]{4,}")
 
@@ -149,6 +153,9 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
         return True  # "† Yujie Hua, Xikang Fan and Mengshi Yang contributed equally to this work."
     if _EDITORS_RE.fullmatch(body):
         return True  # CACM's department editors: "S. L. Graham, R. L. Rivest Editors"
+    if len(_EMAIL_RE.findall(body)) >= 2 and not _WORD_RE.findall(
+            _PARENS_RE.sub(" ", _EMAIL_RE.sub(" ", body))):
+        return True  # "jkk@example.in (J.K. Krishnan); wjh@example.org (W. J. Hansen)"
     if not at_edge or len(body) > BANNER_MAX:
         return False
     if small and _COPYRIGHT_RE.search(body):

@@ -21,6 +21,9 @@ WIDE_MARGIN_FRACTION = 0.12
 #: (``- 9 -``, ``— 12 —``: German and Italian theses, many report classes).
 _PAGE_NUMBER_RE = re.compile(
     r"^(?:[-–—]\s*)?(page\s+)?(\d{1,4}|[ivxlcdm]{1,6})(\s*(of|/)\s*\d+)?(?:\s*[-–—])?$", re.I)
+#: A footer that ends with the page's number of the document's (``… Preprint submitted to
+#: Elsevier Page 1 of 3``): furniture on a page of its own too, where nothing repeats.
+_PAGE_OF_RE = re.compile(r"\bpage\s+\d{1,4}\s+of\s+\d{1,4}$", re.I)
 #: A float's note that it goes on overleaf (eLife's ``Figure 1 continued on next page``,
 #: Cell Press's ``(legend continued on next page)``), wherever on the page it stands.
 _CONTINUED_RE = re.compile(
@@ -81,7 +84,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
                 keep.append(ln)
                 continue
             if band and (
-                _PAGE_NUMBER_RE.match(text) or (multi and seen[key] >= 2)
+                _PAGE_NUMBER_RE.match(text) or _PAGE_OF_RE.search(text) or (multi and seen[key] >= 2)
                 or (multi and _repeats_nearly(_letters(text), letters, i))
             ):
                 continue

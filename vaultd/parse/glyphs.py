@@ -77,13 +77,27 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
                 text = span["text"]
                 if (not text.isascii() or ASCII_ACCENT in text) and search(text):
                     accented.append(span)
-                if not math and "Math" in span["font"] and _is_math_run(span):
-                    math = True
+                if "Math" in span["font"]:
+                    if _TRUNCATED_RE.search(text):  # MuPDF cut 𝑎 (U+1D44E) to 푎 (U+D44E)
+                        span["text"] = text = _TRUNCATED_RE.sub(_untruncate, text)
+                    if not math and _is_math_run(span):
+                        math = True
                 if span["alpha"]:
                     shown += len(text)
                 else:
                     hidden += len(text)
     return SpanScan(math, accented, hidden, shown)
+
+
+#: Mathematical alphanumeric symbols (U+1D400–1D7FF) with their plane cut off, as MuPDF
+#: 1.28 reads them from some fonts' ``ToUnicode`` maps (an iText-written Elsevier sample's
+#: STIX Math italics came out as Hangul syllables); only in a math font's span, where no
+#: Hangul is set.
+_TRUNCATED_RE = re.compile("[\ud400-\ud7ff]")
+
+
+def _untruncate(match: re.Match[str]) -> str:
+    return chr(ord(match.group()) + 0x10000)
 
 
 def _span_pairs(data: dict[str, Any], raw: dict[str, Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:

@@ -188,7 +188,11 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    line indented goes on past a line that ends a sentence short of the margin; a
 #:    plot's markers drawn as letters (``GG``) are scraps, no paragraph; a dropped
 #:    capital goes back in front of its word (``vaultd.parse.dropcaps``); ``I.
-#:    Introduction`` is no byline; a sentence goes on into a word in quotation marks.
+#:    Introduction`` is no byline; a sentence goes on into a word in quotation marks;
+#:    a line whose longest run is a URL in a smaller typewriter face ends no paragraph
+#:    by its size; a numbered enumeration goes on with its next number in the next
+#:    column; e-mail and ORCID footnotes are front matter; ``… Page 1 of 3`` footers are
+#:    furniture; math letters MuPDF cut to Hangul (U+D44E for U+1D44E) are restored.
 LAYOUT_VERSION = 22
 
 # Spacing accent → combining mark.

@@ -41,7 +41,7 @@ from vaultd.parse.continuation import (
     rest_of_line,
     sentence_start,
 )
-from vaultd.parse.fontnames import is_small_caps_font
+from vaultd.parse.fontnames import is_mono_font, is_small_caps_font
 from vaultd.parse.footnotes import body_face, is_footnote
 from vaultd.parse.front import is_byline, is_front_matter, is_title_note
 from vaultd.parse.front_blocks import contents_front, group_front
@@ -81,7 +81,7 @@ def _split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
         height = max(prev.bbox[3] - prev.bbox[1], 1.0)
         ends = prev.text.rstrip().endswith(SENT_END)
         new = (
-            abs(cur.size - prev.size) > SIZE_STEP
+            (abs(cur.size - prev.size) > SIZE_STEP and not (_inline_code(prev) or _inline_code(cur)))
             or (prev.bold and not cur.bold and prev.bbox[2] < right - 0.2 * width)
             or cur.bbox[1] - prev.bbox[3] > 0.9 * height
             or cur.bbox[1] < prev.bbox[1] - height  # jumped back up: a new column
@@ -100,6 +100,14 @@ def _split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
         else:
             paras[-1].append(cur)
     return paras
+
+
+def _inline_code(line: Line) -> bool:
+    """A prose line whose longest run is a URL, a path or an address set in a smaller
+    typewriter face (Elsevier's ``at Elsevier (http://www.elsevier.com/locate/latex).
+    The``): its size is that run's, not the text's, so a change of size ends no paragraph
+    there. (A macro's name in a manual's margin, ``\acmConference``, is no such run.)"""
+    return line.mixed and is_mono_font(line.font) and ("/" in line.text or "@" in line.text)
 
 
 def _extent(group: list[Line]) -> tuple[float, float, float]:
