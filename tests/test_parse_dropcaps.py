@@ -59,3 +59,11 @@ def test_math_letters_mupdf_cut_to_hangul_are_read_as_math_letters() -> None:
     scan_spans(data)
     assert span["text"] == " \U0001d44e\U0001d44f"  # 𝑎𝑏, as poppler reads them
     assert korean["text"] == "한국어"
+
+
+def test_an_issue_banner_and_a_permission_notice_are_front_matter() -> None:
+    assert is_front_matter("volume 100, no. 20", at_edge=True, banner=True)
+    assert is_front_matter("january 2000", at_edge=True, banner=True)
+    assert not is_front_matter("january 2000", at_edge=True, banner=False)
+    assert is_front_matter("Permission is granted to distribute verbatim or modified copies of this "
+                           "document provided this notice remains intact.", at_edge=False)

@@ -736,3 +736,41 @@ def test_a_numbered_enumeration_goes_on_with_its_next_number_in_the_next_column(
     ]]
     texts = [b.text for b in build_blocks(pages, [_info(1)], "pymupdf")]
     assert any("3. fleqn.clo for left aligned equations; 4. graphicx.sty" in t for t in texts)
+
+
+def test_an_italic_numbered_subsection_head_on_its_own_line_is_a_heading() -> None:
+    def at(text: str, y: float, italic: bool, right: float = 369.0) -> Line:
+        return Line(text=text, bbox=(72.0, y, right, y + 10.0), size=10.0, bold=False, block=0,
+                    page=1, italic=italic)
+    # (the head and its text in one text block: only the head's italics set it apart)
+    pages = [[at("4.1 Formatting your paper", 232.0, True, 181.0),
+              at("We strongly prefer to receive submissions in Rich Text Format and", 246.0, False),
+              at("compose your paper in a standard word-processing application.", 258.0, False)]]
+    blocks = build_blocks(pages, [_info(1)], "pymupdf")
+    assert [(b.type, b.text.split()[0]) for b in blocks] == [("heading", "4.1"), ("paragraph", "We")]
+
+
+def test_double_spaced_lines_set_one_a_block_make_one_paragraph_but_contents_entries_do_not() -> None:
+    # A double-spaced manuscript: each line a block, an em between them, paragraphs told
+    # apart by their first line's indent alone; the second paragraph's first line ends
+    # its sentence at the margin and the next line is flush.
+    def at(text: str, left: float, y: float, block: int, right: float = 537.0) -> Line:
+        return Line(text=text, bbox=(left, y, right, y + 12.0), size=12.0, bold=False, block=block, page=1)
+    rows = [("Nam dui ligula, fringilla a, euismod sodales, sollicitudin vel, wisi and more", 108.0),
+            ("lorem non justo. Nam lacus libero, pretium at, lobortis vitae, ultricies et", 72.0),
+            ("aliquet, tortor sed accumsan bibendum, erat ligula aliquet magna, vitae", 72.0),
+            ("a mi. Morbi ac orci et nisl hendrerit mollis. Suspendisse ut massa, cras", 72.0),
+            ("nascetur ridiculus mus. Aliquam tincidunt urna and then it goes on for", 72.0),
+            ("Pellentesque cursus luctus mauris, which the paragraph ends with now.", 72.0),
+            ("Von Davier et al. (2011) said this, too, and so did many others after them.", 108.0),
+            ("Further evidence comes from other sources and is reported here in full", 72.0),
+            ("as malesuada porttitor diam shows, and the rest of the paragraph goes on", 72.0),
+            ("libero. Vivamus viverra fermentum felis, donec non pellentesque ante", 72.0),
+            ("and ends here.", 72.0)]
+    body = [at(text, left, 105.0 + 24.0 * k, k, 200.0 if text == "and ends here." else 537.0)
+            for k, (text, left) in enumerate(rows)]
+    blocks = build_blocks([body], [_info(1)], "pymupdf")
+    assert [b.text.split()[:2] for b in blocks] == [["Nam", "dui"], ["Von", "Davier"]]
+    toc = [at(f"1.{k} Section number {k} . . . . . . . . . . . . . . . . . . . . . . . {k}", 72.0,
+              100.0 + 24.0 * k, k) for k in range(1, 11)]
+    assert len(build_blocks([toc], [_info(1)], "pymupdf")) == 10

@@ -10,7 +10,7 @@ import re
 
 from vaultd.parse.classify import FRAGMENT_MAX, is_prose, lower_words
 from vaultd.parse.front import is_byline
-from vaultd.parse.paras import SENT_END, Para
+from vaultd.parse.paras import SENT_END, Line, Para
 
 #: A change of size (pt) between two lines that ends a paragraph inside a block
 #: (``_split_group``), and keeps an acronym from continuing one.
@@ -221,7 +221,31 @@ def sentence_start(prev: Para, cur: Para) -> bool:
             and 0 <= first.bbox[1] - last.bbox[3] <= 0.5 * max(last.size, 1.0))
 
 
-def next_line(prev: Para, cur: Para) -> bool:
+def line_gap(pages: list[list[Line]], body: float) -> float:
+    """The document's usual gap between one body-size line and the next below it in its
+    column (points; the most common, to half a point): about 0.2 em single-spaced, 1 em in
+    a double-spaced manuscript, whose one-line paragraph pieces ``_pitch_gap`` cannot
+    measure."""
+    gaps: dict[float, int] = {}
+    em = max(body, 1.0)
+    for lines in pages:
+        for a, b in itertools.pairwise(lines):
+            gap = b.bbox[1] - a.bbox[3]
+            if abs(a.size - body) <= 0.5 and abs(b.size - body) <= 0.5 and 0.0 < gap < 1.5 * em \
+                    and abs(a.bbox[0] - b.bbox[0]) < 4 * em:
+                key = round(gap * 2) / 2
+                gaps[key] = gaps.get(key, 0) + 1
+    if not gaps:
+        return 0.0
+    gap, count = max(gaps.items(), key=lambda kv: (kv[1], -kv[0]))
+    return gap if count >= LINE_GAP_EVIDENCE else 0.0  # too few lines to tell a pitch
+
+
+#: Fewest pairs of lines at one gap for it to be the document's ``line_gap``.
+LINE_GAP_EVIDENCE = 8
+
+
+def next_line(prev: Para, cur: Para, gap: float = 0.0) -> bool:
     """Whether ``cur`` is the next printed line of ``prev``'s paragraph, set as a text block
     of its own (Wiley sets each line of some justified paragraphs as one): right under
     ``prev``'s last line at the line pitch (a gap under ``NEXT_LINE_GAP`` of its size), in
@@ -230,7 +254,8 @@ def next_line(prev: Para, cur: Para) -> bool:
     right edge, ``FULL_LINE_EMS`` wide at least) that ends no sentence, both in the same
     weight. A new paragraph is set apart by its indent or a wider gap, and a full line
     never ends one. After a ``:``, or when ``cur`` was typed a formula (``+0.81ºC ± 0.28
-    SD; …``), ``cur``'s line must be a full one too: a display formula is not. A list
+    SD; …``), ``cur``'s line must be a full one too: a display formula is not. ``gap``:
+    the document's ``line_gap`` (a double-spaced manuscript's lines stand an em apart). A list
     item of two lines or more goes on the same way, at the left edge of its lines after
     the first (a German item's ``… bietet mir wichtige`` | ``Informationen. An ihm …``,
     whose next line opens with a noun's capital)."""
@@ -242,8 +267,9 @@ def next_line(prev: Para, cur: Para) -> bool:
     colon = tail.endswith(":")
     ends = tail.endswith(SENT_END) and not abbreviation_goes_on(tail, cur.text)
     stops = ends and (item or ((cur.type == "equation" or not colon) and not _flush_sentence(prev, cur)))
-    if stops or _NOTE_END_RE.search(tail):
-        return False
+    if stops or _NOTE_END_RE.search(tail) or _ITEM_RE.match(cur.text) or cur.text[:1] in _BULLETS \
+            or _LEADERS_RE.search(tail) or _LEADERS_RE.search(cur.lines[0].text):
+        return False  # a list's next item; a table of contents' entries
     full_next = cur.type == "equation" or colon  # (a display formula is no full line)
     last, first = prev.lines[-1], cur.lines[0]
     em = max(last.size, 1.0)
@@ -251,11 +277,19 @@ def next_line(prev: Para, cur: Para) -> bool:
     # (a first line alone may be indented; an item's first line starts with its mark)
     left = min(ln.bbox[0] for ln in (prev.lines[1:] if item else prev.lines))
     return (last.page == first.page and abs(last.size - first.size) <= 0.5 and last.bold == first.bold
-            and left - (2.0 if item else 2.0 * em) <= first.bbox[0] <= left + 2.0
-            and -0.5 <= first.bbox[1] - last.bbox[3] <= max(NEXT_LINE_GAP * em, _pitch_gap(prev) + 0.1 * em)
+            # (under a one-line piece, its first line's indent: APA's half inch is 3 ems)
+            and left - (2.0 if item else (4.0 if len(prev.lines) == 1 else 2.0) * em)
+            <= first.bbox[0] <= left + 2.0
+            and -0.5 <= first.bbox[1] - last.bbox[3]
+            <= max(NEXT_LINE_GAP * em, _pitch_gap(prev) + 0.1 * em, gap + 0.1 * em)
             and (last.bbox[2] >= right - em or _ragged_indented(prev, em))
             and last.bbox[2] - last.bbox[0] >= FULL_LINE_EMS * em
             and (not full_next or first.bbox[2] - first.bbox[0] >= FULL_LINE_EMS * em))
+
+
+#: A table of contents' dot leaders, and list marks ``_ITEM_RE`` leaves out.
+_LEADERS_RE = re.compile(r"(?:\. ?){4,}")
+_BULLETS = "▶►▸■□✓➢➤◆◇★"
 
 
 def _pitch_gap(para: Para) -> float:
@@ -279,6 +313,11 @@ def _flush_sentence(prev: Para, cur: Para) -> bool:
     last = prev.lines[-1]
     piece = [ln for ln in prev.lines if ln.page == last.page]
     em = max(last.size, 1.0)
+    first = cur.lines[0]
+    if len(prev.lines) == 1 and first.bbox[0] <= last.bbox[0] - INDENT_EMS * em \
+            and min(last.bbox[2] - last.bbox[0], first.bbox[2] - first.bbox[0]) >= FULL_LINE_EMS * em \
+            and last.bbox[2] >= max(ln.bbox[2] for ln in cur.lines) - em:
+        return True  # a paragraph's indented first line, full, its sentence ended at the margin
     return len(piece) >= 2 \
         and (last.bbox[2] >= max(ln.bbox[2] for ln in piece) - em or _ragged_indented(prev, em)) \
         and cur.lines[0].bbox[0] <= min(ln.bbox[0] for ln in piece) + INDENT_EMS * em

@@ -30,6 +30,7 @@ _START_RE = re.compile(
       | open\s+access\s+this\s+article
       | content\s+from\s+this\s+work\s+may\s+be\s+used
       | permission\s+to\s+make\s+digital
+      | permission\s+is\s+(?:hereby\s+)?granted\s+to\s+(?:copy|distribute|reproduce|use)
       | acm\s+reference\s+format
       | (?:date|received|accepted|revised|submitted|published(?:\s+online)?|available\s+online|
          first\s+published|online\s+publication\s+date|recebido|aceito|publicado)\b\s*:?\s*
@@ -113,6 +114,18 @@ BANNER_MAX = 300
 BANNER_WORDS = 4
 
 
+#: A journal issue's banner: ``volume 100, no. 20 january 2000``, ``Vol. 12, Issue 3``.
+_ISSUE_RE = re.compile(
+    r"^vol(?:ume|\.)?\s*\d{1,4}\s*[,;(]?\s*(?:no\.?|issue|number|nr\.?)\s*\d{1,4}\b.{0,40}$",
+    re.IGNORECASE)
+
+
+#: An issue's date alone on a banner line: ``january 2000``, ``15 March 2021``.
+_ISSUE_DATE_RE = re.compile(
+    r"^(?:\d{1,2}\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:19|20)\d\d$",
+    re.IGNORECASE)
+
+
 def is_article_type(text: str) -> bool:
     """A banner naming the kind of article and nothing else."""
     words = re.findall(r"[^\W\d_]+", text.lower())
@@ -147,7 +160,8 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
     body = text.strip().lstrip("*†‡§ ").strip()
     if not body:
         return False
-    if _START_RE.match(body) or (banner and is_article_type(body)):
+    if _START_RE.match(body) or (banner and (
+            is_article_type(body) or _ISSUE_RE.match(body) or _ISSUE_DATE_RE.match(body))):
         return True
     if body != text.strip() and _EQUAL_RE.search(body[:BANNER_MAX]):
         return True  # "† Yujie Hua, Xikang Fan and Mengshi Yang contributed equally to this work."

@@ -37,6 +37,7 @@ from vaultd.parse.continuation import (
     SIZE_STEP,
     continues,
     is_scrap,
+    line_gap,
     next_line,
     rest_of_line,
     sentence_start,
@@ -70,11 +71,17 @@ from vaultd.parse.textlayer import mis_mapped, prose_words, unreliable
 from vaultd.parse.title_block import front_after_title, title_page_front
 
 _NUMBERED_NOTE_RE = re.compile(r"\(?\d{1,2}\)\s+\S")
+_SUBSECTION_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})+\.?\s+[^\W\d_]")
 
 
 def _split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
     """A block's lines in paragraphs (``plain``: the text layer has no fonts to go by)."""
     left, right, width = _extent(group)
+    if len(group) > 1 and group[0].mixed \
+            and group[0].bbox[0] < min(ln.bbox[0] for ln in group[1:]) - 2.0 * max(group[0].size, 1.0):
+        # a label set out in a column of its own on the first line (PracTeX's ``Abstract``
+        # left of its text): the text's lines start further in, and are not indented
+        left = min(ln.bbox[0] for ln in group[1:])
     code = code_runs(group)
     paras: list[list[Line]] = [[group[0]]]
     for k, (prev, cur) in enumerate(itertools.pairwise(group)):
@@ -83,6 +90,10 @@ def _split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
         new = (
             (abs(cur.size - prev.size) > SIZE_STEP and not (_inline_code(prev) or _inline_code(cur)))
             or (prev.bold and not cur.bold and prev.bbox[2] < right - 0.2 * width)
+            # an italic numbered subsection head on a line of its own (``4.1 Formatting
+            # your paper``, Philosophers' Imprint), the text under it upright
+            or (prev.italic and not cur.italic and prev.bbox[2] < right - 0.2 * width
+                and bool(_SUBSECTION_RE.match(prev.text)))
             or cur.bbox[1] - prev.bbox[3] > 0.9 * height
             or cur.bbox[1] < prev.bbox[1] - height  # jumped back up: a new column
             or (ends and cur.bbox[0] > left + 0.6 * max(cur.size, 1.0))
@@ -144,6 +155,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     body = body_size(pages)
     face = body_face(pages)
     plain = plain_text_layer(pages)
+    gap = line_gap(pages, body)
     paras: list[Para] = []
     in_refs = False
     for lines, info in zip(pages, infos, strict=True):
@@ -222,7 +234,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     append_piece(earlier, para_lines, text)
                     continue
                 if target is not None and not cur.floating and (
-                        continues(target, cur) or rest_of_line(target, cur) or next_line(target, cur)):
+                        continues(target, cur) or rest_of_line(target, cur) or next_line(target, cur, gap)):
                     append_piece(target, para_lines, text)
                     continue
                 if kind == "paragraph" and is_scrap(text):
@@ -271,8 +283,9 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
     """A para's type and heading number (``alone``: its source block was not split)."""
     if is_code(lines, text):
         return "code", None
+    italic_head = len(lines) == 1 and lines[0].italic and bool(_SUBSECTION_RE.match(text))
     kind, number = classify(text, max(ln.size for ln in lines), all(ln.bold for ln in lines),
-                            len(lines), body, alone or lines[0].bold,
+                            len(lines), body, alone or lines[0].bold or italic_head,
                             italic=all(ln.italic for ln in lines),
                             small_caps=all(is_small_caps_font(ln.font) for ln in lines))
     if kind == "paragraph" and alone and len(lines) == 1 and REFS_RE.match(text.strip()):
