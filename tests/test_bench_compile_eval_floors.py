@@ -1,8 +1,8 @@
 """Floors under the compile-eval scores (bench/compile_eval.py, docs/compile-eval.md) on the
 open set (../shared/fixtures/pdfs-eval, 10 papers) and on eval/quotes (21 unseen papers of
-new kinds; batch 4's six with floors of their own), at what layout 22 reaches: a parser change that costs a present passage, lets
-a furniture string into a paragraph, breaks the reading order, a box or a section, or loses
-verbatim paragraphs fails here.
+new kinds; batch 4's six with floors of their own), at what layout 22 reaches: a parser
+change that costs a present passage, lets a furniture string into a paragraph, breaks the
+reading order, a box or a section, or loses verbatim paragraphs fails here.
 
 Every paper of both sets is scored, the bench's way but in memory: ``parse_pdf`` +
 ``chunk_blocks``, the chunks rendered into a note and read back (``render_note`` /
@@ -48,7 +48,7 @@ FLOORS: dict[str, dict[str, float]] = {
     "open": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.97, "absent": 0},
     "quotes": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.932, "absent": 0},
     # eval/quotes' batch 4, kept apart (docs/compile-eval.md, "Batch 4"): before any change
-    # for it present 27/36, box pieces 25/38, sections 17/21, seven furniture strings in
+    # for it present 27/36, box pieces 25/38, sections 16/21, six furniture strings in
     # paragraphs; at layout 22 33/36, 33/38, 20/21 and two (APA's double-spaced ragged
     # paragraphs and its unruled table, Quantum's contact footnote)
     "batch4": {"present": 0.91, "order": 1.0, "pieces": 0.86, "sections": 0.95, "verbatim": 0.95,
