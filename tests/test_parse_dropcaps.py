@@ -67,3 +67,9 @@ def test_an_issue_banner_and_a_permission_notice_are_front_matter() -> None:
     assert not is_front_matter("january 2000", at_edge=True, banner=False)
     assert is_front_matter("Permission is granted to distribute verbatim or modified copies of this "
                            "document provided this notice remains intact.", at_edge=False)
+
+
+def test_an_authors_contact_footnote_is_front_matter() -> None:
+    assert is_front_matter("Christian Gogolin: latex@quantum-journal.org, http://quantum-journal.org, "
+                           "You can use the commands to add additional information.", at_edge=False)
+    assert not is_front_matter("Results: the method works on 12 of 14 data sets.", at_edge=False)

@@ -104,6 +104,9 @@ _ID_RE = re.compile(
 #: An e-mail address, and a parenthesised aside (the name an address belongs to).
 _EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _PARENS_RE = re.compile(r"\([^()]*\)")
+#: An author's contact footnote: a name of two to four capitalised words, a colon, an
+#: e-mail address.
+_CONTACT_RE = re.compile(r"^[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){1,3}\s*:\s*[\w.+-]+@[\w-]+\.")
 #: A word of running prose: four or more letters.
 _WORD_RE = re.compile(r"[^\W\d_]{4,}")
 
@@ -167,6 +170,8 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
         return True  # "† Yujie Hua, Xikang Fan and Mengshi Yang contributed equally to this work."
     if _EDITORS_RE.fullmatch(body):
         return True  # CACM's department editors: "S. L. Graham, R. L. Rivest Editors"
+    if _CONTACT_RE.match(body):
+        return True  # "Christian Gogolin: latex@quantum-journal.org, …": an author's contact
     if len(_EMAIL_RE.findall(body)) >= 2 and not _WORD_RE.findall(
             _PARENS_RE.sub(" ", _EMAIL_RE.sub(" ", body))):
         return True  # "jkk@example.in (J.K. Krishnan); wjh@example.org (W. J. Hansen)"
