@@ -194,7 +194,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    column; e-mail and ORCID footnotes are front matter; ``… Page 1 of 3`` footers are
 #:    furniture; math letters MuPDF cut to Hangul (U+D44E for U+1D44E) are restored;
 #:    an italic numbered subsection head on its own line is a heading (Philosophers'
-#:    Imprint, IOP); an issue's banner and date and a permission notice are front matter;
+#:    Imprint, IOP); an issue's banner and date, a permission notice and an author's
+#:    contact footnote (``Name Name: e-mail``) are front matter;
 #:    a label set out left of its paragraph's first line is no indent (PracTeX's
 #:    ``Abstract``); lines set one a block join at the document's own line gap (a
 #:    double-spaced manuscript's em), never across a contents entry's dot leaders or into
