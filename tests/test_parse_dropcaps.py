@@ -73,3 +73,11 @@ def test_an_authors_contact_footnote_is_front_matter() -> None:
     assert is_front_matter("Christian Gogolin: latex@quantum-journal.org, http://quantum-journal.org, "
                            "You can use the commands to add additional information.", at_edge=False)
     assert not is_front_matter("Results: the method works on 12 of 14 data sets.", at_edge=False)
+
+
+def test_submission_lines_and_further_author_information_are_front_matter() -> None:
+    assert is_front_matter("Submitted to ECP on January 2, 2013, final version accepted on "
+                           "December 13, 2014.", at_edge=False)
+    assert is_front_matter("Further author information: (Send correspondence to A.A.A.) A.A.A.: "
+                           "E-mail: aaa@tbk2.edu", at_edge=False)
+    assert not is_front_matter("Submitted to the committee, the plan was approved in May.", at_edge=False)

@@ -166,3 +166,38 @@ def test_a_footer_ending_in_page_n_of_m_is_furniture_on_a_single_page() -> None:
               _line("J.K. Krishnan et al.: Preprint submitted to Elsevier Page 1 of 3", 830.0, 1)]]
     drop_furniture(pages, [842.0])
     assert [ln.text for ln in pages[0]] == ["Body text of a one-page excerpt that goes on for a while here."]
+
+
+def test_a_small_running_head_set_deeper_than_the_usual_band_is_furniture() -> None:
+    # The Annals of Mathematics: 8 pt heads 12.6 % down a 792 pt page, over a 10.9 pt body.
+    def at(text: str, top: float, page: int, size: float) -> Line:
+        return Line(text=text, bbox=(120.0, top, 120.0 + 0.5 * size * len(text), top + size),
+                    size=size, bold=False, block=0, page=page)
+    pages = [[at("SAMPLE PAPER", 97.7, p, 8.0), at(BODY.format(n=p), 118.0, p, 10.9),
+              at(BODY.format(n=p + 10), 300.0, p, 10.9)] for p in (1, 2, 3)]
+    drop_furniture(pages, [792.0] * 3)
+    assert all("SAMPLE PAPER" not in ln.text for lines in pages for ln in lines)
+    # the same depth in the body's size: a repeated line of sample text or a table header stays
+    same = [[at("Aa Bb Cc", 97.7, p, 10.9), at(BODY.format(n=p), 118.0, p, 10.9),
+             at(BODY.format(n=p + 10), 300.0, p, 10.9)] for p in (1, 2, 3)]
+    drop_furniture(same, [792.0] * 3)
+    assert all(lines[0].text == "Aa Bb Cc" for lines in same)
+
+
+def test_a_paragraphs_one_word_last_line_beside_a_figure_is_kept(tmp_path: Path) -> None:
+    # AGU++: a figure in the left column; at the right column's top a paragraph ends with
+    # the one-word line "it.", level with the figure and just right of it.
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.draw_rect(pymupdf.Rect(60, 90, 300, 270), color=(0, 0, 0), width=1)
+    page.draw_line((80, 120), (280, 250), color=(0, 0, 0), width=1)
+    page.insert_text((60, 282), "Figure 1: A framed placeholder for the figure.", fontname="helv", fontsize=9)
+    lines = ["the document, preferably in the preamble so that you notice"]
+    for k, text in enumerate(["printed twice, once in width 20 and again in 35 pc. To",
+                              "enable this, give the double caption command somewhere in", *lines]):
+        page.insert_text((311, 103 + 12 * k), text, fontname="helv", fontsize=9)
+    page.insert_text((311, 103 + 36), "it.", fontname="helv", fontsize=9)
+    path = tmp_path / "beside.pdf"
+    doc.save(path)
+    texts = " | ".join(b.text for b in PyMuPDFParser().parse(path).blocks)
+    assert "so that you notice it." in texts

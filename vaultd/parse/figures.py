@@ -117,7 +117,7 @@ def _labels_beside(lines: list[Any], region: Box) -> set[int]:
         for i, ln in enumerate(lines):
             left, top, right, bottom = ln.bbox
             if i in out or bottom <= y0 or top >= y1 or CAPTION_RE.match(ln.text) \
-                    or _words(ln.text) >= BODY_LINE_WORDS:
+                    or _words(ln.text) >= BODY_LINE_WORDS or _ends_prose(ln, lines):
                 continue
             if left < region[0] and x0 - LABEL_GAP_PT <= right < region[2]:
                 out.add(i)
@@ -126,6 +126,17 @@ def _labels_beside(lines: list[Any], region: Box) -> set[int]:
                 out.add(i)
                 x1, grew = max(x1, right), True
     return out
+
+
+def _ends_prose(ln: Any, lines: list[Any]) -> bool:
+    """Whether ``ln`` is the last line of a paragraph of prose: right under a line of
+    ``BODY_LINE_WORDS`` words or more set in its size, from the same left edge (AGU's
+    ``it.`` at the top of the column beside a figure, under ``… so you notice``)."""
+    left, top, _, bottom = ln.bbox
+    height = max(bottom - top, 1.0)
+    return any(abs(up.bbox[0] - left) <= 2.0 and -0.25 * height <= top - up.bbox[3] <= 0.8 * height
+               and abs(up.size - ln.size) <= 0.5 and _words(up.text) >= BODY_LINE_WORDS
+               for up in lines if up is not ln)
 
 
 def _labels_under(lines: list[Any], region: Box, bottom: float, body: float) -> float:

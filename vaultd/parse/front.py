@@ -36,6 +36,8 @@ _START_RE = re.compile(
          first\s+published|online\s+publication\s+date|recebido|aceito|publicado)\b\s*:?\s*
          (?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|in\s+revised)
       | orcid(?:s|\(s\))?\s*:
+      | further\s+author\s+information
+      | submitted\s+to\s+[\w.&\s]{1,40}?\s+on\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)
       | (?:citation|editor|academic\s+editor|handling\s+editor|edited\s+by|reviewed\s+by|
          specialty\s+section|funding|competing\s+interests?|abbreviations|conflicts?\s+of\s+interest|
          data\s+availability(?:\s+statement)?|correspondence(?:\s+to)?|corresponding\s+author|

@@ -17,6 +17,11 @@ from vaultd.parse.paras import Line
 MARGIN_FRACTION = 0.085
 #: How far in a line repeated at the same height on several pages still counts as furniture.
 WIDE_MARGIN_FRACTION = 0.12
+#: ... and how far a line set ``SMALL_PT`` smaller than the body may stand (the Annals of
+#: Mathematics sets its 8 pt running heads 12.6 % down the page, over a 10.9 pt body; a
+#: body-size line that deep may be a repeated table header or sample text).
+DEEP_MARGIN_FRACTION = 0.14
+SMALL_PT = 1.0
 #: A bare page number: ``12``, ``xii``, ``Page 3 of 9``, ``3/9``, and between dashes
 #: (``- 9 -``, ``— 12 —``: German and Italian theses, many report classes).
 _PAGE_NUMBER_RE = re.compile(
@@ -61,10 +66,12 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
     placed: dict[str, list[tuple[int, float]]] = {}  # wide-band text → (page, top)
     # each line's bands and digit-masked text, worked out once: (in band, in wide band, key)
     where: list[list[tuple[bool, bool, str]]] = []
+    small = _body_size(pages) - SMALL_PT  # a line set this small may stand deeper in
     for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
         marks = []
         for ln in lines:
-            band, wide = _in_band(ln, h), _in_wide_band(ln, h)
+            band = _in_band(ln, h)
+            wide = _in_wide_band(ln, h, DEEP_MARGIN_FRACTION if ln.size <= small else WIDE_MARGIN_FRACTION)
             marks.append((band, wide, _norm_furniture(ln.text) if band or wide else ""))
         where.append(marks)
         seen.update({key for band, _, key in marks if band})
@@ -180,9 +187,19 @@ def _in_band(ln: Line, h: float) -> bool:
     return ln.bbox[3] < h * MARGIN_FRACTION or ln.bbox[1] > h * (1 - MARGIN_FRACTION)
 
 
-def _in_wide_band(ln: Line, h: float) -> bool:
+def _in_wide_band(ln: Line, h: float, fraction: float = 0.12) -> bool:
     centre = (ln.bbox[1] + ln.bbox[3]) / 2
-    return centre < h * WIDE_MARGIN_FRACTION or centre > h * (1 - WIDE_MARGIN_FRACTION)
+    return centre < h * fraction or centre > h * (1 - fraction)
+
+
+def _body_size(pages: list[list[Line]]) -> float:
+    """The size most characters are set in (to the half point)."""
+    sizes: dict[float, int] = {}
+    for lines in pages:
+        for ln in lines:
+            key = round(ln.size * 2) / 2
+            sizes[key] = sizes.get(key, 0) + len(ln.text)
+    return max(sizes.items(), key=lambda kv: kv[1])[0] if sizes else 10.0
 
 
 def _outermost(ln: Line, lines: list[Line], h: float) -> bool:

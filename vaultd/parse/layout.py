@@ -199,7 +199,10 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    a label set out left of its paragraph's first line is no indent (PracTeX's
 #:    ``Abstract``); lines set one a block join at the document's own line gap (a
 #:    double-spaced manuscript's em), never across a contents entry's dot leaders or into
-#:    a list's next item, and under a one-line paragraph start that is full and indented.
+#:    a list's next item, and under a one-line paragraph start that is full and indented;
+#:    a small running head may stand 14 % down the page (the Annals'); a paragraph's
+#:    one-word last line beside a figure is no label of it; SPIE's further author
+#:    information and EJP's submission line are front matter.
 LAYOUT_VERSION = 22
 
 # Spacing accent → combining mark.
