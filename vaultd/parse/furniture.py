@@ -110,14 +110,18 @@ ECHO_SIZE = 1.15
 ECHO_MIN_CHARS = 6
 
 
+_NOT_ALNUM_RE = re.compile(r"[\W_]+")
+_DIGITS_RE = re.compile(r"\d+")
+
+
 def _alnum(text: str) -> str:
-    return "".join(c for c in text.casefold() if c.isalnum())
+    return _NOT_ALNUM_RE.sub("", text.casefold())
 
 
 def _wordy(key: str) -> bool:
     """Mostly letters, as a heading's words are (not an identifier: PeerJ's page-1 ``DOI
     10.7717/peerj-cs.118`` is repeated at the foot of its how-to-cite box)."""
-    return sum(c.isalpha() for c in key) >= 0.6 * len(key)
+    return len(_DIGITS_RE.sub("", key)) >= 0.6 * len(key)  # (a key is letters and digits)
 
 
 def drop_echoed_headings(pages: list[list[Line]], heights: list[float]) -> None:
@@ -128,25 +132,35 @@ def drop_echoed_headings(pages: list[list[Line]], heights: list[float]) -> None:
     ``2.1. HET GEBEUREN`` over ``2.1. Het gebeuren``). Such a head stands on only the
     pages of one chapter or section — a short one has one or two — so the repetition
     ``drop_furniture`` looks for may not be there."""
-    big: dict[str, float] = {}  # key of every line not in a band → the largest size
-    candidates: list[tuple[int, Line, str]] = []
-    for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
-        for ln in lines:
-            key = _alnum(ln.text)
-            if len(key) < ECHO_MIN_CHARS:
-                continue
-            if _in_band(ln, h) and _outermost(ln, lines, h):
-                candidates.append((i, ln, key))
-            elif ln.size > big.get(key, 0.0) and _wordy(key):
-                big[key] = ln.size
-    if not candidates or not big:
+    candidates: list[tuple[Line, str]] = []
+    for lines, h in zip(pages, heights, strict=True):
+        if not lines:
+            continue
+        top, foot = min(ln.bbox[1] for ln in lines), max(ln.bbox[3] for ln in lines)
+        for ln in lines:  # the page's outermost lines, in its top or foot band
+            if (ln.bbox[1] <= top and ln.bbox[3] < h * MARGIN_FRACTION) \
+                    or (ln.bbox[3] >= foot and ln.bbox[1] > h * (1 - MARGIN_FRACTION)):
+                key = _alnum(ln.text)
+                if len(key) >= ECHO_MIN_CHARS:
+                    candidates.append((ln, key))
+    if not candidates:
         return
+    # a heading a running head repeats is no longer than the head (with room for its
+    # punctuation): only such lines are keyed, not every line of the document
+    longest = 2 * max(len(ln.text) for ln, _ in candidates)
+    least = min(ln.size for ln, _ in candidates) * ECHO_SIZE
+    heads = {id(ln) for ln, _ in candidates}
+    big: dict[str, float] = {}  # key of each line that may be a heading → its largest size
+    for lines in pages:
+        for ln in lines:
+            if ln.size >= least and len(ln.text) <= longest and id(ln) not in heads:
+                key = _alnum(ln.text)
+                if len(key) >= ECHO_MIN_CHARS and ln.size > big.get(key, 0.0) and _wordy(key):
+                    big[key] = ln.size
     dropped: set[int] = set()
-    for _, ln, key in candidates:
-        least = ln.size * ECHO_SIZE
-        if big.get(key, 0.0) >= least or any(
-                key.endswith(other) and size >= least and len(other) >= ECHO_MIN_CHARS
-                for other, size in big.items()):
+    for ln, key in candidates:
+        need = ln.size * ECHO_SIZE
+        if any(big.get(key[j:], 0.0) >= need for j in range(len(key) - ECHO_MIN_CHARS + 1)):
             dropped.add(id(ln))
     if dropped:
         for i, lines in enumerate(pages):
