@@ -774,3 +774,22 @@ def test_double_spaced_lines_set_one_a_block_make_one_paragraph_but_contents_ent
     toc = [at(f"1.{k} Section number {k} . . . . . . . . . . . . . . . . . . . . . . . {k}", 72.0,
               100.0 + 24.0 * k, k) for k in range(1, 11)]
     assert len(build_blocks([toc], [_info(1)], "pymupdf")) == 10
+
+
+def test_a_double_spaced_ragged_manuscript_is_split_at_indents_only() -> None:
+    # APA: double-spaced (an em between lines), ragged right, every line a block of its
+    # own; a paragraph goes on past lines that end a sentence short of the margin and over
+    # a page break, and a new one starts only where a first line is indented.
+    def at(text: str, left: float, y: float, page: int, right: float) -> Line:
+        return Line(text=text, bbox=(left, y, right, y + 12.0), size=12.0, bold=False,
+                    block=int(y), page=page)
+    rights = (536.0, 498.0, 521.0, 475.0, 530.0, 489.0, 512.0, 468.0, 527.0, 490.0)
+
+    def page(n: int, starts: tuple[int, ...], count: int) -> list[Line]:
+        return [at(f"P{n} line {k} goes on with the words of its sentence. Then more.",
+                   108.0 if k in starts else 72.0, 100.0 + 24.0 * k, n, rights[k]) for k in range(count)]
+    pages = [page(1, (0, 4, 7), 10), page(2, (3,), 6)]
+    blocks = build_blocks(pages, [_info(1), _info(2)], "pymupdf")
+    assert [b.text.split()[:3] for b in blocks] == [
+        ["P1", "line", "0"], ["P1", "line", "4"], ["P1", "line", "7"], ["P2", "line", "3"]]
+    assert blocks[2].text.endswith("P2 line 2 goes on with the words of its sentence. Then more.")

@@ -17,13 +17,18 @@ from vaultd.parse.paras import SENT_END, Line, Para
 SIZE_STEP = 0.8
 
 
-def continues(prev: Para, cur: Para) -> bool:
+def continues(prev: Para, cur: Para, ragged: bool = False) -> bool:
     """Whether ``cur`` goes on with the paragraph or list item ``prev`` (CHI's bullet item
-    ``… If I were to write`` | ``a literature review, it would be …`` in the next column)."""
+    ``… If I were to write`` | ``a literature review, it would be …`` in the next column).
+    ``ragged``: the document is a double-spaced manuscript set ragged right, its
+    paragraphs told apart by their indent alone (``ragged_indented``): a flush line at the
+    next column's or page's top goes on with the paragraph before, whatever it opens with."""
     if prev.type not in ("paragraph", "list") or cur.type != "paragraph":
         return False
     if prev.text.rstrip().endswith(SENT_END) and not abbreviation_goes_on(prev.text, cur.text):
-        return prev.type == "paragraph" and _unindented_column_top(prev, cur)
+        return prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged)
+    if ragged and prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged):
+        return True
     if _is_address(prev.text):
         return False  # "NUST, Pakistan shouzib@yahoo.com": no sentence to go on
     first = cur.text[:1]
@@ -99,7 +104,7 @@ _NOTE_MARK_RE = re.compile(r"(?<=[^\W\d_][,;])(?:\d{1,2}|[*†‡§¶])$")
 INDENT_EMS = 0.6
 
 
-def _unindented_column_top(prev: Para, cur: Para) -> bool:
+def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False) -> bool:
     """A paragraph whose last sentence ended with its column's last line, full to the
     right edge, going on at the next column's top with a line set flush, in a document
     that indents its paragraphs' first lines (the paragraph before shows it): ApJ's
@@ -120,7 +125,7 @@ def _unindented_column_top(prev: Para, cur: Para) -> bool:
         flush = head.bbox[0] <= min(ln.bbox[0] for ln in cur.lines[1:3]) + 0.2 * em
     else:  # a line set as a block of its own (elsarticle): flush with the column before's lines
         flush = left is not None and abs(head.bbox[0] - min(ln.bbox[0] for ln in piece)) <= 0.2 * em
-    return full and indents and flush
+    return (full or ragged) and (indents or ragged) and flush
 
 
 def _is_address(text: str) -> bool:
@@ -245,7 +250,7 @@ def line_gap(pages: list[list[Line]], body: float) -> float:
 LINE_GAP_EVIDENCE = 8
 
 
-def next_line(prev: Para, cur: Para, gap: float = 0.0) -> bool:
+def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False) -> bool:
     """Whether ``cur`` is the next printed line of ``prev``'s paragraph, set as a text block
     of its own (Wiley sets each line of some justified paragraphs as one): right under
     ``prev``'s last line at the line pitch (a gap under ``NEXT_LINE_GAP`` of its size), in
@@ -266,7 +271,8 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0) -> bool:
     tail = prev.text.rstrip()
     colon = tail.endswith(":")
     ends = tail.endswith(SENT_END) and not abbreviation_goes_on(tail, cur.text)
-    stops = ends and (item or ((cur.type == "equation" or not colon) and not _flush_sentence(prev, cur)))
+    stops = ends and (item or ((cur.type == "equation" or not colon)
+                               and not _flush_sentence(prev, cur, ragged)))
     if stops or _NOTE_END_RE.search(tail) or _ITEM_RE.match(cur.text) or cur.text[:1] in _BULLETS \
             or _LEADERS_RE.search(tail) or _LEADERS_RE.search(cur.lines[0].text):
         return False  # a list's next item; a table of contents' entries
@@ -282,7 +288,7 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0) -> bool:
             <= first.bbox[0] <= left + 2.0
             and -0.5 <= first.bbox[1] - last.bbox[3]
             <= max(NEXT_LINE_GAP * em, _pitch_gap(prev) + 0.1 * em, gap + 0.1 * em)
-            and (last.bbox[2] >= right - em or _ragged_indented(prev, em))
+            and (last.bbox[2] >= right - em or ragged or _ragged_indented(prev, em))
             and last.bbox[2] - last.bbox[0] >= FULL_LINE_EMS * em
             and (not full_next or first.bbox[2] - first.bbox[0] >= FULL_LINE_EMS * em))
 
@@ -301,7 +307,7 @@ def _pitch_gap(para: Para) -> float:
     return max(0.0, min(gaps)) if gaps else 0.0
 
 
-def _flush_sentence(prev: Para, cur: Para) -> bool:
+def _flush_sentence(prev: Para, cur: Para, ragged: bool = False) -> bool:
     """A new sentence on the next line of a paragraph set one line a block (elsarticle, a
     thesis): ``prev``'s last piece has two lines or more, the last as full as the widest
     (or, set ragged right with its first line indented, as short as it likes),
@@ -318,9 +324,38 @@ def _flush_sentence(prev: Para, cur: Para) -> bool:
             and min(last.bbox[2] - last.bbox[0], first.bbox[2] - first.bbox[0]) >= FULL_LINE_EMS * em \
             and last.bbox[2] >= max(ln.bbox[2] for ln in cur.lines) - em:
         return True  # a paragraph's indented first line, full, its sentence ended at the margin
-    return len(piece) >= 2 \
-        and (last.bbox[2] >= max(ln.bbox[2] for ln in piece) - em or _ragged_indented(prev, em)) \
+    return (len(piece) >= 2 or ragged) \
+        and (last.bbox[2] >= max(ln.bbox[2] for ln in piece) - em or ragged
+             or _ragged_indented(prev, em)) \
         and cur.lines[0].bbox[0] <= min(ln.bbox[0] for ln in piece) + INDENT_EMS * em
+
+
+def ragged_indented(pages: list[list[Line]], body: float, gap: float) -> bool:
+    """Whether the document is a double-spaced manuscript set ragged right with indented
+    paragraphs (APA's): its ``line_gap`` 0.8 em or more; of its body-size lines, pairs of
+    full lines one under the other end more often over an em apart than within half an
+    em (a justified column's all end at its edge); and three lines or more set in by a
+    paragraph's indent against the line above. (Without the double spacing, ragged
+    manuals, PLOS's pages and lists of contributions pass the other two tests.)"""
+    em = max(body, 1.0)
+    if gap < DOUBLE_SPACED_EMS * em:
+        return False
+    apart = together = indents = 0
+    for lines in pages:
+        for a, b in itertools.pairwise(ln for ln in lines if abs(ln.size - body) <= 0.5):
+            if not (0.0 <= b.bbox[1] - a.bbox[3] <= 1.5 * em and abs(b.bbox[0] - a.bbox[0]) <= 5 * em):
+                continue  # not the next line down in the same column
+            if INDENT_EMS * em <= b.bbox[0] - a.bbox[0] <= 4 * em:
+                indents += 1
+            if min(a.bbox[2] - a.bbox[0], b.bbox[2] - b.bbox[0]) >= FULL_LINE_EMS * em \
+                    and abs(a.bbox[0] - b.bbox[0]) <= 0.2 * em:
+                apart += abs(a.bbox[2] - b.bbox[2]) > em
+                together += abs(a.bbox[2] - b.bbox[2]) <= 0.5 * em
+    return indents >= 3 and apart > together
+
+
+#: Least ``line_gap`` (ems) of a double-spaced manuscript.
+DOUBLE_SPACED_EMS = 0.8
 
 
 #: How far apart (ems) the right ends of a paragraph's full lines stand when it is set

@@ -202,7 +202,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    a list's next item, and under a one-line paragraph start that is full and indented;
 #:    a small running head may stand 14 % down the page (the Annals'); a paragraph's
 #:    one-word last line beside a figure is no label of it; SPIE's further author
-#:    information and EJP's submission line are front matter.
+#:    information and EJP's submission line are front matter; in a double-spaced
+#:    manuscript set ragged right (``continuation.ragged_indented``) only an indent starts
+#:    a paragraph.
 LAYOUT_VERSION = 22
 
 # Spacing accent → combining mark.

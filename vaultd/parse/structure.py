@@ -39,6 +39,7 @@ from vaultd.parse.continuation import (
     is_scrap,
     line_gap,
     next_line,
+    ragged_indented,
     rest_of_line,
     sentence_start,
 )
@@ -156,6 +157,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     face = body_face(pages)
     plain = plain_text_layer(pages)
     gap = line_gap(pages, body)
+    ragged = ragged_indented(pages, body, gap)
     paras: list[Para] = []
     in_refs = False
     for lines, info in zip(pages, infos, strict=True):
@@ -234,7 +236,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     append_piece(earlier, para_lines, text)
                     continue
                 if target is not None and not cur.floating and (
-                        continues(target, cur) or rest_of_line(target, cur) or next_line(target, cur, gap)):
+                        continues(target, cur, ragged) or rest_of_line(target, cur)
+                        or next_line(target, cur, gap, ragged)):
                     append_piece(target, para_lines, text)
                     continue
                 if kind == "paragraph" and is_scrap(text):
