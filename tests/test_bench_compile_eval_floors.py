@@ -50,10 +50,10 @@ FLOORS: dict[str, dict[str, float]] = {
     # eval/quotes' batches 4 and 5, kept apart (docs/compile-eval.md, "Batch 4", "Batch 5").
     # Before any change for them: batch 4 present 27/36, box pieces 25/38, sections 16/21,
     # six furniture strings in paragraphs; batch 5 21/23, 20/24, 11/12 and three. At
-    # layout 22: 58/59, 60/62, 31/33 and one (a row of APA's unruled table; the Annals'
-    # paragraph run into a figure caption)
+    # layout 22: 58/59, 60/62, 31/33 and none (the Annals' paragraph run into a figure
+    # caption is what is left)
     "new": {"present": 0.98, "order": 1.0, "pieces": 0.96, "sections": 0.93, "verbatim": 0.95,
-            "absent": 1},
+            "absent": 0},
 }
 #: eval/quotes' batch 4 and 5 papers (file-name prefixes): an AIAA paper, an APA manuscript,
 #: Elsevier's CAS double-column sample, Philosophers' Imprint, PracTeX, Quantum; SPIE, the

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pymupdf
 
-from vaultd.parse.classify import classify
+from vaultd.parse.classify import CAPTION_RE, classify, is_figure_caption
 from vaultd.parse.pymupdf import PyMuPDFParser
 
 BODY = 10.0
@@ -109,3 +109,12 @@ def test_a_roman_section_s_arabic_subsection_is_numbered() -> None:
     assert classify("II.2. Paper size", 10.0, True, 1, BODY, True) == ("heading", "II.2")
     assert classify("VIII.3. Table placement", 10.0, True, 1, BODY, True) == ("heading", "VIII.3")
     assert classify("II. FORMATTING", 10.0, False, 1, BODY, True) == ("heading", "II")
+
+
+def test_an_appendix_or_supplement_float_is_a_caption() -> None:
+    for text in ("Table B1", "Table A1. Commands for abbreviated journal names", "Table S2: Results"):
+        assert CAPTION_RE.match(text) and not is_figure_caption(text), text
+    for text in ("Figure A1", "Figure S3. Map of the sites", "Fig. S1: Sketch"):
+        assert is_figure_caption(text), text
+    for text in ("Tables and figures are numbered in order.", "Figure Skating at the Games"):
+        assert not CAPTION_RE.match(text), text

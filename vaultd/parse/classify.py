@@ -35,10 +35,11 @@ _NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[IVX]{1,4}(?:\.\d{1,2})+|[A-Z
 #: letter-spaced ``F I G U R E 1`` / ``TA B L E 2``; or the bare label on a line of its own
 #: (AGU sets ``Table 1`` in bold over the caption's text); a paper's only table or figure
 #: may go unnumbered, its label then followed by a dash (SciELO 2004: ``Tabla - Tendencias…``).
+#: An appendix's or supplement's number has a capital before it (``Table B1``, ``Figure S2``).
 CAPTION_RE = re.compile(
     r"^(?i:figure|figura|fig\.?|abbildung|abb\.|listing|table|tabela|tabla|tabelle|tableau|cuadro|quadro"
     r"|F ?I ?G ?U ?R ?E|T ?A ?B ?L ?E)"
-    r"(?:\s*(\d+|[ivxIVX]+)\s*([.:|–—-]|\s+[A-Z]|$)|\s+[–—-]\s+(?=[A-Z]))")
+    r"(?:\s*([A-Z]?\d+|[ivxIVX]+)\s*([.:|–—-]|\s+[A-Z]|$)|\s+[–—-]\s+(?=[A-Z]))")
 _EQNUM_RE = re.compile(r"\(\d{1,3}[a-z]?\)$")
 _MATH_CHARS = set("=+−×∑∫∂≤≥≈∈∀∃→←⇒∞√∝±·∇αβγδεθλμπσφψωΣΠΩ^_")
 LIST_RE = re.compile(r"^[•◦▪‣●∙·–]\s")

@@ -204,7 +204,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    one-word last line beside a figure is no label of it; SPIE's further author
 #:    information and EJP's submission line are front matter; in a double-spaced
 #:    manuscript set ragged right (``continuation.ragged_indented``) only an indent starts
-#:    a paragraph.
+#:    a paragraph; an appendix's or supplement's float is captioned ``Table B1``,
+#:    ``Figure S2``.
 LAYOUT_VERSION = 22
 
 # Spacing accent → combining mark.
