@@ -14,16 +14,13 @@ same ``pHYs``), deflated at ``PNG_LEVEL`` instead of zlib's default 6.
 from __future__ import annotations
 
 import contextlib
-import functools
 import re
 import struct
 import zlib
 from collections.abc import Sequence
 from typing import Any
 
-from vaultd.parse.algorithms import is_algorithm_caption
 from vaultd.parse.base import Box
-from vaultd.parse.classify import CAPTION_CACHE_LINES, CAPTION_RE, is_figure_caption
 
 CHAIN_GAP_PT = 40.0
 #: Beside a caption, the drawings of one figure stand at most this far apart (the next
@@ -40,166 +37,6 @@ CAPTION_SPAN_PT = 100.0
 #: and +5 %; row filters (Sub, Up) made the files larger at every level.
 PNG_LEVEL = 3
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-#: An image covering this share of the page is the page itself (a scan), not a figure.
-PAGE_IMAGE_SHARE = 0.5
-#: A line of prose inside a figure's region: at least this many words at body size (kept:
-#: text wrapped round a figure is not the figure's own).
-PROSE_WORDS = 10
-#: A line of body text, where a figure set under its caption ends: this many words at body
-#: size (a three-column page's lines hold four or five; a figure's labels are set smaller).
-BODY_LINE_WORDS = 3
-
-
-def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
-                rects: list[Box] | None = None) -> set[int]:
-    """Indexes of the ``lines`` drawn inside the figure above each caption: labels, axis
-    ticks, legends and diagram boxes, which belong to the picture, not to the text.
-
-    The figure is found as for its crop (``figure_region``), from the page's graphics, but
-    without images that cover most of the page (a scanned page is one image). A line is
-    inside when its centre is, or when it overlaps the figure's top by half its height (a
-    label set on the drawing's top edge); lines of prose at body size are kept. Lines set tiny (under
-    ``TINY_TEXT`` of the body size) right above the caption, in its column, are the
-    figure's too, with or without graphics. ``rects``: the page's
-    ``graphics_rects``, when the caller already has them."""
-    area = page.rect.width * page.rect.height
-    rects = [r for r in (graphics_rects(page) if rects is None else rects)
-             if (r[2] - r[0]) * (r[3] - r[1]) < PAGE_IMAGE_SHARE * area]
-    out: set[int] = set()
-    for cap in captions:
-        out |= _tiny_text_above(lines, cap, body)
-        out |= _small_text_figure(lines, cap, body, rects)
-        others = [ln.bbox for ln in lines if ln is not cap and CAPTION_RE.match(ln.text)]
-        prose = [ln.bbox for ln in lines if ln.size >= body - 0.5 and _words(ln.text) >= BODY_LINE_WORDS]
-        region = figure_region(page, cap.bbox, None, rects, others, prose)
-        if region is None:
-            continue
-        # A caption set in two languages: the second one's figure ends at the first.
-        bottom = min([region[3]] + [c.bbox[1] for c in captions
-                                    if region[1] < c.bbox[1] < region[3]
-                                    and c.bbox[0] < region[2] and region[0] < c.bbox[2]])
-        if region[1] >= cap.bbox[3] - 1.0:  # under its caption: the labels under its last row too
-            bottom = _labels_under(lines, region, bottom, body)
-        region = (region[0], region[1], region[2], bottom)
-        out |= _labels_beside(lines, region)
-        for i, ln in enumerate(lines):
-            if ln is cap:
-                continue
-            cx, cy = (ln.bbox[0] + ln.bbox[2]) / 2, (ln.bbox[1] + ln.bbox[3]) / 2
-            half = (ln.bbox[3] - ln.bbox[1]) / 2  # a label set on the drawing's top edge
-            if not (region[0] <= cx <= region[2] and region[1] - half <= cy < region[3]):
-                continue
-            if _words(ln.text) >= PROSE_WORDS and ln.size >= body - 0.5:
-                continue
-            if ln.bbox[1] < region[1] and any(o.block == ln.block and o.bbox[3] <= ln.bbox[1] + 1.0
-                                              for o in lines if o is not ln):
-                continue  # the last line of the text over the figure ("in Figure 7c."), no label
-            out.add(i)
-    return out
-
-
-#: Labels under a figure's last row of drawings stand within this many points of it.
-LABEL_GAP_PT = 12.0
-
-
-def _labels_beside(lines: list[Any], region: Box) -> set[int]:
-    """Indexes of the labels set right beside ``region``, level with it: a plot's tick
-    labels, right-aligned against its frame's left edge (ApJ's ``100.0``/``10.0``), or a
-    legend against its right edge, and labels beside those. A label is a line of fewer
-    than ``BODY_LINE_WORDS`` words within ``LABEL_GAP_PT`` of the edge; no caption."""
-    x0, y0, x1, y1 = region
-    out: set[int] = set()
-    grew = True
-    while grew:
-        grew = False
-        for i, ln in enumerate(lines):
-            left, top, right, bottom = ln.bbox
-            if i in out or bottom <= y0 or top >= y1 or CAPTION_RE.match(ln.text) \
-                    or _words(ln.text) >= BODY_LINE_WORDS or _ends_prose(ln, lines):
-                continue
-            if left < region[0] and x0 - LABEL_GAP_PT <= right < region[2]:
-                out.add(i)
-                x0, grew = min(x0, left), True
-            elif right > region[2] and region[0] < left <= x1 + LABEL_GAP_PT:
-                out.add(i)
-                x1, grew = max(x1, right), True
-    return out
-
-
-def _ends_prose(ln: Any, lines: list[Any]) -> bool:
-    """Whether ``ln`` is the last line of a paragraph of prose: right under a line of
-    ``BODY_LINE_WORDS`` words or more set in its size, from the same left edge (AGU's
-    ``it.`` at the top of the column beside a figure, under ``… so you notice``)."""
-    left, top, _, bottom = ln.bbox
-    height = max(bottom - top, 1.0)
-    return any(abs(up.bbox[0] - left) <= 2.0 and -0.25 * height <= top - up.bbox[3] <= 0.8 * height
-               and abs(up.size - ln.size) <= 0.5 and _words(up.text) >= BODY_LINE_WORDS
-               for up in lines if up is not ln)
-
-
-def _labels_under(lines: list[Any], region: Box, bottom: float, body: float) -> float:
-    """``bottom`` moved down over the lines that are not prose right under ``region``, one
-    after the other (the names under a caption-over figure's last row of structures)."""
-    for ln in sorted(lines, key=lambda ln: ln.bbox[1]):
-        if ln.bbox[1] < bottom - 1.0 or not (ln.bbox[0] < region[2] and region[0] < ln.bbox[2]):
-            continue
-        if ln.bbox[1] > bottom + LABEL_GAP_PT or (_words(ln.text) >= PROSE_WORDS and ln.size >= body - 0.5):
-            break
-        bottom = max(bottom, ln.bbox[3] + 1.0)
-    return bottom
-
-
-@functools.lru_cache(maxsize=CAPTION_CACHE_LINES)  # asked of the same lines again and again
-def _words(text: str) -> int:
-    """Words of two letters or more: a row of tick labels (``2 - 0 1 - 1 0 - 2``) has none."""
-    return sum(1 for w in text.split() if sum(map(str.isalpha, w)) >= 2)
-
-
-#: Text set below this share of the body size, right above a figure's caption, is the
-#: figure's own (a diagram or table made of text, drawn small: ACM's 3.7 pt "figure").
-TINY_TEXT = 0.6
-
-
-def _tiny_text_above(lines: list[Any], cap: Any, body: float) -> set[int]:
-    """Indexes of the lines set tiny right above ``cap`` in its column, up to the first line
-    of ordinary size."""
-    above = sorted(((i, ln) for i, ln in enumerate(lines)
-                    if ln is not cap and ln.page == cap.page and ln.bbox[3] <= cap.bbox[1] + 1.0
-                    and ln.bbox[0] < cap.bbox[2] and cap.bbox[0] < ln.bbox[2]),
-                   key=lambda t: -t[1].bbox[3])
-    out: set[int] = set()
-    for i, ln in above:
-        if ln.size >= TINY_TEXT * body:
-            break
-        out.add(i)
-    return out
-
-
-def _small_text_figure(lines: list[Any], cap: Any, body: float, rects: list[Box]) -> set[int]:
-    """Indexes of the lines of a figure made mostly of text (ACL's worked examples: a
-    small table drawn with rules, questions and answers set under it), right above
-    ``cap`` in its column: between the caption and the nearest line of body text (or
-    caption) above it, with some drawing among them, the lines set smaller than the body.
-    None when that caption above is a table's (its cells are the table's)."""
-    col = [(i, ln) for i, ln in enumerate(lines)
-           if ln is not cap and ln.page == cap.page and ln.bbox[3] <= cap.bbox[1] + 1.0
-           and cap.bbox[0] - 2.0 <= (ln.bbox[0] + ln.bbox[2]) / 2 <= cap.bbox[2] + 2.0]
-    caption_blocks = {ln.block for ln in lines if ln.page == cap.page and (
-        CAPTION_RE.match(ln.text) or is_algorithm_caption(ln.text))}
-    nearest = max((ln for _, ln in col if ln.block in caption_blocks or (
-        ln.size >= body - 0.5 and _words(ln.text) >= BODY_LINE_WORDS)), key=lambda ln: ln.bbox[3], default=None)
-    top = nearest.bbox[3] if nearest is not None else 0.0
-    if nearest is not None and nearest.block in caption_blocks and not any(
-            is_figure_caption(ln.text) for ln in lines if ln.page == cap.page and ln.block == nearest.block):
-        return set()  # under a table's or an algorithm's caption: its cells, its steps
-    if not any(r[1] >= top - 1.0 and r[3] <= cap.bbox[1] + 1.0 and r[0] < cap.bbox[2] and cap.bbox[0] < r[2]
-               for r in rects):
-        return set()
-    inside = [(i, ln) for i, ln in col if ln.bbox[1] >= top - 1.0]
-    small = {i for i, ln in inside if ln.size < body - 0.5}
-    return small if len(small) * 2 > len(inside) else set()
 
 
 def graphics_rects(page: Any, drawings: list[dict[str, Any]] | None = None,

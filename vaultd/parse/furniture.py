@@ -11,7 +11,7 @@ import re
 from collections import Counter
 
 from vaultd.parse.classify import CAPTION_RE
-from vaultd.parse.paras import Line
+from vaultd.parse.paras import Line, body_size
 
 #: Top and bottom bands (fraction of page height) where running headers/footers live.
 MARGIN_FRACTION = 0.085
@@ -66,7 +66,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
     placed: dict[str, list[tuple[int, float]]] = {}  # wide-band text → (page, top)
     # each line's bands and digit-masked text, worked out once: (in band, in wide band, key)
     where: list[list[tuple[bool, bool, str]]] = []
-    small = _body_size(pages) - SMALL_PT  # a line set this small may stand deeper in
+    small = body_size(pages) - SMALL_PT  # a line set this small may stand deeper in
     for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
         marks = []
         for ln in lines:
@@ -201,19 +201,9 @@ def _in_band(ln: Line, h: float) -> bool:
     return ln.bbox[3] < h * MARGIN_FRACTION or ln.bbox[1] > h * (1 - MARGIN_FRACTION)
 
 
-def _in_wide_band(ln: Line, h: float, fraction: float = 0.12) -> bool:
+def _in_wide_band(ln: Line, h: float, fraction: float = WIDE_MARGIN_FRACTION) -> bool:
     centre = (ln.bbox[1] + ln.bbox[3]) / 2
     return centre < h * fraction or centre > h * (1 - fraction)
-
-
-def _body_size(pages: list[list[Line]]) -> float:
-    """The size most characters are set in (to the half point)."""
-    sizes: dict[float, int] = {}
-    for lines in pages:
-        for ln in lines:
-            key = round(ln.size * 2) / 2
-            sizes[key] = sizes.get(key, 0) + len(ln.text)
-    return max(sizes.items(), key=lambda kv: kv[1])[0] if sizes else 10.0
 
 
 def _outermost(ln: Line, lines: list[Line], h: float) -> bool:

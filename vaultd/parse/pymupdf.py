@@ -15,7 +15,8 @@ from vaultd.errors import ParseError
 from vaultd.parse.base import Box, ParsedDocument, ProgressFn
 from vaultd.parse.classify import is_figure_caption
 from vaultd.parse.dropcaps import join_drop_caps
-from vaultd.parse.figures import figure_text, graphics_rects
+from vaultd.parse.figure_text import figure_text
+from vaultd.parse.figures import graphics_rects
 from vaultd.parse.folio_bands import band_lines, dict_lines, document_evidence
 from vaultd.parse.folios import BandLine
 from vaultd.parse.furniture import drop_furniture
@@ -24,9 +25,9 @@ from vaultd.parse.layout import LAYOUT_VERSION, hyphen_evidence
 from vaultd.parse.margins import Edges, mark_margin_notes, text_block_edges
 from vaultd.parse.mupdf import load_pymupdf as load_pymupdf
 from vaultd.parse.mupdf import mupdf_text as mupdf_text
-from vaultd.parse.paras import Line, PageInfo
+from vaultd.parse.paras import Line, PageInfo, body_size
 from vaultd.parse.spans import Piece, join_spans, line_style, needs_space, span_face
-from vaultd.parse.structure import body_size, build_blocks
+from vaultd.parse.structure import build_blocks
 from vaultd.parse.table_blocks import build_blocks_with_tables
 
 
@@ -275,7 +276,7 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
 def _drop_figure_text(pdf_pages: Sequence[Any], pages: list[list[Line]],
                       drawings: dict[int, list[dict[str, Any]]],
                       lists: dict[int, Any] | None = None) -> dict[int, list[Box]]:
-    """Remove the text drawn inside figures (``vaultd.parse.figures.figure_text``), in
+    """Remove the text drawn inside figures (``vaultd.parse.figure_text.figure_text``), in
     place: only pages with a figure caption are looked at (``pdf_pages``: the document's
     loaded pages). Returns those pages' ``graphics_rects`` (1-based page → boxes);
     ``drawings`` keeps their drawings (0-based)."""

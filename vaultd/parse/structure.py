@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from operator import itemgetter
 
 from vaultd.models import ChunkType
 from vaultd.parse.base import Block
@@ -63,6 +62,7 @@ from vaultd.parse.paras import (
     PageInfo,
     Para,
     append_piece,
+    body_size,
 )
 from vaultd.parse.reading_order import caseless_runs, order_page
 from vaultd.parse.references import add_references, column_lefts, ends_references
@@ -136,18 +136,6 @@ def _inline_math(paras: list[Para], text: str) -> bool:
         return False
     target = _merge_target(paras)
     return target is not None and target.type == "paragraph" and not target.text.rstrip().endswith(SENT_END)
-
-
-def body_size(pages: list[list[Line]]) -> float:
-    # To the half point: whole points would call PLOS's 11.5 pt body 12 pt, and its 13 pt
-    # section headings would no longer stand out from it.
-    sizes: dict[float, int] = {}  # (a dict: Counter's ``+=`` costs a call a line)
-    for lines in pages:
-        for ln in lines:
-            key = round(ln.size * 2) / 2
-            sizes[key] = sizes.get(key, 0) + len(ln.text)
-    # the first of the most common, as Counter.most_common(1) picks it
-    return float(max(sizes.items(), key=itemgetter(1))[0]) if sizes else 10.0
 
 
 def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) -> list[Block]:

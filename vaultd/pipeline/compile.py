@@ -25,7 +25,8 @@ from vaultd.models import Chunk, Note, NoteMeta
 from vaultd.parse.algorithms import is_algorithm_caption
 from vaultd.parse.base import Block, Box
 from vaultd.parse.chunker import chunk_blocks, with_page_labels
-from vaultd.parse.figures import PROSE_WORDS, figure_region, graphics_rects
+from vaultd.parse.figure_text import PROSE_WORDS
+from vaultd.parse.figures import figure_region, graphics_rects
 from vaultd.parse.folio_reader import document_labels
 from vaultd.parse.layout import LAYOUT_VERSION
 from vaultd.parse.pymupdf import load_pymupdf
