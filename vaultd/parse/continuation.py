@@ -288,7 +288,7 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False) -> 
             <= first.bbox[0] <= left + 2.0
             and -0.5 <= first.bbox[1] - last.bbox[3]
             <= max(NEXT_LINE_GAP * em, _pitch_gap(prev) + 0.1 * em, gap + 0.1 * em)
-            and (last.bbox[2] >= right - em or ragged or _ragged_indented(prev, em))
+            and (last.bbox[2] >= right - em or ragged)
             and last.bbox[2] - last.bbox[0] >= FULL_LINE_EMS * em
             and (not full_next or first.bbox[2] - first.bbox[0] >= FULL_LINE_EMS * em))
 
@@ -325,8 +325,7 @@ def _flush_sentence(prev: Para, cur: Para, ragged: bool = False) -> bool:
             and last.bbox[2] >= max(ln.bbox[2] for ln in cur.lines) - em:
         return True  # a paragraph's indented first line, full, its sentence ended at the margin
     return (len(piece) >= 2 or ragged) \
-        and (last.bbox[2] >= max(ln.bbox[2] for ln in piece) - em or ragged
-             or _ragged_indented(prev, em)) \
+        and (last.bbox[2] >= max(ln.bbox[2] for ln in piece) - em or ragged) \
         and cur.lines[0].bbox[0] <= min(ln.bbox[0] for ln in piece) + INDENT_EMS * em
 
 
@@ -356,25 +355,6 @@ def ragged_indented(pages: list[list[Line]], body: float, gap: float) -> bool:
 
 #: Least ``line_gap`` (ems) of a double-spaced manuscript.
 DOUBLE_SPACED_EMS = 0.8
-
-
-#: How far apart (ems) the right ends of a paragraph's full lines stand when it is set
-#: ragged right (a justified paragraph's agree to a fraction of one).
-RAGGED_EMS = 1.5
-
-
-def _ragged_indented(para: Para, em: float) -> bool:
-    """Whether ``para`` is set ragged right with its first line indented (an APA
-    manuscript): there a line that ends a sentence short of the margin ends no paragraph,
-    only the next line's indent does. Three lines on its first page at least: the first
-    indented ``INDENT_EMS`` against the others, the right ends of all but the last
-    ``RAGGED_EMS`` apart or more."""
-    lines = [ln for ln in para.lines if ln.page == para.lines[0].page]
-    if len(lines) < 3:
-        return False
-    indented = lines[0].bbox[0] >= min(ln.bbox[0] for ln in lines[1:]) + INDENT_EMS * em
-    rights = [ln.bbox[2] for ln in lines[:-1]]
-    return indented and max(rights) - min(rights) >= RAGGED_EMS * em
 
 
 #: A sentence's end with a note's mark after it (``evolvability.3``, ``interviews.33``).

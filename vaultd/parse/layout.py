@@ -184,8 +184,7 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    over a short chapter's one page); a list item goes on in its next line set as a
 #:    block of its own, at its lines' left edge, though that line opens with a capital;
 #:    an appendix or supplement line after the bibliography ends it; reference entries
-#:    hang up to 40 pt (APA's half inch); a paragraph set ragged right with its first
-#:    line indented goes on past a line that ends a sentence short of the margin; a
+#:    hang up to 40 pt (APA's half inch); a
 #:    plot's markers drawn as letters (``GG``) are scraps, no paragraph; a dropped
 #:    capital goes back in front of its word (``vaultd.parse.dropcaps``); ``I.
 #:    Introduction`` is no byline; a sentence goes on into a word in quotation marks;
