@@ -138,8 +138,7 @@ def drop_echoed_headings(pages: list[list[Line]], heights: list[float]) -> None:
             continue
         top, foot = min(ln.bbox[1] for ln in lines), max(ln.bbox[3] for ln in lines)
         for ln in lines:  # the page's outermost lines, in its top or foot band
-            if (ln.bbox[1] <= top and ln.bbox[3] < h * MARGIN_FRACTION) \
-                    or (ln.bbox[3] >= foot and ln.bbox[1] > h * (1 - MARGIN_FRACTION)):
+            if (ln.bbox[1] <= top or ln.bbox[3] >= foot) and _in_band(ln, h):
                 key = _alnum(ln.text)
                 if len(key) >= ECHO_MIN_CHARS:
                     candidates.append((ln, key))
