@@ -82,14 +82,16 @@ def _labels_beside(lines: list[Any], region: Box) -> set[int]:
     than ``BODY_LINE_WORDS`` words within ``LABEL_GAP_PT`` of the edge; no caption."""
     x0, y0, x1, y1 = region
     out: set[int] = set()
-    short = [i for i, ln in enumerate(lines) if _words(ln.text) < BODY_LINE_WORDS
-             and not CAPTION_RE.match(ln.text) and not _ends_prose(ln, lines)]
+    # the lines level with the region that may be labels (it grows only sideways)
+    short = [i for i, ln in enumerate(lines) if ln.bbox[3] > y0 and ln.bbox[1] < y1
+             and _words(ln.text) < BODY_LINE_WORDS and not CAPTION_RE.match(ln.text)
+             and not _ends_prose(ln, lines)]
     grew = True
     while grew:
         grew = False
         for i in short:
-            left, top, right, bottom = lines[i].bbox
-            if i in out or bottom <= y0 or top >= y1:
+            left, _, right, _ = lines[i].bbox
+            if i in out:
                 continue
             if left < region[0] and x0 - LABEL_GAP_PT <= right < region[2]:
                 out.add(i)
