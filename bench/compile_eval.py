@@ -137,7 +137,7 @@ def run_paper(pdf: Path, tests: dict[str, Any], vault: Any, key: str, env: dict[
     from vaultd.config import Settings
     from vaultd.notes.reader import parse_note
     from vaultd.parse.pdftotext import run_pdftotext
-    from vaultd.parse.verbatim import check_blocks
+    from vaultd.parse.verbatim import PROSE_TYPES, check_blocks
     from vaultd.pipeline.compile import compile_note
 
     settings = Settings()
@@ -178,7 +178,7 @@ def run_paper(pdf: Path, tests: dict[str, Any], vault: Any, key: str, env: dict[
     s.failures += [{"kind": "verbatim", "page": page, "text": snip(text)} for page, text in report.misses]
     s.failures += [{"kind": "verbatim (reliable)", "page": page, "text": snip(text)} for page, text in reliable.misses]
     for b in blocks:
-        if b.type == "paragraph" and b.text.split():
+        if b.type in PROSE_TYPES and b.text.split():
             s.verbatim_raw[1] += 1
             regions = [(page, box) for page, box, _ in b.regions] or [(b.page, b.bbox)]
             # one run of the page's text, or of each region's (a margin column left out)

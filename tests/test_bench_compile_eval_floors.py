@@ -1,6 +1,6 @@
 """Floors under the compile-eval scores (bench/compile_eval.py, docs/compile-eval.md) on the
-open set (../shared/fixtures/pdfs-eval, 10 papers) and on eval/quotes (25 unseen papers of
-new kinds; batches 4 and 5 with floors of their own), at what layout 22 reaches: a parser
+open set (../shared/fixtures/pdfs-eval, 10 papers) and on eval/quotes (41 unseen papers of
+new kinds; batches 4 and 5, 6, and 7 with floors of their own), at what layout 23 reaches: a parser
 change that costs a present passage, lets a furniture string into a paragraph, breaks the
 reading order, a box or a section, or loses verbatim paragraphs fails here.
 
@@ -54,12 +54,30 @@ FLOORS: dict[str, dict[str, float]] = {
     # caption is what is left)
     "new": {"present": 0.98, "order": 1.0, "pieces": 0.96, "sections": 0.93, "verbatim": 0.95,
             "absent": 0},
+    # batch 6 (layout 23, out of sample: a bioimpedance journal, Beilstein, SPIE's Optical
+    # Engineering, Cascadilla, a No Starch book, NRC, two manuals in Italian and German).
+    # Before any change: present 59/65, order 36/37, box pieces 41/49, sections 39/40, 26
+    # furniture strings in paragraphs (nine of them footnotes, typed ``footnote`` since)
+    "batch6": {"present": 0.93, "order": 0.97, "pieces": 0.87, "sections": 0.97, "verbatim": 0.0,
+               "absent": 9},
+    # batch 7 (layout 23, out of sample: eight R package vignettes, among them a report set
+    # in Type 3 fonts whose ligatures map to no Unicode, and one whose text layer is a
+    # symbol substitution that no extractor reads)
+    "batch7": {"present": 0.70, "order": 0.81, "pieces": 0.70, "sections": 0.79, "verbatim": 0.0,
+               "absent": 9},
 }
 #: eval/quotes' batch 4 and 5 papers (file-name prefixes): an AIAA paper, an APA manuscript,
 #: Elsevier's CAS double-column sample, Philosophers' Imprint, PracTeX, Quantum; SPIE, the
 #: Annals of Mathematics, an EJP/ECP article, an AGU++ preprint.
 NEW = ("aiaa_", "apa7_", "elsevier_cas_", "philosophers_", "practex_", "quantum_",
        "spie_", "annals_", "ejp_", "agu_")
+#: Batch 6's and batch 7's papers (file-name prefixes).
+BATCH6 = ("elbioimp_", "beilstein_", "opteng_", "cascadilla_", "book_nostarch_", "nrc_", "italian_",
+          "springer_research_")
+BATCH7 = ("rnews_", "r_survival_", "r_partykit_", "bioc_", "r_vegan_", "r_maxlik_", "r_flexmix_",
+          "r_spatstat_")
+#: Each group of eval/quotes by its papers' prefixes ("quotes": batches 1–3, the rest).
+GROUPS = {"new": NEW, "batch6": BATCH6, "batch7": BATCH7}
 #: The papers (file-name prefixes) whose paragraphs the verbatim floor is taken over.
 VERBATIM_PAPERS = ("iop", "scielo", "wiley", "aas", "elsevier", "springer")
 
@@ -98,15 +116,24 @@ def _root(name: str, fixtures_dir: Path) -> Path:
     return fixtures_dir / "pdfs-eval" if name == "open" else QUOTES
 
 
-@pytest.mark.parametrize("name", ["open", "quotes", "new"])
+def _in_group(name: str, stem: str) -> bool:
+    if name == "open":
+        return True
+    if name == "quotes":
+        return not any(stem.startswith(prefixes) for prefixes in GROUPS.values())
+    return stem.startswith(GROUPS[name])
+
+
+@pytest.mark.parametrize("name", ["open", "quotes", "new", "batch6", "batch7"])
 def test_compile_eval_scores_stay_at_their_floors(name: str, fixtures_dir: Path) -> None:
-    scores = [s for s in _set_scores(_root(name, fixtures_dir))
-              if name == "open" or s.stem.startswith(NEW) == (name == "new")]
+    scores = [s for s in _set_scores(_root(name, fixtures_dir)) if _in_group(name, s.stem)]
     floors = FLOORS[name]
     for figure in ("present", "order", "pieces", "sections", "verbatim"):
         got, of = sum(getattr(s, figure)[0] for s in scores), sum(getattr(s, figure)[1] for s in scores)
         misses = [f"{s.stem}: {f['kind']} {f.get('text', '')}" for s in scores for f in s.failures
                   if f["kind"] == {"pieces": "box", "sections": "section"}.get(figure, figure)]
+        if not of and floors[figure] == 0.0:
+            continue  # (no paper of the group is among VERBATIM_PAPERS)
         assert of and got / of >= floors[figure], (name, figure, f"{got}/{of}", misses[:5])
     absent = [f"{s.stem}: {f['text']}" for s in scores for f in s.failures if f["kind"] == "absent"]
     assert len(absent) <= floors["absent"], (name, absent)

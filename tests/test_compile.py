@@ -299,8 +299,11 @@ def test_figure_crops_are_rerendered_only_when_their_source_pdf_changes(sample_v
 
 
 def test_figure_graphics_are_pymupdfs_own_drawing_clusters_on_every_fixture_page(fixtures_dir: Path) -> None:
+    """PyMuPDF's own ``cluster_drawings`` of the drawings as they show (each cut to its
+    clip: ``visible_drawings``, tested on its own in test_parse_drawings.py)."""
     import pymupdf
 
+    from vaultd.parse.drawings import visible_drawings
     from vaultd.parse.figures import graphics_rects
 
     pages = 0
@@ -314,7 +317,8 @@ def test_figure_graphics_are_pymupdfs_own_drawing_clusters_on_every_fixture_page
                 continue
             for page in doc:
                 pages += 1
-                clusters = [tuple(r) for r in page.cluster_drawings()]
+                shown = [dict(path, rect=pymupdf.Rect(path["rect"])) for path in visible_drawings(page)]
+                clusters = [tuple(r) for r in page.cluster_drawings(drawings=shown)]
                 images = [tuple(i["bbox"]) for i in page.get_image_info()]
                 want = [r for r in clusters + images if r[2] - r[0] > 2 and r[3] - r[1] > 2]
                 assert graphics_rects(page) == want, (pdf.name, page.number)

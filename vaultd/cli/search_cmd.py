@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 @click.option("--kind", type=click.Choice(["paper", "note"]), help="Papers or your own notes.")
 @click.option("--type", "chunk_type",
               type=click.Choice(["paragraph", "list", "figure", "table", "equation", "code", "reference",
-                                 "heading", "front", "page"]),
+                                 "heading", "front", "page", "footnote"]),
               help="Only passages of this type (e.g. reference: bibliography entries).")
 @click.option("--keywords-only", is_flag=True, help="Skip the embedding provider (BM25 only).")
 @click.option("--no-recency", is_flag=True,

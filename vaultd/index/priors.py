@@ -15,8 +15,10 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 #: figures, tables and the user's own text keep all of it; headings, reference entries,
 #: front matter and equations are found by what they share with the query, not by
 #: answering it, so they rank below a passage that matches as well (a query that reads
-#: like a reference keeps reference entries whole).
-TYPE_WEIGHTS = {"heading": 0.5, "reference": 0.5, "front": 0.4, "equation": 0.6, "code": 0.6}
+#: like a reference keeps reference entries whole). A footnote is the authors' words, set
+#: aside from the argument: it ranks a little below a paragraph that matches as well.
+TYPE_WEIGHTS = {"heading": 0.5, "reference": 0.5, "front": 0.4, "equation": 0.6, "code": 0.6,
+                "footnote": 0.8}
 #: A paragraph this short (characters or words) is a fragment: a label, a formula line.
 FRAGMENT_CHARS, FRAGMENT_WORDS = 40, 6
 FRAGMENT_WEIGHT = 0.6

@@ -61,7 +61,7 @@ CSLType = Literal[
 
 ChunkType = Literal[
     "heading", "paragraph", "list", "figure", "table", "equation", "code", "reference", "page", "front",
-    "transcript", "slide",
+    "transcript", "slide", "footnote",
 ]
 
 EnrichmentState = Literal["pending", "done", "skipped", "failed"]

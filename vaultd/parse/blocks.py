@@ -96,7 +96,7 @@ def to_blocks(paras: list[Para], infos: list[PageInfo]) -> list[Block]:
                    for p, box in ((p, _rounded(box)) for p, box in piece_boxes(para))]
         last = para.lines[-1].page
         block = Block(
-            type=para.type,
+            type="footnote" if para.footnote and para.type == "paragraph" else para.type,
             text=para.text,
             page=page,
             page_label=info.label,

@@ -37,7 +37,8 @@ _NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[IVX]{1,4}(?:\.\d{1,2})+|[A-Z
 #: may go unnumbered, its label then followed by a dash (SciELO 2004: ``Tabla - Tendencias…``).
 #: An appendix's or supplement's number has a capital before it (``Table B1``, ``Figure S2``).
 CAPTION_RE = re.compile(
-    r"^(?i:figure|figura|fig\.?|abbildung|abb\.|listing|table|tabela|tabla|tabelle|tableau|cuadro|quadro"
+    r"^(?i:figure|figura|figur|fig\.?|abbildung|abb\.|listing|table|tabela|tabla|tabelle|tableau|tabella"
+    r"|tabell|tab\.|cuadro|quadro"
     r"|F ?I ?G ?U ?R ?E|T ?A ?B ?L ?E)"
     r"(?:\s*([A-Z]?\d+|[ivxIVX]+)\s*([.:|–—-]|\s+[A-Z]|$)|\s+[–—-]\s+(?=[A-Z]))")
 _EQNUM_RE = re.compile(r"\(\d{1,3}[a-z]?\)$")
@@ -46,8 +47,10 @@ LIST_RE = re.compile(r"^[•◦▪‣●∙·–]\s")
 
 
 #: The caption words of tables: Spanish ``Cuadro`` and Portuguese ``Quadro`` too (PAHO's
-#: and SciELO's tables of text).
-_TABLE_WORD_RE = re.compile(r"(?i:table|tabela|tabla|tabelle|tableau|cuadro|quadro)|T ?A ?B ?L ?E")
+#: and SciELO's tables of text), Italian ``Tabella``, Scandinavian ``Tabell`` and the
+#: abbreviation ``Tab.`` (``Tab. 1: Text sizes``).
+_TABLE_WORD_RE = re.compile(r"(?i:table|tabela|tabla|tabelle|tableau|tabella|tabell|tab\.|cuadro|quadro)"
+                            r"|T ?A ?B ?L ?E")
 
 
 #: Lines whose caption tests are remembered: each stage asks them of every line again.

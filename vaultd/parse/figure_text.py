@@ -44,7 +44,9 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
         out |= _small_text_figure(lines, cap, body, rects)
         others = [ln.bbox for ln in lines if ln is not cap and CAPTION_RE.match(ln.text)]
         prose = [ln.bbox for ln in lines if ln.size >= body - 0.5 and _words(ln.text) >= BODY_LINE_WORDS]
-        region = figure_region(page, cap.bbox, None, rects, others, prose)
+        labels = [ln.bbox for ln in lines if ln.size < body - 0.5 and _words(ln.text) < PROSE_WORDS
+                  and ln is not cap and not CAPTION_RE.match(ln.text)]
+        region = figure_region(page, cap.bbox, None, rects, others, prose, labels)
         if region is None:
             continue
         # A caption set in two languages: the second one's figure ends at the first.

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from vaultd.parse.base import Box
+from vaultd.parse.drawings import visible_drawings
 
 CHAIN_GAP_PT = 40.0
 #: Beside a caption, the drawings of one figure stand at most this far apart (the next
@@ -47,7 +48,7 @@ def graphics_rects(page: Any, drawings: list[dict[str, Any]] | None = None,
     rects: list[Box] = []
     # cluster_drawings can fail on odd pages; images and the text region still apply
     with contextlib.suppress(Exception):
-        found = page.get_cdrawings() if drawings is None else drawings
+        found = visible_drawings(page) if drawings is None else drawings
         paths = [tuple(map(float, path["rect"])) for path in found]
         rects += cluster_boxes(paths, tuple(page.rect))  # type: ignore[arg-type]
     if images is None:
@@ -156,13 +157,15 @@ def _cluster_normal(prects: list[Box], dx: float, dy: float) -> list[Box]:
 
 def figure_region(page: Any, caption: Box, column: Box | None,
                   rects: list[Box] | None = None, others: Sequence[Box] = (),
-                  prose: Sequence[Box] = ()) -> Box | None:
+                  prose: Sequence[Box] = (), labels: Sequence[Box] = ()) -> Box | None:
     """Box of the figure above ``caption`` (top-left page coordinates), else of the one
     right under it (``_below``: a caption set over its figure), or None.
 
     ``rects``: the page's ``graphics_rects``, when the caller already has them;
     ``others``: the boxes of the page's other captions, figures' and tables'; ``prose``:
-    those of its lines (or paragraphs) of body text, where a figure under a caption ends."""
+    those of its lines (or paragraphs) of body text, where a figure under a caption ends;
+    ``labels``: those of its lines set smaller than the body, which bridge the gap between
+    a drawing and its caption (a plot's tick labels and axis title under its frame)."""
     x0, x1 = (column[0], column[2]) if column else (caption[0], caption[2])
     if rects is None:
         rects = graphics_rects(page)
@@ -174,7 +177,7 @@ def figure_region(page: Any, caption: Box, column: Box | None,
                  or (r[1] < caption[1] - 2.0 and r[3] <= caption[1] + CAPTION_SPAN_PT))]
     above.sort(key=lambda r: -r[3])
     region: list[float] | None = None
-    limit = caption[1]
+    limit = _labels_top(caption[1], labels, x0, x1)
     for r in above:
         if r[3] < limit - CHAIN_GAP_PT:
             break
@@ -200,6 +203,15 @@ def figure_region(page: Any, caption: Box, column: Box | None,
                 min(side[2] + PAD_PT, width), min(side[3] + PAD_PT, height))
     return (max(region[0] - PAD_PT, 0.0), max(region[1] - PAD_PT, 0.0),
             min(region[2] + PAD_PT, width), min(caption[1], height))
+
+
+def _labels_top(top: float, labels: Sequence[Box], x0: float, x1: float) -> float:
+    """The top of the stack of ``labels`` over ``top`` between ``x0`` and ``x1``, each
+    within ``CHAIN_GAP_PT`` of the one under it (``top`` when none is)."""
+    for lb in sorted(labels, key=lambda b: -b[3]):
+        if lb[2] > x0 and lb[0] < x1 and top - CHAIN_GAP_PT <= lb[3] <= top + 1.0:
+            top = min(top, lb[1])
+    return top
 
 
 def _swallows(grown: Sequence[float], parts: Sequence[Sequence[float]], prose: Sequence[Box]) -> bool:

@@ -7,7 +7,7 @@ import re
 from operator import itemgetter
 
 from vaultd.parse.fontnames import font_family
-from vaultd.parse.paras import Line, PageInfo
+from vaultd.parse.paras import Line, PageInfo, small_print
 
 
 def is_footnote(lines: list[Line], body: float, info: PageInfo, face: str, page: list[Line]) -> bool:
@@ -18,8 +18,8 @@ def is_footnote(lines: list[Line], body: float, info: PageInfo, face: str, page:
     size = max(ln.size for ln in lines)
     if lines[0].bbox[1] <= info.height * 0.6:
         return False
-    if size < body * 0.9:
-        return True
+    if size < body * 0.9 or (small_print(size, body) and _at_column_foot(lines, page)):
+        return True  # (9 pt notes under a 10 pt body: at the column's foot)
     if _URL_NOTE_RE.fullmatch(lines[0].text.strip()) and _at_column_foot(lines, page):
         return True  # "4 http://trec.nist.gov/data/docs_eng.html", its address in the body's size
     return size <= body - 0.4 and len(lines) <= NOTE_LINES and all(font_family(ln.font) != face for ln in lines) \
@@ -30,6 +30,19 @@ def is_footnote(lines: list[Line], body: float, info: PageInfo, face: str, page:
 #: face, ending at the column's foot (PLOS's abstract, 9.5 pt Helvetica under a 10 pt
 #: Minion body, 12 lines at the first page's foot going on at the next page's top).
 NOTE_LINES = 8
+
+
+#: A footnote's mark and its first word: ``1 In principle``, ``2These days``, ``∗ I would
+#: like``, ``¹Université``, ``b)Also at``, ``1. Tuned for`` (not ``0.0 0.2 0.4``, a plot's
+#: ticks, nor ``[1] TRUE``, a program's output).
+_NOTE_MARK_RE = re.compile(r"(?:\d{1,3}[.)]?|[*∗†‡§¶⋆‖]{1,3}|[a-z]\)|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})\s*(?:https?://|[^\W\d_])")
+
+
+def opens_note(lines: list[Line], text: str) -> bool:
+    """Whether small print at a page's foot (``is_footnote``) opens with a footnote's
+    mark, and is no program's text: a footnote, which its chunk is typed as. (Small print
+    without a mark floats all the same, but may be a plot's labels or a listing's output.)"""
+    return _NOTE_MARK_RE.match(text.lstrip()) is not None and not all(ln.mono for ln in lines)
 
 
 #: A footnote that is a web address after its number.

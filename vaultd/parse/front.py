@@ -64,6 +64,7 @@ _START_RE = re.compile(
       | all\s+content\s+following\s+this\s+page\s+was\s+uploaded
       | (?:iop\s+conference\s+series|journal\s+of\s+physics\s*:\s*conference\s+series)\b.{0,80}$
       | key\s*words\s+(?-i:[A-Z])
+      | (?:index|subject)\s+terms\s*[:—–-]  # IEEE's "Index Terms—", SPIE's "Subject terms:"
       | key\s+words\s+and\s+phrases\b  # amsart's first-page footnotes
       | (?:\d{4}\s+)?mathematics\s+subject\s+classification\b
       | these\s+authors\s+(?:contributed\s+equally|have\s+contributed\s+equally|share)
@@ -147,6 +148,24 @@ _COVER_RE = re.compile(
     r"this\s+content\s+was\s+downloaded\s+from\s+ip|view\s+the\s+article\s+online\s+for\s+updates"
     r"|see\s+discussions,?\s+stats,?\s+and\s+author\s+profiles",
     re.IGNORECASE)
+
+
+#: A book's or report's imprint (its copyright page): an ISBN, or the rights statement.
+_IMPRINT_RE = re.compile(r"\bISBN(?:-1[03])?:?\s*(?:97[89][-\s]?)?\d[\d\s-]{8,}[\dX]\b"
+                         r"|\b(?:all|no|some)\s+rights\s+reserved\b", re.IGNORECASE)
+#: The pages a book's imprint stands on: its first few (half title, title, copyright).
+IMPRINT_PAGES = 6
+#: Most words of an imprint's ISBN block (a sentence citing a book by its ISBN has more).
+IMPRINT_WORDS = 30
+
+
+def is_imprint(text: str) -> bool:
+    """Whether a block of a book's first pages is its imprint (a short block with an
+    ISBN, ``ISBN-13: 978-…``, or the rights statement, ``All rights reserved``): front
+    matter, no passage of the text."""
+    found = _IMPRINT_RE.search(text)
+    return found is not None and (found.group().lower().endswith("reserved")
+                                  or len(text.split()) <= IMPRINT_WORDS)
 
 
 def is_cover_page(texts: list[str]) -> bool:

@@ -101,16 +101,20 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
                 continue
             keep.append(ln)
         pages[i] = keep
-    drop_echoed_headings(pages, heights)
+    drop_echoed_headings(pages, heights, small)
 
 
 #: How much larger than a running head the heading it repeats is set.
 ECHO_SIZE = 1.15
+#: Larger by more than this is larger (sizes are read to the tenth of a point).
+SIZE_EPS = 0.05
 #: Fewest letters and digits a running head needs to be matched with a heading.
 ECHO_MIN_CHARS = 6
 
 
 _NOT_ALNUM_RE = re.compile(r"[\W_]+")
+#: A page number set beside a running head's words, at either end (``Morbi ac orci 5``).
+_FOLIO_END_RE = re.compile(r"^\d{1,4}\s+(?=\D)|(?<=\D)\s+\d{1,4}$")
 _DIGITS_RE = re.compile(r"\d+")
 
 
@@ -124,31 +128,43 @@ def _wordy(key: str) -> bool:
     return len(_DIGITS_RE.sub("", key)) >= 0.6 * len(key)  # (a key is letters and digits)
 
 
-def drop_echoed_headings(pages: list[list[Line]], heights: list[float]) -> None:
+def drop_echoed_headings(pages: list[list[Line]], heights: list[float], small: float = 0.0) -> None:
     """Remove, in place, running heads that repeat a heading of the document: the
     outermost line of a page's top or bottom band whose letters and digits are (or end
-    with) those of a line set at least ``ECHO_SIZE`` times larger elsewhere in it
+    with) those of a line set at least ``ECHO_SIZE`` times larger elsewhere in it (with a
+    page number beside them, the number aside, and larger than the line: ``Morbi ac orci
+    5`` over chapter title ``MORBI AC ORCI``)
     (a thesis's ``HOOFDSTUK 2. ONDERZOEKSVRAAG`` over heading ``2. Onderzoeksvraag``,
     ``2.1. HET GEBEUREN`` over ``2.1. Het gebeuren``). Such a head stands on only the
     pages of one chapter or section — a short one has one or two — so the repetition
-    ``drop_furniture`` looks for may not be there."""
-    candidates: list[tuple[Line, str]] = []
+    ``drop_furniture`` looks for may not be there. A head over the text set ``small`` or
+    smaller may stand deeper in (``DEEP_MARGIN_FRACTION``: Beilstein's 9 pt ``4 THE CLASS
+    FILE 4.2 Title page`` 10.7 % down the page, over a 10 pt body) when it stands apart
+    from the text under it (``_set_apart``); not so at the foot, where footnotes end as
+    small as that."""
+    candidates: list[tuple[Line, str, float]] = []  # (line, key, size a heading must reach)
     for lines, h in zip(pages, heights, strict=True):
         if not lines:
             continue
         top, foot = min(ln.bbox[1] for ln in lines), max(ln.bbox[3] for ln in lines)
         for ln in lines:  # the page's outermost lines, in its top or foot band
-            if (ln.bbox[1] <= top or ln.bbox[3] >= foot) and _in_band(ln, h):
-                key = _alnum(ln.text)
+            if ((ln.bbox[1] <= top or ln.bbox[3] >= foot) and _in_band(ln, h)) or (
+                    ln.bbox[1] <= top and ln.size <= small and _in_wide_band(ln, h, DEEP_MARGIN_FRACTION)
+                    and _set_apart(ln, lines)):
+                words = _FOLIO_END_RE.sub("", ln.text.strip())  # (``Morbi ac orci 5``)
+                key = _alnum(words)
                 if len(key) >= ECHO_MIN_CHARS:
-                    candidates.append((ln, key))
+                    # a line's size is its longest run's: with a page number beside the
+                    # words, maybe the number's (9 pt bold beside a 6 pt head)
+                    bar = ln.size * ECHO_SIZE if words == ln.text.strip() else ln.size + SIZE_EPS
+                    candidates.append((ln, key, bar))
     if not candidates:
         return
     # a heading a running head repeats is no longer than the head (with room for its
     # punctuation): only such lines are keyed, not every line of the document
-    longest = 2 * max(len(ln.text) for ln, _ in candidates)
-    least = min(ln.size for ln, _ in candidates) * ECHO_SIZE
-    heads = {id(ln) for ln, _ in candidates}
+    longest = 2 * max(len(ln.text) for ln, _, _ in candidates)
+    least = min(bar for _, _, bar in candidates)
+    heads = {id(ln) for ln, _, _ in candidates}
     big: dict[str, float] = {}  # key of each line that may be a heading → its largest size
     for lines in pages:
         for ln in lines:
@@ -157,9 +173,8 @@ def drop_echoed_headings(pages: list[list[Line]], heights: list[float]) -> None:
                 if len(key) >= ECHO_MIN_CHARS and ln.size > big.get(key, 0.0) and _wordy(key):
                     big[key] = ln.size
     dropped: set[int] = set()
-    for ln, key in candidates:
-        need = ln.size * ECHO_SIZE
-        if any(big.get(key[j:], 0.0) >= need for j in range(len(key) - ECHO_MIN_CHARS + 1)):
+    for ln, key, bar in candidates:
+        if any(big.get(key[j:], 0.0) >= bar for j in range(len(key) - ECHO_MIN_CHARS + 1)):
             dropped.add(id(ln))
     if dropped:
         for i, lines in enumerate(pages):
@@ -194,6 +209,15 @@ def _repeats_nearly(key: str, pages: list[list[str]], page: int) -> bool:
                     and matcher.ratio() >= NEAR_RATIO:
                 return True
     return False
+
+
+def _set_apart(ln: Line, lines: list[Line]) -> bool:
+    """Whether a page's top line stands a line's height or more above every other line
+    under it, as a running head stands over the text (not the first of a page's lines of
+    text or code, set one under the other)."""
+    height = ln.bbox[3] - ln.bbox[1]
+    return all(other.bbox[1] - ln.bbox[3] >= height for other in lines
+               if other is not ln and other.bbox[1] > ln.bbox[1] + 0.5 * height)
 
 
 def _in_band(ln: Line, h: float) -> bool:

@@ -205,7 +205,16 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    manuscript set ragged right (``continuation.ragged_indented``) only an indent starts
 #:    a paragraph; an appendix's or supplement's float is captioned ``Table B1``,
 #:    ``Figure S2``.
-LAYOUT_VERSION = 22
+#: 23: a footnote (small print at a page's foot that opens with its mark) is a chunk of
+#:    its own type, ``footnote``, never a paragraph; a drawing's box is what its clip lets
+#:    show (``vaultd.parse.drawings``); a plot's tick labels and axis title bridge the gap
+#:    between its frame and its caption, so what is drawn inside the plot is the figure's
+#:    and a paragraph goes on past it; ``Tab. 1``, ``Tabella 1`` and ``Tabell 1`` are
+#:    captions; a running head with a page number beside it, or set small 14 % down the
+#:    page over the text, repeats a larger heading; 9 pt notes under a 10 pt body at a
+#:    column's foot are footnotes; a book's imprint (an ISBN, a rights statement) is
+#:    front matter.
+LAYOUT_VERSION = 23
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

@@ -49,6 +49,7 @@ class Para:
     title: bool = False  # the document's title (first page, well above the body size)
     lead: bool = False  # a first line split off for its font (``_font_lead``)
     floating: bool = False  # footnotes and other small print: never a paragraph's continuation
+    footnote: bool = False  # a footnote (``parse.footnotes.is_footnote``): its chunk's type
     plain: bool = False  # a heading told by its line's shape in a font-less layer (``plain_lead``)
 
 
@@ -62,6 +63,12 @@ REFS_RE = re.compile(
 SENT_END = (".", "!", "?", ":", ".”", ".\"", ".)", "?”")
 #: Longest sub-figure label line, in words (a line of body text has more).
 LABEL_WORDS = 8
+
+
+def small_print(size: float, body: float) -> bool:
+    """Set as small print: at most nine tenths of the body's size (9 pt notes under a
+    10 pt body; sizes are read to the tenth of a point)."""
+    return size <= body * 0.9 + 0.05
 
 
 def union(lines: list[Line]) -> Box:

@@ -14,6 +14,7 @@ from typing import Any
 from vaultd.errors import ParseError
 from vaultd.parse.base import Box, ParsedDocument, ProgressFn
 from vaultd.parse.classify import is_figure_caption
+from vaultd.parse.drawings import visible_drawings
 from vaultd.parse.dropcaps import join_drop_caps
 from vaultd.parse.figure_text import figure_text
 from vaultd.parse.figures import graphics_rects
@@ -287,7 +288,7 @@ def _drop_figure_text(pdf_pages: Sequence[Any], pages: list[list[Line]],
         if not captions:
             continue
         page = pdf_pages[i]
-        drawings[i] = page.get_cdrawings()
+        drawings[i] = visible_drawings(page)
         dl = (lists or {}).get(i)
         images = None if dl is None else text_page(dl, load_pymupdf().TEXT_PRESERVE_IMAGES).extractIMGINFO()
         graphics[i + 1] = graphics_rects(page, drawings[i], images)

@@ -19,20 +19,69 @@ DOI_RE = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.I)
 ARXIV_RE = re.compile(r"(?:arxiv[:\s/]*(?:abs/)?\s*)(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})", re.I)
 
 
+_BRACKET_START_RE = re.compile(r"^\s*\[\d+\]")
+
+
 def _split_references(group: list[Line]) -> list[list[Line]]:
     left = min(ln.bbox[0] for ln in group)
     hanging = any(ln.bbox[0] > left + 3.0 for ln in group)
     numbered = sum(1 for ln in group if _REF_START_RE.match(ln.text)) >= 1
     if not hanging and not numbered:
         return [group]
+    if not numbered and is_prose_block(group):  # paragraphs, each but the first set in
+        paras: list[list[Line]] = []
+        for ln in group:
+            if not paras or ln.bbox[0] > left + 3.0:
+                paras.append([ln])
+            else:
+                paras[-1].append(ln)
+        return paras
+    # entries labelled ``[1]``: a line opening with a number and a stop is a continuation
+    # (``24. 05. 2021) (siehe S. 11).``, the date an entry's URL was visited)
+    start = _BRACKET_START_RE if any(_BRACKET_START_RE.match(ln.text) for ln in group) else _REF_START_RE
     entries: list[list[Line]] = []
     for ln in group:
-        starts = bool(_REF_START_RE.match(ln.text)) if numbered else ln.bbox[0] <= left + 1.5
+        starts = bool(start.match(ln.text)) if numbered else ln.bbox[0] <= left + 1.5
         if starts or not entries:
             entries.append([ln])
         else:
             entries[-1].append(ln)
     return entries
+
+
+def is_prose_block(lines: list[Line]) -> bool:
+    """Whether lines are set as paragraphs of prose, such as a note on the bibliography
+    set under its heading: most lines flush left, and each line set in (by one indent)
+    opens a paragraph, under the short last line of the one before (in a hanging-indent
+    list the lines set in go on from full ones). No year stands in them: an entry names
+    its year."""
+    if len(lines) < 2 or _YEAR_RE.search(" ".join(ln.text for ln in lines)):
+        return False
+    flush = min(ln.bbox[0] for ln in lines)
+    right = max(ln.bbox[2] for ln in lines)
+    width = max(right - flush, 1.0)
+    indents = {round(ln.bbox[0] - flush) for ln in lines if ln.bbox[0] > flush + 3.0}
+    if len(indents) != 1:
+        return False
+    for before, ln in zip([None, *lines], lines, strict=False):
+        if ln.bbox[0] > flush + 3.0 and before is not None and before.bbox[2] >= right - 0.1 * width:
+            return False  # set in under a full line: a hanging entry's next line
+    return sum(1 for ln in lines if ln.bbox[0] <= flush + 1.5) * 3 >= len(lines) * 2
+
+
+#: Fewest words of a note on a reference list (an entry's last line or two have fewer).
+NOTE_WORDS = 15
+
+
+def _is_note(entry: list[Line], text: str) -> bool:
+    """Whether an unnumbered block in a reference list is a note on it, set as prose: two
+    lines or more, ``NOTE_WORDS`` or more, a sentence's end, and no year (``Die meisten
+    Einträge in diesem Literaturverzeichnis verweisen auf LaTeX-Pakete. …``)."""
+    return len(entry) >= 2 and len(text.split()) >= NOTE_WORDS and text.rstrip().endswith((".", "!", "?")) \
+        and not _YEAR_RE.search(text)
+
+
+_YEAR_RE = re.compile(r"(?<!\d)(?:1[5-9]|20)\d\d(?!\d)")  # (``2009c``, ``(2010a)`` too)
 
 
 def refs_of(text: str) -> list[str]:
@@ -87,7 +136,8 @@ def add_references(group: list[Line], paras: list[Para], body: float,
     set as a block of its own (SciELO sets each entry's first line apart) or at the top of
     the next column or page. A block that opens like front matter
     (``Received: …``, ``Citation: …``, set after the references by Frontiers) is a
-    ``front`` chunk, not an entry."""
+    ``front`` chunk, not an entry; one set as a paragraph of prose (``is_prose_block``: a
+    note on the list under its heading) is a paragraph."""
     in_refs = True
     for entry in _split_references(group):
         text = join_lines(ln.text for ln in entry)
@@ -96,6 +146,10 @@ def add_references(group: list[Line], paras: list[Para], body: float,
         if kind == "heading" and not _REF_START_RE.match(text):
             in_refs = bool(REFS_RE.match(text))
             paras.append(Para(kind, entry, text, [(entry[0].page, text)], number, [len(entry)]))
+            continue
+        if kind in ("figure", "table"):  # a float's caption set among the entries
+            paras.append(Para(kind, entry, text, [(entry[0].page, text)], number, [len(entry)],
+                              floating=True))
             continue
         x = entry[0].bbox[0]
         column_left = lefts[0] if x < width / 2 else lefts[1]
@@ -107,7 +161,9 @@ def add_references(group: list[Line], paras: list[Para], body: float,
             paras.append(Para("front", entry, text, [(entry[0].page, text)], spans=[len(entry)],
                                floating=True))
             continue
-        paras.append(Para("reference", entry, text, [(entry[0].page, text)], spans=[len(entry)]))
+        kind = "paragraph" if not _REF_START_RE.match(text) and (is_prose_block(entry) or _is_note(entry, text)) \
+            else "reference"
+        paras.append(Para(kind, entry, text, [(entry[0].page, text)], spans=[len(entry)]))
     return in_refs
 
 

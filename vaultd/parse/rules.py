@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from vaultd.parse.base import Box
+from vaultd.parse.drawings import visible_drawings
 
 #: Shortest vertical stroke (PDF points) that can be a table rule: one row of body text.
 MIN_RULE = 12.0
@@ -111,7 +112,7 @@ def drawn_rules(page: Any, drawings: list[dict[str, Any]] | None = None
     (``drawings``: the page's ``get_cdrawings()``, when the caller already has them); white
     unstroked shapes are left out (``_white_fill``)."""
     rules: list[tuple[Box, dict[str, Any]]] = []
-    for path in page.get_cdrawings() if drawings is None else drawings:
+    for path in visible_drawings(page) if drawings is None else drawings:
         if _white_fill(path):
             continue  # a plot's white background: its edges are drawn nowhere
         x0, y0, x1, y1 = (float(v) for v in path["rect"])

@@ -43,8 +43,8 @@ from vaultd.parse.continuation import (
     sentence_start,
 )
 from vaultd.parse.fontnames import is_mono_font, is_small_caps_font
-from vaultd.parse.footnotes import body_face, is_footnote
-from vaultd.parse.front import is_byline, is_front_matter, is_title_note
+from vaultd.parse.footnotes import body_face, is_footnote, opens_note
+from vaultd.parse.front import IMPRINT_PAGES, is_byline, is_front_matter, is_imprint, is_title_note
 from vaultd.parse.front_blocks import contents_front, group_front
 from vaultd.parse.headings import (
     continue_title,
@@ -63,6 +63,7 @@ from vaultd.parse.paras import (
     Para,
     append_piece,
     body_size,
+    small_print,
 )
 from vaultd.parse.reading_order import caseless_runs, order_page
 from vaultd.parse.references import add_references, column_lefts, ends_references
@@ -193,10 +194,13 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     append_piece(paras[-1], para_lines, text)  # the listing's next line
                     continue
                 note_of = _note_of(paras, para_lines, body) if kind == "paragraph" else None
-                cur.floating = kind in ("front", "code") or all(ln.margin for ln in para_lines) or (
-                    kind == "paragraph" and (
-                        is_footnote(para_lines, body, info, face, lines) or (plain and is_label(text))
-                        or note_of is not None))
+                margin = all(ln.margin for ln in para_lines)
+                cur.footnote = kind == "paragraph" and note_of is None and not margin \
+                    and is_footnote(para_lines, body, info, face, lines)
+                floats = cur.footnote
+                cur.footnote = floats and opens_note(para_lines, text)
+                cur.floating = kind in ("front", "code") or margin or (
+                    kind == "paragraph" and (floats or (plain and is_label(text)) or note_of is not None))
                 if note_of == "table" and not IDENTIFIER_LINE_RE.fullmatch(text.strip()):
                     # its sources and abbreviations: part of the table, no body text (a bare
                     # DOI goes into the table's own chunk later: _identifiers_to_floats)
@@ -293,9 +297,11 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
         kind = "equation"  # "Duy ¼ lk � g0": a formula set large, not a section
     if info.number <= FRONT_PAGES and kind in ("paragraph", "heading", "list") \
             and is_front_matter(text, at_edge=_at_edge(lines, info, body),
-                                small=max(ln.size for ln in lines) < body * 0.9,
+                                small=small_print(max(ln.size for ln in lines), body),
                                 banner=info.number == 1 and lines[0].bbox[1] < info.height * BANNER_TOP):
         return "front", None
+    if info.number <= IMPRINT_PAGES and kind == "paragraph" and is_imprint(text):
+        return "front", None  # a book's copyright page: "… ISBN-13: 978-…", "All rights reserved."
     if info.number == 1 and kind == "heading" and is_byline(text):
         return "front", None  # the authors' names, set large: not a section of the paper
     if info.number == 1 and kind == "paragraph" and is_title_note(text, (

@@ -19,6 +19,7 @@ from vaultd.parse.algorithms import is_algorithm_caption
 from vaultd.parse.base import Block, user_rect
 from vaultd.parse.captions import IDENTIFIER_LINE_RE
 from vaultd.parse.classify import is_table_caption
+from vaultd.parse.drawings import visible_drawings
 from vaultd.parse.paras import Line, PageInfo
 from vaultd.parse.structure import build_blocks
 from vaultd.parse.table_cells import rows_markdown, table_text
@@ -49,7 +50,7 @@ def build_blocks_with_tables(pdf_pages: Sequence[Any], pages: list[list[Line]], 
         page = pdf_pages[i]
         drawn = (drawings or {}).get(i)
         if drawn is None:  # read once for the page's tables and algorithms both
-            drawn = page.get_cdrawings()
+            drawn = visible_drawings(page)
         found = find_page_tables(page, lines, drawn) if has_table else []
         found += find_page_algorithms(page, algorithms, lines, drawn)
         if not found:

@@ -137,7 +137,12 @@ def _found(block: Block, refs: list[list[str]], spaces: bool) -> bool:
     )
 
 
-def check_blocks(pdf: Path, blocks: list[Block], kinds: tuple[str, ...] = ("paragraph",)) -> VerbatimReport:
+#: The chunk types whose quotes are checked: the prose of the page, footnotes included.
+PROSE_TYPES = ("paragraph", "footnote")
+
+
+def check_blocks(pdf: Path, blocks: list[Block], kinds: tuple[str, ...] = PROSE_TYPES) -> VerbatimReport:
+    """The share of ``blocks`` of these ``kinds`` found verbatim (module doc)."""
     refs = reference_pages(pdf)
     report = VerbatimReport()
     for block in blocks:
