@@ -16,6 +16,7 @@ from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.classify import is_table_caption
 from vaultd.parse.footnotes import opens_note
 from vaultd.parse.front import is_imprint
+from vaultd.parse.layout import T1_LIGATURES, repair_chars
 from vaultd.parse.paras import Line
 from vaultd.parse.pymupdf import PyMuPDFParser
 from vaultd.parse.verbatim import check_blocks
@@ -148,3 +149,21 @@ def test_a_plot_s_labels_tie_it_to_its_caption_so_its_markers_are_no_text_and_th
     assert para.type == "paragraph"
     assert "a simple model is not sufficient and the resulting weight adjustment" in para.text
     assert [p for p, _, _ in para.regions] == [1, 2]
+
+
+def test_t1_ligature_codes_of_a_tex_font_without_unicode_read_as_their_letters() -> None:
+    # the survival package's report: dvips Type 3 fonts, T1-encoded, no ToUnicode; poppler
+    # drops the ligatures ("Coecients"), MuPDF passes their codes through
+    chunks = _chunks(QUOTES / "r_survival_timedep_report.pdf")
+    assert _holding(chunks, "This vignette covers 3 different but interrelated concepts").provenance.chunk_type \
+        == "paragraph"
+    assert any(c.provenance.chunk_type == "heading" and c.text == "4 Time dependent coefficients" for c in chunks)
+    assert not any(word in c.text for c in chunks for word in ("di\ufffderent", "coe\ufffdcient", "\ufffdrst"))
+    assert repair_chars("Coe\x1ecients") == "Coefficients" and repair_chars("\x1crst") == "first"
+    assert repair_chars("di\x1berent \x1b") == "different \ufffd"  # a code by itself is no letter
+
+
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyzé", min_size=1), st.sampled_from(sorted(T1_LIGATURES)),
+       st.text(alphabet="abcdefghijklmnopqrstuvwxyzé", min_size=1))
+def test_a_t1_ligature_code_inside_a_word_is_its_letters(before: str, code: str, after: str) -> None:
+    assert repair_chars(before + code + after) == before + T1_LIGATURES[code] + after

@@ -26,7 +26,12 @@ Compile and verify both call these, so a quote re-extracted later reproduces exa
    a dotless ``ı`` carrying an accent becomes the accented ``i`` (TeX's ``\\'{\\i}``).
 5. **Unmapped glyphs.** A glyph whose font maps it to no Unicode is U+FFFD ``�``. PyMuPDF
    writes that itself; extractors that pass the raw character code through instead (a
-   C0/C1 control character, e.g. poppler's ``\\x8d``) get the same ``�``.
+   C0/C1 control character, e.g. poppler's ``\\x8d``) get the same ``�``. One exception:
+   the codes 0x1B–0x1F next to a letter are the ligatures ff, fi, fl, ffi, ffl of TeX's
+   T1 (Cork) encoding, which a TeX font without a Unicode map (dvips's Type 3 bitmap
+   fonts) passes through as they are (``di\\x1berent`` → ``different``): in T1 they are
+   nothing else, and the older OT1's letters at those codes (œ ø Æ Œ Ø) are not met
+   inside English words, where these codes stand by the hundred in such documents.
 
 Nothing else: no spelling fixes, no punctuation reflow.
 """
@@ -213,7 +218,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    captions; a running head with a page number beside it, or set small 14 % down the
 #:    page over the text, repeats a larger heading; 9 pt notes under a 10 pt body at a
 #:    column's foot are footnotes; a book's imprint (an ISBN, a rights statement) is
-#:    front matter.
+#:    front matter; a note on a reference list set as prose is a paragraph and a caption
+#:    among its entries a caption; ``[1]``-labelled entries go on past a line opening
+#:    ``24. 05.``; T1 ligature codes next to a letter are their letters (rule 5).
 LAYOUT_VERSION = 23
 
 # Spacing accent → combining mark.
@@ -261,6 +268,10 @@ _DOTLESS_MARK_RE = re.compile("\u0131([\u0300-\u036f])")
 
 
 _CONTROL_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+#: T1-encoded TeX ligatures passed through as their codes, next to a letter (rule 5).
+T1_LIGATURES = {"\x1b": "ff", "\x1c": "fi", "\x1d": "fl", "\x1e": "ffi", "\x1f": "ffl"}
+_T1_CODE_RE = re.compile("[\x1b-\x1f]")
+_T1_LIGATURE_RE = re.compile("(?<=[^\\W\\d_])[\x1b-\x1f]|[\x1b-\x1f](?=[^\\W\\d_])")
 
 
 def repair_chars(text: str) -> str:
@@ -280,6 +291,8 @@ def repair_chars(text: str) -> str:
         if SOFT_HYPHEN in text:  # shown only at a line's end, where ``join_two`` takes it
             body = text.rstrip()
             text = body[:-1].replace(SOFT_HYPHEN, "") + body[-1:] + text[len(body):]
+    if _T1_CODE_RE.search(text):
+        text = _T1_LIGATURE_RE.sub(lambda m: T1_LIGATURES[m.group()], text)
     text = _CONTROL_RE.sub("\ufffd", combine_accents(text))
     if "\u0131" in text:
         text = unicodedata.normalize("NFC", _DOTLESS_MARK_RE.sub(r"i\1", text))
