@@ -19,6 +19,7 @@ from vaultd.parse.front import is_imprint
 from vaultd.parse.layout import T1_LIGATURES, repair_chars
 from vaultd.parse.paras import Line
 from vaultd.parse.pymupdf import PyMuPDFParser
+from vaultd.parse.textlayer import UNRELIABLE, mis_mapped
 from vaultd.parse.verbatim import check_blocks
 
 QUOTES = Path(__file__).resolve().parents[1] / "eval" / "quotes" / "pdfs"
@@ -167,3 +168,11 @@ def test_t1_ligature_codes_of_a_tex_font_without_unicode_read_as_their_letters()
        st.text(alphabet="abcdefghijklmnopqrstuvwxyzé", min_size=1))
 def test_a_t1_ligature_code_inside_a_word_is_its_letters(before: str, code: str, after: str) -> None:
     assert repair_chars(before + code + after) == before + T1_LIGATURES[code] + after
+
+
+def test_a_text_layer_whose_letters_map_to_dingbats_is_marked_unreliable() -> None:
+    # spatstat's vignette: the body fonts' ToUnicode maps every letter to a dingbat
+    blocks = PyMuPDFParser().parse(QUOTES / "r_spatstat_getting_started.pdf").blocks
+    garbled = [b for b in blocks if sum("\u2600" <= c <= "\u27bf" for c in b.text) >= 10]
+    assert garbled and all(b.text_layer == UNRELIABLE for b in garbled)
+    assert not mis_mapped("✓ Installed, ✓ configured and ✓ tested on every platform we support")

@@ -220,7 +220,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    column's foot are footnotes; a book's imprint (an ISBN, a rights statement) is
 #:    front matter; a note on a reference list set as prose is a paragraph and a caption
 #:    among its entries a caption; ``[1]``-labelled entries go on past a line opening
-#:    ``24. 05.``; T1 ligature codes next to a letter are their letters (rule 5).
+#:    ``24. 05.``; T1 ligature codes next to a letter are their letters (rule 5); letters
+#:    mapped to dingbats mark a text layer unreliable.
 LAYOUT_VERSION = 23
 
 # Spacing accent → combining mark.

@@ -7,6 +7,9 @@ reveals:
   italic and symbol fonts without a usable ``ToUnicode`` map (``For a sentence of � words``);
 * a code point of a Private Use Area (U+E000–U+F8FF, planes 15–16): a font's own symbols
   that no reader can render as text;
+* letters mapped to dingbats and symbols (U+2600–U+27BF) by a font's broken
+  ``ToUnicode`` map (``●❡tt✐♥❣ st❛rt❡❞`` for "Getting started"), a fifth of the text or
+  more;
 * the classic mis-mapping of MathType's and Symbol fonts by some publishers' PDF makers,
   where ``=`` comes out as ``¼``, ``(`` ``)`` as ``ð`` ``Þ`` and ``+`` as ``þ``
   (``Fexti ¼ 100 FEi ð1Þ`` on a page showing ``Fexti = 100 FEi (1)``): an ``ð…Þ`` pair
@@ -32,8 +35,14 @@ _WRONG_RE = re.compile(
     "[\ue000-\uf8ff\U000f0000-\U0010ffff]"  # Private Use Areas
     r"|ð[^\sðÞ]{1,12}Þ"  # ( … ) of a mis-mapped equation number or group: ð1Þ
 )
-#: A character one of the two patterns needs: far quicker to rule out than either.
-_TELLTALE_RE = re.compile("[ð¼þ\ue000-\uf8ff\U000f0000-\U0010ffff]")
+#: Symbols and dingbats (U+2600–U+27BF): a font whose ``ToUnicode`` map gives them for
+#: letters (spatstat's vignette reads ``●❡tt✐♥❣ st❛rt❡❞`` for "Getting started") when
+#: they are a fifth of a text's characters or more, three at least (a checklist's ``✓``
+#: before each item is less).
+_SYMBOL_RE = re.compile("[\u2600-\u27bf]")
+SYMBOL_LEAST, SYMBOL_SHARE = 3, 5
+#: A character one of the patterns needs: far quicker to rule out than any.
+_TELLTALE_RE = re.compile("[ð¼þ\u2600-\u27bf\ue000-\uf8ff\U000f0000-\U0010ffff]")
 #: ``=`` and ``+`` of a mis-mapped formula, standing alone. ``¼`` is a real fraction in
 #: prose too (``costs ¼ of``), so two of them are needed, or one beside an ``ð…Þ`` pair.
 _LONE_RE = re.compile(r"(?:^|\s)[¼þ](?=\s|$)")
@@ -51,8 +60,11 @@ def mis_mapped(text: str) -> bool:
     """Whether ``text`` holds glyphs its PDF maps to the wrong text (Private Use code
     points, MathType's ``¼``/``ð…Þ``/``þ``), not only glyphs mapped to none."""
     if text.isascii() or _TELLTALE_RE.search(text) is None:
-        return False  # most text: none of the characters both patterns need
-    return _WRONG_RE.search(text) is not None or len(_LONE_RE.findall(text)) >= 2
+        return False  # most text: none of the characters the patterns need
+    if _WRONG_RE.search(text) is not None or len(_LONE_RE.findall(text)) >= 2:
+        return True
+    symbols = len(_SYMBOL_RE.findall(text))
+    return symbols >= SYMBOL_LEAST and symbols * SYMBOL_SHARE >= len(text) - text.count(" ")
 
 
 #: A word of prose: four Latin letters or more, not a run of ``ff``/``fi`` (a radical's
