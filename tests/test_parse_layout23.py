@@ -176,3 +176,28 @@ def test_a_text_layer_whose_letters_map_to_dingbats_is_marked_unreliable() -> No
     garbled = [b for b in blocks if sum("\u2600" <= c <= "\u27bf" for c in b.text) >= 10]
     assert garbled and all(b.text_layer == UNRELIABLE for b in garbled)
     assert not mis_mapped("✓ Installed, ✓ configured and ✓ tested on every platform we support")
+
+
+def test_a_plot_beside_its_caption_keeps_its_ticks_and_axis_title_out_of_the_paragraph_under_it(
+        tmp_path: Path) -> None:
+    # vegan's layout: a plot at the page's top with its caption at its right; under the
+    # frame its tick labels and axis title, set small; then the page's text
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.draw_rect(pymupdf.Rect(140, 90, 300, 288), color=(0, 0, 0), width=0.7)
+    page.insert_text((178, 300), "−0.5 0.0 0.5 1.0", fontsize=5.5)
+    page.insert_text((220, 312), "NMDS1", fontsize=5.5)
+    page.insert_text((325, 276), "Figure 3: Convex hull, ellipsoid hull and", fontsize=10)
+    page.insert_text((325, 288), "a spider web diagram in ordination.", fontsize=10)
+    y = 340.0
+    for words in ("hulls, ordiellipse adds ellipses enclosing all points in the group or ellipses",
+                  "of standard deviation, standard error or confidence areas, and ordispider",
+                  "combines items to their centroid, as the figure shows for the management levels."):
+        page.insert_text((125, y), words, fontsize=10)
+        y += 12
+    path = tmp_path / "side.pdf"
+    doc.save(path)
+    blocks = PyMuPDFParser().parse(path).blocks
+    para = next(b for b in blocks if "ordiellipse adds ellipses" in b.text)
+    assert para.text.startswith("hulls, ordiellipse")
+    assert not any("NMDS1" in b.text or "0.5 1.0" in b.text for b in blocks)

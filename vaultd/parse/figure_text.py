@@ -55,6 +55,9 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
                                     and c.bbox[0] < region[2] and region[0] < c.bbox[2]])
         if region[1] >= cap.bbox[3] - 1.0:  # under its caption: the labels under its last row too
             bottom = _labels_under(lines, region, bottom, body)
+        elif region[2] <= cap.bbox[0] + 2.0 or region[0] >= cap.bbox[2] - 2.0:
+            # beside its caption: its tick labels and axis title under the frame, set small
+            bottom = _labels_under(lines, region, bottom, body, small=True)
         region = (region[0], region[1], region[2], bottom)
         out |= _labels_beside(lines, region)
         for i, ln in enumerate(lines):
@@ -115,13 +118,15 @@ def _ends_prose(ln: Any, lines: list[Any]) -> bool:
                for up in lines if up is not ln)
 
 
-def _labels_under(lines: list[Any], region: Box, bottom: float, body: float) -> float:
+def _labels_under(lines: list[Any], region: Box, bottom: float, body: float, small: bool = False) -> float:
     """``bottom`` moved down over the lines that are not prose right under ``region``, one
-    after the other (the names under a caption-over figure's last row of structures)."""
+    after the other (the names under a caption-over figure's last row of structures);
+    ``small``: only over lines set smaller than the body (a plot's ticks and axis title)."""
     for ln in sorted(lines, key=lambda ln: ln.bbox[1]):
         if ln.bbox[1] < bottom - 1.0 or not (ln.bbox[0] < region[2] and region[0] < ln.bbox[2]):
             continue
-        if ln.bbox[1] > bottom + LABEL_GAP_PT or (_words(ln.text) >= PROSE_WORDS and ln.size >= body - 0.5):
+        if ln.bbox[1] > bottom + LABEL_GAP_PT or (_words(ln.text) >= PROSE_WORDS and ln.size >= body - 0.5) \
+                or (small and ln.size >= body - 0.5):
             break
         bottom = max(bottom, ln.bbox[3] + 1.0)
     return bottom

@@ -221,7 +221,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    front matter; a note on a reference list set as prose is a paragraph and a caption
 #:    among its entries a caption; ``[1]``-labelled entries go on past a line opening
 #:    ``24. 05.``; T1 ligature codes next to a letter are their letters (rule 5); letters
-#:    mapped to dingbats mark a text layer unreliable.
+#:    mapped to dingbats mark a text layer unreliable; a plot beside its caption takes in
+#:    the small tick labels and axis title under its frame.
 LAYOUT_VERSION = 23
 
 # Spacing accent → combining mark.
