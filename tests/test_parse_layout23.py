@@ -19,7 +19,8 @@ from vaultd.parse.front import is_imprint
 from vaultd.parse.layout import T1_LIGATURES, repair_chars
 from vaultd.parse.paras import Line
 from vaultd.parse.pymupdf import PyMuPDFParser
-from vaultd.parse.textlayer import UNRELIABLE, mis_mapped
+from vaultd.parse.textlayer import garbled, mis_mapped, unreliable
+from vaultd.parse.tiers import parse_pdf
 from vaultd.parse.verbatim import check_blocks
 
 QUOTES = Path(__file__).resolve().parents[1] / "eval" / "quotes" / "pdfs"
@@ -170,11 +171,20 @@ def test_a_t1_ligature_code_inside_a_word_is_its_letters(before: str, code: str,
     assert repair_chars(before + code + after) == before + T1_LIGATURES[code] + after
 
 
-def test_a_text_layer_whose_letters_map_to_dingbats_is_marked_unreliable() -> None:
+def test_a_page_whose_letters_map_to_dingbats_is_read_as_a_scan() -> None:
     # spatstat's vignette: the body fonts' ToUnicode maps every letter to a dingbat
-    blocks = PyMuPDFParser().parse(QUOTES / "r_spatstat_getting_started.pdf").blocks
-    garbled = [b for b in blocks if sum("\u2600" <= c <= "\u27bf" for c in b.text) >= 10]
-    assert garbled and all(b.text_layer == UNRELIABLE for b in garbled)
+    # ("●❡tt✐♥❣ st❛rt❡❞" for "Getting started"); tesseract reads what the page shows
+    doc = parse_pdf(QUOTES / "r_spatstat_getting_started.pdf")
+    assert any("map their letters to symbols" in w for w in doc.warnings)
+    assert "tesseract" in doc.parser_version
+    assert not any(sum("\u2600" <= c <= "\u27bf" for c in b.text) >= 10 for b in doc.blocks)
+    text = " ".join(b.text for b in doc.blocks)
+    assert "Spatstat is mainly designed for analysing spatial point patterns" in text
+    assert garbled(["●❡tt✐♥❣ st❛rt❡❞", "✐♥ s♣❛t❛t"]) and not garbled(["✓ Installed and tested"])
+
+
+def test_a_text_mostly_of_dingbats_is_marked_unreliable_and_a_checklist_is_not() -> None:
+    assert unreliable("■❢②♦✉r ❈❙❱✜❧❡✐s ❝❛❧❧❡❞ ♠②❢✐❧❡✳❝s✈") and mis_mapped("●❡tt✐♥❣ st❛rt❡❞")
     assert not mis_mapped("✓ Installed, ✓ configured and ✓ tested on every platform we support")
 
 

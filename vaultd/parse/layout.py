@@ -222,7 +222,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    among its entries a caption; ``[1]``-labelled entries go on past a line opening
 #:    ``24. 05.``; T1 ligature codes next to a letter are their letters (rule 5); letters
 #:    mapped to dingbats mark a text layer unreliable; a plot beside its caption takes in
-#:    the small tick labels and axis title under its frame.
+#:    the small tick labels and axis title under its frame; a page whose letters map to
+#:    symbols is read as a scan.
 LAYOUT_VERSION = 23
 
 # Spacing accent → combining mark.

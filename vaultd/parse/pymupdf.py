@@ -30,6 +30,7 @@ from vaultd.parse.paras import Line, PageInfo, body_size
 from vaultd.parse.spans import Piece, join_spans, line_style, needs_space, span_face
 from vaultd.parse.structure import build_blocks
 from vaultd.parse.table_blocks import build_blocks_with_tables
+from vaultd.parse.textlayer import garbled
 
 
 def open_pdf(pdf: Path) -> Any:
@@ -358,6 +359,12 @@ class PyMuPDFParser:
             warnings = []
             if doc.is_repaired:
                 warnings.append("the PDF was damaged and repaired while reading; check the note")
+            unreadable = [i for i, lines in enumerate(pages) if lines and garbled([ln.text for ln in lines])]
+            if unreadable:  # letters mapped to symbols: read as a scan is, its text dropped
+                warnings.append(f"pages {', '.join(str(i + 1) for i in unreadable)} map their letters to "
+                                "symbols (a broken font map): read as scans")
+                for i in unreadable:
+                    pages[i] = []
             textless = [i + 1 for i, lines in enumerate(pages) if not lines]
             drop_furniture(pages, [p.height for p in infos])
             drawings: dict[int, list[dict[str, Any]]] = {}  # get_cdrawings, read once a page

@@ -67,6 +67,20 @@ def mis_mapped(text: str) -> bool:
     return symbols >= SYMBOL_LEAST and symbols * SYMBOL_SHARE >= len(text) - text.count(" ")
 
 
+#: Share of a page's characters that, mapped to symbols, make its text layer unreadable.
+GARBLED_SHARE = 0.3
+
+
+def garbled(texts: list[str]) -> bool:
+    """Whether a page's text (its lines' ``texts``) is a symbol substitution, not letters:
+    ``GARBLED_SHARE`` of its characters or more are dingbats and symbols (U+2600–U+27BF),
+    as spatstat's vignette reads ``●❡tt✐♥❣ st❛rt❡❞`` for "Getting started". Its quotes
+    would be unreadable; the page is read as a scan is (``vaultd.parse.tiers``)."""
+    chars = sum(len(t) - t.count(" ") for t in texts)
+    symbols = sum(len(_SYMBOL_RE.findall(t)) for t in texts if _SYMBOL_RE.search(t))
+    return chars > 0 and symbols >= GARBLED_SHARE * chars
+
+
 #: A word of prose: four Latin letters or more, not a run of ``ff``/``fi`` (a radical's
 #: bar mis-mapped to ligatures comes out as ``ffiffiffi``).
 _WORD_RE = re.compile(r"[A-Za-z]{4,}")
