@@ -178,7 +178,7 @@ def run_paper(pdf: Path, tests: dict[str, Any], vault: Any, key: str, env: dict[
     s.failures += [{"kind": "verbatim", "page": page, "text": snip(text)} for page, text in report.misses]
     s.failures += [{"kind": "verbatim (reliable)", "page": page, "text": snip(text)} for page, text in reliable.misses]
     for b in blocks:
-        if b.type in PROSE_TYPES and b.text.split():
+        if b.type in PROSE_TYPES and b.text.split() and not b.ocr:
             s.verbatim_raw[1] += 1
             regions = [(page, box) for page, box, _ in b.regions] or [(b.page, b.bbox)]
             # one run of the page's text, or of each region's (a margin column left out)
