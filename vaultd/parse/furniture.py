@@ -106,8 +106,6 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
 
 #: How much larger than a running head the heading it repeats is set.
 ECHO_SIZE = 1.15
-#: Larger by more than this is larger (sizes are read to the tenth of a point).
-SIZE_EPS = 0.05
 #: Fewest letters and digits a running head needs to be matched with a heading.
 ECHO_MIN_CHARS = 6
 
@@ -130,10 +128,9 @@ def _wordy(key: str) -> bool:
 
 def drop_echoed_headings(pages: list[list[Line]], heights: list[float], small: float = 0.0) -> None:
     """Remove, in place, running heads that repeat a heading of the document: the
-    outermost line of a page's top or bottom band whose letters and digits are (or end
-    with) those of a line set at least ``ECHO_SIZE`` times larger elsewhere in it (with a
-    page number beside them, the number aside, and larger than the line: ``Morbi ac orci
-    5`` over chapter title ``MORBI AC ORCI``)
+    outermost line of a page's top or bottom band whose letters and digits (a page number
+    beside them aside: ``Chapter 3: Importing from other statistical systems 16``) are (or
+    end with) those of a line set at least ``ECHO_SIZE`` times larger elsewhere in it
     (a thesis's ``HOOFDSTUK 2. ONDERZOEKSVRAAG`` over heading ``2. Onderzoeksvraag``,
     ``2.1. HET GEBEUREN`` over ``2.1. Het gebeuren``). Such a head stands on only the
     pages of one chapter or section — a short one has one or two — so the repetition
@@ -151,13 +148,9 @@ def drop_echoed_headings(pages: list[list[Line]], heights: list[float], small: f
             if ((ln.bbox[1] <= top or ln.bbox[3] >= foot) and _in_band(ln, h)) or (
                     ln.bbox[1] <= top and ln.size <= small and _in_wide_band(ln, h, DEEP_MARGIN_FRACTION)
                     and _set_apart(ln, lines)):
-                words = _FOLIO_END_RE.sub("", ln.text.strip())  # (``Morbi ac orci 5``)
-                key = _alnum(words)
+                key = _alnum(_FOLIO_END_RE.sub("", ln.text.strip()))  # (``Morbi ac orci 5``)
                 if len(key) >= ECHO_MIN_CHARS:
-                    # a line's size is its longest run's: with a page number beside the
-                    # words, maybe the number's (9 pt bold beside a 6 pt head)
-                    bar = ln.size * ECHO_SIZE if words == ln.text.strip() else ln.size + SIZE_EPS
-                    candidates.append((ln, key, bar))
+                    candidates.append((ln, key, ln.size * ECHO_SIZE))
     if not candidates:
         return
     # a heading a running head repeats is no longer than the head (with room for its

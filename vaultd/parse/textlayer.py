@@ -76,9 +76,10 @@ def garbled(texts: list[str]) -> bool:
     ``GARBLED_SHARE`` of its characters or more are dingbats and symbols (U+2600–U+27BF),
     as spatstat's vignette reads ``●❡tt✐♥❣ st❛rt❡❞`` for "Getting started". Its quotes
     would be unreadable; the page is read as a scan is (``vaultd.parse.tiers``)."""
-    chars = sum(len(t) - t.count(" ") for t in texts)
-    symbols = sum(len(_SYMBOL_RE.findall(t)) for t in texts if _SYMBOL_RE.search(t))
-    return chars > 0 and symbols >= GARBLED_SHARE * chars
+    text = "".join(texts)
+    if _SYMBOL_RE.search(text) is None:  # (nearly every page)
+        return False
+    return len(_SYMBOL_RE.findall(text)) >= GARBLED_SHARE * (len(text) - text.count(" "))
 
 
 #: A word of prose: four Latin letters or more, not a run of ``ff``/``fi`` (a radical's
