@@ -13,6 +13,7 @@ from vaultd.parse.layout import (
     fix_ligatures,
     join_lines,
     repair_chars,
+    t1_ligatures,
 )
 
 
@@ -79,7 +80,7 @@ def test_ascii_lines_still_get_grave_accents_and_control_codes_repaired() -> Non
 @given(st.text(alphabet=st.characters(max_codepoint=127)))
 def test_the_ascii_shortcut_gives_what_every_repair_pass_gives(text: str) -> None:
     # repair_chars returns a printable ASCII line without a grave accent untouched
-    full = combine_accents(fix_ligatures(text))
+    full = combine_accents(t1_ligatures(fix_ligatures(text)))
     assert repair_chars(text) == _CONTROL_RE.sub("\ufffd", full)
 
 

@@ -277,6 +277,13 @@ _T1_CODE_RE = re.compile("[\x1b-\x1f]")
 _T1_LIGATURE_RE = re.compile("(?<=[^\\W\\d_])[\x1b-\x1f]|[\x1b-\x1f](?=[^\\W\\d_])")
 
 
+def t1_ligatures(text: str) -> str:
+    """T1 ligature codes next to a letter as their letters (rule 5's exception)."""
+    if _T1_CODE_RE.search(text) is None:
+        return text
+    return _T1_LIGATURE_RE.sub(lambda m: T1_LIGATURES[m.group()], text)
+
+
 def repair_chars(text: str) -> str:
     """Ligatures, stray spacing accents and unmapped-glyph codes (rules 3, 4 and 5).
 
@@ -294,9 +301,7 @@ def repair_chars(text: str) -> str:
         if SOFT_HYPHEN in text:  # shown only at a line's end, where ``join_two`` takes it
             body = text.rstrip()
             text = body[:-1].replace(SOFT_HYPHEN, "") + body[-1:] + text[len(body):]
-    if _T1_CODE_RE.search(text):
-        text = _T1_LIGATURE_RE.sub(lambda m: T1_LIGATURES[m.group()], text)
-    text = _CONTROL_RE.sub("\ufffd", combine_accents(text))
+    text = _CONTROL_RE.sub("\ufffd", combine_accents(t1_ligatures(text)))
     if "\u0131" in text:
         text = unicodedata.normalize("NFC", _DOTLESS_MARK_RE.sub(r"i\1", text))
     return text
