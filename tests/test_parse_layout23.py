@@ -215,3 +215,18 @@ def test_a_plot_beside_its_caption_keeps_its_ticks_and_axis_title_out_of_the_par
     para = next(b for b in blocks if "ordiellipse adds ellipses" in b.text)
     assert para.text.startswith("hulls, ordiellipse")
     assert not any("NMDS1" in b.text or "0.5 1.0" in b.text for b in blocks)
+
+
+def test_an_unnumbered_heading_in_small_capitals_heads_its_section() -> None:
+    # the mvtnorm R News article: "Introduction" centred in CMCSC10 at the body's size
+    chunks = _chunks(QUOTES / "rnews_mvtnorm_article.pdf")
+    para = _holding(chunks, "The numerical computation of a multivariate normal")
+    assert para.provenance.section is not None and para.provenance.section.endswith("Introduction")
+
+
+def test_a_full_first_line_ending_in_a_bracket_is_no_heading_when_its_sentence_runs_on() -> None:
+    # GenomicRanges' HOWTOs p. 23: "… (currently organzied by transcript)" | "into groups …"
+    chunks = _chunks(QUOTES / "bioc_genomicranges_howtos.pdf")
+    para = _holding(chunks, "Our final step is to collect the coding and UTR regions")
+    assert para.provenance.chunk_type == "paragraph"
+    assert "(currently organzied by transcript) into groups by gene id." in para.text

@@ -46,6 +46,10 @@ _MATH_CHARS = set("=+−×∑∫∂≤≥≈∈∀∃→←⇒∞√∝±·∇α
 LIST_RE = re.compile(r"^[•◦▪‣●∙·–]\s")
 
 
+#: Most words of an unnumbered heading set in small capitals.
+SMALL_CAPS_HEAD_WORDS = 6
+
+
 #: The caption words of tables: Spanish ``Cuadro`` and Portuguese ``Quadro`` too (PAHO's
 #: and SciELO's tables of text), Italian ``Tabella``, Scandinavian ``Tabell`` and the
 #: abbreviation ``Tab.`` (``Tab. 1: Text sizes``).
@@ -182,8 +186,13 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         # A numbered line set in italics on its own ("2.1. Main Objectives", MDPI, Elsevier).
         if italic and number is not None and one_line and size >= body - 0.3:
             return "heading", number
-        # A numbered line in small capitals (amsart's "1. Introduction" in CMCSC10).
+        # A numbered line in small capitals (amsart's "1. Introduction" in CMCSC10); an
+        # unnumbered one standing alone, a few words opening with a capital and ending in
+        # none of a sentence's marks (amsart's centred "Introduction", "Acknowledgements").
         if small_caps and number is not None and n_lines == 1 and size >= body - 0.3:
+            return "heading", number
+        if small_caps and one_line and size >= body - 0.3 and len(text.split()) <= SMALL_CAPS_HEAD_WORDS \
+                and text[:1].isupper() and not text.rstrip().endswith((".", ",", ";", ":")):
             return "heading", number
         # A bold line in capitals on its own, even set smaller than the body ("THE SOCIAL
         # ECOLOGY OF WOLVES", Frontiers' subsection heads).

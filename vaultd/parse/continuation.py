@@ -213,15 +213,17 @@ def is_scrap(text: str) -> bool:
 
 def sentence_start(prev: Para, cur: Para) -> bool:
     """Whether ``prev``, a one-line unnumbered heading that is no title and does not end in
-    punctuation, is the start of a sentence ``cur`` goes on with in lowercase right under
-    it: no heading runs on into its text (ACM's list items ``C1 We present an approach
+    a sentence's punctuation (a bracket or comma may: ``… (currently organized by
+    transcript)`` | ``into groups by gene id.``), is the start of a sentence ``cur`` goes on
+    with in lowercase right under it: no heading runs on into its text (ACM's list items ``C1 We present an approach
     for linking`` in bold, ``software architecture models and code.`` under it)."""
     if prev.type != "heading" or prev.title or prev.number is not None or len(prev.lines) != 1 \
             or cur.type != "paragraph" or not cur.text[:1].islower():
         return False
     last, first = prev.lines[0], cur.lines[0]
     tail = prev.text.rstrip()
-    open_end = bool(tail) and (tail[-1].isalnum() or (tail[-1] == "-" and tail[-2:-1].isalpha()))
+    open_end = bool(tail) and (tail[-1].isalnum() or tail[-1] in "),]"
+                               or (tail[-1] == "-" and tail[-2:-1].isalpha()))
     return (last.page == first.page and open_end
             and 0 <= first.bbox[1] - last.bbox[3] <= 0.5 * max(last.size, 1.0))
 

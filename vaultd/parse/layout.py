@@ -223,7 +223,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    ``24. 05.``; T1 ligature codes next to a letter are their letters (rule 5); letters
 #:    mapped to dingbats mark a text layer unreliable; a plot beside its caption takes in
 #:    the small tick labels and axis title under its frame; a page whose letters map to
-#:    symbols is read as a scan.
+#:    symbols is read as a scan; an unnumbered line in small capitals standing alone is a
+#:    heading (amsart's centred ``Introduction``); a one-line "heading" ending in a bracket
+#:    or comma whose sentence runs on right under it in lowercase is that sentence's start.
 LAYOUT_VERSION = 23
 
 # Spacing accent → combining mark.

@@ -223,6 +223,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 target = _merge_target(paras)
                 if target is not None and sentence_start(target, cur):
                     target.type = "paragraph"  # "C1 We present an approach for linking" | "software …"
+                    append_piece(target, para_lines, text)  # its sentence, right under it
+                    continue
                 earlier = resumed(paras, cur, target) if not (cur.floating or plain) else None
                 if earlier is not None:  # past a box, a sidebar or a float in another face
                     append_piece(earlier, para_lines, text)
