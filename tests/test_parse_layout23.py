@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from vaultd.models import Chunk
 from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.classify import is_table_caption
+from vaultd.parse.continuation import is_scrap
 from vaultd.parse.footnotes import opens_note
 from vaultd.parse.front import is_imprint
 from vaultd.parse.layout import T1_LIGATURES, repair_chars
@@ -230,3 +231,13 @@ def test_a_full_first_line_ending_in_a_bracket_is_no_heading_when_its_sentence_r
     para = _holding(chunks, "Our final step is to collect the coding and UTR regions")
     assert para.provenance.chunk_type == "paragraph"
     assert "(currently organzied by transcript) into groups by gene id." in para.text
+
+
+def test_a_row_of_numbers_alone_is_no_paragraph() -> None:
+    # the survival report's p. 3: a survival-curve plot without a caption, its x-axis
+    # ticks a block of their own
+    chunks = _chunks(QUOTES / "r_survival_timedep_report.pdf")
+    ticks = _holding(chunks, "0.0 0.5 1.0 1.5 2.0 2.5")
+    assert ticks.provenance.chunk_type != "paragraph"
+    assert is_scrap("0.0 0.5 1.0 1.5 2.0 2.5") and is_scrap("1 0 15 0 25 1.3 1 15 46 0 25 1.5")
+    assert not is_scrap("In 2019, 12 of 40 sites were sampled twice")

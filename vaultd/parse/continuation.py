@@ -205,10 +205,18 @@ _INDEX_LEAD_RE = re.compile(r"\d{1,2} +[a-z]")
 def is_scrap(text: str) -> bool:
     """A few symbols without a word of two different letters (``d``, ``, 0``, ``2 1``), which
     no sentence has on its own: the pieces of a display formula MuPDF set as blocks, a
-    plot's markers drawn as letters (``GG``, ``G G``)."""
+    plot's markers drawn as letters (``GG``, ``G G``); or, of any length, numbers and
+    nothing else (a plot's tick labels ``0.0 0.5 1.0 1.5 2.0 2.5``, a table's rows of
+    figures without its caption)."""
     chars = "".join(text.split())
+    if len(text.split()) >= 2 and _NUMBERS_RE.fullmatch(chars) and any(c.isdigit() for c in chars):
+        return True
     return 0 < len(chars) <= FRAGMENT_MAX and not any(
         len({c for c in word.casefold() if c.isalpha()}) >= 2 for word in text.split())
+
+
+#: Digits and what numbers are written with, and nothing else.
+_NUMBERS_RE = re.compile(r"[\d.,−\-–+±%]+")
 
 
 def sentence_start(prev: Para, cur: Para) -> bool:

@@ -225,7 +225,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    the small tick labels and axis title under its frame; a page whose letters map to
 #:    symbols is read as a scan; an unnumbered line in small capitals standing alone is a
 #:    heading (amsart's centred ``Introduction``); a one-line "heading" ending in a bracket
-#:    or comma whose sentence runs on right under it in lowercase is that sentence's start.
+#:    or comma whose sentence runs on right under it in lowercase is that sentence's start;
+#:    a block of numbers alone (a plot's ticks, a table's rows without its caption) is no
+#:    paragraph.
 LAYOUT_VERSION = 23
 
 # Spacing accent → combining mark.
