@@ -195,9 +195,10 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     continue
                 note_of = _note_of(paras, para_lines, body) if kind == "paragraph" else None
                 margin = all(ln.margin for ln in para_lines)
-                cur.footnote = kind == "paragraph" and note_of is None and not margin \
+                # small print at the page's foot floats; the chunk type says footnote
+                # only when it opens with its mark (parse.footnotes.opens_note)
+                floats = kind == "paragraph" and note_of is None and not margin \
                     and is_footnote(para_lines, body, info, face, lines)
-                floats = cur.footnote
                 cur.footnote = floats and opens_note(para_lines, text)
                 cur.floating = kind in ("front", "code") or margin or (
                     kind == "paragraph" and (floats or (plain and is_label(text)) or note_of is not None))
