@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-Box = tuple[float, float, float, float]
+from vaultd.parse.base import Box
 
 
 def _cut(a: Box, b: Box) -> Box:

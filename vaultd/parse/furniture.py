@@ -139,7 +139,7 @@ def drop_echoed_headings(pages: list[list[Line]], heights: list[float], small: f
     FILE 4.2 Title page`` 10.7 % down the page, over a 10 pt body) when it stands apart
     from the text under it (``_set_apart``); not so at the foot, where footnotes end as
     small as that."""
-    candidates: list[tuple[Line, str, float]] = []  # (line, key, size a heading must reach)
+    candidates: list[tuple[Line, str]] = []
     for lines, h in zip(pages, heights, strict=True):
         if not lines:
             continue
@@ -150,14 +150,14 @@ def drop_echoed_headings(pages: list[list[Line]], heights: list[float], small: f
                     and _set_apart(ln, lines)):
                 key = _alnum(_FOLIO_END_RE.sub("", ln.text.strip()))  # (``Morbi ac orci 5``)
                 if len(key) >= ECHO_MIN_CHARS:
-                    candidates.append((ln, key, ln.size * ECHO_SIZE))
+                    candidates.append((ln, key))
     if not candidates:
         return
     # a heading a running head repeats is no longer than the head (with room for its
     # punctuation): only such lines are keyed, not every line of the document
-    longest = 2 * max(len(ln.text) for ln, _, _ in candidates)
-    least = min(bar for _, _, bar in candidates)
-    heads = {id(ln) for ln, _, _ in candidates}
+    longest = 2 * max(len(ln.text) for ln, _ in candidates)
+    least = min(ln.size for ln, _ in candidates) * ECHO_SIZE
+    heads = {id(ln) for ln, _ in candidates}
     big: dict[str, float] = {}  # key of each line that may be a heading → its largest size
     for lines in pages:
         for ln in lines:
@@ -166,8 +166,9 @@ def drop_echoed_headings(pages: list[list[Line]], heights: list[float], small: f
                 if len(key) >= ECHO_MIN_CHARS and ln.size > big.get(key, 0.0) and _wordy(key):
                     big[key] = ln.size
     dropped: set[int] = set()
-    for ln, key, bar in candidates:
-        if any(big.get(key[j:], 0.0) >= bar for j in range(len(key) - ECHO_MIN_CHARS + 1)):
+    for ln, key in candidates:
+        need = ln.size * ECHO_SIZE
+        if any(big.get(key[j:], 0.0) >= need for j in range(len(key) - ECHO_MIN_CHARS + 1)):
             dropped.add(id(ln))
     if dropped:
         for i, lines in enumerate(pages):

@@ -63,8 +63,8 @@ def mis_mapped(text: str) -> bool:
         return False  # most text: none of the characters the patterns need
     if _WRONG_RE.search(text) is not None or len(_LONE_RE.findall(text)) >= 2:
         return True
-    symbols = len(_SYMBOL_RE.findall(text))
-    return symbols >= SYMBOL_LEAST and symbols * SYMBOL_SHARE >= len(text) - text.count(" ")
+    symbols, chars = _symbols(text)
+    return symbols >= SYMBOL_LEAST and symbols * SYMBOL_SHARE >= chars
 
 
 #: Share of a page's characters that, mapped to symbols, make its text layer unreadable.
@@ -79,7 +79,14 @@ def garbled(texts: list[str]) -> bool:
     text = "".join(texts)
     if _SYMBOL_RE.search(text) is None:  # (nearly every page)
         return False
-    return len(_SYMBOL_RE.findall(text)) >= GARBLED_SHARE * (len(text) - text.count(" "))
+    symbols, chars = _symbols(text)
+    return symbols >= GARBLED_SHARE * chars
+
+
+def _symbols(text: str) -> tuple[int, int]:
+    """How many of ``text``'s characters are symbols and dingbats, and how many it has
+    (spaces not counted)."""
+    return len(_SYMBOL_RE.findall(text)), len(text) - text.count(" ")
 
 
 #: A word of prose: four Latin letters or more, not a run of ``ff``/``fi`` (a radical's
