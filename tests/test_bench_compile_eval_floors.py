@@ -1,6 +1,6 @@
 """Floors under the compile-eval scores (bench/compile_eval.py, docs/compile-eval.md) on the
-open set (../shared/fixtures/pdfs-eval, 10 papers) and on eval/quotes (41 unseen papers of
-new kinds; batches 4 and 5, 6, and 7 with floors of their own), at what layout 23 reaches: a parser
+open set (../shared/fixtures/pdfs-eval, 10 papers) and on eval/quotes (52 unseen papers of
+new kinds; batches 4 and 5, 6, 7 and 8 with floors of their own), at what layout 24 reaches: a parser
 change that costs a present passage, lets a furniture string into a paragraph, breaks the
 reading order, a box or a section, or loses verbatim paragraphs fails here.
 
@@ -59,9 +59,10 @@ FLOORS: dict[str, dict[str, float]] = {
     # Before any change: present 59/65, order 36/37, box pieces 41/49, sections 39/40, 26
     # furniture strings in paragraphs (nine of them footnotes, typed ``footnote`` since); at
     # layout 23: 61/65, 36/37, 43/49, 39/40 and 9 (OptEng's gutter overrun and order,
-    # tables without detected cells, Cascadilla's signature statement)
+    # tables without detected cells, Cascadilla's signature statement; 8 at layout 24, OptEng's
+    # affiliation block front matter)
     "batch6": {"present": 0.93, "order": 0.97, "pieces": 0.87, "sections": 0.97, "verbatim": 0.0,
-               "absent": 9},
+               "absent": 8},
     # batch 7 (layout 23, out of sample: eight R package vignettes, among them a report set
     # in Type 3 fonts whose ligatures map to no Unicode, and one whose text layer is a
     # symbol substitution that no extractor reads, now read by tesseract). Before any
@@ -70,19 +71,30 @@ FLOORS: dict[str, dict[str, float]] = {
     # to its paragraph, a plot's ticks set with its axis title, the OCR'd page's plot labels)
     "batch7": {"present": 0.95, "order": 1.0, "pieces": 0.96, "sections": 0.87, "verbatim": 0.0,
                "absent": 6},
+    # batch 8 (layout 24, out of sample: real published articles from PDF tools' test
+    # corpora: Hindawi, PeerJ, Clinical Science, Scientific Reports, an IOP conference
+    # paper, MDPI's 2023 layout, a ChemRxiv preprint, a book review, two web pages printed
+    # to PDF, a talk's slides). Before any change: present 85/91, order 55/55, box pieces
+    # 77/85, sections 49/51, 26 furniture strings (24 once two truth errors were dropped);
+    # at layout 24: 90/91, 55/55, 83/85, 49/51 and 11 (scheme and slide labels, tables
+    # without rules, web pages' menus)
+    "batch8": {"present": 0.98, "order": 1.0, "pieces": 0.97, "sections": 0.96, "verbatim": 0.0,
+               "absent": 11},
 }
 #: eval/quotes' batch 4 and 5 papers (file-name prefixes): an AIAA paper, an APA manuscript,
 #: Elsevier's CAS double-column sample, Philosophers' Imprint, PracTeX, Quantum; SPIE, the
 #: Annals of Mathematics, an EJP/ECP article, an AGU++ preprint.
 NEW = ("aiaa_", "apa7_", "elsevier_cas_", "philosophers_", "practex_", "quantum_",
        "spie_", "annals_", "ejp_", "agu_")
-#: Batch 6's and batch 7's papers (file-name prefixes).
+#: Batch 6's, 7's and 8's papers (file-name prefixes).
 BATCH6 = ("elbioimp_", "beilstein_", "opteng_", "cascadilla_", "book_nostarch_", "nrc_", "italian_",
           "springer_research_")
 BATCH7 = ("rnews_", "r_survival_", "r_partykit_", "bioc_", "r_vegan_", "r_maxlik_", "r_flexmix_",
           "r_spatstat_")
+BATCH8 = ("hindawi_", "peerj_", "slides_cermine_", "portland_", "iop_ees_", "webprint_", "scireports_",
+          "chemrxiv_", "bookreview_", "mdpi2023_")
 #: Each group of eval/quotes by its papers' prefixes ("quotes": batches 1–3, the rest).
-GROUPS = {"new": NEW, "batch6": BATCH6, "batch7": BATCH7}
+GROUPS = {"new": NEW, "batch6": BATCH6, "batch7": BATCH7, "batch8": BATCH8}
 #: The papers (file-name prefixes) whose paragraphs the verbatim floor is taken over.
 VERBATIM_PAPERS = ("iop", "scielo", "wiley", "aas", "elsevier", "springer")
 
@@ -129,7 +141,7 @@ def _in_group(name: str, stem: str) -> bool:
     return stem.startswith(GROUPS[name])
 
 
-@pytest.mark.parametrize("name", ["open", "quotes", "new", "batch6", "batch7"])
+@pytest.mark.parametrize("name", ["open", "quotes", "new", "batch6", "batch7", "batch8"])
 def test_compile_eval_scores_stay_at_their_floors(name: str, fixtures_dir: Path) -> None:
     scores = [s for s in _set_scores(_root(name, fixtures_dir)) if _in_group(name, s.stem)]
     floors = FLOORS[name]

@@ -17,16 +17,19 @@ from vaultd.parse.paras import SENT_END, Line, Para
 SIZE_STEP = 0.8
 
 
-def continues(prev: Para, cur: Para, ragged: bool = False) -> bool:
+def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = False) -> bool:
     """Whether ``cur`` goes on with the paragraph or list item ``prev`` (CHI's bullet item
     ``… If I were to write`` | ``a literature review, it would be …`` in the next column).
     ``ragged``: the document is a double-spaced manuscript set ragged right, its
     paragraphs told apart by their indent alone (``ragged_indented``): a flush line at the
-    next column's or page's top goes on with the paragraph before, whatever it opens with."""
+    next column's or page's top goes on with the paragraph before, whatever it opens with.
+    ``indenting``: the document indents its paragraphs' first lines (``indents_paragraphs``),
+    so a flush line at a column's top goes on with a paragraph that shows no indent of its
+    own (a section's first)."""
     if prev.type not in ("paragraph", "list") or cur.type != "paragraph":
         return False
     if prev.text.rstrip().endswith(SENT_END) and not abbreviation_goes_on(prev.text, cur.text):
-        return prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged)
+        return prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged, indenting)
     if ragged and prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged):
         return True
     if _is_address(prev.text):
@@ -104,7 +107,7 @@ _NOTE_MARK_RE = re.compile(r"(?<=[^\W\d_][,;])(?:\d{1,2}|[*†‡§¶])$")
 INDENT_EMS = 0.6
 
 
-def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False) -> bool:
+def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indenting: bool = False) -> bool:
     """A paragraph whose last sentence ended with its column's last line, full to the
     right edge, going on at the next column's top with a line set flush, in a document
     that indents its paragraphs' first lines (the paragraph before shows it): ApJ's
@@ -120,7 +123,7 @@ def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False) -> bool:
     full = last.bbox[2] >= max(ln.bbox[2] for ln in piece) - 0.1 * em
     left = min(ln.bbox[0] for ln in prev.lines[1:] if ln.page == prev.lines[0].page) \
         if len(prev.lines) > 1 and prev.lines[1].page == prev.lines[0].page else None
-    indents = left is not None and prev.lines[0].bbox[0] >= left + INDENT_EMS * em
+    indents = indenting or (left is not None and prev.lines[0].bbox[0] >= left + INDENT_EMS * em)
     if len(cur.lines) >= 2:
         flush = head.bbox[0] <= min(ln.bbox[0] for ln in cur.lines[1:3]) + 0.2 * em
     else:  # a line set as a block of its own (elsarticle): flush with the column before's lines
@@ -176,6 +179,16 @@ OPEN_WORDS = frozenset({
     "de", "da", "do", "das", "dos", "para", "com", "con", "el", "la", "los", "las", "em", "en",
     "que", "por", "der", "die", "und", "mit", "von", "zu", "für",
 })
+
+
+def open_end(text: str) -> bool:
+    """Whether ``text`` ends where no sentence or name does: on a comma, a hyphen or a word
+    such as ``the`` or ``and`` (``Trinity College Dublin and Lero - the`` | ``Irish
+    Software Research Centre``)."""
+    tail = text.rstrip()
+    return tail.endswith((",", "-", "–", "&")) or tail.rsplit(None, 1)[-1].casefold() in OPEN_WORDS
+
+
 #: A page number and a running head in capitals (an OCR layer keeps them in the text).
 _RUNNING_HEAD_RE = re.compile(r"\d+\s+(?:[A-Z][A-Z&.,:-]+\s+){2}")
 #: The articles of ``OPEN_WORDS``: a sentence goes on after one into any word, a number too.
@@ -361,6 +374,31 @@ def ragged_indented(pages: list[list[Line]], body: float, gap: float) -> bool:
                 apart += abs(a.bbox[2] - b.bbox[2]) > em
                 together += abs(a.bbox[2] - b.bbox[2]) <= 0.5 * em
     return indents >= 3 and apart > together
+
+
+def indents_paragraphs(pages: list[list[Line]], body: float) -> bool:
+    """Whether the document sets its paragraphs' first lines in: of its text blocks of
+    three body-size lines or more, ``INDENTED_SHARE`` or more open with a line set in by
+    an indent (``INDENT_EMS`` to 4 ems) against the next two (a section's first paragraph
+    is set flush in such documents; in one that parts its paragraphs by space none is set
+    in)."""
+    em = max(body, 1.0)
+    blocks = indented = 0
+    for lines in pages:
+        for _, group in itertools.groupby(lines, key=lambda ln: ln.block):
+            head = list(itertools.islice(group, 3))
+            if len(head) < 3 or any(abs(ln.size - body) > 0.5 for ln in head) \
+                    or abs(head[1].bbox[0] - head[2].bbox[0]) > 0.2 * em:
+                continue
+            blocks += 1
+            indented += INDENT_EMS * em <= head[0].bbox[0] - head[1].bbox[0] <= 4 * em
+    return blocks >= MIN_INDENT_BLOCKS and indented >= INDENTED_SHARE * blocks
+
+
+#: Share of a document's text blocks opening with an indent for it to indent paragraphs.
+INDENTED_SHARE = 0.3
+#: Fewest text blocks to tell it from.
+MIN_INDENT_BLOCKS = 5
 
 
 #: Least ``line_gap`` (ems) of a double-spaced manuscript.

@@ -33,9 +33,10 @@ NOTE_LINES = 8
 
 
 #: A footnote's mark and its first word: ``1 In principle``, ``2These days``, ``∗ I would
-#: like``, ``¹Université``, ``b)Also at``, ``1. Tuned for`` (not ``0.0 0.2 0.4``, a plot's
-#: ticks, nor ``[1] TRUE``, a program's output).
-_NOTE_MARK_RE = re.compile(r"(?:\d{1,3}[.)]?|[*∗†‡§¶⋆‖]{1,3}|[a-z]\)|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})\s*(?:https?://|[^\W\d_])")
+#: like``, ``¹Université``, ``b)Also at``, ``1. Tuned for``, ``1 “Practitioners`` (a
+#: quotation); not ``0.0 0.2 0.4``, a plot's ticks, nor ``[1] TRUE``, a program's output.
+_NOTE_MARK_RE = re.compile(
+    r"(?:\d{1,3}[.)]?|[*∗†‡§¶⋆‖]{1,3}|[a-z]\)|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})\s*[“‘«\"'(]?(?:https?://|[^\W\d_])")
 
 
 def opens_note(lines: list[Line], text: str) -> bool:
@@ -62,10 +63,11 @@ def body_face(pages: list[list[Line]]) -> str:
 
 def _at_column_foot(lines: list[Line], page: list[Line]) -> bool:
     """No line of the page stands below ``lines`` in their column but the note's own
-    (lines in its face and size)."""
+    (lines in its face and size) and smaller print still (a copyright and licence footer
+    under a book review's notes)."""
     x0 = min(ln.bbox[0] for ln in lines)
     x1 = max(ln.bbox[2] for ln in lines)
     bottom = max(ln.bbox[3] for ln in lines)
     face, size = font_family(lines[0].font), lines[0].size
-    return not any(ln.bbox[1] > bottom and ln.bbox[0] < x1 and ln.bbox[2] > x0
-                   and (font_family(ln.font) != face or abs(ln.size - size) > 0.3) for ln in page)
+    return not any(ln.bbox[1] > bottom and ln.bbox[0] < x1 and ln.bbox[2] > x0 and ln.size > size - 0.3
+                   and (font_family(ln.font) != face or ln.size - size > 0.3) for ln in page)

@@ -48,7 +48,13 @@ _START_RE = re.compile(
          (?:\s+em|\s+en|\s+el)?)\s*:
       | (?:(?:how\s+)?to\s+cite(?:\s+this\s+article)?|cite\s+this\s+article|como\s+citar|
          cómo\s+citar|para\s+citar(?:\s+este\s+artigo)?|zitiervorschlag)\s*:
-      | correspondence\s+(?:to|should\s+be\s+addressed)
+      | correspondence\s+(?:to|should\s+be\s+addressed|and\s+requests\s+for\s+materials)
+      | how\s+to\s+cite\s+this\s+article\b  # PeerJ's footer, in bold without a colon
+      | open\s+access\s*$  # PeerJ's badge at its sidebar's foot
+      | (?:[A-Z][\w&'’-]*\s+){0,12}volume\s+\d{1,4}\s*(?:\(\d{4}\))?,\s*article\s+(?:id|number)\s*\w+.{0,160}$
+      | additional\s+information\s+and\s+declarations\s+can\s+be\s+found
+      | academic\s+editor\s+(?-i:[A-Z])
+      | subjects\s+(?-i:[A-Z])[^.]{0,200}$  # PeerJ's "Subjects Bioinformatics, Computational Biology"
       | author\s+to\s+whom\s+correspondence
       | indicates\s+(?:the\s+)?corresponding\s+author
       | corresponding\s+author\b
@@ -204,6 +210,65 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
     if not ids:
         return False
     return len(_WORD_RE.findall(_ID_RE.sub(" ", body))) <= BANNER_WORDS
+
+
+#: A licence statement, wherever it stands (Scientific Reports prints its CC BY notice at
+#: the article's end, a slide deck on its last slide): it may follow a copyright line
+#: (``© 2014 Dominika Tkaczyk. This document is distributed under …``).
+_LICENCE_RE = re.compile(
+    r"""^(?:(?:©|c\s?\u20dd|\(c\)|copyright\b)[^.]{0,80}\.\s*)?(?:
+        this\s+(?:open[\s-]access\s+)?(?:work|article|publication|document|paper|book|chapter|preprint)
+        \s+is\s+(?:licensed|distributed|published|made\s+available)\s+under
+      | (?:distributed|licensed|published|available)\s+under\s+(?:a\s+|the\s+)?(?:terms\s+of\s+(?:a\s+|the\s+)?)?
+        (?:creative\s+commons|cc[\s-]by)
+      | this\s+is\s+an\s+open[\s-]access\s+article
+      | open\s+access\s+this\s+article
+      | content\s+from\s+this\s+work\s+may\s+be\s+used
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+#: Longest licence statement (characters): a paragraph, not a page of text.
+LICENCE_MAX = 1000
+
+
+def is_licence(text: str) -> bool:
+    """Whether a block is the work's licence statement, on whatever page it stands."""
+    body = text.strip().lstrip("*†‡§∗ ").strip()
+    return len(body) <= LICENCE_MAX and _LICENCE_RE.match(body) is not None
+
+
+#: An affiliation's mark (``1``, ``a``, ``∗``, set before the institution's name or run
+#: into it: ``1School of …``).
+_AFFILIATION_MARK_RE = re.compile(r"^(?:\d{1,2}|[a-z](?=\s)|[*∗†‡§¶]{1,3})\s*")
+#: Words of an institution's name.
+_INSTITUTION_RE = re.compile(
+    r"\b(?:department|dept\.|school|faculty|institut[eo]?|istituto|universit(?:y|ät|é|à|ad|ade|at|eit|ies)"
+    r"|univ\.|college|laborator(?:y|ies|ire|io|ium)|centre|center|centro|division|hospital|clinic"
+    r"|academy|observatory|museum)\b",
+    re.IGNORECASE)
+#: Lowercase words an institution's address may hold besides its names.
+_ADDRESS_PARTICLES = frozenset({"of", "and", "for", "the", "at", "in", "on", "de", "di", "du", "des", "da",
+                                "do", "dos", "das", "del", "della", "la", "le", "y", "e", "et", "und",
+                                "für", "der", "van", "von", "am", "an", "sur", "mail", "e-mail", "email"})
+#: Longest affiliation block (characters): a list of a few institutions and addresses.
+AFFILIATION_MAX = 600
+
+
+def is_affiliation(text: str) -> bool:
+    """Whether a block is the authors' affiliations (``1 Department of Physics, University
+    of Michigan, Ann Arbor, Michigan 48109, USA, 2Center for …``; ``University of Bologna
+    gabriele.ferrario@unibo.it``): it opens, behind its mark, with a clause naming an
+    institution, and its words are names, places, postcodes and addresses: in lowercase
+    only ``of``, ``and``, ``de`` and the like."""
+    body = _AFFILIATION_MARK_RE.sub("", text.strip(), count=1)
+    if not body or len(body) > AFFILIATION_MAX or not body[0].isupper():
+        return False
+    if not _INSTITUTION_RE.search(body.split(",", 1)[0][:80]):
+        return False
+    words = [w.strip("(),.;:") for w in _EMAIL_RE.sub(" ", body).split()]
+    words = [w for w in words if any(c.isalpha() for c in w) and not any(c.isdigit() for c in w)]
+    lower = sum(1 for w in words if w[:1].islower() and w.casefold() not in _ADDRESS_PARTICLES)
+    return len(words) >= 2 and lower * 10 <= len(words)
 
 
 #: Lowercase words a list of authors' names may hold besides the names.

@@ -228,7 +228,18 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    or comma whose sentence runs on right under it in lowercase is that sentence's start;
 #:    a block of numbers alone (a plot's ticks, a table's rows without its caption) is no
 #:    paragraph.
-LAYOUT_VERSION = 23
+#: 24: a licence statement is front matter on any page, and so are the authors'
+#:    affiliations on the first two (a block opening with an institution's name whose
+#:    words are names and addresses), PeerJ's sidebar and citation footer, a Hindawi
+#:    ``Volume 2014 (2014), Article ID …`` banner; a paragraph that a continuation turns
+#:    into a front-matter label is front; notes over a smaller footer are footnotes, and a
+#:    note opening with a quotation mark too; a table ruled off under its notes ends at its
+#:    last row; a reference list numbered ``(1)``, ``(2)`` is split at its numbers, its
+#:    prose notes paragraphs; in a document that indents its paragraphs, a flush line at a
+#:    column's or page's top goes on with the paragraph before, whose last line is full;
+#:    in a document whose text layer writes hyphens it draws as soft hyphens (two or more
+#:    between letters inside lines), a soft hyphen is a hyphen (rules 1–2).
+LAYOUT_VERSION = 24
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {
@@ -304,7 +315,9 @@ def repair_chars(text: str) -> str:
         text = fix_ligatures(text)
         if SOFT_HYPHEN in text:  # shown only at a line's end, where ``join_two`` takes it
             body = text.rstrip()
-            text = body[:-1].replace(SOFT_HYPHEN, "") + body[-1:] + text[len(body):]
+            evidence = _EVIDENCE.get()
+            inner = "-" if evidence is not None and evidence.soft_hyphens else ""
+            text = body[:-1].replace(SOFT_HYPHEN, inner) + body[-1:] + text[len(body):]
     text = _CONTROL_RE.sub("\ufffd", combine_accents(t1_ligatures(text)))
     if "\u0131" in text:
         text = unicodedata.normalize("NFC", _DOTLESS_MARK_RE.sub(r"i\1", text))
@@ -337,7 +350,15 @@ class HyphenEvidence:
         # every word at once (a word never runs over a line break), then the halves of
         # the split words taken out again: the first word after a split line and the
         # last word of the line split
-        self.counts: Counter[str] = Counter(_WORD_RE.findall(_evidence_form("\n".join(lines))))
+        text = "\n".join(lines)
+        self.counts: Counter[str] = Counter(_WORD_RE.findall(_evidence_form(text)))
+        #: The document writes hyphens it draws as soft hyphens (a book review re-saved by
+        #: iLovePDF: ``pseudo\u00adAvicenne``, ``Arabo\u00adIslamic`` beside ``al-Shifā’``),
+        #: so a soft hyphen is a hyphen, kept inside a line and decided at a line's end:
+        #: ``SOFT_EVIDENCE`` of them between two letters inside lines or more. (A soft
+        #: hyphen no page draws stands at a line's end, or after a hyphen: Wiley's
+        #: ``Mixed-\u00adeffect``; one between two letters came in one of 234 PDFs, drawn.)
+        self.soft_hyphens = SOFT_HYPHEN in text and len(_INNER_SOFT_RE.findall(text)) >= SOFT_EVIDENCE
         split_before = False
         for line in lines:
             ends_split = line.rstrip().endswith(_HYPHENS)
@@ -367,6 +388,11 @@ class HyphenEvidence:
             return True
         return None
 
+
+#: A soft hyphen between two letters, and how many tell that a document draws its hyphens
+#: as soft hyphens.
+_INNER_SOFT_RE = re.compile("[^\\W\\d_]\u00ad[^\\W\\d_]")
+SOFT_EVIDENCE = 2
 
 _EVIDENCE: ContextVar[HyphenEvidence | None] = ContextVar("hyphen_evidence", default=None)
 
@@ -422,7 +448,10 @@ def join_two(left: str, right: str) -> str:
     if not right:
         return left
     if left.endswith(SOFT_HYPHEN):
-        return left[:-1] + right  # a discretionary hyphen: only where the word was broken
+        evidence = _EVIDENCE.get()
+        if evidence is None or not evidence.soft_hyphens:
+            return left[:-1] + right  # a discretionary hyphen: only where the word was broken
+        left = left[:-1] + "-"  # the document's hyphens are all soft: decided as a hyphen is
     if left.endswith(_HYPHENS) and not left.endswith(" -") and len(left) > 1:
         if _drops_hyphen(left, right):
             return left[:-1] + right

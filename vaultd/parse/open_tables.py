@@ -139,7 +139,13 @@ def _stack(seed: Rule, rules: list[Rule], stops: list[Line], downward: bool,
         last = stack[-1]
         top, bottom = sorted((last[0], rule[0]))
         if bottom - top > MAX_GAP and _prose_between(lines, top, bottom, seed):
-            break  # a long body of rows holds no sentence (a page-long table of values does not)
+            # a long body of rows holds no sentence (a page-long table of values does
+            # not); the rows up to the first one, when the rule ends the table's notes
+            # (Clinical Science rules off its table under the notes), are the table's
+            end = _rows_end(lines, top, bottom, seed, downward)
+            if end is not None:
+                stack.append((end, seed[1], seed[2]))
+            break
         if overlap(rule, seed) < SAME_EXTENT:
             continue
         if _between(stops, top, bottom, seed) or _across(lines, top, bottom, seed):
@@ -149,6 +155,41 @@ def _stack(seed: Rule, rules: list[Rule], stops: list[Line], downward: bool,
         return None
     ys = [r[0] for r in stack]
     return (min(r[1] for r in stack), min(ys), max(r[2] for r in stack), max(ys))
+
+
+#: Marks a table's notes open with.
+NOTE_MARKS = "*∗†‡§¶"
+#: How much smaller (points) than its rows a table's notes are set.
+NOTE_SMALLER = 0.5
+#: Fewest rows before a table's notes for the rows to be a table of their own.
+MIN_NOTED_ROWS = 3
+
+
+def _rows_end(lines: list[Line], top: float, bottom: float, seed: Rule, downward: bool) -> float | None:
+    """Where the rows between two rules end, going away from the caption, when a line of
+    running text or a note's mark stands further on and everything from there to the rule
+    is set smaller than the rows (the table's notes): ``MIN_NOTED_ROWS`` rows or more, none
+    running across the rules' width, the first of them right at the last rule."""
+    between = sorted(_between(lines, top, bottom, seed), key=lambda ln: ln.bbox[1] if downward else -ln.bbox[3])
+    rows: list[Line] = []
+    edge = top if downward else bottom
+    for ln in between:
+        words = ln.text.split()
+        if (len(words) >= PROSE_LINE_WORDS and lower_words(words) * 5 >= len(words) * 3) \
+                or (rows and ln.text.lstrip()[:1] in NOTE_MARKS):
+            break  # the notes (``∗Rsymm = …``, ``†Rcryst …``)
+        gap = ln.bbox[1] - edge if downward else edge - ln.bbox[3]
+        if gap > 2 * max(ln.bbox[3] - ln.bbox[1], 1.0) or (ln.bbox[0] < seed[1] - ACROSS and ln.bbox[2] > seed[2] + ACROSS):
+            return None  # rows far from the rule, or body text: not the table's rows
+        rows.append(ln)
+        edge = ln.bbox[3] if downward else ln.bbox[1]
+    notes = between[len(rows):]
+    if len(line_rows(rows)) < MIN_NOTED_ROWS or not notes:
+        return None
+    row_size = sorted(ln.size for ln in rows)[len(rows) // 2]
+    if any(ln.size > row_size - NOTE_SMALLER for ln in notes):
+        return None  # a line of the rows' size past them: running text, no notes
+    return edge + 0.5 if downward else edge - 0.5
 
 
 def line_rows(lines: list[Line]) -> list[list[Line]]:

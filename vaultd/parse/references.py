@@ -73,7 +73,7 @@ def is_prose_block(lines: list[Line]) -> bool:
 NOTE_WORDS = 15
 
 
-def _is_note(entry: list[Line], text: str) -> bool:
+def is_note(entry: list[Line], text: str) -> bool:
     """Whether an unnumbered block in a reference list is a note on it, set as prose: two
     lines or more, ``NOTE_WORDS`` or more, a sentence's end, and no year (``Die meisten
     Einträge in diesem Literaturverzeichnis verweisen auf LaTeX-Pakete. …``)."""
@@ -161,7 +161,7 @@ def add_references(group: list[Line], paras: list[Para], body: float,
             paras.append(Para("front", entry, text, [(entry[0].page, text)], spans=[len(entry)],
                                floating=True))
             continue
-        kind = "paragraph" if not _REF_START_RE.match(text) and (is_prose_block(entry) or _is_note(entry, text)) \
+        kind = "paragraph" if not _REF_START_RE.match(text) and (is_prose_block(entry) or is_note(entry, text)) \
             else "reference"
         paras.append(Para(kind, entry, text, [(entry[0].page, text)], spans=[len(entry)]))
     return in_refs

@@ -35,16 +35,26 @@ from vaultd.parse.code import code_runs, is_code, listing_goes_on
 from vaultd.parse.continuation import (
     SIZE_STEP,
     continues,
+    indents_paragraphs,
     is_scrap,
     line_gap,
     next_line,
+    open_end,
     ragged_indented,
     rest_of_line,
     sentence_start,
 )
 from vaultd.parse.fontnames import is_mono_font, is_small_caps_font
 from vaultd.parse.footnotes import body_face, is_footnote, opens_note
-from vaultd.parse.front import IMPRINT_PAGES, is_byline, is_front_matter, is_imprint, is_title_note
+from vaultd.parse.front import (
+    IMPRINT_PAGES,
+    is_affiliation,
+    is_byline,
+    is_front_matter,
+    is_imprint,
+    is_licence,
+    is_title_note,
+)
 from vaultd.parse.front_blocks import contents_front, group_front
 from vaultd.parse.headings import (
     continue_title,
@@ -68,6 +78,7 @@ from vaultd.parse.paras import (
 from vaultd.parse.reading_order import caseless_runs, order_page
 from vaultd.parse.references import add_references, column_lefts, ends_references
 from vaultd.parse.resume import resumed
+from vaultd.parse.runin_refs import split_runin
 from vaultd.parse.scan_text import drop_scan_labels, is_label
 from vaultd.parse.textlayer import mis_mapped, prose_words, unreliable
 from vaultd.parse.title_block import front_after_title, title_page_front
@@ -147,6 +158,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     plain = plain_text_layer(pages)
     gap = line_gap(pages, body)
     ragged = ragged_indented(pages, body, gap)
+    indenting = indents_paragraphs(pages, body)
     paras: list[Para] = []
     in_refs = False
     for lines, info in zip(pages, infos, strict=True):
@@ -200,6 +212,10 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 floats = kind == "paragraph" and note_of is None and not margin \
                     and is_footnote(para_lines, body, info, face, lines)
                 cur.footnote = floats and opens_note(para_lines, text)
+                if floats and not cur.footnote and paras and paras[-1].footnote \
+                        and paras[-1].lines[-1].page == para_lines[0].page and continues(paras[-1], cur):
+                    append_piece(paras[-1], para_lines, text)  # the note's next lines, in a block of their own
+                    continue
                 cur.floating = kind in ("front", "code") or margin or (
                     kind == "paragraph" and (floats or (plain and is_label(text)) or note_of is not None))
                 if note_of == "table" and not IDENTIFIER_LINE_RE.fullmatch(text.strip()):
@@ -231,13 +247,23 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     append_piece(earlier, para_lines, text)
                     continue
                 if target is not None and not cur.floating and (
-                        continues(target, cur, ragged) or rest_of_line(target, cur)
+                        continues(target, cur, ragged, indenting) or rest_of_line(target, cur)
                         or next_line(target, cur, gap, ragged)):
                     append_piece(target, para_lines, text)
+                    if target.type == "paragraph" and target.lines[0].page <= FRONT_PAGES \
+                            and (is_front_matter(target.text, at_edge=False) or is_affiliation(target.text)):
+                        # a sidebar's label whose words came a line a block (Scientific
+                        # Reports' "Correspondence and" | "requests for materials" | …),
+                        # an address whose institution's name broke over two blocks
+                        target.type, target.floating = "front", True
                     continue
                 if kind == "paragraph" and is_scrap(text):
                     cur.type = "equation"  # "d", ", 0": a formula's pieces, no sentence's
+                elif kind == "paragraph" and info.number <= FRONT_PAGES and is_affiliation(text) \
+                        and not open_end(text):
+                    cur.type, cur.floating = "front", True  # the authors' addresses (its rest may follow)
                 paras.append(cur)
+    split_runin(paras)
     font_headings(paras, body)
     title_page = title_page_front(paras, infos)
     _rejoin(paras, title_page + front_after_title(paras, body, infos))
@@ -303,6 +329,8 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
                                 small=small_print(max(ln.size for ln in lines), body),
                                 banner=info.number == 1 and lines[0].bbox[1] < info.height * BANNER_TOP):
         return "front", None
+    if kind == "paragraph" and is_licence(text):
+        return "front", None  # a CC BY notice at the article's end, a slide deck's last slide
     if info.number <= IMPRINT_PAGES and kind == "paragraph" and is_imprint(text):
         return "front", None  # a book's copyright page: "… ISBN-13: 978-…", "All rights reserved."
     if info.number == 1 and kind == "heading" and is_byline(text):
