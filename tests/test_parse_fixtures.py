@@ -164,7 +164,7 @@ def test_repaired_pdf_whose_pages_lost_their_text_is_refused_not_ocred(
         ocred.append(1)
         return []
 
-    monkeypatch.setattr("vaultd.parse.ocr.ocr_page", fake_ocr)
+    monkeypatch.setattr("vaultd.parse.ocr.read_page", fake_ocr)
     data = (fixtures_dir / "pdfs" / "two_column" / "2020.acl-main.207_specter.pdf").read_bytes()
     cut = tmp_path / "cut.pdf"
     cut.write_bytes(data[: len(data) // 2] + b"\nstartxref\n0\n%%EOF\n")
@@ -198,7 +198,7 @@ def test_repaired_scan_with_a_blank_scanned_page_is_ocred_not_refused(
         ocred.append(page.number + 1)
         return []
 
-    monkeypatch.setattr("vaultd.parse.ocr.ocr_page", fake_ocr)
+    monkeypatch.setattr("vaultd.parse.ocr.read_page", fake_ocr)
     monkeypatch.setattr("vaultd.parse.ocr.tesseract_available", lambda: True)
     good = tmp_path / "good.pdf"
     doc = pymupdf.open()

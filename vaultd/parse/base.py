@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from vaultd.models import ChunkType
 from vaultd.parse.folios import BandLine, Evidence
@@ -64,6 +64,13 @@ class ParsedDocument:
     #: None from a tier that does not read them (the labels are then read apart).
     folio_pages: list[list[BandLine]] | None = None
     folio_evidence: Evidence | None = None
+    ocr_pages: list[int] = field(default_factory=list)  # 1-based: textless pages tesseract read text on
+    ocr_unread: bool = False  # textless pages were left unread: no OCR reader (tesseract absent, OCR off)
+
+
+#: Reads a page without a text layer by OCR: a PyMuPDF page → its lines
+#: (``vaultd.parse.ocr.read_page``'s ``OcrLine``s).
+OcrReader = Callable[[Any], "list[Any]"]
 
 
 class Parser(Protocol):

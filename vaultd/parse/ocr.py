@@ -1,20 +1,26 @@
-"""OCR tier for pages with no text layer: tesseract (subprocess) on the rendered page.
+"""OCR for pages with no text layer: tesseract (subprocess) on the rendered page.
 
-Each tesseract paragraph becomes a ``paragraph`` block with ``ocr=True`` and the mean
-word confidence of its words, scaled to 0–1; boxes are converted back to PDF points.
+The lines tesseract reads (its hOCR: each line's box, ``x_size`` and words' confidences)
+become the parser's ``Line``s of that page, a text layer without fonts, and go through the
+same structure as any page's text: furniture, headings, paragraphs running across pages,
+front matter. Their blocks carry ``ocr=True`` and the mean confidence of their words,
+scaled to 0–1 (``vaultd.parse.blocks``).
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 from vaultd.errors import ParseError
-from vaultd.parse.base import Block, user_rect
-from vaultd.parse.layout import join_lines
+from vaultd.parse.base import Box
+from vaultd.parse.paras import Line
 
 OCR_DPI = 240
 TIMEOUT_SECONDS = 300
@@ -33,40 +39,69 @@ def tesseract_version() -> str:
     return first[0].split()[-1] if first else "unknown"
 
 
-def _parse_tsv(tsv: str) -> list[tuple[tuple[int, int, int], list[dict[str, Any]]]]:
-    """Words grouped by (block, paragraph, line), in tesseract's order."""
-    rows = tsv.splitlines()
-    if not rows:
-        return []
-    header = rows[0].split("\t")
-    lines: dict[tuple[int, int, int], list[dict[str, Any]]] = {}
-    for row in rows[1:]:
-        cols = row.split("\t")
-        if len(cols) != len(header):
-            continue
-        rec = dict(zip(header, cols, strict=True))
-        if rec["level"] != "5" or not rec["text"].strip():
-            continue
-        key = (int(rec["block_num"]), int(rec["par_num"]), int(rec["line_num"]))
-        lines.setdefault(key, []).append(rec)
-    return list(lines.items())
-
-
 def blank(samples: bytes) -> bool:
     """A rendered page's samples all one value: the page shows nothing (tesseract takes a
     second or more to find no word there; this, a few milliseconds)."""
     return not samples or samples.count(samples[:1]) == len(samples)
 
 
-def ocr_page(page: Any, language: str = "eng") -> list[Block]:
-    """OCR one PyMuPDF page; blocks carry boxes in page points and a confidence. A page
-    that renders to one colour is not sent to tesseract: it has no blocks."""
+#: tesseract's ``x_size`` of a line (its height from ascender to descender, in pixels)
+#: is this share of the font size it is set in: 9.9 pt for the 10.9 pt body of a page of
+#: S2ORC's paper read at 240 dpi.
+X_SIZE_SHARE = 0.91
+#: Paragraphs whose size is within this share of the page's usual size are set in it
+#: (tesseract's ``x_size`` varies by a tenth or so from line to line of one font).
+BODY_SHARE = 0.15
+
+
+@dataclass(frozen=True)
+class OcrLine:
+    """A line tesseract read: its text, box in page points, size in points (from its
+    ``x_size``), the paragraph it is in (numbered over the page) and its words' mean
+    confidence (0–100)."""
+
+    text: str
+    bbox: Box
+    size: float
+    par: int
+    conf: float
+
+
+_BBOX_RE = re.compile(r"bbox (\d+) (\d+) (\d+) (\d+)")
+_X_SIZE_RE = re.compile(r"x_size ([\d.]+)")
+_WCONF_RE = re.compile(r"x_wconf (-?\d+)")
+_HOCR_NS = "{http://www.w3.org/1999/xhtml}"
+
+
+def parse_hocr(hocr: str, scale: float) -> list[OcrLine]:
+    """tesseract's hOCR output → its lines, in its order; ``scale``: points a pixel."""
+    root = ElementTree.fromstring(hocr)
+    out: list[OcrLine] = []
+    for par_no, par in enumerate(root.iter(f"{_HOCR_NS}p")):
+        for line in par.iter(f"{_HOCR_NS}span"):
+            if not line.get("class", "").startswith(("ocr_line", "ocr_caption", "ocr_header", "ocr_textfloat")):
+                continue
+            words = [w for w in line.iter(f"{_HOCR_NS}span") if w.get("class") == "ocrx_word"]
+            texts = ["".join(w.itertext()).strip() for w in words]
+            text = " ".join(t for t in texts if t)
+            title = line.get("title", "")
+            box, size = _BBOX_RE.search(title), _X_SIZE_RE.search(title)
+            if not text or box is None:
+                continue
+            confs = [float(m.group(1)) for w in words if (m := _WCONF_RE.search(w.get("title", "")))]
+            x0, y0, x1, y1 = (int(v) * scale for v in box.groups())
+            height = float(size.group(1)) * scale if size else y1 - y0
+            out.append(OcrLine(text, (round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2)),
+                               round(height / X_SIZE_SHARE, 1), par_no,
+                               sum(confs) / len(confs) if confs else 0.0))
+    return out
+
+
+def read_page(page: Any, language: str = "eng") -> list[OcrLine]:
+    """OCR one PyMuPDF page: its lines, boxes in page points. A page that renders to one
+    colour is not sent to tesseract: it has none."""
     if not tesseract_available():
         raise ParseError("tesseract is not installed; install tesseract-ocr to read scanned pages")
-    scale = 72.0 / OCR_DPI
-    inv = ~page.transformation_matrix
-    to_user = (inv.a, inv.b, inv.c, inv.d, inv.e, inv.f)
-    label = page.get_label() or None
     pix = page.get_pixmap(dpi=OCR_DPI, colorspace="gray")
     if blank(pix.samples):
         return []  # one colour all over (a page left blank, a blank sheet scanned): no text to read
@@ -75,7 +110,7 @@ def ocr_page(page: Any, language: str = "eng") -> list[Block]:
         pix.save(img)
         try:
             proc = subprocess.run(
-                ["tesseract", str(img), "-", "-l", language, "--psm", "1", "tsv"],
+                ["tesseract", str(img), "-", "-l", language, "--psm", "1", "hocr"],
                 capture_output=True,
                 timeout=TIMEOUT_SECONDS,
                 check=False,
@@ -88,30 +123,33 @@ def ocr_page(page: Any, language: str = "eng") -> list[Block]:
             f"page {page.number + 1}: tesseract failed ({err[-1] if err else proc.returncode}); "
             f"check the language pack for '{language}'"
         )
-    paras: dict[tuple[int, int], list[list[dict[str, Any]]]] = {}
-    for (blk, par, _ln), words in _parse_tsv(proc.stdout.decode("utf-8", "replace")):
-        paras.setdefault((blk, par), []).append(words)
-    blocks: list[Block] = []
-    for lines in paras.values():
-        words = [w for line in lines for w in line]
-        text = join_lines(" ".join(w["text"] for w in line) for line in lines)
-        confs = [float(w["conf"]) for w in words if float(w["conf"]) >= 0]
-        x0 = min(int(w["left"]) for w in words) * scale
-        y0 = min(int(w["top"]) for w in words) * scale
-        x1 = max(int(w["left"]) + int(w["width"]) for w in words) * scale
-        y1 = max(int(w["top"]) + int(w["height"]) for w in words) * scale
-        bbox = (round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2))
-        blocks.append(
-            Block(
-                type="paragraph",
-                text=text,
-                page=page.number + 1,
-                page_label=label,
-                bbox=bbox,
-                pdf_rect=user_rect(bbox, to_user),
-                ocr=True,
-                ocr_confidence=round(sum(confs) / len(confs) / 100, 3) if confs else 0.0,
-                pieces=[(page.number + 1, text)],
-            )
-        )
-    return blocks
+    try:
+        return parse_hocr(proc.stdout.decode("utf-8", "replace"), 72.0 / OCR_DPI)
+    except ElementTree.ParseError as exc:
+        raise ParseError(f"page {page.number + 1}: tesseract's output cannot be read ({exc}); try again") from exc
+
+
+#: The font name of the lines tesseract read (one font: a text layer without fonts).
+OCR_FONT = "tesseract"
+
+
+def to_lines(read: dict[int, list[OcrLine]], body: float | None = None) -> dict[int, list[Line]]:
+    """The lines tesseract read, by 1-based page, as the parser's ``Line``s: each paragraph
+    one block, set in one size (the median of its lines'); a paragraph within
+    ``BODY_SHARE`` of the usual size of the lines read is set in ``body`` (the text layer's
+    body size, when other pages have one), so that the body's paragraphs share one size
+    and headings, titles and notes stand out from it as a text layer's would."""
+    sizes = sorted(ln.size for lines in read.values() for ln in lines)
+    usual = sizes[len(sizes) // 2] if sizes else 0.0
+    out: dict[int, list[Line]] = {}
+    for page, lines in read.items():
+        by_par: dict[int, list[OcrLine]] = {}
+        for ln in lines:
+            by_par.setdefault(ln.par, []).append(ln)
+        size_of: dict[int, float] = {}
+        for par, members in by_par.items():
+            own = sorted(m.size for m in members)[len(members) // 2]
+            size_of[par] = (body or usual) if abs(own - usual) <= BODY_SHARE * usual else own
+        out[page] = [Line(ln.text, ln.bbox, size_of[ln.par], False, ln.par, page, font=OCR_FONT, conf=ln.conf)
+                     for ln in lines]
+    return out

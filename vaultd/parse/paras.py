@@ -26,6 +26,7 @@ class Line:
     mixed: bool = False  # its words are set in more than one font (a run-in bold lead)
     mono: bool = False  # most of its characters set in a typewriter face (a program's line)
     margin: bool = False  # a note in the page margin beside the text block (``parse.margins``)
+    conf: float = -1.0  # tesseract's mean word confidence (0–100) of a line it read; -1: a text layer's
 
 
 @dataclass

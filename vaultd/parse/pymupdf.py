@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from vaultd.errors import ParseError
-from vaultd.parse.base import Box, ParsedDocument, ProgressFn
+from vaultd.parse.base import Box, OcrReader, ParsedDocument, ProgressFn
 from vaultd.parse.classify import is_figure_caption
 from vaultd.parse.drawings import visible_drawings
 from vaultd.parse.dropcaps import join_drop_caps
@@ -299,6 +299,31 @@ def _drop_figure_text(pdf_pages: Sequence[Any], pages: list[list[Line]],
     return graphics
 
 
+def _read_textless(pdf: Path, doc: Any, loaded: list[Any], pages: list[list[Line]], textless: list[int],
+                   ocr: OcrReader | None) -> list[int]:
+    """Read the pages without a text layer by OCR, in place (their lines become the
+    page's); returns those it found text on. A repaired file's textless page that draws no
+    image either lost its fonts or content (a cut-off download), it is no scan: OCR would
+    turn a real text layer into lower-trust quotes, so the file is refused instead. (An
+    old scanner's file is often repaired too; its pages, a blank one included, are images.)"""
+    if doc.is_repaired and (lost := [n for n in textless if not loaded[n - 1].get_images()]):
+        raise ParseError(
+            f"{pdf}: PDF is damaged (pages {', '.join(map(str, lost))} lost their text when it was "
+            "repaired; truncated download?); download it again"
+        )
+    if ocr is None:
+        return []
+    # lazy: vaultd.parse.ocr costs 10 ms at import (pulls in subprocess)
+    from vaultd.parse.ocr import to_lines
+
+    seen = {n: ocr(loaded[n - 1]) for n in textless}
+    has_text = [lines for lines in pages if lines]
+    lines = to_lines({n: got for n, got in seen.items() if got}, body_size(has_text) if has_text else None)
+    for n, page_lines in lines.items():
+        pages[n - 1] = page_lines
+    return sorted(lines)
+
+
 class PyMuPDFParser:
     """PyMuPDF tier: text with boxes, fonts, reading order and structure."""
 
@@ -309,7 +334,9 @@ class PyMuPDFParser:
         """PyMuPDF's version and vaultd's layout rules, e.g. ``1.26.3+layout2``."""
         return f"{load_pymupdf().VersionBind}+layout{LAYOUT_VERSION}"
 
-    def parse(self, pdf: Path, progress: ProgressFn | None = None) -> ParsedDocument:
+    def parse(self, pdf: Path, progress: ProgressFn | None = None, ocr: OcrReader | None = None) -> ParsedDocument:
+        """``ocr``: reads a page without a text layer (``vaultd.parse.ocr.read_page``), or
+        None when it cannot; its lines are then that page's text."""
         pymupdf = load_pymupdf()
 
         doc = open_pdf(pdf)
@@ -366,6 +393,7 @@ class PyMuPDFParser:
                 for i in unreadable:
                     pages[i] = []
             textless = [i + 1 for i, lines in enumerate(pages) if not lines]
+            read = _read_textless(pdf, doc, loaded, pages, textless, ocr) if textless else []
             drop_furniture(pages, [p.height for p in infos])
             drawings: dict[int, list[dict[str, Any]]] = {}  # get_cdrawings, read once a page
             graphics = _drop_figure_text(loaded, pages, drawings, lists)
@@ -377,6 +405,7 @@ class PyMuPDFParser:
                 self.name, self.version, n, blocks, warnings, textless, repaired=doc.is_repaired,
                 graphics=graphics, folio_pages=bands,
                 folio_evidence=document_evidence(doc, bands[0] if bands else []),
+                ocr_pages=read, ocr_unread=bool(textless) and ocr is None,
             )
         finally:
             doc.close()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
+from typing import Any
 
 from vaultd.errors import ParseError
 from vaultd.gcpause import gc_paused
-from vaultd.parse.base import ParsedDocument, ProgressFn
+from vaultd.parse.base import OcrReader, ParsedDocument, ProgressFn
 from vaultd.parse.chunker import select_parser
 
 
@@ -24,25 +26,11 @@ def parse_pdf(
     """
     tier = select_parser(parser)
     with gc_paused():
-        doc = tier.parse(pdf, progress)
-    if doc.parser != "pymupdf" or not doc.textless_pages:
-        if not doc.blocks:
-            raise ParseError(f"{pdf}: no text extracted; try --parser pymupdf")
-        return doc
-    if doc.repaired and (lost := _lost_pages(pdf, doc.textless_pages)):
-        # Pages of a repaired file that show no text and no image lost their fonts or
-        # content streams (a cut-off download), they are not scans: OCR would turn a real
-        # text layer into lower-trust quotes, so the file is refused instead. (An old
-        # scanner's file is often repaired too; its pages, a blank one included, are images.)
-        pages = ", ".join(map(str, lost))
-        raise ParseError(
-            f"{pdf}: PDF is damaged (pages {pages} lost their text when it was repaired; "
-            "truncated download?); download it again"
-        )
-    # lazy: vaultd.parse.ocr costs 10 ms at import (pulls in subprocess)
-    from vaultd.parse.ocr import ocr_page, tesseract_available, tesseract_version
-
-    if not (ocr and tesseract_available()):
+        if tier.name == "pymupdf":  # (the other tiers read no scan)
+            doc = tier.parse(pdf, progress, ocr=_reader(ocr_language) if ocr else None)  # type: ignore[call-arg]
+        else:
+            doc = tier.parse(pdf, progress)
+    if doc.ocr_unread:
         if len(doc.textless_pages) == doc.pages or not doc.blocks:
             raise ParseError(
                 f"{pdf}: no text layer (scanned?); install tesseract-ocr and enable parse.ocr to OCR it"
@@ -50,34 +38,33 @@ def parse_pdf(
         doc.warnings.append(
             f"pages {', '.join(map(str, doc.textless_pages))} have no text layer and were not OCRed"
         )
-        return doc
-    # lazy: vaultd.parse.pymupdf costs 44 ms at import (pulls in difflib)
-    from vaultd.parse.pymupdf import open_pdf
+    if doc.ocr_pages:
+        # lazy: vaultd.parse.ocr costs 10 ms at import (pulls in subprocess)
+        from vaultd.parse.ocr import tesseract_version
 
-    pdoc = open_pdf(pdf)
-    try:
-        ocr_blocks = [b for n in doc.textless_pages for b in ocr_page(pdoc[n - 1], ocr_language)]
-    finally:
-        pdoc.close()
-    merged = sorted(doc.blocks + ocr_blocks, key=lambda b: b.page)  # stable: keeps reading order
-    doc.blocks = merged
-    read = sorted({b.page for b in ocr_blocks})  # (a blank page gives none, tesseract unasked)
-    if read:
         doc.parser_version = f"{doc.parser_version}+tesseract-{tesseract_version()}"
-        doc.warnings.append(f"OCR (lower-trust quotes) on pages {', '.join(map(str, read))}")
+        doc.warnings.append(f"OCR (lower-trust quotes) on pages {', '.join(map(str, doc.ocr_pages))}")
     if not doc.blocks:
-        raise ParseError(f"{pdf}: OCR found no text; check the scan or the OCR language")
+        if doc.textless_pages and not doc.ocr_unread:
+            raise ParseError(f"{pdf}: OCR found no text; check the scan or the OCR language")
+        raise ParseError(f"{pdf}: no text extracted; try --parser pymupdf")
     return doc
 
 
-def _lost_pages(pdf: Path, textless: list[int]) -> list[int]:
-    """Those of the ``textless`` pages (1-based) that draw no image either: nothing on
-    them a scanner made, so their content was lost."""
-    # lazy: vaultd.parse.pymupdf costs 44 ms at import (pulls in difflib)
-    from vaultd.parse.pymupdf import open_pdf
+def _reader(language: str) -> OcrReader | None:
+    """Reads a page by tesseract, in ``language``; None instead when tesseract is not
+    installed (the pages are then left unread, with a warning)."""
+    # lazy: vaultd.parse.ocr costs 10 ms at import (pulls in subprocess)
+    from vaultd.parse import ocr
 
-    pdoc = open_pdf(pdf)
-    try:
-        return [n for n in textless if not pdoc[n - 1].get_images()]
-    finally:
-        pdoc.close()
+    if not ocr.tesseract_available():
+        return None
+    return functools.partial(_read, language=language)
+
+
+def _read(page: Any, language: str) -> list[Any]:
+    # read_page is looked up at each call, so that tests can stand in for tesseract
+    # lazy: vaultd.parse.ocr costs 10 ms at import (pulls in subprocess)
+    from vaultd.parse.ocr import read_page
+
+    return read_page(page, language)
