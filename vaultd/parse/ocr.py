@@ -49,8 +49,9 @@ def blank(samples: bytes) -> bool:
 #: is this share of the font size it is set in: 9.9 pt for the 10.9 pt body of a page of
 #: S2ORC's paper read at 240 dpi.
 X_SIZE_SHARE = 0.91
-#: Paragraphs whose size is within this share of the page's usual size are set in it
-#: (tesseract's ``x_size`` varies by a tenth or so from line to line of one font).
+#: Paragraphs whose size is within this share of the usual size of the lines read are set
+#: in the body's size (tesseract's ``x_size`` varies by a tenth or so from line to line of
+#: one font).
 BODY_SHARE = 0.15
 
 
