@@ -20,9 +20,11 @@ from vaultd.citekey import (
 )
 from vaultd.models import Work
 
-# Words none of which is part of another, so a repeat shows as a second occurrence.
-WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
-         "juliet", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo"]
+# Words none of which is part of another, nor of two set side by side (each opens with a
+# z that no word holds elsewhere: "quebec" + "hotel" holds "echo"), so a repeat shows as
+# a second occurrence.
+WORDS = ["z" + w for w in ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
+                           "juliet", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo")]
 PATTERNS = [DEFAULT_PATTERN, "[auth][year][shorttitle]", "[auth:lower][shorttitle:2][year]",
             "[authEtAl][year][veryshorttitle]", "[year][auth][title]",
             "[auth:lower][year][title:skipwords:lower]"]
