@@ -85,7 +85,7 @@ def test_the_ascii_shortcut_gives_what_every_repair_pass_gives(text: str) -> Non
 
 
 def test_the_documents_own_spelling_decides_a_line_end_hyphen() -> None:
-    from vaultd.parse.layout import hyphen_evidence
+    from vaultd.parse.hyphens import hyphen_evidence
 
     doc = ["We train Citation-informed Transformers on SciBERT vectors.",
            "The model is a Citation-",
@@ -102,7 +102,7 @@ def test_the_documents_own_spelling_decides_a_line_end_hyphen() -> None:
 
 
 def test_a_hyphen_inside_an_address_or_a_number_range_is_never_dropped() -> None:
-    from vaultd.parse.layout import hyphen_evidence
+    from vaultd.parse.hyphens import hyphen_evidence
 
     lines = ["Correspondence: alireza.gharabaghi@uni-", "tuebingen.de, see https://github.com/allenai/science-",
              "parse and pages 3-", "5 of the unituebingen report"]
@@ -114,7 +114,7 @@ def test_a_hyphen_inside_an_address_or_a_number_range_is_never_dropped() -> None
 
 @given(st.lists(st.from_regex(r"[a-z]{2,8}", fullmatch=True), min_size=2, max_size=12))
 def test_evidence_only_ever_keeps_or_drops_the_hyphen(words: list[str]) -> None:
-    from vaultd.parse.layout import hyphen_evidence
+    from vaultd.parse.hyphens import hyphen_evidence
 
     head, tail = words[0], words[1]
     with hyphen_evidence([" ".join(words[2:]), f"{head}{tail} {head}-{tail}"]):
@@ -131,7 +131,7 @@ _evidence_line = st.lists(
 def test_evidence_counts_each_lines_words_but_the_halves_of_split_words(lines: list[str]) -> None:
     from collections import Counter
 
-    from vaultd.parse.layout import HyphenEvidence
+    from vaultd.parse.hyphens import HyphenEvidence
 
     expected: Counter[str] = Counter()  # the rule as documented, one line at a time
     split_before = False

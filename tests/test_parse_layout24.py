@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from vaultd.models import Chunk
 from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.front import is_affiliation, is_front_matter, is_licence
-from vaultd.parse.layout import hyphen_evidence, join_lines
+from vaultd.parse.hyphens import hyphen_evidence
+from vaultd.parse.layout import join_lines
 from vaultd.parse.open_tables import rule_stacks
 from vaultd.parse.paras import Line
 from vaultd.parse.pymupdf import PyMuPDFParser

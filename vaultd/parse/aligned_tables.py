@@ -21,8 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from vaultd.parse.base import Box
-from vaultd.parse.classify import lower_words
-from vaultd.parse.open_tables import PROSE_LINE_WORDS, ROW_TOLERANCE, line_rows
+from vaultd.parse.open_tables import ROW_TOLERANCE, is_prose_line, line_rows
 from vaultd.parse.paras import Line
 
 #: Fewest rows (a header and two rows of values).
@@ -39,11 +38,6 @@ COLUMN_SLACK = 2.0
 Word = tuple[float, float, float, float, str, int, int, int]
 
 
-def _prose(ln: Line) -> bool:
-    words = ln.text.split()
-    return len(words) >= PROSE_LINE_WORDS and lower_words(words) * 5 >= len(words) * 3
-
-
 def _run(caption: Line, rows: list[list[Line]], stops: set[int], downward: bool) -> list[list[Line]]:
     """The rows stacked from the caption away from it (nearest first), each within ``ROW_GAP`` line heights
     of the last, across some of the caption's width, none a caption or running text."""
@@ -57,7 +51,7 @@ def _run(caption: Line, rows: list[list[Line]], stops: set[int], downward: bool)
     for row in ahead:
         top, bottom = min(ln.bbox[1] for ln in row), max(ln.bbox[3] for ln in row)
         if (top - edge if downward else edge - bottom) > ROW_GAP * height \
-                or any(id(ln) in stops or _prose(ln) for ln in row) \
+                or any(id(ln) in stops or is_prose_line(ln) for ln in row) \
                 or not (row[0].bbox[0] < cap[2] and row[-1].bbox[2] > cap[0]):
             break
         run.append(row)

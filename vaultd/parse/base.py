@@ -69,8 +69,8 @@ class ParsedDocument:
 
 
 #: Reads a page without a text layer by OCR: a PyMuPDF page → its lines
-#: (``vaultd.parse.ocr.read_page``'s ``OcrLine``s).
-OcrReader = Callable[[Any], "list[Any]"]
+#: (``vaultd.parse.ocr.read_page``'s ``OcrLine``s), None when it cannot (no tesseract).
+OcrReader = Callable[[Any], "list[Any] | None"]
 
 
 class Parser(Protocol):

@@ -109,8 +109,10 @@ def to_blocks(paras: list[Para], infos: list[PageInfo]) -> list[Block]:
             text_layer=UNRELIABLE if unreliable(para.text) else None,
             page_end=last if last != page else None,
         )
-        read = [ln.conf for ln in para.lines if ln.conf >= 0]
-        if read:  # read by tesseract (``vaultd.parse.ocr``): lower-trust quotes
+        # read by tesseract (``vaultd.parse.ocr``; a page is read so whole): lower-trust quotes
+        read = [ln.conf for ln in para.lines if ln.conf >= 0] \
+            if para.lines[0].conf >= 0 or para.lines[-1].conf >= 0 else None
+        if read:
             block.ocr, block.ocr_confidence = True, round(sum(read) / len(read) / 100, 3)
         if para.type == "reference":
             block.refs = refs_of(para.text)

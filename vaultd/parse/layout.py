@@ -9,7 +9,7 @@ Compile and verify both call these, so a quote re-extracted later reproduces exa
 2. **End-of-line hyphenation.** A line ending in ``-`` is joined to the next line with no
    space. Inside an e-mail address, URL or identifier (``@``, ``://``, ``www.``, ``/`` or a
    dot between letters in the word) the hyphen is always kept. Otherwise the document's own
-   spelling decides first (``HyphenEvidence``, while a parse runs inside
+   spelling decides first (``vaultd.parse.hyphens.HyphenEvidence``, while a parse runs inside
    ``hyphen_evidence``): the hyphen is kept when the document writes the word with a hyphen
    elsewhere at least as often as whole (``Citation-`` + ``informed`` → ``Citation-informed``),
    and dropped when it writes it whole (``SciB-`` + ``ERT`` → ``SciBERT``). Without evidence
@@ -40,10 +40,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Iterable
+
+from vaultd.parse.hyphens import HYPHENS, SOFT_HYPHEN, current_evidence, drops_hyphen
 
 LIGATURES = {
     "\ufb00": "ff",
@@ -259,16 +258,6 @@ SPACING_ACCENTS = {
 }
 _ACCENT_RE = re.compile("([" + "".join(SPACING_ACCENTS) + r"])\s?([A-Za-z\u0131])")
 
-COMPOUND_PREFIXES = frozenset(
-    {"self", "cross", "well", "semi", "quasi", "zero", "few", "two", "three", "four", "five"}
-)
-
-_HYPHENS = ("-", "\u2010")  # hyphen-minus and Unicode hyphen
-#: U+00AD, drawn only where a word is broken at a line's end (BMC 2024 sets every
-#: line-end hyphen as one): the word is whole, so it goes with the break.
-SOFT_HYPHEN = "\u00ad"
-
-
 def fix_ligatures(text: str) -> str:
     return text.translate(_LIG_TABLE)
 
@@ -315,123 +304,13 @@ def repair_chars(text: str) -> str:
         text = fix_ligatures(text)
         if SOFT_HYPHEN in text:  # shown only at a line's end, where ``join_two`` takes it
             body = text.rstrip()
-            evidence = _EVIDENCE.get()
+            evidence = current_evidence()
             inner = "-" if evidence is not None and evidence.soft_hyphens else ""
             text = body[:-1].replace(SOFT_HYPHEN, inner) + body[-1:] + text[len(body):]
     text = _CONTROL_RE.sub("\ufffd", combine_accents(t1_ligatures(text)))
     if "\u0131" in text:
         text = unicodedata.normalize("NFC", _DOTLESS_MARK_RE.sub(r"i\1", text))
     return text
-
-
-#: A word as the hyphenation evidence counts it: letters and digits, inner hyphens kept.
-#: (``\w(?:[\w\u2010-]*\w)?`` written so that it never backtracks: the same matches, a
-#: quarter faster over a document.)
-_WORD_RE = re.compile(r"\w+(?:[\u2010-]+\w+)*")
-#: Inside an address or identifier a line-end hyphen is always the text's own.
-_IDENTIFIER_RE = re.compile(r"@|://|www\.|/|\w\.\w")
-
-
-def _evidence_form(text: str) -> str:
-    """Lower case, U+2010 HYPHEN written as ``-``: the form the evidence counts words in."""
-    text = text.lower()
-    return text.replace("\u2010", "-") if "\u2010" in text else text
-
-
-class HyphenEvidence:
-    """How a document spells its words, for line-end hyphens (rule 2).
-
-    Counts every word of the document's lines in lower case, leaving out the two halves of
-    each word split at a line end (they are what is being decided).
-    """
-
-    def __init__(self, lines: Iterable[str]) -> None:
-        lines = list(lines)
-        # every word at once (a word never runs over a line break), then the halves of
-        # the split words taken out again: the first word after a split line and the
-        # last word of the line split
-        text = "\n".join(lines)
-        self.counts: Counter[str] = Counter(_WORD_RE.findall(_evidence_form(text)))
-        #: The document writes hyphens it draws as soft hyphens (a book review re-saved by
-        #: iLovePDF: ``pseudo\u00adAvicenne``, ``Arabo\u00adIslamic`` beside ``al-Shifā’``),
-        #: so a soft hyphen is a hyphen, kept inside a line and decided at a line's end:
-        #: ``SOFT_EVIDENCE`` of them between two letters inside lines or more. (A soft
-        #: hyphen no page draws stands at a line's end, or after a hyphen: Wiley's
-        #: ``Mixed-\u00adeffect``; one between two letters came in one of 234 PDFs, drawn.)
-        self.soft_hyphens = SOFT_HYPHEN in text and len(_INNER_SOFT_RE.findall(text)) >= SOFT_EVIDENCE
-        split_before = False
-        for line in lines:
-            ends_split = line.rstrip().endswith(_HYPHENS)
-            if split_before or ends_split:
-                words = _WORD_RE.findall(_evidence_form(line))
-                halves = []
-                if split_before and words:
-                    halves.append(words.pop(0))
-                if ends_split and words:
-                    halves.append(words[-1])
-                self.counts.subtract(halves)
-            split_before = ends_split
-
-    def decide(self, fragment: str, right: str) -> bool | None:
-        """True: drop the hyphen (the document writes the word whole); False: keep it (the
-        document writes it with a hyphen); None: no evidence either way."""
-        head = re.sub(r"^\W+", "", fragment.lower())
-        match = _WORD_RE.match(right.lower())
-        if not head or match is None:
-            return None
-        tail = match.group(0)
-        hyphenated = self.counts[f"{head}-{tail}"]
-        whole = self.counts[head + tail]
-        if hyphenated and hyphenated >= whole:
-            return False
-        if whole:
-            return True
-        return None
-
-
-#: A soft hyphen between two letters, and how many tell that a document draws its hyphens
-#: as soft hyphens.
-_INNER_SOFT_RE = re.compile("[^\\W\\d_]\u00ad[^\\W\\d_]")
-SOFT_EVIDENCE = 2
-
-_EVIDENCE: ContextVar[HyphenEvidence | None] = ContextVar("hyphen_evidence", default=None)
-
-
-@contextmanager
-def hyphen_evidence(lines: Iterable[str]) -> Iterator[HyphenEvidence]:
-    """Decide line-end hyphens by the spelling of the document whose ``lines`` these are,
-    for every join made inside the ``with`` block (this thread or task only)."""
-    evidence = HyphenEvidence(lines)
-    token = _EVIDENCE.set(evidence)
-    try:
-        yield evidence
-    finally:
-        _EVIDENCE.reset(token)
-
-
-def _drops_hyphen(left: str, right: str) -> bool:
-    """``left`` ends with a hyphen; decide whether it is a line-break hyphen (rule 2)."""
-    body = left[:-1]
-    if not body or not right:
-        return False
-    fragment = body.split()[-1] if body.split() else ""
-    if _IDENTIFIER_RE.search(fragment) or "@" in right.split()[0]:
-        return False  # an e-mail address, URL or identifier keeps its hyphen
-    evidence = _EVIDENCE.get()
-    if evidence is not None and body[-1].isalpha() and right[0].isalpha():  # not 3-5
-        decided = evidence.decide(fragment, right)
-        if decided is not None:
-            return decided
-    if not (body[-1].isalpha() and body[-1].islower()):
-        return False
-    if not (right[0].isalpha() and right[0].islower()):
-        return False
-    if "-" in fragment or any(c.isdigit() for c in fragment):
-        return False
-    if "-" in right.split()[0].rstrip("-.,;:)]}"):
-        return False  # the line goes on with a hyphenated compound: state-/of-the-art
-    word = fragment.lstrip("([{\"'“‘").lower()
-    return word not in COMPOUND_PREFIXES
 
 
 #: Scripts written without spaces between words (Han, kana, CJK and full-width
@@ -448,12 +327,12 @@ def join_two(left: str, right: str) -> str:
     if not right:
         return left
     if left.endswith(SOFT_HYPHEN):
-        evidence = _EVIDENCE.get()
+        evidence = current_evidence()
         if evidence is None or not evidence.soft_hyphens:
             return left[:-1] + right  # a discretionary hyphen: only where the word was broken
         left = left[:-1] + "-"  # the document's hyphens are all soft: decided as a hyphen is
-    if left.endswith(_HYPHENS) and not left.endswith(" -") and len(left) > 1:
-        if _drops_hyphen(left, right):
+    if left.endswith(HYPHENS) and not left.endswith(" -") and len(left) > 1:
+        if drops_hyphen(left, right):
             return left[:-1] + right
         return left + right
     if _UNSPACED_RE.match(left[-1]) and _UNSPACED_RE.match(right[0]):

@@ -72,11 +72,13 @@ def _prose_between(lines: Iterable[Line], top: float, bottom: float, rule: Rule)
     """Whether a line of running text stands between two rules, over some of the rule's
     width: six words or more, most of them in lowercase letters (a row's label, ``Tiempo
     de residencia (años):``, or a row of values is none)."""
-    for ln in _between(lines, top, bottom, rule):
-        words = ln.text.split()
-        if len(words) >= PROSE_LINE_WORDS and lower_words(words) * 5 >= len(words) * 3:
-            return True
-    return False
+    return any(is_prose_line(ln) for ln in _between(lines, top, bottom, rule))
+
+
+def is_prose_line(ln: Line) -> bool:
+    """A line of running text: ``PROSE_LINE_WORDS`` words or more, most in lowercase."""
+    words = ln.text.split()
+    return len(words) >= PROSE_LINE_WORDS and lower_words(words) * 5 >= len(words) * 3
 
 
 def rule_stacks(rules: list[Rule], caption: Line, stops: list[Line], seed_gap: float,
@@ -174,9 +176,7 @@ def _rows_end(lines: list[Line], top: float, bottom: float, seed: Rule, downward
     rows: list[Line] = []
     edge = top if downward else bottom
     for ln in between:
-        words = ln.text.split()
-        if (len(words) >= PROSE_LINE_WORDS and lower_words(words) * 5 >= len(words) * 3) \
-                or (rows and ln.text.lstrip()[:1] in NOTE_MARKS):
+        if is_prose_line(ln) or (rows and ln.text.lstrip()[:1] in NOTE_MARKS):
             break  # the notes (``∗Rsymm = …``, ``†Rcryst …``)
         gap = ln.bbox[1] - edge if downward else edge - ln.bbox[3]
         if gap > 2 * max(ln.bbox[3] - ln.bbox[1], 1.0) or (ln.bbox[0] < seed[1] - ACROSS and ln.bbox[2] > seed[2] + ACROSS):

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from vaultd.errors import ParseError
 from vaultd.parse.base import Block, ParsedDocument, ProgressFn
-from vaultd.parse.layout import LAYOUT_VERSION, hyphen_evidence, join_lines
+from vaultd.parse.hyphens import hyphen_evidence
+from vaultd.parse.layout import LAYOUT_VERSION, join_lines
 
 TIMEOUT_SECONDS = 120
 

@@ -22,7 +22,8 @@ from vaultd.parse.folio_bands import band_lines, dict_lines, document_evidence
 from vaultd.parse.folios import BandLine
 from vaultd.parse.furniture import drop_furniture
 from vaultd.parse.glyphs import TALL_LINE, glyph_extent, repair_glyphs, scan_spans
-from vaultd.parse.layout import LAYOUT_VERSION, hyphen_evidence
+from vaultd.parse.hyphens import hyphen_evidence
+from vaultd.parse.layout import LAYOUT_VERSION
 from vaultd.parse.margins import Edges, mark_margin_notes, text_block_edges
 from vaultd.parse.mupdf import load_pymupdf as load_pymupdf
 from vaultd.parse.mupdf import mupdf_text as mupdf_text
@@ -300,9 +301,9 @@ def _drop_figure_text(pdf_pages: Sequence[Any], pages: list[list[Line]],
 
 
 def _read_textless(pdf: Path, doc: Any, loaded: list[Any], pages: list[list[Line]], textless: list[int],
-                   ocr: OcrReader | None) -> list[int]:
+                   ocr: OcrReader | None) -> list[int] | None:
     """Read the pages without a text layer by OCR, in place (their lines become the
-    page's); returns those it found text on. A repaired file's textless page that draws no
+    page's); returns those it found text on, None when they could not be read. A repaired file's textless page that draws no
     image either lost its fonts or content (a cut-off download), it is no scan: OCR would
     turn a real text layer into lower-trust quotes, so the file is refused instead. (An
     old scanner's file is often repaired too; its pages, a blank one included, are images.)"""
@@ -312,11 +313,16 @@ def _read_textless(pdf: Path, doc: Any, loaded: list[Any], pages: list[list[Line
             "repaired; truncated download?); download it again"
         )
     if ocr is None:
-        return []
+        return None
     # lazy: vaultd.parse.ocr costs 10 ms at import (pulls in subprocess)
     from vaultd.parse.ocr import to_lines
 
-    seen = {n: ocr(loaded[n - 1]) for n in textless}
+    seen = {}
+    for n in textless:
+        got = ocr(loaded[n - 1])
+        if got is None:
+            return None  # no tesseract
+        seen[n] = got
     has_text = [lines for lines in pages if lines]
     lines = to_lines({n: got for n, got in seen.items() if got}, body_size(has_text) if has_text else None)
     for n, page_lines in lines.items():
@@ -405,7 +411,7 @@ class PyMuPDFParser:
                 self.name, self.version, n, blocks, warnings, textless, repaired=doc.is_repaired,
                 graphics=graphics, folio_pages=bands,
                 folio_evidence=document_evidence(doc, bands[0] if bands else []),
-                ocr_pages=read, ocr_unread=bool(textless) and ocr is None,
+                ocr_pages=read or [], ocr_unread=read is None,
             )
         finally:
             doc.close()

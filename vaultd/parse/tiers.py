@@ -51,20 +51,16 @@ def parse_pdf(
     return doc
 
 
-def _reader(language: str) -> OcrReader | None:
-    """Reads a page by tesseract, in ``language``; None instead when tesseract is not
-    installed (the pages are then left unread, with a warning)."""
-    # lazy: vaultd.parse.ocr costs 10 ms at import (pulls in subprocess)
-    from vaultd.parse import ocr
-
-    if not ocr.tesseract_available():
-        return None
+def _reader(language: str) -> OcrReader:
+    """Reads a page by tesseract, in ``language``: its lines, or None when tesseract is not
+    installed (the pages are then left unread, with a warning). Nothing is imported or
+    looked up until a page needs it."""
     return functools.partial(_read, language=language)
 
 
-def _read(page: Any, language: str) -> list[Any]:
+def _read(page: Any, language: str) -> list[Any] | None:
     # read_page is looked up at each call, so that tests can stand in for tesseract
     # lazy: vaultd.parse.ocr costs 10 ms at import (pulls in subprocess)
-    from vaultd.parse.ocr import read_page
+    from vaultd.parse import ocr
 
-    return read_page(page, language)
+    return ocr.read_page(page, language) if ocr.tesseract_available() else None

@@ -34,7 +34,8 @@ from pathlib import Path
 
 from vaultd.canonical import canonical_text
 from vaultd.parse.base import Block
-from vaultd.parse.layout import hyphen_evidence, join_lines
+from vaultd.parse.hyphens import hyphen_evidence
+from vaultd.parse.layout import join_lines
 from vaultd.parse.pdftotext import run_pdftotext
 
 MODES = ((), ("-raw",), ("-layout",))
