@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from vaultd.parse.base import Block, Box, user_rect
+from vaultd.parse.classify import unmarked
 from vaultd.parse.headings import PATH_SEP, heading_levels
 from vaultd.parse.paras import Line, PageInfo, Para, union
 from vaultd.parse.references import refs_of
@@ -86,8 +87,9 @@ def to_blocks(paras: list[Para], infos: list[PageInfo]) -> list[Block]:
         if para.type == "heading":
             headings += 1
             level = levels[id(para)]
-            path = [(lv, t) for lv, t in path if lv < level] + [(level, para.text)]
-            section = PATH_SEP.join(t for lv, t in path if lv > 0) or para.text
+            name = unmarked(para.text)
+            path = [(lv, t) for lv, t in path if lv < level] + [(level, name)]
+            section = PATH_SEP.join(t for lv, t in path if lv > 0) or name
             # numbered headings give their number ("3.2" → "32"); others "0" + their ordinal
             cand = re.sub(r"[^0-9A-Za-z]", "", para.number or "") or f"0{headings}"
             token = cand if cand not in used_tokens else f"{cand}x{headings}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 
 from vaultd.models import ChunkType
 from vaultd.parse.paras import LABEL_WORDS, SENT_END
@@ -40,7 +41,7 @@ CAPTION_RE = re.compile(
     r"^(?i:figure|figura|figur|fig\.?|abbildung|abb\.|listing|table|tabela|tabla|tabelle|tableau|tabella"
     r"|tabell|tab\.|cuadro|quadro"
     r"|F ?I ?G ?U ?R ?E|T ?A ?B ?L ?E)"
-    r"(?:\s*([A-Z]?\d+|[ivxIVX]+)\s*([.:|–—-]|\s+[A-Z]|$)|\s+[–—-]\s+(?=[A-Z]))")
+    r"(?:\s*([A-Z]?\d+(?:\.\d+)*|[ivxIVX]+)\s*([.:|–—-](?!\d)|\s+[A-Z]|$)|\s+[–—-]\s+(?=[A-Z]))")
 _EQNUM_RE = re.compile(r"\(\d{1,3}[a-z]?\)$")
 _MATH_CHARS = set("=+−×∑∫∂≤≥≈∈∀∃→←⇒∞√∝±·∇αβγδεθλμπσφψωΣΠΩ^_")
 LIST_RE = re.compile(r"^[•◦▪‣●∙·–]\s")
@@ -146,6 +147,20 @@ def is_short(n_lines: int, text: str) -> bool:
     return n_lines <= 2 and len(text) <= 120 and 0 < len(text.split()) <= 15
 
 
+def unmarked(text: str) -> str:
+    """``text`` without the symbols that mark a section in front of it (a textbook's
+    advanced sections: Erickson's *Algorithms* sets a heart, its font maps it to ``™``;
+    ``★ Exercises``): the section's name."""
+    rest = text.lstrip("".join(c for c in text[:3] if unicodedata.category(c) == "So")).lstrip()
+    return rest or text
+
+
+def _marked_capital(text: str) -> bool:
+    """A capital after a symbol that marks a section (``unmarked``)."""
+    rest = unmarked(text)
+    return rest != text and rest[:1].isupper()
+
+
 def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
              standalone: bool, *, italic: bool = False, small_caps: bool = False
              ) -> tuple[ChunkType, str | None]:
@@ -167,7 +182,7 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
     if (
         short
         and not math
-        and (text[0].isupper() or text[0].isdigit())
+        and (text[0].isupper() or text[0].isdigit() or _marked_capital(text))
         and not text.endswith((".", ",", ";"))
         and not _LISTING_LINE_RE.match(text)  # "21: end procedure", a numbered listing's line
         and not is_theorem_label(text)  # "Lemma 2.2. Let k ≤ d. Then": a statement, no section
@@ -183,6 +198,10 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         if number is not None and size >= body + 0.5:
             return "heading", number
         one_line = standalone and n_lines == 1
+        # A number three levels deep on a line of its own in the body's face (a thesis's
+        # ``5.4.3.5. Tiempos de ejecución``): no list item or sentence is numbered so.
+        if number is not None and number.count(".") >= 2 and one_line and size >= body - 0.3:
+            return "heading", number
         # A numbered line set in italics on its own ("2.1. Main Objectives", MDPI, Elsevier).
         if italic and number is not None and one_line and size >= body - 0.3:
             return "heading", number

@@ -42,7 +42,7 @@ _START_RE = re.compile(
          specialty\s+section|funding|competing\s+interests?|abbreviations|conflicts?\s+of\s+interest|
          data\s+availability(?:\s+statement)?|correspondence(?:\s+to)?|corresponding\s+author|
          e-?mails?|keywords?|key\s+words|issn|e-?issn|editora?\s+associad[ao]|submiss[ãa]o|aceite|
-         palavras-chave|palabras\s+clave|correspond[êe]ncia|fonte\s+de\s+financiamento|
+         palavras-chave|palabras\s+claves?|correspond[êe]ncia|fonte\s+de\s+financiamento|
          fuente\s+de\s+financiaci[óo]n|financiamento|financiaci[óo]n|conflitos?\s+de\s+interesses?|
          conflictos?\s+de\s+intereses|(?:recebido|aprovado|aceito|publicado|recibido|aceptado|aprobado)
          (?:\s+em|\s+en|\s+el)?)\s*:
@@ -51,6 +51,8 @@ _START_RE = re.compile(
       | correspondence\s+(?:to|should\s+be\s+addressed|and\s+requests\s+for\s+materials)
       | how\s+to\s+cite\s+this\s+article\b  # PeerJ's footer, in bold without a colon
       | open\s+access\s*$  # PeerJ's badge at its sidebar's foot
+      | (?:key\s*words|article\s+history|article\s+info(?:rmation)?)\s*$  # a label of its own (Taylor & Francis)
+      | full\s+terms\s*&\s*conditions\s+of\s+access\s+and\s+use  # Taylor & Francis's cover sheet
       | (?:[A-Z][\w&'’-]*\s+){0,12}volume\s+\d{1,4}\s*(?:\(\d{4}\))?,\s*article\s+(?:id|number)\s*\w+.{0,160}$
       | additional\s+information\s+and\s+declarations\s+can\s+be\s+found
       | academic\s+editor\s+(?-i:[A-Z])
@@ -216,11 +218,13 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
 #: the article's end, a slide deck on its last slide): it may follow a copyright line
 #: (``© 2014 Dominika Tkaczyk. This document is distributed under …``).
 _LICENCE_RE = re.compile(
-    r"""^(?:(?:©|c\s?\u20dd|\(c\)|copyright\b)[^.]{0,80}\.\s*)?(?:
+    r"""^(?:(?:©|c\s?\u20dd|\(c\)|copyright\b).{0,80}?[.,]\s*)?(?:
         this\s+(?:open[\s-]access\s+)?(?:work|article|publication|document|paper|book|chapter|preprint)
         \s+is\s+(?:licensed|distributed|published|made\s+available)\s+under
-      | (?:distributed|licensed|published|available)\s+under\s+(?:a\s+|the\s+)?(?:terms\s+of\s+(?:a\s+|the\s+)?)?
+      | (?:distributed|licensed|published|available|released)\s+under\s+(?:a\s+|the\s+)?(?:terms\s+of\s+(?:a\s+|the\s+)?)?
         (?:creative\s+commons|cc[\s-]by)
+      | (?:licen[cs]e\s+)?authors?\s+(?:of\s+(?:papers|articles)\s+)?retain\s+(?:the\s+)?copyright\b.{0,60}?
+        \bunder\s+(?:a\s+|the\s+)?(?:creative\s+commons|cc[\s-]by)  # JOSS's and JOSE's sidebar
       | this\s+is\s+an\s+open[\s-]access\s+article
       | open\s+access\s+this\s+article
       | content\s+from\s+this\s+work\s+may\s+be\s+used
@@ -337,6 +341,13 @@ BODY_WORDS = 40
 #: The abstract's label, as a heading or at a paragraph's start (``Abstract:``, ``SUMMARY``).
 _ABSTRACT_RE = re.compile(r"(?:abstract|summary|résumé|resumo|resumen|zusammenfassung|a b s t r a c t)"
                           r"(?:\s*[:.—–]|\s*$)", re.IGNORECASE)
+
+
+def opens_front(text: str) -> bool:
+    """Whether ``text`` opens like a front-matter block (``Competing interests:``,
+    ``Published 13 December 2012``): the labels ``is_front_matter`` reads at a block's
+    start."""
+    return _START_RE.match(text.strip().lstrip("*†‡§ ").strip()) is not None
 
 
 def opens_abstract(text: str) -> bool:

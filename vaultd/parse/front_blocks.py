@@ -37,17 +37,40 @@ def _under(label: Para, block: Para) -> bool:
 
 
 def group_front(paras: list[Para]) -> list[Para]:
-    """The paras with each front-matter label joined by the block right under it."""
+    """The paras with each front-matter label joined by the block right under it: a
+    first page's label ending in a colon, or on any page a keywords label (``KEYWORDS``,
+    ``Palabras claves:``, a report's ``Keywords`` heading) over its list of terms."""
     out: list[Para] = []
     for para in paras:
         prev = out[-1] if out else None
-        if (prev is not None and prev.type == "front" and prev.text.rstrip().endswith(":")
-                and len(prev.pieces) == 1 and para.type in ("front", "paragraph", "list")
-                and _under(prev, para)):
+        if prev is not None and len(prev.pieces) == 1 and para.type in ("front", "paragraph", "list") \
+                and _under(prev, para) and (
+                    (prev.type == "front" and prev.text.rstrip().endswith(":"))
+                    or (prev.type in ("front", "paragraph", "heading") and _label(prev, _KEYWORDS_RE)
+                        and is_term_list(para.text))):
+            prev.type, prev.floating = "front", True
             append_piece(prev, para.lines, para.text)
             continue
         out.append(para)
     return out
+
+
+#: A keywords label as a block of its own.
+_KEYWORDS_RE = re.compile(
+    r"key\s*words|index\s+terms|palabras\s+claves?|palavras[\s-]chave|mots[\s-]cl[ée]s|schl[üu]sselw[öo]rter",
+    re.IGNORECASE)
+#: Most words in one term of a keywords list, and most characters in the list.
+TERM_WORDS = 6
+TERMS_MAX = 400
+
+
+def is_term_list(text: str) -> bool:
+    """Whether ``text`` is a list of terms (``architecture; cybersecurity; zero trust.``):
+    two or more, separated by semicolons, commas or middle dots, each a few words long."""
+    body = text.strip().rstrip(".")
+    terms = [t.strip() for t in re.split(r"[;,·•]", body)]
+    return len(body) <= TERMS_MAX and len(terms) >= 2 and all(
+        t and len(t.split()) <= TERM_WORDS and not re.search(r"[.?!:]\s", t) for t in terms)
 
 
 def _label(para: Para, pattern: re.Pattern[str]) -> bool:

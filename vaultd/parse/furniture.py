@@ -81,6 +81,8 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
     multi = len(pages) >= 2
     letters = [[_letters(ln.text) for ln, (band, _, _) in zip(lines, marks, strict=True) if band]
                for lines, marks in zip(pages, where, strict=True)]
+    offsets: Counter[int] = Counter()  # printed number − page index of the page numbers dropped
+    lone: list[tuple[int, Line]] = []  # bare numbers at a page's edge, in the wide band only
     for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
         keep: list[Line] = []
         for ln, (band, wide, key) in zip(lines, where[i], strict=True):
@@ -90,18 +92,47 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
             if CAPTION_RE.match(text):
                 keep.append(ln)
                 continue
+            number = _PAGE_NUMBER_RE.match(text)
             if band and (
-                _PAGE_NUMBER_RE.match(text) or _PAGE_OF_RE.search(text) or (multi and seen[key] >= 2)
+                number or _PAGE_OF_RE.search(text) or (multi and seen[key] >= 2)
                 or (multi and _repeats_nearly(_letters(text), letters, i))
             ):
+                _count_folio(offsets, text, i)
                 continue
             if multi and wide and _placed_again(placed, ln, key, i, h) and (
-                    any(c.isalpha() for c in text)
-                    or (_PAGE_NUMBER_RE.match(text) and _outermost(ln, lines, h))):
+                    any(c.isalpha() for c in text) or (number and _outermost(ln, lines, h))):
+                _count_folio(offsets, text, i)
                 continue
+            if wide and text.isdigit() and _outermost(ln, lines, h):
+                lone.append((i, ln))
             keep.append(ln)
         pages[i] = keep
+    _drop_lone_numbers(pages, lone, offsets)
     drop_echoed_headings(pages, heights, small)
+
+
+def _count_folio(offsets: Counter[int], text: str, page: int) -> None:
+    """Count a dropped line's page number (the line's text, or a number at either end of
+    a running head) against its page's index."""
+    if text.isdigit():
+        offsets[int(text) - page] += 1
+    elif (end := _FOLIO_END_RE.search(text)) is not None:
+        offsets[int(end.group().strip()) - page] += 1
+
+
+def _drop_lone_numbers(pages: list[list[Line]], lone: list[tuple[int, Line]], offsets: Counter[int]) -> None:
+    """Remove, in place, a bare number at a page's edge that is the page's number by the
+    document's other page numbers (``offsets``: printed number − page index, of those
+    dropped), though placed where no other page sets its number: a chapter's first page
+    numbered at its foot under a book's running heads that carry the number."""
+    if not lone or not offsets:
+        return
+    offset, count = offsets.most_common(1)[0]
+    if count < 2:
+        return
+    for i, ln in lone:
+        if int(ln.text.strip()) - i == offset:
+            pages[i] = [other for other in pages[i] if other is not ln]
 
 
 #: How much larger than a running head the heading it repeats is set.

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from vaultd.parse.glyph_names import UNMAPPED, Named, base_font, named_glyphs, rename_spans
 from vaultd.parse.layout import SPACING_ACCENTS
 
 #: poppler's word-space rule (``TextOutputDev.cc``, the raw-order dump of ``TextPage``),
@@ -40,11 +41,16 @@ def _is_math_run(span: dict[str, Any]) -> bool:
 
 
 def repair_glyphs(page: Any, textpage: Any, data: dict[str, Any], flags: int, scan: SpanScan) -> None:
-    """Both repairs of a page's ``dict`` (read from ``textpage`` with ``flags``; ``scan``:
-    its ``scan_spans``), in place: word spaces in math-font runs (``respace_math``), then
+    """The repairs of a page's ``dict`` (read from ``textpage`` with ``flags``; ``scan``:
+    its ``scan_spans``), in place: glyphs a font's map gives as U+FFFF named
+    (``vaultd.parse.glyph_names``), word spaces in math-font runs (``respace_math``), then
     accents drawn after their letter (``place_accents``)."""
+    raw = None
+    if scan.unmapped and (fonts := unmapped_fonts(page)):
+        raw = textpage.extractRAWDICT()
+        rename_spans(_span_pairs(data, raw), fonts)  # first: it keeps a glyph a character
     if scan.math:
-        respace_math(data, textpage.extractRAWDICT())
+        respace_math(data, raw or textpage.extractRAWDICT())
     # respacing only puts spaces between glyphs: it never makes a letter meet an accent
     place_accents(page, scan.accented, flags)
 
@@ -55,19 +61,21 @@ ASCII_ACCENT = "\u0060"
 
 class SpanScan(NamedTuple):
     """What one pass over a page's spans found: whether it has a math-font run, its spans
-    with a spacing accent right after a letter, and how many characters it draws
-    invisibly (MuPDF's span ``alpha`` 0: render mode 3 or no opacity) and visibly."""
+    with a spacing accent right after a letter, how many characters it draws invisibly
+    (MuPDF's span ``alpha`` 0: render mode 3 or no opacity) and visibly, and whether a
+    glyph reads as U+FFFF."""
 
     math: bool
     accented: list[dict[str, Any]]
     hidden: int
     shown: int
+    unmapped: bool = False
 
 
 def scan_spans(data: dict[str, Any]) -> SpanScan:
     """``SpanScan`` of a page's ``dict``. (``str.isascii`` rules out most spans far faster
     than the accent pattern can.)"""
-    math = False
+    math = unmapped = False
     accented: list[dict[str, Any]] = []
     hidden = shown = 0
     search = _LETTER_ACCENT_RE.search
@@ -75,8 +83,11 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
         for line in block.get("lines", ()):
             for span in line["spans"]:
                 text = span["text"]
-                if (not text.isascii() or ASCII_ACCENT in text) and search(text):
+                plain = text.isascii()
+                if (not plain or ASCII_ACCENT in text) and search(text):
                     accented.append(span)
+                if not plain and UNMAPPED in text:
+                    unmapped = True
                 if "Math" in span["font"]:
                     if _TRUNCATED_RE.search(text):  # MuPDF cut 𝑎 (U+1D44E) to 푎 (U+D44E)
                         span["text"] = text = _TRUNCATED_RE.sub(_untruncate, text)
@@ -86,7 +97,7 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
                     shown += len(text)
                 else:
                     hidden += len(text)
-    return SpanScan(math, accented, hidden, shown)
+    return SpanScan(math, accented, hidden, shown, unmapped)
 
 
 #: Mathematical alphanumeric symbols (U+1D400–1D7FF) with their plane cut off, as MuPDF
@@ -144,6 +155,35 @@ def place_accents(page: Any, spans: list[dict[str, Any]], flags: int) -> None:
             chars = next((chars for _box, text, chars in found if text == span["text"]), None)
         if chars is not None:
             span["text"] = accents_before(span["text"], chars)
+
+
+def unmapped_fonts(page: Any) -> dict[str, Named]:
+    """The page's simple fonts whose ``ToUnicode`` map gives U+FFFF for glyphs their
+    ``/Differences`` name, by name without the subset tag (``glyph_names.named_glyphs``)."""
+    doc = page.parent
+    fonts: dict[str, Named] = {}
+    for xref, _ext, _kind, name, *_ in page.get_fonts():
+        cmap, diffs = doc.xref_get_key(xref, "ToUnicode"), doc.xref_get_key(xref, "Encoding/Differences")
+        sizes, first = doc.xref_get_key(xref, "Widths"), doc.xref_get_key(xref, "FirstChar")
+        if cmap[0] != "xref" or diffs[0] != "array" or first[0] != "int":
+            continue
+        if sizes[0] == "xref":
+            sizes = ("array", doc.xref_object(int(sizes[1].split()[0]), compressed=True))
+        if sizes[0] != "array":
+            continue
+        stream = doc.xref_stream(int(cmap[1].split()[0])) or b""
+        named = named_glyphs(stream.decode("latin-1"), diffs[1], sizes[1], int(first[1]), _agl_char)
+        if named:
+            fonts.setdefault(base_font(name), []).extend(named)
+    return fonts
+
+
+def _agl_char(name: str) -> str:
+    """The characters a glyph name stands for, by the Adobe Glyph List's rules."""
+    # lazy: fontTools is read only for a page whose text holds U+FFFF (rare)
+    from fontTools.agl import toUnicode
+
+    return str(toUnicode(name))
 
 
 def _glyph_spans(page: Any, boxes: list[Any], flags: int) -> list[tuple[Any, str, list[dict[str, Any]]]]:

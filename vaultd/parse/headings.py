@@ -8,6 +8,7 @@ Used by ``vaultd.parse.structure`` while it builds paras (``font_lead``, ``is_ti
 from __future__ import annotations
 
 import itertools
+import re
 from collections import Counter
 
 from vaultd.models import ChunkType
@@ -98,6 +99,53 @@ FONT_HEADING_SHARE = 0.05
 #: Smallest share of the document's characters of a body font (papers may set the
 #: abstract and the body in two faces).
 BODY_FONT_SHARE = 0.2
+
+
+#: An enumerated item's mark alone as a heading's number: ``4``, ``4.``, ``b)``.
+_ITEM_NUMBER_RE = re.compile(r"\(?(?:\d{1,2}|[a-z])[.)]?")
+
+
+def list_heads(paras: list[Para]) -> None:
+    """Enumerated list items read as numbered headings put back, in place: a one-line
+    heading numbered one level deep (``4. Version control, collaborative development``,
+    a bold lead that fills its line), set in from the left edge of its page's paragraphs,
+    with the item's text right under it set in further still (the list's hanging indent),
+    is that item's first line: it becomes a paragraph with the text under it. A section's
+    heading stands at the text's left edge (or centred over it, with nothing hanging)."""
+    lefts: dict[int, float] = {}
+    for para in paras:
+        if para.type == "paragraph":
+            page = para.lines[0].page
+            lefts[page] = min(lefts.get(page, para.lines[0].bbox[0]), min(ln.bbox[0] for ln in para.lines))
+    out: list[Para] = []
+    i = 0
+    while i < len(paras):
+        para = paras[i]
+        after = paras[i + 1] if i + 1 < len(paras) else None
+        if para.type == "heading" and after is not None and _hangs(para, after, lefts):
+            para.type, para.number = "paragraph", None
+            para.lines.extend(after.lines)
+            para.text = join_two(para.text, after.text)
+            para.pieces.extend(after.pieces)
+            para.spans.extend(after.spans)
+            i += 1
+        out.append(para)
+        i += 1
+    paras[:] = out
+
+
+def _hangs(head: Para, after: Para, lefts: dict[int, float]) -> bool:
+    """Whether ``head`` is an enumerated item's first line over the item's text ``after``."""
+    if len(head.lines) != 1 or after.type != "paragraph" or head.number is None \
+            or not _ITEM_NUMBER_RE.fullmatch(head.number):
+        return False
+    line, below = head.lines[0], after.lines[0]
+    em = max(line.size, 1.0)
+    left = lefts.get(line.page)
+    height = max(line.bbox[3] - line.bbox[1], 1.0)
+    return left is not None and below.page == line.page and line.bbox[0] >= left + 0.8 * em \
+        and below.bbox[0] >= line.bbox[0] + 0.8 * em and -1.0 - height <= below.bbox[1] - line.bbox[3] <= height \
+        and all(ln.bbox[0] >= line.bbox[0] + 0.8 * em for ln in after.lines if ln.page == line.page)
 
 
 def font_headings(paras: list[Para], body: float) -> None:

@@ -15,7 +15,8 @@ The edges are the document's, one pair for its odd pages and one for its even pa
 book's margins alternate): the leftmost left and rightmost right at which ``EDGE_SHARE``
 of the lines of the document's main size on those pages start or end (``EDGE_LINES`` at
 least). A page's own lines would not do: on a page of tables or lists most lines start
-inside the block. No edge is shared so (ragged-right text): no margin on that side.
+inside the block. No edge is shared so (ragged-right text): no margin on that side. Edges
+that fewer than ``INSIDE_SHARE`` of those lines stand within are none (a slide deck).
 """
 
 from __future__ import annotations
@@ -59,8 +60,18 @@ def text_block_edges(pages: list[list[Line]]) -> tuple[Edges, Edges]:
         rights = Counter(round(b[2]) for b in boxes)
         n = len(boxes)
         need = max(EDGE_LINES, EDGE_SHARE * n)
-        out.append((_edge(lefts, need, "left"), _edge(rights, need, "right")))
+        left, right = _edge(lefts, need, "left"), _edge(rights, need, "right")
+        inside = sum((left is None or b[0] >= left - MARGIN_GAP) and (right is None or b[2] <= right + MARGIN_GAP)
+                     for b in boxes)
+        if inside < INSIDE_SHARE * n:
+            left = right = None  # no text block holds the lines (a slide deck's bullets)
+        out.append((left, right))
     return out[0], out[1]
+
+
+#: Least share of the lines of the main size that stand within the edges found: fewer, and
+#: the edges are no text block's (ragged slides, whose bullets and short lines line up).
+INSIDE_SHARE = 0.6
 
 
 def _edge(at: Counter[int], need: float, outermost: str) -> float | None:

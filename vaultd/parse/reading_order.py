@@ -22,10 +22,11 @@ def order_page(lines: list[Line], width: float) -> list[list[Line]]:
     groups: dict[int, list[Line]] = {}
     for ln in lines:
         groups.setdefault(ln.block, []).append(ln)
-    cuts = column_cuts([union(g) for g in groups.values()], width)
+    boxes = [union(g) for g in groups.values()]
+    cuts = column_cuts(boxes, width)
     if len(cuts) >= 2:
         return _order_columns(sorted(((union(g), g) for g in groups.values()), key=_reading_key), cuts)
-    mid = width / 2
+    mid = gutter(boxes, width)
     slack = width * 0.03
     pieces = [piece for g in groups.values() for piece in _by_column(g, mid, slack)]
     boxed = sorted(((union(g), g) for g in pieces), key=_reading_key)
@@ -56,6 +57,39 @@ def column_cuts(boxes: list[Box], width: float) -> list[float]:
     narrow blocks (under ``NARROW`` of the page's width) cover each column's width and
     leave the gutters bare; three or more covered stretches, each ``COLUMN`` of the
     page's width at least, are columns. Fewer: no cuts (the two-column reading applies)."""
+    columns = _columns(boxes, width)
+    if len(columns) < 3:
+        return []
+    return [(a[1] + b[0]) / 2 for a, b in itertools.pairwise(columns)]
+
+
+def gutter(boxes: list[Box], width: float) -> float:
+    """Where a page of two columns is split: its vertical centre line, unless its narrow
+    blocks cover two columns with the centre inside one of them and each holds a block of
+    text beside the other's (eLife sets its columns right of a margin column, the
+    gutter at 62 % of the page): then the middle of the bare gutter between them."""
+    mid = width / 2
+    columns = _columns(boxes, width)
+    if len(columns) != 2:
+        return mid
+    (l0, l1), (r0, r1) = columns
+    if l1 <= mid <= r0:
+        return mid
+    left = [b for b in boxes if l0 <= b[0] and b[2] <= l1]
+    right = [b for b in boxes if r0 <= b[0] and b[2] <= r1]
+    beside = any(a[1] < b[3] and b[1] < a[3] and a[3] - a[1] >= BESIDE and b[3] - b[1] >= BESIDE
+                 for a in left for b in right)
+    return (l1 + r0) / 2 if beside else mid
+
+
+#: How tall (points) two blocks level with each other are at least to show two columns of
+#: text side by side (four lines of body text), not a figure's labels.
+BESIDE = 40.0
+
+
+def _columns(boxes: list[Box], width: float) -> list[list[float]]:
+    """The stretches of the page's width its narrow blocks cover (``column_cuts``), the
+    ``COLUMN`` wide ones, left to right."""
     spans = sorted((b[0], b[2]) for b in boxes if b[2] - b[0] < NARROW * width)
     merged: list[list[float]] = []
     for x0, x1 in spans:
@@ -63,10 +97,7 @@ def column_cuts(boxes: list[Box], width: float) -> list[float]:
             merged[-1][1] = max(merged[-1][1], x1)
         else:
             merged.append([x0, x1])
-    columns = [m for m in merged if m[1] - m[0] >= COLUMN * width]
-    if len(columns) < 3:
-        return []
-    return [(a[1] + b[0]) / 2 for a, b in itertools.pairwise(columns)]
+    return [m for m in merged if m[1] - m[0] >= COLUMN * width]
 
 
 #: A block narrower than this share of the page is a column's (or a figure's label).

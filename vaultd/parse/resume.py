@@ -8,7 +8,7 @@ paragraph **of the same face** that opens as its rest does (``continues``: in lo
 after a comma with a name, a word split at the break …) and without an indent, wherever
 that paragraph stands in the reading order, within the next page. What stands between in
 other faces (the box, the sidebar, the footnote) is skipped; what belongs to the flow
-stops the search: a heading, a display formula, a listing, a reference list, or a
+stops the search: a heading (not a box's own label, ``Box 1``), a display formula, a listing, a reference list, or a
 paragraph of the same face (the paragraph before then was ended).
 
 Each piece keeps its own region (``append_piece``), so a quote's page links point at
@@ -17,6 +17,7 @@ every place it is set.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from vaultd.parse.continuation import INDENT_EMS, continues
@@ -29,6 +30,8 @@ Face = tuple[str, float]
 _FLOATS = ("figure", "table", "front")
 #: Para types that are part of the flow: a paragraph before them is not interrupted.
 _FLOW = ("heading", "equation", "code", "reference")
+#: A box's or panel's label, a heading of the box, not of the flow (``Box 1``, ``Panel 2``).
+_BOX_LABEL_RE = re.compile(r"(?:box|panel)\s+\d{1,2}\b", re.IGNORECASE)
 #: How many lines of a piece its face and measure are read from.
 FACE_LINES = 6
 #: Widths within this share of each other are one measure.
@@ -89,6 +92,8 @@ def resumed(paras: list[Para], cur: Para, target: Para | None = None) -> Para | 
     for para in reversed(paras):
         if para.lines[-1].page < page - 1:
             return None
+        if para.type == "heading" and _BOX_LABEL_RE.match(para.text):
+            continue  # a box's own label (Nature's ``Box 1``): the box floats
         if para.type in _FLOW:
             return None
         if para.type in _FLOATS or para.floating or para.type not in ("paragraph", "list"):

@@ -54,6 +54,7 @@ from vaultd.parse.front import (
     is_imprint,
     is_licence,
     is_title_note,
+    opens_front,
 )
 from vaultd.parse.front_blocks import contents_front, group_front
 from vaultd.parse.headings import (
@@ -61,6 +62,7 @@ from vaultd.parse.headings import (
     font_headings,
     font_lead,
     is_title,
+    list_heads,
     plain_lead,
     plain_text_layer,
 )
@@ -83,6 +85,8 @@ from vaultd.parse.scan_text import drop_scan_labels, is_label
 from vaultd.parse.textlayer import mis_mapped, prose_words, unreliable
 from vaultd.parse.title_block import front_after_title, title_page_front
 
+#: An enumerated item's mark and the item's first word: ``4. Version``, ``(b) the``, ``iv) If``.
+_ENUM_RE = re.compile(r"\s*\(?(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]\s+\w")
 _NUMBERED_NOTE_RE = re.compile(r"\(?\d{1,2}\)\s+\S")
 _SUBSECTION_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})+\.?\s+[^\W\d_]")
 
@@ -90,6 +94,11 @@ _SUBSECTION_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})+\.?\s+[^\W\d_]")
 def _split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
     """A block's lines in paragraphs (``plain``: the text layer has no fonts to go by)."""
     left, right, width = _extent(group)
+    hanging = [ln for ln, after in itertools.pairwise(group)
+               if ln.bbox[0] < after.bbox[0] - 0.6 * max(ln.size, 1.0) and _ENUM_RE.match(ln.text)]
+    if hanging and len(hanging) < len(group):
+        # an enumerated list's marks hang out left of its text: the text's edge is the left
+        left = min(ln.bbox[0] for ln in group if not any(ln is h for h in hanging))
     if len(group) > 1 and group[0].mixed \
             and group[0].bbox[0] < min(ln.bbox[0] for ln in group[1:]) - 2.0 * max(group[0].size, 1.0):
         # a label set out in a column of its own on the first line (PracTeX's ``Abstract``
@@ -112,18 +121,39 @@ def _split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
             or (ends and cur.bbox[0] > left + 0.6 * max(cur.size, 1.0))
             or (ends and prev.bbox[2] < right - 0.12 * width)
             or bool(LIST_RE.match(cur.text.lstrip()))
+            # an enumerated item hanging out left of the line before, after a sentence's end
+            # (pandoc's ``4. Version control …`` under item 3's last line)
+            or (ends and cur.bbox[0] < prev.bbox[0] - 0.6 * max(cur.size, 1.0) and bool(_ENUM_RE.match(cur.text)))
             # a note or item numbered "2)" after a line that stops short: the one before
             # ended, whether or not its script ends sentences with a full stop (Korean)
             or (prev.bbox[2] < right - 0.12 * width and bool(_NUMBERED_NOTE_RE.match(cur.text.lstrip())))
             or (len(paras[-1]) == 1 and font_lead(prev, cur))
             or (plain and len(paras[-1]) == 1 and plain_lead(prev, cur, right, width))
             or code[k] != code[k + 1]  # a program's listing starts or ends
+            # a front-matter label in a face of its own after a line that stops short
+            # (eLife's ``Competing interests:`` and ``Published`` under the author's note)
+            or (cur.mixed and prev.bbox[2] < right - 0.12 * width and opens_front(cur.text))
         )
         if new:
             paras.append([cur])
         else:
             paras[-1].append(cur)
     return paras
+
+
+def _note_going_on(paras: list[Para], page: int) -> Para | None:
+    """The footnote small print without a mark may go on: the para right before it, when
+    a footnote on its page, or the last footnote of the page before when no footnote came
+    on this page yet (a note broken at the page's foot goes on at the next page's foot)."""
+    if paras and paras[-1].footnote and paras[-1].lines[-1].page == page:
+        return paras[-1]
+    for para in reversed(paras):
+        last = para.lines[-1].page
+        if last < page - 1:
+            break
+        if para.footnote:
+            return para if last == page - 1 else None
+    return None
 
 
 def _inline_code(line: Line) -> bool:
@@ -212,9 +242,10 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 floats = kind == "paragraph" and note_of is None and not margin \
                     and is_footnote(para_lines, body, info, face, lines)
                 cur.footnote = floats and opens_note(para_lines, text)
-                if floats and not cur.footnote and paras and paras[-1].footnote \
-                        and paras[-1].lines[-1].page == para_lines[0].page and continues(paras[-1], cur):
-                    append_piece(paras[-1], para_lines, text)  # the note's next lines, in a block of their own
+                if floats and not cur.footnote and (note := _note_going_on(paras, info.number)) is not None \
+                        and continues(note, cur):
+                    # the note's next lines, in a block of their own, or at the next page's foot
+                    append_piece(note, para_lines, text)
                     continue
                 cur.floating = kind in ("front", "code") or margin or (
                     kind == "paragraph" and (floats or (plain and is_label(text)) or note_of is not None))
@@ -265,6 +296,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 paras.append(cur)
     split_runin(paras)
     font_headings(paras, body)
+    list_heads(paras)
     title_page = title_page_front(paras, infos)
     _rejoin(paras, title_page + front_after_title(paras, body, infos))
     contents_front(paras)
