@@ -41,7 +41,7 @@ CAPTION_RE = re.compile(
     r"^(?i:figure|figura|figur|fig\.?|abbildung|abb\.|listing|table|tabela|tabla|tabelle|tableau|tabella"
     r"|tabell|tab\.|cuadro|quadro"
     r"|F ?I ?G ?U ?R ?E|T ?A ?B ?L ?E)"
-    r"(?:\s*([A-Z]?\d+(?:\.\d+)*|[ivxIVX]+)\s*([.:|–—-](?!\d)|\s+[A-Z]|$)|\s+[–—-]\s+(?=[A-Z]))")
+    r"(?:\s*([A-Z]?\d+(?:[.-]\d+)*|[ivxIVX]+)\s*([.:|–—-](?!\d)|\s+[A-Z]|$)|\s+[–—-]\s+(?=[A-Z]))")
 _EQNUM_RE = re.compile(r"\(\d{1,3}[a-z]?\)$")
 _MATH_CHARS = set("=+−×∑∫∂≤≥≈∈∀∃→←⇒∞√∝±·∇αβγδεθλμπσφψωΣΠΩ^_")
 LIST_RE = re.compile(r"^[•◦▪‣●∙·–]\s")
@@ -155,6 +155,10 @@ def unmarked(text: str) -> str:
     return rest or text
 
 
+#: A table of contents entry's end: dot leaders or a page number after spaces.
+_CONTENTS_ENTRY_RE = re.compile(r"(?:\.\s?){3,}\s*\w*$|\s{2,}\d{1,4}$|\s\d{1,4}$")
+
+
 def _marked_capital(text: str) -> bool:
     """A capital after a symbol that marks a section (``unmarked``)."""
     rest = unmarked(text)
@@ -200,7 +204,8 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         one_line = standalone and n_lines == 1
         # A number three levels deep on a line of its own in the body's face (a thesis's
         # ``5.4.3.5. Tiempos de ejecución``): no list item or sentence is numbered so.
-        if number is not None and number.count(".") >= 2 and one_line and size >= body - 0.3:
+        if number is not None and number.count(".") >= 2 and one_line and size >= body - 0.3 \
+                and not _CONTENTS_ENTRY_RE.search(text):
             return "heading", number
         # A numbered line set in italics on its own ("2.1. Main Objectives", MDPI, Elsevier).
         if italic and number is not None and one_line and size >= body - 0.3:

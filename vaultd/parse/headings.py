@@ -105,18 +105,19 @@ BODY_FONT_SHARE = 0.2
 _ITEM_NUMBER_RE = re.compile(r"\(?(?:\d{1,2}|[a-z])[.)]?")
 
 
-def list_heads(paras: list[Para]) -> None:
+def list_heads(paras: list[Para], body: float) -> None:
     """Enumerated list items read as numbered headings put back, in place: a one-line
     heading numbered one level deep (``4. Version control, collaborative development``,
-    a bold lead that fills its line), set in from the left edge of its page's paragraphs,
-    with the item's text right under it set in further still (the list's hanging indent),
-    is that item's first line: it becomes a paragraph with the text under it. A section's
+    a bold lead that fills its line), set in from the left edge of its page's body text,
+    with the item's text right under it set in further still, two lines or more (the
+    list's hanging indent), is that item's first line: it becomes a paragraph with the text under it. A section's
     heading stands at the text's left edge (or centred over it, with nothing hanging)."""
     lefts: dict[int, float] = {}
     for para in paras:
-        if para.type == "paragraph":
-            page = para.lines[0].page
-            lefts[page] = min(lefts.get(page, para.lines[0].bbox[0]), min(ln.bbox[0] for ln in para.lines))
+        if para.type == "paragraph" and len(para.lines) >= 2 \
+                and all(abs(ln.size - body) <= 0.5 and not ln.margin for ln in para.lines):
+            for ln in para.lines:  # the body text's left edge on each page
+                lefts[ln.page] = min(lefts.get(ln.page, ln.bbox[0]), ln.bbox[0])
     out: list[Para] = []
     i = 0
     while i < len(paras):
@@ -140,6 +141,8 @@ def _hangs(head: Para, after: Para, lefts: dict[int, float]) -> bool:
             or not _ITEM_NUMBER_RE.fullmatch(head.number):
         return False
     line, below = head.lines[0], after.lines[0]
+    if sum(ln.page == line.page for ln in after.lines) < 2:
+        return False  # one line under it: a section's first paragraph, indented, may be so
     em = max(line.size, 1.0)
     left = lefts.get(line.page)
     height = max(line.bbox[3] - line.bbox[1], 1.0)

@@ -238,7 +238,7 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    column's or page's top goes on with the paragraph before, whose last line is full;
 #:    in a document whose text layer writes hyphens it draws as soft hyphens (two or more
 #:    between letters inside lines), a soft hyphen is a hyphen (rules 1–2).
-LAYOUT_VERSION = 24
+LAYOUT_VERSION = 25
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

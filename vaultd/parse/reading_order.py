@@ -26,7 +26,7 @@ def order_page(lines: list[Line], width: float) -> list[list[Line]]:
     cuts = column_cuts(boxes, width)
     if len(cuts) >= 2:
         return _order_columns(sorted(((union(g), g) for g in groups.values()), key=_reading_key), cuts)
-    mid = gutter(boxes, width)
+    mid = gutter([box for box, g in zip(boxes, groups.values(), strict=True) if not g[0].margin], width)
     slack = width * 0.03
     pieces = [piece for g in groups.values() for piece in _by_column(g, mid, slack)]
     boxed = sorted(((union(g), g) for g in pieces), key=_reading_key)
@@ -66,8 +66,9 @@ def column_cuts(boxes: list[Box], width: float) -> list[float]:
 def gutter(boxes: list[Box], width: float) -> float:
     """Where a page of two columns is split: its vertical centre line, unless its narrow
     blocks cover two columns with the centre inside one of them and each holds a block of
-    text beside the other's (eLife sets its columns right of a margin column, the
-    gutter at 62 % of the page): then the middle of the bare gutter between them."""
+    text beside the other's, and every block across the gap between them covers most of
+    both (eLife sets its columns right of a margin column, the gutter at 62 % of the
+    page, its abstract across both): then the middle of that gutter."""
     mid = width / 2
     columns = _columns(boxes, width)
     if len(columns) != 2:
@@ -79,9 +80,16 @@ def gutter(boxes: list[Box], width: float) -> float:
     right = [b for b in boxes if r0 <= b[0] and b[2] <= r1]
     beside = any(a[1] < b[3] and b[1] < a[3] and a[3] - a[1] >= BESIDE and b[3] - b[1] >= BESIDE
                  for a in left for b in right)
-    return (l1 + r0) / 2 if beside else mid
+    cut = (l1 + r0) / 2
+    # what crosses that gutter is set across both columns (a title, an abstract), not a
+    # column's text running over it (a poster's boxes, wider than the stretches found)
+    across = all(min(b[2], l1) - max(b[0], l0) >= SPAN * (l1 - l0) and min(b[2], r1) - max(b[0], r0) >= SPAN * (r1 - r0)
+                 for b in boxes if b[0] < cut < b[2])
+    return cut if beside and across else mid
 
 
+#: How much of each column's width a block set across an off-centre gutter covers.
+SPAN = 0.8
 #: How tall (points) two blocks level with each other are at least to show two columns of
 #: text side by side (four lines of body text), not a figure's labels.
 BESIDE = 40.0

@@ -152,8 +152,16 @@ def _note_going_on(paras: list[Para], page: int) -> Para | None:
         if last < page - 1:
             break
         if para.footnote:
-            return para if last == page - 1 else None
+            return para if last == page - 1 and _broken_at_foot(para) else None
     return None
+
+
+def _broken_at_foot(note: Para) -> bool:
+    """Whether a footnote runs to its page's foot mid-text: two lines or more there, the
+    last as full as the longest (a one-line note, an address, ended)."""
+    lines = [ln for ln in note.lines if ln.page == note.lines[-1].page]
+    widest = max(ln.bbox[2] for ln in lines)
+    return len(lines) >= 2 and lines[-1].bbox[2] >= widest - max(lines[-1].size, 1.0)
 
 
 def _inline_code(line: Line) -> bool:
@@ -243,7 +251,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     and is_footnote(para_lines, body, info, face, lines)
                 cur.footnote = floats and opens_note(para_lines, text)
                 if floats and not cur.footnote and (note := _note_going_on(paras, info.number)) is not None \
-                        and continues(note, cur):
+                        and prose_words(text) >= 3 and continues(note, cur):
                     # the note's next lines, in a block of their own, or at the next page's foot
                     append_piece(note, para_lines, text)
                     continue
@@ -296,7 +304,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 paras.append(cur)
     split_runin(paras)
     font_headings(paras, body)
-    list_heads(paras)
+    list_heads(paras, body)
     title_page = title_page_front(paras, infos)
     _rejoin(paras, title_page + front_after_title(paras, body, infos))
     contents_front(paras)

@@ -1,0 +1,249 @@
+"""Layout 25 (issue 34, batch 9 of eval/quotes: theses, a book chapter, slides, a NIST
+report, lecture notes, JOSE and ReScience papers, eLife, Nature Sustainability, OUP and
+Taylor & Francis articles), on real pages, with property tests of the pure rules."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pymupdf
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vaultd.models import Chunk
+from vaultd.parse.chunker import chunk_blocks
+from vaultd.parse.classify import CAPTION_RE, classify, unmarked
+from vaultd.parse.front import is_front_matter, is_licence
+from vaultd.parse.front_blocks import is_term_list
+from vaultd.parse.glyph_names import UNMAPPED, differences, named_glyphs, rename, unmapped_codes
+from vaultd.parse.pymupdf import PyMuPDFParser
+from vaultd.parse.reading_order import gutter
+
+QUOTES = Path(__file__).resolve().parents[1] / "eval" / "quotes" / "pdfs"
+
+
+@functools.cache
+def _chunks(name: str) -> list[Chunk]:
+    return chunk_blocks(PyMuPDFParser().parse(QUOTES / name).blocks, "pymupdf")
+
+
+def _holding(chunks: list[Chunk], words: str) -> Chunk:
+    return next(c for c in chunks if words in c.text)
+
+
+def _type(chunk: Chunk) -> str:
+    return chunk.provenance.chunk_type
+
+
+def _pages(chunk: Chunk) -> list[int]:
+    return [r[0] for r in chunk.provenance.regions or []]
+
+
+# --------------------------------------------------------------- eLife: columns off centre
+
+
+def test_columns_set_right_of_a_margin_column_are_read_down_their_own_gutter() -> None:
+    # eLife 2012: a margin column at the left, the text columns at 168-369 and 378-579 pt;
+    # the page's centre line (306 pt) runs through the left column.
+    chunks = _chunks("elife_feature_good_life_essay.pdf")
+    para = _holding(chunks, "What can I say to those of you embarking on careers")
+    assert "fraught with anxiety about high-profile papers" in para.text  # past the caption, up the right column
+    assert _pages(para) == [1, 1]
+    crossing = _holding(chunks, "When I started graduate school in 1969")
+    assert "a postdoc and an assistant professor—when I thought about quitting" in crossing.text
+    assert _pages(crossing) == [1, 2]
+
+
+def test_a_three_line_dropped_capital_goes_back_in_front_of_its_word() -> None:
+    chunks = _chunks("elife_feature_good_life_essay.pdf")
+    first = _holding(chunks, "ome years ago I had a postdoc")
+    assert first.text.startswith("Some years ago I had a postdoc") and _type(first) == "paragraph"
+    assert not any(_type(c) == "heading" and c.text == "S" for c in chunks)
+    assert first.provenance.section == "A good life"
+
+
+def test_front_matter_labels_under_an_authors_note_are_front() -> None:
+    chunks = _chunks("elife_feature_good_life_essay.pdf")
+    note = _holding(chunks, "Eve Marder is an eLife senior editor")
+    assert "Published 13 December 2012" not in note.text
+    assert _type(_holding(chunks, "Published 13 December 2012")) == "front"
+    assert _type(_holding(chunks, "Competing interests:")) == "front"
+
+
+def test_the_gutter_is_the_centre_line_unless_two_text_columns_say_otherwise() -> None:
+    # a two-column paper: the centre stays
+    assert gutter([(50, 100, 290, 700), (322, 100, 562, 700)], 612) == 306
+    # eLife's columns right of a margin column: between them
+    assert gutter([(36, 600, 158, 720), (168, 260, 369, 720), (378, 540, 579, 720)], 612) == 373.5
+    # narrow labels side by side, no column of text: the centre stays
+    assert gutter([(168, 100, 290, 110), (378, 100, 500, 110)], 612) == 306
+    # a poster: a box's text runs over the gap between narrower blocks; the centre stays
+    assert gutter([(125, 1568, 700, 1700), (1266, 1567, 2324, 1737), (1300, 1600, 2223, 1700),
+                   (125, 626, 1190, 1379), (1056, 65, 2032, 139)], 2450) == 1225
+
+
+# -------------------------------------------------- Erickson's Algorithms: glyphs as U+FFFF
+
+
+def test_old_style_figures_mapped_to_uffff_are_read_from_their_glyph_names() -> None:
+    chunks = _chunks("book_erickson_algorithms_mst_chapter.pdf")
+    assert not any(UNMAPPED in c.text for c in chunks)
+    headings = [c.text for c in chunks if _type(c) == "heading"]
+    assert "7.1 Distinct Edge Weights" in headings and "7.5 Kruskal’s Algorithm" in headings
+    caption = _holding(chunks, "A weighted graph and its minimum spanning tree.")
+    assert caption.text.startswith("Figure 7.1.") and _type(caption) == "figure"
+    assert "(July 4, 1776)" in _holding(chunks, "Benjamin Franklin, at the signing").text
+
+
+def test_a_section_marked_with_a_symbol_is_named_without_it() -> None:
+    chunks = _chunks("book_erickson_algorithms_mst_chapter.pdf")
+    para = _holding(chunks, "In practice, however, this improvement is rarely faster")
+    assert para.provenance.section is not None
+    assert para.provenance.section.endswith("7.4 Jarník’s (“Prim’s”) Algorithm › Improving Jarník’s Algorithm")
+    assert unmarked("™Improving Jarník’s Algorithm") == "Improving Jarník’s Algorithm"
+    assert unmarked("7.5 Kruskal’s Algorithm") == "7.5 Kruskal’s Algorithm"
+
+
+def test_a_footnote_broken_at_the_page_foot_goes_on_at_the_next_pages_foot() -> None:
+    chunks = _chunks("book_erickson_algorithms_mst_chapter.pdf")
+    note = _holding(chunks, "Amortized time is an accounting trick")
+    assert _type(note) == "footnote" and "longer in the worst case. Amortization uses" in note.text
+    assert _pages(note) == [10, 11]
+
+
+def test_the_books_cmaps_send_variant_glyphs_to_uffff() -> None:
+    # old-style figures and small capitals (``seven.oldstyle``, ``I.c2sc``) map to U+FFFF;
+    # the body font's own old-style figures map to digits
+    doc = pymupdf.open(QUOTES / "book_erickson_algorithms_mst_chapter.pdf")
+    found = {}
+    for xref, *_rest in doc[3].get_fonts():
+        cmap, diffs = doc.xref_get_key(xref, "ToUnicode"), doc.xref_get_key(xref, "Encoding/Differences")
+        if cmap[0] == "xref" and diffs[0] == "array":
+            names = differences(diffs[1])
+            codes = unmapped_codes(doc.xref_stream(int(cmap[1].split()[0])).decode("latin-1"))
+            found[xref] = {names[c] for c in codes}
+    assert any(found.values()) and not all(found.values())
+    assert all("." in name for names in found.values() for name in names)
+
+
+_CMAP = "1 beginbfchar\n<21> <FFFF>\nendbfchar\n2 beginbfrange\n<22> <22> <ffff>\n<23> <24> [<FFFF> <0041>]\nendbfrange"
+
+
+def test_codes_to_uffff_are_found_in_chars_ranges_and_range_arrays() -> None:
+    assert unmapped_codes(_CMAP) == {0x21, 0x22, 0x23}
+    assert differences("[33/seven.oldstyle/one.oldstyle 40/uring]") == {33: "seven.oldstyle", 34: "one.oldstyle",
+                                                                        40: "uring"}
+
+
+def _agl(name: str) -> str:
+    return {"seven.oldstyle": "7", "one.oldstyle": "1", "a.sc": "a"}.get(name, "")
+
+
+def test_a_glyph_is_named_only_when_its_width_names_one_character() -> None:
+    named = named_glyphs(_CMAP, "[33/seven.oldstyle/one.oldstyle/a.sc]", "[522 550 550]", 33, _agl)
+    assert named == [(522.0, "7"), (550.0, "1"), (550.0, "a")]
+    # 522 thousandths at 10 pt: a 5.22 pt box is the seven; 5.5 pt could be one or a.sc
+    assert rename("\uffff.\uffff", [5.22, 2.5, 5.5], 10.0, named) == "7.\uffff"
+
+
+@given(st.lists(st.sampled_from(["a", "b", "7", UNMAPPED]), max_size=12),
+       st.lists(st.floats(min_value=0.0, max_value=20.0), min_size=12, max_size=12))
+def test_renaming_touches_only_uffff(text: list[str], widths: list[float]) -> None:
+    named = [(500.0, "1"), (600.0, "2")]
+    out = rename("".join(text), widths[:len(text)], 10.0, named)
+    assert len(out) == len(text)
+    for before, after, width in zip(text, out, widths, strict=False):
+        if before != UNMAPPED:
+            assert after == before
+        else:
+            assert after in {UNMAPPED, "1", "2"}
+            assert after == UNMAPPED or abs(width * 100 - (500.0 if after == "1" else 600.0)) <= 0.6
+
+
+# ------------------------------------------------------------ front matter of other kinds
+
+
+def test_keyword_labels_and_their_lists_are_front() -> None:
+    tandf = _chunks("tandf_biopharm_survival_stacking_article.pdf")
+    keywords = _holding(tandf, "Pseudo-observations; pseudo-observation-based AUC")
+    assert _type(keywords) == "front" and keywords.text.startswith("KEYWORDS")
+    assert _type(_holding(tandf, "Full Terms & Conditions of access and use")) == "front"
+    nist = _chunks("techreport_nist_sp800_207_zero_trust.pdf")
+    assert _type(_holding(nist, "architecture; cybersecurity; enterprise; network security; zero trust")) == "front"
+    uba = _chunks("thesis_uba_smart_contracts_es.pdf")
+    assert _type(_holding(uba, "Palabras claves: Contratos inteligentes")) == "front"
+
+
+def test_open_journals_licence_notes_are_front() -> None:
+    jose = _chunks("jose_rcourse_livecoding_paper.pdf")
+    assert _type(_holding(jose, "Authors of papers retain copyright and release the work")) == "front"
+    assert is_licence("Copyright © 2025 S.D. Wagner et al., released under a Creative Commons Attribution "
+                      "4.0 International license.")
+    assert not is_licence("The authors retain the data and released the code under an MIT licence.")
+    assert is_front_matter("KEYWORDS", at_edge=False) and is_front_matter("ARTICLE HISTORY", at_edge=False)
+    assert not is_front_matter("Keywords are matched against the index.", at_edge=False)
+
+
+@given(st.lists(st.text(alphabet="abcdefgh ", min_size=1, max_size=30).map(str.strip).filter(bool),
+                min_size=2, max_size=8))
+def test_short_terms_separated_by_semicolons_are_a_term_list(terms: list[str]) -> None:
+    text = "; ".join(terms)
+    assert is_term_list(text) == (len(text) <= 400 and all(len(t.split()) <= 6 for t in terms))
+
+
+def test_a_sentence_is_no_term_list() -> None:
+    assert not is_term_list("We used three methods. Each is described below, with its data.")
+    assert not is_term_list("zero trust")
+
+
+# ----------------------------------------------------------- headings, items, page numbers
+
+
+def test_a_heading_numbered_three_levels_deep_in_the_body_face_is_a_heading() -> None:
+    assert classify("5.4.3.5. Tiempos de ejecución", 10.9, False, 1, 10.9, True) == ("heading", "5.4.3.5")
+    assert classify("5.4 Tiempos de ejecución", 10.9, False, 1, 10.9, True)[0] == "paragraph"
+    chunks = _chunks("thesis_uba_smart_contracts_es.pdf")
+    para = _holding(chunks, "El modelo con el bug fue ligeramente más rápido")
+    assert (para.provenance.section or "").endswith("5.4.3.5. Tiempos de ejecución")
+
+
+def test_a_chapters_page_number_at_its_foot_does_not_break_the_paragraph_it_falls_in() -> None:
+    # the chapter's first page is numbered at its foot (59), the others in their running heads
+    chunks = _chunks("thesis_uba_smart_contracts_es.pdf")
+    para = _holding(chunks, "En primer lugar, se presentará una variante del contrato")
+    assert "para un primer acercamiento al código que modela los contratos." in para.text
+    assert _pages(para) == [4, 5] and "59" not in para.text.split()
+
+
+def test_an_enumerated_item_with_a_bold_lead_is_no_heading() -> None:
+    chunks = _chunks("jose_python_packaging_course_paper.pdf")
+    item = _holding(chunks, "4. Version control, collaborative development, and open source contribution")
+    assert _type(item) == "paragraph"
+    assert "revert to previous states, and maintain a clear project history" in item.text  # p. 2 → 3
+    assert "By participating in such environments" in item.text
+    assert sorted(set(_pages(item))) == [2, 3]
+    para = _holding(chunks, "Figure 1 provides an overview of the course timeline")
+    assert para.provenance.section == "Learning objectives and outline"
+
+
+def test_a_paragraph_goes_on_past_a_nature_box() -> None:
+    chunks = _chunks("natsust_livestock_climate_priorities.pdf")
+    para = _holding(chunks, "Climate change seriously threatens livestock productivity")
+    assert "that US$994 billion per year in livestock value" in para.text
+    assert _pages(para) == [1, 2]
+
+
+def test_a_slides_bullets_stay_with_their_text() -> None:
+    chunks = _chunks("slides_kubernetes_new_contributor_orientation.pdf")
+    item = _holding(chunks, "Kubernetes has a lot of moving parts")
+    assert "also prove to be overwhelming! There are a few reasons:" in item.text
+    assert "around will compound." in _holding(chunks, "But there is good news").text
+
+
+def test_a_sentence_opening_with_a_tables_number_is_no_caption() -> None:
+    assert CAPTION_RE.match("Table 4.4 shows that the cophenetic distances") is None
+    assert CAPTION_RE.match("Table 4.4. Cophenetic distances") is not None
+    assert CAPTION_RE.match("Figure 7.1. A weighted graph") is not None
+    chunks = _chunks("thesis_openuniversity_software_forks_msc.pdf")
+    assert _type(_holding(chunks, "Table 4.4 shows that the cophenetic distances")) == "paragraph"
