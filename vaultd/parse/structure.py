@@ -251,7 +251,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     and is_footnote(para_lines, body, info, face, lines)
                 cur.footnote = floats and opens_note(para_lines, text)
                 if floats and not cur.footnote and (note := _note_going_on(paras, info.number)) is not None \
-                        and prose_words(text) >= 3 and continues(note, cur):
+                        and (note.lines[-1].page == info.number or prose_words(text) >= 3) and continues(note, cur):
                     # the note's next lines, in a block of their own, or at the next page's foot
                     append_piece(note, para_lines, text)
                     continue
