@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from vaultd.models import Chunk
 from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.classify import CAPTION_RE, classify, unmarked
-from vaultd.parse.front import is_front_matter, is_licence
+from vaultd.parse.front import is_credit, is_front_matter, is_licence
 from vaultd.parse.front_blocks import is_term_list
 from vaultd.parse.glyph_names import UNMAPPED, differences, named_glyphs, rename, unmapped_codes
 from vaultd.parse.pymupdf import PyMuPDFParser
@@ -37,7 +37,7 @@ def _type(chunk: Chunk) -> str:
 
 
 def _pages(chunk: Chunk) -> list[int]:
-    return [r[0] for r in chunk.provenance.regions or []]
+    return [int(r[0]) for r in chunk.provenance.regions or []]
 
 
 # --------------------------------------------------------------- eLife: columns off centre
@@ -247,3 +247,19 @@ def test_a_sentence_opening_with_a_tables_number_is_no_caption() -> None:
     assert CAPTION_RE.match("Figure 7.1. A weighted graph") is not None
     chunks = _chunks("thesis_openuniversity_software_forks_msc.pdf")
     assert _type(_holding(chunks, "Table 4.4 shows that the cophenetic distances")) == "paragraph"
+
+
+def test_a_chapters_epigraphs_are_front_and_its_text_is_not() -> None:
+    chunks = _chunks("book_erickson_algorithms_mst_chapter.pdf")
+    for words in ("We must all hang together, gentlemen", "— Benjamin Franklin, at the signing",
+                  "I remember seeking advice from someone", "— Joseph Kruskal, describing", "Clean ALL the things!"):
+        assert _type(_holding(chunks, words)) == "front", words
+    assert _type(_holding(chunks, "Suppose we are given a connected, undirected, weighted graph")) == "paragraph"
+
+
+def test_a_pictures_credit_line_is_front() -> None:
+    chunks = _chunks("slides_kubernetes_new_contributor_orientation.pdf")
+    assert _type(_holding(chunks, "Image from: https://knowyourmeme.com/memes/profit")) == "front"
+    assert is_credit("Illustration by Ben Marder") and is_credit("Photo: Jane Doe")
+    assert not is_credit("Photographs from the archive show that the mill stood here.")
+    assert not is_credit("Images of the cells were taken every hour.")

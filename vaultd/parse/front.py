@@ -235,6 +235,21 @@ _LICENCE_RE = re.compile(
 LICENCE_MAX = 1000
 
 
+#: A picture's credit line: ``Image from: https://…``, ``Photo: …``, ``Illustration by …``.
+_CREDIT_RE = re.compile(
+    r"(?i:image|photo(?:graph)?|illustration|picture|artwork)s?"
+    r"(?:\s*(?i:credits?|source|from)?\s*:\s*\S|\s+(?i:by|courtesy\s+of)\s+[A-Z])")
+#: Longest credit line (characters).
+CREDIT_MAX = 200
+
+
+def is_credit(text: str) -> bool:
+    """Whether a block is a picture's credit line (on whatever page it stands): another's
+    words about the picture, never the work's text."""
+    body = text.strip()
+    return len(body) <= CREDIT_MAX and _CREDIT_RE.match(body) is not None
+
+
 def is_licence(text: str) -> bool:
     """Whether a block is the work's licence statement, on whatever page it stands."""
     body = text.strip().lstrip("*†‡§∗ ").strip()

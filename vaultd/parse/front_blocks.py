@@ -122,3 +122,62 @@ def _entry_goes_on(paras: list[Para], at: int, label: re.Pattern[str]) -> bool:
     nxt = next((p for p in paras[at + 1:] if not p.floating), None)
     return nxt is not None and nxt.type == "paragraph" and nxt.lines[0].page == paras[at].lines[-1].page \
         and _entry(nxt, label)
+
+
+#: An epigraph's attribution: a dash and a name (``— Benjamin Franklin, at the signing …``).
+_ATTRIBUTION_RE = re.compile(r"^(?:[—―–]|--)\s*[^\W\d_]")
+#: Most lines of an epigraph's quotation, and of its attribution.
+EPIGRAPH_LINES = 8
+ATTRIBUTION_LINES = 3
+
+
+def epigraphs_front(paras: list[Para]) -> None:
+    """A chapter's or section's epigraphs are ``front``, in place: a short quotation and,
+    right under it and set in further or to the right, its attribution opening with a dash
+    (``— Joseph Kruskal, describing …``), next to a heading on the page with nothing but
+    other epigraphs between (Erickson's *Algorithms* opens each chapter with three). Their
+    words are another author's, not the work's to be quoted from it. (A formula's stray
+    piece, an ``equation``, may stand between.)"""
+    pairs: list[tuple[int, int]] = []
+    for i, source in enumerate(paras):
+        q = i - 1
+        while q >= 0 and paras[q].type == "equation":
+            q -= 1
+        if q >= 0 and _attribution(paras[q], source):
+            pairs.append((q, i))
+    inside = {j for q, i in pairs for j in range(q, i + 1)}
+    for q, i in pairs:
+        if _by_heading(paras, q, i, inside):
+            for j in range(q, i + 1):
+                if paras[j].type == "paragraph":
+                    paras[j].type, paras[j].floating = "front", True
+
+
+def _attribution(quote: Para, source: Para) -> bool:
+    if quote.type != "paragraph" or source.type != "paragraph" or len(quote.lines) > EPIGRAPH_LINES \
+            or len(source.lines) > ATTRIBUTION_LINES or not _ATTRIBUTION_RE.match(source.text):
+        return False
+    last, first = quote.lines[-1], source.lines[0]
+    height = max(last.bbox[3] - last.bbox[1], 1.0)
+    return last.page == first.page and -1.0 <= first.bbox[1] - last.bbox[3] <= 1.5 * height \
+        and first.bbox[0] >= min(ln.bbox[0] for ln in quote.lines) + max(first.size, 1.0)
+
+
+def _by_heading(paras: list[Para], start: int, end: int, inside: set[int]) -> bool:
+    """Whether a heading stands right after ``paras[end]`` or right before ``paras[start]``
+    on their page, past other epigraphs (``inside``) and a chapter's number, set as an
+    equation."""
+    page = paras[start].lines[0].page
+
+    def passes(j: int) -> bool:
+        return paras[j].type == "equation" or j in inside
+
+    j = end + 1
+    while j < len(paras) and paras[j].lines[0].page == page and passes(j) and paras[j].type != "heading":
+        j += 1
+    if j < len(paras) and paras[j].lines[0].page == page and paras[j].type == "heading":
+        return True
+    j = start - 1
+    while j >= 0 and paras[j].lines[-1].page == page and passes(j) and paras[j].type != "heading":
+        j -= 1
+    return j >= 0 and paras[j].lines[-1].page == page and paras[j].type == "heading"

@@ -50,13 +50,14 @@ from vaultd.parse.front import (
     IMPRINT_PAGES,
     is_affiliation,
     is_byline,
+    is_credit,
     is_front_matter,
     is_imprint,
     is_licence,
     is_title_note,
     opens_front,
 )
-from vaultd.parse.front_blocks import contents_front, group_front
+from vaultd.parse.front_blocks import contents_front, epigraphs_front, group_front
 from vaultd.parse.headings import (
     continue_title,
     font_headings,
@@ -308,6 +309,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     title_page = title_page_front(paras, infos)
     _rejoin(paras, title_page + front_after_title(paras, body, infos))
     contents_front(paras)
+    epigraphs_front(paras)
     return to_blocks(group_front(paras), infos)
 
 
@@ -369,8 +371,8 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
                                 small=small_print(max(ln.size for ln in lines), body),
                                 banner=info.number == 1 and lines[0].bbox[1] < info.height * BANNER_TOP):
         return "front", None
-    if kind == "paragraph" and is_licence(text):
-        return "front", None  # a CC BY notice at the article's end, a slide deck's last slide
+    if kind == "paragraph" and (is_licence(text) or is_credit(text)):
+        return "front", None  # a CC BY notice at the article's end, a slide deck's last slide, a photo's credit
     if info.number <= IMPRINT_PAGES and kind == "paragraph" and is_imprint(text):
         return "front", None  # a book's copyright page: "… ISBN-13: 978-…", "All rights reserved."
     if info.number == 1 and kind == "heading" and is_byline(text):
