@@ -1,6 +1,6 @@
 """Floors under the compile-eval scores (bench/compile_eval.py, docs/compile-eval.md) on the
-open set (../shared/fixtures/pdfs-eval, 10 papers) and on eval/quotes (67 unseen papers of
-new kinds; batches 4 and 5, 6, 7, 8 and 9 with floors of their own), at what layout 25 reaches: a parser
+open set (../shared/fixtures/pdfs-eval, 10 papers) and on eval/quotes (79 unseen papers of
+new kinds; batches 4 and 5, 6, 7, 8, 9 and 10 with floors of their own), at what layout 25 reaches: a parser
 change that costs a present passage, lets a furniture string into a paragraph, breaks the
 reading order, a box or a section, or loses verbatim paragraphs fails here.
 
@@ -86,18 +86,24 @@ FLOORS: dict[str, dict[str, float]] = {
     # 800-207, lecture notes, eLife, Nature Sustainability, OUP and Taylor & Francis
     # articles). Before any change: present 120/131, order 74/75, box pieces 110/126,
     # sections 61/72, 21 furniture strings; at layout 25: 130/131, 75/75, 125/126, 71/72
-    # and 9 (a framed pseudocode, a lettered footnote in a box, a diagram's arrow label, a
-    # slide's callout, a caption without a label, a table's note, a report's title page, a
-    # form field, a foot block of links)
+    # and 7 (a framed pseudocode, a lettered footnote in a box, a diagram's arrow label, a
+    # slide's callout, a caption without a label, a report's title page, a form field)
     "batch9": {"present": 0.99, "order": 1.0, "pieces": 0.99, "sections": 0.98, "verbatim": 0.0,
-               "absent": 9},
+               "absent": 7},
+    # batch 10 (layout 25, out of sample for batch 9's rules: CEUR-WS, LIPIcs, EPTCS, IEEE
+    # Access, eLife 2016, F1000Research, SBC, a USGS report, an HSF note, a French thesis and
+    # its slides). Before any change for them: present 83/100, order 59/59, box pieces 73/96,
+    # sections 58/60, 31 furniture strings; at layout 25: 95/100, 59/59, 86/96, 58/60 and 20
+    # (tables without cells found, diagram labels, eLife's figure DOI lines, title pages)
+    "batch10": {"present": 0.95, "order": 1.0, "pieces": 0.89, "sections": 0.96, "verbatim": 0.0,
+                "absent": 20},
 }
 #: eval/quotes' batch 4 and 5 papers (file-name prefixes): an AIAA paper, an APA manuscript,
 #: Elsevier's CAS double-column sample, Philosophers' Imprint, PracTeX, Quantum; SPIE, the
 #: Annals of Mathematics, an EJP/ECP article, an AGU++ preprint.
 NEW = ("aiaa_", "apa7_", "elsevier_cas_", "philosophers_", "practex_", "quantum_",
        "spie_", "annals_", "ejp_", "agu_")
-#: Batch 6's, 7's, 8's and 9's papers (file-name prefixes).
+#: Batch 6's to 10's papers (file-name prefixes).
 BATCH6 = ("elbioimp_", "beilstein_", "opteng_", "cascadilla_", "book_nostarch_", "nrc_", "italian_",
           "springer_research_")
 BATCH7 = ("rnews_", "r_survival_", "r_partykit_", "bioc_", "r_vegan_", "r_maxlik_", "r_flexmix_",
@@ -105,10 +111,13 @@ BATCH7 = ("rnews_", "r_survival_", "r_partykit_", "bioc_", "r_vegan_", "r_maxlik
 BATCH8 = ("hindawi_", "peerj_", "slides_cermine_", "portland_", "iop_ees_", "webprint_", "scireports_",
           "chemrxiv_", "bookreview_", "mdpi2023_")
 BATCH9 = ("jose_", "rescience_", "thesis_openuniversity_", "thesis_uba_", "thesis_caltech_", "book_erickson_",
-          "slides_kubernetes_", "techreport_", "lecturenotes_", "natsust_", "elife_", "oup_bioinformatics_",
-          "tandf_")
+          "slides_kubernetes_", "techreport_nist_", "lecturenotes_", "natsust_", "elife_feature_",
+          "oup_bioinformatics_", "tandf_")
+BATCH10 = ("ceur_", "lipics_", "eptcs_", "techreport_usgs_", "thesis_lorraine_", "techreport_hsf_",
+           "slides_lorraine_", "ieee_access_", "elife_crispr_", "f1000research_", "sbc_eniac_")
 #: Each group of eval/quotes by its papers' prefixes ("quotes": batches 1–3, the rest).
-GROUPS = {"new": NEW, "batch6": BATCH6, "batch7": BATCH7, "batch8": BATCH8, "batch9": BATCH9}
+GROUPS = {"new": NEW, "batch6": BATCH6, "batch7": BATCH7, "batch8": BATCH8, "batch9": BATCH9,
+          "batch10": BATCH10}
 #: The papers (file-name prefixes) whose paragraphs the verbatim floor is taken over.
 VERBATIM_PAPERS = ("iop", "scielo", "wiley", "aas", "elsevier", "springer")
 
@@ -160,7 +169,7 @@ def _in_group(name: str, stem: str) -> bool:
 
 
 @pytest.mark.timeout(600)  # a group's papers parsed and scored; spatstat's eight pages read by tesseract
-@pytest.mark.parametrize("name", ["open", "quotes", "new", "batch6", "batch7", "batch8", "batch9"])
+@pytest.mark.parametrize("name", ["open", "quotes", "new", "batch6", "batch7", "batch8", "batch9", "batch10"])
 def test_compile_eval_scores_stay_at_their_floors(name: str, fixtures_dir: Path) -> None:
     scores = _group_scores(name, _root(name, fixtures_dir))
     floors = FLOORS[name]

@@ -263,3 +263,55 @@ def test_a_pictures_credit_line_is_front() -> None:
     assert is_credit("Illustration by Ben Marder") and is_credit("Photo: Jane Doe")
     assert not is_credit("Photographs from the archive show that the mill stood here.")
     assert not is_credit("Images of the cells were taken every hour.")
+
+
+# ------------------------------------------------- batch 10: proceedings, reports, theses
+
+
+def test_margin_line_numbers_are_not_read_into_the_lines_they_number() -> None:
+    # a LIPIcs review copy: 5 pt line numbers beside every line, left of the text
+    chunks = _chunks("lipics_padic_lfunctions_lean_paper.pdf")
+    para = _holding(chunks, "We are working on formalizing mathematics in an interactive")
+    assert "one of Lean’s best features" in para.text and not para.text[:1].isdigit()
+    assert _type(_holding(chunks, "Keywords and phrases formal math")) == "front"
+    assert _type(_holding(chunks, "Leibniz International Proceedings in Informatics")) == "front"
+
+
+def test_proceedings_apparatus_is_front() -> None:
+    ieee = _chunks("ieee_access_polyp_segmentation_article.pdf")
+    for words in ("This work is licensed under a Creative Commons Attribution 4.0 License",
+                  "INDEX TERMS", "Corresponding authors:"):
+        assert _type(_holding(ieee, words)) == "front", words
+    ceur = _chunks("ceur_vertebrate_breed_ontology_workshop.pdf")
+    assert _type(_holding(ceur, "Ontology, animal breeds, vertebrate animals")) == "front"
+    assert _type(_holding(ceur, "CEUR Workshop Proceedings (CEUR-WS.org)")) == "front"
+    assert _type(_holding(_chunks("ceur_ontology_aware_annotation_workshop.pdf"),
+                          "ICBO 2022, September 25-28, 2022, Ann Arbor")) == "front"
+    assert _type(_holding(_chunks("eptcs_fsm_zksnark_category_paper.pdf"),
+                          "Final version to appear in")) == "front"
+    assert _type(_holding(_chunks("elife_crispr_sqstm1_tools_article.pdf"), "Reviewing editor:")) == "front"
+
+
+def test_a_reports_roman_page_numbers_do_not_break_its_paragraphs() -> None:
+    # HSF-TN-2020-01 numbers its pages i, ii, iii at 88 % of the page, above its footnotes
+    chunks = _chunks("techreport_hsf_project_best_practices_note.pdf")
+    para = _holding(chunks, "To improve on the quality of software, unit and integration testing")
+    assert "document what their addition is supposed to do" in para.text
+    assert " ii " not in para.text and sorted(set(_pages(para))) == [3, 4]
+
+
+def test_a_running_head_repeating_a_section_heading_a_little_lower_is_dropped() -> None:
+    chunks = _chunks("thesis_lorraine_malware_disassembly_fr.pdf")
+    para = _holding(chunks, "Cette thèse s'intéresse particulièrement")
+    assert "2.6. Conclusion" not in para.text and sorted(set(_pages(para))) == [17, 18]
+
+
+def test_a_caption_whose_dash_maps_to_no_character_is_a_caption() -> None:
+    assert CAPTION_RE.match("Figure 2.11 \ufffd Empaquetage d’un binaire") is not None
+    chunks = _chunks("thesis_lorraine_malware_disassembly_fr.pdf")
+    assert _type(_holding(chunks, "Empaquetage d'un binaire")) == "figure"
+
+
+def test_a_tables_note_in_the_body_size_goes_with_the_table() -> None:
+    chunks = _chunks("thesis_openuniversity_software_forks_msc.pdf")
+    assert _type(_holding(chunks, "2.2e-16 is the smallest non zero floating point number")) == "table"

@@ -41,7 +41,7 @@ CAPTION_RE = re.compile(
     r"^(?i:figure|figura|figur|fig\.?|abbildung|abb\.|listing|table|tabela|tabla|tabelle|tableau|tabella"
     r"|tabell|tab\.|cuadro|quadro"
     r"|F ?I ?G ?U ?R ?E|T ?A ?B ?L ?E)"
-    r"(?:\s*([A-Z]?\d+(?:[.-]\d+)*|[ivxIVX]+)\s*([.:|–—-](?!\d)|\s+[A-Z]|$)|\s+[–—-]\s+(?=[A-Z]))")
+    r"(?:\s*([A-Z]?\d+(?:[.-]\d+)*|[ivxIVX]+)\s*([.:|–—\ufffd-](?!\d)|\s+[A-Z]|$)|\s+[–—-]\s+(?=[A-Z]))")
 _EQNUM_RE = re.compile(r"\(\d{1,3}[a-z]?\)$")
 _MATH_CHARS = set("=+−×∑∫∂≤≥≈∈∀∃→←⇒∞√∝±·∇αβγδεθλμπσφψωΣΠΩ^_")
 LIST_RE = re.compile(r"^[•◦▪‣●∙·–]\s")

@@ -40,7 +40,7 @@ _START_RE = re.compile(
       | submitted\s+to\s+[\w.&\s]{1,40}?\s+on\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)
       | (?:citation|editor|academic\s+editor|handling\s+editor|edited\s+by|reviewed\s+by|
          specialty\s+section|funding|competing\s+interests?|abbreviations|conflicts?\s+of\s+interest|
-         data\s+availability(?:\s+statement)?|correspondence(?:\s+to)?|corresponding\s+author|
+         data\s+availability(?:\s+statement)?|correspondence(?:\s+to)?|corresponding\s+authors?|reviewing\s+editor|
          e-?mails?|keywords?|key\s+words|issn|e-?issn|editora?\s+associad[ao]|submiss[ãa]o|aceite|
          palavras-chave|palabras\s+claves?|correspond[êe]ncia|fonte\s+de\s+financiamento|
          fuente\s+de\s+financiaci[óo]n|financiamento|financiaci[óo]n|conflitos?\s+de\s+interesses?|
@@ -53,17 +53,26 @@ _START_RE = re.compile(
       | open\s+access\s*$  # PeerJ's badge at its sidebar's foot
       | (?:key\s*words|article\s+history|article\s+info(?:rmation)?)\s*$  # a label of its own (Taylor & Francis)
       | full\s+terms\s*&\s*conditions\s+of\s+access\s+and\s+use  # Taylor & Francis's cover sheet
+      | (?:\d{4}\s+)?acm\s+(?:subject\s+classification|ccs\s+concepts|computing\s+classification)\b
+      | digital\s+object\s+identifier\b
+      | leibniz\s+international\s+proceedings\s+in\s+informatics\b  # LIPIcs' footer
+      | ceur\s+workshop\s+proceedings\b  # CEUR-WS's first-page banner
+      | (?:preliminary\s+report\.\s*)?final\s+version\s+to\s+appear\s+in\b  # EPTCS's status footer
+      | (?:code|data|software|open\s+peer\s+review)\s+(?:is|are)\s+(?:publicly\s+|freely\s+)?available\s+
+        (?:at|from|on)\s+(?:https?://|doi)  # ReScience's first-page foot block of links
       | (?:[A-Z][\w&'’-]*\s+){0,12}volume\s+\d{1,4}\s*(?:\(\d{4}\))?,\s*article\s+(?:id|number)\s*\w+.{0,160}$
       | additional\s+information\s+and\s+declarations\s+can\s+be\s+found
       | academic\s+editor\s+(?-i:[A-Z])
       | subjects\s+(?-i:[A-Z])[^.]{0,200}$  # PeerJ's "Subjects Bioinformatics, Computational Biology"
       | author\s+to\s+whom\s+correspondence
       | indicates\s+(?:the\s+)?corresponding\s+author
-      | corresponding\s+author\b
+      | corresponding\s+authors?\b
       | e?-?issn\b
       | proceedings\s+of\b.{0,200}$
       | [a-z][a-z-]{1,15}\s?['’]\s?\d{2},\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d
         .{0,160}$  # ACM's conference line: "STOC’07, June 11–13, 2007, San Diego, California, USA."
+      | [a-z][a-z-]{1,15}\s\d{4},\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\s*[-–]\s*\d{1,2},\s+\d{4}
+        \b  # a workshop's event line: "ICBO 2022, September 25-28, 2022, Ann Arbor, MI, USA" (CEUR's note)
       | full\s+list\s+of\s+author\s+information
       | this\s+content\s+was\s+downloaded\s+from
       | view\s+the\s+article\s+online\s+for\s+updates
@@ -73,7 +82,8 @@ _START_RE = re.compile(
       | (?:iop\s+conference\s+series|journal\s+of\s+physics\s*:\s*conference\s+series)\b.{0,80}$
       | key\s*words\s+(?-i:[A-Z])
       | (?:index|subject)\s+terms\s*[:—–-]  # IEEE's "Index Terms—", SPIE's "Subject terms:"
-      | key\s+words\s+and\s+phrases\b  # amsart's first-page footnotes
+      | index\s+terms\s+(?-i:[A-Z])  # IEEE Access's "INDEX TERMS Medical image …"
+      | key\s*words\s+and\s+phrases\b  # amsart's first-page footnotes, LIPIcs' front block
       | (?:\d{4}\s+)?mathematics\s+subject\s+classification\b
       | these\s+authors\s+(?:contributed\s+equally|have\s+contributed\s+equally|share)
       | (?:preprint|manuscript)\s+submitted\s+to\b.{0,120}$
@@ -240,7 +250,7 @@ _CREDIT_RE = re.compile(
     r"(?i:image|photo(?:graph)?|illustration|picture|artwork)s?"
     r"(?:\s*(?i:credits?|source|from)?\s*:\s*\S|\s+(?i:by|courtesy\s+of)\s+[A-Z])")
 #: Longest credit line (characters).
-CREDIT_MAX = 200
+CREDIT_MAX = 400
 
 
 def is_credit(text: str) -> bool:
@@ -252,8 +262,13 @@ def is_credit(text: str) -> bool:
 
 def is_licence(text: str) -> bool:
     """Whether a block is the work's licence statement, on whatever page it stands."""
-    body = text.strip().lstrip("*†‡§∗ ").strip()
+    body = _FOLIO_LEAD_RE.sub("", text.strip().lstrip("*†‡§∗ ").strip())
     return len(body) <= LICENCE_MAX and _LICENCE_RE.match(body) is not None
+
+
+#: A page number read into the start of a footer's line (IEEE Access: ``40496 This work is
+#: licensed under …``).
+_FOLIO_LEAD_RE = re.compile(r"^\d{1,6}\s+(?=\D)")
 
 
 #: An affiliation's mark (``1``, ``a``, ``∗``, set before the institution's name or run

@@ -57,7 +57,8 @@ def group_front(paras: list[Para]) -> list[Para]:
 
 #: A keywords label as a block of its own.
 _KEYWORDS_RE = re.compile(
-    r"key\s*words|index\s+terms|palabras\s+claves?|palavras[\s-]chave|mots[\s-]cl[ée]s|schl[üu]sselw[öo]rter",
+    r"(?:key\s*words|index\s+terms|palabras\s+claves?|palavras[\s-]chave|mots[\s-]cl[ée]s|schl[üu]sselw[öo]rter)"
+    r"(?:\s*(?:\d{1,2}|[*†‡]))?",  # a footnote's mark after it (CEUR's ``Keywords 1``)
     re.IGNORECASE)
 #: Most words in one term of a keywords list, and most characters in the list.
 TERM_WORDS = 6

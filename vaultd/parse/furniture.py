@@ -105,6 +105,9 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
                 continue
             if wide and text.isdigit() and _outermost(ln, lines, h):
                 lone.append((i, ln))
+            elif wide and number and text.islower() and (value := _roman(text)) is not None:
+                lone.append((i, ln))  # a front matter's ``ii``: counted with the others
+                offsets[value - i] += 1
             keep.append(ln)
         pages[i] = keep
     _drop_lone_numbers(pages, lone, offsets)
@@ -123,16 +126,32 @@ def _count_folio(offsets: Counter[int], text: str, page: int) -> None:
 def _drop_lone_numbers(pages: list[list[Line]], lone: list[tuple[int, Line]], offsets: Counter[int]) -> None:
     """Remove, in place, a bare number at a page's edge that is the page's number by the
     document's other page numbers (``offsets``: printed number − page index, of those
-    dropped), though placed where no other page sets its number: a chapter's first page
-    numbered at its foot under a book's running heads that carry the number."""
+    dropped, and of the roman numerals in the wide band), though placed where no other
+    page sets its number: a chapter's first page numbered at its foot under a book's
+    running heads that carry the number, a report's front matter numbered ``i``, ``ii``
+    above a footnote (lowercase: a formula's ``X`` is no page number)."""
     if not lone or not offsets:
         return
     offset, count = offsets.most_common(1)[0]
     if count < 2:
         return
     for i, ln in lone:
-        if int(ln.text.strip()) - i == offset:
+        text = ln.text.strip()
+        value = int(text) if text.isdigit() else _roman(text)
+        if value is not None and value - i == offset:
             pages[i] = [other for other in pages[i] if other is not ln]
+
+
+_ROMAN_RE = re.compile(r"(?i)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})")
+_ROMAN_VALUES = {"m": 1000, "d": 500, "c": 100, "l": 50, "x": 10, "v": 5, "i": 1}
+
+
+def _roman(text: str) -> int | None:
+    """A lowercase or uppercase roman numeral's value (``iv`` → 4), None for other text."""
+    if not text or not _ROMAN_RE.fullmatch(text):
+        return None
+    values = [_ROMAN_VALUES[c] for c in text.lower()]
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
 
 
 #: How much larger than a running head the heading it repeats is set.
@@ -168,8 +187,10 @@ def drop_echoed_headings(pages: list[list[Line]], heights: list[float], small: f
     ``drop_furniture`` looks for may not be there. A head over the text set ``small`` or
     smaller may stand deeper in (``DEEP_MARGIN_FRACTION``: Beilstein's 9 pt ``4 THE CLASS
     FILE 4.2 Title page`` 10.7 % down the page, over a 10 pt body) when it stands apart
-    from the text under it (``_set_apart``); not so at the foot, where footnotes end as
-    small as that."""
+    from the text under it (``_set_apart``), one in the body's size (no larger) a little further in
+    than the band (``WIDE_MARGIN_FRACTION``: a French thesis's ``2.6. Conclusion`` 8 % down
+    the page) when set apart so too; not so at the foot, where footnotes end as small as
+    that."""
     candidates: list[tuple[Line, str]] = []
     for lines, h in zip(pages, heights, strict=True):
         if not lines:
@@ -177,8 +198,8 @@ def drop_echoed_headings(pages: list[list[Line]], heights: list[float], small: f
         top, foot = min(ln.bbox[1] for ln in lines), max(ln.bbox[3] for ln in lines)
         for ln in lines:  # the page's outermost lines, in its top or foot band
             if ((ln.bbox[1] <= top or ln.bbox[3] >= foot) and _in_band(ln, h)) or (
-                    ln.bbox[1] <= top and ln.size <= small and _in_wide_band(ln, h, DEEP_MARGIN_FRACTION)
-                    and _set_apart(ln, lines)):
+                    ln.bbox[1] <= top and ln.size <= small + SMALL_PT + 0.5 and _set_apart(ln, lines)
+                    and _in_wide_band(ln, h, DEEP_MARGIN_FRACTION if ln.size <= small else WIDE_MARGIN_FRACTION)):
                 key = _alnum(_FOLIO_END_RE.sub("", ln.text.strip()))  # (``Morbi ac orci 5``)
                 if len(key) >= ECHO_MIN_CHARS:
                     candidates.append((ln, key))
@@ -287,12 +308,48 @@ def drop_line_numbers(lines: list[Line]) -> list[Line]:
     text (AASTeX's and many journals' review manuscripts), at least ``LINE_NUMBERS_MIN``
     of them, wholly left of the page's other lines or wholly right of them, counting up
     from the top down. Body text never stands so."""
-    numbers = [ln for ln in lines if ln.text.strip().isdigit() and len(ln.text.strip()) <= 4]
+    numbers = [ln for ln in lines if _bare_number(ln)]
     if len(numbers) < LINE_NUMBERS_MIN:
         return lines
-    others = [ln for ln in lines if not (ln.text.strip().isdigit() and len(ln.text.strip()) <= 4)]
-    if not others:
+    others = [ln for ln in lines if not _bare_number(ln)]
+    drop = _numbered_sides(numbers, others)
+    return [ln for ln in lines if id(ln) not in drop] if drop else lines
+
+
+def drop_margin_line_numbers(lines: list[Line]) -> list[Line]:
+    """The page without line numbers set small in its margin beside prose, read before a
+    line's pieces are joined (beside a line's baseline, a number would become its first
+    word): a LIPIcs review copy numbers every line in 5 pt beside a 10 pt text, its running
+    head and folio standing further out than the numbers. Only the lines level with the
+    numbers count (``drop_line_numbers``' rule), the numbers set at most ``SMALL_NUMBER`` of
+    those lines' size, and most of those lines no program's (a listing's numbered lines
+    keep their numbers, which ``drop_line_numbers`` judges once they are joined)."""
+    numbers = [ln for ln in lines if _bare_number(ln)]
+    if len(numbers) < LINE_NUMBERS_MIN:
         return lines
+    top, bottom = min(ln.bbox[1] for ln in numbers), max(ln.bbox[3] for ln in numbers)
+    level = [ln for ln in lines if not _bare_number(ln) and top <= (ln.bbox[1] + ln.bbox[3]) / 2 <= bottom]
+    if not level or 2 * sum(ln.mono for ln in level) >= len(level):
+        return lines
+    size = sorted(ln.size for ln in level)[len(level) // 2]
+    drop = _numbered_sides([ln for ln in numbers if ln.size <= SMALL_NUMBER * size], level)
+    return [ln for ln in lines if id(ln) not in drop] if drop else lines
+
+
+#: How large a margin's line numbers are set at most, in the size of the text beside them.
+SMALL_NUMBER = 0.8
+
+
+def _bare_number(ln: Line) -> bool:
+    text = ln.text.strip()
+    return text.isdigit() and len(text) <= 4
+
+
+def _numbered_sides(numbers: list[Line], others: list[Line]) -> set[int]:
+    """The numbers (ids) wholly left or wholly right of ``others``, ``LINE_NUMBERS_MIN`` or
+    more on a side, counting up from the top down."""
+    if not others:
+        return set()
     left = min(ln.bbox[0] for ln in others)
     right = max(ln.bbox[2] for ln in others)
     drop: set[int] = set()
@@ -301,4 +358,4 @@ def drop_line_numbers(lines: list[Line]) -> list[Line]:
         values = [int(ln.text.strip()) for ln in side]
         if len(side) >= LINE_NUMBERS_MIN and all(b > a for a, b in itertools.pairwise(values)):
             drop.update(id(ln) for ln in side)
-    return [ln for ln in lines if id(ln) not in drop] if drop else lines
+    return drop

@@ -402,17 +402,28 @@ def _note_of(paras: list[Para], lines: list[Line], body: float) -> str | None:
     """The type of the float (``table``, ``figure``) whose note ``lines`` are: small print
     right after it on its page (after its caption, or after other such notes), such as
     BMC's ``Multivariate models were adjusted for: …`` or SciELO's ``Fuentes: …`` under a
+    table; in the body's size, a note opening with its mark or ``Note:`` right under a
     table. A paragraph broken by the float never goes on into it. None when not a note."""
+    marked = False
     if max(ln.size for ln in lines) >= body * 0.9:
-        return None
+        if not _TABLE_NOTE_RE.match(lines[0].text.lstrip()):
+            return None
+        marked = True  # a note in the body's size, opening with its mark: a table's only
     for para in reversed(paras):
         if para.lines[-1].page != lines[0].page:
             return None
         if para.type in ("table", "figure"):
-            return para.type
+            if not marked:
+                return para.type
+            return "table" if para.type == "table" and para is paras[-1] else None
         if not para.floating:
             return None
     return None
+
+
+
+#: A table's note in the body's size: its mark (``* 2.2e-16 is the smallest …``) or label.
+_TABLE_NOTE_RE = re.compile(r"(?:[*∗†‡§¶]\s*\S|(?i:notes?|sources?)\s*[:.]\s)")
 
 
 def _merge_target(paras: list[Para]) -> Para | None:
