@@ -5,76 +5,56 @@ numbered ``(1)`` are split at their numbers, a paragraph goes on past PeerJ's si
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
-
 from hypothesis import given
 from hypothesis import strategies as st
+from quote_pages import chunk_type, chunks_of, holding
 
-from vaultd.models import Chunk
-from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.front import is_affiliation, is_front_matter, is_licence
 from vaultd.parse.hyphens import hyphen_evidence
 from vaultd.parse.layout import join_lines
 from vaultd.parse.open_tables import rule_stacks
 from vaultd.parse.paras import Line
-from vaultd.parse.pymupdf import PyMuPDFParser
-
-QUOTES = Path(__file__).resolve().parents[1] / "eval" / "quotes" / "pdfs"
-
-
-@functools.cache
-def _chunks(name: str) -> list[Chunk]:
-    return chunk_blocks(PyMuPDFParser().parse(QUOTES / name).blocks, "pymupdf")
-
-
-def _holding(chunks: list[Chunk], words: str) -> Chunk:
-    return next(c for c in chunks if words in c.text)
-
-
-def _type(chunk: Chunk) -> str:
-    return chunk.provenance.chunk_type
 
 
 def test_a_licence_at_the_articles_end_and_the_affiliations_are_front_matter() -> None:
-    chunks = _chunks("scireports_ion_crystal_micromotion.pdf")
-    licence = _holding(chunks, "This work is licensed under a Creative Commons Attribution 4.0")
-    assert licence.provenance.page == 5 and _type(licence) == "front"
-    affiliations = _holding(chunks, "Department of Physics, University of Michigan")
-    assert _type(affiliations) == "front"
+    chunks = chunks_of("scireports_ion_crystal_micromotion.pdf")
+    licence = holding(chunks, "This work is licensed under a Creative Commons Attribution 4.0")
+    assert licence.provenance.page == 5 and chunk_type(licence) == "front"
+    affiliations = holding(chunks, "Department of Physics, University of Michigan")
+    assert chunk_type(affiliations) == "front"
     # the sidebar's correspondence note no longer runs on into the body text
-    note = _holding(chunks, "Correspondence and requests for materials")
-    assert _type(note) == "front" and "high-fidelity quantum gates" not in note.text
+    note = holding(chunks, "Correspondence and requests for materials")
+    assert chunk_type(note) == "front" and "high-fidelity quantum gates" not in note.text
 
 
 def test_a_book_reviews_notes_over_its_licence_footer_are_footnotes() -> None:
     # Aestimatio: two notes in 9 pt at p. 1's foot, then an 8 pt copyright and CC BY-NC-ND footer
-    chunks = _chunks("bookreview_aestimatio_alchemy.pdf")
-    author = _holding(chunks, "Gabriele Ferrario is a research associate")
-    quote = _holding(chunks, "Practitioners of alchemy should know")
-    assert _type(author) == "footnote" and _type(quote) == "footnote"
+    chunks = chunks_of("bookreview_aestimatio_alchemy.pdf")
+    author = holding(chunks, "Gabriele Ferrario is a research associate")
+    quote = holding(chunks, "Practitioners of alchemy should know")
+    assert chunk_type(author) == "footnote" and chunk_type(quote) == "footnote"
     assert author.text.endswith("Judaeo­Arabic manuscripts.") or "manuscripts." in author.text
     assert "works on a project on alchemy" in author.text  # its next lines, a block of their own
-    assert _type(_holding(chunks, "This open access publication is distributed")) == "front"
-    assert _type(_holding(chunks, "University of Bologna")) == "front"
+    assert chunk_type(holding(chunks, "This open access publication is distributed")) == "front"
+    assert chunk_type(holding(chunks, "University of Bologna")) == "front"
 
 
 def test_a_paragraph_goes_on_past_peerjs_sidebar_and_citation_footer() -> None:
-    chunks = _chunks("peerj_cs_vespa_selective_pressure_article.pdf")
-    para = _holding(chunks, "Estimating selective pressure variation across homologous")
-    assert "is part of the PAML package" in para.text and _type(para) == "paragraph"
+    chunks = chunks_of("peerj_cs_vespa_selective_pressure_article.pdf")
+    para = holding(chunks, "Estimating selective pressure variation across homologous")
+    assert "is part of the PAML package" in para.text and chunk_type(para) == "paragraph"
     assert [r[0] for r in para.provenance.regions or []] == [1, 2]
     for words in ("How to cite this article", "Distributed under Creative Commons CC-BY 4.0",
                   "Additional Information and Declarations can be found", "OPEN ACCESS"):
-        assert _type(_holding(chunks, words)) == "front", words
+        assert chunk_type(holding(chunks, words)) == "front", words
 
 
 def test_a_tables_rows_end_where_its_notes_begin_and_the_paragraph_goes_on_past_it() -> None:
     # Clinical Science Table 2: its bottom rule is drawn under its notes (∗Rsymm …)
-    chunks = _chunks("portland_clinsci_ace_inhibitor_article.pdf")
-    row = _holding(chunks, "Total/unique reflections")
-    assert _type(row) == "table" and "Completeness" in row.text and "Rsymm =" not in row.text
-    para = _holding(chunks, "The SHOP modelling procedure yielded a list of fragments.")
+    chunks = chunks_of("portland_clinsci_ace_inhibitor_article.pdf")
+    row = holding(chunks, "Total/unique reflections")
+    assert chunk_type(row) == "table" and "Completeness" in row.text and "Rsymm =" not in row.text
+    para = holding(chunks, "The SHOP modelling procedure yielded a list of fragments.")
     assert "selected for synthesis and inhibition analysis given the prominence of the P2" in para.text
     assert [r[0] for r in para.provenance.regions or []] == [3, 3]
 
@@ -82,18 +62,18 @@ def test_a_tables_rows_end_where_its_notes_begin_and_the_paragraph_goes_on_past_
 def test_a_reference_list_numbered_in_brackets_is_split_at_its_numbers() -> None:
     # ChemRxiv (ACS template): (1) … (10), MuPDF's blocks cutting across the entries;
     # notes (8) and (9) are sentences, no references
-    chunks = _chunks("chemrxiv_peterson_olefination_preprint.pdf")
-    refs = [c for c in chunks if _type(c) == "reference"]
+    chunks = chunks_of("chemrxiv_peterson_olefination_preprint.pdf")
+    refs = [c for c in chunks if chunk_type(c) == "reference"]
     assert [c.text[:4] for c in refs] == ["(1) ", "(2) ", "(3) ", "(4) ", "(5) ", "(6) ", "(7) ", "(10)"]
     assert refs[3].text.endswith("Synlett 2021, 32, 14–22.")
-    note = _holding(chunks, "The 3E/3Z ratios were determined by 1H NMR analysis")
-    assert _type(note) == "paragraph" and note.text.startswith("(8) ")
-    assert _type(_holding(chunks, "5ik decomposed during column chromatography")) == "paragraph"
+    note = holding(chunks, "The 3E/3Z ratios were determined by 1H NMR analysis")
+    assert chunk_type(note) == "paragraph" and note.text.startswith("(8) ")
+    assert chunk_type(holding(chunks, "5ik decomposed during column chromatography")) == "paragraph"
 
 
 def test_a_web_prints_article_banner_is_front_matter() -> None:
-    chunks = _chunks("webprint_hindawi_patch_antenna_article.pdf")
-    assert _type(_holding(chunks, "Volume 2014 (2014), Article ID 791521")) == "front"
+    chunks = chunks_of("webprint_hindawi_patch_antenna_article.pdf")
+    assert chunk_type(holding(chunks, "Volume 2014 (2014), Article ID 791521")) == "front"
 
 
 @given(st.lists(st.sampled_from(["results", "show", "that", "we", "measured", "were", "found", "by"]),
@@ -119,7 +99,7 @@ def test_licence_statements_and_what_is_not_one() -> None:
 
 def test_a_document_that_draws_its_hyphens_as_soft_hyphens_keeps_them() -> None:
     # Aestimatio's text layer writes the hyphens it draws as U+00AD (``pseudo\xadAvicenne``)
-    chunks = _chunks("bookreview_aestimatio_alchemy.pdf")
+    chunks = chunks_of("bookreview_aestimatio_alchemy.pdf")
     assert any("du pseudo-Avicenne by Sébastien Moureau" in c.text for c in chunks)
     assert any("Arabo-Islamic world" in c.text for c in chunks)
 

@@ -11,6 +11,7 @@ import re
 from collections import Counter
 
 from vaultd.parse.classify import CAPTION_RE
+from vaultd.parse.folio_text import parse_folio
 from vaultd.parse.paras import Line, body_size
 
 #: Top and bottom bands (fraction of page height) where running headers/footers live.
@@ -105,7 +106,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
                 continue
             if wide and text.isdigit() and _outermost(ln, lines, h):
                 lone.append((i, ln))
-            elif wide and number and text.islower() and (value := _roman(text)) is not None:
+            elif wide and number and (value := _roman(text)) is not None:
                 lone.append((i, ln))  # a front matter's ``ii``: counted with the others
                 offsets[value - i] += 1
             keep.append(ln)
@@ -142,16 +143,10 @@ def _drop_lone_numbers(pages: list[list[Line]], lone: list[tuple[int, Line]], of
             pages[i] = [other for other in pages[i] if other is not ln]
 
 
-_ROMAN_RE = re.compile(r"(?i)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})")
-_ROMAN_VALUES = {"m": 1000, "d": 500, "c": 100, "l": 50, "x": 10, "v": 5, "i": 1}
-
-
 def _roman(text: str) -> int | None:
-    """A lowercase or uppercase roman numeral's value (``iv`` → 4), None for other text."""
-    if not text or not _ROMAN_RE.fullmatch(text):
-        return None
-    values = [_ROMAN_VALUES[c] for c in text.lower()]
-    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+    """A lowercase roman page number's value (``iv`` → 4; a formula's ``X`` is none)."""
+    folio = parse_folio(text)
+    return folio.value if folio is not None and folio.system == "roman" else None
 
 
 #: How much larger than a running head the heading it repeats is set.

@@ -15,7 +15,7 @@ from vaultd.models import ChunkType
 from vaultd.parse.classify import heading_number, is_theorem_label
 from vaultd.parse.fontnames import is_mono_font
 from vaultd.parse.layout import join_two
-from vaultd.parse.paras import REFS_RE, Line, Para
+from vaultd.parse.paras import REFS_RE, Line, Para, join_para
 
 #: How much larger than the body a title is set, at least.
 TITLE_RATIO = 1.35
@@ -125,10 +125,7 @@ def list_heads(paras: list[Para], body: float) -> None:
         after = paras[i + 1] if i + 1 < len(paras) else None
         if para.type == "heading" and after is not None and _hangs(para, after, lefts):
             para.type, para.number = "paragraph", None
-            para.lines.extend(after.lines)
-            para.text = join_two(para.text, after.text)
-            para.pieces.extend(after.pieces)
-            para.spans.extend(after.spans)
+            join_para(para, after)
             i += 1
         out.append(para)
         i += 1

@@ -87,6 +87,14 @@ def append_piece(para: Para, lines: list[Line], text: str) -> None:
     para.spans.append(len(lines))
 
 
+def join_para(para: Para, after: Para) -> None:
+    """Continue ``para`` with all of ``after``, its pieces (and their regions) kept."""
+    para.text = join_two(para.text, after.text)
+    para.lines.extend(after.lines)
+    para.pieces.extend(after.pieces)
+    para.spans.extend(after.spans)
+
+
 def body_size(pages: list[list[Line]]) -> float:
     """The size most characters are set in, the body's."""
     # To the half point: whole points would call PLOS's 11.5 pt body 12 pt, and its 13 pt

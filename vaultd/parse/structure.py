@@ -67,7 +67,7 @@ from vaultd.parse.headings import (
     plain_lead,
     plain_text_layer,
 )
-from vaultd.parse.layout import join_lines, join_two
+from vaultd.parse.layout import join_lines
 from vaultd.parse.paras import (
     REFS_RE,
     SENT_END,
@@ -76,6 +76,7 @@ from vaultd.parse.paras import (
     Para,
     append_piece,
     body_size,
+    join_para,
     small_print,
 )
 from vaultd.parse.reading_order import caseless_runs, order_page
@@ -95,11 +96,11 @@ _SUBSECTION_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})+\.?\s+[^\W\d_]")
 def _split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
     """A block's lines in paragraphs (``plain``: the text layer has no fonts to go by)."""
     left, right, width = _extent(group)
-    hanging = [ln for ln, after in itertools.pairwise(group)
-               if ln.bbox[0] < after.bbox[0] - 0.6 * max(ln.size, 1.0) and _ENUM_RE.match(ln.text)]
-    if hanging and len(hanging) < len(group):
+    hanging = {id(ln) for ln, after in itertools.pairwise(group)
+               if ln.bbox[0] < after.bbox[0] - 0.6 * max(ln.size, 1.0) and _ENUM_RE.match(ln.text)}
+    if hanging:
         # an enumerated list's marks hang out left of its text: the text's edge is the left
-        left = min(ln.bbox[0] for ln in group if not any(ln is h for h in hanging))
+        left = min(ln.bbox[0] for ln in group if id(ln) not in hanging)
     if len(group) > 1 and group[0].mixed \
             and group[0].bbox[0] < min(ln.bbox[0] for ln in group[1:]) - 2.0 * max(group[0].size, 1.0):
         # a label set out in a column of its own on the first line (PracTeX's ``Abstract``
@@ -325,11 +326,7 @@ def _rejoin(paras: list[Para], moved: list[Para]) -> None:
         nxt = next((j for j in range(at + 1, len(paras)) if not paras[j].floating), None)
         if target is None or nxt is None or not continues(target, paras[nxt]):
             continue
-        after = paras.pop(nxt)  # by place: two paras may be equal field for field
-        target.text = join_two(target.text, after.text)
-        target.lines.extend(after.lines)
-        target.pieces.extend(after.pieces)
-        target.spans.extend(after.spans)
+        join_para(target, paras.pop(nxt))  # by place: two paras may be equal field for field
 
 
 #: A sentence's end with a word after it, inside a line: a run-in heading's lead and the
@@ -404,22 +401,19 @@ def _note_of(paras: list[Para], lines: list[Line], body: float) -> str | None:
     BMC's ``Multivariate models were adjusted for: …`` or SciELO's ``Fuentes: …`` under a
     table; in the body's size, a note opening with its mark or ``Note:`` right under a
     table. A paragraph broken by the float never goes on into it. None when not a note."""
-    marked = False
     if max(ln.size for ln in lines) >= body * 0.9:
-        if not _TABLE_NOTE_RE.match(lines[0].text.lstrip()):
-            return None
-        marked = True  # a note in the body's size, opening with its mark: a table's only
+        # in the body's size, only a note opening with its mark right after a table's caption
+        last = paras[-1] if paras else None
+        return "table" if last is not None and last.type == "table" and last.lines[-1].page == lines[0].page \
+            and _TABLE_NOTE_RE.match(lines[0].text.lstrip()) else None
     for para in reversed(paras):
         if para.lines[-1].page != lines[0].page:
             return None
         if para.type in ("table", "figure"):
-            if not marked:
-                return para.type
-            return "table" if para.type == "table" and para is paras[-1] else None
+            return para.type
         if not para.floating:
             return None
     return None
-
 
 
 #: A table's note in the body's size: its mark (``* 2.2e-16 is the smallest …``) or label.
