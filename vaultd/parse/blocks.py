@@ -76,6 +76,7 @@ def to_blocks(paras: list[Para], infos: list[PageInfo]) -> list[Block]:
         by_page.setdefault(para.lines[0].page, []).append(para)
     blocks: list[Block] = []
     section: str | None = None
+    heading_section: str | None = None  # the section its last heading set
     token = "0"
     headings = 0
     used_tokens: set[str] = set()
@@ -89,11 +90,13 @@ def to_blocks(paras: list[Para], infos: list[PageInfo]) -> list[Block]:
             level = levels[id(para)]
             name = unmarked(para.text)
             path = [(lv, t) for lv, t in path if lv < level] + [(level, name)]
-            section = PATH_SEP.join(t for lv, t in path if lv > 0) or name
+            section = heading_section = PATH_SEP.join(t for lv, t in path if lv > 0) or name
             # numbered headings give their number ("3.2" → "32"); others "0" + their ordinal
             cand = re.sub(r"[^0-9A-Za-z]", "", para.number or "") or f"0{headings}"
             token = cand if cand not in used_tokens else f"{cand}x{headings}"
             used_tokens.add(token)
+        if para.runin:  # a run-in heading: the section of its paragraph and those after it
+            section = f"{heading_section}{PATH_SEP}{para.runin}" if heading_section else para.runin
         regions = [(p, box, user_rect(box, infos[p - 1].to_user))
                    for p, box in ((p, _rounded(box)) for p, box in piece_boxes(para))]
         last = para.lines[-1].page

@@ -165,6 +165,10 @@ def _marked_capital(text: str) -> bool:
     return rest != text and rest[:1].isupper()
 
 
+#: A heading lettered or numbered in brackets (the Royal Society's ``(a) Study area``).
+_LETTERED_HEAD_RE = re.compile(r"\((?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s+[A-Z]")
+
+
 def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
              standalone: bool, *, italic: bool = False, small_caps: bool = False
              ) -> tuple[ChunkType, str | None]:
@@ -186,7 +190,8 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
     if (
         short
         and not math
-        and (text[0].isupper() or text[0].isdigit() or _marked_capital(text))
+        and (text[0].isupper() or text[0].isdigit() or _marked_capital(text)
+             or (size >= body + 1.5 and bool(_LETTERED_HEAD_RE.match(text))))
         and not text.endswith((".", ",", ";"))
         and not _LISTING_LINE_RE.match(text)  # "21: end procedure", a numbered listing's line
         and not is_theorem_label(text)  # "Lemma 2.2. Let k ≤ d. Then": a statement, no section

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 
-from vaultd.parse.classify import FRAGMENT_MAX, is_prose, lower_words
+from vaultd.parse.classify import FRAGMENT_MAX, LIST_RE, is_prose, lower_words
 from vaultd.parse.front import is_byline
 from vaultd.parse.paras import SENT_END, Line, Para
 
@@ -30,7 +31,12 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
         return False
     if prev.text.rstrip().endswith(SENT_END) and not abbreviation_goes_on(prev.text, cur.text):
         return prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged, indenting)
-    if ragged and prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged):
+    if prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged, indenting, open_sentence=True) \
+            and not _opens_item(cur.text):
+        # a sentence left open on a full last line, going on flush at the next column's or
+        # page's top, whatever its first word (CEUR's ``… recognition and other`` | a
+        # full-width table | ``NLP tasks. Results show …``; a NASA report's block
+        # paragraphs, indented or not), but not a list's item
         return True
     if _is_address(prev.text):
         return False  # "NUST, Pakistan shouzib@yahoo.com": no sentence to go on
@@ -60,6 +66,13 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     quoted = cur.text.lstrip(_OPENING_QUOTES)[:1] if first in _OPENING_QUOTES else ""
     return first.islower() or quoted.islower() or (first in ",;)" and first != "") \
         or bool(_INDEX_LEAD_RE.match(cur.text))
+
+
+def _opens_item(text: str) -> bool:
+    """Whether ``text`` opens with a list's mark: a bullet (``•``, ``○``, ``▪``: any
+    symbol) or a dash."""
+    first = text.lstrip()[:1]
+    return bool(first) and (unicodedata.category(first)[0] == "S" or bool(LIST_RE.match(text.lstrip())))
 
 
 _NUMBERED_RE = re.compile(r"(?:^|\s)(\d{1,2})[.)]\s")
@@ -107,11 +120,14 @@ _NOTE_MARK_RE = re.compile(r"(?<=[^\W\d_][,;])(?:\d{1,2}|[*†‡§¶])$")
 INDENT_EMS = 0.6
 
 
-def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indenting: bool = False) -> bool:
+def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indenting: bool = False,
+                           open_sentence: bool = False) -> bool:
     """A paragraph whose last sentence ended with its column's last line, full to the
     right edge, going on at the next column's top with a line set flush, in a document
     that indents its paragraphs' first lines (the paragraph before shows it): ApJ's
-    ``… listed in Table 1.`` | ``An azimuthal average was calculated …``."""
+    ``… listed in Table 1.`` | ``An azimuthal average was calculated …``.
+    ``open_sentence``: the paragraph's last sentence is left open, so the flush line goes
+    on with it in a document that sets its paragraphs flush too."""
     last, head = prev.lines[-1], cur.lines[0]
     if not (head.page > last.page or head.bbox[1] < last.bbox[1]):
         return False  # not at the top of the next column or page
@@ -128,7 +144,7 @@ def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indentin
         flush = head.bbox[0] <= min(ln.bbox[0] for ln in cur.lines[1:3]) + 0.2 * em
     else:  # a line set as a block of its own (elsarticle): flush with the column before's lines
         flush = left is not None and abs(head.bbox[0] - min(ln.bbox[0] for ln in piece)) <= 0.2 * em
-    return (full or ragged) and (indents or ragged) and flush
+    return (full or ragged) and (indents or ragged or open_sentence) and flush
 
 
 def _is_address(text: str) -> bool:
@@ -309,13 +325,17 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False) -> 
             # (under a one-line piece, its first line's indent: APA's half inch is 3 ems)
             and left - (2.0 if item else (4.0 if len(prev.lines) == 1 else 2.0) * em)
             <= first.bbox[0] <= left + 2.0
-            and -0.5 <= first.bbox[1] - last.bbox[3]
+            # (a line's box may reach into the next one's: a typewriter span set in it)
+            and -OVERLAP_EMS * em <= first.bbox[1] - last.bbox[3]
             <= max(NEXT_LINE_GAP * em, _pitch_gap(prev) + 0.1 * em, gap + 0.1 * em)
             and (last.bbox[2] >= right - em or ragged)
             and last.bbox[2] - last.bbox[0] >= FULL_LINE_EMS * em
             and (not full_next or first.bbox[2] - first.bbox[0] >= FULL_LINE_EMS * em))
 
 
+#: How far (ems) a line's box may reach down into the next line's (a NASA report's line
+#: holding a Courier span is boxed 19 pt tall for its 12 pt text).
+OVERLAP_EMS = 0.25
 #: A table of contents' dot leaders, and list marks ``_ITEM_RE`` leaves out.
 _LEADERS_RE = re.compile(r"(?:\. ?){4,}")
 _BULLETS = "▶►▸■□✓➢➤◆◇★"

@@ -60,6 +60,8 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
             bottom = _labels_under(lines, region, bottom, body, small=True)
         region = (region[0], region[1], region[2], bottom)
         out |= _labels_beside(lines, region)
+        if region[3] <= cap.bbox[1] + 2.0:
+            out |= _labels_over_caption(lines, region, cap)
         for i, ln in enumerate(lines):
             if ln is cap:
                 continue
@@ -104,6 +106,24 @@ def _labels_beside(lines: list[Any], region: Box) -> set[int]:
             elif right > region[2] and region[0] < left <= x1 + LABEL_GAP_PT:
                 out.add(i)
                 x1, grew = max(x1, right), True
+    return out
+
+
+def _labels_over_caption(lines: list[Any], region: Box, cap: Any) -> set[int]:
+    """Indexes of the labels level with a figure drawn over its caption and within the
+    caption's width though outside the drawings found (a volcano plot's axis title beside
+    the heatmap that the figure's region holds, under one caption): lines of fewer than
+    ``PROSE_WORDS`` words whose block holds no longer line, no caption, no prose's end."""
+    x0, x1 = cap.bbox[0], cap.bbox[2]
+    long_blocks = {(ln.page, ln.block) for ln in lines if _words(ln.text) >= PROSE_WORDS}
+    out: set[int] = set()
+    for i, ln in enumerate(lines):
+        cx, cy = (ln.bbox[0] + ln.bbox[2]) / 2, (ln.bbox[1] + ln.bbox[3]) / 2
+        if (x0 <= ln.bbox[0] and ln.bbox[2] <= x1 and region[1] <= cy <= region[3]
+                and not region[0] <= cx <= region[2] and _words(ln.text) < PROSE_WORDS
+                and (ln.page, ln.block) not in long_blocks and not CAPTION_RE.match(ln.text)
+                and not _ends_prose(ln, lines)):
+            out.add(i)
     return out
 
 

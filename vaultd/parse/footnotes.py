@@ -12,7 +12,8 @@ from vaultd.parse.paras import Line, PageInfo, small_print
 
 def is_footnote(lines: list[Line], body: float, info: PageInfo, face: str, page: list[Line]) -> bool:
     """A footnote in the lower part of its page: set smaller than the body, a numbered web
-    address at the foot of its column, or (a first page's affiliation note, Scientific
+    address at the foot of its column, a point smaller than the body opening with its mark
+    there, or (a first page's affiliation note, Scientific
     Reports' ``Department of …`` in 8.5 pt Corbel under a 9 pt Minion body) a few lines a
     little smaller in another face at the foot of its column."""
     size = max(ln.size for ln in lines)
@@ -22,10 +23,15 @@ def is_footnote(lines: list[Line], body: float, info: PageInfo, face: str, page:
         return True  # (9 pt notes under a 10 pt body: at the column's foot)
     if _URL_NOTE_RE.fullmatch(lines[0].text.strip()) and _at_column_foot(lines, page):
         return True  # "4 http://trec.nist.gov/data/docs_eng.html", its address in the body's size
+    if size <= body - NOTE_STEP and opens_note(lines, " ".join(ln.text for ln in lines[:1])) \
+            and _at_column_foot(lines, page):
+        return True  # a point smaller and opening with its mark (a Word report's 10 pt notes, 11 pt body)
     return size <= body - 0.4 and len(lines) <= NOTE_LINES and all(font_family(ln.font) != face for ln in lines) \
         and _at_column_foot(lines, page)
 
 
+#: How much smaller (points) than the body a note opening with its mark is set, at least.
+NOTE_STEP = 0.9
 #: A note in another face is this many lines at most: more is a passage set in another
 #: face, ending at the column's foot (PLOS's abstract, 9.5 pt Helvetica under a 10 pt
 #: Minion body, 12 lines at the first page's foot going on at the next page's top).

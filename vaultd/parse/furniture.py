@@ -327,8 +327,42 @@ def drop_margin_line_numbers(lines: list[Line]) -> list[Line]:
     if not level or 2 * sum(ln.mono for ln in level) >= len(level):
         return lines
     size = sorted(ln.size for ln in level)[len(level) // 2]
-    drop = _numbered_sides([ln for ln in numbers if ln.size <= SMALL_NUMBER * size], level)
+    small = [ln for ln in numbers if ln.size <= SMALL_NUMBER * size]
+    drop = _numbered_sides(small, level) or _numbered_column(small, level)
     return [ln for ln in lines if id(ln) not in drop] if drop else lines
+
+
+def _numbered_column(numbers: list[Line], others: list[Line]) -> set[int]:
+    """The numbers (ids) of a column no line of text runs across, ``LINE_NUMBERS_MIN`` or
+    more counting up from the top down, set right-aligned (a left margin's) or left-aligned
+    (a right margin's): between a sidebar and the text (bioRxiv's eLife-style manuscript
+    numbers its lines between p. 1's sidebar and the body)."""
+    drop: set[int] = set()
+    for edge in (2, 0):
+        columns: dict[int, list[Line]] = {}
+        for ln in numbers:
+            columns.setdefault(round(ln.bbox[edge] / COLUMN_STEP), []).append(ln)
+        for col in columns.values():
+            if len(col) < LINE_NUMBERS_MIN:
+                continue
+            col.sort(key=lambda ln: ln.bbox[1])
+            x0, x1 = min(ln.bbox[0] for ln in col), max(ln.bbox[2] for ln in col)
+            top, bottom = col[0].bbox[1], col[-1].bbox[3]
+            values = [int(ln.text.strip()) for ln in col]
+            beside = [o for o in others if any(abs(o.bbox[3] - ln.bbox[3]) <= ROW_SLACK for ln in col)]
+            if 2 * sum(o.mono for o in beside) >= len(beside):
+                continue  # a listing's numbered lines keep their numbers (``drop_line_numbers``)
+            if all(b > a for a, b in itertools.pairwise(values)) and not any(
+                    o.bbox[0] < x1 and o.bbox[2] > x0 and top <= (o.bbox[1] + o.bbox[3]) / 2 <= bottom
+                    for o in others):
+                drop.update(id(ln) for ln in col)
+    return drop
+
+
+#: Width (points) of the steps a column of line numbers' aligned edge is rounded to.
+COLUMN_STEP = 3.0
+#: How far apart (points) a line number's baseline and its line's may stand.
+ROW_SLACK = 3.0
 
 
 #: How large a margin's line numbers are set at most, in the size of the text beside them.

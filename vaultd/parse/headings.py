@@ -12,8 +12,9 @@ import re
 from collections import Counter
 
 from vaultd.models import ChunkType
-from vaultd.parse.classify import heading_number, is_theorem_label
+from vaultd.parse.classify import CAPTION_RE, heading_number, is_theorem_label
 from vaultd.parse.fontnames import is_mono_font
+from vaultd.parse.front import opens_paper
 from vaultd.parse.layout import join_two
 from vaultd.parse.paras import REFS_RE, Line, Para, join_para
 
@@ -253,6 +254,41 @@ def _join_leads(paras: list[Para]) -> None:
         rest.pieces[0] = (lead.pieces[0][0], join_two(lead.pieces[0][1], rest.pieces[0][1]))
         rest.spans[0] += len(lead.lines)
         del paras[i]
+
+#: Most words of a run-in heading.
+RUN_IN_WORDS = 10
+#: Fewest words of the paragraph after a run-in heading.
+RUN_IN_REST = 3
+#: Punctuation that ends a run-in heading.
+_RUN_IN_STOPS = ".:—–"
+#: A run-in heading's number (``1)``, ``2.3``, ``(a)``), the only digits it may hold.
+_RUN_IN_NUMBER_RE = re.compile(r"\(?(?:\d{1,2}(?:\.\d{1,2})*|[a-z])[.)]?\s+")
+
+
+def run_in_heads(paras: list[Para]) -> None:
+    """Paragraphs opening with a run-in heading — their first words set bold or italic
+    apart from the rest and closed by a stop or colon (Nature's **Signature
+    development.** *To develop …*, APA's fourth level, IEEE's ``1) DATA AUGMENTATION:``,
+    ACM's ``\\paragraph``) — get it as ``runin``: the section of their paragraph and
+    those after it, under the heading before (``vaultd.parse.blocks``). No statement
+    (``Theorem 2.``), caption or label with a number in it, and not the whole paragraph."""
+    for para in paras:
+        if para.type != "paragraph" or not para.lines[0].lead:
+            continue
+        lead = para.lines[0].lead
+        text = para.text.lstrip()
+        if not text.startswith(lead):
+            continue
+        rest = text[len(lead):].lstrip()
+        closed = lead[-1] in _RUN_IN_STOPS or rest[:1] in _RUN_IN_STOPS or opens_paper(lead)
+        name = lead.rstrip(" " + _RUN_IN_STOPS)
+        bare = _RUN_IN_NUMBER_RE.sub("", name, count=1)
+        if (closed and name and (name[0].isupper() or name[0].isdigit() or name[0] == "(")
+                and len(name.split()) <= RUN_IN_WORDS and len(rest.lstrip(_RUN_IN_STOPS).split()) >= RUN_IN_REST
+                and not any(c.isdigit() for c in bare) and not is_theorem_label(text)
+                and not CAPTION_RE.match(name) and any(len(w) >= 3 and w.isalpha() for w in bare.split())):
+            para.runin = name
+
 
 def heading_levels(paras: list[Para]) -> dict[int, int]:
     """Depth of every heading (by ``id``): 0 for the title, the number's depth for a

@@ -238,7 +238,20 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    column's or page's top goes on with the paragraph before, whose last line is full;
 #:    in a document whose text layer writes hyphens it draws as soft hyphens (two or more
 #:    between letters inside lines), a soft hyphen is a hyphen (rules 1–2).
-LAYOUT_VERSION = 25
+#: 25: an off-centre gutter between two columns; glyphs mapped to U+FFFF named from
+#:    their glyph names; first-page apparatus (credits, keyword labels and term lists,
+#:    epigraphs, more publishers' labels); deep numbered headings; margin line numbers
+#:    and echoed running heads out (docs/compile.md, "Layout 25").
+#: 26: a table ruled under its header and between its rows but not on top or at its
+#:    foot takes the rows packed right against its outer rules; of two captions reaching
+#:    for one table the farther takes the table on its other side; a caption's lines never
+#:    start left of its first (the column's text under a centred caption is no caption);
+#:    a sentence left open on a full last line goes on flush at the next column's or
+#:    page's top whatever its first word, unless that opens a list item; a paragraph
+#:    opening with a run-in heading (its first words bold or italic, closed by a stop or
+#:    colon) names it as the section of the paragraphs from there to the next heading
+#:    (docs/compile.md, "Layout 26").
+LAYOUT_VERSION = 26
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

@@ -23,6 +23,7 @@ rules of the same width right above or below its ``Table N`` caption. So:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from vaultd.parse.base import Box
@@ -161,6 +162,8 @@ def _stack(seed: Rule, rules: list[Rule], stops: list[Line], downward: bool,
 
 #: Marks a table's notes open with.
 NOTE_MARKS = "*∗†‡§¶"
+#: A table's note by its label (``Note.``, ``Notes:``, ``Source:``).
+_NOTE_RE = re.compile(r"(?:Notes?|Sources?|Abbreviations?)\s*[.:]")
 #: How much smaller (points) than its rows a table's notes are set.
 NOTE_SMALLER = 0.5
 #: Fewest rows before a table's notes for the rows to be a table of their own.
@@ -190,6 +193,74 @@ def _rows_end(lines: list[Line], top: float, bottom: float, seed: Rule, downward
     if any(ln.size > row_size - NOTE_SMALLER for ln in notes):
         return None  # a line of the rows' size past them: running text, no notes
     return edge + 0.5 if downward else edge - 0.5
+
+
+def rows_past_rules(box: Box, lines: Iterable[Line], stops: Iterable[Line], caption: Box) -> Box:
+    """``box`` grown over the rows set right on its top rule, and under those right under
+    its bottom rule, with no rule of their own beyond them (CEUR's tables draw a rule
+    under the header and under each row but the last, none on top or at the foot): lines
+    standing at most ``TIGHT_GAP`` line heights from the rule, and each next one as close
+    to the last, inside the rule's width, none a caption or a line of running text,
+    ``MAX_TIGHT_ROWS`` rows at most. ``caption``: the box of the table's caption; a line
+    nearer to it than to the table is the caption's (IOP's centred second caption line
+    stands right on the top rule, but closer still under the first); over a table under
+    its caption only rows of two cells or more are taken (a line alone there is the
+    caption's title)."""
+    x0, top, x1, bottom = box
+    inner = [ln for ln in lines if ln.bbox[0] >= x0 - 3.0 and ln.bbox[2] <= x1 + 3.0
+             and v_gap(ln.bbox, caption) >= v_gap(ln.bbox, box)]
+    stop_ids = {id(ln) for ln in stops}
+    under_caption = caption[3] <= top + 1.0
+    sizes = sorted(ln.size for ln in inner if top < (ln.bbox[1] + ln.bbox[3]) / 2 < bottom)
+    size = sizes[len(sizes) // 2] if sizes else None
+    return (x0, _tight_edge(top, inner, stop_ids, True, under_caption, None), x1,
+            _tight_edge(bottom, inner, stop_ids, False, False, size))
+
+
+def v_gap(a: Box, b: Box) -> float:
+    """Vertical gap between two boxes (0 when they overlap)."""
+    return max(0.0, a[1] - b[3], b[1] - a[3])
+
+
+def centre_in(box: Box, region: Box) -> bool:
+    """Whether ``box``'s centre lies in ``region``."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return region[0] <= cx <= region[2] and region[1] <= cy <= region[3]
+
+
+def _tight_edge(rule: float, lines: list[Line], stops: set[int], upward: bool, cells_only: bool,
+                size: float | None) -> float:
+    """How far the rows packed against a rule at ``rule`` reach (``rows_past_rules``).
+    ``cells_only``: only rows of two cells or more count (over a table under its caption,
+    a line alone is the caption's title: APA's ``Table 1`` | *A Complex Table*).
+    ``size``: the table's rows' size, under its bottom rule (where its notes stand)."""
+    beyond = line_rows([ln for ln in lines if (ln.bbox[3] <= rule + 1.0 if upward else ln.bbox[1] >= rule - 1.0)])
+    if upward:
+        beyond.reverse()
+    edge, taken = rule, 0
+    for row in beyond:
+        top, bottom = min(ln.bbox[1] for ln in row), max(ln.bbox[3] for ln in row)
+        if (edge - bottom if upward else top - edge) > TIGHT_GAP * max(bottom - top, 1.0):
+            break
+        if any(id(ln) in stops or is_prose_line(ln) for ln in row) or (cells_only and len(row) < 2):
+            break
+        if size is not None and (max(ln.size for ln in row) < size - NOTE_SMALLER
+                                 or row[0].text.lstrip()[:1] in NOTE_MARKS or _NOTE_RE.match(row[0].text.lstrip())):
+            break  # the table's notes under it: smaller, or opening with a mark or ``Note``
+        if taken == MAX_TIGHT_ROWS:
+            return rule  # more rows packed against the rule than a table leaves out: text
+        edge, taken = (top if upward else bottom), taken + 1
+    if not taken:
+        return rule
+    return edge - 0.5 if upward else edge + 0.5
+
+
+#: How close to a table's top or bottom rule (line heights) the rows beyond it stand, and
+#: each to the next (a ``\\toprule`` header stands 2–3 points over its ``\\midrule``;
+#: body text stands at least ``\\intextsep``, a line or more, from a float).
+TIGHT_GAP = 0.5
+#: Most rows beyond a rule (a three-line ``Top / two / F1`` header).
+MAX_TIGHT_ROWS = 4
 
 
 def line_rows(lines: list[Line]) -> list[list[Line]]:

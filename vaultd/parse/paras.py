@@ -27,6 +27,7 @@ class Line:
     mono: bool = False  # most of its characters set in a typewriter face (a program's line)
     margin: bool = False  # a note in the page margin beside the text block (``parse.margins``)
     conf: float = -1.0  # tesseract's mean word confidence (0–100) of a line it read; -1: a text layer's
+    lead: str = ""  # its first words set bold or italic apart from the rest (a run-in heading's)
 
 
 @dataclass
@@ -52,6 +53,7 @@ class Para:
     floating: bool = False  # footnotes and other small print: never a paragraph's continuation
     footnote: bool = False  # a footnote (``parse.footnotes.is_footnote``): its chunk's type
     plain: bool = False  # a heading told by its line's shape in a font-less layer (``plain_lead``)
+    runin: str | None = None  # the run-in heading it opens with (``headings.run_in_heads``)
 
 
 REFS_RE = re.compile(

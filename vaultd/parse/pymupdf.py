@@ -191,7 +191,7 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
                 font = sp["font"]
                 size = round(sp["size"], 1)
                 bold, italic, mono = span_face(font, sp["flags"])
-                mixed = False
+                mixed, lead = False, ""
             else:
                 spans = [s for s in spans if s["text"] and (s["alpha"] or not hide)]
                 if not spans:
@@ -199,12 +199,12 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
                 text = join_spans(spans)
                 if not text.strip():
                     continue
-                size, font, bold, italic, mono, mixed = line_style(spans)
+                size, font, bold, italic, mono, mixed, lead = line_style(spans)
             x0, y0, x1, y1 = line["bbox"]
             if y1 - y0 > TALL_LINE * max(size, 1.0):
                 y0, y1 = glyph_extent(spans, y0, y1)
             lines.append(Line(text, (x0, y0, x1, y1), size, bold, bno, number, italic,
-                              font.partition("+")[2] or font, mixed, mono))
+                              font.partition("+")[2] or font, mixed, mono, lead=lead))
     return lines
 
 
@@ -262,6 +262,10 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
                     prev.size = ln.size
                 prev.mono = (prev.mono or prev.text.strip().isdigit()) and (ln.mono or ln.text.strip().isdigit()) \
                     and (prev.mono or ln.mono)
+                if not first.lead and (first.bold or first.italic) and not first.mixed \
+                        and (second.bold, second.italic) != (first.bold, first.italic):
+                    first.lead = first.text.strip()  # a run-in heading MuPDF set as a line of its own
+                prev.lead = first.lead
                 prev.text = first.text + sep + second.text
                 prev.mixed = prev.mixed or ln.mixed or (
                     prev.font != ln.font and any(c.isalpha() for c in ln.text))

@@ -28,6 +28,7 @@ class LineStyle(NamedTuple):
     italic: bool
     mono: bool
     mixed: bool
+    lead: str = ""  # its first words in a bold or italic face of their own (``run_in_lead``)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -73,7 +74,20 @@ def line_style(spans: list[dict[str, Any]]) -> LineStyle:
         if face not in faces and letter(text):
             faces.add(face)
     return LineStyle(round(size, 1), font, bold_n * 2 > total, slanted * 2 > letters,
-                     any_mono and _mostly_mono(spans), len(faces) > 1)
+                     any_mono and _mostly_mono(spans), len(faces) > 1,
+                     run_in_lead(spans) if len(faces) > 1 else "")
+
+
+def run_in_lead(spans: list[dict[str, Any]]) -> str:
+    """The line's first words when they are set bold or italic and the words after them
+    are not (``**Signature development.** To develop …``: a run-in heading), else ""."""
+    head = span_face(spans[0]["font"], spans[0]["flags"])[:2]
+    if not any(head) or not _LETTER_RE.search(spans[0]["text"]):
+        return ""
+    for k, sp in enumerate(spans):
+        if _LETTER_RE.search(sp["text"]) and span_face(sp["font"], sp["flags"])[:2] != head:
+            return join_spans(spans[:k]).strip()
+    return ""
 
 
 def _mostly_mono(spans: list[dict[str, Any]]) -> bool:

@@ -24,6 +24,7 @@ from vaultd.parse.base import Block
 from vaultd.parse.blocks import to_blocks
 from vaultd.parse.captions import IDENTIFIER_LINE_RE, caption_beside, caption_goes_on, float_labels
 from vaultd.parse.classify import (
+    CAPTION_RE,
     LIST_RE,
     alpha_ratio,
     classify,
@@ -66,6 +67,7 @@ from vaultd.parse.headings import (
     list_heads,
     plain_lead,
     plain_text_layer,
+    run_in_heads,
 )
 from vaultd.parse.layout import join_lines
 from vaultd.parse.paras import (
@@ -135,6 +137,11 @@ def _split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
             # a front-matter label in a face of its own after a line that stops short
             # (eLife's ``Competing interests:`` and ``Published`` under the author's note)
             or (cur.mixed and prev.bbox[2] < right - 0.12 * width and opens_front(cur.text))
+            # a caption's lines start where its first does or further in (centred, hanging):
+            # after its sentence, a line further out is the column's text under a centred
+            # full-width caption, which MuPDF put in the caption's block (CEUR)
+            or (ends and cur.bbox[0] < paras[-1][0].bbox[0] - 0.6 * max(cur.size, 1.0)
+                and bool(CAPTION_RE.match(paras[-1][0].text)))
         )
         if new:
             paras.append([cur])
@@ -311,6 +318,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     _rejoin(paras, title_page + front_after_title(paras, body, infos))
     contents_front(paras)
     epigraphs_front(paras)
+    run_in_heads(paras)
     return to_blocks(group_front(paras), infos)
 
 

@@ -38,10 +38,13 @@ from vaultd.parse.mupdf import load_pymupdf, mupdf_text
 from vaultd.parse.open_tables import (
     along_columns,
     cell_rows,
+    centre_in,
     claims,
     inside,
+    rows_past_rules,
     rule_stacks,
     side_stack,
+    v_gap,
 )
 from vaultd.parse.paras import Line
 from vaultd.parse.rules import (
@@ -74,11 +77,6 @@ class FoundTable:
 
 def cell_text(cell: str | None) -> str:
     return " ".join((cell or "").split())
-
-
-def centre_in(bbox: Box, region: Box) -> bool:
-    cx, cy = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
-    return region[0] <= cx <= region[2] and region[1] <= cy <= region[3]
 
 
 def _distance(a: Box, b: Box) -> float:
@@ -261,10 +259,18 @@ def find_page_algorithms(page: Any, captions: list[Line], lines: list[Line],
 def _whole_caption(cap: Line, lines: list[Line]) -> Line:
     """``cap`` with the box of its whole caption: the lines under it in its source block,
     in its size (MDPI sets a five-line caption and a table note over the table's first
-    rule, which is then 66 pt under the caption's first line but right under its last)."""
+    rule, which is then 66 pt under the caption's first line but right under its last).
+    A line starting left of the caption's first line is no line of it: a caption's lines
+    start where its first does, or further in (centred, hanging), and MuPDF puts the
+    column's text under a centred full-width caption in the caption's block (CEUR)."""
     below = [ln for ln in lines if ln.block == cap.block and ln.page == cap.page
-             and ln.bbox[1] >= cap.bbox[1] and abs(ln.size - cap.size) <= 0.5]
+             and ln.bbox[1] >= cap.bbox[1] and abs(ln.size - cap.size) <= 0.5
+             and ln.bbox[0] >= cap.bbox[0] - CAPTION_SLACK]
     return replace(cap, bbox=_box_of([cap.bbox, *(ln.bbox for ln in below)]))
+
+
+#: How far (points) left of a caption's first line its next lines may start.
+CAPTION_SLACK = 2.0
 
 
 def _open_tables(edges: tuple[list[Edge], list[Edge]], lines: list[Line],
@@ -280,10 +286,13 @@ def _open_tables(edges: tuple[list[Edge], list[Edge]], lines: list[Line],
     for cap, whole in captions:
         others = [ln for ln in stops if ln is not cap]
         boxes = nearest[id(cap)]
-        if boxes and any(nearest[id(c)] and claims(nearest[id(c)], boxes) and claims(boxes, nearest[id(c)])
-                         for c, _ in captions if c is not cap):
+        rivals = [v_gap(nearest[id(c)][0], w.bbox) for c, w in captions if c is not cap and nearest[id(c)]
+                  and claims(nearest[id(c)], boxes) and claims(boxes, nearest[id(c)])]
+        if boxes and rivals and v_gap(boxes[0], whole.bbox) >= min(rivals):
             # Two captions reach for one table (ACL's caption under its table, 36 pt over
-            # the next table): this one takes the table on its other side, if it has one.
+            # the next table): the farther one takes the table on its other side, if it
+            # has one (CEUR's full-width caption under its table reached down to the
+            # next column's table right under that table's own caption).
             down = boxes[0][1] >= whole.bbox[3] - 2.0
             other_side = rule_stacks(across, whole, others, SEED_GAP, lines, downward=not down)
             if other_side:
@@ -291,7 +300,7 @@ def _open_tables(edges: tuple[list[Edge], list[Edge]], lines: list[Line],
         if not boxes and (side := side_stack(across, whole, others, lines)) is not None:
             boxes = [side]  # a table set beside its caption
         for stacked in boxes:
-            box = along_columns(stacked, vs, whole.bbox)
+            box = rows_past_rules(along_columns(stacked, vs, whole.bbox), lines, stops, whole.bbox)
             if any(near(box, t.bbox, 0.0) for t in (*found, *out)):
                 continue
             cells = [ln for ln in lines if ln is not cap and inside(ln, box)]
