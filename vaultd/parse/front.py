@@ -27,8 +27,9 @@ _START_RE = re.compile(
       | this\s+(?:work|article)\s+is\s+(?:licensed|distributed|an\s+open)
       | this\s+is\s+an\s+open[\s-]access
       | este\s+(?:é\s+um\s+artigo|es\s+un\s+art[íi]culo)\s+(?:publicado|de\s+acesso|de\s+acceso)
-      | open\s+access\s+this\s+article
+      | open\s+access\s+this\s+(?:article|chapter|book)
       | content\s+from\s+this\s+work\s+may\s+be\s+used
+      | \d{4}-\d{3}[\dx]\s*[/=]\s*(?:\d{2,4}|\$)  # an ISSN and the article's code: "2160-3308/23/13(4)/041044(32)"
       | permission\s+to\s+make\s+digital
       | permission\s+is\s+(?:hereby\s+)?granted\s+to\s+(?:copy|distribute|reproduce|use)
       | acm\s+reference\s+format
@@ -228,7 +229,7 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
 #: the article's end, a slide deck on its last slide): it may follow a copyright line
 #: (``© 2014 Dominika Tkaczyk. This document is distributed under …``).
 _LICENCE_RE = re.compile(
-    r"""^(?:(?:©|c\s?\u20dd|\(c\)|copyright\b).{0,80}?[.,]\s*)?(?:
+    r"""^(?:(?:©|c\s?\u20dd|\(c\)|copyright\b)(?:.{0,160}?[.,;]\s*){1,3})?(?:
         this\s+(?:open[\s-]access\s+)?(?:work|article|publication|document|paper|book|chapter|preprint)
         \s+is\s+(?:licensed|distributed|published|made\s+available)\s+under
       | (?:distributed|licensed|published|available|released)\s+under\s+(?:a\s+|the\s+)?(?:terms\s+of\s+(?:a\s+|the\s+)?)?
@@ -236,8 +237,10 @@ _LICENCE_RE = re.compile(
       | (?:licen[cs]e\s+)?authors?\s+(?:of\s+(?:papers|articles)\s+)?retain\s+(?:the\s+)?copyright\b.{0,60}?
         \bunder\s+(?:a\s+|the\s+)?(?:creative\s+commons|cc[\s-]by)  # JOSS's and JOSE's sidebar
       | this\s+is\s+an\s+open[\s-]access\s+article
-      | open\s+access\s+this\s+article
+      | open\s+access\s+this\s+(?:article|chapter|book)
       | content\s+from\s+this\s+work\s+may\s+be\s+used
+      | use\s+of\s+this\s+article\s+is\s+subject\s+to\s+the\s+terms  # Science's download stamp
+      | published\s+by\s+.{3,80}?\s+under\s+the\s+terms\s+of\s+the\s+creative\s+commons  # APS
     )""",
     re.IGNORECASE | re.VERBOSE,
 )
