@@ -8,8 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding, pages_of
 
-from vaultd.parse.classify import classify
-from vaultd.parse.continuation import _opens_item
+from vaultd.parse.classify import classify, opens_item
 from vaultd.parse.headings import run_in_heads
 from vaultd.parse.open_tables import rows_past_rules
 from vaultd.parse.paras import Line, Para
@@ -170,12 +169,12 @@ def test_acms_ccs_concepts_line_is_front_matter() -> None:
 
 @given(st.sampled_from(["○", "•", "▪", "■", "–", "✓"]), st.text(min_size=1, max_size=20))
 def test_a_bulleted_line_opens_an_item(mark: str, rest: str) -> None:
-    assert _opens_item(f"{mark} {rest}")
+    assert opens_item(f"{mark} {rest}")
 
 
 @given(st.sampled_from(["NLP tasks.", "Iteration block", "and other", "(see below)", "2017). We"]))
 def test_words_open_no_item(text: str) -> None:
-    assert not _opens_item(text)
+    assert not opens_item(text)
 
 
 def _row(text: str, y: float, x0: float = 320.0, x1: float = 540.0, size: float = 9.0) -> Line:

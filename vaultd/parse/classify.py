@@ -63,6 +63,13 @@ CAPTION_CACHE_LINES = 1 << 14
 
 
 @functools.lru_cache(maxsize=CAPTION_CACHE_LINES)
+def opens_item(text: str) -> bool:
+    """Whether ``text`` opens with a list's mark: a bullet (``•``, ``○``, ``▪``: any
+    symbol) or a dash."""
+    first = text.lstrip()[:1]
+    return bool(first) and (unicodedata.category(first)[0] == "S" or bool(LIST_RE.match(text.lstrip())))
+
+
 def is_table_caption(text: str) -> bool:
     return bool(CAPTION_RE.match(text)) and bool(_TABLE_WORD_RE.match(text.lstrip()))
 

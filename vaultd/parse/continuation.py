@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import itertools
 import re
-import unicodedata
 
-from vaultd.parse.classify import FRAGMENT_MAX, LIST_RE, is_prose, lower_words
+from vaultd.parse.classify import FRAGMENT_MAX, is_prose, lower_words, opens_item
 from vaultd.parse.front import is_byline
 from vaultd.parse.paras import SENT_END, Line, Para
 
@@ -32,7 +31,7 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     if prev.text.rstrip().endswith(SENT_END) and not abbreviation_goes_on(prev.text, cur.text):
         return prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged, indenting)
     if prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged, indenting, open_sentence=True) \
-            and not _opens_item(cur.text):
+            and not opens_item(cur.text):
         # a sentence left open on a full last line, going on flush at the next column's or
         # page's top, whatever its first word (CEUR's ``… recognition and other`` | a
         # full-width table | ``NLP tasks. Results show …``; a NASA report's block
@@ -66,13 +65,6 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     quoted = cur.text.lstrip(_OPENING_QUOTES)[:1] if first in _OPENING_QUOTES else ""
     return first.islower() or quoted.islower() or (first in ",;)" and first != "") \
         or bool(_INDEX_LEAD_RE.match(cur.text))
-
-
-def _opens_item(text: str) -> bool:
-    """Whether ``text`` opens with a list's mark: a bullet (``•``, ``○``, ``▪``: any
-    symbol) or a dash."""
-    first = text.lstrip()[:1]
-    return bool(first) and (unicodedata.category(first)[0] == "S" or bool(LIST_RE.match(text.lstrip())))
 
 
 _NUMBERED_RE = re.compile(r"(?:^|\s)(\d{1,2})[.)]\s")

@@ -28,6 +28,7 @@ class Line:
     margin: bool = False  # a note in the page margin beside the text block (``parse.margins``)
     conf: float = -1.0  # tesseract's mean word confidence (0–100) of a line it read; -1: a text layer's
     lead: str = ""  # its first words set bold or italic apart from the rest (a run-in heading's)
+    cells: int = 1  # pieces on its baseline standing an em or more apart (a table's row)
 
 
 @dataclass

@@ -233,6 +233,10 @@ def _drop_doubles(lines: list[Line]) -> list[Line]:
     return out
 
 
+#: Pieces of a line standing this many ems apart are a table row's cells.
+CELL_GAP_EMS = 1.0
+
+
 def _merge_same_baseline(lines: list[Line]) -> list[Line]:
     """PyMuPDF splits one printed line at sub/superscripts; put the pieces back together,
     left to right (it may give the piece on the right first).
@@ -266,6 +270,7 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
                         and (second.bold, second.italic) != (first.bold, first.italic):
                     first.lead = first.text.strip()  # a run-in heading MuPDF set as a line of its own
                 prev.lead = first.lead
+                prev.cells = first.cells + second.cells - (second.bbox[0] - first.bbox[2] < CELL_GAP_EMS * max(prev.size, 1.0))
                 prev.text = first.text + sep + second.text
                 prev.mixed = prev.mixed or ln.mixed or (
                     prev.font != ln.font and any(c.isalpha() for c in ln.text))

@@ -16,17 +16,19 @@ from dataclasses import replace
 from typing import Any
 
 from vaultd.parse.algorithms import is_algorithm_caption
+from vaultd.parse.bare_tables import has_rows_of_cells
 from vaultd.parse.base import Block, user_rect
 from vaultd.parse.captions import IDENTIFIER_LINE_RE
 from vaultd.parse.classify import is_table_caption
 from vaultd.parse.drawings import visible_drawings
+from vaultd.parse.open_tables import centre_in
 from vaultd.parse.paras import Line, PageInfo
 from vaultd.parse.structure import build_blocks
 from vaultd.parse.table_cells import rows_markdown, table_text
 from vaultd.parse.tables import (
     FoundTable,
     can_open_caption,
-    centre_in,
+    find_bare_tables,
     find_page_algorithms,
     find_page_tables,
     near,
@@ -45,27 +47,33 @@ def build_blocks_with_tables(pdf_pages: Sequence[Any], pages: list[list[Line]], 
     for i, lines in enumerate(pages):
         has_table = any(is_table_caption(ln.text) and can_open_caption(ln, lines) for ln in lines)
         algorithms = [ln for ln in lines if is_algorithm_caption(ln.text) and can_open_caption(ln, lines)]
-        if not has_table and not algorithms:
-            continue  # no caption, no table: not even worth loading the page again
+        rows = has_rows_of_cells(lines)
+        if not has_table and not algorithms and not rows:
+            continue  # no caption, no row of cells: not even worth loading the page again
         page = pdf_pages[i]
         drawn = (drawings or {}).get(i)
         if drawn is None:  # read once for the page's tables and algorithms both
             drawn = visible_drawings(page)
         found = find_page_tables(page, lines, drawn) if has_table else []
         found += find_page_algorithms(page, algorithms, lines, drawn)
+        if rows:
+            found += find_bare_tables(page, lines, drawn, found)
         if not found:
             continue
         tables.extend(found)
-        caps = {id(t.caption) for t in found}
+        caps = {id(t.caption) for t in found if t.caption is not None}
         pages[i] = [ln for ln in lines if id(ln) in caps
                     or not any(centre_in(ln.bbox, t.bbox) for t in found)]
         for n, t in enumerate(found):  # an algorithm's caption: a block of its own
-            if is_algorithm_caption(t.caption.text):
+            if t.caption is not None and is_algorithm_caption(t.caption.text):
                 own = replace(t.caption, block=-1 - n)
                 pages[i] = [own if ln is t.caption else ln for ln in pages[i]]
                 t.caption = own
     blocks = build(pages, infos, parser)
     for tab in tables:
+        if tab.caption is None:  # no caption: the cells in reading order, where the table stands
+            _insert_cells(blocks, tab, infos[tab.page - 1])
+            continue
         algorithm = is_algorithm_caption(tab.caption.text)
         for k, block in enumerate(blocks):
             if (block.type != "table" and not algorithm) or block.page != tab.page or block.bbox is None:

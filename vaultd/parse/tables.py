@@ -31,6 +31,7 @@ from typing import Any
 
 from vaultd.parse.algorithms import algorithm_box
 from vaultd.parse.aligned_tables import Word, aligned_table
+from vaultd.parse.bare_tables import bare_tables
 from vaultd.parse.base import Box
 from vaultd.parse.classify import CAPTION_RE, is_table_caption
 from vaultd.parse.continuation import OPEN_WORDS
@@ -70,7 +71,7 @@ class FoundTable:
     page: int
     bbox: Box
     rows: list[list[str]]
-    caption: Line  # the caption line the table belongs to
+    caption: Line | None  # the caption line the table belongs to (None: ``vaultd.parse.bare_tables``)
     ruled: bool = True  # columns drawn: the cells' structure is known
     grid: list[list[str]] | None = None  # cells by their words' columns (no columns drawn)
 
@@ -236,6 +237,21 @@ def _stack_beyond(across: list[Edge], lines: list[Line], caption: Line, bbox: Bo
 
 #: How far past a found grid a caption's stack of rules must go to be the table instead.
 ROW_BEYOND = 20.0
+
+
+def find_bare_tables(page: Any, lines: list[Line], drawings: list[dict[str, Any]] | None,
+                     found: list[FoundTable]) -> list[FoundTable]:
+    """The page's ruled tables without a caption (``vaultd.parse.bare_tables``), none
+    touching the tables ``found`` on it already."""
+    across = rule_edges(drawn_rules(page, drawings))[1]
+    out: list[FoundTable] = []
+    for box in bare_tables(across, lines, [t.bbox for t in found]):
+        rows = cell_rows([ln for ln in lines if inside(ln, box)])
+        if rows:
+            tab = FoundTable(page.number + 1, box, rows, None, ruled=False)
+            tab.grid = _grid(page, box, across)
+            out.append(tab)
+    return out
 
 
 def find_page_algorithms(page: Any, captions: list[Line], lines: list[Line],

@@ -1,0 +1,115 @@
+"""Tables without a caption: rows of cells between horizontal rules.
+
+A ``tabular`` set with ``\\toprule``/``\\midrule``/``\\bottomrule`` and no ``Table N``
+caption (an HEP Software Foundation note's checklists, each under a heading of its own)
+gives the caption-led finders (``vaultd.parse.tables``, ``vaultd.parse.open_tables``)
+nothing to start from, and its rows were read as paragraphs (``Topic Done Possible
+solution(s) Template``). Only a page with ``MIN_ROW_LINES`` lines or more whose pieces stand
+an em apart (``Line.cells``: a row's cells, which MuPDF sets as pieces of one line) has its
+rules read. A stack of two rules or more of the same width (``open_tables.SAME_EXTENT``),
+each within ``open_tables.MAX_GAP`` of the last, is a table when
+
+1. no line between its top and bottom rules is running text or a caption, and none runs
+   past both ends of the rules (body text set across them),
+2. those lines make ``MIN_ROWS`` rows or more,
+3. of which ``CELL_SHARE`` or more are rows of cells (two lines or more on the baseline, or
+   a line of pieces standing apart; not a bulleted item's mark and text), the first (the
+   header) among them,
+4. and which are no program's listing (set in a typewriter face, or numbered line by line).
+
+Its lines are then the table's cells, read as an open table's (``open_tables.cell_rows``).
+Pure: the page's lines and rules in, the tables' boxes out.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from vaultd.parse.base import Box
+from vaultd.parse.classify import CAPTION_RE, opens_item
+from vaultd.parse.open_tables import (
+    ACROSS,
+    MAX_GAP,
+    SAME_EXTENT,
+    Rule,
+    centre_in,
+    claims,
+    is_prose_line,
+    line_rows,
+    overlap,
+)
+from vaultd.parse.paras import Line
+
+#: Fewest lines of cells on a page for its rules to be read.
+MIN_ROW_LINES = 3
+#: Fewest rows of a table (a header and two rows).
+MIN_ROWS = 3
+#: Least share of a table's rows that are rows of cells.
+CELL_SHARE = 0.6
+
+
+def has_rows_of_cells(lines: list[Line]) -> bool:
+    """Whether the page holds enough lines of cells for a table without a caption."""
+    return sum(ln.cells >= 2 for ln in lines) >= MIN_ROW_LINES
+
+
+def bare_tables(across: list[Rule], lines: list[Line], taken: list[Box]) -> list[Box]:
+    """The boxes (top rule to bottom rule) of the page's tables without a caption (module
+    doc). ``across``: the page's horizontal rules; ``taken``: the boxes of the tables
+    already found on it, which no new one may touch."""
+    rules = sorted(across, key=lambda r: r[0])
+    out: list[Box] = []
+    used: set[int] = set()
+    for i, seed in enumerate(rules):
+        if i in used:
+            continue
+        stack = [seed]
+        for j in range(i + 1, len(rules)):
+            rule = rules[j]
+            if overlap(rule, seed) < SAME_EXTENT:
+                continue
+            top, bottom = stack[-1][0], rule[0]
+            if bottom - top > MAX_GAP or _text_between(lines, top, bottom, seed):
+                break
+            stack.append(rule)
+            used.add(j)
+        if len(stack) < 2:
+            continue
+        box: Box = (min(r[1] for r in stack), stack[0][0], max(r[2] for r in stack), stack[-1][0])
+        if claims([box], [*taken, *out]):
+            continue
+        inner = [ln for ln in lines if centre_in(ln.bbox, box)]
+        rows = line_rows(inner)
+        cellish = [(len(row) >= 2 or any(ln.cells >= 2 for ln in row)) and not opens_item(row[0].text)
+                   for row in rows]
+        if len(rows) >= MIN_ROWS and cellish[0] and sum(cellish) >= CELL_SHARE * len(rows) \
+                and not _listing(inner, rows):
+            out.append(box)
+    return out
+
+
+def _listing(lines: list[Line], rows: list[list[Line]]) -> bool:
+    """Whether ruled lines are a program's listing, not a table: most of them set in a
+    typewriter face, or most rows opening with a line number counting up."""
+    if 2 * sum(ln.mono for ln in lines) >= len(lines):
+        return True
+    numbers = [int(m.group(1)) for row in rows if (m := _LINE_NUMBER_RE.match(row[0].text))]
+    counting = sum(b == a + 1 for a, b in itertools.pairwise(numbers))
+    return counting + 1 >= CELL_SHARE * len(rows)
+
+
+#: A listing's line number opening its line.
+_LINE_NUMBER_RE = re.compile(r"\s*(\d{1,4})\s")
+
+
+def _text_between(lines: list[Line], top: float, bottom: float, rule: Rule) -> bool:
+    """Whether running text, a caption, or a line set across the rules' width stands between
+    two rules, over some of the rule's width."""
+    for ln in lines:
+        if not top < (ln.bbox[1] + ln.bbox[3]) / 2 < bottom or min(ln.bbox[2], rule[2]) <= max(ln.bbox[0], rule[1]):
+            continue
+        if is_prose_line(ln) or CAPTION_RE.match(ln.text) \
+                or (ln.bbox[0] < rule[1] - ACROSS and ln.bbox[2] > rule[2] + ACROSS):
+            return True
+    return False
