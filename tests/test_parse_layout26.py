@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding, pages_of
 
+from vaultd.parse.bare_tables import bare_tables
 from vaultd.parse.classify import classify, opens_item
 from vaultd.parse.headings import run_in_heads
 from vaultd.parse.open_tables import rows_past_rules
@@ -199,3 +200,68 @@ def test_a_line_nearer_the_caption_than_the_table_stays_the_captions() -> None:
     caption = (77.0, 514.0, 522.0, 530.0)
     second = _row("control points, (М±m) (n=7)", 527.0, 235.0, 363.0, 14.0)
     assert rows_past_rules(box, [second], [], caption) == box
+
+
+# ------------------------------------------------------------- tables without a caption
+
+
+def test_a_ruled_checklist_without_a_caption_is_a_table() -> None:
+    # HSF-TN-2020-01 p. 7: booktabs checklists under headings, no "Table N" caption; their
+    # rows had been paragraphs ("Topic Done Possible solution(s) Template")
+    chunks = chunks_of("techreport_hsf_project_best_practices_note.pdf")
+    table = holding(chunks, "Topic Done Possible solution(s) Template Public repository")
+    assert chunk_type(table) == "table"
+    assert table.provenance.section == "Checklist › Repository and code checklist"
+    # (its Done column holds empty boxes only, so the words' columns join it to Topic)
+    assert "| Public repository | github, gitlab | - |" in (table.markdown or "")
+    assert all("License + file" not in c.text for c in chunks if chunk_type(c) == "paragraph")
+
+
+def _cells(text: str, y: float, cells: int = 3, x0: float = 141.0, mono: bool = False) -> Line:
+    return Line(text, (x0, y, 470.0, y + 10.0), 10.0, False, 0, 1, mono=mono, cells=cells)
+
+
+def test_rows_of_cells_between_rules_are_a_table_and_listings_or_prose_are_not() -> None:
+    rules = [(241.0, 141.0, 470.0), (264.0, 141.0, 470.0), (330.0, 141.0, 470.0)]
+    rows = [_cells("Topic Done Template", 247.0), _cells("Public repository github -", 268.0),
+            _cells("License + file MIT", 285.0), _cells("README file Markdown Yes", 302.0)]
+    assert bare_tables(rules, rows, []) == [(141.0, 241.0, 470.0, 330.0)]
+    assert bare_tables(rules, rows, [(100.0, 200.0, 500.0, 250.0)]) == []  # a table found there already
+    listing = [_cells(f"{n} x = f(y)", 247.0 + 17 * n, 2) for n in range(1, 5)]
+    assert bare_tables(rules, listing, []) == []  # numbered line by line
+    code = [_cells(r.text, r.bbox[1], mono=True) for r in rows]
+    assert bare_tables(rules, code, []) == []
+    prose = [*rows[:2], _cells("the rules frame a paragraph of running text set in the box", 285.0, 1)]
+    assert bare_tables(rules, prose, []) == []
+    bullets = [_cells(f"● item {n}", 247.0 + 17 * n, 2) for n in range(4)]
+    assert bare_tables(rules, bullets, []) == []
+
+
+# ---------------------------------------------------- title pages, captions across pages
+
+
+def test_a_title_page_set_flush_right_is_front_matter_but_its_title() -> None:
+    # Think Python's title page: title, subtitle, edition, author and publisher flush right
+    chunks = chunks_of("book_thinkpython2_way_of_program_chapter.pdf")
+    assert chunk_type(holding(chunks, "Think Python")) == "heading"
+    for line in ("2nd Edition, Version 2.2.20", "Allen Downey", "Green Tea Press"):
+        assert chunk_type(holding(chunks, line)) == "front"
+    assert holding(chunks, "The goal of this book is to teach you").provenance.section == "The way of the program"
+
+
+def test_a_caption_goes_on_atop_the_next_page_with_its_doi_and_supplements() -> None:
+    # eLife 2016: Figure 1's caption breaks at p. 3's foot ("… library covering" |
+    # "2677 genes …"), then its DOI line and figure supplement under it on p. 4
+    chunks = chunks_of("elife_crispr_sqstm1_tools_article.pdf")
+    caption = holding(chunks, "Figure 1. CRISPR-based screening outperforms RNAi")
+    assert chunk_type(caption) == "figure" and pages_of(caption) == [3, 4]
+    assert "2677 genes with an average of 20 sgRNA" in caption.text
+    assert caption.text.endswith("GFP high and GFP low cell populations. DOI: 10.7554/eLife.17290.003")
+    assert all("The following figure supplement is available" not in c.text
+               for c in chunks if chunk_type(c) == "paragraph")
+
+
+def test_an_acronyms_digit_does_not_stop_a_run_in_heading() -> None:
+    chunks = chunks_of("natcomms_woo_cerebral_pain_contributions.pdf")
+    assert holding(chunks, "To evaluate SIIPS1’s predictive performance").provenance.section \
+        == "Results › Joint predictive performance of the SIIPS1 and NPS"

@@ -14,6 +14,8 @@ IDENTIFIER_LINE_RE = re.compile(r"(?i:doi:\s*|https?://(?:dx\.)?doi\.org/|https?
                                 r"|(?i:https?://)\S+")
 
 
+#: Most words of a short note opening with a float's identifier, under its caption.
+IDENTIFIER_NOTE_WORDS = 20
 #: A caption that is its label alone (``Table 1``, ``Figure 3.``): its text is the next para.
 _BARE_LABEL_RE = re.compile(r"\S+(?: \S)*\s*(?:\d+|[ivxIVX]+)\s*[.:]?")
 
@@ -22,8 +24,10 @@ def caption_goes_on(paras: list[Para], lines: list[Line], text: str, body: float
                      plain: bool = False) -> bool:
     """Whether a para of ``lines`` is the rest of the caption that is the last para: right
     under it (same page, within two body sizes, overlapping it across, in the caption's
-    size, bold when it is), and either a bare identifier (PLOS sets each figure's DOI there) or the
-    caption's unfinished sentence going on in lowercase.
+    size, bold when it is), and either a bare identifier (PLOS sets each figure's DOI there), a
+    short note opening with one, what a caption ending in a colon announces, or the
+    caption's unfinished sentence going on in lowercase; or that sentence going on in the
+    caption's size (smaller than the body) as the first text atop the next page.
 
     In a text layer without fonts (``plain``: a scan's OCR, which sets each printed line
     as a block of its own) a caption's sentences go on over many blocks. There, a para in
@@ -34,6 +38,11 @@ def caption_goes_on(paras: list[Para], lines: list[Line], text: str, body: float
         return False
     caption = paras[-1]
     last, line = caption.lines[-1], lines[0]
+    tail = caption.text.rstrip()
+    if line.page == last.page + 1 and abs(line.size - last.size) <= 0.25 and line.size < body - 0.25 \
+            and not tail.endswith(SENT_END) and (text[:1].islower() or text[:1].isdigit()) \
+            and not any(p.lines[0].page == line.page for p in paras if p is not caption):
+        return True  # the caption's sentence going on atop the next page, first there (eLife)
     if last.page != line.page or line.bbox[0] >= last.bbox[2] or last.bbox[0] >= line.bbox[2]:
         return False
     gap = line.bbox[1] - last.bbox[3]
@@ -49,7 +58,10 @@ def caption_goes_on(paras: list[Para], lines: list[Line], text: str, body: float
         return False
     if IDENTIFIER_LINE_RE.fullmatch(text.strip()):
         return True
-    tail = caption.text.rstrip()
+    if IDENTIFIER_LINE_RE.match(text.strip()) and len(text.split()) <= IDENTIFIER_NOTE_WORDS:
+        return True  # "DOI: 10.7554/eLife.17290.002 The following figure supplement is available …"
+    if tail.endswith(":"):
+        return True  # what the caption announces (eLife's "Figure supplement 1. …" under it)
     if tail.rsplit(None, 1)[-1].lower() in OPEN_WORDS:
         return True  # "… EXPERIMENTS FOR" | "POINT-CLOUD-BASED METHOD." (IEEE's small capitals)
     return text[:1].islower() and not tail.endswith(SENT_END)

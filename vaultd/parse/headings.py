@@ -261,7 +261,9 @@ RUN_IN_WORDS = 10
 RUN_IN_REST = 3
 #: Punctuation that ends a run-in heading.
 _RUN_IN_STOPS = ".:—–"
-#: A run-in heading's number (``1)``, ``2.3``, ``(a)``), the only digits it may hold.
+#: A run-in heading's number (``1)``, ``2.3``, ``(a)``), the only number it may hold.
+#: A word that is a number (``4``, ``1.1``): a label's, never a run-in heading's.
+_NUMBER_WORD_RE = re.compile(r"\d+(?:[.,]\d+)*")
 _RUN_IN_NUMBER_RE = re.compile(r"\(?(?:\d{1,2}(?:\.\d{1,2})*|[a-z])[.)]?\s+")
 
 
@@ -271,7 +273,8 @@ def run_in_heads(paras: list[Para]) -> None:
     development.** *To develop …*, APA's fourth level, IEEE's ``1) DATA AUGMENTATION:``,
     ACM's ``\\paragraph``) — get it as ``runin``: the section of their paragraph and
     those after it, under the heading before (``vaultd.parse.blocks``). No statement
-    (``Theorem 2.``), caption or label with a number in it, and not the whole paragraph."""
+    (``Theorem 2.``), caption or label with a number for a word in it (``Step 4:``; an
+    acronym's digit, ``SIIPS1``, is no number), and not the whole paragraph."""
     for para in paras:
         if para.type != "paragraph" or not para.lines[0].lead:
             continue
@@ -285,7 +288,7 @@ def run_in_heads(paras: list[Para]) -> None:
         bare = _RUN_IN_NUMBER_RE.sub("", name, count=1)
         if (closed and name and (name[0].isupper() or name[0].isdigit() or name[0] == "(")
                 and len(name.split()) <= RUN_IN_WORDS and len(rest.lstrip(_RUN_IN_STOPS).split()) >= RUN_IN_REST
-                and not any(c.isdigit() for c in bare) and not is_theorem_label(text)
+                and not any(_NUMBER_WORD_RE.fullmatch(w.strip("().,:;")) for w in bare.split()) and not is_theorem_label(text)
                 and not CAPTION_RE.match(name) and any(len(w) >= 3 and w.isalpha() for w in bare.split())):
             para.runin = name
 

@@ -181,25 +181,46 @@ def title_page_front(paras: list[Para], infos: list[PageInfo]) -> list[Para]:
     """A thesis's or report's title page: one of the first ``TITLE_PAGES`` pages whose every
     line (``TITLE_PAGE_LINES`` at least) is short and centred on one axis near the page's
     centre (``A Thesis`` / ``Submitted to the Graduate Faculty`` / … / ``January 2022``),
-    whatever their sizes. Its paragraphs are ``front``, in place, but for the title: on a
-    page without a heading, the topmost of its largest lines; returns them."""
+    or set flush right against one edge (a book's title page: *Think Python*'s title,
+    edition, author and publisher), whatever their sizes. Its paragraphs, and headings set
+    ``TITLE_STEP`` smaller than its largest line, are ``front``, in place, but for the
+    title: on a page without a heading, the topmost of its largest lines; returns them."""
     out: list[Para] = []
     for info in infos[:TITLE_PAGES]:
         page = [p for p in paras if all(ln.page == info.number for ln in p.lines)]
         lines = [ln for p in page for ln in p.lines]
-        if len(lines) < TITLE_PAGE_LINES or not _centred(lines, info.width):
+        if len(lines) < TITLE_PAGE_LINES or not (_centred(lines, info.width) or _flush_right(lines, info.width)):
             continue
         if not any(p.type == "heading" for p in page):
             size = max(ln.size for ln in lines)
             title = next(p for p in page if max(ln.size for ln in p.lines) >= size - 0.5)
             if title.type == "paragraph":
                 title.type, title.title = "heading", True
+        size = max(ln.size for ln in lines)
         for para in page:
-            if para.type in ("paragraph", "list"):
+            # the title, set largest, stays a heading; an author's name or a publisher's
+            # set large as headings are the page's front matter too
+            if para.type in ("paragraph", "list") or (
+                    para.type == "heading" and max(ln.size for ln in para.lines) < size - TITLE_STEP):
                 para.type = "front"
                 para.floating = True
                 out.append(para)
     return out
+
+
+#: How much smaller (points) than a title page's largest line its other headings are set.
+TITLE_STEP = 2.0
+
+
+def _flush_right(lines: list[Line], width: float) -> bool:
+    """Every line short (``TITLE_PAGE_WIDTH`` wide at most) and ending on one right edge
+    (within ``CENTRE_SLACK``) in the page's right half, their left edges ragged."""
+    if any(ln.bbox[2] - ln.bbox[0] > TITLE_PAGE_WIDTH * width for ln in lines):
+        return False
+    rights = [ln.bbox[2] for ln in lines]
+    lefts = [ln.bbox[0] for ln in lines]
+    return max(rights) - min(rights) <= CENTRE_SLACK and min(rights) > width / 2 \
+        and max(lefts) - min(lefts) > CENTRE_SLACK
 
 
 def _centred(lines: list[Line], width: float) -> bool:
