@@ -4,10 +4,11 @@ A ``tabular`` set with ``\\toprule``/``\\midrule``/``\\bottomrule`` and no ``Tab
 caption (an HEP Software Foundation note's checklists, each under a heading of its own)
 gives the caption-led finders (``vaultd.parse.tables``, ``vaultd.parse.open_tables``)
 nothing to start from, and its rows were read as paragraphs (``Topic Done Possible
-solution(s) Template``). Only a page with ``MIN_ROW_LINES`` lines or more whose pieces stand
-an em apart (``Line.cells``: a row's cells, which MuPDF sets as pieces of one line) has its
-rules read. A stack of two rules or more of the same width (``open_tables.SAME_EXTENT``),
-each within ``open_tables.MAX_GAP`` of the last, is a table when
+solution(s) Template``). Only a page with ``MIN_ROW_LINES`` lines or more stacked one under
+the other whose pieces stand an em apart (``Line.cells``: a row's cells, which MuPDF sets as
+pieces of one line) has its rules read. A stack of two rules or more of the same width
+(``open_tables.SAME_EXTENT``), each within ``open_tables.MAX_GAP`` of the last, is a table
+when
 
 1. no line between its top and bottom rules is running text or a caption, and none runs
    past both ends of the rules (body text set across them),
@@ -41,7 +42,7 @@ from vaultd.parse.open_tables import (
 )
 from vaultd.parse.paras import Line
 
-#: Fewest lines of cells on a page for its rules to be read.
+#: Fewest lines of cells stacked on a page for its rules to be read.
 MIN_ROW_LINES = 3
 #: Fewest rows of a table (a header and two rows).
 MIN_ROWS = 3
@@ -50,8 +51,23 @@ CELL_SHARE = 0.6
 
 
 def has_rows_of_cells(lines: list[Line]) -> bool:
-    """Whether the page holds enough lines of cells for a table without a caption."""
-    return sum(ln.cells >= 2 for ln in lines) >= MIN_ROW_LINES
+    """Whether the page holds ``MIN_ROW_LINES`` lines of cells stacked one under the other
+    (each within ``ROW_PITCH`` line heights of the last, overlapping it across): a table's
+    rows, not a formula's number or a byline's gaps scattered over the page."""
+    cells = sorted((ln for ln in lines if ln.cells >= 2), key=lambda ln: ln.bbox[1])
+    run = 1
+    for above, ln in itertools.pairwise(cells):
+        height = max(above.bbox[3] - above.bbox[1], 1.0)
+        stacked = 0 <= ln.bbox[1] - above.bbox[1] <= ROW_PITCH * height \
+            and ln.bbox[0] < above.bbox[2] and above.bbox[0] < ln.bbox[2]
+        run = run + 1 if stacked else 1
+        if run >= MIN_ROW_LINES:
+            return True
+    return False
+
+
+#: Farthest a row of cells stands under the one before (line heights, top to top).
+ROW_PITCH = 3.0
 
 
 def bare_tables(across: list[Rule], lines: list[Line], taken: list[Box]) -> list[Box]:
