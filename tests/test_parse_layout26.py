@@ -265,3 +265,11 @@ def test_an_acronyms_digit_does_not_stop_a_run_in_heading() -> None:
     chunks = chunks_of("natcomms_woo_cerebral_pain_contributions.pdf")
     assert holding(chunks, "To evaluate SIIPS1’s predictive performance").provenance.section \
         == "Results › Joint predictive performance of the SIIPS1 and NPS"
+
+
+def test_a_sentence_ending_in_a_note_mark_goes_on_on_the_flush_line_under_it() -> None:
+    # VLDB (ASAP) p. 3: "… (Figure 2, top).3" | "Unable to obtain useful insights …", flush
+    # under a full line: one paragraph
+    chunks = chunks_of("arxiv_asap_time_series_smoothing_vldb.pdf")
+    para = holding(chunks, "Datacenter Monitoring. An on-call datacenter operator")
+    assert "stable before the alert (Figure 2, top).3 Unable to obtain useful insights" in para.text

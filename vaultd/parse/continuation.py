@@ -301,10 +301,11 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False) -> 
         return False
     tail = prev.text.rstrip()
     colon = tail.endswith(":")
-    ends = tail.endswith(SENT_END) and not abbreviation_goes_on(tail, cur.text)
+    # (a sentence's end with a note's mark after it, ``evolvability.3``, ends it as a stop does)
+    ends = (tail.endswith(SENT_END) or bool(_NOTE_END_RE.search(tail))) and not abbreviation_goes_on(tail, cur.text)
     stops = ends and (item or ((cur.type == "equation" or not colon)
                                and not _flush_sentence(prev, cur, ragged)))
-    if stops or _NOTE_END_RE.search(tail) or _ITEM_RE.match(cur.text) or cur.text[:1] in _BULLETS \
+    if stops or _ITEM_RE.match(cur.text) or cur.text[:1] in _BULLETS \
             or _LEADERS_RE.search(tail) or _LEADERS_RE.search(cur.lines[0].text):
         return False  # a list's next item; a table of contents' entries
     full_next = cur.type == "equation" or colon  # (a display formula is no full line)
