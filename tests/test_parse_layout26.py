@@ -273,3 +273,15 @@ def test_a_sentence_ending_in_a_note_mark_goes_on_on_the_flush_line_under_it() -
     chunks = chunks_of("arxiv_asap_time_series_smoothing_vldb.pdf")
     para = holding(chunks, "Datacenter Monitoring. An on-call datacenter operator")
     assert "stable before the alert (Figure 2, top).3 Unable to obtain useful insights" in para.text
+
+
+def test_a_title_page_without_prose_is_front_matter_however_it_is_set() -> None:
+    # a French thesis: centred title and degree, its jury set flush left under them
+    chunks = chunks_of("thesis_lorraine_malware_disassembly_fr.pdf")
+    assert chunk_type(holding(chunks, "Composition du jury")) == "front"
+    assert chunk_type(holding(chunks, "Laboratoire Lorrain de Recherche en Informatique")) == "front"
+    assert chunk_type(holding(chunks, "Désassemblage et détection de logiciels")) == "heading"
+    # a NASA report's title page, flush left
+    nasa = chunks_of("techreport_nasa_tmats_users_guide_excerpt.pdf")
+    assert chunk_type(holding(nasa, "National Aeronautics and Space Administration")) == "front"
+    assert chunk_type(holding(nasa, "The Toolbox for the Modeling and Analysis of Thermodynamic Systems")) == "paragraph"

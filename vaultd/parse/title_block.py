@@ -7,7 +7,7 @@ block stands on the first page.)
 
 from __future__ import annotations
 
-from vaultd.parse.classify import is_prose
+from vaultd.parse.classify import is_prose, opens_item
 from vaultd.parse.front import BODY_WORDS, is_cover_page, opens_abstract, opens_paper
 from vaultd.parse.paras import REFS_RE, Line, PageInfo, Para
 
@@ -189,7 +189,9 @@ def title_page_front(paras: list[Para], infos: list[PageInfo]) -> list[Para]:
     for info in infos[:TITLE_PAGES]:
         page = [p for p in paras if all(ln.page == info.number for ln in p.lines)]
         lines = [ln for p in page for ln in p.lines]
-        if len(lines) < TITLE_PAGE_LINES or not (_centred(lines, info.width) or _flush_right(lines, info.width)):
+        if len(lines) < TITLE_PAGE_LINES or not (_centred(lines, info.width) or _flush_right(lines, info.width)
+                                                  or (info.height > info.width and len(infos) > TITLE_PAGES
+                                                      and _no_prose(page))):
             continue
         if not any(p.type == "heading" for p in page):
             size = max(ln.size for ln in lines)
@@ -210,6 +212,25 @@ def title_page_front(paras: list[Para], infos: list[PageInfo]) -> list[Para]:
 
 #: How much smaller (points) than a title page's largest line its other headings are set.
 TITLE_STEP = 2.0
+
+
+def _no_prose(page: list[Para]) -> bool:
+    """A page of a title's, names', places' and dates' lines, set however: a heading on it,
+    ``TITLE_PAGE_WORDS`` words at most, and no paragraph of running text
+    (``PROSE_PARA_WORDS`` words or more, read as prose), no list item and no abstract among
+    them (a thesis's title page with its jury set flush left under a centred title; a NASA
+    report's set flush left). Only a portrait page of a longer document is asked (a slide is
+    sparse too, and so is a one-page abstract's scan)."""
+    words = [w for p in page for w in p.text.split()]
+    return any(p.type == "heading" for p in page) and len(words) <= TITLE_PAGE_WORDS and not any(
+        (p.type in ("paragraph", "list") and len(p.text.split()) >= PROSE_PARA_WORDS and is_prose(p.text))
+        or p.type == "list" or opens_item(p.text) or opens_abstract(p.text) for p in page)
+
+
+#: Most words of a title page.
+TITLE_PAGE_WORDS = 160
+#: Fewest words of a paragraph of running text.
+PROSE_PARA_WORDS = 25
 
 
 def _flush_right(lines: list[Line], width: float) -> bool:
