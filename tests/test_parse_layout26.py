@@ -285,3 +285,12 @@ def test_a_title_page_without_prose_is_front_matter_however_it_is_set() -> None:
     nasa = chunks_of("techreport_nasa_tmats_users_guide_excerpt.pdf")
     assert chunk_type(holding(nasa, "National Aeronautics and Space Administration")) == "front"
     assert chunk_type(holding(nasa, "The Toolbox for the Modeling and Analysis of Thermodynamic Systems")) == "paragraph"
+
+
+def test_a_two_column_abstract_goes_on_past_the_first_pages_footnote_block() -> None:
+    # CEUR (plain two-column article): a fifth of its text blocks open indented, so it
+    # indents its paragraphs, and the abstract's flush line atop the right column goes on
+    chunks = chunks_of("ceur_ontology_aware_annotation_workshop.pdf")
+    abstract = holding(chunks, "Natural language processing models have emerged")
+    assert "for pieces of text. We explore the choice of three embeddings" in abstract.text
+    assert pages_of(abstract) == [1, 1]

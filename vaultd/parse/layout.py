@@ -250,7 +250,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    page's top whatever its first word, unless that opens a list item; a paragraph
 #:    opening with a run-in heading (its first words bold or italic, closed by a stop or
 #:    colon) names it as the section of the paragraphs from there to the next heading
-#:    (docs/compile.md, "Layout 26").
+#:    (docs/compile.md, "Layout 26"); tables without a caption; a title page holding no
+#:    prose is front matter; a fifth of indented blocks tells a document indents.
 LAYOUT_VERSION = 26
 
 # Spacing accent → combining mark.
