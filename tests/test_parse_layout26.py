@@ -294,3 +294,19 @@ def test_a_two_column_abstract_goes_on_past_the_first_pages_footnote_block() -> 
     abstract = holding(chunks, "Natural language processing models have emerged")
     assert "for pieces of text. We explore the choice of three embeddings" in abstract.text
     assert pages_of(abstract) == [1, 1]
+
+
+def test_a_headings_second_line_in_its_size_goes_on_with_it() -> None:
+    chunks = chunks_of("rspb_montane_bird_coexistence.pdf")
+    head = holding(chunks, "(d) Bird community: variables used to measure the")
+    assert chunk_type(head) == "heading"
+    assert head.text == "(d) Bird community: variables used to measure the biotic Eltonian niche"
+    assert holding(chunks, "The community of birds in the Virunga volcanoes").provenance.section \
+        == "2. Methods › (d) Bird community: variables used to measure the biotic Eltonian niche"
+
+
+def test_a_heading_numbered_with_a_bracket_in_a_face_of_its_own() -> None:
+    chunks = chunks_of("ieee_access_polyp_segmentation_article.pdf")
+    assert chunk_type(holding(chunks, "1) DATA AUGMENTATION")) == "heading"
+    assert holding(chunks, "Data augmentation is a common technique").provenance.section.endswith(
+        "1) DATA AUGMENTATION")

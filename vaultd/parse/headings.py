@@ -64,6 +64,24 @@ def font_lead(prev: Line, cur: Line) -> bool:
             and bool(text) and text[-1].isalnum() and cur.text[:1].isupper())
 
 
+def heading_goes_on(head: Para, lines: list[Line], text: str, body: float) -> bool:
+    """Whether a line in lowercase right under a one-line heading set well over the body
+    (``HEADING_OVER`` points), in the heading's size, is the heading's second line (the
+    Royal Society's ``(d) Bird community: variables used to measure the`` | ``biotic
+    Eltonian niche``): a block of its own, it had made the heading a sentence's start."""
+    if head.type != "heading" or len(head.lines) != 1 or len(lines) != 1 or not text[:1].islower():
+        return False
+    last, line = head.lines[0], lines[0]
+    return (last.page == line.page and abs(line.size - last.size) <= 0.5 and last.size >= body + HEADING_OVER
+            and 0 <= line.bbox[1] - last.bbox[3] <= 0.5 * max(last.size, 1.0)
+            and -last.size <= line.bbox[0] - last.bbox[0] <= 3 * last.size  # (hanging under its number)
+            and not head.text.rstrip().endswith((".", "!", "?")))
+
+
+#: How far over the body's size (points) a heading is set whose second line is told by its size.
+HEADING_OVER = 1.5
+
+
 def is_title(kind: ChunkType, lines: list[Line], text: str, body: float) -> bool:
     """A first-page block of up to four lines set well above the body size: the title
     (or a heading already, then it may continue one set in two blocks)."""
@@ -228,6 +246,10 @@ def _style(line: Line) -> tuple[str, float]:
     return line.font, round(line.size * 2) / 2
 
 
+#: A heading numbered ``1)`` before a capital (IEEE's third level).
+_PAREN_HEAD_RE = re.compile(r"\d{1,2}\)\s+[A-Z]")
+
+
 def _font_head_shape(para: Para, rare: set[tuple[str, float]], body: float) -> bool:
     """A one-line paragraph shaped like a heading, in a ``rare`` style that is no typewriter
     face's (code such as ``R> hod2 <- join(…)`` is no heading)."""
@@ -236,7 +258,8 @@ def _font_head_shape(para: Para, rare: set[tuple[str, float]], body: float) -> b
     line, text = para.lines[0], para.text.strip()
     return (bool(line.font) and _style(line) in rare
             and not is_mono_font(line.font) and not is_theorem_label(text)
-            and (text[:1].isupper() or heading_number(text) is not None)  # "3.2. Competition …"
+            and (text[:1].isupper() or heading_number(text) is not None  # "3.2. Competition …"
+                 or bool(_PAREN_HEAD_RE.match(text)))  # IEEE's "1) DATA AUGMENTATION"
             and len(text) <= FONT_HEADING_CHARS and len(text.split()) <= FONT_HEADING_WORDS
             and not text.endswith((".", ",", ";", ":")) and line.size >= body - 1.5)
 

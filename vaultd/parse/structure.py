@@ -63,6 +63,7 @@ from vaultd.parse.headings import (
     continue_title,
     font_headings,
     font_lead,
+    heading_goes_on,
     is_title,
     list_heads,
     plain_lead,
@@ -286,6 +287,9 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     if plain:
                         drop_scan_labels(paras, para_lines[0], body)
                 target = _merge_target(paras)
+                if target is not None and heading_goes_on(target, para_lines, text, body):
+                    append_piece(target, para_lines, text)  # "(d) Bird community: … the" | "biotic …"
+                    continue
                 if target is not None and sentence_start(target, cur):
                     target.type = "paragraph"  # "C1 We present an approach for linking" | "software …"
                     append_piece(target, para_lines, text)  # its sentence, right under it
