@@ -103,8 +103,8 @@ FLOORS: dict[str, dict[str, float]] = {
     # Communications, BMC, Wiley, Royal Society B, ACM under CC BY, Think Python's first
     # chapter, a NASA TM, Science Advances, a Springer LNCS chapter, Physical Review X).
     # Before any change: present 106/116, order 65/65, box pieces 98/116, sections 49/65, 15
-    # furniture strings; at layout 26: 114/116, 65/65, 112/116, 60/65 and 4
-    "batch11": {"present": 0.98, "order": 1.0, "pieces": 0.96, "sections": 0.92, "verbatim": 0.0,
+    # furniture strings; at layout 26: 114/116, 65/65, 112/116, 61/65 and 4
+    "batch11": {"present": 0.98, "order": 1.0, "pieces": 0.96, "sections": 0.93, "verbatim": 0.0,
                 "absent": 4},
 }
 #: eval/quotes' batch 4 and 5 papers (file-name prefixes): an AIAA paper, an APA manuscript,

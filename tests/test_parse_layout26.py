@@ -310,3 +310,12 @@ def test_a_heading_numbered_with_a_bracket_in_a_face_of_its_own() -> None:
     assert chunk_type(holding(chunks, "1) DATA AUGMENTATION")) == "heading"
     assert holding(chunks, "Data augmentation is a common technique").provenance.section.endswith(
         "1) DATA AUGMENTATION")
+
+
+def test_a_heading_told_by_its_face_may_wrap_over_two_lines() -> None:
+    chunks = chunks_of("wiley_ecolevol_bird_pairwise_associations.pdf")
+    head = holding(chunks, "Measurement and visualization of species")
+    assert chunk_type(head) == "heading"
+    assert head.text == "Measurement and visualization of species pairwise associations"
+    assert holding(chunks, "Our approach for examining species pairwise association").provenance.section \
+        == "Introduction › Measurement and visualization of species pairwise associations"

@@ -173,7 +173,8 @@ def font_headings(paras: list[Para], body: float) -> None:
     ``Purification of the ECFP derivatives`` in its bold face one point over the body), in
     place.
 
-    A style is a font at a size (to the half point). A one-line paragraph is such a heading
+    A style is a font at a size (to the half point). A one-line paragraph (or two lines in
+    one style) is such a heading
     when its style is rare in the document (under ``FONT_HEADING_SHARE`` of its characters,
     so not the body's or a common one: a face the captions also use can still head
     sections at its own size), it is short, starts with a capital and ends without
@@ -197,7 +198,7 @@ def font_headings(paras: list[Para], body: float) -> None:
     for para, after in itertools.pairwise(paras):
         if not _font_head_shape(para, rare, body):
             continue
-        line, below = para.lines[0], after.lines[0]
+        line, below = para.lines[-1], after.lines[0]
         if after.type != "paragraph" or not (below.font in body_fonts or (
                 _style(below) in rare and _style(below) != _style(line))):
             continue
@@ -251,10 +252,11 @@ _PAREN_HEAD_RE = re.compile(r"\d{1,2}\)\s+[A-Z]")
 
 
 def _font_head_shape(para: Para, rare: set[tuple[str, float]], body: float) -> bool:
-    """A one-line paragraph shaped like a heading, in a ``rare`` style that is no typewriter
-    face's (code such as ``R> hod2 <- join(…)`` is no heading)."""
-    if para.type != "paragraph" or len(para.lines) != 1:
-        return False
+    """A paragraph of one line (or two in one style) shaped like a heading, in a ``rare``
+    style that is no typewriter face's (code such as ``R> hod2 <- join(…)`` is no heading)."""
+    if para.type != "paragraph" or not 1 <= len(para.lines) <= 2 \
+            or any(_style(ln) != _style(para.lines[0]) for ln in para.lines):
+        return False  # one line, or two in one style (Wiley's heads wrap)
     line, text = para.lines[0], para.text.strip()
     return (bool(line.font) and _style(line) in rare
             and not is_mono_font(line.font) and not is_theorem_label(text)
