@@ -4,6 +4,7 @@ tests of the pure rules."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding, pages_of
@@ -296,13 +297,22 @@ def test_a_two_column_abstract_goes_on_past_the_first_pages_footnote_block() -> 
     assert pages_of(abstract) == [1, 1]
 
 
-def test_a_headings_second_line_in_its_size_goes_on_with_it() -> None:
-    chunks = chunks_of("rspb_montane_bird_coexistence.pdf")
-    head = holding(chunks, "(d) Bird community: variables used to measure the")
-    assert chunk_type(head) == "heading"
-    assert head.text == "(d) Bird community: variables used to measure the biotic Eltonian niche"
-    assert holding(chunks, "The community of birds in the Virunga volcanoes").provenance.section \
-        == "2. Methods › (d) Bird community: variables used to measure the biotic Eltonian niche"
+@pytest.mark.parametrize(("pdf", "start", "heading", "under", "section"), [
+    # a heading's second line in its size, set in under its number, goes on with it
+    ("rspb_montane_bird_coexistence.pdf", "(d) Bird community: variables used to measure the",
+     "(d) Bird community: variables used to measure the biotic Eltonian niche",
+     "The community of birds in the Virunga volcanoes", "2. Methods"),
+    # a heading told by its face alone may wrap over two lines in one style (Wiley)
+    ("wiley_ecolevol_bird_pairwise_associations.pdf", "Measurement and visualization of species",
+     "Measurement and visualization of species pairwise associations",
+     "Our approach for examining species pairwise association", "Introduction"),
+])
+def test_a_heading_over_two_lines_is_one_heading(pdf: str, start: str, heading: str, under: str,
+                                                 section: str) -> None:
+    chunks = chunks_of(pdf)
+    head = holding(chunks, start)
+    assert chunk_type(head) == "heading" and head.text == heading
+    assert holding(chunks, under).provenance.section == f"{section} › {heading}"
 
 
 def test_a_heading_numbered_with_a_bracket_in_a_face_of_its_own() -> None:
@@ -310,12 +320,3 @@ def test_a_heading_numbered_with_a_bracket_in_a_face_of_its_own() -> None:
     assert chunk_type(holding(chunks, "1) DATA AUGMENTATION")) == "heading"
     assert holding(chunks, "Data augmentation is a common technique").provenance.section.endswith(
         "1) DATA AUGMENTATION")
-
-
-def test_a_heading_told_by_its_face_may_wrap_over_two_lines() -> None:
-    chunks = chunks_of("wiley_ecolevol_bird_pairwise_associations.pdf")
-    head = holding(chunks, "Measurement and visualization of species")
-    assert chunk_type(head) == "heading"
-    assert head.text == "Measurement and visualization of species pairwise associations"
-    assert holding(chunks, "Our approach for examining species pairwise association").provenance.section \
-        == "Introduction › Measurement and visualization of species pairwise associations"
