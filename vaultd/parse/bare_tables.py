@@ -30,15 +30,16 @@ import re
 from vaultd.parse.base import Box
 from vaultd.parse.classify import CAPTION_RE, opens_item
 from vaultd.parse.open_tables import (
-    ACROSS,
     MAX_GAP,
     SAME_EXTENT,
     Rule,
+    between,
     centre_in,
     claims,
     is_prose_line,
     line_rows,
     overlap,
+    runs_across,
 )
 from vaultd.parse.paras import Line
 
@@ -122,10 +123,5 @@ _LINE_NUMBER_RE = re.compile(r"\s*(\d{1,4})\s")
 def _text_between(lines: list[Line], top: float, bottom: float, rule: Rule) -> bool:
     """Whether running text, a caption, or a line set across the rules' width stands between
     two rules, over some of the rule's width."""
-    for ln in lines:
-        if not top < (ln.bbox[1] + ln.bbox[3]) / 2 < bottom or min(ln.bbox[2], rule[2]) <= max(ln.bbox[0], rule[1]):
-            continue
-        if is_prose_line(ln) or CAPTION_RE.match(ln.text) \
-                or (ln.bbox[0] < rule[1] - ACROSS and ln.bbox[2] > rule[2] + ACROSS):
-            return True
-    return False
+    return any(is_prose_line(ln) or CAPTION_RE.match(ln.text) for ln in between(lines, top, bottom, rule)) \
+        or runs_across(lines, top, bottom, rule)

@@ -40,9 +40,10 @@ def caption_goes_on(paras: list[Para], lines: list[Line], text: str, body: float
     last, line = caption.lines[-1], lines[0]
     tail = caption.text.rstrip()
     if line.page == last.page + 1 and abs(line.size - last.size) <= 0.25 and line.size < body - 0.25 \
-            and not tail.endswith(SENT_END) and (text[:1].islower() or text[:1].isdigit()) \
-            and not any(p.lines[0].page == line.page for p in paras if p is not caption):
-        return True  # the caption's sentence going on atop the next page, first there (eLife)
+            and not tail.endswith(SENT_END) and (text[:1].islower() or text[:1].isdigit()):
+        # the caption's sentence going on atop the next page (eLife): the caption is the last
+        # para, so nothing of this page came before it
+        return True
     if last.page != line.page or line.bbox[0] >= last.bbox[2] or last.bbox[0] >= line.bbox[2]:
         return False
     gap = line.bbox[1] - last.bbox[3]

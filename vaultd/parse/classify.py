@@ -172,8 +172,9 @@ def _marked_capital(text: str) -> bool:
     return rest != text and rest[:1].isupper()
 
 
-#: A heading lettered or numbered in brackets (the Royal Society's ``(a) Study area``).
-_LETTERED_HEAD_RE = re.compile(r"\((?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s+[A-Z]")
+#: A heading lettered or numbered with a bracket before a capital (the Royal Society's
+#: ``(a) Study area``, IEEE's third level ``1) DATA AUGMENTATION``).
+BRACKET_HEAD_RE = re.compile(r"\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s+[A-Z]")
 
 
 def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
@@ -198,7 +199,7 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         short
         and not math
         and (text[0].isupper() or text[0].isdigit() or _marked_capital(text)
-             or (size >= body + 1.5 and bool(_LETTERED_HEAD_RE.match(text))))
+             or (size >= body + 1.5 and bool(BRACKET_HEAD_RE.match(text))))
         and not text.endswith((".", ",", ";"))
         and not _LISTING_LINE_RE.match(text)  # "21: end procedure", a numbered listing's line
         and not is_theorem_label(text)  # "Lemma 2.2. Let k ≤ d. Then": a statement, no section

@@ -23,7 +23,7 @@ def is_footnote(lines: list[Line], body: float, info: PageInfo, face: str, page:
         return True  # (9 pt notes under a 10 pt body: at the column's foot)
     if _URL_NOTE_RE.fullmatch(lines[0].text.strip()) and _at_column_foot(lines, page):
         return True  # "4 http://trec.nist.gov/data/docs_eng.html", its address in the body's size
-    if size <= body - NOTE_STEP and opens_note(lines, " ".join(ln.text for ln in lines[:1])) \
+    if size <= body - NOTE_STEP and opens_note(lines, lines[0].text) \
             and _at_column_foot(lines, page):
         return True  # a point smaller and opening with its mark (a Word report's 10 pt notes, 11 pt body)
     return size <= body - 0.4 and len(lines) <= NOTE_LINES and all(font_family(ln.font) != face for ln in lines) \

@@ -12,11 +12,11 @@ import re
 from collections import Counter
 
 from vaultd.models import ChunkType
-from vaultd.parse.classify import CAPTION_RE, heading_number, is_theorem_label
+from vaultd.parse.classify import BRACKET_HEAD_RE, CAPTION_RE, heading_number, is_theorem_label
 from vaultd.parse.fontnames import is_mono_font
 from vaultd.parse.front import opens_paper
 from vaultd.parse.layout import join_two
-from vaultd.parse.paras import REFS_RE, Line, Para, join_para
+from vaultd.parse.paras import REFS_RE, SENT_END, Line, Para, join_para
 
 #: How much larger than the body a title is set, at least.
 TITLE_RATIO = 1.35
@@ -75,7 +75,7 @@ def heading_goes_on(head: Para, lines: list[Line], text: str, body: float) -> bo
     return (last.page == line.page and abs(line.size - last.size) <= 0.5 and last.size >= body + HEADING_OVER
             and 0 <= line.bbox[1] - last.bbox[3] <= 0.5 * max(last.size, 1.0)
             and -last.size <= line.bbox[0] - last.bbox[0] <= 3 * last.size  # (hanging under its number)
-            and not head.text.rstrip().endswith((".", "!", "?")))
+            and not head.text.rstrip().endswith(SENT_END))
 
 
 #: How far over the body's size (points) a heading is set whose second line is told by its size.
@@ -247,10 +247,6 @@ def _style(line: Line) -> tuple[str, float]:
     return line.font, round(line.size * 2) / 2
 
 
-#: A heading numbered ``1)`` before a capital (IEEE's third level).
-_PAREN_HEAD_RE = re.compile(r"\d{1,2}\)\s+[A-Z]")
-
-
 def _font_head_shape(para: Para, rare: set[tuple[str, float]], body: float) -> bool:
     """A paragraph of one line (or two in one style) shaped like a heading, in a ``rare``
     style that is no typewriter face's (code such as ``R> hod2 <- join(…)`` is no heading)."""
@@ -261,7 +257,7 @@ def _font_head_shape(para: Para, rare: set[tuple[str, float]], body: float) -> b
     return (bool(line.font) and _style(line) in rare
             and not is_mono_font(line.font) and not is_theorem_label(text)
             and (text[:1].isupper() or heading_number(text) is not None  # "3.2. Competition …"
-                 or bool(_PAREN_HEAD_RE.match(text)))  # IEEE's "1) DATA AUGMENTATION"
+                 or bool(BRACKET_HEAD_RE.match(text)))  # IEEE's "1) DATA AUGMENTATION"
             and len(text) <= FONT_HEADING_CHARS and len(text.split()) <= FONT_HEADING_WORDS
             and not text.endswith((".", ",", ";", ":")) and line.size >= body - 1.5)
 
@@ -286,9 +282,9 @@ RUN_IN_WORDS = 10
 RUN_IN_REST = 3
 #: Punctuation that ends a run-in heading.
 _RUN_IN_STOPS = ".:—–"
-#: A run-in heading's number (``1)``, ``2.3``, ``(a)``), the only number it may hold.
 #: A word that is a number (``4``, ``1.1``): a label's, never a run-in heading's.
 _NUMBER_WORD_RE = re.compile(r"\d+(?:[.,]\d+)*")
+#: A run-in heading's number (``1)``, ``2.3``, ``(a)``), the only number it may hold.
 _RUN_IN_NUMBER_RE = re.compile(r"\(?(?:\d{1,2}(?:\.\d{1,2})*|[a-z])[.)]?\s+")
 
 

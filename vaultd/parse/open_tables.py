@@ -55,14 +55,14 @@ def overlap(a: Rule, b: Rule) -> float:
     return max(0.0, min(a[2], b[2]) - max(a[1], b[1])) / max(a[2] - a[1], b[2] - b[1], 1.0)
 
 
-def _between(lines: Iterable[Line], top: float, bottom: float, rule: Rule) -> list[Line]:
-    """Captions between two rules, over some of the rule's width."""
+def between(lines: Iterable[Line], top: float, bottom: float, rule: Rule) -> list[Line]:
+    """The lines between two rules, over some of the rule's width."""
     return [ln for ln in lines
             if top < (ln.bbox[1] + ln.bbox[3]) / 2 < bottom
             and min(ln.bbox[2], rule[2]) > max(ln.bbox[0], rule[1])]
 
 
-def _across(lines: Iterable[Line], top: float, bottom: float, rule: Rule) -> bool:
+def runs_across(lines: Iterable[Line], top: float, bottom: float, rule: Rule) -> bool:
     """Whether a line between two rules runs past both their ends (``ACROSS`` points):
     body text set across the table's width is no cell of it."""
     return any(top < (ln.bbox[1] + ln.bbox[3]) / 2 < bottom
@@ -73,7 +73,7 @@ def _prose_between(lines: Iterable[Line], top: float, bottom: float, rule: Rule)
     """Whether a line of running text stands between two rules, over some of the rule's
     width: six words or more, most of them in lowercase letters (a row's label, ``Tiempo
     de residencia (años):``, or a row of values is none)."""
-    return any(is_prose_line(ln) for ln in _between(lines, top, bottom, rule))
+    return any(is_prose_line(ln) for ln in between(lines, top, bottom, rule))
 
 
 def is_prose_line(ln: Line) -> bool:
@@ -151,7 +151,7 @@ def _stack(seed: Rule, rules: list[Rule], stops: list[Line], downward: bool,
             break
         if overlap(rule, seed) < SAME_EXTENT:
             continue
-        if _between(stops, top, bottom, seed) or _across(lines, top, bottom, seed):
+        if between(stops, top, bottom, seed) or runs_across(lines, top, bottom, seed):
             break
         stack.append(rule)
     if len(stack) < 2:
@@ -175,10 +175,10 @@ def _rows_end(lines: list[Line], top: float, bottom: float, seed: Rule, downward
     running text or a note's mark stands further on and everything from there to the rule
     is set smaller than the rows (the table's notes): ``MIN_NOTED_ROWS`` rows or more, none
     running across the rules' width, the first of them right at the last rule."""
-    between = sorted(_between(lines, top, bottom, seed), key=lambda ln: ln.bbox[1] if downward else -ln.bbox[3])
+    inner = sorted(between(lines, top, bottom, seed), key=lambda ln: ln.bbox[1] if downward else -ln.bbox[3])
     rows: list[Line] = []
     edge = top if downward else bottom
-    for ln in between:
+    for ln in inner:
         if is_prose_line(ln) or (rows and ln.text.lstrip()[:1] in NOTE_MARKS):
             break  # the notes (``∗Rsymm = …``, ``†Rcryst …``)
         gap = ln.bbox[1] - edge if downward else edge - ln.bbox[3]
@@ -186,7 +186,7 @@ def _rows_end(lines: list[Line], top: float, bottom: float, seed: Rule, downward
             return None  # rows far from the rule, or body text: not the table's rows
         rows.append(ln)
         edge = ln.bbox[3] if downward else ln.bbox[1]
-    notes = between[len(rows):]
+    notes = inner[len(rows):]
     if len(line_rows(rows)) < MIN_NOTED_ROWS or not notes:
         return None
     row_size = sorted(ln.size for ln in rows)[len(rows) // 2]

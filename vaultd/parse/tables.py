@@ -83,9 +83,8 @@ def cell_text(cell: str | None) -> str:
 def _distance(a: Box, b: Box) -> float:
     """Vertical gap between two boxes (0 when they overlap), plus a penalty when they do
     not overlap horizontally (a table in the other column)."""
-    gap = max(0.0, max(a[1], b[1]) - min(a[3], b[3]))
     apart = min(a[2], b[2]) <= max(a[0], b[0])
-    return gap + (1e4 if apart else 0.0)
+    return v_gap(a, b) + (1e4 if apart else 0.0)
 
 
 def near(a: Box, b: Box, tol: float) -> bool:
@@ -95,8 +94,7 @@ def near(a: Box, b: Box, tol: float) -> bool:
 def _beside(rule: Box, caption: Box) -> bool:
     """A rule shares horizontal extent with the caption line and is within ``SEED_GAP``."""
     across = min(rule[2], caption[2]) >= max(rule[0], caption[0])
-    gap = max(0.0, rule[1] - caption[3], caption[1] - rule[3])
-    return across and gap <= SEED_GAP
+    return across and v_gap(rule, caption) <= SEED_GAP
 
 
 def rule_region(page: Any, captions: list[Line],

@@ -189,9 +189,9 @@ def title_page_front(paras: list[Para], infos: list[PageInfo]) -> list[Para]:
     for info in infos[:TITLE_PAGES]:
         page = [p for p in paras if all(ln.page == info.number for ln in p.lines)]
         lines = [ln for p in page for ln in p.lines]
-        if len(lines) < TITLE_PAGE_LINES or not (_centred(lines, info.width) or _flush_right(lines, info.width)
-                                                  or (info.height > info.width and len(infos) > TITLE_PAGES
-                                                      and _no_prose(page))):
+        if len(lines) < TITLE_PAGE_LINES or not (
+                _centred(lines, info.width) or _flush_right(lines, info.width)
+                or (info.height > info.width and len(infos) > TITLE_PAGES and _no_prose(page))):
             continue
         if not any(p.type == "heading" for p in page):
             size = max(ln.size for ln in lines)
@@ -223,8 +223,8 @@ def _no_prose(page: list[Para]) -> bool:
     sparse too, and so is a one-page abstract's scan)."""
     words = [w for p in page for w in p.text.split()]
     return any(p.type == "heading" for p in page) and len(words) <= TITLE_PAGE_WORDS and not any(
-        (p.type in ("paragraph", "list") and len(p.text.split()) >= PROSE_PARA_WORDS and is_prose(p.text))
-        or p.type == "list" or opens_item(p.text) or opens_abstract(p.text) for p in page)
+        p.type == "list" or opens_item(p.text) or opens_abstract(p.text)
+        or (p.type == "paragraph" and len(p.text.split()) >= PROSE_PARA_WORDS and is_prose(p.text)) for p in page)
 
 
 #: Most words of a title page.
@@ -233,10 +233,15 @@ TITLE_PAGE_WORDS = 160
 PROSE_PARA_WORDS = 25
 
 
+def _short(lines: list[Line], width: float) -> bool:
+    """Every line ``TITLE_PAGE_WIDTH`` of the page wide at most."""
+    return all(ln.bbox[2] - ln.bbox[0] <= TITLE_PAGE_WIDTH * width for ln in lines)
+
+
 def _flush_right(lines: list[Line], width: float) -> bool:
     """Every line short (``TITLE_PAGE_WIDTH`` wide at most) and ending on one right edge
     (within ``CENTRE_SLACK``) in the page's right half, their left edges ragged."""
-    if any(ln.bbox[2] - ln.bbox[0] > TITLE_PAGE_WIDTH * width for ln in lines):
+    if not _short(lines, width):
         return False
     rights = [ln.bbox[2] for ln in lines]
     lefts = [ln.bbox[0] for ln in lines]
@@ -248,7 +253,7 @@ def _centred(lines: list[Line], width: float) -> bool:
     """Every line short and centred on one axis near the page's centre (``TITLE_PAGE_WIDTH``
     wide at most, within ``CENTRE_SLACK`` of one another and ``CENTRE_OFF_SHARE`` of the
     page's centre)."""
-    if any(ln.bbox[2] - ln.bbox[0] > TITLE_PAGE_WIDTH * width for ln in lines):
+    if not _short(lines, width):
         return False
     centres = sorted((ln.bbox[0] + ln.bbox[2]) / 2 for ln in lines)
     axis = centres[len(centres) // 2]
