@@ -30,7 +30,8 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
         return False
     if prev.text.rstrip().endswith(SENT_END) and not abbreviation_goes_on(prev.text, cur.text):
         return prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged, indenting)
-    if prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged, indenting, open_sentence=True) \
+    if prev.type == "paragraph" and not _closed(prev.text) \
+            and _unindented_column_top(prev, cur, ragged, indenting, open_sentence=True) \
             and not opens_item(cur.text):
         # a sentence left open on a full last line, going on flush at the next column's or
         # page's top, whatever its first word (CEUR's ``… recognition and other`` | a
@@ -128,7 +129,8 @@ def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indentin
     if len(piece) < 2 or abs(head.size - last.size) > SIZE_STEP:
         return False
     em = max(last.size, 1.0)
-    full = last.bbox[2] >= max(ln.bbox[2] for ln in piece) - 0.1 * em
+    right = max(ln.bbox[2] for ln in piece)
+    full = last.bbox[2] >= right - 0.1 * em or (open_sentence and _ragged_full(piece, cur, right))
     left = min(ln.bbox[0] for ln in prev.lines[1:] if ln.page == prev.lines[0].page) \
         if len(prev.lines) > 1 and prev.lines[1].page == prev.lines[0].page else None
     indents = indenting or (left is not None and prev.lines[0].bbox[0] >= left + INDENT_EMS * em)
@@ -137,6 +139,43 @@ def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indentin
     else:  # a line set as a block of its own (elsarticle): flush with the column before's lines
         flush = left is not None and abs(head.bbox[0] - min(ln.bbox[0] for ln in piece)) <= 0.2 * em
     return (full or ragged) and (indents or ragged or open_sentence) and flush
+
+
+def _ragged_full(piece: list[Line], cur: Para, right: float) -> bool:
+    """Whether a prose paragraph's last line ``piece[-1]``, set ragged right, is full: the
+    next piece's first word would not have fitted on it (a Word report's ``… considered 16
+    amendments to`` | ``S.Con.Res. 33, one of which …``). Only for a line ending on a word
+    or a comma, starting at its paragraph's left edge, in a piece as wide as the next
+    one's lines (not a gloss's or a listing's), going on into no list item nor run-in head;
+    a note's mark after a stop or a colon ends it (``… no longer appears:7``)."""
+    last, head = piece[-1], cur.lines[0]
+    tail = last.text.rstrip()
+    if not (tail[-1:].isalnum() or tail.endswith(",")) or _NOTE_END_RE.search(tail) or _COLON_NOTE_RE.search(tail) \
+            or head.lead or _ITEM_RE.match(cur.text):
+        return False
+    left = min(ln.bbox[0] for ln in piece)
+    wide = right - left
+    if last.bbox[0] > left + 0.5 * max(last.size, 1.0) or wide < (1 - MEASURE_SHARE) * max(
+            ln.bbox[2] - ln.bbox[0] for ln in cur.lines[:3]):
+        return False
+    return last.bbox[2] + _first_word_width(head) > right
+
+
+#: Widths within this share of each other are one measure.
+MEASURE_SHARE = 0.08
+#: A colon with a note's mark after it (``… no longer appears:7``).
+_COLON_NOTE_RE = re.compile(r"[^\W\d_]:\d{1,2}$")
+
+
+def _first_word_width(line: Line) -> float:
+    """About how wide ``line``'s first word and the space before it are set: a line
+    ragged right is full when that word would not have fitted on it (a Word report's
+    ``… considered 16 amendments to`` | ``S.Con.Res. 33, one of which …``)."""
+    text = line.text.strip()
+    if not text:
+        return 0.0
+    word = text.split(None, 1)[0]
+    return (line.bbox[2] - line.bbox[0]) * (len(word) + 1) / len(text)
 
 
 def _is_address(text: str) -> bool:
@@ -421,6 +460,16 @@ DOUBLE_SPACED_EMS = 0.8
 
 #: A sentence's end with a note's mark after it (``evolvability.3``, ``interviews.33``).
 _NOTE_END_RE = re.compile(r"[.!?][)\]”\"’]?(?:\d{1,3}|[*†‡§¶])$")
+#: A sentence's end with its source cited after the stop (``… minimax search. [Knuth and
+#: Moore 1975]``).
+_CITED_END_RE = re.compile(r"[.!?][)”\"’]?\s*(?:\[[^\[\]]{1,80}\]|\([^()]{1,80}\))$")
+
+
+def _closed(text: str) -> bool:
+    """Whether ``text`` ends a sentence: with a stop, or a stop and a note's mark or a
+    citation after it."""
+    tail = text.rstrip()
+    return tail.endswith(SENT_END) or bool(_NOTE_END_RE.search(tail) or _CITED_END_RE.search(tail))
 #: Largest gap between a paragraph's lines, in its font size (a paragraph break is wider).
 NEXT_LINE_GAP = 0.45
 #: Narrowest full line, in its font size (a column is 24 ems or more; a heading is less).

@@ -17,8 +17,12 @@ def is_footnote(lines: list[Line], body: float, info: PageInfo, face: str, page:
     Reports' ``Department of …`` in 8.5 pt Corbel under a 9 pt Minion body) a few lines a
     little smaller in another face at the foot of its column."""
     size = max(ln.size for ln in lines)
-    if lines[0].bbox[1] <= info.height * 0.6:
+    if lines[0].bbox[1] <= info.height * NOTES_TOP:
         return False
+    if lines[0].bbox[1] <= info.height * 0.6:
+        # notes filling half a page (a congressional report's): smaller, opening with
+        # their number, called in the text above, nothing but small print under them
+        return size < body * 0.9 and _called_above(lines, page, body) and _at_column_foot(lines, page)
     if size < body * 0.9 or (small_print(size, body) and _at_column_foot(lines, page)):
         return True  # (9 pt notes under a 10 pt body: at the column's foot)
     if _URL_NOTE_RE.fullmatch(lines[0].text.strip()) and _at_column_foot(lines, page):
@@ -30,6 +34,9 @@ def is_footnote(lines: list[Line], body: float, info: PageInfo, face: str, page:
         and _at_column_foot(lines, page)
 
 
+#: Highest a footnote starts, as a share of the page's height from its top (notes start
+#: under 0.6 of it, or under this when they fill more than the page's lower part).
+NOTES_TOP = 0.35
 #: How much smaller (points) than the body a note opening with its mark is set, at least.
 NOTE_STEP = 0.9
 #: A note in another face is this many lines at most: more is a passage set in another
@@ -43,6 +50,22 @@ NOTE_LINES = 8
 #: quotation); not ``0.0 0.2 0.4``, a plot's ticks, nor ``[1] TRUE``, a program's output.
 _NOTE_MARK_RE = re.compile(
     r"(?:\d{1,3}[.)]?|[*∗†‡§¶⋆‖]{1,3}|[a-z]\)|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})\s*[“‘«\"'(]?(?:https?://|[^\W\d_])")
+
+
+#: A note's number and its first word, without a stop after the number (``7 The Senate``,
+#: ``12This``): not a reference list's ``33. Kaufmann``.
+_NOTE_NUMBER_RE = re.compile(r"(\d{1,3})\s*[“‘\"(]?[^\W\d_]")
+
+
+def _called_above(lines: list[Line], page: list[Line], body: float) -> bool:
+    """Whether ``lines`` open with a note's number that a line of body text above them on
+    their page calls, set against the word or stop it follows (``… agreed to.7``)."""
+    m = _NOTE_NUMBER_RE.match(lines[0].text.lstrip())
+    if m is None:
+        return False
+    call = re.compile(rf"[^\s\d]{m.group(1)}(?!\d)")
+    top = lines[0].bbox[1]
+    return any(ln.bbox[3] <= top and abs(ln.size - body) < 0.5 and call.search(ln.text) for ln in page)
 
 
 def opens_note(lines: list[Line], text: str) -> bool:

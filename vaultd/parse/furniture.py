@@ -12,6 +12,7 @@ from collections import Counter
 
 from vaultd.parse.classify import CAPTION_RE
 from vaultd.parse.folio_text import parse_folio
+from vaultd.parse.fontnames import font_family
 from vaultd.parse.paras import Line, body_size
 
 #: Top and bottom bands (fraction of page height) where running headers/footers live.
@@ -20,7 +21,9 @@ MARGIN_FRACTION = 0.085
 WIDE_MARGIN_FRACTION = 0.12
 #: ... and how far a line set ``SMALL_PT`` smaller than the body may stand (the Annals of
 #: Mathematics sets its 8 pt running heads 12.6 % down the page, over a 10.9 pt body; a
-#: body-size line that deep may be a repeated table header or sample text).
+#: body-size line that deep may be a repeated table header or sample text), or a line in
+#: the body's size that is its page's outermost (LaTeX's book class on letter paper, as
+#: bookdown sets it, has its running heads 13 % down).
 DEEP_MARGIN_FRACTION = 0.14
 SMALL_PT = 1.0
 #: A bare page number: ``12``, ``xii``, ``Page 3 of 9``, ``3/9``, and between dashes
@@ -31,9 +34,12 @@ _PAGE_NUMBER_RE = re.compile(
 #: Elsevier Page 1 of 3``): furniture on a page of its own too, where nothing repeats.
 _PAGE_OF_RE = re.compile(r"\bpage\s+\d{1,4}\s+of\s+\d{1,4}$", re.I)
 #: A float's note that it goes on overleaf (eLife's ``Figure 1 continued on next page``,
-#: Cell Press's ``(legend continued on next page)``), wherever on the page it stands.
+#: Cell Press's ``(legend continued on next page)``), wherever on the page it stands; and
+#: Word's notice under a footnote that goes on overleaf, a line of its own
+#: (``(continued...)``).
 _CONTINUED_RE = re.compile(
-    r"^\(?(?:(?:figure|fig\.|table)\s+\d+\s+)?(?:legend\s+)?continued\s+on\s+(?:the\s+)?next\s+page\)?$",
+    r"^\(?(?:(?:figure|fig\.|table)\s+\d+\s+)?(?:legend\s+)?continued\s+on\s+(?:the\s+)?next\s+page\)?$"
+    r"|^\(continued\s*(?:\.{2,3}|…)?\)$",
     re.I)
 
 
@@ -72,7 +78,8 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
         marks = []
         for ln in lines:
             band = _in_band(ln, h)
-            wide = _in_wide_band(ln, h, DEEP_MARGIN_FRACTION if ln.size <= small else WIDE_MARGIN_FRACTION)
+            wide = _in_wide_band(ln, h, DEEP_MARGIN_FRACTION if ln.size <= small else WIDE_MARGIN_FRACTION) \
+                or (_in_wide_band(ln, h, DEEP_MARGIN_FRACTION) and _outermost(ln, lines, h, SAME_TOP))
             marks.append((band, wide, _norm_furniture(ln.text) if band or wide else ""))
         where.append(marks)
         seen.update({key for band, _, key in marks if band})
@@ -270,11 +277,12 @@ def _in_wide_band(ln: Line, h: float, fraction: float = WIDE_MARGIN_FRACTION) ->
     return centre < h * fraction or centre > h * (1 - fraction)
 
 
-def _outermost(ln: Line, lines: list[Line], h: float) -> bool:
-    """Whether no line of the page stands further toward the edge ``ln`` is near."""
+def _outermost(ln: Line, lines: list[Line], h: float, slack: float = 0.0) -> bool:
+    """Whether no line of the page stands further toward the edge ``ln`` is near (by more
+    than ``slack`` points: the lines of one running head, its title and its folio)."""
     if (ln.bbox[1] + ln.bbox[3]) / 2 > h / 2:
-        return all(other.bbox[3] <= ln.bbox[3] for other in lines)
-    return all(other.bbox[1] >= ln.bbox[1] for other in lines)
+        return all(other.bbox[3] <= ln.bbox[3] + slack for other in lines)
+    return all(other.bbox[1] >= ln.bbox[1] - slack for other in lines)
 
 
 def _placed_again(placed: dict[str, list[tuple[int, float]]], ln: Line, key: str, page: int,
@@ -328,16 +336,42 @@ def drop_margin_line_numbers(lines: list[Line]) -> list[Line]:
         return lines
     size = sorted(ln.size for ln in level)[len(level) // 2]
     small = [ln for ln in numbers if ln.size <= SMALL_NUMBER * size]
-    drop = _numbered_sides(small, level) or _numbered_column(small, level)
+    drop = _numbered_sides(small, level) or _numbered_column(small, level) or _ruler(small, level)
     return [ln for ln in lines if id(ln) not in drop] if drop else lines
 
 
+def _ruler(numbers: list[Line], others: list[Line]) -> set[int]:
+    """The numbers (ids) of a review copy's ruler drawn over the text: a column of
+    ``LINE_NUMBERS_MIN`` or more, one edge aligned, counting up by one from the top down,
+    in a font family none of the text set level with them uses (an ACL review copy built
+    for another paper size stands its rulers inside both columns)."""
+    drop: set[int] = set()
+    faces = {font_family(o.font) for o in others}
+    for edge in (0, 2):
+        columns: dict[int, list[Line]] = {}
+        for ln in numbers:
+            columns.setdefault(round(ln.bbox[edge] / COLUMN_STEP), []).append(ln)
+        for col in columns.values():
+            if len(col) < LINE_NUMBERS_MIN or any(font_family(ln.font) in faces for ln in col):
+                continue
+            col.sort(key=lambda ln: ln.bbox[1])
+            values = [int(ln.text.strip()) for ln in col]
+            if all(b == a + 1 for a, b in itertools.pairwise(values)):
+                drop.update(id(ln) for ln in col)
+    return drop
+
+
 def _numbered_column(numbers: list[Line], others: list[Line]) -> set[int]:
-    """The numbers (ids) of a column no line of text runs across, ``LINE_NUMBERS_MIN`` or
-    more counting up from the top down, set right-aligned (a left margin's) or left-aligned
+    """The numbers (ids) of a column no line of text runs across level with a number,
+    ``LINE_NUMBERS_MIN`` or more counting up from the top down, set right-aligned (a left margin's) or left-aligned
     (a right margin's): between a sidebar and the text (bioRxiv's eLife-style manuscript
     numbers its lines between p. 1's sidebar and the body)."""
     drop: set[int] = set()
+    # (a line counts against a column only running across it level with one of its
+    # numbers, not ending in it (JOSS's sidebar), and not a watermark set across the page,
+    # taller than several lines (JOSS's ``DRAFT``))
+    heights = sorted(o.bbox[3] - o.bbox[1] for o in others)
+    tall = WATERMARK_LINES * heights[len(heights) // 2] if heights else 0.0
     for edge in (2, 0):
         columns: dict[int, list[Line]] = {}
         for ln in numbers:
@@ -353,12 +387,16 @@ def _numbered_column(numbers: list[Line], others: list[Line]) -> set[int]:
             if 2 * sum(o.mono for o in beside) >= len(beside):
                 continue  # a listing's numbered lines keep their numbers (``drop_line_numbers``)
             if all(b > a for a, b in itertools.pairwise(values)) and not any(
-                    o.bbox[0] < x1 and o.bbox[2] > x0 and top <= (o.bbox[1] + o.bbox[3]) / 2 <= bottom
+                    o.bbox[0] < x0 and o.bbox[2] > x1 and top <= (o.bbox[1] + o.bbox[3]) / 2 <= bottom
+                    and o.bbox[3] - o.bbox[1] <= tall and any(
+                        o.bbox[1] < ln.bbox[3] and ln.bbox[1] < o.bbox[3] for ln in col)
                     for o in others):
                 drop.update(id(ln) for ln in col)
     return drop
 
 
+#: A line this many times as tall as most is a watermark, no text's.
+WATERMARK_LINES = 4
 #: Width (points) of the steps a column of line numbers' aligned edge is rounded to.
 COLUMN_STEP = 3.0
 #: How far apart (points) a line number's baseline and its line's may stand.

@@ -252,7 +252,15 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    colon) names it as the section of the paragraphs from there to the next heading
 #:    (docs/compile.md, "Layout 26"); tables without a caption; a title page holding no
 #:    prose is front matter; a fifth of indented blocks tells a document indents.
-LAYOUT_VERSION = 26
+#: 27: footnotes outweighing the text they annotate leave the body's size to the text
+#:    above them; notes filling half a page, called in the text above; Word's
+#:    ``(continued...)`` notice dropped and a ragged note broken at a page's foot going
+#:    on; a ragged-right line is full when the next piece's first word would not have
+#:    fitted on it; a list in the flow stops a paragraph's resumption; a review copy's
+#:    ruler drawn over the text dropped; a margin's line numbers beside a sidebar and
+#:    under a watermark dropped; running heads a little deeper when they are the page's
+#:    outermost line; the AAS journals' ``.I`` fonts italic (docs/compile.md, "Layout 27").
+LAYOUT_VERSION = 27
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

@@ -107,5 +107,44 @@ def body_size(pages: list[list[Line]]) -> float:
         for ln in lines:
             key = round(ln.size * 2) / 2
             sizes[key] = sizes.get(key, 0) + len(ln.text)
+    if not sizes:
+        return 10.0
     # the first of the most common, as Counter.most_common(1) picks it
-    return float(max(sizes.items(), key=itemgetter(1))[0]) if sizes else 10.0
+    most = max(sizes.items(), key=itemgetter(1))[0]
+    larger = [(count, size) for size, count in sizes.items() if size > most]
+    if larger:
+        count, size = max(larger)
+        if count >= NOTES_SHARE * sizes[most] and _under_text(pages, most, size):
+            return float(size)
+    return float(most)
+
+
+#: Footnotes may outweigh the text they annotate (a congressional report's notes, a law
+#: review's): a larger size with this share of the most common size's characters is the
+#: body's when the smaller print sits under it (``_under_text``).
+NOTES_SHARE = 0.25
+#: ... on this many pages at least, and this share of the smaller print's characters.
+NOTES_PAGES = 3
+NOTES_UNDER = 0.8
+
+
+def _under_text(pages: list[list[Line]], small: float, body: float) -> bool:
+    """Whether the characters set in ``small`` stand, mostly and on several pages, under
+    the lines set in ``body`` on their page and in their column: footnotes, not a body
+    with larger headings and abstract over it."""
+    under = total = 0
+    on_pages = 0
+    for lines in pages:
+        big = [ln.bbox for ln in lines if round(ln.size * 2) / 2 == body]
+        found = False
+        for ln in lines:
+            if round(ln.size * 2) / 2 != small:
+                continue
+            total += len(ln.text)
+            x0, y0, x1, _ = ln.bbox
+            above = [b for b in big if b[0] < x1 and x0 < b[2]]
+            if above and all(b[3] <= y0 + 1 for b in above):
+                under += len(ln.text)
+                found = True
+        on_pages += found
+    return on_pages >= NOTES_PAGES and under >= NOTES_UNDER * total

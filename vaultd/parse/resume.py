@@ -80,6 +80,18 @@ def indented(para: Para) -> bool:
     return first.bbox[0] >= left + INDENT_EMS * max(first.size, 1.0)
 
 
+def _led_into(item: list[Line], head: list[Line]) -> bool:
+    """Whether a list item's last lines stand right above ``head``'s first line, within its
+    column and in its size: a list in the flow (``… for each fiscal year covered by the
+    budget resolution,`` | ``• the surplus or deficit;`` … | ``Once both chambers …``),
+    whatever face its marks are set in, not a box beside or across the column."""
+    last, first = item[-1], head[0]
+    return (last.page == first.page and 0 <= first.bbox[1] - last.bbox[3] <= 3 * max(first.size, 1.0)
+            and head[0].bbox[0] - 0.5 * first.size <= min(ln.bbox[0] for ln in item)
+            and max(ln.bbox[2] for ln in item) <= max(ln.bbox[2] for ln in head) + 0.5 * first.size
+            and abs(last.size - first.size) <= 0.5)
+
+
 def resumed(paras: list[Para], cur: Para, target: Para | None = None) -> Para | None:
     """The paragraph ``cur`` goes on with past what interrupts it (module doc), or None;
     None too when that is ``target``, the paragraph ``cur`` follows with nothing between,
@@ -99,6 +111,8 @@ def resumed(paras: list[Para], cur: Para, target: Para | None = None) -> Para | 
         if para.type in _FLOATS or para.floating or para.type not in ("paragraph", "list"):
             continue
         tail = _last_piece(para)
+        if para.type == "list" and _led_into(tail, head):
+            return None  # a list the paragraph before led into, right above ``cur``
         if face_of(tail) != face:
             continue  # a box, a sidebar, a pull quote: another face
         if tail[-1].page == page and not _same_measure(tail, head):

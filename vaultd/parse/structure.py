@@ -168,10 +168,13 @@ def _note_going_on(paras: list[Para], page: int) -> Para | None:
 
 def _broken_at_foot(note: Para) -> bool:
     """Whether a footnote runs to its page's foot mid-text: two lines or more there, the
-    last as full as the longest (a one-line note, an address, ended)."""
+    last as full as the longest or ending on a word no sentence ends on (a Word note set
+    ragged right, ``… The process for waiving points of order varies by``); a one-line
+    note, an address, ended."""
     lines = [ln for ln in note.lines if ln.page == note.lines[-1].page]
     widest = max(ln.bbox[2] for ln in lines)
-    return len(lines) >= 2 and lines[-1].bbox[2] >= widest - max(lines[-1].size, 1.0)
+    return len(lines) >= 2 and (lines[-1].bbox[2] >= widest - max(lines[-1].size, 1.0)
+                                or open_end(lines[-1].text))
 
 
 def _inline_code(line: Line) -> bool:
