@@ -104,6 +104,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
             if band and (
                 number or _PAGE_OF_RE.search(text) or (multi and seen[key] >= 2)
                 or (multi and _repeats_nearly(_letters(text), letters, i))
+                or (multi and _extends_repeated(key, seen))
             ):
                 _count_folio(offsets, text, i)
                 continue
@@ -120,6 +121,17 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
         pages[i] = keep
     _drop_lone_numbers(pages, lone, offsets)
     drop_echoed_headings(pages, heights, small)
+
+
+def _extends_repeated(key: str, seen: Counter[str]) -> bool:
+    """Whether a band line opens with a running line other pages repeat, and goes on
+    (a report's last page footer ``https://crsreports.congress.gov | IF12024 · VERSION 6``
+    under the bare address of the others)."""
+    return any(seen[k] >= 2 and len(k) >= EXTENDS_MIN and key.startswith(k) and key != k for k in seen)
+
+
+#: Fewest characters a repeated running line needs to be recognised inside a longer one.
+EXTENDS_MIN = 12
 
 
 def _count_folio(offsets: Counter[int], text: str, page: int) -> None:
@@ -338,6 +350,40 @@ def drop_margin_line_numbers(lines: list[Line]) -> list[Line]:
     small = [ln for ln in numbers if ln.size <= SMALL_NUMBER * size]
     drop = _numbered_sides(small, level) or _numbered_column(small, level) or _ruler(small, level)
     return [ln for ln in lines if id(ln) not in drop] if drop else lines
+
+
+def drop_document_line_numbers(pages: list[list[Line]]) -> list[list[Line]]:
+    """Every page without its margin line numbers (``drop_margin_line_numbers``), and a
+    page with too few to tell (a first page whose text starts low: PLOS's template numbers
+    six lines there) without the numbers set where, and as, other pages' dropped ones
+    were: the same font and size, one edge aligned with theirs, two or more counting up."""
+    out = [drop_margin_line_numbers(lines) for lines in pages]
+    marks: set[tuple[str, float, str, int]] = set()
+    for before, after in zip(pages, out, strict=True):
+        if len(after) < len(before):
+            kept = {id(ln) for ln in after}
+            for ln in before:
+                if id(ln) not in kept and _bare_number(ln):
+                    marks.update(_number_marks(ln))
+    if not marks:
+        return out
+    for i, (before, after) in enumerate(zip(pages, out, strict=True)):
+        if len(after) < len(before):
+            continue
+        numbers = sorted((ln for ln in before if _bare_number(ln) and not marks.isdisjoint(_number_marks(ln))),
+                         key=lambda ln: ln.bbox[1])
+        values = [int(ln.text.strip()) for ln in numbers]
+        if len(numbers) >= 2 and all(b > a for a, b in itertools.pairwise(values)):
+            drop = {id(ln) for ln in numbers}
+            out[i] = [ln for ln in before if id(ln) not in drop]
+    return out
+
+
+def _number_marks(ln: Line) -> tuple[tuple[str, float, str, int], ...]:
+    """How a line number is set: its font and size and the column each of its edges stands
+    in (right-aligned in a left margin, left-aligned in a right one: one edge stays put)."""
+    font, size = ln.font, round(ln.size, 1)
+    return (font, size, "left", round(ln.bbox[0] / COLUMN_STEP)), (font, size, "right", round(ln.bbox[2] / COLUMN_STEP))
 
 
 def _ruler(numbers: list[Line], others: list[Line]) -> set[int]:

@@ -20,7 +20,7 @@ from vaultd.parse.figure_text import figure_text
 from vaultd.parse.figures import graphics_rects
 from vaultd.parse.folio_bands import band_lines, dict_lines, document_evidence
 from vaultd.parse.folios import BandLine
-from vaultd.parse.furniture import drop_furniture, drop_margin_line_numbers
+from vaultd.parse.furniture import drop_document_line_numbers, drop_furniture
 from vaultd.parse.glyphs import TALL_LINE, glyph_extent, repair_glyphs, scan_spans
 from vaultd.parse.hyphens import hyphen_evidence
 from vaultd.parse.layout import LAYOUT_VERSION
@@ -398,7 +398,7 @@ class PyMuPDFParser:
                     progress(page.number + 1, n)
             # a margin's line numbers go before a line's pieces are joined: beside a line's
             # baseline, the number would become its first word (LIPIcs' review copies)
-            pages = [drop_margin_line_numbers(lines) for lines in pages]
+            pages = drop_document_line_numbers(pages)
             odd, even = text_block_edges(pages)
             pages = [_finish_page(lines, even if i % 2 else odd) for i, lines in enumerate(pages)]
             warnings = []

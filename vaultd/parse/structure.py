@@ -270,6 +270,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     continue
                 cur.floating = kind in ("front", "code") or margin or (
                     kind == "paragraph" and (floats or (plain and is_label(text)) or note_of is not None))
+                if note_of == "figure" and _FLOAT_NOTE_RE.match(text.lstrip()):
+                    cur.type = "figure"  # its ``Sources:`` and ``Notes:``: the figure's, no body text
                 if note_of == "table" and not IDENTIFIER_LINE_RE.fullmatch(text.strip()):
                     # its sources and abbreviations: part of the table, no body text (a bare
                     # DOI goes into the table's own chunk later: _identifiers_to_floats)
@@ -433,6 +435,8 @@ def _note_of(paras: list[Para], lines: list[Line], body: float) -> str | None:
 
 #: A table's note in the body's size: its mark (``* 2.2e-16 is the smallest …``) or label.
 _TABLE_NOTE_RE = re.compile(r"(?:[*∗†‡§¶]\s*\S|(?i:notes?|sources?)\s*[:.]\s)")
+#: A float's note by its label (a report's ``Sources: CRS, using …`` under a chart).
+_FLOAT_NOTE_RE = re.compile(r"(?i:notes?|sources?|data\s+sources?)\s*:\s")
 
 
 def _merge_target(paras: list[Para]) -> Para | None:
