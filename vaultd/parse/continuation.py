@@ -30,7 +30,7 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
         return False
     if prev.text.rstrip().endswith(SENT_END) and not abbreviation_goes_on(prev.text, cur.text):
         return prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged, indenting)
-    if prev.type == "paragraph" and not _closed(prev.text) \
+    if prev.type == "paragraph" and not closed_sentence(prev.text) \
             and _unindented_column_top(prev, cur, ragged, indenting, open_sentence=True) \
             and not opens_item(cur.text):
         # a sentence left open on a full last line, going on flush at the next column's or
@@ -465,7 +465,7 @@ _NOTE_END_RE = re.compile(r"[.!?][)\]”\"’]?(?:\d{1,3}|[*†‡§¶])$")
 _CITED_END_RE = re.compile(r"[.!?][)”\"’]?\s*(?:\[[^\[\]]{1,80}\]|\([^()]{1,80}\))$")
 
 
-def _closed(text: str) -> bool:
+def closed_sentence(text: str) -> bool:
     """Whether ``text`` ends a sentence: with a stop, or a stop and a note's mark or a
     citation after it."""
     tail = text.rstrip()

@@ -90,7 +90,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
     letters = [[_letters(ln.text) for ln, (band, _, _) in zip(lines, marks, strict=True) if band]
                for lines, marks in zip(pages, where, strict=True)]
     offsets: Counter[int] = Counter()  # printed number − page index of the page numbers dropped
-    lone: list[tuple[int, Line]] = []  # bare numbers at a page's edge, in the wide band only
+    lone: list[tuple[int, Line]] = []  # bare numbers (or heads ending in one) at a page's edge, in the wide band
     for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
         keep: list[Line] = []
         for ln, (band, wide, key) in zip(lines, where[i], strict=True):
@@ -112,8 +112,8 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
                     any(c.isalpha() for c in text) or (number and _outermost(ln, lines, h))):
                 _count_folio(offsets, text, i)
                 continue
-            if wide and text.isdigit() and _outermost(ln, lines, h):
-                lone.append((i, ln))
+            if wide and (text.isdigit() or _FOLIO_LAST_RE.search(text)) and _outermost(ln, lines, h, SAME_TOP):
+                lone.append((i, ln))  # (a book's running head over one page: ``1.5. WHAT YOU WILL LEARN 11``)
             elif wide and number and (value := _roman(text)) is not None:
                 lone.append((i, ln))  # a front matter's ``ii``: counted with the others
                 offsets[value - i] += 1
@@ -149,7 +149,10 @@ def _drop_lone_numbers(pages: list[list[Line]], lone: list[tuple[int, Line]], of
     dropped, and of the roman numerals in the wide band), though placed where no other
     page sets its number: a chapter's first page numbered at its foot under a book's
     running heads that carry the number, a report's front matter numbered ``i``, ``ii``
-    above a footnote (lowercase: a formula's ``X`` is no page number)."""
+    above a footnote (lowercase: a formula's ``X`` is no page number); and a running head
+    at the page's edge that carries that number at one end though no other page repeats
+    its words (a book's section title over one right-hand page, ``1.5. WHAT YOU WILL
+    LEARN 11``)."""
     if not lone or not offsets:
         return
     offset, count = offsets.most_common(1)[0]
@@ -158,6 +161,8 @@ def _drop_lone_numbers(pages: list[list[Line]], lone: list[tuple[int, Line]], of
     for i, ln in lone:
         text = ln.text.strip()
         value = int(text) if text.isdigit() else _roman(text)
+        if value is None and (end := _FOLIO_LAST_RE.search(text)) is not None:
+            value = int(end.group().strip())
         if value is not None and value - i == offset:
             pages[i] = [other for other in pages[i] if other is not ln]
 
@@ -176,6 +181,8 @@ ECHO_MIN_CHARS = 6
 
 _NOT_ALNUM_RE = re.compile(r"[\W_]+")
 #: A page number set beside a running head's words, at either end (``Morbi ac orci 5``).
+#: A running head's page number after its words (``1.5. WHAT YOU WILL LEARN 11``).
+_FOLIO_LAST_RE = re.compile(r"(?<=[^\W\d_])\s+\d{1,4}$")
 _FOLIO_END_RE = re.compile(r"^\d{1,4}\s+(?=\D)|(?<=\D)\s+\d{1,4}$")
 _DIGITS_RE = re.compile(r"\d+")
 
