@@ -9,10 +9,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding, pages_of
 
+from vaultd.parse.classify import is_prose, word_count
 from vaultd.parse.continuation import closed_sentence
 from vaultd.parse.fontnames import is_bold_font, is_italic_font
 from vaultd.parse.furniture import drop_document_line_numbers, drop_margin_line_numbers
 from vaultd.parse.paras import Line, body_size
+from vaultd.parse.spans import line_style
 
 # ------------------------------------------------------- a footnote-heavy Word report (CRS)
 
@@ -162,3 +164,39 @@ def test_a_page_with_few_line_numbers_loses_those_set_as_the_other_pages() -> No
     assert all(not ln.text.isdigit() for ln in pages[1])
     # the same few numbers, no other page numbered: kept
     assert len(drop_document_line_numbers([page(4, 1)])[0]) == 8
+
+
+# ------------------------------------------------------------------ Chinese (CJK) text
+
+
+def test_chinese_prose_is_prose_and_breaks_inside_a_word_at_a_pages_foot() -> None:
+    # ustcthesis' guide: the list item "Linux/Mac 用户，… 编" | "译论文 main.pdf：" crosses
+    # p. 2→3 inside the word 编译; its pages had been read as prose-less title pages
+    chunks = chunks_of("ustcthesis_template_user_guide_zh.pdf")
+    item = holding(chunks, "这是最简单的方法。编译论文 main.pdf：")
+    assert pages_of(item) == [2, 3]
+    assert chunk_type(holding(chunks, "本模板要求使用 TeX Live")) == "paragraph"
+
+
+def test_a_chinese_lines_latin_words_in_a_smaller_face_are_no_small_print() -> None:
+    # "ometry, graphicx, … unicode-math。": 9.1 pt Helvetica package names, a 10.5 pt Chinese
+    # stop; the line is the 10.5 pt text's, not a footnote
+    chunks = chunks_of("ustcthesis_template_user_guide_zh.pdf")
+    assert chunk_type(holding(chunks, "另外，模板还对其他宏包提供了支持")) == "paragraph"
+    assert chunk_type(holding(chunks, "ometry, graphicx, notoccite")) != "footnote"
+
+
+@given(st.text(alphabet="的一是不了人我在有他这中大来上个国到说们为子和你地出道也时年", min_size=16, max_size=60))
+def test_chinese_with_its_clause_marks_is_prose_and_without_them_is_a_label(words: str) -> None:
+    assert is_prose(words[:8] + "，" + words[8:] + "。")
+    assert not is_prose(words[:12])  # a title page's 培养单位：… field, a name
+    assert word_count(words) >= len(words) // 2
+
+
+def test_a_chinese_line_takes_the_size_of_its_chinese_text() -> None:
+    spans = [{"text": "ometry, graphicx, notoccite", "font": "Helvetica", "size": 9.1, "flags": 0},
+             {"text": "。", "font": "STSongti-SC-Light", "size": 10.5, "flags": 0}]
+    assert line_style(spans).size == 10.5
+    latin = [{"text": "ometry, graphicx, notoccite", "font": "Helvetica", "size": 9.1, "flags": 0},
+             {"text": ".", "font": "Times-Roman", "size": 10.5, "flags": 0}]
+    assert line_style(latin).size == 9.1  # (the longest span's, as ever)

@@ -12,6 +12,7 @@ import unicodedata
 
 from vaultd.models import ChunkType
 from vaultd.parse.paras import LABEL_WORDS, SENT_END
+from vaultd.parse.spans import CJK_RE
 
 #: A theorem-like statement's label (``Lemma 2.2.``, ``Remark 1``, ``Proof.``): set bold like
 #: a heading, but the statement is the paper's text, under the section it is in.
@@ -256,10 +257,30 @@ def lower_words(words: list[str]) -> int:
     return sum(1 for w in words if len(w) > 1 and w.isalpha() and w.islower())
 
 
+#: Fewest CJK letters of a piece of running text (a label or a name has fewer) ...
+CJK_PROSE = 16
+#: ... which has clauses, marked off as Chinese and Japanese do, or Korean (in Latin marks).
+_CJK_CLAUSE_MARKS = ("，", "。", "、", "；", ", ", ". ")
+
+
+def cjk_letters(text: str) -> int:
+    """How many Chinese, Japanese or Korean letters ``text`` holds."""
+    return len(CJK_RE.findall(text))
+
+
+def word_count(text: str) -> int:
+    """About how many words ``text`` holds: its space-separated words, and in Chinese,
+    Japanese or Korean, which set none between words, one a two letters."""
+    return len(text.split()) + cjk_letters(text) // 2
+
+
 def is_prose(text: str) -> bool:
     """Whether ``text`` reads as prose: a sentence with words in lowercase letters, or most
     of its words so (a figure's labels are names, numbers and OCR debris, which may end in a
-    stray full stop). Up to ``LABEL_WORDS`` words without a sentence's end is a label."""
+    stray full stop), or running Chinese, Japanese or Korean. Up to ``LABEL_WORDS`` words
+    without a sentence's end is a label."""
+    if cjk_letters(text) >= CJK_PROSE and any(mark in text for mark in _CJK_CLAUSE_MARKS):
+        return True  # (a title page's ``培养单位：计算机科学与技术系`` has no clause in it)
     words = text.split()
     lower = lower_words(words)
     if text.rstrip().endswith(SENT_END):

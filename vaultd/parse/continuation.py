@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from vaultd.parse.classify import FRAGMENT_MAX, is_prose, lower_words, opens_item
+from vaultd.parse.classify import FRAGMENT_MAX, cjk_letters, is_prose, lower_words, opens_item
 from vaultd.parse.front import is_byline
 from vaultd.parse.paras import SENT_END, Line, Para
 
@@ -42,7 +42,8 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
         return False  # "NUST, Pakistan shouzib@yahoo.com": no sentence to go on
     first = cur.text[:1]
     tail = _NOTE_MARK_RE.sub("", prev.text.rstrip())  # "… like arXiv,2" goes on as "… arXiv,"
-    if tail.endswith("-") and len(tail) > 1 and tail[-2].isalpha() and first.isalpha():
+    if tail.endswith("-") and len(tail) > 1 and tail[-2].isalpha() and first.isalpha() \
+            and not cjk_letters(first):
         return True  # a word split at the column or page break: SCI- / ENCEPARSE
     last_word = tail.rsplit(None, 1)[-1]
     if last_word in OPEN_WORDS and _ACRONYM_RE.match(cur.text) \
@@ -59,6 +60,8 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
         return True
     if _sentence_goes_on(prev, cur, tail):
         return True
+    if cjk_letters(tail[-1:]) and cjk_letters(first) and _at_next_top(prev, cur) and is_prose(prev.text):
+        return True  # Chinese broken anywhere, even inside a word, at a page's foot: 编 | 译论文
     if _next_item(prev, cur):
         return True
     # a word in quotation marks goes on as the word would (``These are called`` | a
@@ -71,12 +74,18 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
 _NUMBERED_RE = re.compile(r"(?:^|\s)(\d{1,2})[.)]\s")
 
 
+def _at_next_top(prev: Para, cur: Para) -> bool:
+    """Whether ``cur`` starts on a later page than ``prev`` ends, or higher on its page (the
+    next column's top)."""
+    last, head = prev.lines[-1], cur.lines[0]
+    return head.page > last.page or head.bbox[1] < last.bbox[1]
+
+
 def _next_item(prev: Para, cur: Para) -> bool:
     """A numbered enumeration run on in one paragraph going on at the next column's or
     page's top with its next number (Elsevier's ``… 3. fleqn.clo for left aligned
     equations;`` | ``4. graphicx.sty for graphics inclusion; …``, footnotes between)."""
-    last, head = prev.lines[-1], cur.lines[0]
-    if not (head.page > last.page or head.bbox[1] < last.bbox[1]):
+    if not _at_next_top(prev, cur):
         return False
     numbers = _NUMBERED_RE.findall(prev.text)
     start = _NUMBERED_RE.match(cur.text)
@@ -121,9 +130,9 @@ def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indentin
     ``… listed in Table 1.`` | ``An azimuthal average was calculated …``.
     ``open_sentence``: the paragraph's last sentence is left open, so the flush line goes
     on with it in a document that sets its paragraphs flush too."""
-    last, head = prev.lines[-1], cur.lines[0]
-    if not (head.page > last.page or head.bbox[1] < last.bbox[1]):
+    if not _at_next_top(prev, cur):
         return False  # not at the top of the next column or page
+    last, head = prev.lines[-1], cur.lines[0]
     piece = [ln for ln in prev.lines if ln.page == last.page and ln.bbox[0] < last.bbox[2]
              and last.bbox[0] < ln.bbox[2]]  # the last piece's lines, in its column
     if len(piece) < 2 or abs(head.size - last.size) > SIZE_STEP:

@@ -22,8 +22,8 @@ WIDE_MARGIN_FRACTION = 0.12
 #: ... and how far a line set ``SMALL_PT`` smaller than the body may stand (the Annals of
 #: Mathematics sets its 8 pt running heads 12.6 % down the page, over a 10.9 pt body; a
 #: body-size line that deep may be a repeated table header or sample text), or a line in
-#: the body's size that is its page's outermost (LaTeX's book class on letter paper, as
-#: bookdown sets it, has its running heads 13 % down).
+#: the body's size that is its page's topmost, set a line's height or more above the text
+#: (LaTeX's book class on letter paper, as bookdown sets it, has its running heads 13 % down).
 DEEP_MARGIN_FRACTION = 0.14
 SMALL_PT = 1.0
 #: A bare page number: ``12``, ``xii``, ``Page 3 of 9``, ``3/9``, and between dashes
@@ -79,7 +79,8 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
         for ln in lines:
             band = _in_band(ln, h)
             wide = _in_wide_band(ln, h, DEEP_MARGIN_FRACTION if ln.size <= small else WIDE_MARGIN_FRACTION) \
-                or (_in_wide_band(ln, h, DEEP_MARGIN_FRACTION) and _outermost(ln, lines, h, SAME_TOP))
+                or (_in_wide_band(ln, h, DEEP_MARGIN_FRACTION) and _outermost(ln, lines, h, SAME_TOP)
+                    and _set_apart(ln, lines))
             marks.append((band, wide, _norm_furniture(ln.text) if band or wide else ""))
         where.append(marks)
         seen.update({key for band, _, key in marks if band})
@@ -281,8 +282,12 @@ def _repeats_nearly(key: str, pages: list[list[str]], page: int) -> bool:
 def _set_apart(ln: Line, lines: list[Line]) -> bool:
     """Whether a page's top line stands a line's height or more above every other line
     under it, as a running head stands over the text (not the first of a page's lines of
-    text or code, set one under the other)."""
+    text or code, set one under the other); or a page's bottom line as far below every
+    line over it."""
     height = ln.bbox[3] - ln.bbox[1]
+    if ln.bbox[1] > max(other.bbox[1] for other in lines) - 0.5 * height:  # (the bottom line)
+        return all(ln.bbox[1] - other.bbox[3] >= height for other in lines
+                   if other is not ln and other.bbox[3] < ln.bbox[3] - 0.5 * height)
     return all(other.bbox[1] - ln.bbox[3] >= height for other in lines
                if other is not ln and other.bbox[1] > ln.bbox[1] + 0.5 * height)
 

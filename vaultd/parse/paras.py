@@ -64,7 +64,7 @@ REFS_RE = re.compile(
     r"|bibliografía|bibliografia|literaturverzeichnis|literatur|références|bibliographie)\s*$",
     re.I,
 )
-SENT_END = (".", "!", "?", ":", ".”", ".\"", ".)", "?”")
+SENT_END = (".", "!", "?", ":", ".”", ".\"", ".)", "?”", "。", "！", "？", "：")
 #: Longest sub-figure label line, in words (a line of body text has more).
 LABEL_WORDS = 8
 

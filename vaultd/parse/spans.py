@@ -38,6 +38,13 @@ def span_face(font: str, flags: int) -> tuple[bool, bool, bool]:
             is_mono_font(font))
 
 
+#: Chinese, Japanese and Korean letters (kana, ideographs, hangul: written without spaces
+#: between words); with their punctuation and full-width forms, their text.
+CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_CJK_TEXT_RE = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+_CJK_FIRST = "\u3000"
+
+
 def line_style(spans: list[dict[str, Any]]) -> LineStyle:
     """``LineStyle`` of one line, in one pass over its spans (it runs for every line).
 
@@ -52,6 +59,7 @@ def line_style(spans: list[dict[str, Any]]) -> LineStyle:
         blank = text.isspace()
         return LineStyle(round(sp["size"], 1), font, bold, italic and not blank, mono and not blank, False)
     size, font, best = 0.0, "", -1
+    cjk = 0.0  # the size of its Chinese, Japanese or Korean text, if any
     total = bold_n = letters = slanted = 0
     any_mono = False
     faces: set[str] = set()
@@ -62,6 +70,8 @@ def line_style(spans: list[dict[str, Any]]) -> LineStyle:
         total += n
         if n > best:  # the longest span stands for the line
             size, font, best = sp["size"], face, n
+        if n and max(text) >= _CJK_FIRST and _CJK_TEXT_RE.search(text):
+            cjk = max(cjk, sp["size"])
         bold, italic, mono = style_of(face, sp["flags"])
         if bold:
             bold_n += n
@@ -73,7 +83,9 @@ def line_style(spans: list[dict[str, Any]]) -> LineStyle:
             any_mono = True
         if face not in faces and letter(text):
             faces.add(face)
-    return LineStyle(round(size, 1), font, bold_n * 2 > total, slanted * 2 > letters,
+    # (CJK text sets its Latin words in a smaller face scaled to match: a line of package
+    # names with a Chinese stop is in the Chinese text's size, no small print)
+    return LineStyle(round(cjk or size, 1), font, bold_n * 2 > total, slanted * 2 > letters,
                      any_mono and _mostly_mono(spans), len(faces) > 1,
                      run_in_lead(spans) if len(faces) > 1 else "")
 

@@ -7,7 +7,7 @@ block stands on the first page.)
 
 from __future__ import annotations
 
-from vaultd.parse.classify import is_prose, opens_item
+from vaultd.parse.classify import is_prose, opens_item, word_count
 from vaultd.parse.front import BODY_WORDS, is_cover_page, opens_abstract, opens_paper
 from vaultd.parse.paras import REFS_RE, Line, PageInfo, Para
 
@@ -221,10 +221,10 @@ def _no_prose(page: list[Para]) -> bool:
     them (a thesis's title page with its jury set flush left under a centred title; a NASA
     report's set flush left). Only a portrait page of a longer document is asked (a slide is
     sparse too, and so is a one-page abstract's scan)."""
-    words = [w for p in page for w in p.text.split()]
-    return any(p.type == "heading" for p in page) and len(words) <= TITLE_PAGE_WORDS and not any(
+    words = sum(word_count(p.text) for p in page)
+    return any(p.type == "heading" for p in page) and words <= TITLE_PAGE_WORDS and not any(
         p.type == "list" or opens_item(p.text) or opens_abstract(p.text)
-        or (p.type == "paragraph" and len(p.text.split()) >= PROSE_PARA_WORDS and is_prose(p.text)) for p in page)
+        or (p.type == "paragraph" and word_count(p.text) >= PROSE_PARA_WORDS and is_prose(p.text)) for p in page)
 
 
 #: Most words of a title page.
