@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding, pages_of
 
 from vaultd.parse.classify import is_prose, word_count
+from vaultd.parse.code import is_code
 from vaultd.parse.continuation import closed_sentence
 from vaultd.parse.fontnames import is_bold_font, is_italic_font
 from vaultd.parse.furniture import drop_document_line_numbers, drop_margin_line_numbers
@@ -200,3 +201,34 @@ def test_a_chinese_line_takes_the_size_of_its_chinese_text() -> None:
     latin = [{"text": "ometry, graphicx, notoccite", "font": "Helvetica", "size": 9.1, "flags": 0},
              {"text": ".", "font": "Times-Roman", "size": 10.5, "flags": 0}]
     assert line_style(latin).size == 9.1  # (the longest span's, as ever)
+
+
+# ------------------------------------------------------- apparatus and one-line commands
+
+
+def test_iops_licence_line_and_the_aas_keyword_line_are_front_matter() -> None:
+    chunks = chunks_of("psj_titan_haze_asymmetry_vims_excerpt.pdf")
+    assert chunk_type(holding(chunks, "Original content from this work may be used under the terms")) == "front"
+    assert chunk_type(holding(chunks, "Unified Astronomy Thesaurus concepts:")) == "front"
+
+
+def test_a_command_set_alone_in_a_typewriter_face_is_code() -> None:
+    chunks = chunks_of("plos_template_ten_rules_dockerfiles_preprint.pdf")
+    assert chunk_type(holding(chunks, "RUN pip install -r requirements.txt")) == "code"
+    assert chunk_type(holding(chunks, "jupyter-repo2docker https://github.com/norvig/pytudes")) == "code"
+
+
+def _mono(text: str) -> list[Line]:
+    return [Line(text, (72.0, 100.0, 300.0, 108.0), 8.0, False, 0, 1, font="CMTT8", mono=True)]
+
+
+@given(st.sampled_from(["3 https://github.com/allenai/scidocs", "https://texfaq.org/FAQ for more information.",
+                        "jane.doe@uni.edu, john@uni.edu", "requirements.txt", "widmung-Umgebung"]))
+def test_an_address_a_note_or_a_name_alone_in_a_typewriter_face_is_no_command(text: str) -> None:
+    assert not is_code(_mono(text), text)
+
+
+@given(st.sampled_from(["RUN pip install -r requirements.txt", "docker run --rm -it image",
+                        "jupyter-repo2docker https://github.com/norvig/pytudes", "git clone https://x.org/r.git"]))
+def test_a_command_alone_in_a_typewriter_face_is_code(text: str) -> None:
+    assert is_code(_mono(text), text)

@@ -32,10 +32,25 @@ LISTING_GAP = 1.5
 def is_code(lines: list[Line], text: str) -> bool:
     """Whether a para is a program's: all its lines in a typewriter face, no address (the
     authors' e-mails and a footnote's URL are set in one too), and two lines or more, or
-    one that reads as code (a line number, or three of the signs programs are made of)."""
-    if not all(ln.mono for ln in lines) or _ADDRESS_RE.search(text):
+    one that reads as code (a line number, or three of the signs programs are made of); or
+    a command set alone on its line, a URL among its words (``jupyter-repo2docker
+    https://github.com/…``, ``RUN pip install -r requirements.txt``): two words or more, no
+    e-mail, its first word the command's (no address, no footnote's number)."""
+    if not all(ln.mono for ln in lines):
         return False
-    return len(lines) >= 2 or bool(_NUMBERED_RE.match(text)) or len(_SIGN_RE.findall(text)) >= 3
+    if _ADDRESS_RE.search(text):
+        words = text.split()
+        return len(lines) == 1 and len(words) >= 2 and "@" not in text \
+            and not _ADDRESS_RE.search(words[0]) and not words[0][0].isdigit()
+    return len(lines) >= 2 or bool(_NUMBERED_RE.match(text)) or len(_SIGN_RE.findall(text)) >= 3 \
+        or (len(lines) == 1 and len(text.split()) >= COMMAND_WORDS
+            and sum(1 for w in text.split() if len(w) >= 2 and w.isalpha()) >= 2)
+
+
+#: Fewest words of a command set alone on a line in a typewriter face, two of them words of
+#: letters (a file's or a keyword's name alone is a label, a margin note; ``z = f(x,`` a
+#: formula's piece).
+COMMAND_WORDS = 3
 
 
 def code_runs(group: list[Line]) -> list[bool]:

@@ -28,7 +28,7 @@ _START_RE = re.compile(
       | this\s+is\s+an\s+open[\s-]access
       | este\s+(?:é\s+um\s+artigo|es\s+un\s+art[íi]culo)\s+(?:publicado|de\s+acesso|de\s+acceso)
       | open\s+access\s+this\s+(?:article|chapter|book)
-      | content\s+from\s+this\s+work\s+may\s+be\s+used
+      | (?:original\s+)?content\s+from\s+this\s+work\s+may\s+be\s+used  # IOP's and the AAS journals'
       | \d{4}-\d{3}[\dx]\s*[/=]\s*(?:\d{2,4}|\$)  # an ISSN and the article's code: "2160-3308/23/13(4)/041044(32)"
       | permission\s+to\s+make\s+digital
       | permission\s+is\s+(?:hereby\s+)?granted\s+to\s+(?:copy|distribute|reproduce|use)
@@ -42,7 +42,7 @@ _START_RE = re.compile(
       | (?:citation|editor|academic\s+editor|handling\s+editor|edited\s+by|reviewed\s+by|
          specialty\s+section|funding|competing\s+interests?|abbreviations|conflicts?\s+of\s+interest|
          data\s+availability(?:\s+statement)?|correspondence(?:\s+to)?|corresponding\s+authors?|reviewing\s+editor|
-         e-?mails?|keywords?|key\s+words|ccs\s+concepts|issn|e-?issn|editora?\s+associad[ao]|submiss[ãa]o|aceite|
+         e-?mails?|keywords?|key\s+words|ccs\s+concepts|unified\s+astronomy\s+thesaurus\s+concepts|issn|e-?issn|editora?\s+associad[ao]|submiss[ãa]o|aceite|
          palavras-chave|palabras\s+claves?|correspond[êe]ncia|fonte\s+de\s+financiamento|
          fuente\s+de\s+financiaci[óo]n|financiamento|financiaci[óo]n|conflitos?\s+de\s+interesses?|
          conflictos?\s+de\s+intereses|(?:recebido|aprovado|aceito|publicado|recibido|aceptado|aprobado)
@@ -238,7 +238,7 @@ _LICENCE_RE = re.compile(
         \bunder\s+(?:a\s+|the\s+)?(?:creative\s+commons|cc[\s-]by)  # JOSS's and JOSE's sidebar
       | this\s+is\s+an\s+open[\s-]access\s+article
       | open\s+access\s+this\s+(?:article|chapter|book)
-      | content\s+from\s+this\s+work\s+may\s+be\s+used
+      | (?:original\s+)?content\s+from\s+this\s+work\s+may\s+be\s+used  # IOP's and the AAS journals'
       | use\s+of\s+this\s+article\s+is\s+subject\s+to\s+the\s+terms  # Science's download stamp
       | published\s+by\s+.{3,80}?\s+under\s+the\s+terms\s+of\s+the\s+creative\s+commons  # APS
     )""",
