@@ -263,6 +263,27 @@ def is_credit(text: str) -> bool:
     return len(body) <= CREDIT_MAX and _CREDIT_RE.match(body) is not None
 
 
+#: The article's dates and the publisher's boilerplate, wherever they stand (the Nature
+#: journals set them after the text or the bibliography: ``Received: 5 August 2019;
+#: Accepted: 8 January 2020;``, ``Reprints and permissions information is available at …``,
+#: ``Publisher's note Springer Nature remains neutral …``).
+_DECLARATION_RE = re.compile(
+    r"""^(?:received\s*:?\s*\d{1,2}\s+[a-z]+\s+\d{4}\s*[;,.]?\s*(?:revised|accepted)\b
+      | reprints?\s+and\s+permissions?\s+information\b
+      | publisher[’']s\s+note\b
+      | peer\s+review\s+information\b)""",
+    re.IGNORECASE | re.VERBOSE)
+#: Longest such block (characters).
+DECLARATION_MAX = 400
+
+
+def is_declaration(text: str) -> bool:
+    """Whether a block is the article's dates line or the publisher's boilerplate, on
+    whatever page it stands."""
+    body = text.strip()
+    return len(body) <= DECLARATION_MAX and _DECLARATION_RE.match(body) is not None
+
+
 def is_licence(text: str) -> bool:
     """Whether a block is the work's licence statement, on whatever page it stands."""
     body = _FOLIO_LEAD_RE.sub("", text.strip().lstrip("*†‡§∗ ").strip())

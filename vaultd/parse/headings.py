@@ -167,6 +167,22 @@ def _hangs(head: Para, after: Para, lefts: dict[int, float]) -> bool:
         and all(ln.bbox[0] >= line.bbox[0] + 0.8 * em for ln in after.lines if ln.page == line.page)
 
 
+def _flush_under(line: Line, after: Para) -> bool:
+    """Whether the paragraph ``after`` a heading's last ``line`` stands flush with it, or
+    indents only its first line (a Word manuscript indents every paragraph, the first
+    under a heading too: medRxiv's ``Interventions`` | ``    Participants were …``)."""
+    below = after.lines[0]
+    if abs(below.bbox[0] - line.bbox[0]) <= FLUSH_SLACK:
+        return True
+    second = after.lines[1] if len(after.lines) >= 2 else None
+    return second is not None and second.page == below.page and below.bbox[0] > second.bbox[0] \
+        and abs(second.bbox[0] - line.bbox[0]) <= FLUSH_SLACK
+
+
+#: How far apart (points) a heading's and its text's left edges may stand and be flush.
+FLUSH_SLACK = 12.0
+
+
 def font_headings(paras: list[Para], body: float) -> None:
     """Headings told apart from the body by their face alone (BMC's subsection heads:
     ``Trial design and setting`` in a sans face at about the body size; PLOS's
@@ -204,7 +220,7 @@ def font_headings(paras: list[Para], body: float) -> None:
             continue
         height = max(line.bbox[3] - line.bbox[1], 1.0)
         if below.page != line.page or not -1.0 <= below.bbox[1] - line.bbox[3] <= 1.5 * height \
-                or abs(below.bbox[0] - line.bbox[0]) > 12.0:
+                or not _flush_under(line, after):
             continue
         found.setdefault(_style(line), []).append(para)
     for style, heads in found.items():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from vaultd.parse.classify import classify
+from vaultd.parse.fontnames import font_family
 from vaultd.parse.front import is_front_matter
 from vaultd.parse.layout import join_lines
 from vaultd.parse.paras import REFS_RE, Line, Para, append_piece
@@ -106,15 +107,26 @@ _BACK_MATTER_RE = re.compile(
     r"^(?:[A-Z]\.?\s+)?(?:appendix|appendices|online appendix|supplementary\s+(?:materials?|"
     r"information|data|methods)|supporting\s+information|anhang|annexe?s?|ap[ée]ndices?|anexos?)"
     r"\b(?:\s+[A-Z0-9]{1,3}\b)?[.:]?(?:\s+\S.*)?$", re.I)
+#: The Nature journals' declarations after the bibliography, each a heading of its own.
+_DECLARATIONS_RE = re.compile(
+    r"^(?:acknowledge?ments?|author\s+contributions?|competing\s+(?:interests?|financial\s+interests?)"
+    r"|additional\s+information|data\s+availability|code\s+availability|ethics\s+declarations"
+    r"|author\s+information|funding)$", re.I)
 
 
-def ends_references(group: list[Line]) -> bool:
+def ends_references(group: list[Line], refs_head: Line | None = None) -> bool:
     """Whether ``group`` opens the back matter after the bibliography: its first line a
     short ``_BACK_MATTER_RE`` line (six words at most, no sentence: an entry never opens
-    so)."""
-    head = group[0].text.strip()
-    return len(head.split()) <= 6 and not head.endswith((".", ",")) \
-        and bool(_BACK_MATTER_RE.match(head))
+    so), or a declaration's heading (``Acknowledgements``, ``Competing interests``) set as
+    the bibliography's own heading ``refs_head`` is (the Nature journals set theirs after
+    it; F1000's, set in another style, stand beside its columns of entries)."""
+    first = group[0]
+    head = first.text.strip()
+    if len(head.split()) > 6 or head.endswith((".", ",")):
+        return False
+    return bool(_BACK_MATTER_RE.match(head)) or (
+        refs_head is not None and bool(_DECLARATIONS_RE.match(head)) and first.bold == refs_head.bold
+        and abs(first.size - refs_head.size) <= 0.3 and font_family(first.font) == font_family(refs_head.font))
 
 
 def column_lefts(lines: list[Line], width: float) -> tuple[float, float]:

@@ -52,6 +52,7 @@ from vaultd.parse.front import (
     is_affiliation,
     is_byline,
     is_credit,
+    is_declaration,
     is_front_matter,
     is_imprint,
     is_licence,
@@ -212,6 +213,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     indenting = indents_paragraphs(pages, body)
     paras: list[Para] = []
     in_refs = False
+    refs_head: Line | None = None  # the bibliography's heading, as set
     for lines, info in zip(pages, infos, strict=True):
         for group in caseless_runs(order_page(lines, info.width)):
             if not in_refs and len(group) > 1 and REFS_RE.match(group[0].text.strip()):
@@ -220,8 +222,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 head = group[0]
                 paras.append(Para("heading", [head], head.text.strip(),
                                    [(head.page, head.text.strip())], heading_number(head.text), [1]))
-                in_refs, group = True, group[1:]
-            if in_refs and ends_references(group):
+                in_refs, refs_head, group = True, head, group[1:]
+            if in_refs and ends_references(group, refs_head):
                 in_refs = False  # an appendix after the bibliography is read as body text
             if in_refs:
                 in_refs = add_references(group, paras, body, column_lefts(lines, info.width),
@@ -286,7 +288,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 if kind == "paragraph" and IDENTIFIER_LINE_RE.fullmatch(text.strip()):
                     cur.floating = True  # no sentence runs on into a bare identifier
                 if kind == "heading" and REFS_RE.match(text.strip()):
-                    in_refs = True
+                    in_refs, refs_head = True, para_lines[0]
                 if kind == "figure":  # (a table's caption sits above it, under body text)
                     float_labels(paras, para_lines[0], body)
                     if plain:
@@ -385,8 +387,10 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
                                 small=small_print(max(ln.size for ln in lines), body),
                                 banner=info.number == 1 and lines[0].bbox[1] < info.height * BANNER_TOP):
         return "front", None
-    if kind == "paragraph" and (is_licence(text) or is_credit(text)):
-        return "front", None  # a CC BY notice at the article's end, a slide deck's last slide, a photo's credit
+    if kind == "paragraph" and (is_licence(text) or is_credit(text) or is_declaration(text)):
+        # a CC BY notice at the article's end, a slide deck's last slide, a photo's credit,
+        # the Nature journals' dates and boilerplate after the text
+        return "front", None
     if info.number <= IMPRINT_PAGES and kind == "paragraph" and is_imprint(text):
         return "front", None  # a book's copyright page: "… ISBN-13: 978-…", "All rights reserved."
     if info.number == 1 and kind == "heading" and is_byline(text):
