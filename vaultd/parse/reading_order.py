@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import math
 
 from vaultd.parse.base import Box
 from vaultd.parse.paras import Line, union
@@ -82,9 +83,12 @@ def gutter(boxes: list[Box], width: float) -> float:
                  for a in left for b in right)
     cut = (l1 + r0) / 2
     # what crosses that gutter is set across both columns (a title, an abstract), not a
-    # column's text running over it (a poster's boxes, wider than the stretches found)
+    # column's text running over it (a poster's boxes, wider than the stretches found);
+    # a first page's title block over the columns' text may cross it as it likes (IOP's
+    # title and authors, right of its sidebar, narrower than both columns)
+    top = min((b[1] for b in (*left, *right) if b[3] - b[1] >= BESIDE), default=math.inf)
     across = all(min(b[2], l1) - max(b[0], l0) >= SPAN * (l1 - l0) and min(b[2], r1) - max(b[0], r0) >= SPAN * (r1 - r0)
-                 for b in boxes if b[0] < cut < b[2])
+                 for b in boxes if b[0] < cut < b[2] and b[3] > top)
     return cut if beside and across else mid
 
 
