@@ -116,31 +116,41 @@ FLOORS: dict[str, dict[str, float]] = {
     # example's translation, a table's units line, PSJ's licence box and keyword line)
     "batch12": {"present": 0.99, "order": 1.0, "pieces": 1.0, "sections": 0.97, "verbatim": 0.0,
                 "absent": 10},
+    # batch 13 (layout 27, out of sample: a Nature Communications chemistry article, a second
+    # Scientific Reports article, a medRxiv trial, two IOP journals, MIT Press's Open Mind),
+    # gathered while batch 12's rules were written. Before any change (the session's first
+    # tree, and again with batch 12's rules): present 47/56, order 31/33, box pieces 34/51,
+    # sections 24/36, 7 furniture strings (6 with batch 12's rules); at layout 27: 48/56,
+    # 32/33, 37/51, 32/36 and 5 (a medRxiv manuscript's flush sentences after a short line,
+    # a chemistry scheme's labels between columns, a trial's table rows)
+    "batch13": {"present": 0.85, "order": 0.96, "pieces": 0.72, "sections": 0.88, "verbatim": 0.0,
+                "absent": 5},
 }
 #: eval/quotes' batch 4 and 5 papers (file-name prefixes): an AIAA paper, an APA manuscript,
 #: Elsevier's CAS double-column sample, Philosophers' Imprint, PracTeX, Quantum; SPIE, the
 #: Annals of Mathematics, an EJP/ECP article, an AGU++ preprint.
 NEW = ("aiaa_", "apa7_", "elsevier_cas_", "philosophers_", "practex_", "quantum_",
        "spie_", "annals_", "ejp_", "agu_")
-#: Batch 6's to 12's papers (file-name prefixes).
+#: Batch 6's to 13's papers (file-name prefixes).
 BATCH6 = ("elbioimp_", "beilstein_", "opteng_", "cascadilla_", "book_nostarch_", "nrc_", "italian_",
           "springer_research_")
 BATCH7 = ("rnews_", "r_survival_", "r_partykit_", "bioc_", "r_vegan_", "r_maxlik_", "r_flexmix_",
           "r_spatstat_")
-BATCH8 = ("hindawi_", "peerj_", "slides_cermine_", "portland_", "iop_ees_", "webprint_", "scireports_",
+BATCH8 = ("hindawi_", "peerj_", "slides_cermine_", "portland_", "iop_ees_", "webprint_", "scireports_ion_",
           "chemrxiv_", "bookreview_", "mdpi2023_")
 BATCH9 = ("jose_", "rescience_", "thesis_openuniversity_", "thesis_uba_", "thesis_caltech_", "book_erickson_",
           "slides_kubernetes_", "techreport_nist_", "lecturenotes_", "natsust_", "elife_feature_",
           "oup_bioinformatics_", "tandf_")
 BATCH10 = ("ceur_", "lipics_", "eptcs_", "techreport_usgs_", "thesis_lorraine_", "techreport_hsf_",
            "slides_lorraine_", "ieee_access_", "elife_crispr_", "f1000research_", "sbc_eniac_")
-BATCH11 = ("biorxiv_", "arxiv_asap_", "natcomms_", "bmc_hsr_", "wiley_ecolevol_", "rspb_", "acm_cpp26_",
+BATCH11 = ("biorxiv_", "arxiv_asap_", "natcomms_woo_", "bmc_hsr_", "wiley_ecolevol_", "rspb_", "acm_cpp26_",
            "book_thinkpython2_", "techreport_nasa_", "sciadv_", "lncs_cav2020_", "aps_prx_")
 BATCH12 = ("crs_", "plos_template_", "glossa_", "psj_", "typst_", "sphinx_", "joss_", "rjournal_",
            "acl_review_", "ustcthesis_", "bookdown_")
+BATCH13 = ("natcomms_nickel_", "scireports_lah10_", "medrxiv_", "iop_erl_", "iop_mlst_", "mitpress_")
 #: Each group of eval/quotes by its papers' prefixes ("quotes": batches 1–3, the rest).
 GROUPS = {"new": NEW, "batch6": BATCH6, "batch7": BATCH7, "batch8": BATCH8, "batch9": BATCH9,
-          "batch10": BATCH10, "batch11": BATCH11, "batch12": BATCH12}
+          "batch10": BATCH10, "batch11": BATCH11, "batch12": BATCH12, "batch13": BATCH13}
 #: The papers (file-name prefixes) whose paragraphs the verbatim floor is taken over.
 VERBATIM_PAPERS = ("iop", "scielo", "wiley", "aas", "elsevier", "springer")
 
@@ -193,7 +203,7 @@ def _in_group(name: str, stem: str) -> bool:
 
 @pytest.mark.timeout(600)  # a group's papers parsed and scored; spatstat's eight pages read by tesseract
 @pytest.mark.parametrize("name", ["open", "quotes", "new", "batch6", "batch7", "batch8", "batch9", "batch10",
-                                  "batch11", "batch12"])
+                                  "batch11", "batch12", "batch13"])
 def test_compile_eval_scores_stay_at_their_floors(name: str, fixtures_dir: Path) -> None:
     scores = _group_scores(name, _root(name, fixtures_dir))
     floors = FLOORS[name]

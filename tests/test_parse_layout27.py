@@ -232,3 +232,42 @@ def test_an_address_a_note_or_a_name_alone_in_a_typewriter_face_is_no_command(te
                         "jupyter-repo2docker https://github.com/norvig/pytudes", "git clone https://x.org/r.git"]))
 def test_a_command_alone_in_a_typewriter_face_is_code(text: str) -> None:
     assert is_code(_mono(text), text)
+
+
+# ------------------------------------------- batch 13: declarations, dates, heads, gutters
+
+
+def test_the_nature_journals_declarations_after_the_bibliography_are_sections() -> None:
+    chunks = chunks_of("scireports_lah10_room_temperature_superconductors.pdf")
+    assert holding(chunks, "A.P. Durajski acknowledges the financial support").provenance.section \
+        == "Acknowledgements"
+    assert holding(chunks, "The authors declare no competing interests").provenance.section \
+        == "Competing interests"
+    assert chunk_type(holding(chunks, "Received: 5 August 2019; Accepted: 8 January 2020")) == "front"
+    natcomms = chunks_of("natcomms_woo_cerebral_pain_contributions.pdf")
+    assert holding(natcomms, "This work was funded by NIH").provenance.section == "Acknowledgements"
+    assert chunk_type(holding(natcomms, "Reprints and permission information is available")) == "front"
+
+
+def test_a_declarations_heading_in_another_style_beside_the_entries_leaves_them_entries() -> None:
+    # F1000: "Acknowledgements" (9.2 pt roman) stands at the right column's top, beside the
+    # left column's "References" (8 pt bold); the entries under it are still entries
+    chunks = chunks_of("f1000research_shark_longevity_note.pdf")
+    assert chunk_type(holding(chunks, "Frazier BS, Driggers WB III")) == "reference"
+
+
+def test_a_manuscripts_italic_heads_over_indented_paragraphs_are_headings() -> None:
+    # medRxiv's Word manuscript: "Health Education Program" in 11.3 pt italic over a
+    # paragraph whose first line is set in half an inch
+    chunks = chunks_of("medrxiv_hael_exercise_hypertension_trial.pdf")
+    section = holding(chunks, "Participants in the health education intervention attended").provenance.section
+    assert (section or "").strip() == "Health Education Program"
+
+
+def test_two_columns_right_of_a_sidebar_are_read_left_then_right_past_the_title_block() -> None:
+    # IOP's ERL: a margin sidebar shifts both columns right of the page's centre; the title
+    # block over them is narrower than both
+    chunks = chunks_of("iop_erl_corn_yield_carbon_use_efficiency.pdf")
+    para = holding(chunks, "Atmospheric carbon dioxide concentrations increased")
+    assert "is an important way for humans to affect carbon emissions" in para.text
+    assert pages_of(para)[0] == 2 and pages_of(para)[-1] == 3
