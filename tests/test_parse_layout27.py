@@ -271,3 +271,12 @@ def test_two_columns_right_of_a_sidebar_are_read_left_then_right_past_the_title_
     para = holding(chunks, "Atmospheric carbon dioxide concentrations increased")
     assert "is an important way for humans to affect carbon emissions" in para.text
     assert pages_of(para)[0] == 2 and pages_of(para)[-1] == 3
+
+
+def test_a_word_manuscript_ragged_as_often_as_even_is_read_as_ragged() -> None:
+    # medRxiv: "… in public health settings 4." | "Additionally, there is a scarcity …"
+    # flush under it is the paragraph's next sentence (its full lines end an em apart as
+    # often as together: 89 and 89; justified double-spaced texts 0.11–0.15 of it)
+    chunks = chunks_of("medrxiv_hael_exercise_hypertension_trial.pdf")
+    para = holding(chunks, "Combined aerobic and resistance exercise programs benefit overall health")
+    assert "public health settings 4 . Additionally, there is a scarcity" in " ".join(para.text.split())

@@ -413,12 +413,18 @@ def _flush_sentence(prev: Para, cur: Para, ragged: bool = False) -> bool:
         and cur.lines[0].bbox[0] <= min(ln.bbox[0] for ln in piece) + INDENT_EMS * em
 
 
+#: Full lines one under the other end an em apart in a ragged-right text at least once for
+#: this many times they end together (justified double-spaced texts: 0.11–0.15 of it; APA's
+#: sample 2.3, a medRxiv Word manuscript 1.0).
+RAGGED_SHARE = 2
+
+
 def ragged_indented(pages: list[list[Line]], body: float, gap: float) -> bool:
     """Whether the document is a double-spaced manuscript set ragged right with indented
     paragraphs (APA's): its ``line_gap`` 0.8 em or more; of its body-size lines, pairs of
-    full lines one under the other end more often over an em apart than within half an
-    em (a justified column's all end at its edge); and three lines or more set in by a
-    paragraph's indent against the line above. (Without the double spacing, ragged
+    full lines one under the other end over an em apart at least half as often as within
+    half an em (``RAGGED_SHARE``; a justified column's all end at its edge); and three
+    lines or more set in by a paragraph's indent against the line above. (Without the double spacing, ragged
     manuals, PLOS's pages and lists of contributions pass the other two tests.)"""
     em = max(body, 1.0)
     if gap < DOUBLE_SPACED_EMS * em:
@@ -434,7 +440,7 @@ def ragged_indented(pages: list[list[Line]], body: float, gap: float) -> bool:
                     and abs(a.bbox[0] - b.bbox[0]) <= 0.2 * em:
                 apart += abs(a.bbox[2] - b.bbox[2]) > em
                 together += abs(a.bbox[2] - b.bbox[2]) <= 0.5 * em
-    return indents >= 3 and apart > together
+    return indents >= 3 and RAGGED_SHARE * apart >= together
 
 
 def indents_paragraphs(pages: list[list[Line]], body: float) -> bool:
