@@ -424,8 +424,9 @@ def ragged_indented(pages: list[list[Line]], body: float, gap: float) -> bool:
     paragraphs (APA's): its ``line_gap`` 0.8 em or more; of its body-size lines, pairs of
     full lines one under the other end over an em apart at least half as often as within
     half an em (``RAGGED_SHARE``; a justified column's all end at its edge); and three
-    lines or more set in by a paragraph's indent against the line above. (Without the double spacing, ragged
-    manuals, PLOS's pages and lists of contributions pass the other two tests.)"""
+    lines or more set in by a paragraph's indent against the line above. (Without the
+    double spacing, ragged manuals, PLOS's pages and lists of contributions pass the other
+    two tests.)"""
     em = max(body, 1.0)
     if gap < DOUBLE_SPACED_EMS * em:
         return False

@@ -22,7 +22,7 @@ def is_footnote(lines: list[Line], body: float, info: PageInfo, face: str, page:
     if lines[0].bbox[1] <= info.height * 0.6:
         # notes filling half a page (a congressional report's): smaller, opening with
         # their number, called in the text above, no text in the body's size under them
-        return size < body * 0.9 and _called_above(lines, page, body) and not _text_under(lines, page, body)
+        return size < body * 0.9 and _called_above(lines, page, body) and not _body_text_below(lines, page, body)
     if size < body * 0.9 or (small_print(size, body) and _at_column_foot(lines, page)):
         return True  # (9 pt notes under a 10 pt body: at the column's foot)
     if _URL_NOTE_RE.fullmatch(lines[0].text.strip()) and _at_column_foot(lines, page):
@@ -68,7 +68,7 @@ def _called_above(lines: list[Line], page: list[Line], body: float) -> bool:
     return any(ln.bbox[3] <= top and abs(ln.size - body) < 0.5 and call.search(ln.text) for ln in page)
 
 
-def _text_under(lines: list[Line], page: list[Line], body: float) -> bool:
+def _body_text_below(lines: list[Line], page: list[Line], body: float) -> bool:
     """Whether a line in the body's size stands under ``lines`` in their column."""
     x0, x1 = min(ln.bbox[0] for ln in lines), max(ln.bbox[2] for ln in lines)
     bottom = max(ln.bbox[3] for ln in lines)

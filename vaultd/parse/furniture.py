@@ -182,9 +182,9 @@ ECHO_MIN_CHARS = 6
 
 _NOT_ALNUM_RE = re.compile(r"[\W_]+")
 #: A page number set beside a running head's words, at either end (``Morbi ac orci 5``).
+_FOLIO_END_RE = re.compile(r"^\d{1,4}\s+(?=\D)|(?<=\D)\s+\d{1,4}$")
 #: A running head's page number after its words (``1.5. WHAT YOU WILL LEARN 11``).
 _FOLIO_LAST_RE = re.compile(r"(?<=[^\W\d_])\s+\d{1,4}$")
-_FOLIO_END_RE = re.compile(r"^\d{1,4}\s+(?=\D)|(?<=\D)\s+\d{1,4}$")
 _DIGITS_RE = re.compile(r"\d+")
 
 
@@ -403,53 +403,49 @@ def _ruler(numbers: list[Line], others: list[Line]) -> set[int]:
     ``LINE_NUMBERS_MIN`` or more, one edge aligned, counting up by one from the top down,
     in a font family none of the text set level with them uses (an ACL review copy built
     for another paper size stands its rulers inside both columns)."""
-    drop: set[int] = set()
     faces = {font_family(o.font) for o in others}
-    for edge in (0, 2):
+    return {id(ln) for col in _aligned_columns(numbers, (0, 2))
+            if not any(font_family(ln.font) in faces for ln in col)
+            and all(b == a + 1 for a, b in itertools.pairwise(int(ln.text.strip()) for ln in col))
+            for ln in col}
+
+
+def _aligned_columns(numbers: list[Line], edges: tuple[int, ...]) -> list[list[Line]]:
+    """The columns of ``LINE_NUMBERS_MIN`` numbers or more with one edge aligned (by each
+    of ``edges`` in turn: 0 their left, 2 their right), each from the top down."""
+    out: list[list[Line]] = []
+    for edge in edges:
         columns: dict[int, list[Line]] = {}
         for ln in numbers:
             columns.setdefault(round(ln.bbox[edge] / COLUMN_STEP), []).append(ln)
-        for col in columns.values():
-            if len(col) < LINE_NUMBERS_MIN or any(font_family(ln.font) in faces for ln in col):
-                continue
-            col.sort(key=lambda ln: ln.bbox[1])
-            values = [int(ln.text.strip()) for ln in col]
-            if all(b == a + 1 for a, b in itertools.pairwise(values)):
-                drop.update(id(ln) for ln in col)
-    return drop
+        out += [sorted(col, key=lambda ln: ln.bbox[1]) for col in columns.values() if len(col) >= LINE_NUMBERS_MIN]
+    return out
 
 
 def _numbered_column(numbers: list[Line], others: list[Line]) -> set[int]:
     """The numbers (ids) of a column no line of text runs across level with a number,
-    ``LINE_NUMBERS_MIN`` or more counting up from the top down, set right-aligned (a left margin's) or left-aligned
-    (a right margin's): between a sidebar and the text (bioRxiv's eLife-style manuscript
-    numbers its lines between p. 1's sidebar and the body)."""
+    ``LINE_NUMBERS_MIN`` or more counting up from the top down, set right-aligned (a left
+    margin's) or left-aligned (a right margin's): between a sidebar and the text (bioRxiv's
+    eLife-style manuscript numbers its lines between p. 1's sidebar and the body)."""
     drop: set[int] = set()
     # (a line counts against a column only running across it level with one of its
     # numbers, not ending in it (JOSS's sidebar), and not a watermark set across the page,
     # taller than several lines (JOSS's ``DRAFT``))
     heights = sorted(o.bbox[3] - o.bbox[1] for o in others)
     tall = WATERMARK_LINES * heights[len(heights) // 2] if heights else 0.0
-    for edge in (2, 0):
-        columns: dict[int, list[Line]] = {}
-        for ln in numbers:
-            columns.setdefault(round(ln.bbox[edge] / COLUMN_STEP), []).append(ln)
-        for col in columns.values():
-            if len(col) < LINE_NUMBERS_MIN:
-                continue
-            col.sort(key=lambda ln: ln.bbox[1])
-            x0, x1 = min(ln.bbox[0] for ln in col), max(ln.bbox[2] for ln in col)
-            top, bottom = col[0].bbox[1], col[-1].bbox[3]
-            values = [int(ln.text.strip()) for ln in col]
-            beside = [o for o in others if any(abs(o.bbox[3] - ln.bbox[3]) <= ROW_SLACK for ln in col)]
-            if 2 * sum(o.mono for o in beside) >= len(beside):
-                continue  # a listing's numbered lines keep their numbers (``drop_line_numbers``)
-            if all(b > a for a, b in itertools.pairwise(values)) and not any(
-                    o.bbox[0] < x0 and o.bbox[2] > x1 and top <= (o.bbox[1] + o.bbox[3]) / 2 <= bottom
-                    and o.bbox[3] - o.bbox[1] <= tall and any(
-                        o.bbox[1] < ln.bbox[3] and ln.bbox[1] < o.bbox[3] for ln in col)
-                    for o in others):
-                drop.update(id(ln) for ln in col)
+    for col in _aligned_columns(numbers, (2, 0)):
+        x0, x1 = min(ln.bbox[0] for ln in col), max(ln.bbox[2] for ln in col)
+        top, bottom = col[0].bbox[1], col[-1].bbox[3]
+        values = [int(ln.text.strip()) for ln in col]
+        beside = [o for o in others if any(abs(o.bbox[3] - ln.bbox[3]) <= ROW_SLACK for ln in col)]
+        if 2 * sum(o.mono for o in beside) >= len(beside):
+            continue  # a listing's numbered lines keep their numbers (``drop_line_numbers``)
+        if all(b > a for a, b in itertools.pairwise(values)) and not any(
+                o.bbox[0] < x0 and o.bbox[2] > x1 and top <= (o.bbox[1] + o.bbox[3]) / 2 <= bottom
+                and o.bbox[3] - o.bbox[1] <= tall and any(
+                    o.bbox[1] < ln.bbox[3] and ln.bbox[1] < o.bbox[3] for ln in col)
+                for o in others):
+            drop.update(id(ln) for ln in col)
     return drop
 
 

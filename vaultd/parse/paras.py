@@ -114,21 +114,21 @@ def body_size(pages: list[list[Line]]) -> float:
     larger = [(count, size) for size, count in sizes.items() if size > most]
     if larger:
         count, size = max(larger)
-        if count >= NOTES_SHARE * sizes[most] and _under_text(pages, most, size):
+        if count >= NOTES_SHARE * sizes[most] and _notes_under(pages, most, size):
             return float(size)
     return float(most)
 
 
 #: Footnotes may outweigh the text they annotate (a congressional report's notes, a law
 #: review's): a larger size with this share of the most common size's characters is the
-#: body's when the smaller print sits under it (``_under_text``).
+#: body's when the smaller print sits under it (``_notes_under``).
 NOTES_SHARE = 0.25
 #: ... on this many pages at least, and this share of the smaller print's characters.
 NOTES_PAGES = 3
 NOTES_UNDER = 0.8
 
 
-def _under_text(pages: list[list[Line]], small: float, body: float) -> bool:
+def _notes_under(pages: list[list[Line]], small: float, body: float) -> bool:
     """Whether the characters set in ``small`` stand, mostly and on several pages, under
     the lines set in ``body`` on their page and in their column: footnotes, not a body
     with larger headings and abstract over it."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from vaultd.parse.continuation import INDENT_EMS, continues
+from vaultd.parse.continuation import INDENT_EMS, MEASURE_SHARE, continues
 from vaultd.parse.fontnames import font_family
 from vaultd.parse.paras import Line, Para
 
@@ -34,8 +34,6 @@ _FLOW = ("heading", "equation", "code", "reference")
 _BOX_LABEL_RE = re.compile(r"(?:box|panel)\s+\d{1,2}\b", re.IGNORECASE)
 #: How many lines of a piece its face and measure are read from.
 FACE_LINES = 6
-#: Widths within this share of each other are one measure.
-MEASURE_SHARE = 0.08
 
 
 def face_of(lines: list[Line]) -> Face:
