@@ -280,3 +280,13 @@ def test_a_word_manuscript_ragged_as_often_as_even_is_read_as_ragged() -> None:
     chunks = chunks_of("medrxiv_hael_exercise_hypertension_trial.pdf")
     para = holding(chunks, "Combined aerobic and resistance exercise programs benefit overall health")
     assert "public health settings 4 . Additionally, there is a scarcity" in " ".join(para.text.split())
+
+
+def test_a_heading_style_the_classifier_found_heads_its_other_lines() -> None:
+    # MIT Press's Open Mind: "INTRODUCTION" in the bold capitals of "DISCUSSION AND
+    # CONCLUSION" (a heading already), its text past the sidebar's "Citation: …" block
+    chunks = chunks_of("mitpress_openmind_iq_test_difficulty.pdf")
+    assert holding(chunks, "Intelligence tests are central to many areas").provenance.section == "INTRODUCTION"
+    # CEUR: a bold example line in its numbered subsections' face is no heading
+    ceur = chunks_of("ceur_ontology_aware_annotation_workshop.pdf")
+    assert chunk_type(holding(ceur, "Annotations: “v formation” — GO:0097084")) != "heading"

@@ -7,7 +7,6 @@ Used by ``vaultd.parse.structure`` while it builds paras (``font_lead``, ``is_ti
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections import Counter
 
@@ -197,8 +196,8 @@ def font_headings(paras: list[Para], body: float) -> None:
     punctuation, the paragraph after it starts right below it, flush with it, in the
     body's font or in another rare style (a section's heading right over its first
     subsection's, which may take two lines), and at least two lines of the document are
-    headings in that style (a heading style repeats; one odd line is not a style). A
-    typewriter face sets code, never headings."""
+    headings in that style, these or others the classifier found numbered as they are (a
+    heading style repeats; one odd line is not a style). A typewriter face sets code, never headings."""
     fonts: Counter[str] = Counter()
     styles: Counter[tuple[str, float]] = Counter()
     for para in paras:
@@ -211,9 +210,16 @@ def font_headings(paras: list[Para], body: float) -> None:
     display = _display_styles(paras, body, {st for st, n in styles.items() if n <= DISPLAY_SHARE * total} - rare)
     rare |= display
     found: dict[tuple[str, float], list[Para]] = {}
-    for para, after in itertools.pairwise(paras):
+    # (headings the classifier found already set a style: an all-capitals ``INTRODUCTION``
+    # in the face of ``DISCUSSION AND CONCLUSION`` is one of them)
+    typed = Counter((_style(p.lines[-1]), p.number is None) for p in paras
+                    if p.type == "heading" and len(p.lines) <= 2)
+    for k, para in enumerate(paras[:-1]):
         if not _font_head_shape(para, rare, body):
             continue
+        # (past a sidebar's front matter set between a heading and its text: MIT Press's
+        # ``Citation: …`` beside ``INTRODUCTION``)
+        after = next((p for p in paras[k + 1:] if p.type != "front"), paras[k + 1])
         line, below = para.lines[-1], after.lines[0]
         if after.type != "paragraph" or not (below.font in body_fonts or (
                 _style(below) in rare and _style(below) != _style(line))):
@@ -224,7 +230,9 @@ def font_headings(paras: list[Para], body: float) -> None:
             continue
         found.setdefault(_style(line), []).append(para)
     for style, heads in found.items():
-        if len(heads) < 2:
+        # (numbered headings set no style for an unnumbered line: CEUR's bold example
+        # ``Annotations: … — GO:0097084`` in its numbered subsections' face)
+        if len(heads) + max(typed[(style, p.number is None)] for p in heads) < 2:
             continue
         if style in display:  # every short line in it heads something (a slide's title)
             heads = [p for p in paras if p.type == "paragraph" and len(p.lines) == 1
