@@ -290,3 +290,8 @@ def test_a_heading_style_the_classifier_found_heads_its_other_lines() -> None:
     # CEUR: a bold example line in its numbered subsections' face is no heading
     ceur = chunks_of("ceur_ontology_aware_annotation_workshop.pdf")
     assert chunk_type(holding(ceur, "Annotations: “v formation” — GO:0097084")) != "heading"
+
+
+def test_medrxivs_notice_on_its_first_page_is_front_matter() -> None:
+    chunks = chunks_of("medrxiv_hael_exercise_hypertension_trial.pdf")
+    assert chunk_type(holding(chunks, "This preprint reports new research that has not been certified")) == "front"

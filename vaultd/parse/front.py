@@ -77,6 +77,7 @@ _START_RE = re.compile(
       | full\s+list\s+of\s+author\s+information
       | this\s+content\s+was\s+downloaded\s+from
       | view\s+the\s+article\s+online\s+for\s+updates
+      | (?:note:\s*)?this\s+preprint\s+reports\s+new\s+research\s+that\s+has\s+not\s+been  # medRxiv's notice
       | published\s+under\s+licen[cs]e\s+by
       | see\s+discussions,?\s+stats,?\s+and\s+author\s+profiles
       | all\s+content\s+following\s+this\s+page\s+was\s+uploaded
