@@ -206,7 +206,7 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    a small running head may stand 14 % down the page (the Annals'); a paragraph's
 #:    one-word last line beside a figure is no label of it; SPIE's further author
 #:    information and EJP's submission line are front matter; in a double-spaced
-#:    manuscript set ragged right (``continuation.ragged_indented``) only an indent starts
+#:    manuscript set ragged right (``spacing.ragged_indented``) only an indent starts
 #:    a paragraph; an appendix's or supplement's float is captioned ``Table B1``,
 #:    ``Figure S2``.
 #: 23: a footnote (small print at a page's foot that opens with its mark) is a chunk of

@@ -20,10 +20,11 @@ from vaultd.parse.figure_text import figure_text
 from vaultd.parse.figures import graphics_rects
 from vaultd.parse.folio_bands import band_lines, dict_lines, document_evidence
 from vaultd.parse.folios import BandLine
-from vaultd.parse.furniture import drop_document_line_numbers, drop_furniture
+from vaultd.parse.furniture import drop_furniture
 from vaultd.parse.glyphs import TALL_LINE, glyph_extent, repair_glyphs, scan_spans
 from vaultd.parse.hyphens import hyphen_evidence
 from vaultd.parse.layout import LAYOUT_VERSION
+from vaultd.parse.line_numbers import drop_document_line_numbers
 from vaultd.parse.margins import Edges, mark_margin_notes, text_block_edges
 from vaultd.parse.mupdf import load_pymupdf as load_pymupdf
 from vaultd.parse.mupdf import mupdf_text as mupdf_text

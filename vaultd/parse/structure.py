@@ -36,12 +36,9 @@ from vaultd.parse.code import code_runs, is_code, listing_goes_on
 from vaultd.parse.continuation import (
     SIZE_STEP,
     continues,
-    indents_paragraphs,
     is_scrap,
-    line_gap,
     next_line,
     open_end,
-    ragged_indented,
     rest_of_line,
     sentence_start,
 )
@@ -88,6 +85,7 @@ from vaultd.parse.references import add_references, column_lefts, ends_reference
 from vaultd.parse.resume import resumed
 from vaultd.parse.runin_refs import split_runin
 from vaultd.parse.scan_text import drop_scan_labels, is_label
+from vaultd.parse.spacing import indents_paragraphs, line_gap, ragged_indented
 from vaultd.parse.textlayer import mis_mapped, prose_words, unreliable
 from vaultd.parse.title_block import front_after_title, title_page_front
 
