@@ -190,7 +190,9 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         return "list", None
     if len(text) >= 300:
         return "paragraph", None
-    short = is_short(n_lines, text)
+    # (a long head set large and bold may wrap onto a third line in its column: Frontiers'
+    # ``Salvinorin A as a Novel Scaffold for KOPr`` | ``Medicinal Chemistry and …`` | ``of …``)
+    short = is_short(n_lines, text) or (n_lines == 3 and bold and size >= body + 1.5 and is_short(2, text))
     math = sum(map(_MATH_CHARS.__contains__, text))
     number = heading_number(text)
     if (number is not None and "." in number and n_lines == 1 and short and not math

@@ -329,7 +329,7 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False) -> 
     ends = (tail.endswith(SENT_END) or bool(_NOTE_END_RE.search(tail))) and not abbreviation_goes_on(tail, cur.text)
     stops = ends and (item or ((cur.type == "equation" or not colon)
                                and not _flush_sentence(prev, cur, ragged)))
-    if stops or _ITEM_RE.match(cur.text) or cur.text[:1] in _BULLETS \
+    if stops or (_ITEM_RE.match(cur.text) and not _INITIAL_RE.match(cur.text)) or cur.text[:1] in _BULLETS \
             or _LEADERS_RE.search(tail) or _LEADERS_RE.search(cur.lines[0].text):
         return False  # a list's next item; a table of contents' entries
     full_next = cur.type == "equation" or colon  # (a display formula is no full line)
@@ -353,6 +353,10 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False) -> 
 #: How far (ems) a line's box may reach down into the next line's (a NASA report's line
 #: holding a Courier span is boxed 19 pt tall for its 12 pt text).
 OVERLAP_EMS = 0.25
+#: A capital with a stop opening a line: a name's initial or a variable ending a clause
+#: (``… decreasing`` | ``L. These mechanisms …``) as often as a list's mark, so under a
+#: full line that ends no sentence (``next_line``'s test) it goes on.
+_INITIAL_RE = re.compile(r"[A-Z]\.\s")
 #: A table of contents' dot leaders, and list marks ``_ITEM_RE`` leaves out.
 _LEADERS_RE = re.compile(r"(?:\. ?){4,}")
 _BULLETS = "▶►▸■□✓➢➤◆◇★"
@@ -384,6 +388,8 @@ def _flush_sentence(prev: Para, cur: Para, ragged: bool = False) -> bool:
             and min(last.bbox[2] - last.bbox[0], first.bbox[2] - first.bbox[0]) >= FULL_LINE_EMS * em \
             and last.bbox[2] >= max(ln.bbox[2] for ln in cur.lines) - em:
         return True  # a paragraph's indented first line, full, its sentence ended at the margin
+    if len(piece) == 1 and len(prev.lines) >= 2:
+        piece = prev.lines  # a page's first line: the measure is that of the paragraph's lines before
     return (len(piece) >= 2 or ragged) \
         and (last.bbox[2] >= max(ln.bbox[2] for ln in piece) - em or ragged) \
         and cur.lines[0].bbox[0] <= min(ln.bbox[0] for ln in piece) + INDENT_EMS * em

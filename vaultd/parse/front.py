@@ -93,12 +93,14 @@ _START_RE = re.compile(
       | (?:jel(?:\s+classification)?(?:\s+codes?)?|pacs(?:\s+numbers?)?|msc(?:\s*\(?\d{4}\)?)?)\s*:
       | [A-Z][\w&.'’-]*(?:\s(?:[A-Z][\w&.'’:-]*|of|and|the|for|in|on|&)){0,8}\s\d{1,4},\s*\d+\s*[–-]\s*(?:\d+|\?\?)\s*\(\d{4}\).{0,120}$
       | [A-Z][\w&.'’-]*(?:\s(?:[A-Z][\w&.'’:-]*|of|and|the|for|in|on|&)){0,8}\s\(\d{4}\),?\s*\d+(?::\s?\d+)?,\s*\d+\s*[–-]\s*\d*.{0,120}$
+      | [A-Z][\w&.'’-]*(?:\s(?:[A-Z][\w&.'’:-]*|of|and|the|for|in|on|&)){0,8}\s\d{1,4}\s\(\d{4}\)\s*\d+\s*[–-]\s*\d+\b.{0,120}$
     )""",
     re.IGNORECASE | re.VERBOSE | re.DOTALL,
 )
 
-#: (The two journal banners above: ``MNRAS 000, 1–10 (2020)`` and ``International
-#: Psychogeriatrics (2014), 26:1, 147–158``: a capitalised name, volume, pages, year.)
+#: (The three journal banners above: ``MNRAS 000, 1–10 (2020)``, ``International
+#: Psychogeriatrics (2014), 26:1, 147–158`` and JMLR's ``Journal of Machine Learning
+#: Research 23 (2022) 1-9 Submitted 8/21; …``: a capitalised name, volume, pages, year.)
 
 #: A journal department's editors, named over the article (CACM: ``S. L. Graham, R. L.
 #: Rivest Editors``; ``Programming Languages J. J. Horning Editor``): a few capitalised

@@ -67,13 +67,17 @@ def heading_goes_on(head: Para, lines: list[Line], text: str, body: float) -> bo
     """Whether a line in lowercase right under a one-line heading set well over the body
     (``HEADING_OVER`` points), in the heading's size, is the heading's second line (the
     Royal Society's ``(d) Bird community: variables used to measure the`` | ``biotic
-    Eltonian niche``): a block of its own, it had made the heading a sentence's start."""
+    Eltonian niche``), or centred under it: a block of its own, it had made the heading a
+    sentence's start."""
     if head.type != "heading" or len(head.lines) != 1 or len(lines) != 1 or not text[:1].islower():
         return False
     last, line = head.lines[0], lines[0]
     return (last.page == line.page and abs(line.size - last.size) <= 0.5 and last.size >= body + HEADING_OVER
             and 0 <= line.bbox[1] - last.bbox[3] <= 0.5 * max(last.size, 1.0)
-            and -last.size <= line.bbox[0] - last.bbox[0] <= 3 * last.size  # (hanging under its number)
+            # (hanging under its number, or centred under it: JMLR's title ``SMAC3: A
+            # Versatile Bayesian Optimization Package`` | ``for Hyperparameter Optimization``)
+            and (-last.size <= line.bbox[0] - last.bbox[0] <= 3 * last.size
+                 or abs(line.bbox[0] + line.bbox[2] - last.bbox[0] - last.bbox[2]) <= 2 * last.size)
             and not head.text.rstrip().endswith(SENT_END))
 
 
@@ -349,10 +353,18 @@ def heading_levels(paras: list[Para]) -> dict[int, int]:
         return (round(max(ln.size for ln in p.lines) * 2) / 2, all(ln.bold for ln in p.lines),
                 not all(ln.italic for ln in p.lines))
 
+    # sections numbered in roman numerals (II, III …) number their subsections by letter
+    # (IEEE's and the social sciences' ``III. Experimental protocol`` › ``A. General setting``)
+    roman = any(p.number and _ROMAN_RE.fullmatch(p.number.rstrip(".")) for p in heads)
+
+    def depth(number: str) -> int:
+        parts = number.rstrip(".").split(".")
+        return len(parts) + (roman and len(parts) == 1 and parts[0] in _SUBSECTION_LETTERS)
+
     votes: dict[tuple[float, bool, bool], Counter[int]] = {}
     for p in heads:
         if p.number:
-            votes.setdefault(style(p), Counter())[len(p.number.rstrip(".").split("."))] += 1
+            votes.setdefault(style(p), Counter())[depth(p.number)] += 1
     known = {s: c.most_common(1)[0][0] for s, c in votes.items()}
     ranked = sorted({style(p) for p in heads}, reverse=True)
     out: dict[int, int] = {}
@@ -366,7 +378,7 @@ def heading_levels(paras: list[Para]) -> dict[int, int]:
         elif REFS_RE.match(p.text.strip()):
             out[id(p)] = 1  # the bibliography is never a subsection
         elif p.number:
-            out[id(p)] = len(p.number.rstrip(".").split("."))
+            out[id(p)] = depth(p.number)
         elif style(p) in known:
             out[id(p)] = known[style(p)]
         elif known:
@@ -374,6 +386,12 @@ def heading_levels(paras: list[Para]) -> dict[int, int]:
         else:
             out[id(p)] = 1 + ranked.index(style(p))
     return out
+
+
+#: A section number in roman numerals of two letters or more (``II``, ``III``, ``XIV``).
+_ROMAN_RE = re.compile(r"(?=[IVX]{2,}$)X{0,3}(?:IX|IV|V?I{0,3})")
+#: The letters numbering such a section's subsections (not ``I``, ``V``, ``X``: roman).
+_SUBSECTION_LETTERS = frozenset("ABCDEFGHJKLMNOPQRSTUWYZ")
 
 
 #: Between the levels of a section path (``3 Experiments › 3.1 Setup``).

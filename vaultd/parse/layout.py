@@ -260,7 +260,13 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    ruler drawn over the text dropped; a margin's line numbers beside a sidebar and
 #:    under a watermark dropped; running heads a little deeper when they are the page's
 #:    outermost line; the AAS journals' ``.I`` fonts italic (docs/compile.md, "Layout 27").
-LAYOUT_VERSION = 27
+#: 28: a margin numbering every fifth line dropped; a capital with a stop under a full
+#:    open line goes on; small print under both columns' text read after both; a long
+#:    head wrapped onto a third line; a page's first full line measured by its
+#:    paragraph's; a journal banner with volume, year and pages; a centred title's second
+#:    line; a numbered section no byline; lettered subsections under roman-numbered
+#:    sections (docs/compile.md, "Layout 28").
+LAYOUT_VERSION = 28
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

@@ -17,6 +17,8 @@ from vaultd.parse.paras import Line
 
 #: Fewest numbered lines a page's margin column of line numbers has.
 LINE_NUMBERS_MIN = 8
+#: Fewest a column numbering every n-th line has (Copernicus's and ``lineno``'s every fifth).
+STEPPED_MIN = 5
 
 
 def drop_line_numbers(lines: list[Line]) -> list[Line]:
@@ -41,7 +43,7 @@ def drop_margin_line_numbers(lines: list[Line]) -> list[Line]:
     those lines' size, and most of those lines no program's (a listing's numbered lines
     keep their numbers, which ``drop_line_numbers`` judges once they are joined)."""
     numbers = [ln for ln in lines if _bare_number(ln)]
-    if len(numbers) < LINE_NUMBERS_MIN:
+    if len(numbers) < STEPPED_MIN:
         return lines
     top, bottom = min(ln.bbox[1] for ln in numbers), max(ln.bbox[3] for ln in numbers)
     level = [ln for ln in lines if not _bare_number(ln) and top <= (ln.bbox[1] + ln.bbox[3]) / 2 <= bottom]
@@ -147,7 +149,7 @@ ROW_SLACK = 3.0
 
 
 #: How large a margin's line numbers are set at most, in the size of the text beside them.
-SMALL_NUMBER = 0.8
+SMALL_NUMBER = 0.9
 
 
 def _bare_number(ln: Line) -> bool:
@@ -165,7 +167,19 @@ def _numbered_sides(numbers: list[Line], others: list[Line]) -> set[int]:
     drop: set[int] = set()
     for side in ([ln for ln in numbers if ln.bbox[2] <= left], [ln for ln in numbers if ln.bbox[0] >= right]):
         side.sort(key=lambda ln: ln.bbox[1])
-        values = [int(ln.text.strip()) for ln in side]
-        if len(side) >= LINE_NUMBERS_MIN and all(b > a for a, b in itertools.pairwise(values)):
+        if _counts_lines([int(ln.text.strip()) for ln in side]):
             drop.update(id(ln) for ln in side)
     return drop
+
+
+def _counts_lines(values: list[int]) -> bool:
+    """Whether a margin's numbers, from the top down, count its lines: ``LINE_NUMBERS_MIN``
+    or more counting up, or ``STEPPED_MIN`` or more numbering every n-th line (each a
+    multiple of one step of two or more, none skipped: 15, 20, 25, …)."""
+    if len(values) >= LINE_NUMBERS_MIN and all(b > a for a, b in itertools.pairwise(values)):
+        return True
+    steps = {b - a for a, b in itertools.pairwise(values)}
+    if len(values) < STEPPED_MIN or len(steps) != 1:
+        return False
+    step = steps.pop()
+    return step >= 2 and all(v % step == 0 for v in values)

@@ -15,7 +15,7 @@ import itertools
 import math
 
 from vaultd.parse.base import Box
-from vaultd.parse.paras import Line, union
+from vaultd.parse.paras import Line, small_print, union
 
 
 def order_page(lines: list[Line], width: float) -> list[list[Line]]:
@@ -31,6 +31,17 @@ def order_page(lines: list[Line], width: float) -> list[list[Line]]:
     slack = width * 0.03
     pieces = [piece for g in groups.values() for piece in _by_column(g, mid, slack)]
     boxed = sorted(((union(g), g) for g in pieces), key=_reading_key)
+    band = _foot_band(boxed, mid, slack)
+    if band:
+        # read the columns above it first, then the band's own columns
+        return _two_columns([item for item in boxed if id(item[1]) not in band], mid, slack) \
+            + _two_columns([item for item in boxed if id(item[1]) in band], mid, slack)
+    return _two_columns(boxed, mid, slack)
+
+
+def _two_columns(boxed: list[tuple[Box, list[Line]]], mid: float, slack: float) -> list[list[Line]]:
+    """Blocks (in ``_reading_key`` order) in reading order on a page of one or two columns:
+    the whole left column before the right one, between the blocks across the middle."""
     out: list[list[Line]] = []
     left: list[tuple[Box, list[Line]]] = []
     right: list[tuple[Box, list[Line]]] = []
@@ -51,6 +62,59 @@ def order_page(lines: list[Line], width: float) -> list[list[Line]]:
             right.append((box, g))
     flush()
     return out
+
+
+def _foot_band(boxed: list[tuple[Box, list[Line]]], mid: float, slack: float) -> set[int]:
+    """The blocks (ids) of a band of small print across both columns' feet, under every
+    line of the text above it in either column: a bibliography or notes that start under
+    two columns set short (Frontiers ends its text in balanced columns and sets its
+    ``References`` under both, so the right column's text above them comes first). Each
+    column's band is the run of small-print blocks at its foot, with the heading set over
+    the run (larger or bold, a short line or two); both columns keep text in the body's
+    size above it (``BAND_TEXT_LINES`` lines as wide as a column's), and no block across
+    the middle stands beside or under the band."""
+    sizes: dict[float, int] = {}
+    for _, g in boxed:
+        for ln in g:
+            sizes[round(ln.size, 1)] = sizes.get(round(ln.size, 1), 0) + len(ln.text)
+    if not sizes:
+        return set()
+    body = max(sizes, key=lambda size: sizes[size])
+    columns: list[list[tuple[Box, list[Line]]]] = [[], []]
+    across: list[float] = []  # the bottoms of blocks across the middle
+    for box, g in boxed:
+        if box[0] < mid - slack and box[2] > mid + slack:
+            across.append(box[3])
+        else:
+            columns[(box[0] + box[2]) / 2 >= mid].append((box, g))
+    band: set[int] = set()
+    tops: list[float] = []
+    above: list[float] = []
+    for col in columns:
+        col.sort(key=lambda item: item[0][3])
+        k = len(col)
+        while k and all(small_print(ln.size, body) for ln in col[k - 1][1]):
+            k -= 1
+        if k == len(col) or k == 0:
+            return set()
+        head = col[k - 1][1]
+        if len(head) <= 2 and len(" ".join(ln.text for ln in head).split()) <= 8 \
+                and all(ln.bold or ln.size > body + 0.5 for ln in head):
+            k -= 1
+        rest = col[:k]
+        if sum(abs(ln.size - body) <= 0.3 and ln.bbox[2] - ln.bbox[0] >= COLUMN_LINE * mid
+               for _, g in rest for ln in g) < BAND_TEXT_LINES:
+            return set()
+        band.update(id(g) for _, g in col[k:])
+        tops.append(min(box[1] for box, _ in col[k:]))
+        above.append(max(box[3] for box, _ in rest))
+    return band if max(above + across) < min(tops) else set()
+
+
+#: Lines of text in the body's size, each ``COLUMN_LINE`` of half the page wide at least,
+#: both columns hold above a band of small print at their feet (``_foot_band``).
+BAND_TEXT_LINES = 3
+COLUMN_LINE = 0.6
 
 
 def column_cuts(boxes: list[Box], width: float) -> list[float]:

@@ -346,6 +346,8 @@ def _rejoin(paras: list[Para], moved: list[Para]) -> None:
         join_para(target, paras.pop(nxt))  # by place: two paras may be equal field for field
 
 
+#: A name's initial: ``D.`` in ``J. D. McCauley``.
+_INITIAL_RE = re.compile(r"[A-Z]\.")
 #: A sentence's end with a word after it, inside a line: a run-in heading's lead and the
 #: paragraph's first words, set on one line in two fonts.
 _RUN_IN_RE = re.compile(r"[.?!:]\s+\w")
@@ -391,8 +393,12 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
         return "front", None
     if info.number <= IMPRINT_PAGES and kind == "paragraph" and is_imprint(text):
         return "front", None  # a book's copyright page: "… ISBN-13: 978-…", "All rights reserved."
-    if info.number == 1 and kind == "heading" and is_byline(text):
-        return "front", None  # the authors' names, set large: not a section of the paper
+    if info.number == 1 and kind == "heading" and is_byline(text) and (
+            number is None or _INITIAL_RE.match(_after_number(text, number))):
+        # the authors' names, set large: not a section of the paper (``2 Cost Coverage``
+        # and ``B. Citations and References``, numbered as sections are, are sections;
+        # ``J. D. McCauley`` opens with initials)
+        return "front", None
     if info.number == 1 and kind == "paragraph" and is_title_note(text, (
             p.text for p in paras if p.type in ("heading", "front", "equation") and p.lines[0].page == 1)):
         return "front", None

@@ -1,0 +1,161 @@
+"""Layout 28 (issue 34, batch 14 of eval/quotes: a Copernicus manuscript numbering every
+fifth line, a Frontiers review, a double-spaced working paper, a JMLR article, a NOAA
+memo), on real pages, with property tests of the pure rules."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from quote_pages import chunk_type, chunks_of, holding, pages_of
+
+from vaultd.models import Chunk
+from vaultd.parse.front import is_front_matter
+from vaultd.parse.line_numbers import drop_margin_line_numbers
+from vaultd.parse.paras import Line
+from vaultd.parse.reading_order import order_page
+
+EGUSPHERE = "egusphere_acp_gcm_liquid_water_path_manuscript_excerpt.pdf"
+
+# ------------------------------------------------------- every fifth line numbered (Copernicus)
+
+
+def test_a_margin_numbering_every_fifth_line_never_stands_in_the_text() -> None:
+    # 8.5 pt numbers (15, 20, 25 …) beside a 10 pt text, six or seven a page: they had become
+    # the first word of every fifth line, and each such line a paragraph of its own
+    chunks = chunks_of(EGUSPHERE)
+    para = holding(chunks, "estimates of anthropogenic perturbations to Earth’s energy budget")
+    assert chunk_type(para) == "paragraph"
+    assert "radiation absorbed by the climate system" in para.text
+    assert "shortwave radiation" in para.text  # not "shortwave 20 radiation"
+    assert not any(c.text.strip().isdigit() for c in chunks if chunk_type(c) in ("paragraph", "heading", "front"))
+    assert holding(chunks, "Data and methods").text.strip() == "2 Data and methods"
+
+
+def test_a_capital_with_a_stop_under_a_full_open_line_goes_on_with_its_paragraph() -> None:
+    # "… decreasing" | "L. These mechanisms are regime dependent": the variable L ends a
+    # clause, no list's item opens there
+    para = holding(chunks_of(EGUSPHERE), "increasing turbulent entrainment of subsaturated air at cloud top")
+    assert "L. These mechanisms are regime dependent" in para.text
+
+
+def _numbers(values: list[int], x0: float = 27.0) -> list[Line]:
+    return [Line(str(v), (x0, 100.0 + 17 * 5 * k, x0 + 10.0, 108.0 + 17 * 5 * k), 8.5, False, 1, 1,
+                 font="NimbusSanL-Regu") for k, v in enumerate(values)]
+
+
+def _text(lines: int) -> list[Line]:
+    return [Line("a line of the manuscript's text set across its measure", (46.0, 98.0 + 17 * k, 548.0, 110.0 + 17 * k),
+                 10.0, False, 2, 1, font="NimbusRomNo9L-Regu") for k in range(lines)]
+
+
+@given(st.integers(min_value=1, max_value=60), st.sampled_from([2, 5, 10]), st.integers(min_value=5, max_value=8))
+def test_every_nth_line_numbered_is_dropped_when_the_numbers_step_evenly(first: int, step: int, count: int) -> None:
+    start = first * step
+    page = _text(5 * count) + _numbers([start + step * k for k in range(count)])
+    kept = drop_margin_line_numbers(page)
+    assert [ln.text for ln in kept] == [ln.text for ln in _text(5 * count)]
+
+
+@given(st.lists(st.integers(min_value=1, max_value=400), min_size=5, max_size=7, unique=True))
+def test_a_few_margin_numbers_that_do_not_step_evenly_stay(values: list[int]) -> None:
+    values.sort()
+    steps = {b - a for a, b in itertools.pairwise(values)}
+    assume(len(steps) > 1 or 1 in steps or any(v % min(steps) for v in values))
+    page = _text(40) + _numbers(values)
+    assert len(drop_margin_line_numbers(page)) == len(page)  # five to seven, unevenly: too few to tell
+
+
+# ------------------------------------------------------------- Frontiers' references band
+
+
+def test_the_right_columns_text_comes_before_a_bibliography_set_under_both_columns() -> None:
+    # p. 4: the text ends in two short columns and ``References`` starts under the left one;
+    # the right column's "in the rotorod assay …" had been read as a reference entry
+    chunks = chunks_of("frontiers_pharmacol_2015_salvinorin_review.pdf")
+    para = holding(chunks, "have been classified as “unbiased” KOPr ligands")
+    assert chunk_type(para) == "paragraph"
+    assert "in the rotorod assay (White et al., 2014, 2015)" in para.text
+    assert pages_of(para) == [4, 4]
+    entry = holding(chunks, "Adamson, W. T., Windh, R. T., Blackford, S., and Kuhn")
+    assert chunk_type(entry) == "reference"
+    assert chunk_type(holding(chunks, "Salvinorin A as a Novel Scaffold for KOPr")) == "heading"
+
+
+def _col(x0: float, top: float, n: int, size: float, text: str = "words of a column's line of text") -> list[Line]:
+    return [Line(f"{text} {k}", (x0, top + 12 * k, x0 + 240.0, top + 12 * k + size), size, False,
+                 int(x0 * 1000 + top + k), 1) for k in range(n)]
+
+
+@given(st.integers(min_value=3, max_value=20), st.integers(min_value=3, max_value=20),
+       st.integers(min_value=1, max_value=5), st.integers(min_value=1, max_value=5))
+def test_small_print_under_both_columns_is_read_after_both(left: int, right: int, lnotes: int, rnotes: int) -> None:
+    body_l, body_r = _col(50.0, 80.0, left, 10.0), _col(310.0, 80.0, right, 10.0)
+    below = 80.0 + 12 * max(left, right) + 20.0
+    notes_l = _col(50.0, below, lnotes, 8.0, "a note")
+    notes_r = _col(310.0, below + 6.0, rnotes, 8.0, "a note")
+    order = [ln.text for g in order_page(body_l + body_r + notes_l + notes_r, 612.0) for ln in g]
+    text = [ln.text for ln in body_l + body_r]
+    assert order[:len(text)] == text  # both columns' text first, then the band's columns
+    assert order[len(text):] == [ln.text for ln in notes_l + notes_r]
+
+
+def test_a_column_whose_text_runs_lower_than_the_others_notes_keeps_them_in_column_order() -> None:
+    # per-column footnotes of a full page: the right column's text runs past the left's notes
+    body_l, notes_l = _col(50.0, 80.0, 10, 10.0), _col(50.0, 210.0, 2, 8.0, "a note")
+    body_r = _col(310.0, 80.0, 14, 10.0)
+    order = [ln.text for g in order_page(body_l + notes_l + body_r, 612.0) for ln in g]
+    assert order == [ln.text for ln in body_l + notes_l + body_r]
+
+
+# ------------------------------------------------------ a double-spaced working paper
+
+
+def test_a_flush_line_under_a_pages_first_full_line_goes_on_with_its_paragraph() -> None:
+    # p. 4 opens with the paragraph's last full line, "… in such a GI reshuffling.", and the
+    # flush line under it ("Indeed, the average WTP …") goes on: paragraphs indent here
+    para = holding(chunks_of("wp_wine_geographical_indications_wtp_excerpt.pdf"),
+                   "Before presenting the experiment, we provide a simple theoretical model")
+    assert "Indeed, the average WTP probably increases by adding a new high-quality level" in para.text
+    assert pages_of(para)[0] == 3 and pages_of(para)[-1] == 4
+
+
+def test_letter_numbered_subsections_nest_under_roman_numbered_sections() -> None:
+    chunks = chunks_of("wp_wine_geographical_indications_wtp_excerpt.pdf")
+    para = holding(chunks, "The experiment was performed in June 2018 with 125 consumers")
+    assert para.provenance.section == "III. Experimental protocol › A. General setting"
+
+
+# --------------------------------------------------------------- JMLR's and NOAA's first pages
+
+
+def _first_page(name: str) -> list[Chunk]:
+    return [c for c in chunks_of(name) if c.provenance.page == 1]
+
+
+def test_jmlrs_masthead_is_front_matter_and_its_centred_title_one_heading() -> None:
+    chunks = _first_page("jmlr_smac3_bayesian_optimization_package.pdf")
+    assert chunk_type(holding(chunks, "Journal of Machine Learning Research 23 (2022) 1-9")) == "front"
+    title = holding(chunks, "SMAC3: A Versatile Bayesian Optimization Package")
+    assert chunk_type(title) == "heading"
+    assert title.text.endswith("for Hyperparameter Optimization")
+
+
+def test_a_numbered_section_set_as_large_as_names_is_no_byline() -> None:
+    chunks = _first_page("techmemo_noaa_nefsc_fishery_profit_proxies.pdf")
+    assert chunk_type(holding(chunks, "2 Cost Coverage")) == "heading"
+    para = holding(chunks, "A number of issues are highlighted by the graphs.")
+    assert para.provenance.section == "2 Cost Coverage"
+
+
+@given(st.sampled_from(["Journal of Machine Learning Research", "Machine Learning", "Transactions on Data Science"]),
+       st.integers(min_value=1, max_value=99), st.integers(min_value=1990, max_value=2030),
+       st.integers(min_value=1, max_value=90))
+def test_a_journal_banner_with_volume_year_and_pages_is_front_matter(name: str, volume: int, year: int,
+                                                                      first: int) -> None:
+    banner = f"{name} {volume} ({year}) {first}-{first + 9} Submitted 8/21; Revised 11/21; Published 2/22"
+    assert is_front_matter(banner, at_edge=True)
+    # a sentence citing a volume the same way, in the text, is none
+    assert not is_front_matter(f"In their survey, {name} {volume} ({year}) {first}-{first + 9} holds it.",
+                               at_edge=True)
