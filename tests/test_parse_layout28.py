@@ -13,8 +13,9 @@ from quote_pages import chunk_type, chunks_of, holding, pages_of
 from vaultd.models import Chunk
 from vaultd.parse.front import is_front_matter
 from vaultd.parse.line_numbers import drop_margin_line_numbers
-from vaultd.parse.paras import Line
+from vaultd.parse.paras import Line, PageInfo
 from vaultd.parse.reading_order import order_page
+from vaultd.parse.structure import build_blocks
 
 EGUSPHERE = "egusphere_acp_gcm_liquid_water_path_manuscript_excerpt.pdf"
 
@@ -159,3 +160,61 @@ def test_a_journal_banner_with_volume_year_and_pages_is_front_matter(name: str, 
     # a sentence citing a volume the same way, in the text, is none
     assert not is_front_matter(f"In their survey, {name} {volume} ({year}) {first}-{first + 9} holds it.",
                                at_edge=True)
+
+
+# ----------------------------------------------------- a US Supreme Court slip opinion
+
+SCOTUS = "scotus_slip_opinion_tarrant_water_compact_excerpt.pdf"
+
+
+def test_running_lines_stacked_deep_over_a_small_text_block_are_furniture() -> None:
+    # a small book page set on letter paper: "2 TARRANT REGIONAL WATER DIST. v. HERRMANN"
+    # over "Opinion of the Court", 14 to 17 % down every page, past every band
+    chunks = chunks_of(SCOTUS)
+    assert not any("Opinion of the Court" in c.text or "TARRANT REGIONAL WATER DIST." in c.text
+                   for c in chunks if chunk_type(c) == "paragraph")
+    para = holding(chunks, "From this broad plain, it first runs through the Texas Panhandle")
+    assert "it turns southward and flows into Louisiana" in para.text
+    assert pages_of(para) == [1, 2]
+
+
+def test_a_narrow_justified_text_block_makes_no_title_page() -> None:
+    # its lines are all centred on the page; the first page's text had become front matter
+    para = holding(chunks_of(SCOTUS), "The Red River Compact, (or Compact), 94 Stat. 3305")
+    assert chunk_type(para) == "paragraph"
+
+
+def test_a_parts_centred_mark_heads_its_text_under_the_part_before() -> None:
+    chunks = chunks_of(SCOTUS)
+    para = holding(chunks, "The Red River (or River) begins in the Llano Estacado Mesa")
+    assert para.text.startswith("The Red River")
+    assert [s.strip() for s in (para.provenance.section or "").split("›")] == ["I", "A"]
+    later = holding(chunks, "In the years since the Red River Compact was ratified by Congress")
+    assert [s.strip() for s in (later.provenance.section or "").split("›")] == ["I", "B"]
+
+
+def test_a_notes_quoted_paragraphs_leave_the_sentence_over_them_whole() -> None:
+    # note 4 "… the two relevant paragraphs provide:" quotes "(2) Whenever the flow …" in
+    # its small print, half-way down p. 5; the text's "… allows up-" | "stream States" goes on
+    chunks = chunks_of(SCOTUS)
+    para = holding(chunks, "Subbasin 5’s allocation scheme allows upstream States to keep the water")
+    assert pages_of(para)[-1] == 6
+    assert chunk_type(holding(chunks, "NOTICE: This opinion is subject to formal revision")) == "front"
+
+
+def _block(lines: list[tuple[str, float, float, float]], font: str = "CenturySchoolbook") -> list[Line]:
+    return [Line(text, (x0, top, x1, top + 11.0), 11.0, False, 7, 1, font=font) for text, x0, top, x1 in lines]
+
+
+@given(st.sampled_from(["I", "II", "IV", "A", "B", "3", "3."]))
+def test_a_centred_part_mark_in_the_texts_face_is_a_heading_of_its_own(mark: str) -> None:
+    lines = _block([(mark, 300.0, 100.0, 312.0),
+                    ("The river begins on the high plain and runs east along the border", 156.0, 113.0, 456.0),
+                    ("between the two states, as the compact says it does for all time.", 156.0, 126.0, 456.0)])
+    blocks = build_blocks([lines], [PageInfo(1, None, 612.0, 792.0, (1, 0, 0, 1, 0, 0))], "pymupdf")
+    assert (blocks[0].type, blocks[0].text.strip()) == ("heading", mark)
+    assert blocks[1].text.startswith("The river begins")
+    # a fraction's numerator over its denominator is none
+    formula = _block([(mark, 300.0, 100.0, 312.0), ("ˆσ √ n", 290.0, 113.0, 322.0)])
+    blocks = build_blocks([formula], [PageInfo(1, None, 612.0, 792.0, (1, 0, 0, 1, 0, 0))], "pymupdf")
+    assert blocks[0].type != "heading"

@@ -269,12 +269,14 @@ def is_credit(text: str) -> bool:
 #: The article's dates and the publisher's boilerplate, wherever they stand (the Nature
 #: journals set them after the text or the bibliography: ``Received: 5 August 2019;
 #: Accepted: 8 January 2020;``, ``Reprints and permissions information is available at …``,
-#: ``Publisher's note Springer Nature remains neutral …``).
+#: ``Publisher's note Springer Nature remains neutral …``), and the notice over each opinion
+#: of a US Supreme Court slip opinion (``NOTICE: This opinion is subject to formal revision …``).
 _DECLARATION_RE = re.compile(
     r"""^(?:received\s*:?\s*\d{1,2}\s+[a-z]+\s+\d{4}\s*[;,.]?\s*(?:revised|accepted)\b
       | reprints?\s+and\s+permissions?\s+information\b
       | publisher[’']s\s+note\b
-      | peer\s+review\s+information\b)""",
+      | peer\s+review\s+information\b
+      | notice:\s+this\s+opinion\s+is\s+subject\s+to\s+formal\s+revision\b)""",  # a US court's slip opinion
     re.IGNORECASE | re.VERBOSE)
 #: Longest such block (characters).
 DECLARATION_MAX = 400

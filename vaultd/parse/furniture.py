@@ -120,7 +120,54 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
             keep.append(ln)
         pages[i] = keep
     _drop_lone_numbers(pages, lone, offsets)
+    _drop_running_stacks(pages, small + SMALL_PT)
     drop_echoed_headings(pages, heights, small)
+
+
+def _drop_running_stacks(pages: list[list[Line]], body: float) -> None:
+    """Remove, in place, the running lines stacked at a page's top or foot however deep in
+    they stand: each line, from the page's edge in, while its digit-masked text stands at
+    the same height (``SAME_TOP``) on ``STACK_PAGES`` pages or more, set no larger than the
+    body, no caption, the stack half a line's height apart from the text or more. A slip opinion of the US Supreme Court sets a small book page on
+    letter paper: ``2 TARRANT REGIONAL WATER DIST. v. HERRMANN`` over ``Opinion of the
+    Court`` stand 14 to 17 % down each page, past every band. A heading stands at one
+    height on a few pages only when set larger (a chapter's ``Chapter 2``); body text never
+    repeats so on three pages."""
+    if len(pages) < STACK_PAGES:
+        return
+    heights: dict[str, list[float]] = {}
+    for lines in pages:
+        for ln in lines:
+            if ln.size <= body + 0.5:
+                heights.setdefault(_norm_furniture(ln.text), []).append(ln.bbox[1])
+
+    def running(ln: Line) -> bool:
+        tops = heights.get(_norm_furniture(ln.text), [])
+        return ln.size <= body + 0.5 and not CAPTION_RE.match(ln.text.strip()) \
+            and sum(abs(top - ln.bbox[1]) <= SAME_TOP for top in tops) >= STACK_PAGES
+
+    for i, lines in enumerate(pages):
+        drop: set[int] = set()
+        for top, edge in ((True, sorted(lines, key=lambda ln: ln.bbox[1])),
+                          (False, sorted(lines, key=lambda ln: -ln.bbox[3]))):
+            stack: list[Line] = []
+            for ln in edge:
+                if not running(ln):
+                    # the stack stands apart from the text, as a running head does (a
+                    # listing's header line at three pages' tops, ``Aa Bb Cc``, does not)
+                    if stack and (ln.bbox[1] - stack[-1].bbox[3] if top else stack[-1].bbox[1] - ln.bbox[3]) \
+                            >= STACK_APART * (stack[-1].bbox[3] - stack[-1].bbox[1]):
+                        drop.update(id(r) for r in stack)
+                    break
+                stack.append(ln)
+        if drop:
+            pages[i] = [ln for ln in lines if id(ln) not in drop]
+
+
+#: Fewest pages a running line stacked over the text stands on at one height.
+STACK_PAGES = 3
+#: How far (its height) the stack's innermost line stands from the text at least.
+STACK_APART = 0.5
 
 
 def _extends_repeated(key: str, seen: Counter[str]) -> bool:

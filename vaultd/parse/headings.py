@@ -355,7 +355,10 @@ def heading_levels(paras: list[Para]) -> dict[int, int]:
 
     # sections numbered in roman numerals (II, III …) number their subsections by letter
     # (IEEE's and the social sciences' ``III. Experimental protocol`` › ``A. General setting``)
-    roman = any(p.number and _ROMAN_RE.fullmatch(p.number.rstrip(".")) for p in heads)
+    # (a court opinion's bare ``I`` heads its part before an ``A`` does)
+    marks = [(p.number or p.text).strip().rstrip(".") for p in heads]
+    roman = any(_ROMAN_RE.fullmatch(m) for m in marks) or (
+        "I" in marks and any(m in _SUBSECTION_LETTERS for m in marks[marks.index("I") + 1:]))
 
     def depth(number: str) -> int:
         parts = number.rstrip(".").split(".")

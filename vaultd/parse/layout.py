@@ -265,7 +265,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    head wrapped onto a third line; a page's first full line measured by its
 #:    paragraph's; a journal banner with volume, year and pages; a centred title's second
 #:    line; a numbered section no byline; lettered subsections under roman-numbered
-#:    sections (docs/compile.md, "Layout 28").
+#:    sections; running lines stacked deep over a small text block; a justified text
+#:    block makes no title page; a part's centred mark heads its text; a note's quoted
+#:    paragraphs under it are notes (docs/compile.md, "Layout 28").
 LAYOUT_VERSION = 28
 
 # Spacing accent → combining mark.

@@ -93,6 +93,8 @@ from vaultd.parse.title_block import front_after_title, title_page_front
 _ENUM_RE = re.compile(r"\s*\(?(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]\s+\w")
 _NUMBERED_NOTE_RE = re.compile(r"\(?\d{1,2}\)\s+\S")
 _SUBSECTION_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})+\.?\s+[^\W\d_]")
+#: A part's bare mark: a roman numeral, a capital or a number (``II``, ``B``, ``3.``).
+_PART_MARK_RE = re.compile(r"(?:[IVXL]{1,5}|[A-Z]|\d{1,2})\.?")
 
 
 def _split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
@@ -132,6 +134,8 @@ def _split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
             # ended, whether or not its script ends sentences with a full stop (Korean)
             or (prev.bbox[2] < right - 0.12 * width and bool(_NUMBERED_NOTE_RE.match(cur.text.lstrip())))
             or (len(paras[-1]) == 1 and font_lead(prev, cur))
+            # a part's mark centred over its text (a court opinion's ``A`` | ``The Red …``)
+            or (len(paras[-1]) == 1 and _part_mark(prev, cur, left, right))
             or (plain and len(paras[-1]) == 1 and plain_lead(prev, cur, right, width))
             or code[k] != code[k + 1]  # a program's listing starts or ends
             # a front-matter label in a face of its own after a line that stops short
@@ -148,6 +152,25 @@ def _split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
         else:
             paras[-1].append(cur)
     return paras
+
+
+def _under_note(paras: list[Para], lines: list[Line], body: float) -> bool:
+    """Whether ``lines``, small print, stand right under a footnote of their page: the
+    note's quoted paragraphs (a slip opinion's note ``4 In such circumstances, the two
+    relevant paragraphs provide:`` over ``“(2) Whenever the flow …``)."""
+    note = paras[-1] if paras else None
+    return note is not None and note.footnote and note.lines[-1].page == lines[0].page \
+        and lines[0].bbox[1] >= note.lines[-1].bbox[1] and all(small_print(ln.size, body) for ln in lines)
+
+
+def _part_mark(mark: Line, text: Line, left: float, right: float) -> bool:
+    """Whether ``mark`` is a part's bare mark (a roman numeral, a capital, a number)
+    centred on a line of its own between ``left`` and ``right`` over the line of prose
+    ``text``, in its face: a court opinion's ``I`` | ``A`` | ``The Red River …`` (a
+    matrix's bracket pieces, a fraction's numerator are none)."""
+    return bool(_PART_MARK_RE.fullmatch(mark.text.strip())) and mark.font == text.font \
+        and abs(mark.bbox[0] + mark.bbox[2] - left - right) <= 4.0 * max(mark.size, 1.0) \
+        and prose_words(text.text) >= 3
 
 
 def _note_going_on(paras: list[Para], page: int) -> Para | None:
@@ -237,6 +260,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 lead = len(para_lines) == 1 and k + 1 < len(split) \
                     and font_lead(para_lines[0], split[k + 1][0])
                 kind, number = _kind(paras, para_lines, text, info, body, len(split) == 1)
+                if len(para_lines) == 1 and k + 1 < len(split) and _part_mark(para_lines[0], split[k + 1][0], *_extent(group)[:2]):
+                    kind, number = "heading", text.strip().rstrip(".")
                 plain_head = plain and kind == "paragraph" and len(para_lines) == 1 \
                     and k + 1 < len(split) and plain_lead(para_lines[0], split[k + 1][0], right, width)
                 if plain_head:
@@ -261,7 +286,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 # small print at the page's foot floats; the chunk type says footnote
                 # only when it opens with its mark (parse.footnotes.opens_note)
                 floats = kind == "paragraph" and note_of is None and not margin \
-                    and is_footnote(para_lines, body, info, face, lines)
+                    and (is_footnote(para_lines, body, info, face, lines) or _under_note(paras, para_lines, body))
                 cur.footnote = floats and opens_note(para_lines, text)
                 if floats and not cur.footnote and (note := _note_going_on(paras, info.number)) is not None \
                         and (note.lines[-1].page == info.number or prose_words(text) >= 3) and continues(note, cur):

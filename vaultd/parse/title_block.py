@@ -7,6 +7,8 @@ block stands on the first page.)
 
 from __future__ import annotations
 
+from collections import Counter
+
 from vaultd.parse.classify import is_prose, opens_item, word_count
 from vaultd.parse.front import BODY_WORDS, is_cover_page, opens_abstract, opens_paper
 from vaultd.parse.paras import REFS_RE, Line, PageInfo, Para
@@ -189,7 +191,7 @@ def title_page_front(paras: list[Para], infos: list[PageInfo]) -> list[Para]:
     for info in infos[:TITLE_PAGES]:
         page = [p for p in paras if all(ln.page == info.number for ln in p.lines)]
         lines = [ln for p in page for ln in p.lines]
-        if len(lines) < TITLE_PAGE_LINES or not (
+        if len(lines) < TITLE_PAGE_LINES or _justified(page) or not (
                 _centred(lines, info.width) or _flush_right(lines, info.width)
                 or (info.height > info.width and len(infos) > TITLE_PAGES and _no_prose(page))):
             continue
@@ -231,6 +233,22 @@ def _no_prose(page: list[Para]) -> bool:
 TITLE_PAGE_WORDS = 160
 #: Fewest words of a paragraph of running text.
 PROSE_PARA_WORDS = 25
+
+
+def _justified(page: list[Para]) -> bool:
+    """Whether a page holds text set justified: ``JUSTIFIED_LINES`` lines of one paragraph
+    or more starting and ending on the same edges (to a point). A narrow text block set in
+    the middle of the page (a Supreme Court slip opinion's) centres every line, but a title
+    page's centred lines are ragged."""
+    for para in page:
+        edges = Counter((round(ln.bbox[0]), round(ln.bbox[2])) for ln in para.lines[:-1])
+        if edges and edges.most_common(1)[0][1] >= JUSTIFIED_LINES:
+            return True
+    return False
+
+
+#: Lines of one paragraph on the same edges that make a page's text justified.
+JUSTIFIED_LINES = 3
 
 
 def _short(lines: list[Line], width: float) -> bool:
