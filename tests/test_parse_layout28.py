@@ -13,7 +13,7 @@ from quote_pages import chunk_type, chunks_of, holding, pages_of
 from vaultd.models import Chunk
 from vaultd.parse.front import is_front_matter
 from vaultd.parse.line_numbers import drop_margin_line_numbers
-from vaultd.parse.paras import Line, PageInfo
+from vaultd.parse.paras import Line, PageInfo, body_size
 from vaultd.parse.reading_order import order_page
 from vaultd.parse.structure import build_blocks
 
@@ -218,3 +218,26 @@ def test_a_centred_part_mark_in_the_texts_face_is_a_heading_of_its_own(mark: str
     formula = _block([(mark, 300.0, 100.0, 312.0), ("ˆσ √ n", 290.0, 113.0, 322.0)])
     blocks = build_blocks([formula], [PageInfo(1, None, 612.0, 792.0, (1, 0, 0, 1, 0, 0))], "pymupdf")
     assert blocks[0].type != "heading"
+
+
+# ------------------------------------------ back matter set smaller than the text (Nature)
+
+
+def test_the_texts_size_leads_the_pages_though_methods_and_references_outweigh_it() -> None:
+    # 9.5 pt text on pp. 1-7, 7.5 pt Methods and references (more characters) on pp. 8-11:
+    # with the body read as 7.5 pt, the scheme's 7 pt labels had stood inside the paragraph
+    chunks = chunks_of("natcomms_nickel_catalysed_amine_arylation.pdf")
+    para = holding(chunks, "In the years following the initial development of BHA chemistry")
+    assert "alkylphosphine and N-heterocyclic carbene ancillary ligands" in para.text
+    assert not any("Want a bulky electron-poor ligand" in c.text for c in chunks if chunk_type(c) == "paragraph")
+
+
+@given(st.integers(min_value=2, max_value=12), st.integers(min_value=1, max_value=12))
+def test_the_size_leading_most_pages_from_the_first_is_the_bodys(text_pages: int, back_pages: int) -> None:
+    words = "the text of the page runs on here in its size"
+    doc = [[Line(words, (72.0, 72.0 + 14 * k, 400.0, 82.0 + 14 * k), 9.5, False, 0, p) for k in range(20)]
+           for p in range(text_pages)]
+    doc += [[Line(words, (72.0, 72.0 + 10 * k, 400.0, 80.0 + 10 * k), 7.5, False, 0, p) for k in range(60)]
+            for p in range(text_pages, text_pages + back_pages)]
+    leads = 2 * text_pages > text_pages + back_pages
+    assert body_size(doc) == (9.5 if leads else 7.5)
