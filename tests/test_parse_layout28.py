@@ -241,3 +241,14 @@ def test_the_size_leading_most_pages_from_the_first_is_the_bodys(text_pages: int
             for p in range(text_pages, text_pages + back_pages)]
     leads = 2 * text_pages > text_pages + back_pages
     assert body_size(doc) == (9.5 if leads else 7.5)
+
+
+def test_a_figures_labels_bridging_the_gutter_leave_the_columns_their_order() -> None:
+    # ERL's p. 5: the columns stand right of the page's centre (the gutter at 57 %), and the
+    # framework diagram's boxes over them bridge the gutter: the page had been read line by
+    # line across both columns
+    chunks = chunks_of("iop_erl_corn_yield_carbon_use_efficiency.pdf")
+    para = holding(chunks, "Our metric computation focuses on crop yield and CUE.")
+    assert para.text.endswith("The spatial heterogeneity of the corn CUE is shown in figure 2(a).")
+    looping = holding(chunks, "Looping this masking and reducer step through all the image collections")
+    assert chunks.index(looping) < chunks.index(para)

@@ -268,7 +268,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    sections; running lines stacked deep over a small text block; a justified text
 #:    block makes no title page; a part's centred mark heads its text; a note's quoted
 #:    paragraphs under it are notes; the body's size is the one leading most pages from
-#:    the first, though back matter set smaller outweighs it (docs/compile.md, "Layout 28").
+#:    the first, though back matter set smaller outweighs it; an off-centre gutter found
+#:    under a figure's labels bridging it (docs/compile.md, "Layout 28").
 LAYOUT_VERSION = 28
 
 # Spacing accent → combining mark.
