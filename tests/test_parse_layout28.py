@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding, pages_of
 
 from vaultd.models import Chunk
+from vaultd.parse.fontnames import is_mono_font
 from vaultd.parse.front import is_front_matter
 from vaultd.parse.line_numbers import drop_margin_line_numbers
 from vaultd.parse.paras import Line, PageInfo, body_size
@@ -252,3 +253,43 @@ def test_a_figures_labels_bridging_the_gutter_leave_the_columns_their_order() ->
     assert para.text.endswith("The spatial heterogeneity of the corn CUE is shown in figure 2(a).")
     looping = holding(chunks, "Looping this masking and reducer step through all the image collections")
     assert chunks.index(looping) < chunks.index(para)
+
+
+# ------------------------------------------------------- batch 16: published articles, a manual
+
+
+def test_a_front_blocks_next_lines_stay_front_matter() -> None:
+    # Ecosphere's dates, copyright and author note, each line a block of its own: the
+    # copyright's last line and the "Present address" note had read as a paragraph
+    chunks = _first_page("esa_ecosphere_sunflower_agriculture_mutualists_excerpt.pdf")
+    assert not any("Present address" in c.text or "Corresponding Editor: A. McCall" in c.text
+                   for c in chunks if chunk_type(c) == "paragraph")
+
+
+def test_elseviers_running_citation_head_is_furniture_on_a_page_of_its_own() -> None:
+    chunks = chunks_of("elsevier_softx_pybliometrics_scopus_excerpt.pdf")
+    assert not any("Kitchin / SoftwareX 10 (2019) 100263" in c.text for c in chunks)
+
+
+def test_a_tables_title_ruled_off_over_it_leaves_the_rows_a_table() -> None:
+    # SoftwareX's "Code metadata": a title between two rules over the rows' own rules, the
+    # labels long lowercase phrases beside their values
+    chunks = chunks_of("elsevier_softx_pybliometrics_scopus_excerpt.pdf")
+    table = holding(chunks, "Permanent link to code/repository used for this code version")
+    assert chunk_type(table) == "table"
+    assert chunk_type(holding(chunks, "Scopus is one of the citations, bibliometrics")) == "paragraph"
+
+
+def test_an_admonitions_icon_and_an_m_plus_listing_stay_out_of_the_text() -> None:
+    # Asciidoctor PDF: the Font Awesome "i" beside a note had split its paragraph in two,
+    # and the M+ 1mn listing had been read as prose
+    chunks = chunks_of("asciidoctor_mastersim_cosimulation_user_guide_excerpt.pdf")
+    para = holding(chunks, "If a signal input of an FMU slave is connected to the outlet of another slave")
+    assert "variable that is not connected to any output" in para.text
+    assert chunk_type(holding(chunks, "call setupExperiment() in current slave")) == "code"
+
+
+@given(st.sampled_from(["mplus1mn-regular", "mplus-1mn-bold", "ABCDEF+mplus1mn-italic"]))
+def test_m_plus_1mn_is_a_typewriter_face(font: str) -> None:
+    assert is_mono_font(font)
+    assert not is_mono_font(font.replace("1mn", "1p"))

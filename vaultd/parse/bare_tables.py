@@ -54,8 +54,16 @@ CELL_SHARE = 0.6
 def has_rows_of_cells(lines: list[Line]) -> bool:
     """Whether the page holds ``MIN_ROW_LINES`` lines of cells stacked one under the other
     (each within ``ROW_PITCH`` line heights of the last, overlapping it across): a table's
-    rows, not a formula's number or a byline's gaps scattered over the page."""
-    cells = sorted((ln for ln in lines if ln.cells >= 2), key=lambda ln: ln.bbox[1])
+    rows, not a formula's number or a byline's gaps scattered over the page. A row's cells
+    may be lines of their own on one baseline, an em apart or more, neither running text
+    (SoftwareX's ``Code metadata``: ``Current code version`` … ``2.1``; two columns of
+    text share baselines too, but their lines are prose)."""
+    cells = [ln for ln in lines if ln.cells >= 2]
+    for a, b in itertools.pairwise(sorted(lines, key=lambda ln: (round(ln.bbox[3]), ln.bbox[0]))):
+        if abs(a.bbox[3] - b.bbox[3]) <= 1.0 and b.bbox[0] >= a.bbox[2] + max(a.size, 1.0) \
+                and not is_prose_line(a) and not is_prose_line(b):
+            cells.append(a)
+    cells.sort(key=lambda ln: ln.bbox[1])
     run = 1
     for above, ln in itertools.pairwise(cells):
         height = max(above.bbox[3] - above.bbox[1], 1.0)
@@ -93,17 +101,33 @@ def bare_tables(across: list[Rule], lines: list[Line], taken: list[Box]) -> list
             used.add(j)
         if len(stack) < 2:
             continue
-        box: Box = (min(r[1] for r in stack), stack[0][0], max(r[2] for r in stack), stack[-1][0])
-        if claims([box], [*taken, *out]):
-            continue
-        inner = [ln for ln in lines if centre_in(ln.bbox, box)]
-        rows = line_rows(inner)
-        cellish = [(len(row) >= 2 or any(ln.cells >= 2 for ln in row)) and not opens_item(row[0].text)
-                   for row in rows]
-        if len(rows) >= MIN_ROWS and cellish[0] and sum(cellish) >= CELL_SHARE * len(rows) \
-                and not _listing(inner, rows):
+        box = _table_box(stack, lines)
+        if box is None and len(stack) >= 3 and _title_band(stack, lines):
+            box = _table_box(stack[1:], lines)  # the table starts at the rule under its title
+        if box is not None and not claims([box], [*taken, *out]):
             out.append(box)
     return out
+
+
+def _title_band(stack: list[Rule], lines: list[Line]) -> bool:
+    """Whether the stack's first band holds one line and no row of cells: a title ruled
+    off over the table (SoftwareX's ``Code metadata``)."""
+    band: Box = (min(r[1] for r in stack), stack[0][0], max(r[2] for r in stack), stack[1][0])
+    inner = [ln for ln in lines if centre_in(ln.bbox, band)]
+    return len(inner) == 1 and inner[0].cells < 2
+
+
+def _table_box(stack: list[Rule], lines: list[Line]) -> Box | None:
+    """The box between a stack of rules when the lines in it make a table (module doc)."""
+    box: Box = (min(r[1] for r in stack), stack[0][0], max(r[2] for r in stack), stack[-1][0])
+    inner = [ln for ln in lines if centre_in(ln.bbox, box)]
+    rows = line_rows(inner)
+    cellish = [(len(row) >= 2 or any(ln.cells >= 2 for ln in row)) and not opens_item(row[0].text)
+               for row in rows]
+    if len(rows) >= MIN_ROWS and cellish[0] and sum(cellish) >= CELL_SHARE * len(rows) \
+            and not _listing(inner, rows):
+        return box
+    return None
 
 
 def _listing(lines: list[Line], rows: list[list[Line]]) -> bool:
@@ -123,5 +147,16 @@ _LINE_NUMBER_RE = re.compile(r"\s*(\d{1,4})\s")
 def _text_between(lines: list[Line], top: float, bottom: float, rule: Rule) -> bool:
     """Whether running text, a caption, or a line set across the rules' width stands between
     two rules, over some of the rule's width."""
-    return any(is_prose_line(ln) or CAPTION_RE.match(ln.text) for ln in between(lines, top, bottom, rule)) \
-        or runs_across(lines, top, bottom, rule)
+    inside = between(lines, top, bottom, rule)
+    return any((is_prose_line(ln) and not _labels_a_value(ln, inside)) or CAPTION_RE.match(ln.text)
+               for ln in inside) or runs_across(lines, top, bottom, rule)
+
+
+def _labels_a_value(ln: Line, lines: list[Line]) -> bool:
+    """Whether a line of words is a row of cells (its pieces an em apart, ``Line.cells``) or
+    a row's first cell: on its baseline, an em or more to its right, a cell that is no
+    running text (SoftwareX's ``Permanent link to code/repository
+    used for this code version`` | ``https://github.com/…``; two columns of text between
+    rules have prose on both sides)."""
+    return ln.cells >= 2 or any(abs(o.bbox[3] - ln.bbox[3]) <= 1.0 and o.bbox[0] >= ln.bbox[2] + max(ln.size, 1.0)
+                                and not is_prose_line(o) for o in lines if o is not ln)

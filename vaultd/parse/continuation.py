@@ -13,7 +13,7 @@ from vaultd.parse.front import is_byline
 from vaultd.parse.paras import SENT_END, Line, Para
 
 #: A change of size (pt) between two lines that ends a paragraph inside a block
-#: (``_split_group``), and keeps an acronym from continuing one.
+#: (``block_paras.split_group``), and keeps an acronym from continuing one.
 SIZE_STEP = 0.8
 
 
@@ -377,7 +377,7 @@ def _flush_sentence(prev: Para, cur: Para, ragged: bool = False) -> bool:
     (or, set ragged right with its first line indented, as short as it likes),
     and ``cur``, a paragraph, starts no further in than they do (a new paragraph's first
     line is indented, or follows a short line), as a block's lines are told apart
-    (``_split_group``); ``next_line`` asks the rest (under it at the line pitch)."""
+    (``block_paras.split_group``); ``next_line`` asks the rest (under it at the line pitch)."""
     if cur.type != "paragraph" or _ITEM_RE.match(cur.text):
         return False
     last = prev.lines[-1]

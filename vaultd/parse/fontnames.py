@@ -73,13 +73,15 @@ _DOT_ITALIC_RE = re.compile(r"\.(?:I|BI|IB)$")
 
 
 _MONO_RE = re.compile(r"^(?:CM|SF|EC|TC|LM)[A-Z]*TT|Mono|Courier|Consol|Menlo|Monaco|Inconsolata"
-                      r"|SourceCode|FiraCode|NimbusMon|Typewriter|Code\b", re.IGNORECASE)
+                      r"|SourceCode|FiraCode|NimbusMon|Typewriter|Code\b"
+                      r"|mplus-?1mn", re.IGNORECASE)  # (M+ 1mn: Asciidoctor PDF's listings)
 
 
 @functools.lru_cache(maxsize=1024)
 def is_mono_font(name: str) -> bool:
     """A typewriter face, for code: ``CMTT10``, ``CMSLTT10``, ``LMMono10-Regular``,
-    ``Courier``, ``Consolas``, ``DejaVuSansMono``, ``SourceCodePro-Regular``."""
+    ``Courier``, ``Consolas``, ``DejaVuSansMono``, ``SourceCodePro-Regular``,
+    ``mplus1mn-regular``."""
     base, _ = _style(name)
     return bool(_MONO_RE.search(base))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from vaultd.parse.classify import is_prose
+from vaultd.parse.continuation import FULL_LINE_EMS
 from vaultd.parse.paras import SENT_END, Para, append_piece
 
 #: The label of a table of contents or of a list of a document's tables, figures,
@@ -36,18 +37,38 @@ def _under(label: Para, block: Para) -> bool:
     return last.page == first.page and across and -1.0 <= first.bbox[1] - last.bbox[3] <= LABEL_GAP_LINES * height
 
 
+def _runs_on(front: Para, para: Para) -> bool:
+    """Whether ``para`` is the next line of the front block ``front``, its sentence left
+    open on a full line (Ecosphere's ``Received 28 January 2013; revised …; published 14``
+    | ``August 2013. Corresponding Editor: A. McCall.``): a line or two in its size,
+    starting at its left edge, the front block's last line a full one (``FULL_LINE_EMS``
+    wide, reaching the right edge of both blocks' lines)."""
+    last, first = front.lines[-1], para.lines[0]
+    em = max(last.size, 1.0)
+    return front.type == "front" and len(para.lines) <= RUN_ON_LINES and not front.text.rstrip().endswith(SENT_END) \
+        and abs(last.size - first.size) <= 0.5 and abs(first.bbox[0] - min(ln.bbox[0] for ln in front.lines)) <= em \
+        and last.bbox[2] - last.bbox[0] >= FULL_LINE_EMS * em \
+        and last.bbox[2] >= max(ln.bbox[2] for ln in (*front.lines, *para.lines)) - em
+
+
+#: Most lines a front block's run-on has (a body paragraph under a front block has more).
+RUN_ON_LINES = 2
+
+
 def group_front(paras: list[Para]) -> list[Para]:
     """The paras with each front-matter label joined by the block right under it: a
     first page's label ending in a colon, or on any page a keywords label (``KEYWORDS``,
-    ``Palabras claves:``, a report's ``Keywords`` heading) over its list of terms."""
+    ``Palabras claves:``, a report's ``Keywords`` heading) over its list of terms; and a
+    front block's next line, set as a block of its own (``_runs_on``)."""
     out: list[Para] = []
     for para in paras:
         prev = out[-1] if out else None
-        if prev is not None and len(prev.pieces) == 1 and para.type in ("front", "paragraph", "list") \
-                and _under(prev, para) and (
+        if prev is not None and para.type in ("front", "paragraph", "list") and _under(prev, para) and (
+                (len(prev.pieces) == 1 and (
                     (prev.type == "front" and prev.text.rstrip().endswith(":"))
                     or (prev.type in ("front", "paragraph", "heading") and _label(prev, _KEYWORDS_RE)
-                        and is_term_list(para.text))):
+                        and is_term_list(para.text))))
+                or (para.type == "paragraph" and _runs_on(prev, para))):
             prev.type, prev.floating = "front", True
             append_piece(prev, para.lines, para.text)
             continue

@@ -32,6 +32,11 @@ _PAGE_NUMBER_RE = re.compile(
 #: A footer that ends with the page's number of the document's (``… Preprint submitted to
 #: Elsevier Page 1 of 3``): furniture on a page of its own too, where nothing repeats.
 _PAGE_OF_RE = re.compile(r"\bpage\s+\d{1,4}\s+of\s+\d{1,4}$", re.I)
+#: Elsevier's running head, the article's citation after its authors' names (``2 M.E.
+#: Rose and J.R. Kitchin / SoftwareX 10 (2019) 100263``): furniture on a page of its own
+#: too, where a two-page excerpt repeats nothing.
+_CITATION_HEAD_RE = re.compile(
+    r"^(?:\d{1,4}\s+)?[^/]{3,120}\s/\s[A-Z][^/\d]{1,80}\s\d{1,4}\s\(\d{4}\)\s\d{1,7}(?:\s*[–-]\s*\d{1,7})?(?:\s+\d{1,4})?$")
 #: A float's note that it goes on overleaf (eLife's ``Figure 1 continued on next page``,
 #: Cell Press's ``(legend continued on next page)``), wherever on the page it stands; and
 #: Word's notice under a footnote that goes on overleaf, a line of its own
@@ -61,10 +66,11 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
     a bare number there must also be the page's outermost line (a page number set well
     inside a wide margin, as theses do, not a table's last figure).
 
-    A float's ``… continued on next page`` note is furniture wherever it stands. A caption
-    is never furniture: a table run over several pages repeats its caption at
-    the same height on each (SciELO's ``Tabla 1 – …`` over ``2 de 3``), and without it
-    the rows under it would be read as body text.
+    A float's ``… continued on next page`` note is furniture wherever it stands, and so is
+    an icon font's glyph alone on its line (``_ICON_RE``). A caption is never furniture:
+    a table run over several pages repeats its caption at the same height on each
+    (SciELO's ``Tabla 1 – …`` over ``2 de 3``), and without it the rows under it would be
+    read as body text.
     """
     for i, lines in enumerate(pages):
         pages[i] = drop_line_numbers(lines)
@@ -95,14 +101,14 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
         keep: list[Line] = []
         for ln, (band, wide, key) in zip(lines, where[i], strict=True):
             text = ln.text.strip()
-            if _CONTINUED_RE.match(text):
+            if _CONTINUED_RE.match(text) or (_ICON_RE.fullmatch(text) and _ICON_FONT_RE.search(ln.font)):
                 continue
             if CAPTION_RE.match(text):
                 keep.append(ln)
                 continue
             number = _PAGE_NUMBER_RE.match(text)
             if band and (
-                number or _PAGE_OF_RE.search(text) or (multi and seen[key] >= 2)
+                number or _PAGE_OF_RE.search(text) or _CITATION_HEAD_RE.match(text) or (multi and seen[key] >= 2)
                 or (multi and _repeats_nearly(_letters(text), letters, i))
                 or (multi and _extends_repeated(key, seen))
             ):
@@ -232,6 +238,12 @@ _FOLIO_END_RE = re.compile(r"^\d{1,4}\s+(?=\D)|(?<=\D)\s+\d{1,4}$")
 #: A running head's page number after its words (``1.5. WHAT YOU WILL LEARN 11``).
 _FOLIO_LAST_RE = re.compile(r"(?<=[^\W\d_])\s+\d{1,4}$")
 _DIGITS_RE = re.compile(r"\d+")
+#: An icon font's glyph alone on its line, a code point of a Private Use Area (an
+#: admonition's ``i`` or flame beside a note, Font Awesome's ``U+F05A``): no text. (A math
+#: font's brace pieces mapped there are a formula's: only icon fonts count.)
+_ICON_RE = re.compile("[\ue000-\uf8ff]{1,2}")
+_ICON_FONT_RE = re.compile(r"awesome|glyphicons|octicons|fontello|icomoon|ionicons|material.?(?:icons|symbols)",
+                           re.IGNORECASE)
 
 
 def _alnum(text: str) -> str:

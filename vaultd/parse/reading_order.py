@@ -242,7 +242,7 @@ def _caseless(text: str) -> bool:
 def caseless_runs(groups: list[list[Line]]) -> list[list[Line]]:
     """Blocks of one line each, stacked line under line in a script without case, as one
     block (PDFs from word processors often set every line of Korean or Chinese text as a
-    block of its own): ``_split_group`` then finds the paragraphs in it by indentation and
+    block of its own): ``block_paras.split_group`` then finds the paragraphs in it by indentation and
     short lines, as in any block. A script with case needs no help: a sentence going on
     in the next block starts in lowercase (``_continues``)."""
     out: list[list[Line]] = []

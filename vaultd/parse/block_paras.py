@@ -1,0 +1,107 @@
+"""A source block's lines in paragraphs (``split_group``): where the size, the weight or
+the indent changes, at a wider gap, after a sentence ended on a short line, at a list's
+mark, a listing's start or end, a part's centred mark.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from vaultd.parse.classify import CAPTION_RE, LIST_RE
+from vaultd.parse.code import code_runs
+from vaultd.parse.continuation import SIZE_STEP
+from vaultd.parse.fontnames import is_mono_font
+from vaultd.parse.front import opens_front
+from vaultd.parse.headings import font_lead, plain_lead
+from vaultd.parse.paras import SENT_END, Line
+from vaultd.parse.textlayer import prose_words
+
+#: An enumerated item's mark and the item's first word: ``4. Version``, ``(b) the``, ``iv) If``.
+_ENUM_RE = re.compile(r"\s*\(?(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]\s+\w")
+_NUMBERED_NOTE_RE = re.compile(r"\(?\d{1,2}\)\s+\S")
+SUBSECTION_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})+\.?\s+[^\W\d_]")
+#: A part's bare mark: a roman numeral, a capital or a number (``II``, ``B``, ``3.``).
+_PART_MARK_RE = re.compile(r"(?:[IVXL]{1,5}|[A-Z]|\d{1,2})\.?")
+
+
+def split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
+    """A block's lines in paragraphs (``plain``: the text layer has no fonts to go by)."""
+    left, right, width = block_extent(group)
+    hanging = {id(ln) for ln, after in itertools.pairwise(group)
+               if ln.bbox[0] < after.bbox[0] - 0.6 * max(ln.size, 1.0) and _ENUM_RE.match(ln.text)}
+    if hanging:
+        # an enumerated list's marks hang out left of its text: the text's edge is the left
+        left = min(ln.bbox[0] for ln in group if id(ln) not in hanging)
+    if len(group) > 1 and group[0].mixed \
+            and group[0].bbox[0] < min(ln.bbox[0] for ln in group[1:]) - 2.0 * max(group[0].size, 1.0):
+        # a label set out in a column of its own on the first line (PracTeX's ``Abstract``
+        # left of its text): the text's lines start further in, and are not indented
+        left = min(ln.bbox[0] for ln in group[1:])
+    code = code_runs(group)
+    paras: list[list[Line]] = [[group[0]]]
+    for k, (prev, cur) in enumerate(itertools.pairwise(group)):
+        height = max(prev.bbox[3] - prev.bbox[1], 1.0)
+        ends = prev.text.rstrip().endswith(SENT_END)
+        new = (
+            (abs(cur.size - prev.size) > SIZE_STEP and not (_inline_code(prev) or _inline_code(cur)))
+            or (prev.bold and not cur.bold and prev.bbox[2] < right - 0.2 * width)
+            # an italic numbered subsection head on a line of its own (``4.1 Formatting
+            # your paper``, Philosophers' Imprint), the text under it upright
+            or (prev.italic and not cur.italic and prev.bbox[2] < right - 0.2 * width
+                and bool(SUBSECTION_RE.match(prev.text)))
+            or cur.bbox[1] - prev.bbox[3] > 0.9 * height
+            or cur.bbox[1] < prev.bbox[1] - height  # jumped back up: a new column
+            or (ends and cur.bbox[0] > left + 0.6 * max(cur.size, 1.0))
+            or (ends and prev.bbox[2] < right - 0.12 * width)
+            or bool(LIST_RE.match(cur.text.lstrip()))
+            # an enumerated item hanging out left of the line before, after a sentence's end
+            # (pandoc's ``4. Version control …`` under item 3's last line)
+            or (ends and cur.bbox[0] < prev.bbox[0] - 0.6 * max(cur.size, 1.0) and bool(_ENUM_RE.match(cur.text)))
+            # a note or item numbered "2)" after a line that stops short: the one before
+            # ended, whether or not its script ends sentences with a full stop (Korean)
+            or (prev.bbox[2] < right - 0.12 * width and bool(_NUMBERED_NOTE_RE.match(cur.text.lstrip())))
+            or (len(paras[-1]) == 1 and font_lead(prev, cur))
+            # a part's mark centred over its text (a court opinion's ``A`` | ``The Red …``)
+            or (len(paras[-1]) == 1 and part_mark(prev, cur, left, right))
+            or (plain and len(paras[-1]) == 1 and plain_lead(prev, cur, right, width))
+            or code[k] != code[k + 1]  # a program's listing starts or ends
+            # a front-matter label in a face of its own after a line that stops short
+            # (eLife's ``Competing interests:`` and ``Published`` under the author's note)
+            or (cur.mixed and prev.bbox[2] < right - 0.12 * width and opens_front(cur.text))
+            # a caption's lines start where its first does or further in (centred, hanging):
+            # after its sentence, a line further out is the column's text under a centred
+            # full-width caption, which MuPDF put in the caption's block (CEUR)
+            or (ends and cur.bbox[0] < paras[-1][0].bbox[0] - 0.6 * max(cur.size, 1.0)
+                and bool(CAPTION_RE.match(paras[-1][0].text)))
+        )
+        if new:
+            paras.append([cur])
+        else:
+            paras[-1].append(cur)
+    return paras
+
+
+def part_mark(mark: Line, text: Line, left: float, right: float) -> bool:
+    """Whether ``mark`` is a part's bare mark (a roman numeral, a capital, a number)
+    centred on a line of its own between ``left`` and ``right`` over the line of prose
+    ``text``, in its face: a court opinion's ``I`` | ``A`` | ``The Red River …`` (a
+    matrix's bracket pieces, a fraction's numerator are none)."""
+    return bool(_PART_MARK_RE.fullmatch(mark.text.strip())) and mark.font == text.font \
+        and abs(mark.bbox[0] + mark.bbox[2] - left - right) <= 4.0 * max(mark.size, 1.0) \
+        and prose_words(text.text) >= 3
+
+
+def _inline_code(line: Line) -> bool:
+    """A prose line whose longest run is a URL, a path or an address set in a smaller
+    typewriter face (Elsevier's ``at Elsevier (http://www.elsevier.com/locate/latex).
+    The``): its size is that run's, not the text's, so a change of size ends no paragraph
+    there. (A macro's name in a manual's margin, ``\acmConference``, is no such run.)"""
+    return line.mixed and is_mono_font(line.font) and ("/" in line.text or "@" in line.text)
+
+
+def block_extent(group: list[Line]) -> tuple[float, float, float]:
+    """A block's left and right edges and its width."""
+    left = min(ln.bbox[0] for ln in group)
+    right = max(ln.bbox[2] for ln in group)
+    return left, right, max(right - left, 1.0)
