@@ -134,11 +134,12 @@ def _drop_running_stacks(pages: list[list[Line]], body: float) -> None:
     """Remove, in place, the running lines stacked at a page's top or foot however deep in
     they stand: each line, from the page's edge in, while its digit-masked text stands at
     the same height (``SAME_TOP``) on ``STACK_PAGES`` pages or more, set no larger than the
-    body, no caption, the stack half a line's height apart from the text or more. A slip opinion of the US Supreme Court sets a small book page on
-    letter paper: ``2 TARRANT REGIONAL WATER DIST. v. HERRMANN`` over ``Opinion of the
-    Court`` stand 14 to 17 % down each page, past every band. A heading stands at one
-    height on a few pages only when set larger (a chapter's ``Chapter 2``); body text never
-    repeats so on three pages."""
+    body, no caption, the stack ``STACK_APART`` of a line's height apart from the text or
+    more. A slip opinion of the US Supreme Court sets a small book page on letter paper:
+    ``2 TARRANT REGIONAL WATER DIST. v. HERRMANN`` over ``Opinion of the Court`` stand 14
+    to 17 % down each page, past every band. A heading stands at one height on a few pages
+    only when set larger (a chapter's ``Chapter 2``); body text never repeats so on three
+    pages."""
     if len(pages) < STACK_PAGES:
         return
     heights: dict[str, list[float]] = {}

@@ -2,8 +2,9 @@
 
 On each page, blocks that cross the vertical centre line (title, full-width figures) cut
 the page into bands; within a band the whole left column is read before the right one,
-so two-column papers are never interleaved and single-column pages read top to bottom. A
-page of three columns or more (``column_cuts``) is read down each column, left to right.
+so two-column papers are never interleaved and single-column pages read top to bottom;
+small print under both columns' text is read after both (``_foot_band``). A page of three
+columns or more (``column_cuts``) is read down each column, left to right.
 Blocks are ordered by their top to a tenth of a point, then left to right. One-line
 blocks stacked in a script without case are read as one block (``caseless_runs``).
 """
