@@ -54,16 +54,8 @@ CELL_SHARE = 0.6
 def has_rows_of_cells(lines: list[Line]) -> bool:
     """Whether the page holds ``MIN_ROW_LINES`` lines of cells stacked one under the other
     (each within ``ROW_PITCH`` line heights of the last, overlapping it across): a table's
-    rows, not a formula's number or a byline's gaps scattered over the page. A row's cells
-    may be lines of their own on one baseline, an em apart or more, neither running text
-    (SoftwareX's ``Code metadata``: ``Current code version`` … ``2.1``; two columns of
-    text share baselines too, but their lines are prose)."""
-    cells = [ln for ln in lines if ln.cells >= 2]
-    for a, b in itertools.pairwise(sorted(lines, key=lambda ln: (round(ln.bbox[3]), ln.bbox[0]))):
-        if abs(a.bbox[3] - b.bbox[3]) <= 1.0 and b.bbox[0] >= a.bbox[2] + max(a.size, 1.0) \
-                and not is_prose_line(a) and not is_prose_line(b):
-            cells.append(a)
-    cells.sort(key=lambda ln: ln.bbox[1])
+    rows, not a formula's number or a byline's gaps scattered over the page."""
+    cells = sorted((ln for ln in lines if ln.cells >= 2), key=lambda ln: ln.bbox[1])
     run = 1
     for above, ln in itertools.pairwise(cells):
         height = max(above.bbox[3] - above.bbox[1], 1.0)

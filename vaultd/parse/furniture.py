@@ -142,21 +142,24 @@ def _drop_running_stacks(pages: list[list[Line]], body: float) -> None:
     pages."""
     if len(pages) < STACK_PAGES:
         return
+    # each page's lines nearest its edges, the only ones a stack may hold, and their keys
+    edges = [(sorted(lines, key=lambda ln: ln.bbox[1])[:STACK_LINES + 1],
+              sorted(lines, key=lambda ln: -ln.bbox[3])[:STACK_LINES + 1]) for lines in pages]
+    keys = {id(ln): _norm_furniture(ln.text) for heads, feet in edges for ln in (*heads, *feet)}
     heights: dict[str, list[float]] = {}
-    for lines in pages:
-        for ln in lines:
+    for heads, feet in edges:
+        for ln in {id(ln): ln for ln in (*heads, *feet)}.values():
             if ln.size <= body + 0.5:
-                heights.setdefault(_norm_furniture(ln.text), []).append(ln.bbox[1])
+                heights.setdefault(keys[id(ln)], []).append(ln.bbox[1])
 
     def running(ln: Line) -> bool:
-        tops = heights.get(_norm_furniture(ln.text), [])
+        tops = heights.get(keys[id(ln)], [])
         return ln.size <= body + 0.5 and not CAPTION_RE.match(ln.text.strip()) \
             and sum(abs(top - ln.bbox[1]) <= SAME_TOP for top in tops) >= STACK_PAGES
 
-    for i, lines in enumerate(pages):
+    for i, (lines, (heads, feet)) in enumerate(zip(pages, edges, strict=True)):
         drop: set[int] = set()
-        for top, edge in ((True, sorted(lines, key=lambda ln: ln.bbox[1])),
-                          (False, sorted(lines, key=lambda ln: -ln.bbox[3]))):
+        for top, edge in ((True, heads), (False, feet)):
             stack: list[Line] = []
             for ln in edge:
                 if not running(ln):
@@ -167,12 +170,16 @@ def _drop_running_stacks(pages: list[list[Line]], body: float) -> None:
                         drop.update(id(r) for r in stack)
                     break
                 stack.append(ln)
+                if len(stack) > STACK_LINES:
+                    break  # no running head is so tall
         if drop:
             pages[i] = [ln for ln in lines if id(ln) not in drop]
 
 
 #: Fewest pages a running line stacked over the text stands on at one height.
 STACK_PAGES = 3
+#: Most lines such a stack holds.
+STACK_LINES = 3
 #: How far (its height) the stack's innermost line stands from the text at least.
 STACK_APART = 0.5
 
