@@ -293,3 +293,38 @@ def test_an_admonitions_icon_and_an_m_plus_listing_stay_out_of_the_text() -> Non
 def test_m_plus_1mn_is_a_typewriter_face(font: str) -> None:
     assert is_mono_font(font)
     assert not is_mono_font(font.replace("1mn", "1p"))
+
+
+def test_a_full_first_line_goes_on_flush_where_paragraphs_are_set_apart_by_space() -> None:
+    # the Subversion book sets its paragraphs apart by space, none indented: "… Subversion
+    # will do nothing special." (full) | "Now, let's enable substitution …" goes on
+    para = holding(chunks_of("book_svnbook_file_portability_ignore_excerpt.pdf"),
+                   "With no svn:keywords property set on that file, Subversion will do nothing special.")
+    assert "Now, let's enable substitution of the LastChangedDate keyword." in para.text
+
+
+# -------------------------------------------------------------- batch 17: IEEE, ACM, a white paper
+
+
+def test_ieees_dropped_capital_before_a_word_in_capitals_and_its_first_page_notes() -> None:
+    chunks = chunks_of("ieee_jbhi_lstm_emotion_recognition_excerpt.pdf")
+    para = holding(chunks, "emotions are complex processes that are caused by physiological")
+    assert para.text.startswith("HUMAN emotions are complex processes")
+    assert para.provenance.section == "I. INTRODUCTION"
+    for note in ("Manuscript received 1 February 2022", "Cheul Young Park and Uichin Lee are with the"):
+        assert chunk_type(holding(chunks, note)) == "front"
+
+
+def test_acms_ccs_concepts_and_a_subsection_head_under_its_section_head() -> None:
+    chunks = chunks_of("acm_chi25_smartphone_antivirus_adoption_excerpt.pdf")
+    assert chunk_type(holding(chunks, "Human-centered computing → User studies")) == "front"
+    para = holding(chunks, "The need for antivirus software for smartphones has long been")
+    assert para.provenance.section == "2 Background and Related Work › 2.1 Mobile Malware and Antivirus"
+
+
+def test_a_sentence_left_open_before_a_quotation_ends_in_it() -> None:
+    # "… in a review of state prison practices, showing that" | a quotation set in from both
+    # sides | "Censorship in facilities is a pressing topic …": a new paragraph
+    chunks = chunks_of("whitepaper_sfpl_library_services_incarceration_review_excerpt.pdf")
+    para = holding(chunks, "Censorship in facilities is a pressing topic for librarians")
+    assert para.text.startswith("Censorship in facilities")

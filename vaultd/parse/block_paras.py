@@ -50,6 +50,9 @@ def split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
             # your paper``, Philosophers' Imprint), the text under it upright
             or (prev.italic and not cur.italic and prev.bbox[2] < right - 0.2 * width
                 and bool(SUBSECTION_RE.match(prev.text)))
+            # a bold subsection head numbered under the bold section head over it, in one
+            # block (acmart's ``2 Background and Related Work`` | ``2.1 Mobile Malware …``)
+            or (prev.bold and cur.bold and bool(SUBSECTION_RE.match(cur.text)))
             or cur.bbox[1] - prev.bbox[3] > 0.9 * height
             or cur.bbox[1] < prev.bbox[1] - height  # jumped back up: a new column
             or (ends and cur.bbox[0] > left + 0.6 * max(cur.size, 1.0))

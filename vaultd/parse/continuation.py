@@ -305,7 +305,7 @@ def sentence_start(prev: Para, cur: Para) -> bool:
             and 0 <= first.bbox[1] - last.bbox[3] <= 0.5 * max(last.size, 1.0))
 
 
-def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False) -> bool:
+def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False, flush: bool = False) -> bool:
     """Whether ``cur`` is the next printed line of ``prev``'s paragraph, set as a text block
     of its own (Wiley sets each line of some justified paragraphs as one): right under
     ``prev``'s last line at the line pitch (a gap under ``NEXT_LINE_GAP`` of its size), in
@@ -315,7 +315,8 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False) -> 
     weight. A new paragraph is set apart by its indent or a wider gap, and a full line
     never ends one. After a ``:``, or when ``cur`` was typed a formula (``+0.81ºC ± 0.28
     SD; …``), ``cur``'s line must be a full one too: a display formula is not. ``gap``:
-    the document's ``line_gap`` (a double-spaced manuscript's lines stand an em apart). A list
+    the document's ``line_gap`` (a double-spaced manuscript's lines stand an em apart);
+    ``flush``: the document is known to set its paragraphs flush (``_flush_sentence``). A list
     item of two lines or more goes on the same way, at the left edge of its lines after
     the first (a German item's ``… bietet mir wichtige`` | ``Informationen. An ihm …``,
     whose next line opens with a noun's capital)."""
@@ -328,7 +329,7 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False) -> 
     # (a sentence's end with a note's mark after it, ``evolvability.3``, ends it as a stop does)
     ends = (tail.endswith(SENT_END) or bool(_NOTE_END_RE.search(tail))) and not abbreviation_goes_on(tail, cur.text)
     stops = ends and (item or ((cur.type == "equation" or not colon)
-                               and not _flush_sentence(prev, cur, ragged)))
+                               and not _flush_sentence(prev, cur, ragged, flush)))
     if stops or (_ITEM_RE.match(cur.text) and not _INITIAL_RE.match(cur.text)) or cur.text[:1] in _BULLETS \
             or _LEADERS_RE.search(tail) or _LEADERS_RE.search(cur.lines[0].text):
         return False  # a list's next item; a table of contents' entries
@@ -371,7 +372,7 @@ def _pitch_gap(para: Para) -> float:
     return max(0.0, min(gaps)) if gaps else 0.0
 
 
-def _flush_sentence(prev: Para, cur: Para, ragged: bool = False) -> bool:
+def _flush_sentence(prev: Para, cur: Para, ragged: bool = False, flush: bool = False) -> bool:
     """A new sentence on the next line of a paragraph set one line a block (elsarticle, a
     thesis): ``prev``'s last piece has two lines or more, the last as full as the widest
     (or, set ragged right with its first line indented, as short as it likes),
@@ -388,6 +389,14 @@ def _flush_sentence(prev: Para, cur: Para, ragged: bool = False) -> bool:
             and min(last.bbox[2] - last.bbox[0], first.bbox[2] - first.bbox[0]) >= FULL_LINE_EMS * em \
             and last.bbox[2] >= max(ln.bbox[2] for ln in cur.lines) - em:
         return True  # a paragraph's indented first line, full, its sentence ended at the margin
+    if flush and len(prev.lines) == 1 and abs(first.bbox[0] - last.bbox[0]) <= 1.0 \
+            and not (last.mono or first.mono) and prev.text.rstrip().endswith(SENT_END) \
+            and min(last.bbox[2] - last.bbox[0], first.bbox[2] - first.bbox[0]) >= FULL_LINE_EMS * em \
+            and last.bbox[2] >= max(ln.bbox[2] for ln in cur.lines) - em:
+        # a document known to set its paragraphs flush, apart by space (``flush``:
+        # ``spacing.paragraph_indents``): a full first line with a flush line under it at
+        # the pitch goes on (Asciidoctor's ``… scenarios.`` | ``With …``)
+        return True
     if len(piece) == 1 and len(prev.lines) >= 2:
         piece = prev.lines  # a page's first line: the measure is that of the paragraph's lines before
     return (len(piece) >= 2 or ragged) \

@@ -52,14 +52,23 @@ def _is_capital(ln: Line) -> bool:
     return len(text) == 1 and text.isalpha() and text.isupper() and not ln.margin
 
 
+def _capitals_word(text: str) -> bool:
+    """Whether ``text`` opens with a word in capitals, two letters or more (IEEE's ``H`` |
+    ``UMAN emotions are …``: the word's rest set in capitals)."""
+    word = text.split(maxsplit=1)[0] if text.strip() else ""
+    return len(word) >= 2 and word.isalpha() and word.isupper()
+
+
 def _line_started(cap: Line, lines: list[Line]) -> Line | None:
     """The line whose word ``cap`` begins: right of it (within ``DROP_GAP``), its top at
-    the capital's (or below it, within ``CAP_TOP``), set ``DROP_SIZE`` times smaller, opening with a letter that is no
-    capital (small capitals read as lowercase)."""
+    the capital's (or below it, within ``CAP_TOP``), set ``DROP_SIZE`` times smaller, opening
+    with a letter that is no capital (small capitals read as lowercase) or with the rest of
+    a word set in capitals."""
     _, y0, x1, y1 = cap.bbox
     best = None
     for ln in lines:
-        if ln is cap or ln.page != cap.page or not ln.text[:1].isalpha() or ln.text[:1].isupper():
+        if ln is cap or ln.page != cap.page or not ln.text[:1].isalpha() or (
+                ln.text[:1].isupper() and not _capitals_word(ln.text)):
             continue
         size = max(ln.size, 1.0)
         if cap.size < DROP_SIZE * size or not -1.0 <= ln.bbox[0] - x1 <= DROP_GAP * size:

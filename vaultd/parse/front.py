@@ -33,6 +33,8 @@ _START_RE = re.compile(
       | permission\s+to\s+make\s+digital
       | permission\s+is\s+(?:hereby\s+)?granted\s+to\s+(?:copy|distribute|reproduce|use)
       | acm\s+reference\s+format
+      | manuscript\s+received\s+\d  # IEEE's first-page note: "Manuscript received 1 February 2022; …"
+      | (?-i:[A-Z][\w.'’-]*(?:,?\s+(?:[A-Z][\w.'’-]*|and))*)\s+(?:is|are)\s+(?:now\s+|also\s+)?with\s+the\s  # IEEE's "Cheul Young Park and Uichin Lee are with the …"
       | (?:date|received|accepted|revised|submitted|published(?:\s+online)?|available\s+online|
          first\s+published|online\s+publication\s+date|recebido|aceito|publicado)\b\s*:?\s*
          (?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|in\s+revised)

@@ -58,8 +58,9 @@ RUN_ON_LINES = 2
 def group_front(paras: list[Para]) -> list[Para]:
     """The paras with each front-matter label joined by the block right under it: a
     first page's label ending in a colon, or on any page a keywords label (``KEYWORDS``,
-    ``Palabras claves:``, a report's ``Keywords`` heading) over its list of terms; and a
-    front block's next line, set as a block of its own (``_runs_on``)."""
+    ``Palabras claves:``, a report's ``Keywords`` heading) over its list of terms, the
+    ACM's ``CCS Concepts`` heading over its concepts; and a front block's next line, set as
+    a block of its own (``_runs_on``)."""
     out: list[Para] = []
     for para in paras:
         prev = out[-1] if out else None
@@ -67,7 +68,8 @@ def group_front(paras: list[Para]) -> list[Para]:
                 (len(prev.pieces) == 1 and (
                     (prev.type == "front" and prev.text.rstrip().endswith(":"))
                     or (prev.type in ("front", "paragraph", "heading") and _label(prev, _KEYWORDS_RE)
-                        and is_term_list(para.text))))
+                        and is_term_list(para.text))
+                    or (prev.type in ("front", "heading") and _label(prev, _CCS_RE))))
                 or (para.type == "paragraph" and _runs_on(prev, para))):
             prev.type, prev.floating = "front", True
             append_piece(prev, para.lines, para.text)
@@ -81,6 +83,9 @@ _KEYWORDS_RE = re.compile(
     r"(?:key\s*words|index\s+terms|palabras\s+claves?|palavras[\s-]chave|mots[\s-]cl[ée]s|schl[üu]sselw[öo]rter)"
     r"(?:\s*(?:\d{1,2}|[*†‡]))?",  # a footnote's mark after it (CEUR's ``Keywords 1``)
     re.IGNORECASE)
+#: The ACM's classification label as a heading of its own (acmart's ``CCS Concepts`` over
+#: ``• Human-centered computing → User studies; …``): what it heads is front matter.
+_CCS_RE = re.compile(r"(?:ccs\s+concepts|acm\s+(?:ccs|computing\s+classification(?:\s+system)?))", re.IGNORECASE)
 #: Most words in one term of a keywords list, and most characters in the list.
 TERM_WORDS = 6
 TERMS_MAX = 400

@@ -270,8 +270,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    paragraphs under it are notes; the body's size is the one leading most pages from
 #:    the first, though back matter set smaller outweighs it; an off-centre gutter found
 #:    under a figure's labels bridging it; a front block's next lines; Elsevier's citation
-#:    head; a table's title ruled off over it; an icon font's glyph and M+ 1mn listings
-#:    (docs/compile.md, "Layout 28").
+#:    head; a table's title ruled off over it; an icon font's glyph and M+ 1mn listings;
+#:    paragraphs known to be set flush; a quotation ends the sentence before it; IEEE's
+#:    dropped capitals and first-page notes; ACM's CCS concepts (docs/compile.md, "Layout 28").
 LAYOUT_VERSION = 28
 
 # Spacing accent → combining mark.

@@ -99,6 +99,7 @@ def resumed(paras: list[Para], cur: Para, target: Para | None = None) -> Para | 
     head = cur.lines[:FACE_LINES]
     face = face_of(head)
     page = cur.lines[0].page
+    quoted = False  # passed a block in the body's face set narrower: a quotation, or a box
     for para in reversed(paras):
         if para.lines[-1].page < page - 1:
             return None
@@ -114,8 +115,13 @@ def resumed(paras: list[Para], cur: Para, target: Para | None = None) -> Para | 
         if face_of(tail) != face:
             continue  # a box, a sidebar, a pull quote: another face
         if tail[-1].page == page and not _same_measure(tail, head):
+            quoted = True
             continue  # a box set in the body's face, narrower than the column
         if para is target:
+            return None
+        if quoted and cur.text[:1].isupper():
+            # a sentence left open before a quotation set in from both sides ends in it
+            # (``… showing that`` | the quotation | ``Censorship in facilities is …``)
             return None
         return para if para.type == "paragraph" and continues(para, cur) else None
     return None

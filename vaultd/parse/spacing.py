@@ -74,6 +74,22 @@ def indents_paragraphs(pages: list[list[Line]], body: float) -> bool:
     an indent (``INDENT_EMS`` to 4 ems) against the next two (a section's first paragraph
     is set flush in such documents; in one that parts its paragraphs by space none is set
     in)."""
+    return paragraph_indents(pages, body)[0]
+
+
+def paragraph_indents(pages: list[list[Line]], body: float) -> tuple[bool, bool]:
+    """Whether the document indents its paragraphs (``indents_paragraphs``), and whether it
+    is known to set them all flush: ``MIN_INDENT_BLOCKS`` text blocks or more to tell from,
+    fewer than ``INDENTED_SHARE`` of them indented (a document too short to tell is
+    neither)."""
+    blocks, indented = _indented_blocks(pages, body)
+    enough = blocks >= MIN_INDENT_BLOCKS
+    return enough and indented >= INDENTED_SHARE * blocks, enough and indented < INDENTED_SHARE * blocks
+
+
+def _indented_blocks(pages: list[list[Line]], body: float) -> tuple[int, int]:
+    """The document's text blocks of three body-size lines or more, and how many of them
+    open with an indented line."""
     em = max(body, 1.0)
     blocks = indented = 0
     for lines in pages:
@@ -84,7 +100,7 @@ def indents_paragraphs(pages: list[list[Line]], body: float) -> bool:
                 continue
             blocks += 1
             indented += INDENT_EMS * em <= head[0].bbox[0] - head[1].bbox[0] <= 4 * em
-    return blocks >= MIN_INDENT_BLOCKS and indented >= INDENTED_SHARE * blocks
+    return blocks, indented
 
 
 #: Share of a document's text blocks opening with an indent for it to indent paragraphs (a

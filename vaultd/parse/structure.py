@@ -81,7 +81,7 @@ from vaultd.parse.references import add_references, column_lefts, ends_reference
 from vaultd.parse.resume import resumed
 from vaultd.parse.runin_refs import split_runin
 from vaultd.parse.scan_text import drop_scan_labels, is_label
-from vaultd.parse.spacing import indents_paragraphs, line_gap, ragged_indented
+from vaultd.parse.spacing import line_gap, paragraph_indents, ragged_indented
 from vaultd.parse.textlayer import mis_mapped, prose_words, unreliable
 from vaultd.parse.title_block import front_after_title, title_page_front
 
@@ -138,7 +138,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     plain = plain_text_layer(pages)
     gap = line_gap(pages, body)
     ragged = ragged_indented(pages, body, gap)
-    indenting = indents_paragraphs(pages, body)
+    indenting, flush = paragraph_indents(pages, body)
     paras: list[Para] = []
     in_refs = False
     refs_head: Line | None = None  # the bibliography's heading, as set
@@ -238,7 +238,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     continue
                 if target is not None and not cur.floating and (
                         continues(target, cur, ragged, indenting) or rest_of_line(target, cur)
-                        or next_line(target, cur, gap, ragged)):
+                        or next_line(target, cur, gap, ragged, flush)):
                     append_piece(target, para_lines, text)
                     if target.type == "paragraph" and target.lines[0].page <= FRONT_PAGES \
                             and (is_front_matter(target.text, at_edge=False) or is_affiliation(target.text)):
