@@ -100,42 +100,48 @@ def join_para(para: Para, after: Para) -> None:
 
 def body_size(pages: list[list[Line]]) -> float:
     """The size most characters are set in, the body's."""
-    # To the half point: whole points would call PLOS's 11.5 pt body 12 pt, and its 13 pt
-    # section headings would no longer stand out from it.
-    sizes: dict[float, int] = {}  # (a dict: Counter's ``+=`` costs a call a line)
-    for lines in pages:
-        for ln in lines:
-            key = round(ln.size * 2) / 2
-            sizes[key] = sizes.get(key, 0) + len(ln.text)
+    per_page = [size_counts(lines) for lines in pages]
+    sizes: dict[float, int] = {}
+    for counts in per_page:
+        for key, count in counts.items():
+            sizes[key] = sizes.get(key, 0) + count
     if not sizes:
         return 10.0
-    # the first of the most common, as Counter.most_common(1) picks it
-    most = max(sizes.items(), key=itemgetter(1))[0]
+    most = most_size(sizes)
     larger = [(count, size) for size, count in sizes.items() if size > most]
     if larger:
         count, size = max(larger)
-        if count >= NOTES_SHARE * sizes[most] and (_notes_under(pages, most, size) or _leads(pages, size)):
+        if count >= NOTES_SHARE * sizes[most] and (_notes_under(pages, most, size) or _leads(per_page, size)):
             return float(size)
     return float(most)
 
 
-def _leads(pages: list[list[Line]], size: float) -> bool:
-    """Whether ``size`` is the size most characters of each page are set in from the first
-    page on, over more than half the pages (pages without text passed over): the text's,
-    though back matter set smaller outweighs it (Nature Communications' Methods and
-    references in 7.5 pt after its 9.5 pt text)."""
-    run = total = 0
-    for lines in pages:
-        counts: dict[float, int] = {}
-        for ln in lines:
-            key = round(ln.size * 2) / 2
-            counts[key] = counts.get(key, 0) + len(ln.text)
-        if not counts:
-            continue
-        total += 1
-        if run == total - 1 and max(counts.items(), key=itemgetter(1))[0] == size:
-            run += 1
-    return total > 0 and 2 * run > total
+def size_counts(lines: list[Line]) -> dict[float, int]:
+    """Characters set in each size, to the half point: whole points would call PLOS's
+    11.5 pt body 12 pt, and its 13 pt section headings would no longer stand out from it.
+    (A dict: Counter's ``+=`` costs a call a line.)"""
+    counts: dict[float, int] = {}
+    for ln in lines:
+        key = round(ln.size * 2) / 2
+        counts[key] = counts.get(key, 0) + len(ln.text)
+    return counts
+
+
+def most_size(counts: dict[float, int]) -> float:
+    """The size with the most characters (the first of the most common, as
+    ``Counter.most_common(1)`` picks it)."""
+    return max(counts.items(), key=itemgetter(1))[0]
+
+
+def _leads(per_page: list[dict[float, int]], size: float) -> bool:
+    """Whether ``size`` is the size most characters of each page are set in (``per_page``:
+    each page's ``size_counts``) from the first page on, over more than half the pages
+    (pages without text passed over): the text's, though back matter set smaller
+    outweighs it (Nature Communications' Methods and references in 7.5 pt after its
+    9.5 pt text)."""
+    pages = [counts for counts in per_page if counts]
+    run = next((k for k, counts in enumerate(pages) if most_size(counts) != size), len(pages))
+    return bool(pages) and 2 * run > len(pages)
 
 
 #: Footnotes may outweigh the text they annotate (a congressional report's notes, a law

@@ -16,7 +16,7 @@ import itertools
 import math
 
 from vaultd.parse.base import Box
-from vaultd.parse.paras import Line, small_print, union
+from vaultd.parse.paras import Line, most_size, size_counts, small_print, union
 
 
 def order_page(lines: list[Line], width: float) -> list[list[Line]]:
@@ -74,13 +74,10 @@ def _foot_band(boxed: list[tuple[Box, list[Line]]], mid: float, slack: float) ->
     the run (larger or bold, a short line or two); both columns keep text in the body's
     size above it (``BAND_TEXT_LINES`` lines as wide as a column's), and no block across
     the middle stands beside or under the band."""
-    sizes: dict[float, int] = {}
-    for _, g in boxed:
-        for ln in g:
-            sizes[round(ln.size, 1)] = sizes.get(round(ln.size, 1), 0) + len(ln.text)
+    sizes = size_counts([ln for _, g in boxed for ln in g])
     if not sizes:
         return set()
-    body = max(sizes, key=lambda size: sizes[size])
+    body = most_size(sizes)
     columns: list[list[tuple[Box, list[Line]]]] = [[], []]
     across: list[float] = []  # the bottoms of blocks across the middle
     for box, g in boxed:

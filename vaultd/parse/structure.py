@@ -158,7 +158,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                                           info.width)
                 continue
             split = split_group(group, plain)
-            _, right, width = block_extent(group)
+            left, right, width = block_extent(group)
             label = False  # the para before was a front-matter label ("ACM Reference Format:")
             for k, para_lines in enumerate(split):
                 text = join_lines(ln.text for ln in para_lines)
@@ -168,7 +168,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     and font_lead(para_lines[0], split[k + 1][0])
                 kind, number = _kind(paras, para_lines, text, info, body, len(split) == 1)
                 if len(para_lines) == 1 and k + 1 < len(split) \
-                        and part_mark(para_lines[0], split[k + 1][0], *block_extent(group)[:2]):
+                        and part_mark(para_lines[0], split[k + 1][0], left, right):
                     kind, number = "heading", text.strip().rstrip(".")
                 plain_head = plain and kind == "paragraph" and len(para_lines) == 1 \
                     and k + 1 < len(split) and plain_lead(para_lines[0], split[k + 1][0], right, width)
