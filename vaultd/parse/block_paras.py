@@ -10,7 +10,7 @@ import re
 
 from vaultd.parse.classify import CAPTION_RE, LIST_RE
 from vaultd.parse.code import code_runs
-from vaultd.parse.continuation import SIZE_STEP
+from vaultd.parse.continuation import SIZE_STEP, first_word_width
 from vaultd.parse.fontnames import is_mono_font
 from vaultd.parse.front import opens_front
 from vaultd.parse.headings import font_lead, plain_lead
@@ -25,8 +25,13 @@ SUBSECTION_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})+\.?\s+[^\W\d_]")
 _PART_MARK_RE = re.compile(r"(?:[IVXL]{1,5}|[A-Z]|\d{1,2})\.?")
 
 
-def split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
-    """A block's lines in paragraphs (``plain``: the text layer has no fonts to go by)."""
+def split_group(group: list[Line], plain: bool = False, flush: bool = False) -> list[list[Line]]:
+    """A block's lines in paragraphs (``plain``: the text layer has no fonts to go by;
+    ``flush``: the document is known to set its paragraphs flush, parting them by space).
+    A sentence ended on a short line ends its paragraph, unless the document sets its
+    paragraphs flush and the next line's first word would not have fitted on that line
+    (an EPA fact sheet's ragged sidebar: ``enhance public health.`` | ``Decision-makers
+    and analysts …``, one paragraph)."""
     left, right, width = block_extent(group)
     hanging = {id(ln) for ln, after in itertools.pairwise(group)
                if ln.bbox[0] < after.bbox[0] - 0.6 * max(ln.size, 1.0) and _ENUM_RE.match(ln.text)}
@@ -56,8 +61,10 @@ def split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
             or cur.bbox[1] - prev.bbox[3] > 0.9 * height
             or cur.bbox[1] < prev.bbox[1] - height  # jumped back up: a new column
             or (ends and cur.bbox[0] > left + 0.6 * max(cur.size, 1.0))
-            or (ends and prev.bbox[2] < right - 0.12 * width)
-            or bool(LIST_RE.match(cur.text.lstrip()))
+            or (ends and prev.bbox[2] < (edge := _measure_right(paras[-1], right)) - 0.12 * width
+                and not (flush and prev.text.rstrip().endswith((".", "!", "?"))
+                         and prev.bbox[2] + first_word_width(cur) > edge))
+            or (bool(LIST_RE.match(cur.text.lstrip())) and not _dash_in_prose(paras[-1], cur, right, width))
             # an enumerated item hanging out left of the line before, after a sentence's end
             # (pandoc's ``4. Version control …`` under item 3's last line)
             or (ends and cur.bbox[0] < prev.bbox[0] - 0.6 * max(cur.size, 1.0) and bool(_ENUM_RE.match(cur.text)))
@@ -83,6 +90,32 @@ def split_group(group: list[Line], plain: bool = False) -> list[list[Line]]:
         else:
             paras[-1].append(cur)
     return paras
+
+
+def _measure_right(para: list[Line], right: float) -> float:
+    """The right edge of the measure ``para``'s last line is set to: the block's, or where
+    the lines before it end together, narrower, when the text runs round a figure beside
+    it (an EPA fact sheet's paragraph beside its map, then under it across the page)."""
+    before = para[-MEASURE_LINES - 1:-1]
+    if len(before) < MEASURE_LINES:
+        return right
+    ends = [ln.bbox[2] for ln in before]
+    return max(ends) if max(ends) - min(ends) <= 2.0 * max(para[-1].size, 1.0) else right
+
+
+#: Lines that end together before a paragraph's line show the measure it is set to.
+MEASURE_LINES = 3
+
+
+def _dash_in_prose(para: list[Line], cur: Line, right: float, width: float) -> bool:
+    """Whether ``cur`` opens with a dash that goes on the sentence of the full line above it
+    (GAO's ``… deal with the real problem`` | ``– poor performance, …``): that line runs
+    to the block's right edge and ends neither a sentence nor a lead-in (``:``), and the
+    lines above it are no list's (none opens with a mark)."""
+    prev = para[-1]
+    return cur.text.lstrip().startswith("–") and prev.bbox[2] >= right - 0.12 * width \
+        and not prev.text.rstrip().endswith((*SENT_END, ":")) \
+        and not any(LIST_RE.match(ln.text.lstrip()) for ln in para)
 
 
 def part_mark(mark: Line, text: Line, left: float, right: float) -> bool:

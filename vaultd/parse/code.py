@@ -37,7 +37,7 @@ def is_code(lines: list[Line], text: str) -> bool:
     https://github.com/…``, ``RUN pip install -r requirements.txt``): two words or more, no
     e-mail, its first word the command's (no address, no footnote's number)."""
     if not all(ln.mono for ln in lines):
-        return False
+        return _machine_text(lines)
     if _ADDRESS_RE.search(text):
         words = text.split()
         return len(lines) == 1 and len(words) >= 2 and "@" not in text \
@@ -45,6 +45,27 @@ def is_code(lines: list[Line], text: str) -> bool:
     return len(lines) >= 2 or bool(_NUMBERED_RE.match(text)) or len(_SIGN_RE.findall(text)) >= 3 \
         or (len(lines) == 1 and len(text.split()) >= COMMAND_WORDS
             and sum(1 for w in text.split() if len(w) >= 2 and w.isalpha()) >= 2)
+
+
+def _machine_text(lines: list[Line]) -> bool:
+    """Whether lines set in a text face are a program's or a data format's all the same
+    (a Word report's map projection, ``PARAMETER["False_Easting",0.0],`` line under line in
+    Times): ``MACHINE_LINES`` lines or more, each a token or two of ``MACHINE_CHARS``
+    characters at least holding one of the signs programs and data are made of (brackets,
+    quotes, ``=``, ``;``), two a line on the whole, each but the last ending as a
+    statement or an element does (``,``, ``;``, a bracket). Prose has spaces; a compound's
+    name broken over lines ends them on its hyphens."""
+    return len(lines) >= MACHINE_LINES and all(
+        len(ln.text.split()) <= 2 and len(ln.text.strip()) >= MACHINE_CHARS and _MACHINE_SIGN_RE.search(ln.text)
+        for ln in lines) and sum(len(_MACHINE_SIGN_RE.findall(ln.text)) for ln in lines) >= 2 * len(lines) \
+        and all(ln.text.rstrip().endswith(_STATEMENT_ENDS) for ln in lines[:-1])
+
+
+_MACHINE_SIGN_RE = re.compile(r'[\[\]{}()"=;<>]')
+_STATEMENT_ENDS = (",", ";", "{", "}", "[", "]", "(", ")", ">", '"', "'")
+#: Fewest lines of program text set in a text face, and fewest characters on each.
+MACHINE_LINES = 3
+MACHINE_CHARS = 12
 
 
 #: Fewest words of a command set alone on a line in a typewriter face, two of them words of

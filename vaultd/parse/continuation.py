@@ -28,8 +28,13 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     own (a section's first)."""
     if prev.type not in ("paragraph", "list") or cur.type != "paragraph":
         return False
-    if prev.text.rstrip().endswith(SENT_END) and not abbreviation_goes_on(prev.text, cur.text):
-        return prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged, indenting)
+    if prev.text.rstrip().endswith(SENT_END):
+        if not abbreviation_goes_on(prev.text, cur.text):
+            return prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged, indenting)
+        if prev.text.rstrip().endswith(" et al."):
+            # a citation broken after its ``et al.`` (``(Fuchs et al.`` | ``1995, Tek …``);
+            # after ``e.g.`` the sentence goes on as after any open word (below)
+            return not opens_item(cur.text)
     if prev.type == "paragraph" and not closed_sentence(prev.text) \
             and _unindented_column_top(prev, cur, ragged, indenting, open_sentence=True) \
             and not opens_item(cur.text):
@@ -167,7 +172,7 @@ def _ragged_full(piece: list[Line], cur: Para, right: float) -> bool:
     if last.bbox[0] > left + 0.5 * max(last.size, 1.0) or wide < (1 - MEASURE_SHARE) * max(
             ln.bbox[2] - ln.bbox[0] for ln in cur.lines[:3]):
         return False
-    return last.bbox[2] + _first_word_width(head) > right
+    return last.bbox[2] + first_word_width(head) > right
 
 
 #: Widths within this share of each other are one measure.
@@ -176,7 +181,7 @@ MEASURE_SHARE = 0.08
 _COLON_NOTE_RE = re.compile(r"[^\W\d_]:\d{1,2}$")
 
 
-def _first_word_width(line: Line) -> float:
+def first_word_width(line: Line) -> float:
     """About how wide ``line``'s first word and the space before it are set: a line
     ragged right is full when that word would not have fitted on it (a Word report's
     ``… considered 16 amendments to`` | ``S.Con.Res. 33, one of which …``)."""

@@ -31,6 +31,9 @@ SIDE_GAP_PT = 20.0
 #: of structure names or panel labels under each row of drawings).
 BELOW_GAP_PT = 80.0
 PAD_PT = 4.0
+#: A drawing over a caption no taller than this (points) is a rule, when a figure stands
+#: under the caption.
+RULE_BAND_PT = 20.0
 #: How far under a caption's first line a frame around the figure and its caption ends.
 CAPTION_SPAN_PT = 100.0
 #: zlib level for figure PNGs. Measured on the fixtures' 17 crops (5.8 Mpx): level 6
@@ -191,6 +194,12 @@ def figure_region(page: Any, caption: Box, column: Box | None,
             region = grown
         limit = min(limit, region[1])
     width, height = page.rect.width, page.rect.height
+    if region is not None and region[3] - region[1] <= RULE_BAND_PT:
+        # a rule drawn over the caption (GAO's thick double rule over ``Figure 3: …``),
+        # no figure, when there is one under the caption
+        under = _below(caption, x0, x1, rects, others, prose)
+        if under is not None:
+            region = None
     if region is None:
         under = _below(caption, x0, x1, rects, others, prose)
         if under is not None:

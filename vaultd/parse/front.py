@@ -55,6 +55,7 @@ _START_RE = re.compile(
       | how\s+to\s+cite\s+this\s+article\b  # PeerJ's footer, in bold without a colon
       | open\s+access\s*$  # PeerJ's badge at its sidebar's foot
       | (?:key\s*words|article\s+history|article\s+info(?:rmation)?)\s*$  # a label of its own (Taylor & Francis)
+      | key\s*words\.\s+\S  # Springer's mathematics journals: "Keywords. Cluster algebra, …"
       | full\s+terms\s*&\s*conditions\s+of\s+access\s+and\s+use  # Taylor & Francis's cover sheet
       | (?:\d{4}\s+)?acm\s+(?:subject\s+classification|ccs\s+concepts|computing\s+classification)\b
       | digital\s+object\s+identifier\b
@@ -162,6 +163,8 @@ def is_article_type(text: str) -> bool:
     return 0 < len(words) <= 6 and all(w in _TYPE_WORDS for w in words)
 
 
+#: An open licence named in a copyright line.
+_OPEN_LICENCE_RE = re.compile(r"\b(?:cc[\s-]by|creative\s+commons)\b", re.IGNORECASE)
 #: A copyright mark: ``©``, TeX's circled ``c⃝``, ``(c) 2020``, ``Copyright``.
 _COPYRIGHT_RE = re.compile(r"©|c\u20dd|\(c\)\s*\d{4}|\bcopyright\b|(?<!\d)ª\s*(?:19|20)\d\d\b", re.IGNORECASE)
 
@@ -222,8 +225,9 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
         return True  # "jkk@example.in (J.K. Krishnan); wjh@example.org (W. J. Hansen)"
     if not at_edge or len(body) > BANNER_MAX:
         return False
-    if small and _COPYRIGHT_RE.search(body):
-        return True
+    if (small or _OPEN_LICENCE_RE.search(body)) and _COPYRIGHT_RE.search(body):
+        return True  # (in the body's size, with its licence: "Submitted to AutoML 2024 © 2024
+        # the authors, released under CC BY 4.0" at the first page's foot)
     ids = list(_ID_RE.finditer(body))
     if not ids:
         return False

@@ -37,7 +37,7 @@ def _under(label: Para, block: Para) -> bool:
     return last.page == first.page and across and -1.0 <= first.bbox[1] - last.bbox[3] <= LABEL_GAP_LINES * height
 
 
-def _runs_on(front: Para, para: Para) -> bool:
+def runs_on(front: Para, para: Para) -> bool:
     """Whether ``para`` is the next line of the front block ``front``, its sentence left
     open on a full line (Ecosphere's ``Received 28 January 2013; revised …; published 14``
     | ``August 2013. Corresponding Editor: A. McCall.``): a line or two in its size,
@@ -60,7 +60,7 @@ def group_front(paras: list[Para]) -> list[Para]:
     first page's label ending in a colon, or on any page a keywords label (``KEYWORDS``,
     ``Palabras claves:``, a report's ``Keywords`` heading) over its list of terms, the
     ACM's ``CCS Concepts`` heading over its concepts; and a front block's next line, set as
-    a block of its own (``_runs_on``)."""
+    a block of its own (``runs_on``)."""
     out: list[Para] = []
     for para in paras:
         prev = out[-1] if out else None
@@ -70,7 +70,7 @@ def group_front(paras: list[Para]) -> list[Para]:
                     or (prev.type in ("front", "paragraph", "heading") and _label(prev, _KEYWORDS_RE)
                         and is_term_list(para.text))
                     or (prev.type in ("front", "heading") and _label(prev, _CCS_RE))))
-                or (para.type == "paragraph" and _runs_on(prev, para))):
+                or (para.type == "paragraph" and runs_on(prev, para))):
             prev.type, prev.floating = "front", True
             append_piece(prev, para.lines, para.text)
             continue

@@ -175,6 +175,7 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
     # (PLOS's hidden proof queries inside sentences, a diagram's invisible labels); where
     # most or all of it is invisible, it is a scan's OCR layer, and is read.
     hide = 0 < scan.hidden < scan.shown
+    unseen = _white_on_white(page, data)
     number = page.number + 1
     for bno, block in enumerate(data["blocks"]):
         if block.get("type", 0) != 0:
@@ -187,14 +188,14 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
             if len(spans) == 1:  # half the lines: join_spans and line_style's one-span case
                 sp = spans[0]
                 text = sp["text"]
-                if not text.strip() or not (sp["alpha"] or not hide):
+                if not text.strip() or not (sp["alpha"] or not hide) or (unseen and id(sp) in unseen):
                     continue
                 font = sp["font"]
                 size = round(sp["size"], 1)
                 bold, italic, mono = span_face(font, sp["flags"])
                 mixed, lead = False, ""
             else:
-                spans = [s for s in spans if s["text"] and (s["alpha"] or not hide)]
+                spans = [s for s in spans if s["text"] and (s["alpha"] or not hide) and id(s) not in unseen]
                 if not spans:
                     continue
                 text = join_spans(spans)
@@ -207,6 +208,33 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
             lines.append(Line(text, (x0, y0, x1, y1), size, bold, bno, number, italic,
                               font.partition("+")[2] or font, mixed, mono, lead=lead))
     return lines
+
+
+def _white_on_white(page: Any, data: dict[str, Any]) -> set[int]:
+    """The spans (ids) set in white where nothing is drawn under them: text the page does
+    not show (Springer's production string ``0123456789().: V,-vol`` under the first
+    page's text). White text on a filled shape or an image (a banner, a dark box) is
+    shown. The page's drawings are read only when it sets some text in white."""
+    white = [sp for block in data["blocks"] if block.get("type", 0) == 0
+             for line in block["lines"] for sp in line["spans"]
+             if sp["color"] == WHITE and sp["text"].strip()]
+    if not white:
+        return set()
+    under = [tuple(r) for kind, r in page.get_bboxlog()
+             if kind in ("fill-path", "fill-image", "fill-shade") and abs(r[0]) < FAR and abs(r[2]) < FAR]
+    out: set[int] = set()
+    for sp in white:
+        x0, y0, x1, y1 = sp["bbox"]
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        if not any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in under):
+            out.add(id(sp))
+    return out
+
+
+#: sRGB white, as MuPDF gives a span's colour.
+WHITE = 0xFFFFFF
+#: Coordinates beyond this are MuPDF's "infinite" box (a shading filling its clip).
+FAR = 1e6
 
 
 def _finish_page(lines: list[Line], edges: Edges) -> list[Line]:
@@ -256,14 +284,15 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
             # MuPDF may give the piece on the right first: then only a piece right beside it
             before = ln.bbox[2] <= prev.bbox[0] + 1.0 \
                 and prev.bbox[0] - ln.bbox[2] <= 1.5 * max(prev.size, ln.size, 1.0)
-            if overlap > 0.5 * height and (after or before):
+            if overlap > 0.5 * height and (after or before) and not _side_head(prev, ln):
                 first, second = (prev, ln) if after else (ln, prev)
                 left = Piece(first.text, first.bbox[0], first.bbox[2], first.bbox[3], first.size)
                 right = Piece(second.text, second.bbox[0], second.bbox[2], second.bbox[3], second.size)
                 sep = " " if needs_space(left, right) else ""
                 # a listing's line number, set apart in the body face, joins its code line
                 # (whose size the line keeps: the number is set smaller)
-                if prev.text.strip().isdigit() and ln.mono:
+                # (as does a list's bullet, set in a symbol font of its own size, its item)
+                if (prev.text.strip().isdigit() and ln.mono) or _lone_mark(prev.text):
                     prev.size = ln.size
                 prev.mono = (prev.mono or prev.text.strip().isdigit()) and (ln.mono or ln.text.strip().isdigit()) \
                     and (prev.mono or ln.mono)
@@ -284,6 +313,32 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
                 continue
         out.append(ln)
     return out
+
+
+def _lone_mark(text: str) -> bool:
+    """A list's bullet alone (``•``, ``▪``)."""
+    return text.strip() in _BULLETS
+
+
+#: A list item's bullets, which word processors set in a symbol font of their own size.
+_BULLETS = frozenset("•◦▪‣●∙·▶►▸■□✓➢➤◆◇★-–")
+
+
+def _side_head(a: Line, b: Line) -> bool:
+    """Whether two lines on one baseline are a head set in the margin and the first line of
+    the text it heads (GAO's 17 pt ``Results in Brief`` left of its 11 pt section, which
+    MuPDF gives as one block): the left one of words, ``SIDE_HEAD_LARGER`` points larger,
+    ``SIDE_HEAD_EMS`` of its size from the text. A listing's line numbers, a formula's
+    symbols and a table's cells are no larger than what stands right of them."""
+    head, text = (a, b) if a.bbox[0] < b.bbox[0] else (b, a)
+    return head.size >= text.size + SIDE_HEAD_LARGER and head.bbox[2] <= text.bbox[0] - SIDE_HEAD_EMS * head.size \
+        and all(any(sum(map(str.isalpha, w)) >= 3 for w in ln.text.split()) for ln in (head, text))
+
+
+#: How much larger (points) a side head is set than its text, and how far (ems of the
+#: head's size) it stands from the text's first line.
+SIDE_HEAD_LARGER = 3.0
+SIDE_HEAD_EMS = 2.0
 
 
 def _drop_figure_text(pdf_pages: Sequence[Any], pages: list[list[Line]],

@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
+import re
 
 from vaultd.parse.base import Box
 from vaultd.parse.paras import Line, most_size, size_counts, small_print, union
@@ -31,13 +32,43 @@ def order_page(lines: list[Line], width: float) -> list[list[Line]]:
     mid = gutter([box for box, g in zip(boxes, groups.values(), strict=True) if not g[0].margin], width)
     slack = width * 0.03
     pieces = [piece for g in groups.values() for piece in _by_column(g, mid, slack)]
-    boxed = sorted(((union(g), g) for g in pieces), key=_reading_key)
+    boxed = _side_heads(sorted(((union(g), g) for g in pieces), key=_reading_key), mid, slack)
     band = _foot_band(boxed, mid, slack)
     if band:
         # read the columns above it first, then the band's own columns
         return _two_columns([item for item in boxed if id(item[1]) not in band], mid, slack) \
             + _two_columns([item for item in boxed if id(item[1]) in band], mid, slack)
     return _two_columns(boxed, mid, slack)
+
+
+def _side_heads(boxed: list[tuple[Box, list[Line]]], mid: float, slack: float) -> list[tuple[Box, list[Line]]]:
+    """Blocks (in ``_reading_key`` order) with each side head read before the text it heads:
+    a block in the left margin, an em or more left of a block of text across the middle and level
+    with that block's first line (its top within the line's height of the text's), comes
+    just before it (GAO sets its headings in a wide left margin, top-aligned with the first
+    line of their section; a larger head's top may fall a hair below the text's)."""
+    keys = {id(g): _reading_key((box, g)) for box, g in boxed}
+    for box, g in boxed:
+        if not (box[0] < mid - slack and box[2] > mid + slack):
+            continue
+        first = g[0].bbox
+        height = first[3] - first[1]
+        for other, h in boxed:
+            if other[2] <= box[0] - g[0].size and (other[0] + other[2]) / 2 < mid \
+                    and abs(other[1] - first[1]) <= height and keys[id(h)] > keys[id(g)] \
+                    and _heads(h, g[0].size):
+                keys[id(h)] = (keys[id(g)][0] - 0.05, other[0])
+    return sorted(boxed, key=lambda item: keys[id(item[1])])
+
+
+def _heads(lines: list[Line], size: float) -> bool:
+    """Whether ``lines`` look like a side head over text of ``size``: bold or larger, and
+    opening with a capital or a number before a word (no formula's piece or label)."""
+    text = " ".join(ln.text for ln in lines).strip()
+    return all(ln.bold or ln.size >= size + 1.0 for ln in lines) and bool(_HEAD_RE.match(text))
+
+
+_HEAD_RE = re.compile(r"(?:\d+(?:\.\d+)*\.?\s+)?[A-Z][A-Za-z]{2,}")
 
 
 def _two_columns(boxed: list[tuple[Box, list[Line]]], mid: float, slack: float) -> list[list[Line]]:
@@ -138,6 +169,8 @@ def gutter(boxes: list[Box], width: float) -> float:
         # a figure's labels may bridge the gutter (IOP's framework diagram over the columns
         # of ERL's p. 5): the columns' blocks of text alone then show it
         columns = _columns([b for b in boxes if b[3] - b[1] >= BESIDE], width)
+    if len(columns) == 1:
+        columns = _beside_sidebar(columns[0], boxes, mid)
     if len(columns) != 2:
         return mid
     (l0, l1), (r0, r1) = columns
@@ -156,6 +189,21 @@ def gutter(boxes: list[Box], width: float) -> float:
     across = all(min(b[2], l1) - max(b[0], l0) >= SPAN * (l1 - l0) and min(b[2], r1) - max(b[0], r0) >= SPAN * (r1 - r0)
                  for b in boxes if b[0] < cut < b[2] and b[3] > top)
     return cut if beside and across else mid
+
+
+def _beside_sidebar(column: list[float], boxes: list[Box], mid: float) -> list[list[float]]:
+    """A wide column of text left of a narrow one wholly right of the middle (a fact
+    sheet's main text left of its sidebar), as the two columns ``gutter`` splits, when the
+    wide column's blocks of text stand wholly left of the narrow one and level with its
+    own: ``[column]`` when there are none. (A narrow column on the left holds a first
+    page's apparatus or a report's side heads, read with the text level with them.)"""
+    c0, c1 = column
+    tall = [b for b in boxes if b[3] - b[1] >= BESIDE]
+    side = [b for b in tall if c0 - 2.0 <= b[0] and b[2] <= c1 + 2.0]
+    other = [b for b in tall if b[2] < c0 - 2.0 and any(b[1] < s[3] and s[1] < b[3] for s in side)]
+    if c0 <= mid or not other:
+        return [column]
+    return [[min(b[0] for b in other), max(b[2] for b in other)], column]
 
 
 #: How much of each column's width a block set across an off-centre gutter covers.

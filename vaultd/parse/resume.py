@@ -90,6 +90,10 @@ def _led_into(item: list[Line], head: list[Line]) -> bool:
             and abs(last.size - first.size) <= 0.5)
 
 
+def _box_label(para: Para) -> bool:
+    return para.type == "heading" and bool(_BOX_LABEL_RE.match(para.text))
+
+
 def resumed(paras: list[Para], cur: Para, target: Para | None = None) -> Para | None:
     """The paragraph ``cur`` goes on with past what interrupts it (module doc), or None;
     None too when that is ``target``, the paragraph ``cur`` follows with nothing between,
@@ -100,11 +104,12 @@ def resumed(paras: list[Para], cur: Para, target: Para | None = None) -> Para | 
     face = face_of(head)
     page = cur.lines[0].page
     quoted = False  # passed a block in the body's face set narrower: a quotation, or a box
-    for para in reversed(paras):
+    for i in range(len(paras) - 1, -1, -1):
+        para = paras[i]
         if para.lines[-1].page < page - 1:
             return None
-        if para.type == "heading" and _BOX_LABEL_RE.match(para.text):
-            continue  # a box's own label (Nature's ``Box 1``): the box floats
+        if para.type == "heading" and (_box_label(para) or (i and _box_label(paras[i - 1]))):
+            continue  # a box's own label (Nature's ``Box 1``) and title under it: the box floats
         if para.type in _FLOW:
             return None
         if para.type in _FLOATS or para.floating or para.type not in ("paragraph", "list"):

@@ -52,7 +52,7 @@ from vaultd.parse.front import (
     is_licence,
     is_title_note,
 )
-from vaultd.parse.front_blocks import contents_front, epigraphs_front, group_front
+from vaultd.parse.front_blocks import contents_front, epigraphs_front, group_front, runs_on
 from vaultd.parse.headings import (
     continue_title,
     font_headings,
@@ -157,7 +157,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 in_refs = add_references(group, paras, body, column_lefts(lines, info.width),
                                           info.width)
                 continue
-            split = split_group(group, plain)
+            split = split_group(group, plain, flush)
             left, right, width = block_extent(group)
             label = False  # the para before was a front-matter label ("ACM Reference Format:")
             for k, para_lines in enumerate(split):
@@ -232,6 +232,9 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     target.type = "paragraph"  # "C1 We present an approach for linking" | "software …"
                     append_piece(target, para_lines, text)  # its sentence, right under it
                     continue
+                if kind == "paragraph" and text[:1].islower() and paras and runs_on(paras[-1], cur):
+                    append_piece(paras[-1], para_lines, text)  # a front block's next line: its
+                    continue  # terms' list going on (bioRxiv's ``Keywords. … mass`` | ``spectrometry …``)
                 earlier = resumed(paras, cur, target) if not (cur.floating or plain) else None
                 if earlier is not None:  # past a box, a sidebar or a float in another face
                     append_piece(earlier, para_lines, text)

@@ -55,6 +55,8 @@ def front_after_title(paras: list[Para], body: float, infos: list[PageInfo] | No
                 and abs(para.lines[0].size - title.lines[0].size) <= 0.5:
             title = last = para  # the title's next line, set as a heading of its own
             continue
+        if _heads_text(para, paras):
+            break  # the first section's head
         if para.type in ("heading", "paragraph"):
             para.type = "front"
             para.floating = True
@@ -121,7 +123,7 @@ def _above_the_text(paras: list[Para], first: int, title_size: float) -> list[Pa
     out = []
     for para in page:
         if is_prose(para.text) or opens_paper(para.text) \
-                or max(ln.bbox[3] for ln in para.lines) > top + 1.0:
+                or max(ln.bbox[3] for ln in para.lines) > top + 1.0 or _heads_text(para, paras):
             continue
         if para.type == "paragraph" or (para.type == "heading" and not para.title and not _section_number(para)
                                         and para.lines[0].size < title_size - 0.5):
@@ -129,6 +131,25 @@ def _above_the_text(paras: list[Para], first: int, title_size: float) -> list[Pa
             para.floating = True
             out.append(para)
     return out
+
+
+def _heads_text(para: Para, paras: list[Para]) -> bool:
+    """Whether ``para`` is a heading right over a paragraph of prose, set in the style of a
+    heading further on in the document (a Word report's bold ``Target population`` over
+    its first paragraph, as ``Sample Frame`` below it): a section's head, not the title
+    block's."""
+    if para.type != "heading":
+        return False
+    k = next(i for i, p in enumerate(paras) if p is para)
+    if k + 1 >= len(paras) or paras[k + 1].type != "paragraph" or not is_prose(paras[k + 1].text):
+        return False
+    style = _head_style(para)
+    return any(p.type == "heading" and _head_style(p) == style for p in paras[k + 2:])
+
+
+def _head_style(para: Para) -> tuple[str, float, bool]:
+    first = para.lines[0]
+    return first.font, round(first.size * 2) / 2, first.bold
 
 
 def _section_number(para: Para) -> bool:
