@@ -45,7 +45,10 @@ QUOTES = Path(__file__).resolve().parents[1] / "eval" / "quotes"
 #: dateline, its contents entry ``VIII.3. Table placement 5``, JSS's affiliations in the
 #: address block on its last page, PMLR's unruled table; docs/compile-eval.md).
 FLOORS: dict[str, dict[str, float]] = {
-    "open": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.97, "absent": 0},
+    # (verbatim 194/200 at layout 28, 193/200 at 29: SciELO's run-in head ``Avaliação … in
+    # vitro`` and its ``– O ensaio …`` are one paragraph now, as its other run-in heads were,
+    # and poppler reads ``25 µLde`` in it where the page shows a space)
+    "open": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.965, "absent": 0},
     "quotes": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.932, "absent": 0},
     # eval/quotes' batches 4 and 5, kept apart (docs/compile-eval.md, "Batch 4", "Batch 5").
     # Before any change for them: batch 4 present 27/36, box pieces 25/38, sections 16/21,
@@ -182,11 +185,13 @@ BATCH14 = ("egusphere_", "frontiers_pharmacol_", "wp_wine_", "jmlr_", "techmemo_
 BATCH15 = ("ismir_", "scotus_", "quarto_", "thesis_urbino_")
 BATCH16 = ("elsevier_softx_", "esa_ecosphere_", "asciidoctor_", "book_svnbook_", "bfdm_")
 BATCH17 = ("ieee_jbhi_", "acm_chi25_", "whitepaper_sfpl_")
+BATCH18 = ("automl_", "book_langsci_", "factsheet_epa_", "gao_", "pensoft_", "report_epa_", "springer_anncomb_",
+           "usenix_")
 #: Each group of eval/quotes by its papers' prefixes ("quotes": batches 1–3, the rest).
 GROUPS = {"new": NEW, "batch6": BATCH6, "batch7": BATCH7, "batch8": BATCH8, "batch9": BATCH9,
           "batch10": BATCH10, "batch11": BATCH11, "batch12": BATCH12, "batch13": BATCH13,
           "batch14": BATCH14, "batch15": BATCH15, "batch16": BATCH16,
-          "batch17": BATCH17}
+          "batch17": BATCH17, "batch18": BATCH18}
 #: The papers (file-name prefixes) whose paragraphs the verbatim floor is taken over.
 VERBATIM_PAPERS = ("iop", "scielo", "wiley", "aas", "elsevier", "springer")
 
@@ -240,7 +245,7 @@ def _in_group(name: str, stem: str) -> bool:
 @pytest.mark.timeout(600)  # a group's papers parsed and scored; spatstat's eight pages read by tesseract
 @pytest.mark.parametrize("name", ["open", "quotes", "new", "batch6", "batch7", "batch8", "batch9", "batch10",
                                   "batch11", "batch12", "batch13", "batch14",
-                                  "batch15", "batch16", "batch17"])
+                                  "batch15", "batch16", "batch17", "batch18"])
 def test_compile_eval_scores_stay_at_their_floors(name: str, fixtures_dir: Path) -> None:
     scores = _group_scores(name, _root(name, fixtures_dir))
     floors = FLOORS[name]

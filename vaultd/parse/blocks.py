@@ -88,7 +88,7 @@ def to_blocks(paras: list[Para], infos: list[PageInfo]) -> list[Block]:
         if para.type == "heading":
             headings += 1
             level = levels[id(para)]
-            name = unmarked(para.text)
+            name = unmarked(para.text.strip())
             path = [(lv, t) for lv, t in path if lv < level] + [(level, name)]
             section = heading_section = PATH_SEP.join(t for lv, t in path if lv > 0) or name
             # numbered headings give their number ("3.2" → "32"); others "0" + their ordinal

@@ -11,6 +11,7 @@ import re
 from vaultd.parse.classify import FRAGMENT_MAX, cjk_letters, is_prose, lower_words, opens_item
 from vaultd.parse.front import is_byline
 from vaultd.parse.paras import SENT_END, Line, Para
+from vaultd.parse.textlayer import prose_words
 
 #: A change of size (pt) between two lines that ends a paragraph inside a block
 #: (``block_paras.split_group``), and keeps an acronym from continuing one.
@@ -351,9 +352,25 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False, flu
             # (a line's box may reach into the next one's: a typewriter span set in it)
             and -OVERLAP_EMS * em <= first.bbox[1] - last.bbox[3]
             <= max(NEXT_LINE_GAP * em, _pitch_gap(prev) + 0.1 * em, gap + 0.1 * em)
-            and (last.bbox[2] >= right - em or ragged)
+            and (last.bbox[2] >= right - em or ragged or _no_room(prev, first, right, ends or colon))
             and last.bbox[2] - last.bbox[0] >= FULL_LINE_EMS * em
             and (not full_next or first.bbox[2] - first.bbox[0] >= FULL_LINE_EMS * em))
+
+
+def _no_room(prev: Para, first: Line, right: float, ends: bool) -> bool:
+    """Whether ``prev``'s last line, short of ``right`` in a text set ragged right, left no
+    room for ``first``'s first word, so that the line is as full as it could be (JAMA's
+    ``… consistent model versions.`` | ``Throughout the process, …``, where a new paragraph
+    would be indented; ``… in Supplement 1. Both`` | ``LLM 1 and LLM 2 …``; ``… the rules:
+    https:`` | ``//github.com/…``). A line left open must be prose, no listing's or
+    formula's; none under a list item's hanging lines: a paragraph after the list starts at
+    its mark. ``ends``: the line ends a sentence or a clause (``:``)."""
+    lead, last = prev.lines[0], prev.lines[-1]
+    if any(ln.bbox[0] > lead.bbox[0] + 0.5 * max(lead.size, 1.0) for ln in prev.lines[1:]):
+        return False  # a list item's hanging lines
+    if not ends and (last.mono or first.mono or prose_words(last.text) < 3):
+        return False  # an open line of a listing or a formula (``normalise : (t : Tm Γ) → …``)
+    return last.bbox[2] + first_word_width(first) > right
 
 
 #: How far (ems) a line's box may reach down into the next line's (a NASA report's line
@@ -404,9 +421,12 @@ def _flush_sentence(prev: Para, cur: Para, ragged: bool = False, flush: bool = F
         return True
     if len(piece) == 1 and len(prev.lines) >= 2:
         piece = prev.lines  # a page's first line: the measure is that of the paragraph's lines before
+    right = max(ln.bbox[2] for ln in piece)
+    # (set ragged right, a line is as full as it can be when the next word would not have
+    # fitted on it: JAMA's ``… consistent model versions.`` | ``Throughout the process, …``)
     return (len(piece) >= 2 or ragged) \
-        and (last.bbox[2] >= max(ln.bbox[2] for ln in piece) - em or ragged) \
-        and cur.lines[0].bbox[0] <= min(ln.bbox[0] for ln in piece) + INDENT_EMS * em
+        and (last.bbox[2] >= right - em or ragged or last.bbox[2] + first_word_width(first) > right) \
+        and first.bbox[0] <= min(ln.bbox[0] for ln in piece) + INDENT_EMS * em
 
 
 #: A sentence's end with a note's mark after it (``evolvability.3``, ``interviews.33``).

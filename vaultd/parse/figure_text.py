@@ -78,6 +78,9 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
     return out
 
 
+#: A line of text at the body's size under a figure: this many words at least (a narrow
+#: column's line holds five or six; a label under a figure's structures, one or two).
+LINE_WORDS = 5
 #: Labels under a figure's last row of drawings stand within this many points of it.
 LABEL_GAP_PT = 12.0
 
@@ -145,9 +148,9 @@ def _labels_under(lines: list[Any], region: Box, bottom: float, body: float, sma
     for ln in sorted(lines, key=lambda ln: ln.bbox[1]):
         if ln.bbox[1] < bottom - 1.0 or not (ln.bbox[0] < region[2] and region[0] < ln.bbox[2]):
             continue
-        if ln.bbox[1] > bottom + LABEL_GAP_PT or (_words(ln.text) >= PROSE_WORDS and ln.size >= body - 0.5) \
+        if ln.bbox[1] > bottom + LABEL_GAP_PT or (_words(ln.text) >= LINE_WORDS and ln.size >= body - 0.5) \
                 or (small and ln.size >= body - 0.5):
-            break
+            break  # (a narrow column's line of text holds five words or more: JMIR's under Figure 1)
         bottom = max(bottom, ln.bbox[3] + 1.0)
     return bottom
 

@@ -273,7 +273,7 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    head; a table's title ruled off over it; an icon font's glyph and M+ 1mn listings;
 #:    paragraphs known to be set flush; a quotation ends the sentence before it; IEEE's
 #:    dropped capitals and first-page notes; ACM's CCS concepts (docs/compile.md, "Layout 28").
-LAYOUT_VERSION = 28
+LAYOUT_VERSION = 29
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

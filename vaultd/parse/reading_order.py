@@ -78,15 +78,21 @@ def _two_columns(boxed: list[tuple[Box, list[Line]]], mid: float, slack: float) 
     left: list[tuple[Box, list[Line]]] = []
     right: list[tuple[Box, list[Line]]] = []
 
-    def flush() -> None:
-        out.extend(g for _, g in sorted(left, key=_reading_key))
+    def flush(below: Box | None = None, size: float = 0.0) -> None:
+        lefts = sorted(left, key=_reading_key)
+        # a head over the block across both columns under them, set in the left one below
+        # all of the right one's text (JMIR's ``Acknowledgments`` over its full-width text
+        # under the columns): read after the right column, with what it heads
+        heads = _heads_under(lefts, right, below, size)
+        out.extend(g for _, g in lefts[:len(lefts) - len(heads)])
         out.extend(g for _, g in sorted(right, key=_reading_key))
+        out.extend(g for _, g in heads)
         left.clear()
         right.clear()
 
     for box, g in boxed:
         if box[0] < mid - slack and box[2] > mid + slack:
-            flush()
+            flush(box, g[0].size)
             out.append(g)
         elif (box[0] + box[2]) / 2 < mid:
             left.append((box, g))
@@ -94,6 +100,34 @@ def _two_columns(boxed: list[tuple[Box, list[Line]]], mid: float, slack: float) 
             right.append((box, g))
     flush()
     return out
+
+
+def _heads_under(lefts: list[tuple[Box, list[Line]]], right: list[tuple[Box, list[Line]]],
+                 below: Box | None, below_size: float = 0.0) -> list[tuple[Box, list[Line]]]:
+    """The last of the left column's blocks (in reading order) that stand under all of the
+    right column's and right over ``below``, a block across both columns: a line or two
+    each, within ``HEAD_GAP`` line heights of it (a heading over it, not the left column's
+    last paragraph)."""
+    if below is None or not any(box[3] - box[1] >= BESIDE for box, _ in right) \
+            or not any(box[3] - box[1] >= BESIDE for box, _ in lefts):
+        return []  # (two columns of text, not a formula's pieces beside a page's text)
+    floor = max(box[3] for box, _ in right)
+    heads: list[tuple[Box, list[Line]]] = []
+    bottom, size = below[1], below_size
+    for box, g in reversed(lefts):
+        height = max(g[0].bbox[3] - g[0].bbox[1], 1.0)
+        text = " ".join(ln.text for ln in g).strip()
+        if box[1] < floor or len(g) > 2 or bottom - box[3] > HEAD_GAP * height \
+                or not text[:1].isalnum() or text.endswith((".", ",", ";")) \
+                or any(c.isdigit() for c in text.partition(" ")[2]) or not _heads(g, size):
+            break
+        heads.insert(0, (box, g))
+        bottom = box[1]
+    return heads
+
+
+#: Most line heights between a head and the block it heads.
+HEAD_GAP = 2.0
 
 
 def _foot_band(boxed: list[tuple[Box, list[Line]]], mid: float, slack: float) -> set[int]:

@@ -1,0 +1,214 @@
+"""Layout 29 (issue 34, batch 18 of eval/quotes: GAO reports set with side heads, EPA
+documents made in Word, a Language Science Press chapter, a Springer mathematics article,
+a Pensoft article, an AutoML paper, a USENIX-style white paper), on real pages, with
+property tests of the pure rules."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from quote_pages import chunk_type, chunks_of, holding, pages_of
+
+from vaultd.models import Chunk
+from vaultd.parse.block_paras import split_group
+from vaultd.parse.classify import heading_number
+from vaultd.parse.code import is_code
+from vaultd.parse.paras import Line
+from vaultd.parse.reading_order import order_page
+
+GAO_TESTIMONY = "gao_testimony_eac_employee_survey.pdf"
+GAO_REPORT = "gao_report_performance_information_use_excerpt.pdf"
+FACT_SHEET = "factsheet_epa_avert_emissions_tool_word.pdf"
+NLA = "report_epa_nla2012_lake_survey_design_word.pdf"
+
+
+def _index(chunks: list[Chunk], words: str) -> int:
+    return next(i for i, c in enumerate(chunks) if words in c.text)
+
+
+# ----------------------------------------------------------------- GAO's side heads
+
+
+def test_a_side_head_in_the_margin_heads_the_text_level_with_it() -> None:
+    # GAO sets its 17 pt heads in a wide left margin, top-aligned with their section's first
+    # line; the head's top falls a hair below the text's, and it had been read after it
+    chunks = chunks_of(GAO_TESTIMONY)
+    head = _index(chunks, "Overall Survey Response Rate")
+    assert chunk_type(chunks[head]) == "heading"
+    text = _index(chunks, "The survey was sent to all GAO employees")
+    assert head < text
+    assert chunks[text].provenance.section == "Overall Survey Response Rate"
+
+
+def test_a_side_head_wrapped_onto_four_lines_is_a_heading() -> None:
+    chunks = chunks_of(GAO_TESTIMONY)
+    head = holding(chunks, "Methodology for Content Analysis of Open-Ended Survey Question")
+    assert chunk_type(head) == "heading"
+    para = holding(chunks, "To give respondents an opportunity to provide additional thoughts")
+    assert para.provenance.section == "Methodology for Content Analysis of Open-Ended Survey Question"
+    assert chunk_type(holding(chunks, "Analysis of Close-Ended Survey Questions")) == "heading"
+
+
+def test_a_side_head_on_its_texts_baseline_is_split_off_that_line() -> None:
+    # MuPDF gives "Results in Brief" and "Agencies can use performance information …" as one
+    # line of one block: the head had read as the paragraph's first words
+    chunks = chunks_of(GAO_REPORT)
+    head = holding(chunks, "Results in Brief")
+    assert chunk_type(head) == "heading" and head.text.strip() == "Results in Brief"
+    # (the Highlights page over the letter says it too)
+    para = holding([c for c in chunks if c.provenance.page == 5], "Agencies can use performance information to")
+    assert chunk_type(para) == "paragraph" and para.text.startswith("Agencies can use")
+    assert para.provenance.section == "Results in Brief"
+
+
+def test_a_dash_opening_a_line_inside_a_sentence_is_no_list_item() -> None:
+    para = holding(chunks_of(GAO_TESTIMONY), "GAO should deal with the real problem")
+    assert chunk_type(para) == "paragraph"
+    assert "the real problem – poor performance, concerns about the lack of domestic partner" in para.text
+    assert pages_of(para) == [8, 9]
+
+
+def test_a_charts_labels_under_its_caption_never_stand_in_paragraphs() -> None:
+    # a thick rule over "Figure 3: …" had been taken for the figure, and the bar chart's
+    # labels under the caption for text
+    chunks = chunks_of(GAO_REPORT)
+    prose = [c.text for c in chunks if chunk_type(c) in ("paragraph", "list")]
+    for label in ("Key management activities", "Setting program", "Improved results", "Demonstrating"):
+        assert not any(label in text for text in prose), label
+
+
+def test_white_text_with_nothing_drawn_under_it_is_not_read() -> None:
+    # GAO's hidden "Letter" tab and Springer's production string "0123456789().: V,-vol"
+    assert not any("Leter" in c.text for c in chunks_of(GAO_REPORT))
+    chunks = chunks_of("springer_anncomb_cluster_algebra_dominance_regions_excerpt.pdf")
+    assert not any("V,-vol" in c.text for c in chunks)
+    assert chunk_type(holding(chunks, "Keywords. Cluster algebra, Dominance order")) == "front"
+
+
+# -------------------------------------------------------------- Word documents (EPA)
+
+
+def test_a_sidebar_right_of_the_text_is_read_after_it() -> None:
+    chunks = chunks_of(FACT_SHEET)
+    para = holding(chunks, "AVERT is a free tool with a simple user interface")
+    assert para.provenance.section == "What is AVERT?"
+    assert _index(chunks, "AVERT is a free tool") < _index(chunks, "Cost-effective ways to reduce air pollution")
+
+
+def test_a_ragged_paragraph_set_flush_goes_on_past_a_sentences_end_that_leaves_no_room() -> None:
+    # the sidebar's "… enhance public health." | "Decision-makers and analysts …": the next
+    # word would not have fitted on the line; the document parts its paragraphs by space
+    chunks = chunks_of(FACT_SHEET)
+    para = holding(chunks, "EPA is committed to helping state and local governments")
+    assert "enhance public health. Decision-makers and analysts can use the AVERT tool" in para.text
+
+
+def test_a_paragraph_running_round_a_map_is_one_paragraph() -> None:
+    # narrow beside the map, then across the page under it
+    para = holding(chunks_of(FACT_SHEET), "AVERT’s web-based Main Module runs in any major web browser")
+    assert "For renewable energy programs, users will need to know the capacity" in para.text
+    assert "see the AVERT User Manual" in para.text
+
+
+def test_a_bullet_set_in_its_own_size_keeps_its_items_second_line() -> None:
+    item = holding(chunks_of(FACT_SHEET), "Visit the AVERT website")
+    assert chunk_type(item) == "list"
+    assert "take online training at www.epa.gov/avert" in item.text
+
+
+def test_a_data_format_set_in_times_is_code_and_the_first_head_a_heading() -> None:
+    chunks = chunks_of(NLA)
+    assert chunk_type(holding(chunks, 'PARAMETER["Standard_Parallel_1",29.5]')) == "code"
+    assert chunk_type(holding(chunks, "PROJCS[")) == "code"
+    head = holding(chunks, "Target population")
+    assert chunk_type(head) == "heading"
+    assert holding(chunks, "All lakes, reservoirs, and ponds").provenance.section == "Target population"
+
+
+# ----------------------------------------------------------------------- and the others
+
+
+def test_a_citation_broken_after_et_al_goes_on_on_the_next_page() -> None:
+    para = holding(chunks_of("pensoft_compcytogen_rosa_fish_karyotype_excerpt.pdf"),
+                   "Interestingly, FISH under the low hybridization temperature")
+    assert "(Fuchs et al. 1995, Tek and Jiang 2004" in para.text
+    assert pages_of(para) == [6, 7]
+
+
+def test_a_licence_footer_in_the_bodys_size_is_front_matter_and_a_quoted_head_numbered() -> None:
+    chunks = chunks_of("automl_bibat_bayesian_workflow_template_excerpt.pdf")
+    assert chunk_type(holding(chunks, "Submitted to AutoML 2024")) == "front"
+    head = holding(chunks, "‘Hello world’ example")
+    assert chunk_type(head) == "heading"
+    assert holding(chunks, "This section illustrates bibat’s use").provenance.section == "3 ‘Hello world’ example"
+
+
+def test_a_box_title_under_its_label_does_not_stop_the_paragraph_it_interrupts() -> None:
+    # Nature Sustainability: "Box 1" | "Key concepts and terms on …" (18 pt) between the two
+    # pieces of "Climate change seriously threatens livestock …"
+    chunks = chunks_of("natsust_livestock_climate_priorities.pdf")
+    para = holding(chunks, "Climate change seriously threatens livestock productivity")
+    assert "that US$994 billion per year in livestock value" in para.text
+    assert chunk_type(holding(chunks, "Key concepts and terms on climate change")) == "heading"
+
+
+# ------------------------------------------------------------------- the pure rules
+
+
+@given(st.sampled_from(["‘", "“", '"', "'", ""]), st.integers(min_value=1, max_value=30),
+       st.sampled_from(["Hello world’ example", "Design choices", "Results"]))
+def test_a_section_number_may_stand_before_an_opening_quote(quote: str, number: int, title: str) -> None:
+    assert heading_number(f"{number} {quote}{title}") == str(number)
+
+
+@given(st.lists(st.text(alphabet="abcdefghij ", min_size=20, max_size=60), min_size=3, max_size=8))
+def test_lines_of_prose_are_never_program_text(texts: list[str]) -> None:
+    lines = [Line(f"{t} word, (a) = b; and more words here", (72.0, 100.0 + 14 * k, 500.0, 112.0 + 14 * k),
+                  12.0, False, 1, 1, font="TimesNewRomanPSMT") for k, t in enumerate(texts)]
+    assert not is_code(lines, " ".join(ln.text for ln in lines))
+
+
+@given(st.integers(min_value=3, max_value=9))
+def test_a_data_formats_lines_in_a_text_face_are_program_text(n: int) -> None:
+    lines = [Line(f'PARAMETER["False_Easting_{k}",0.0],', (90.0, 100.0 + 14 * k, 280.0, 112.0 + 14 * k),
+                  12.0, False, 1, 1, font="TimesNewRomanPSMT") for k in range(n)]
+    assert is_code(lines, " ".join(ln.text for ln in lines))
+    lines[0].text = "[(R/S)-2-methyl-{3-(((R)-1-(N-(benzyloxycarbonyl)amino)-"  # a compound's name: no statement's end
+    assert not is_code(lines, " ".join(ln.text for ln in lines))
+
+
+def _text_block(x0: float, top: float, n: int, block: int, size: float = 11.0,
+                width: float = 360.0) -> list[Line]:
+    return [Line(f"a line of the section's text set across its measure {block}.{k}",
+                 (x0, top + 13 * k, x0 + width, top + 13 * k + size), size, False, block, 1) for k in range(n)]
+
+
+@given(st.floats(min_value=-3.0, max_value=3.0), st.integers(min_value=2, max_value=4),
+       st.integers(min_value=2, max_value=8))
+def test_a_side_head_is_read_before_the_text_level_with_its_first_line(shift: float, head_lines: int,
+                                                                         text_lines: int) -> None:
+    text = _text_block(216.0, 300.0, text_lines, 2)
+    head = [Line(f"Side Head Words {k}", (37.0, 300.0 + shift + 20 * k, 150.0, 317.0 + shift + 20 * k), 17.0,
+                 False, 1, 1) for k in range(head_lines)]
+    above = _text_block(216.0, 200.0, 3, 3)
+    order = [ln.text for g in order_page(above + text + head, 612.0) for ln in g]
+    assert order == [ln.text for ln in above + head + text]
+
+
+@given(st.integers(min_value=4, max_value=12), st.integers(min_value=4, max_value=12))
+def test_a_main_column_is_read_before_the_sidebar_right_of_it(main: int, side: int) -> None:
+    text = _text_block(43.0, 260.0, main, 1, width=355.0)
+    sidebar = _text_block(424.0, 250.0, side, 2, width=148.0)
+    order = [ln.text for g in order_page(sidebar + text, 612.0) for ln in g]
+    assert order == [ln.text for ln in text + sidebar]
+
+
+def test_a_sentence_end_on_a_flush_paragraphs_line_goes_on_when_the_next_word_would_not_fit() -> None:
+    def line(text: str, x1: float, k: int) -> Line:
+        return Line(text, (424.0, 500.0 + 15 * k, x1, 512.0 + 15 * k), 11.0, False, 7, 1, font="Calibri")
+    group = [line("EPA is committed to helping", 560.0, 0), line("state and local governments", 558.0, 1),
+             line("enhance public health.", 532.0, 2), line("Decision-makers and analysts", 566.0, 3)]
+    assert len(split_group(group, flush=True)) == 1
+    assert len(split_group(group, flush=False)) == 2  # a document not known to set paragraphs flush
+    group[3] = line("So the next word fits", 556.0, 3)
+    assert len(split_group(group, flush=True)) == 2
