@@ -60,6 +60,9 @@ def split_group(group: list[Line], plain: bool = False, flush: bool = False) -> 
             or (prev.bold and cur.bold and bool(SUBSECTION_RE.match(cur.text)))
             or cur.bbox[1] - prev.bbox[3] > 0.9 * height
             or cur.bbox[1] < prev.bbox[1] - height  # jumped back up: a new column
+            # up a little, into a column left of the line before, a gutter apart (ONS's
+            # ``Release date:`` left of ``Next release:`` | ``18 June 2025``, one block)
+            or (cur.bbox[1] < prev.bbox[1] - 0.5 * height and cur.bbox[2] < prev.bbox[0] - max(cur.size, 1.0))
             or (ends and cur.bbox[0] > left + 0.6 * max(cur.size, 1.0))
             or (ends and prev.bbox[2] < (edge := _measure_right(paras[-1], right)) - 0.12 * width
                 and not (flush and prev.text.rstrip().endswith((".", "!", "?"))

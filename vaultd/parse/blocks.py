@@ -101,7 +101,7 @@ def to_blocks(paras: list[Para], infos: list[PageInfo]) -> list[Block]:
                    for p, box in ((p, _rounded(box)) for p, box in piece_boxes(para))]
         last = para.lines[-1].page
         block = Block(
-            type="footnote" if para.footnote and para.type == "paragraph" else para.type,
+            type="footnote" if para.type == "paragraph" and (para.footnote or _sidenote(para)) else para.type,
             text=para.text,
             page=page,
             page_label=info.label,
@@ -125,3 +125,11 @@ def to_blocks(paras: list[Para], infos: list[PageInfo]) -> list[Block]:
             block.figure_region = _figure_region(para, by_page[page], info)
         blocks.append(block)
     return blocks
+
+
+def _sidenote(para: Para) -> bool:
+    """A note set in the margin beside its text (a Tufte-style working paper's ``5
+    Corresponde a un tipo de análisis …``, an editor's ``Are these quotations necessary?``
+    beside the Annals' introduction, a manual's command name): a note's chunk, no body
+    text's."""
+    return all(ln.margin for ln in para.lines)

@@ -91,11 +91,15 @@ def mark_margin_notes(lines: list[Line], edges: Edges) -> None:
         return
     inner = left - MARGIN_GAP if left is not None else float("-inf")
     outer = right + MARGIN_GAP if right is not None else float("inf")
-    for ln in lines:
-        x0, _, x1, _ = ln.bbox
-        if inner < x1 and x0 < outer:
-            continue  # (most lines: inside the block)
+    outside = [ln for ln in lines if not (inner < ln.bbox[2] and ln.bbox[0] < outer)]  # (few lines)
+    for ln in outside:
         if any(c.isalpha() for c in ln.text) and any(_beside(ln, other, left, right) for other in lines):
+            ln.margin = True
+            ln.block = MARGIN_BLOCK + ln.block
+    # a note's next lines, in its block and its margin, flush with it, off the text's baselines
+    for ln in outside:
+        if not ln.margin and any(note.margin and note.block == MARGIN_BLOCK + ln.block
+                                 and abs(note.bbox[0] - ln.bbox[0]) <= MARGIN_GAP for note in outside):
             ln.margin = True
             ln.block = MARGIN_BLOCK + ln.block
 
@@ -112,5 +116,11 @@ def _beside(note: Line, other: Line, left: float | None, right: float | None) ->
     height = max(note.bbox[3] - note.bbox[1], 1.0)
     if abs(other.bbox[3] - note.bbox[3]) > 0.5 * height:
         return False
-    # the face is the font: an OCR layer's one font sets lines of wandering sizes
-    return bool(other.font) and bool(note.font) and other.font != note.font
+    # the face is the font, and a size well apart (a Tufte-style sidenote in the text's
+    # font at 8 pt beside 10 pt); an OCR layer's one font sets lines of sizes wandering less
+    return bool(other.font) and bool(note.font) and (
+        other.font != note.font or abs(other.size - note.size) >= NOTE_SIZE_APART * max(other.size, 1.0))
+
+
+#: How far apart (a share of the text's size) a margin note in the text's font is set.
+NOTE_SIZE_APART = 0.15

@@ -17,6 +17,7 @@ import math
 import re
 
 from vaultd.parse.base import Box
+from vaultd.parse.classify import LIST_RE
 from vaultd.parse.paras import Line, most_size, size_counts, small_print, union
 
 
@@ -334,8 +335,15 @@ def caseless_runs(groups: list[list[Line]]) -> list[list[Line]]:
     return out
 
 
+#: How far (ems) an item's next line hangs in from its bullet at least.
+ITEM_HANG_EMS = 0.6
+
+
 def _stacks_on(above: Line, below: Line) -> bool:
     height = max(above.bbox[3] - above.bbox[1], 1.0)
+    if LIST_RE.match(above.text) and not LIST_RE.match(below.text) \
+            and below.bbox[0] < above.bbox[0] + ITEM_HANG_EMS * max(above.size, 1.0):
+        return False  # a paragraph under a list's item, not hanging under its text
     return (_caseless(below.text) and _caseless(above.text) and above.page == below.page
             and abs(above.size - below.size) <= 0.5 and above.bold == below.bold
             and -1.0 <= below.bbox[1] - above.bbox[3] <= 0.9 * height
