@@ -212,3 +212,74 @@ def test_a_sentence_end_on_a_flush_paragraphs_line_goes_on_when_the_next_word_wo
     assert len(split_group(group, flush=False)) == 2  # a document not known to set paragraphs flush
     group[3] = line("So the next word fits", 556.0, 3)
     assert len(split_group(group, flush=True)) == 2
+
+
+# --------------------------------------------------- batch 19: JAMA, JMIR, ONS, a Tufte paper
+
+JAMA = "jama_netw_open_llm_risk_of_bias_assessment.pdf"
+JMIR = "jmir_resprotoc_wifi_sensing_older_adults_excerpt.pdf"
+ONS = "ons_bulletin_consumer_price_inflation_april_2025_excerpt.pdf"
+
+
+def test_a_ragged_line_that_leaves_no_room_for_the_next_word_goes_on() -> None:
+    # JAMA sets every line as a block of its own, ragged right, and indents its paragraphs:
+    # "… consistent model versions." stops 16 pt short of the margin, but "Throughout" would
+    # not have fitted there, and the line under it is flush
+    chunks = chunks_of(JAMA)
+    para = holding(chunks, "For the assessment, the finalized prompt was applied to all RCTs")
+    assert "consistent model versions. Throughout the process, strict adherence" in para.text
+    assert pages_of(para)[0] == 3 and pages_of(para)[-1] == 4
+    para = holding(chunks, "The complete assessment results are summarized in eTable 3")
+    assert "in Supplement 1. Both LLM 1 and LLM 2 demonstrated good accuracy" in para.text
+
+
+def test_an_unnumbered_tables_caption_and_its_abbreviations_are_the_tables() -> None:
+    chunks = chunks_of(JAMA)
+    assert chunk_type(holding(chunks, "Table. Domain-Specific Accuracy and Consistency")) == "table"
+    assert not any("Abbreviations: LLM, large language model; NA" in c.text for c in chunks
+                   if chunk_type(c) in ("paragraph", "list"))
+
+
+def test_text_under_a_figure_in_a_narrow_column_is_no_label_of_it() -> None:
+    # JMIR: the column under Figure 1 had been read as the figure's labels, line after
+    # line, and lost
+    para = holding(chunks_of(JMIR), "Table 1 shows the preliminary accuracy values of ML")
+    assert chunk_type(para) == "paragraph"
+    assert "confusion can be resolved by gathering more data from these activities and strategically" in para.text
+
+
+def test_a_head_under_both_columns_is_read_after_the_right_one() -> None:
+    chunks = chunks_of(JMIR)
+    para = holding(chunks, "This pilot study is poised to make a valuable contribution")
+    assert "Our passive sensing device has the potential to identify individuals" in para.text
+    assert _index(chunks, "sensing device has the potential") < _index(chunks, "Acknowledgments")
+
+
+def test_a_sidenote_in_the_texts_font_is_a_note_and_leaves_the_paragraph_whole() -> None:
+    chunks = chunks_of("workingpaper_tufte_democracy_trade_agreements_es.pdf")
+    para = holding(chunks, "La variable dependiente es la profundidad de un acuerdo")
+    assert "modelo Rasch5. Este resultado se expresa en una función logística" in para.text
+    assert "psicométricos" not in para.text
+    assert chunk_type(holding(chunks, "Corresponde a un tipo de análisis")) == "footnote"
+
+
+def test_a_dateline_and_a_tables_bold_rows_are_no_headings() -> None:
+    chunks = chunks_of(ONS)
+    assert chunk_type(holding(chunks, "5 June 2025 07:00")) != "heading"
+    assert chunk_type(holding(chunks, "2024 Apr 132.2 3.0 0.5")) != "heading"
+    assert holding(chunks, "This error is isolated to one component dataset").provenance.section == "Correction"
+    assert chunk_type(holding(chunks, "Consumer Price Inflation team")) == "front"
+
+
+@given(st.integers(min_value=1, max_value=28), st.sampled_from(["January", "June", "Dec.", "sept"]),
+       st.integers(min_value=1900, max_value=2099))
+def test_a_date_opening_a_line_has_no_section_number(day: int, month: str, year: int) -> None:
+    assert heading_number(f"{day} {month} {year} 07:00") is None
+
+
+@given(st.lists(st.floats(min_value=-500, max_value=500, allow_nan=False).map(lambda v: f"{v:.1f}"),
+                min_size=3, max_size=9), st.sampled_from(["2024 Apr", "CPI", "Jul"]))
+def test_a_row_of_figures_is_never_a_heading(figures: list[str], label: str) -> None:
+    from vaultd.parse.classify import classify
+    kind, _ = classify(f"{label} {' '.join(figures)}", 10.0, True, 1, 10.0, True)
+    assert kind != "heading"

@@ -36,13 +36,17 @@ _NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[IVX]{1,4}(?:\.\d{1,2})+|[A-Z
 #: ``Abb.``), a program's ``Listing 2.``, and Wiley's
 #: letter-spaced ``F I G U R E 1`` / ``TA B L E 2``; or the bare label on a line of its own
 #: (AGU sets ``Table 1`` in bold over the caption's text); a paper's only table or figure
-#: may go unnumbered, its label then followed by a dash (SciELO 2004: ``Tabla - Tendencias…``).
+#: may go unnumbered, its label then followed by a dash (SciELO 2004: ``Tabla - Tendencias…``)
+#: or a stop (JAMA's ``Table. Domain-Specific Accuracy and Consistency``).
 #: An appendix's or supplement's number has a capital before it (``Table B1``, ``Figure S2``).
 CAPTION_RE = re.compile(
     r"^(?i:figure|figura|figur|fig\.?|abbildung|abb\.|listing|table|tabela|tabla|tabelle|tableau|tabella"
     r"|tabell|tab\.|cuadro|quadro"
     r"|F ?I ?G ?U ?R ?E|T ?A ?B ?L ?E)"
-    r"(?:\s*([A-Z]?\d+(?:[.-]\d+)*|[ivxIVX]+)\s*([.:|–—\ufffd-](?!\d)|\s+[A-Z]|$)|\s+[–—-]\s+(?=[A-Z]))")
+    r"(?:\s*([A-Z]?\d+(?:[.-]\d+)*|[ivxIVX]+)\s*([.:|–—\ufffd-](?!\d)|\s+[A-Z]|$)|\s+[–—-]\s+(?=[A-Z])"
+    r"|(?<=[a-zA-Z])\.\s+(?=[A-Z][a-z]))")
+#: A date opening with its day: ``5 June 2025``, ``12 Dec. 2019``.
+_DATE_RE = re.compile(r"\d{1,2}\.?\s+(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}\b")
 _EQNUM_RE = re.compile(r"\(\d{1,3}[a-z]?\)$")
 _MATH_CHARS = set("=+−×∑∫∂≤≥≈∈∀∃→←⇒∞√∝±·∇αβγδεθλμπσφψωΣΠΩ^_")
 LIST_RE = re.compile(r"^[•◦▪‣●∙·–]\s")
@@ -81,10 +85,17 @@ def is_figure_caption(text: str) -> bool:
     return bool(CAPTION_RE.match(text)) and not _TABLE_WORD_RE.match(text.lstrip())
 
 
+def _figures_row(text: str) -> bool:
+    """Whether ``text`` is a row of figures: three words or more, most of them numbers."""
+    words = text.split()
+    figures = sum(1 for w in words if any(c.isdigit() for c in w) and not any(c.isalpha() for c in w))
+    return len(words) >= 3 and 2 * figures > len(words)
+
+
 def heading_number(text: str) -> str | None:
     m = _NUM_RE.match(text)
-    if not m:
-        return None
+    if not m or _DATE_RE.match(text):
+        return None  # (a dateline's day is no section's number: ``5 June 2025 07:00``)
     num = m.group(1)
     if num.isdigit() and int(num) > 30:
         return None
@@ -213,6 +224,7 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
              or (size >= body + 1.5 and bool(BRACKET_HEAD_RE.match(text))))
         and not text.endswith((".", ",", ";"))
         and not _LISTING_LINE_RE.match(text)  # "21: end procedure", a numbered listing's line
+        and not _figures_row(text)  # a table's bold row: "2024 Apr 132.2 3.0 0.5 133.5 …"
         and not is_theorem_label(text)  # "Lemma 2.2. Let k ≤ d. Then": a statement, no section
         # a word of three letters at least, or letter-spaced ``K E Y W O R D S``: not a
         # big operator (TeX's summation ``P``)

@@ -378,9 +378,9 @@ def _note_of(paras: list[Para], lines: list[Line], body: float) -> str | None:
 
 
 #: A table's note in the body's size: its mark (``* 2.2e-16 is the smallest …``) or label.
-_TABLE_NOTE_RE = re.compile(r"(?:[*∗†‡§¶]\s*\S|(?i:notes?|sources?)\s*[:.]\s)")
+_TABLE_NOTE_RE = re.compile(r"(?:[*∗†‡§¶]\s*\S|(?i:notes?|sources?|abbreviations?)\s*[:.]\s)")
 #: A float's note by its label (a report's ``Sources: CRS, using …`` under a chart).
-_FLOAT_NOTE_RE = re.compile(r"(?i:notes?|sources?|data\s+sources?)\s*:\s")
+_FLOAT_NOTE_RE = re.compile(r"(?i:notes?|sources?|data\s+sources?|abbreviations?)\s*:\s")
 
 
 def _merge_target(paras: list[Para]) -> Para | None:
