@@ -283,3 +283,29 @@ def test_a_row_of_figures_is_never_a_heading(figures: list[str], label: str) -> 
     from vaultd.parse.classify import classify
     kind, _ = classify(f"{label} {' '.join(figures)}", 10.0, True, 1, 10.0, True)
     assert kind != "heading"
+
+
+def test_a_first_pages_key_points_box_is_read_after_the_abstract_beside_it() -> None:
+    # JAMA sets every line as a block of its own: the abstract's lines (0.54 of the page,
+    # across its middle) had been read one by one between the Key Points box's, and
+    # sentences of the two run into each other
+    chunks = chunks_of(JAMA)
+    para = holding(chunks, "IMPORTANCE Large language models (LLMs) may facilitate")
+    assert "labor-intensive process of systematic reviews. However, the exact methods" in para.text
+    points = holding(chunks, "Question Are large language models")
+    assert "Are large language models reliable for assessing risk of bias (ROB)" in points.text
+    assert _index(chunks, "CONCLUSIONS In this survey study") < _index(chunks, "Question Are large language models")
+
+
+def test_a_figure_under_its_caption_is_its_own_not_the_one_over_it() -> None:
+    # JAMA sets captions over figures: Figure 3's caption had taken Figure 2's drawings over
+    # it for its figure, and Figure 3's labels stood as paragraphs
+    prose = [c.text for c in chunks_of(JAMA) if chunk_type(c) in ("paragraph", "list")]
+    for label in ("Domain 3.e", "Domain 1 Domain 6", "Domain 3.d"):
+        assert not any(label in text for text in prose), label
+
+
+def test_a_tables_label_over_its_next_pages_rows_is_a_caption() -> None:
+    chunks = chunks_of("dib_hotel_booking_demand_datasets_excerpt.pdf")
+    assert chunk_type(holding(chunks, "Table 1 (continued )")) == "table"
+    assert not any("ID is presented instead of designation" in c.text for c in chunks if chunk_type(c) == "paragraph")

@@ -37,13 +37,14 @@ _NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[IVX]{1,4}(?:\.\d{1,2})+|[A-Z
 #: letter-spaced ``F I G U R E 1`` / ``TA B L E 2``; or the bare label on a line of its own
 #: (AGU sets ``Table 1`` in bold over the caption's text); a paper's only table or figure
 #: may go unnumbered, its label then followed by a dash (SciELO 2004: ``Tabla - Tendencias…``)
-#: or a stop (JAMA's ``Table. Domain-Specific Accuracy and Consistency``).
+#: or a stop (JAMA's ``Table. Domain-Specific Accuracy and Consistency``); a table's label
+#: over its next page's rows (Elsevier's ``Table 1 (continued )``).
 #: An appendix's or supplement's number has a capital before it (``Table B1``, ``Figure S2``).
 CAPTION_RE = re.compile(
     r"^(?i:figure|figura|figur|fig\.?|abbildung|abb\.|listing|table|tabela|tabla|tabelle|tableau|tabella"
     r"|tabell|tab\.|cuadro|quadro"
     r"|F ?I ?G ?U ?R ?E|T ?A ?B ?L ?E)"
-    r"(?:\s*([A-Z]?\d+(?:[.-]\d+)*|[ivxIVX]+)\s*([.:|–—\ufffd-](?!\d)|\s+[A-Z]|$)|\s+[–—-]\s+(?=[A-Z])"
+    r"(?:\s*([A-Z]?\d+(?:[.-]\d+)*|[ivxIVX]+)\s*([.:|–—\ufffd-](?!\d)|\s+[A-Z]|\s*\((?i:cont)|$)|\s+[–—-]\s+(?=[A-Z])"
     r"|(?<=[a-zA-Z])\.\s+(?=[A-Z][a-z]))")
 #: A date opening with its day: ``5 June 2025``, ``12 Dec. 2019``.
 _DATE_RE = re.compile(r"\d{1,2}\.?\s+(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}\b")

@@ -34,6 +34,8 @@ PAD_PT = 4.0
 #: A drawing over a caption no taller than this (points) is a rule, when a figure stands
 #: under the caption.
 RULE_BAND_PT = 20.0
+#: Most points between a caption and the figure under it that it owns.
+CAPTION_OVER_PT = 24.0
 #: How far under a caption's first line a frame around the figure and its caption ends.
 CAPTION_SPAN_PT = 100.0
 #: zlib level for figure PNGs. Measured on the fixtures' 17 crops (5.8 Mpx): level 6
@@ -194,9 +196,11 @@ def figure_region(page: Any, caption: Box, column: Box | None,
             region = grown
         limit = min(limit, region[1])
     width, height = page.rect.width, page.rect.height
-    if region is not None and region[3] - region[1] <= RULE_BAND_PT:
-        # a rule drawn over the caption (GAO's thick double rule over ``Figure 3: …``),
-        # no figure, when there is one under the caption
+    if region is not None and (region[3] - region[1] <= RULE_BAND_PT or any(
+            0 <= region[1] - o[3] <= CAPTION_OVER_PT and o[0] < region[2] and region[0] < o[2] for o in others)):
+        # a rule drawn over the caption (GAO's thick double rule over ``Figure 3: …``), or
+        # the figure of another caption set over it (JAMA sets its captions over their
+        # figures): this caption's figure is the one under it, when there is one
         under = _below(caption, x0, x1, rects, others, prose)
         if under is not None:
             region = None

@@ -30,7 +30,7 @@ def order_page(lines: list[Line], width: float) -> list[list[Line]]:
     cuts = column_cuts(boxes, width)
     if len(cuts) >= 2:
         return _order_columns(sorted(((union(g), g) for g in groups.values()), key=_reading_key), cuts)
-    mid = gutter([box for box, g in zip(boxes, groups.values(), strict=True) if not g[0].margin], width)
+    mid = gutter(line_runs([box for box, g in zip(boxes, groups.values(), strict=True) if not g[0].margin]), width)
     slack = width * 0.03
     pieces = [piece for g in groups.values() for piece in _by_column(g, mid, slack)]
     boxed = _side_heads(sorted(((union(g), g) for g in pieces), key=_reading_key), mid, slack)
@@ -190,6 +190,29 @@ def column_cuts(boxes: list[Box], width: float) -> list[float]:
     if len(columns) < 3:
         return []
     return [(a[1] + b[0]) / 2 for a, b in itertools.pairwise(columns)]
+
+
+def line_runs(boxes: list[Box]) -> list[Box]:
+    """Blocks of one line stacked at one left edge, each right under the one before, as
+    one box: the column of text they make (JAMA and word processors set every line as a
+    block of its own, and a column's width and height are then its runs'). Other boxes
+    as they are."""
+    out: list[list[float]] = []
+    for box in sorted(boxes, key=lambda b: (round(b[0]), b[1])):
+        height = box[3] - box[1]
+        last = out[-1] if out else None
+        if last is not None and abs(last[0] - box[0]) <= 2.0 and height <= RUN_LINE_PT \
+                and -1.0 <= box[1] - last[3] <= RUN_GAP * height:
+            last[2], last[3] = max(last[2], box[2]), max(last[3], box[3])
+        else:
+            out.append(list(box))
+    return [(b[0], b[1], b[2], b[3]) for b in out]
+
+
+#: Tallest box (points) a run of lines takes in as a line; most gap between two of its
+#: lines, in the lower one's heights.
+RUN_LINE_PT = 16.0
+RUN_GAP = 1.0
 
 
 def gutter(boxes: list[Box], width: float) -> float:
