@@ -309,3 +309,11 @@ def test_a_tables_label_over_its_next_pages_rows_is_a_caption() -> None:
     chunks = chunks_of("dib_hotel_booking_demand_datasets_excerpt.pdf")
     assert chunk_type(holding(chunks, "Table 1 (continued )")) == "table"
     assert not any("ID is presented instead of designation" in c.text for c in chunks if chunk_type(c) == "paragraph")
+
+
+def test_a_run_of_small_capitals_in_another_face_inside_a_sentence_leaves_it_whole() -> None:
+    # the Federal Register's "… should be sent to the person identified" | "in the FOR
+    # FURTHER INFORMATION" (7.3 pt Helvetica capitals among 9 pt Melior) | "CONTACT section."
+    para = holding(chunks_of("federal_register_faa_737max_airworthiness_nprm.pdf"),
+                   "CBI is commercial or financial information that is both customarily")
+    assert "should be sent to the person identified in the FOR FURTHER INFORMATION CONTACT section." in para.text

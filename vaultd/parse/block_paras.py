@@ -49,8 +49,12 @@ def split_group(group: list[Line], plain: bool = False, flush: bool = False) -> 
         height = max(prev.bbox[3] - prev.bbox[1], 1.0)
         ends = prev.text.rstrip().endswith(SENT_END)
         new = (
-            (abs(cur.size - prev.size) > SIZE_STEP and not (_inline_code(prev) or _inline_code(cur)))
-            or (prev.bold and not cur.bold and prev.bbox[2] < right - 0.2 * width)
+            (abs(cur.size - prev.size) > SIZE_STEP and not (_inline_code(prev) or _inline_code(cur))
+             and not (not ends and _inline_caps(prev, cur)))
+            # (a line mostly bold that opens in the text's face in lowercase is a sentence
+            # going on through a bold run: the Federal Register's ``in the FOR FURTHER …``)
+            or (prev.bold and not cur.bold and prev.bbox[2] < right - 0.2 * width
+                and not (prev.mixed and prev.text[:1].islower()))
             # an italic numbered subsection head on a line of its own (``4.1 Formatting
             # your paper``, Philosophers' Imprint), the text under it upright
             or (prev.italic and not cur.italic and prev.bbox[2] < right - 0.2 * width
@@ -129,6 +133,21 @@ def part_mark(mark: Line, text: Line, left: float, right: float) -> bool:
     return bool(_PART_MARK_RE.fullmatch(mark.text.strip())) and mark.font == text.font \
         and abs(mark.bbox[0] + mark.bbox[2] - left - right) <= 4.0 * max(mark.size, 1.0) \
         and prose_words(text.text) >= 3
+
+
+def _inline_caps(prev: Line, cur: Line) -> bool:
+    """Whether a change of size after a line that ends no sentence is a run of capitals in
+    another face inside the sentence (the Federal Register's ``… the person identified`` |
+    ``in the FOR FURTHER INFORMATION`` | ``CONTACT section. Any …``, its small capitals in
+    7.3 pt Helvetica among 9 pt Melior): the line after it, set in two faces, goes on in
+    lowercase, set smaller (its longest run the capitals'), or opens with the run's next word
+    in capitals after a line set in two faces, set larger again. (A line's size is its
+    longest run's; a title under a label it is not: it would not go on in lowercase.)"""
+    first = cur.text.split(None, 1)[0] if cur.text.strip() else ""
+    return cur.mixed and prose_words(cur.text) >= 2 and (
+        (first[:1].islower() and cur.size < prev.size and prose_words(prev.text) >= 3)
+        or (prev.mixed and cur.size > prev.size and first.isalpha() and first.isupper() and len(first) >= 2
+            and prose_words(prev.text) >= 2))
 
 
 def _inline_code(line: Line) -> bool:
