@@ -317,3 +317,14 @@ def test_a_run_of_small_capitals_in_another_face_inside_a_sentence_leaves_it_who
     para = holding(chunks_of("federal_register_faa_737max_airworthiness_nprm.pdf"),
                    "CBI is commercial or financial information that is both customarily")
     assert "should be sent to the person identified in the FOR FURTHER INFORMATION CONTACT section." in para.text
+
+
+def test_a_table_ruled_row_by_row_inside_a_longer_stack_of_rules_is_a_table() -> None:
+    # Chrome prints a Wikipedia table with a full-width rule under each row; the stack of
+    # such rules runs on past it to the next table's top over a list of short lines, and
+    # the whole stack had been no table: its rows were read as paragraphs
+    chunks = chunks_of("wikipedia_cabinet_office_chrome_print_excerpt.pdf")
+    table = holding(chunks, "Name Position Tenure")
+    assert chunk_type(table) == "table"
+    assert "Sir Alex Chisholm KCB" in table.text
+    assert chunk_type(holding(chunks, "The Cabinet Office also supports the work of:")) == "paragraph"

@@ -96,9 +96,28 @@ def bare_tables(across: list[Rule], lines: list[Line], taken: list[Box]) -> list
         box = _table_box(stack, lines)
         if box is None and len(stack) >= 3 and _title_band(stack, lines):
             box = _table_box(stack[1:], lines)  # the table starts at the rule under its title
+        if box is None:
+            box = _table_within(stack, lines)
         if box is not None and not claims([box], [*taken, *out]):
             out.append(box)
     return out
+
+
+def _table_within(stack: list[Rule], lines: list[Line]) -> Box | None:
+    """The box of the longest run of the stack's rules, from its first or second rule on,
+    between which the lines make a table (a browser's table ruled row by row, whose stack
+    of full-width rules runs on past it to the next table's top, over a list of short
+    lines): None when no run of ``MIN_RUN_RULES`` rules does."""
+    for start in (0, 1):
+        for end in range(len(stack) - 1, start + MIN_RUN_RULES - 1, -1):
+            box = _table_box(stack[start:end], lines)
+            if box is not None:
+                return box
+    return None
+
+
+#: Fewest rules of a run inside a longer stack that make a table (a header's and rows').
+MIN_RUN_RULES = 4
 
 
 def _title_band(stack: list[Rule], lines: list[Line]) -> bool:
