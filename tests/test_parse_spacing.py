@@ -15,8 +15,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from vaultd.parse.layout import join_lines
+from vaultd.parse.line_pieces import merge_same_baseline
 from vaultd.parse.paras import Line
-from vaultd.parse.pymupdf import _merge_same_baseline
 from vaultd.parse.spans import Piece, join_spans, needs_space, space_between
 
 
@@ -130,7 +130,7 @@ def test_pymupdf_lines_split_at_a_superscript_are_rejoined_with_the_same_rule() 
         # back on the text's bottom after 0.5 pt: 0.5 ≤ 0.15 × 10 (the merged line's size)
         _line(", and", (107.5, 90, 130, 102), 10),
     ]
-    merged = _merge_same_baseline(lines)
+    merged = merge_same_baseline(lines)
     assert [ln.text for ln in merged] == ["on the Reddit dataset16, and"]
     assert merged[0].bbox == (0, 88, 130, 102)
 
@@ -191,7 +191,7 @@ def test_glyph_extent_is_an_em_high_at_the_baseline_and_inside_mupdf_s_box() -> 
 def test_a_piece_given_after_the_piece_on_its_right_goes_first() -> None:
     # MuPDF gives "g(t)]⊺ ∈ Rns," before the formula's start, or a heading's title before
     # its number badge; the printed line reads left to right.
-    merged = _merge_same_baseline([_line("g(t)]⊺ ∈ Rns,", (482.1, 407.2, 537.6, 422.2), 10),
+    merged = merge_same_baseline([_line("g(t)]⊺ ∈ Rns,", (482.1, 407.2, 537.6, 422.2), 10),
                                    _line("a(t), b⊺", (470.0, 407.2, 482.0, 422.2), 10)])
     assert [ln.text for ln in merged] == ["a(t), b⊺g(t)]⊺ ∈ Rns,"]  # 0.1 pt apart: no space
     assert merged[0].bbox == (470.0, 407.2, 537.6, 422.2)
@@ -199,7 +199,7 @@ def test_a_piece_given_after_the_piece_on_its_right_goes_first() -> None:
 
 def test_a_line_in_the_next_column_is_never_put_in_front() -> None:
     # Level, in one source block, but a gutter apart: two lines, not one.
-    merged = _merge_same_baseline([_line("2.3 Design Considerations", (318, 308, 465, 321), 10),
+    merged = merge_same_baseline([_line("2.3 Design Considerations", (318, 308, 465, 321), 10),
                                    _line("Figure 1: Service-oriented architecture", (60, 309, 288, 319), 10)])
     assert len(merged) == 2
 

@@ -94,12 +94,12 @@ def test_a_first_page_footnote_in_another_face_does_not_join_the_sentence_it_int
 
 
 def test_a_line_drawn_twice_over_itself_is_read_once() -> None:
-    from vaultd.parse.pymupdf import _drop_doubles
+    from vaultd.parse.line_pieces import drop_doubles
 
     banner = _ln("2010 International Conference on Data Storage", (167.0, 44.0, 445.0, 54.0), 0)
     again = _ln("2010 International Conference on Data Storage", (167.2, 44.1, 445.1, 54.2), 1)
     other = _ln("2010 International Conference on Data Storage", (167.0, 744.0, 445.0, 754.0), 2)
-    assert _drop_doubles([banner, again, other]) == [banner, other]
+    assert drop_doubles([banner, again, other]) == [banner, other]
 
 
 def test_numbered_heads_in_small_capitals_and_in_a_keywords_block_are_sections() -> None:

@@ -116,7 +116,7 @@ def _mostly_mono(spans: list[dict[str, Any]]) -> bool:
 class Piece(NamedTuple):
     """A run of glyphs of one font, size and baseline: its text and horizontal extent.
 
-    (A tuple: one is made per line joined by ``_merge_same_baseline``; ``join_spans``
+    (A tuple: one is made per line joined by ``line_pieces.merge_same_baseline``; ``join_spans``
     reads the same fields straight from the span dicts instead of building one per span.)
     """
 
