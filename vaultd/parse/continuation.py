@@ -5,13 +5,11 @@ that is a sentence's start; and the formula scraps that go on with nothing.
 
 from __future__ import annotations
 
-import itertools
 import re
 
 from vaultd.parse.classify import FRAGMENT_MAX, cjk_letters, is_prose, lower_words, opens_item
 from vaultd.parse.front import is_byline
 from vaultd.parse.paras import SENT_END, Line, Para
-from vaultd.parse.textlayer import prose_words
 
 #: A change of size (pt) between two lines that ends a paragraph inside a block
 #: (``block_paras.split_group``), and keeps an acronym from continuing one.
@@ -57,7 +55,7 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
         # "… method 1 for" | "LC-DAD-TOF was used": no sentence ends on "for"; but an
         # author's address in another size ("how to" | "NUST, Pakistan") is no sentence's
         return True
-    if first.isdigit() and not _ITEM_RE.match(cur.text) and (
+    if first.isdigit() and not ITEM_RE.match(cur.text) and (
             (last_word in ARTICLES and is_prose(prev.text) and not _RUNNING_HEAD_RE.match(cur.text))
             or (last_word in OPEN_WORDS and _QUANTITY_RE.match(cur.text))):
         # "Each isolate was grown in" | "100 ml of MGYP medium"; "as highlighted in a" |
@@ -115,7 +113,7 @@ def abbreviation_goes_on(text: str, after: str) -> bool:
         return False
     first = after.lstrip()[:1]
     if tail.endswith(_LATIN):
-        return bool(first) and not _ITEM_RE.match(after.lstrip())
+        return bool(first) and not ITEM_RE.match(after.lstrip())
     return tail.endswith(" et al.") and (first in ("(", ",", ";") or first.isdigit() or first.islower())
 
 
@@ -165,8 +163,8 @@ def _ragged_full(piece: list[Line], cur: Para, right: float) -> bool:
     a note's mark after a stop or a colon ends it (``… no longer appears:7``)."""
     last, head = piece[-1], cur.lines[0]
     tail = last.text.rstrip()
-    if not (tail[-1:].isalnum() or tail.endswith(",")) or _NOTE_END_RE.search(tail) or _COLON_NOTE_RE.search(tail) \
-            or head.lead or _ITEM_RE.match(cur.text):
+    if not (tail[-1:].isalnum() or tail.endswith(",")) or NOTE_END_RE.search(tail) or _COLON_NOTE_RE.search(tail) \
+            or head.lead or ITEM_RE.match(cur.text):
         return False
     left = min(ln.bbox[0] for ln in piece)
     wide = right - left
@@ -208,7 +206,7 @@ def _sentence_goes_on(prev: Para, cur: Para, tail: str) -> bool:
     label (``Team organization``), nor from or into a line of names."""
     words = cur.text.split()
     first = cur.text[:1]
-    if not words or not (first.isupper() or first == "(") or _ITEM_RE.match(cur.text) \
+    if not words or not (first.isupper() or first == "(") or ITEM_RE.match(cur.text) \
             or is_scrap(cur.text) or (len(words) < 4 and not cur.text.rstrip().endswith(SENT_END)):
         return False
     opener = words[0].strip("\"'“‘(").lower()
@@ -228,7 +226,7 @@ _QUANTITY_RE = re.compile(r"\d[\d.,\u2009-]*(?:\s+[a-zµ°%]|[.,;:)])")
 
 #: A list item's or a numbered statement's opening (``(ii)``, ``2)``, ``3.``, ``a.``,
 #: ``•``), which starts anew even after a ``;``.
-_ITEM_RE = re.compile(r"(?:\(?(?:\d{1,3}|[ivxlc]{1,5}|[a-zA-Z])\)|(?:\d{1,3}|[a-zA-Z])\.|[•◦▪‣●∙·–-])(?:\s|$)")
+ITEM_RE = re.compile(r"(?:\(?(?:\d{1,3}|[ivxlc]{1,5}|[a-zA-Z])\)|(?:\d{1,3}|[a-zA-Z])\.|[•◦▪‣●∙·–-])(?:\s|$)")
 
 
 #: Words no sentence ends on (articles, prepositions, conjunctions; English, Portuguese,
@@ -311,126 +309,8 @@ def sentence_start(prev: Para, cur: Para) -> bool:
             and 0 <= first.bbox[1] - last.bbox[3] <= 0.5 * max(last.size, 1.0))
 
 
-def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False, flush: bool = False) -> bool:
-    """Whether ``cur`` is the next printed line of ``prev``'s paragraph, set as a text block
-    of its own (Wiley sets each line of some justified paragraphs as one): right under
-    ``prev``'s last line at the line pitch (a gap under ``NEXT_LINE_GAP`` of its size), in
-    the same size, starting at its left edge (or up to two ems left of it, under a first
-    line's indent), and ``prev``'s last line a full one (ending within one em of the wider
-    right edge, ``FULL_LINE_EMS`` wide at least) that ends no sentence, both in the same
-    weight. A new paragraph is set apart by its indent or a wider gap, and a full line
-    never ends one. After a ``:``, or when ``cur`` was typed a formula (``+0.81ºC ± 0.28
-    SD; …``), ``cur``'s line must be a full one too: a display formula is not. ``gap``:
-    the document's ``line_gap`` (a double-spaced manuscript's lines stand an em apart);
-    ``flush``: the document is known to set its paragraphs flush (``_flush_sentence``). A list
-    item of two lines or more goes on the same way, at the left edge of its lines after
-    the first (a German item's ``… bietet mir wichtige`` | ``Informationen. An ihm …``,
-    whose next line opens with a noun's capital)."""
-    item = prev.type == "list"  # a list item's lines hang under its text, not its mark
-    if not (prev.type == "paragraph" or (item and len(prev.lines) >= 2)) \
-            or cur.type not in ("paragraph", "equation"):
-        return False
-    tail = prev.text.rstrip()
-    colon = tail.endswith(":")
-    # (a sentence's end with a note's mark after it, ``evolvability.3``, ends it as a stop does)
-    ends = (tail.endswith(SENT_END) or bool(_NOTE_END_RE.search(tail))) and not abbreviation_goes_on(tail, cur.text)
-    stops = ends and (item or ((cur.type == "equation" or not colon)
-                               and not _flush_sentence(prev, cur, ragged, flush)))
-    if stops or (_ITEM_RE.match(cur.text) and not _INITIAL_RE.match(cur.text)) or cur.text[:1] in _BULLETS \
-            or _LEADERS_RE.search(tail) or _LEADERS_RE.search(cur.lines[0].text):
-        return False  # a list's next item; a table of contents' entries
-    full_next = cur.type == "equation" or colon  # (a display formula is no full line)
-    last, first = prev.lines[-1], cur.lines[0]
-    em = max(last.size, 1.0)
-    right = max(max(ln.bbox[2] for ln in prev.lines), max(ln.bbox[2] for ln in cur.lines))
-    # (a first line alone may be indented; an item's first line starts with its mark)
-    left = min(ln.bbox[0] for ln in (prev.lines[1:] if item else prev.lines))
-    return (last.page == first.page and abs(last.size - first.size) <= 0.5 and last.bold == first.bold
-            # (under a one-line piece, its first line's indent: APA's half inch is 3 ems)
-            and left - (2.0 if item else (4.0 if len(prev.lines) == 1 else 2.0) * em)
-            <= first.bbox[0] <= left + 2.0
-            # (a line's box may reach into the next one's: a typewriter span set in it)
-            and -OVERLAP_EMS * em <= first.bbox[1] - last.bbox[3]
-            <= max(NEXT_LINE_GAP * em, _pitch_gap(prev) + 0.1 * em, gap + 0.1 * em)
-            and (last.bbox[2] >= right - em or ragged or _no_room(prev, first, right, ends or colon))
-            and last.bbox[2] - last.bbox[0] >= FULL_LINE_EMS * em
-            and (not full_next or first.bbox[2] - first.bbox[0] >= FULL_LINE_EMS * em))
-
-
-def _no_room(prev: Para, first: Line, right: float, ends: bool) -> bool:
-    """Whether ``prev``'s last line, short of ``right`` in a text set ragged right, left no
-    room for ``first``'s first word, so that the line is as full as it could be (JAMA's
-    ``… consistent model versions.`` | ``Throughout the process, …``, where a new paragraph
-    would be indented; ``… in Supplement 1. Both`` | ``LLM 1 and LLM 2 …``; ``… the rules:
-    https:`` | ``//github.com/…``). A line left open must be prose, no listing's or
-    formula's; none under a list item's hanging lines: a paragraph after the list starts at
-    its mark. ``ends``: the line ends a sentence or a clause (``:``)."""
-    lead, last = prev.lines[0], prev.lines[-1]
-    if any(ln.bbox[0] > lead.bbox[0] + 0.5 * max(lead.size, 1.0) for ln in prev.lines[1:]):
-        return False  # a list item's hanging lines
-    if not ends and (last.mono or first.mono or prose_words(last.text) < 3):
-        return False  # an open line of a listing or a formula (``normalise : (t : Tm Γ) → …``)
-    return last.bbox[2] + first_word_width(first) > right
-
-
-#: How far (ems) a line's box may reach down into the next line's (a NASA report's line
-#: holding a Courier span is boxed 19 pt tall for its 12 pt text).
-OVERLAP_EMS = 0.25
-#: A capital with a stop opening a line: a name's initial or a variable ending a clause
-#: (``… decreasing`` | ``L. These mechanisms …``) as often as a list's mark, so under a
-#: full line that ends no sentence (``next_line``'s test) it goes on.
-_INITIAL_RE = re.compile(r"[A-Z]\.\s")
-#: A table of contents' dot leaders, and list marks ``_ITEM_RE`` leaves out.
-_LEADERS_RE = re.compile(r"(?:\. ?){4,}")
-_BULLETS = "▶►▸■□✓➢➤◆◇★"
-
-
-def _pitch_gap(para: Para) -> float:
-    """The gap between the lines of ``para``'s last piece (the least of them: a line may
-    stand further off under a formula), or 0 with one line: a double-spaced preprint's
-    lines stand 0.8 ems apart, and its next line does so too."""
-    lines = [ln for ln in para.lines if ln.page == para.lines[-1].page]
-    gaps = [b.bbox[1] - a.bbox[3] for a, b in itertools.pairwise(lines) if b.bbox[1] > a.bbox[1]]
-    return max(0.0, min(gaps)) if gaps else 0.0
-
-
-def _flush_sentence(prev: Para, cur: Para, ragged: bool = False, flush: bool = False) -> bool:
-    """A new sentence on the next line of a paragraph set one line a block (elsarticle, a
-    thesis): ``prev``'s last piece has two lines or more, the last as full as the widest
-    (or, set ragged right with its first line indented, as short as it likes),
-    and ``cur``, a paragraph, starts no further in than they do (a new paragraph's first
-    line is indented, or follows a short line), as a block's lines are told apart
-    (``block_paras.split_group``); ``next_line`` asks the rest (under it at the line pitch)."""
-    if cur.type != "paragraph" or _ITEM_RE.match(cur.text):
-        return False
-    last = prev.lines[-1]
-    piece = [ln for ln in prev.lines if ln.page == last.page]
-    em = max(last.size, 1.0)
-    first = cur.lines[0]
-    if len(prev.lines) == 1 and first.bbox[0] <= last.bbox[0] - INDENT_EMS * em \
-            and min(last.bbox[2] - last.bbox[0], first.bbox[2] - first.bbox[0]) >= FULL_LINE_EMS * em \
-            and last.bbox[2] >= max(ln.bbox[2] for ln in cur.lines) - em:
-        return True  # a paragraph's indented first line, full, its sentence ended at the margin
-    if flush and len(prev.lines) == 1 and abs(first.bbox[0] - last.bbox[0]) <= 1.0 \
-            and not (last.mono or first.mono) and prev.text.rstrip().endswith(SENT_END) \
-            and min(last.bbox[2] - last.bbox[0], first.bbox[2] - first.bbox[0]) >= FULL_LINE_EMS * em \
-            and last.bbox[2] >= max(ln.bbox[2] for ln in cur.lines) - em:
-        # a document known to set its paragraphs flush, apart by space (``flush``:
-        # ``spacing.paragraph_indents``): a full first line with a flush line under it at
-        # the pitch goes on (Asciidoctor's ``… scenarios.`` | ``With …``)
-        return True
-    if len(piece) == 1 and len(prev.lines) >= 2:
-        piece = prev.lines  # a page's first line: the measure is that of the paragraph's lines before
-    right = max(ln.bbox[2] for ln in piece)
-    # (set ragged right, a line is as full as it can be when the next word would not have
-    # fitted on it: JAMA's ``… consistent model versions.`` | ``Throughout the process, …``)
-    return (len(piece) >= 2 or ragged) \
-        and (last.bbox[2] >= right - em or ragged or last.bbox[2] + first_word_width(first) > right) \
-        and first.bbox[0] <= min(ln.bbox[0] for ln in piece) + INDENT_EMS * em
-
-
 #: A sentence's end with a note's mark after it (``evolvability.3``, ``interviews.33``).
-_NOTE_END_RE = re.compile(r"[.!?][)\]”\"’]?(?:\d{1,3}|[*†‡§¶])$")
+NOTE_END_RE = re.compile(r"[.!?][)\]”\"’]?(?:\d{1,3}|[*†‡§¶])$")
 #: A sentence's end with its source cited after the stop (``… minimax search. [Knuth and
 #: Moore 1975]``).
 _CITED_END_RE = re.compile(r"[.!?][)”\"’]?\s*(?:\[[^\[\]]{1,80}\]|\([^()]{1,80}\))$")
@@ -440,9 +320,9 @@ def closed_sentence(text: str) -> bool:
     """Whether ``text`` ends a sentence: with a stop, or a stop and a note's mark or a
     citation after it."""
     tail = text.rstrip()
-    return tail.endswith(SENT_END) or bool(_NOTE_END_RE.search(tail) or _CITED_END_RE.search(tail))
-#: Largest gap between a paragraph's lines, in its font size (a paragraph break is wider).
-NEXT_LINE_GAP = 0.45
+    return tail.endswith(SENT_END) or bool(NOTE_END_RE.search(tail) or _CITED_END_RE.search(tail))
+
+
 #: Narrowest full line, in its font size (a column is 24 ems or more; a heading is less).
 FULL_LINE_EMS = 20.0
 

@@ -34,7 +34,6 @@ from vaultd.parse.code import is_code, listing_goes_on
 from vaultd.parse.continuation import (
     continues,
     is_scrap,
-    next_line,
     open_end,
     rest_of_line,
     sentence_start,
@@ -65,6 +64,7 @@ from vaultd.parse.headings import (
     run_in_heads,
 )
 from vaultd.parse.layout import join_lines
+from vaultd.parse.next_line import next_line
 from vaultd.parse.paras import (
     REFS_RE,
     SENT_END,
