@@ -328,3 +328,19 @@ def test_a_table_ruled_row_by_row_inside_a_longer_stack_of_rules_is_a_table() ->
     assert chunk_type(table) == "table"
     assert "Sir Alex Chisholm KCB" in table.text
     assert chunk_type(holding(chunks, "The Cabinet Office also supports the work of:")) == "paragraph"
+
+
+def test_a_bold_head_of_two_lines_stating_a_finding_heads_its_section() -> None:
+    chunks = chunks_of("pensoft_compcytogen_rosa_fish_karyotype_excerpt.pdf")
+    head = holding(chunks, "FISH using Arabidopsis-type telomere repeat, 5S rDNA and 45S rDNA allows")
+    assert chunk_type(head) == "heading"
+    para = holding(chunks, "To further evaluate the value of the telomeric repeat (TR)")
+    assert "allows unambiguous identification of 3 Rosa wichurana" in (para.provenance.section or "")
+
+
+def test_a_chemistry_papers_scheme_is_a_figure_and_its_yields_no_text() -> None:
+    # ``Scheme 3.`` heads a figure as ``Figure 3.`` does: the scheme's drawn structures are
+    # its region, and their labels and yields (``2ba 83% 2ca 84% 2da 84%``) no paragraph
+    chunks = chunks_of("chemrxiv_peterson_olefination_preprint.pdf")
+    assert chunk_type(holding(chunks, "Scheme 2. Influence of the Siloxy Substituent")) == "figure"
+    assert not any("2ba 83%" in c.text for c in chunks if chunk_type(c) == "paragraph")

@@ -33,7 +33,7 @@ _SECTION_NUMBER_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})*|[IVX]{1,4}(?:\.\d{1,2})*
 _NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[IVX]{1,4}(?:\.\d{1,2})+|[A-Z](?:\.\d{1,2})*|[IVX]{1,4})\.?\s+[\"“‘']?[A-Z]")
 #: ``Figure 3.``, ``Fig. 2:``, ``Table 1``, and their names in other languages (``Tabela``,
 #: ``Tabla``, ``Tabelle``, ``Tableau``, ``Cuadro``, ``Quadro``, ``Figura``, ``Abbildung``,
-#: ``Abb.``), a program's ``Listing 2.``, and Wiley's
+#: ``Abb.``), a program's ``Listing 2.``, a chemistry paper's ``Scheme 1.``, and Wiley's
 #: letter-spaced ``F I G U R E 1`` / ``TA B L E 2``; or the bare label on a line of its own
 #: (AGU sets ``Table 1`` in bold over the caption's text); a paper's only table or figure
 #: may go unnumbered, its label then followed by a dash (SciELO 2004: ``Tabla - Tendencias…``)
@@ -41,7 +41,7 @@ _NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[IVX]{1,4}(?:\.\d{1,2})+|[A-Z
 #: over its next page's rows (Elsevier's ``Table 1 (continued )``).
 #: An appendix's or supplement's number has a capital before it (``Table B1``, ``Figure S2``).
 CAPTION_RE = re.compile(
-    r"^(?i:figure|figura|figur|fig\.?|abbildung|abb\.|listing|table|tabela|tabla|tabelle|tableau|tabella"
+    r"^(?i:figure|figura|figur|fig\.?|abbildung|abb\.|listing|scheme|table|tabela|tabla|tabelle|tableau|tabella"
     r"|tabell|tab\.|cuadro|quadro"
     r"|F ?I ?G ?U ?R ?E|T ?A ?B ?L ?E)"
     r"(?:\s*([A-Z]?\d+(?:[.-]\d+)*|[ivxIVX]+)\s*([.:|–—\ufffd-](?!\d)|\s+[A-Z]|\s*\((?i:cont)|$)|\s+[–—-]\s+(?=[A-Z])"
@@ -162,6 +162,11 @@ def is_formula_line(text: str) -> bool:
     return len("".join(text.split())) <= FRAGMENT_MAX and not text.rstrip().endswith(".")
 
 
+#: A bold head standing alone on two lines may state a finding (a results section's
+#: ``FISH using Arabidopsis-type telomere repeat, 5S rDNA and 45S rDNA allows unambiguous
+#: identification of 3 Rosa wichurana mitotic chromosomes``): this many characters and words.
+LONG_HEAD_CHARS = 180
+LONG_HEAD_WORDS = 25
 #: How much larger than the body (a factor) a head of three or four lines in the body's
 #: weight is set at least (a slide's 18 pt text over 14 pt is no head).
 HEAD_LARGER = 1.4
@@ -212,7 +217,9 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
     # so may one set much larger in a narrow margin, onto a fourth: GAO's 17 pt ``Analysis
     # of Close-`` | ``Ended Survey`` | ``Questions`` beside 11 pt text)
     short = is_short(n_lines, text) or (is_short(2, text) and (
-        (n_lines == 3 and bold and size >= body + 1.5) or (n_lines <= 4 and size >= body * HEAD_LARGER)))
+        (n_lines == 3 and bold and size >= body + 1.5) or (n_lines <= 4 and size >= body * HEAD_LARGER))) \
+        or (bold and standalone and n_lines == 2 and len(text) <= LONG_HEAD_CHARS
+            and len(text.split()) <= LONG_HEAD_WORDS)
     math = sum(map(_MATH_CHARS.__contains__, text))
     number = heading_number(text)
     if (number is not None and "." in number and n_lines == 1 and short and not math
@@ -234,7 +241,8 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         number = heading_number(text)
         if size >= body + 1.5 and alpha_ratio(text) > 0.5:
             return "heading", number
-        if bold and (number is not None or (standalone and n_lines == 1 and size >= body - 0.3)):
+        if bold and (number is not None or (standalone and size >= body - 0.3 and (
+                n_lines == 1 or (n_lines == 2 and not text.endswith(":") and not _is_caps_heading(text))))):
             return "heading", number
         if number is not None and size >= body + 0.5:
             return "heading", number
