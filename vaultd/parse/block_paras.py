@@ -50,7 +50,7 @@ def split_group(group: list[Line], plain: bool = False, flush: bool = False) -> 
         ends = prev.text.rstrip().endswith(SENT_END)
         new = (
             (abs(cur.size - prev.size) > SIZE_STEP and not (_inline_code(prev) or _inline_code(cur))
-             and not (not ends and _inline_caps(prev, cur)))
+             and (ends or not _inline_caps(prev, cur)))
             # (a line mostly bold that opens in the text's face in lowercase is a sentence
             # going on through a bold run: the Federal Register's ``in the FOR FURTHER …``)
             or (prev.bold and not cur.bold and prev.bbox[2] < right - 0.2 * width

@@ -196,6 +196,7 @@ def figure_region(page: Any, caption: Box, column: Box | None,
             region = grown
         limit = min(limit, region[1])
     width, height = page.rect.width, page.rect.height
+    under: Box | None = None
     if region is not None and (region[3] - region[1] <= RULE_BAND_PT or any(
             0 <= region[1] - o[3] <= CAPTION_OVER_PT and o[0] < region[2] and region[0] < o[2] for o in others)):
         # a rule drawn over the caption (GAO's thick double rule over ``Figure 3: …``), or
@@ -205,7 +206,8 @@ def figure_region(page: Any, caption: Box, column: Box | None,
         if under is not None:
             region = None
     if region is None:
-        under = _below(caption, x0, x1, rects, others, prose)
+        if under is None:
+            under = _below(caption, x0, x1, rects, others, prose)
         if under is not None:
             return (max(under[0] - PAD_PT, 0.0), max(under[1] - PAD_PT, caption[3]),
                     min(under[2] + PAD_PT, width), min(under[3] + PAD_PT, height))

@@ -189,7 +189,7 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
             if len(spans) == 1:  # half the lines: join_spans and line_style's one-span case
                 sp = spans[0]
                 text = sp["text"]
-                if not text.strip() or not (sp["alpha"] or not hide) or (unseen and id(sp) in unseen):
+                if not text.strip() or not (sp["alpha"] or not hide) or id(sp) in unseen:
                     continue
                 font = sp["font"]
                 size = round(sp["size"], 1)

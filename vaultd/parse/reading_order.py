@@ -114,13 +114,13 @@ def _heads_under(lefts: list[tuple[Box, list[Line]]], right: list[tuple[Box, lis
         return []  # (two columns of text, not a formula's pieces beside a page's text)
     floor = max(box[3] for box, _ in right)
     heads: list[tuple[Box, list[Line]]] = []
-    bottom, size = below[1], below_size
+    bottom = below[1]
     for box, g in reversed(lefts):
         height = max(g[0].bbox[3] - g[0].bbox[1], 1.0)
         text = " ".join(ln.text for ln in g).strip()
         if box[1] < floor or len(g) > 2 or bottom - box[3] > HEAD_GAP * height \
                 or not text[:1].isalnum() or text.endswith((".", ",", ";")) \
-                or any(c.isdigit() for c in text.partition(" ")[2]) or not _heads(g, size):
+                or any(c.isdigit() for c in text.partition(" ")[2]) or not _heads(g, below_size):
             break
         heads.insert(0, (box, g))
         bottom = box[1]

@@ -108,7 +108,7 @@ def resumed(paras: list[Para], cur: Para, target: Para | None = None) -> Para | 
         para = paras[i]
         if para.lines[-1].page < page - 1:
             return None
-        if para.type == "heading" and (_box_label(para) or (i and _box_label(paras[i - 1]))):
+        if _box_label(para) or (para.type == "heading" and i and _box_label(paras[i - 1])):
             continue  # a box's own label (Nature's ``Box 1``) and title under it: the box floats
         if para.type in _FLOW:
             return None
