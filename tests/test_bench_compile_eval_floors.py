@@ -163,8 +163,11 @@ FLOORS: dict[str, dict[str, float]] = {
     # USENIX-style white paper). Before any change for it: present 86/94, order 53/53, box
     # pieces 56/63, sections 41/58, 11 furniture strings; at layout 29: 93/94, 53/53, 63/63,
     # 56/58 and 2 (GAO's letterhead and back-page "PRINTED ON RECYCLED PAPER"). Verbatim is
-    # the Springer mathematics article's alone (85/114: its stacked formulas)
-    "batch18": {"present": 0.98, "order": 1.0, "pieces": 1.0, "sections": 0.96, "verbatim": 0.72,
+    # the Springer mathematics article's alone (85/114: its stacked formulas; at layout 30
+    # 72/108: a radical's sign and its radicand, MuPDF's blocks apart, are read as one line,
+    # ``bc+ √bc(bc−4)``, which pdftotext's modes read on two lines, and its paragraph broken
+    # at one is whole now)
+    "batch18": {"present": 0.98, "order": 1.0, "pieces": 1.0, "sections": 0.96, "verbatim": 0.66,
                 "absent": 2},
     # batch 19 (layout 29, out of sample: an ONS bulletin, two Wikipedia articles printed from
     # Chrome, a Tufte-style working paper with sidenotes, JMIR, JAMA Network Open), scored

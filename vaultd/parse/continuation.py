@@ -143,10 +143,14 @@ def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indentin
         return False
     em = max(last.size, 1.0)
     right = max(ln.bbox[2] for ln in piece)
-    full = last.bbox[2] >= right - 0.1 * em or (open_sentence and _ragged_full(piece, cur, right))
     left = min(ln.bbox[0] for ln in prev.lines[1:] if ln.page == prev.lines[0].page) \
         if len(prev.lines) > 1 and prev.lines[1].page == prev.lines[0].page else None
     indents = indenting or (left is not None and prev.lines[0].bbox[0] >= left + INDENT_EMS * em)
+    # set ragged right, a line is full when the next word would not have fitted on it: a
+    # sentence ended there goes on where paragraphs show their indent (PeerJ's ``… in the
+    # Selectome database.`` | a table's pages | ``However, the results …`` set flush)
+    full = last.bbox[2] >= right - 0.1 * em or (
+        (open_sentence or indents) and _ragged_full(piece, cur, right, closed=not open_sentence))
     if len(cur.lines) >= 2:
         flush = head.bbox[0] <= min(ln.bbox[0] for ln in cur.lines[1:3]) + 0.2 * em
     else:  # a line set as a block of its own (elsarticle): flush with the column before's lines
@@ -154,16 +158,19 @@ def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indentin
     return (full or ragged) and (indents or ragged or open_sentence) and flush
 
 
-def _ragged_full(piece: list[Line], cur: Para, right: float) -> bool:
+def _ragged_full(piece: list[Line], cur: Para, right: float, closed: bool = False) -> bool:
     """Whether a prose paragraph's last line ``piece[-1]``, set ragged right, is full: the
     next piece's first word would not have fitted on it (a Word report's ``… considered 16
     amendments to`` | ``S.Con.Res. 33, one of which …``). Only for a line ending on a word
     or a comma, starting at its paragraph's left edge, in a piece as wide as the next
     one's lines (not a gloss's or a listing's), going on into no list item nor run-in head;
-    a note's mark after a stop or a colon ends it (``… no longer appears:7``)."""
+    a note's mark after a stop or a colon ends it (``… no longer appears:7``). ``closed``:
+    the line ends its sentence (on a stop, not on a note's mark), and the next one starts."""
     last, head = piece[-1], cur.lines[0]
     tail = last.text.rstrip()
-    if not (tail[-1:].isalnum() or tail.endswith(",")) or NOTE_END_RE.search(tail) or _COLON_NOTE_RE.search(tail) \
+    ends = tail.endswith(SENT_END) and not cur.text[:1].islower() if closed \
+        else tail[-1:].isalnum() or tail.endswith(",")
+    if not ends or NOTE_END_RE.search(tail) or _COLON_NOTE_RE.search(tail) \
             or head.lead or ITEM_RE.match(cur.text):
         return False
     left = min(ln.bbox[0] for ln in piece)

@@ -185,7 +185,8 @@ def _small_text_figure(lines: list[Any], cap: Any, body: float, rects: list[Box]
     """Indexes of the lines of a figure made mostly of text (ACL's worked examples: a
     small table drawn with rules, questions and answers set under it), right above
     ``cap`` in its column: between the caption and the nearest line of body text (or
-    caption) above it, with some drawing among them, the lines set smaller than the body.
+    caption) above it, with some drawing among them, the lines set smaller than the body
+    and the marks among them.
     None when that caption above is a table's (its cells are the table's)."""
     col = [(i, ln) for i, ln in enumerate(lines)
            if ln is not cap and ln.page == cap.page and ln.bbox[3] <= cap.bbox[1] + 1.0
@@ -202,5 +203,6 @@ def _small_text_figure(lines: list[Any], cap: Any, body: float, rects: list[Box]
                for r in rects):
         return set()
     inside = [(i, ln) for i, ln in col if ln.bbox[1] >= top - 1.0]
-    small = {i for i, ln in inside if ln.size < body - 0.5}
+    # (and its marks: a scheme's ``+`` between reactants, set in the body's size)
+    small = {i for i, ln in inside if ln.size < body - 0.5 or not any(c.isalnum() for c in ln.text)}
     return small if len(small) * 2 > len(inside) else set()

@@ -197,7 +197,8 @@ def font_headings(paras: list[Para], body: float) -> None:
     when its style is rare in the document (under ``FONT_HEADING_SHARE`` of its characters,
     so not the body's or a common one: a face the captions also use can still head
     sections at its own size), it is short, starts with a capital and ends without
-    punctuation, the paragraph after it starts right below it, flush with it, in the
+    punctuation, the paragraph after it starts right below it (or at the next page's top),
+    flush with it, in the
     body's font or in another rare style (a section's heading right over its first
     subsection's, which may take two lines), and at least two lines of the document are
     headings in that style, these or others the classifier found numbered as they are (a
@@ -229,8 +230,10 @@ def font_headings(paras: list[Para], body: float) -> None:
                 _style(below) in rare and _style(below) != _style(line))):
             continue
         height = max(line.bbox[3] - line.bbox[1], 1.0)
-        if below.page != line.page or not -1.0 <= below.bbox[1] - line.bbox[3] <= 1.5 * height \
-                or not _flush_under(line, after):
+        # (or the page's last line, its text at the next page's top: medRxiv's
+        # ``Participants, recruitment, and blinding`` at page 5's foot)
+        right_below = below.page == line.page and -1.0 <= below.bbox[1] - line.bbox[3] <= 1.5 * height
+        if not (right_below or below.page == line.page + 1) or not _flush_under(line, after):
             continue
         found.setdefault(_style(line), []).append(para)
     for style, heads in found.items():
@@ -325,9 +328,11 @@ def run_in_heads(paras: list[Para]) -> None:
     (``Theorem 2.``), caption or label with a number for a word in it (``Step 4:``; an
     acronym's digit, ``SIIPS1``, is no number), and not the whole paragraph."""
     for para in paras:
-        if para.type != "paragraph" or not para.lines[0].lead:
+        lead = para.lines[0].lead if para.type == "paragraph" else ""
+        if para.type == "paragraph" and not lead and _bold_line_lead(para):
+            lead = para.lines[0].text.strip()
+        if not lead:
             continue
-        lead = para.lines[0].lead
         text = para.text.lstrip()
         if not text.startswith(lead):
             continue
@@ -340,6 +345,18 @@ def run_in_heads(paras: list[Para]) -> None:
                 and not any(_NUMBER_WORD_RE.fullmatch(w.strip("().,:;")) for w in bare.split()) and not is_theorem_label(text)
                 and not CAPTION_RE.match(name) and any(len(w) >= 3 and w.isalpha() for w in bare.split())):
             para.runin = name
+
+
+def _bold_line_lead(para: Para) -> bool:
+    """Whether the paragraph's first line is a run-in heading filling it: set bold, closed
+    by a stop, over lines that are not (Nature Communications' **Primary alkylamine
+    monoarylation substrate scope using C1.** | *Primary alkylamines represent …*)."""
+    first = para.lines[0]
+    if len(para.lines) < 2 or not first.bold or first.italic:
+        return False
+    second = para.lines[1]
+    return not second.bold and second.page == first.page and abs(second.size - first.size) <= 0.5 \
+        and first.text.rstrip()[-1:] in ".:"
 
 
 def heading_levels(paras: list[Para]) -> dict[int, int]:

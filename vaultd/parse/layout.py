@@ -273,7 +273,16 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    head; a table's title ruled off over it; an icon font's glyph and M+ 1mn listings;
 #:    paragraphs known to be set flush; a quotation ends the sentence before it; IEEE's
 #:    dropped capitals and first-page notes; ACM's CCS concepts (docs/compile.md, "Layout 28").
-LAYOUT_VERSION = 29
+#: 29: side heads in a wide margin; a rule over a caption no figure; labels under a
+#:    figure stop at a line of text; white text with nothing drawn under it dropped; a
+#:    box's title skipped; sidebar columns; margin notes in the text's face; program text
+#:    in a text face is code; bold two-line heads standing alone (docs/compile.md, "Layout 29").
+#: 30: a line's pieces drawn out of order read left to right; a block split off at an
+#:    inline formula given back to its paragraph's block; a sentence ended on a full
+#:    ragged line goes on flush at the next page's top where paragraphs are indented; a
+#:    scheme's marks are the figure's; a bold run-in head filling its line; a heading at a
+#:    page's foot (docs/compile.md, "Layout 30").
+LAYOUT_VERSION = 30
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

@@ -1,0 +1,122 @@
+"""Layout 30 (issue 34, the failures eval/quotes' 145 papers still showed): a printed line's
+pieces drawn out of order or split into blocks at an inline formula, a paragraph going on
+at the next page's top in a document set ragged right, a scheme's marks, run-in heads that
+fill their line, a heading at a page's foot; on real pages, with property tests of the
+pure rules."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from quote_pages import chunk_type, chunks_of, holding, pages_of
+
+from vaultd.parse.line_pieces import merge_same_baseline
+from vaultd.parse.paras import Line
+
+F1000 = "f1000research_shark_longevity_note.pdf"
+PEERJ = "peerj_cs_vespa_selective_pressure_article.pdf"
+NICKEL = "natcomms_nickel_catalysed_amine_arylation.pdf"
+SCIREP = "scireports_lah10_room_temperature_superconductors.pdf"
+SPRINGER = "springer_anncomb_cluster_algebra_dominance_regions_excerpt.pdf"
+MEDRXIV = "medrxiv_hael_exercise_hypertension_trial.pdf"
+
+# ------------------------------------------------------- one printed line, read in order
+
+
+def test_a_line_whose_italic_name_and_link_are_drawn_last_reads_left_to_right() -> None:
+    # F1000's pages draw a line's italic species name and its link-coloured citation after
+    # the rest: "of are stated … but R. terranovae Loefer and" had been read
+    para = holding(chunks_of(F1000), "I recommend two revisions to the research note")
+    assert "longevities’ of R. terranovae are stated to be 7.1 and 6.9 years" in para.text
+    assert "respectively, but Loefer and Sedberry (2003) reported actual longevities" in para.text
+    abstract = holding(chunks_of(F1000), "Longevity of Rhizoprionodon terraenovae and Carcharhinus")
+    assert "acronotus in the western North Atlantic Ocean" in abstract.text
+
+
+def test_a_line_split_into_blocks_at_its_inline_formula_stays_one_sentence() -> None:
+    # Scientific Reports sets T with its subscript C and superscript a as blocks of their
+    # own: the abstract had come out as a paragraph, five formula scraps and another
+    abstract = holding(chunks_of(SCIREP), "Thermodynamic parameters of the LaH10 superconductor")
+    assert chunk_type(abstract) == "paragraph"
+    assert "= 215 K (pa = 150 GPa) and TC b = 260 K (pb = 190 GPa). It belongs to the group" in abstract.text
+
+
+def test_a_paragraph_broken_by_an_inline_radical_is_one_paragraph() -> None:
+    # a Springer article's radical over "bc(bc − 4)" came as a block of its own, and the
+    # sentence's end with the rest of the paragraph in another
+    para = holding(chunks_of(SPRINGER), "When bc ≤ 3, the cluster algebra")
+    assert "Lattice points outside of I are precisely the g-vectors of cluster monomials" in para.text
+
+
+def _piece(text: str, x0: float, x1: float, block: int = 1, y: float = 100.0, size: float = 10.0) -> Line:
+    return Line(text, (x0, y, x1, y + size), size, False, block, 1)
+
+
+def test_pieces_drawn_out_of_order_are_joined_left_to_right() -> None:
+    line = merge_same_baseline([_piece("of", 91, 100), _piece("are stated to be", 110, 200),
+                                _piece("R. terranovae", 102, 108)])
+    assert [ln.text for ln in line] == ["of R. terranovae are stated to be"]
+
+
+def test_a_table_row_drawn_out_of_order_is_not_joined_across_its_gaps() -> None:
+    # cells standing apart (more than an em and a half) keep MuPDF's order: the row is not
+    # read as one line "Name Value 2019"
+    pieces = [_piece("2019", 300, 330), _piece("Name", 72, 110), _piece("Value", 200, 240)]
+    assert merge_same_baseline(pieces)[0].text == "2019"
+
+
+def test_a_block_going_on_a_line_where_the_block_before_stops_joins_it() -> None:
+    # one printed line given as two blocks, the second starting where the first stops
+    lines = merge_same_baseline([_piece("the critical temperature", 72, 180, block=1),
+                                 _piece("is 215 K, and", 183, 240, block=2)])
+    assert [ln.text for ln in lines] == ["the critical temperature is 215 K, and"]
+    # a block further right (a column, a table's cell) stays a block of its own
+    apart = merge_same_baseline([_piece("the critical temperature", 72, 180, block=1),
+                                 _piece("Table 2", 200, 240, block=2)])
+    assert [ln.block for ln in apart] == [1, 2]
+
+
+@given(st.permutations(range(5)))
+def test_any_drawing_order_of_a_lines_words_reads_the_same(order: list[int]) -> None:
+    words = ["one", "two", "three", "four", "five"]
+    pieces = [_piece(w, 72 + 40 * k, 72 + 40 * k + 30) for k, w in enumerate(words)]
+    merged = merge_same_baseline([pieces[k] for k in order])
+    assert [ln.text for ln in merged] == ["one two three four five"]
+
+
+# ------------------------------------------------------- paragraphs over pages and floats
+
+
+def test_a_paragraph_set_ragged_right_goes_on_flush_at_the_next_pages_top() -> None:
+    # PeerJ sets its text ragged right and indents its paragraphs: "… in the Selectome
+    # database." ends a full line at p. 7's foot, and p. 11 (after three pages of tables)
+    # goes on flush with "However, the results presented in Table 3 …"
+    para = holding(chunks_of(PEERJ), "One challenge in performing these analyses")
+    assert "as under positive selection in the Selectome database. However, the results presented" in para.text
+    assert pages_of(para)[0] == 7 and pages_of(para)[-1] == 11
+
+
+def test_a_schemes_plus_sign_does_not_keep_a_paragraph_from_its_next_page() -> None:
+    # Nature Communications' "+" between a reaction scheme's reactants, set in the body's
+    # size, had stood between the Discussion's first paragraph and its last lines
+    para = holding(chunks_of(NICKEL), "The pre-catalyst C1, featuring the sterically demanding")
+    assert "reactions involving primary alkylamines and ammonia, including reactions" in para.text
+    assert pages_of(para) == [5, 6]
+    assert not any(c.text.strip() == "+" for c in chunks_of(NICKEL))
+
+
+# ------------------------------------------------------------------------------ heads
+
+
+def test_a_bold_run_in_head_filling_its_line_heads_its_paragraph() -> None:
+    chunks = chunks_of(NICKEL)
+    para = holding(chunks, "Primary alkylamines represent an important yet relatively challenging")
+    assert para.provenance.section.endswith("Primary alkylamine monoarylation substrate scope using C1")
+
+
+def test_a_heading_at_a_pages_foot_heads_the_text_at_the_next_pages_top() -> None:
+    chunks = chunks_of(MEDRXIV)
+    head = holding(chunks, "Participants, recruitment, and blinding")
+    assert chunk_type(head) == "heading"
+    para = holding(chunks, "Randomization followed a 1:1 ratio with permuted blocks")
+    assert para.provenance.section.endswith("Participants, recruitment, and blinding")
