@@ -120,3 +120,39 @@ def test_a_heading_at_a_pages_foot_heads_the_text_at_the_next_pages_top() -> Non
     assert chunk_type(head) == "heading"
     para = holding(chunks, "Randomization followed a 1:1 ratio with permuted blocks")
     assert para.provenance.section.endswith("Participants, recruitment, and blinding")
+
+
+# ----------------------------------------------------------------- furniture out
+
+
+CRS = "crs_report_senate_fy2026_budget_resolution.pdf"
+WOO = "natcomms_woo_cerebral_pain_contributions.pdf"
+
+
+def test_a_tables_source_note_after_its_unit_line_is_the_tables() -> None:
+    # a CRS report's "In Millions of Dollars" under the table's caption is read after the
+    # table's cells, and had kept "Source: Section 1101 of …" from the table as body text
+    chunks = chunks_of(CRS)
+    assert chunk_type(holding(chunks, "Source: Section 1101 of S.Con.Res. 33")) == "table"
+    assert chunk_type(holding(chunks, "In Millions of Dollars")) == "table"
+    prose = [c.text for c in chunks if chunk_type(c) in ("paragraph", "list")]
+    assert not any("Source: Title II, Sections 2001 and 2002" in t for t in prose)
+
+
+def test_a_panels_large_letter_does_not_make_its_title_body_text() -> None:
+    # Nature Communications sets a panel's "c" in 10 pt on the baseline of its 7 pt title;
+    # read as one 10 pt line of eleven words, it stood as body text in the figure and kept
+    # the figure's region from growing over the panels above: their labels were paragraphs
+    prose = [c.text for c in chunks_of(WOO) if chunk_type(c) in ("paragraph", "list")]
+    for label in ("Pain variations after controlling for stimulus intensity", "Trials (sorted by stimulus intensity)",
+                  "Nociceptive pain"):
+        assert not any(label in t for t in prose), label
+
+
+def test_a_label_letter_takes_the_size_of_the_text_it_labels() -> None:
+    line = merge_same_baseline([_piece("c", 65, 70, size=10.0),
+                                _piece("Pain ratings for each stimulus intensity level", 73, 277, size=7.0)])
+    assert len(line) == 1 and line[0].size == 7.0
+    # a formula's large operator keeps its size (no label)
+    big = merge_same_baseline([_piece("∑", 65, 75, size=14.0), _piece("a_i over the terms", 77, 200, size=10.0)])
+    assert big[0].size == 14.0

@@ -6,6 +6,8 @@ and lines drawn twice read once (``drop_doubles``). Pure: lines in, lines out.
 
 from __future__ import annotations
 
+import itertools
+
 from vaultd.parse.paras import Line
 from vaultd.parse.spans import Piece, needs_space
 
@@ -25,6 +27,8 @@ def drop_doubles(lines: list[Line]) -> list[Line]:
     return out
 
 
+#: Most characters of a label set before a line's text (a figure panel's ``c``).
+LABEL_CHARS = 3
 #: Pieces of a line standing this many ems apart are a table row's cells.
 CELL_GAP_EMS = 1.0
 
@@ -66,6 +70,11 @@ def _join(prev: Line, first: Line, second: Line) -> None:
     # (as does a list's bullet, set in a symbol font of its own size, its item)
     if (prev.text.strip().isdigit() and ln.mono) or _lone_mark(prev.text):
         prev.size = ln.size
+    elif len(first.text.strip()) <= LABEL_CHARS < len(second.text.strip()) and first.size > second.size \
+            and first.text.strip().strip("().").isalpha() and first.text.isascii():
+        # a panel's letter set large before its title (Nature's ``c`` | ``Pain ratings for
+        # each stimulus …`` in 7 pt) is no line of the letter's size
+        prev.size = second.size
     prev.mono = (prev.mono or prev.text.strip().isdigit()) and (ln.mono or ln.text.strip().isdigit()) \
         and (prev.mono or ln.mono)
     if not first.lead and (first.bold or first.italic) and not first.mixed \
@@ -92,6 +101,8 @@ def _split_blocks_joined(lines: list[Line]) -> list[Line]:
         probe = ln
         if not any(c.isalnum() for c in ln.text) and i + 1 < len(lines) and lines[i + 1].block == ln.block:
             probe = lines[i + 1]
+        if probe.bbox[1] >= prev.bbox[3] or probe.bbox[3] <= prev.bbox[1]:
+            continue  # (most blocks: under the line before, or a column's top)
         band = [a for a in lines[max(0, i - BAND_LINES):i] if a.block == prev.block and _level(a, prev)]
         if any(_level(a, probe) and -1.0 <= probe.bbox[0] - a.bbox[2] <= SPLIT_GAP_EMS * max(a.size, 1.0)
                and a.size >= SCRIPT_SHARE * probe.size for a in band):  # (not a script's line)
@@ -121,7 +132,8 @@ def _interleaved_in_order(lines: list[Line]) -> list[tuple[Line, bool]]:
     while i < len(lines):
         j = i + 1
         first = lines[i]
-        while j < len(lines) and lines[j].block == first.block and _level(first, lines[j]):
+        while j < len(lines) and lines[j].block == first.block and lines[j].bbox[1] < first.bbox[3] \
+                and _level(first, lines[j]):
             j += 1
         run = lines[i:j]
         ordered = sorted(run, key=lambda ln: ln.bbox[0]) if len(run) >= 3 else run
@@ -139,7 +151,7 @@ def _side_by_side(pieces: list[Line]) -> bool:
     overhang, a trailing space), but a script over another (a subscript and a superscript
     stacked, both set under 0.8 of the largest size: ``T`` ``C`` ``a``)."""
     big = max(p.size for p in pieces)
-    for a, b in zip(pieces, pieces[1:]):
+    for a, b in itertools.pairwise(pieces):
         em = max(a.size, b.size, 1.0)
         gap = b.bbox[0] - a.bbox[2]
         if gap > INTERLEAVE_GAP_EMS * em:

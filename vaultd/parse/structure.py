@@ -361,20 +361,46 @@ def _note_of(paras: list[Para], lines: list[Line], body: float) -> str | None:
     right after it on its page (after its caption, or after other such notes), such as
     BMC's ``Multivariate models were adjusted for: …`` or SciELO's ``Fuentes: …`` under a
     table; in the body's size, a note opening with its mark or ``Note:`` right under a
-    table. A paragraph broken by the float never goes on into it. None when not a note."""
+    table. A paragraph broken by the float never goes on into it; a short line set over the
+    float (its unit) may come between them in reading order. None when not a note."""
     if max(ln.size for ln in lines) >= body * 0.9:
-        # in the body's size, only a note opening with its mark right after a table's caption
-        last = paras[-1] if paras else None
-        return "table" if last is not None and last.type == "table" and last.lines[-1].page == lines[0].page \
-            and _TABLE_NOTE_RE.match(lines[0].text.lstrip()) else None
+        # in the body's size, only a note opening with its mark right after a table
+        found = _float_before(paras, lines[0].page, floating=False)
+        if found is None or found[0].type != "table" or not _TABLE_NOTE_RE.match(lines[0].text.lstrip()):
+            return None
+    else:
+        found = _float_before(paras, lines[0].page, floating=True)
+        if found is None:
+            return None
+    float_, units = found
+    for para in units:  # the table's unit line: the table's, no body text
+        para.type, para.floating = float_.type, True
+    return float_.type
+
+
+def _float_before(paras: list[Para], page: int, floating: bool) -> tuple[Para, list[Para]] | None:
+    """The table or figure last read on ``page``, when only floating paragraphs
+    (``floating``) come after it, or short lines: a table's (its unit, ``In Millions of
+    Dollars`` under a report's table caption; its cells are not paragraphs yet) or set
+    over a figure. With it, those short lines."""
+    over: list[Para] = []
     for para in reversed(paras):
-        if para.lines[-1].page != lines[0].page:
+        if para.lines[-1].page != page:
             return None
         if para.type in ("table", "figure"):
-            return para.type
-        if not para.floating:
-            return None
+            top = para.lines[0].bbox[1]
+            fits = para.type == "table" or all(p.lines[-1].bbox[3] <= top + 1.0 for p in over)
+            return (para, over) if fits else None
+        if not (floating and para.floating):
+            if len(para.lines) > 1 or len(para.text.split()) > UNIT_LINE_WORDS or para.text.rstrip().endswith(SENT_END):
+                return None
+            over.append(para)
     return None
+
+
+#: Most words of a short line a float's note may be read after, when it stands over the
+#: float (a report's ``In Millions of Dollars`` under its table's caption).
+UNIT_LINE_WORDS = 6
 
 
 #: A table's note in the body's size: its mark (``* 2.2e-16 is the smallest …``) or label.
