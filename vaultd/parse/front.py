@@ -44,7 +44,7 @@ _START_RE = re.compile(
       | (?:citation|editor|academic\s+editor|handling\s+editor|edited\s+by|reviewed\s+by|
          specialty\s+section|funding|competing\s+interests?|abbreviations|conflicts?\s+of\s+interest|
          data\s+availability(?:\s+statement)?|correspondence(?:\s+to)?|corresponding\s+authors?|reviewing\s+editor|
-         e-?mails?|contact|(?:next\s+)?release(?:\s+date)?|keywords?|key\s+words|ccs\s+concepts|unified\s+astronomy\s+thesaurus\s+concepts|issn|e-?issn|editora?\s+associad[ao]|submiss[ãa]o|aceite|
+         e-?mails?(?:\s+address(?:es)?)?|contact|(?:next\s+)?release(?:\s+date)?|keywords?|key\s+words|ccs\s+concepts|unified\s+astronomy\s+thesaurus\s+concepts|issn|e-?issn|editora?\s+associad[ao]|submiss[ãa]o|aceite|
          palavras-chave|palabras\s+claves?|correspond[êe]ncia|fonte\s+de\s+financiamento|
          fuente\s+de\s+financiaci[óo]n|financiamento|financiaci[óo]n|conflitos?\s+de\s+interesses?|
          conflictos?\s+de\s+intereses|(?:recebido|aprovado|aceito|publicado|recibido|aceptado|aprobado)
@@ -126,9 +126,12 @@ _TYPE_WORDS = frozenset({
 #: Identifiers that make a short block front matter at the page's top or foot.
 _ID_RE = re.compile(
     r"\bdoi\s*:|\b10\.\d{4,9}/\S+|https?://\S+|www\.\S+|\b[\w-]+\.(?:com|org|net)/\S*"
-    r"|\bissn\b|\be-?mails?\s*:",
+    r"|\bissn\b|\be-?mails?(?:\s+address(?:es)?)?\s*:",
     re.IGNORECASE,
 )
+#: A footnote's mark set as a letter before the note's first word (Elsevier's starred
+#: ``n Corresponding author.``, whose star its font maps to ``n``).
+_NOTE_LETTER_RE = re.compile(r"^[a-z]\s+(?=[A-Z][a-z])")
 #: An e-mail address, and a parenthesised aside (the name an address belongs to).
 _EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _PARENS_RE = re.compile(r"\([^()]*\)")
@@ -165,8 +168,11 @@ def is_article_type(text: str) -> bool:
 
 #: An open licence named in a copyright line.
 _OPEN_LICENCE_RE = re.compile(r"\b(?:cc[\s-]by|creative\s+commons)\b", re.IGNORECASE)
-#: A copyright mark: ``©``, TeX's circled ``c⃝``, ``(c) 2020``, ``Copyright``.
-_COPYRIGHT_RE = re.compile(r"©|c\u20dd|\(c\)\s*\d{4}|\bcopyright\b|(?<!\d)ª\s*(?:19|20)\d\d\b", re.IGNORECASE)
+#: A copyright mark: ``©``, TeX's circled ``c⃝``, ``(c) 2020``, ``Copyright``, or where
+#: the journal's ISSN before the year shows one.
+_COPYRIGHT_RE = re.compile(r"©|c\u20dd|\(c\)\s*\d{4}|\bcopyright\b|(?<!\d)ª\s*(?:19|20)\d\d\b"
+                           # (Elsevier's ISSN and year, its © mapped to another glyph: "2352-3409/& 2018")
+                           r"|\b\d{4}-\d{3}[\dX]/\W?\s*(?:19|20)\d\d\b", re.IGNORECASE)
 
 
 #: A publisher's or repository's cover page put before the article's first page (IOP's
@@ -211,6 +217,7 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
     body = text.strip().lstrip("*†‡§ ").strip()
     if not body:
         return False
+    body = _NOTE_LETTER_RE.sub("", body)  # a note's letter mark: "n Corresponding author."
     if _START_RE.match(body) or (banner and (
             is_article_type(body) or _ISSUE_RE.match(body) or _ISSUE_DATE_RE.match(body))):
         return True
