@@ -245,7 +245,8 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
 #: the article's end, a slide deck on its last slide): it may follow a copyright line
 #: (``© 2014 Dominika Tkaczyk. This document is distributed under …``).
 _LICENCE_RE = re.compile(
-    r"""^(?:(?:©|c\s?\u20dd|\(c\)|copyright\b)(?:.{0,160}?[.,;]\s*){1,3})?(?:
+    r"""^(?:open\s+access[.:]\s*)?  # JAMA's label run in before it
+        (?:(?:©|c\s?\u20dd|\(c\)|copyright\b)(?:.{0,160}?[.,;]\s*){1,3})?(?:
         this\s+(?:open[\s-]access\s+)?(?:work|article|publication|document|paper|book|chapter|preprint)
         \s+is\s+(?:licensed|distributed|published|made\s+available)\s+under
       | (?:distributed|licensed|published|available|released)\s+under\s+(?:a\s+|the\s+)?(?:terms\s+of\s+(?:a\s+|the\s+)?)?
@@ -283,13 +284,17 @@ def is_credit(text: str) -> bool:
 #: journals set them after the text or the bibliography: ``Received: 5 August 2019;
 #: Accepted: 8 January 2020;``, ``Reprints and permissions information is available at …``,
 #: ``Publisher's note Springer Nature remains neutral …``), and the notice over each opinion
-#: of a US Supreme Court slip opinion (``NOTICE: This opinion is subject to formal revision …``).
+#: of a US Supreme Court slip opinion (``NOTICE: This opinion is subject to formal revision …``),
+#: the JAMA Network's sidebar notes (``+ Supplemental content``).
 _DECLARATION_RE = re.compile(
     r"""^(?:received\s*:?\s*\d{1,2}\s+[a-z]+\s+\d{4}\s*[;,.]?\s*(?:revised|accepted)\b
       | reprints?\s+and\s+permissions?\s+information\b
       | publisher[’']s\s+note\b
       | peer\s+review\s+information\b
-      | notice:\s+this\s+opinion\s+is\s+subject\s+to\s+formal\s+revision\b)""",  # a US court's slip opinion
+      | notice:\s+this\s+opinion\s+is\s+subject\s+to\s+formal\s+revision\b  # a US court's slip opinion
+      # the JAMA Network's first-page sidebar
+      | author\s+affiliations\s+and\s+article\s+information\s+are\s+listed\s+at\s+the\s+end\b
+      | \+\s*(?:supplemental|multimedia)\s+content\s*$)""",
     re.IGNORECASE | re.VERBOSE)
 #: Longest such block (characters).
 DECLARATION_MAX = 400

@@ -104,7 +104,7 @@ def _split_blocks_joined(lines: list[Line]) -> list[Line]:
         if probe.bbox[1] >= prev.bbox[3] or probe.bbox[3] <= prev.bbox[1]:
             continue  # (most blocks: under the line before, or a column's top)
         band = [a for a in lines[max(0, i - BAND_LINES):i] if a.block == prev.block and _level(a, prev)]
-        if any(_level(a, probe) and -1.0 <= probe.bbox[0] - a.bbox[2] <= SPLIT_GAP_EMS * max(a.size, 1.0)
+        if any(_level(a, probe) and -SPLIT_GAP_EMS <= (probe.bbox[0] - a.bbox[2]) / max(a.size, 1.0) <= SPLIT_GAP_EMS
                and a.size >= SCRIPT_SHARE * probe.size for a in band):  # (not a script's line)
             old = ln.block
             for later in lines[i:]:
