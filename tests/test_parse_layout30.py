@@ -156,3 +156,41 @@ def test_a_label_letter_takes_the_size_of_the_text_it_labels() -> None:
     # a formula's large operator keeps its size (no label)
     big = merge_same_baseline([_piece("∑", 65, 75, size=14.0), _piece("a_i over the terms", 77, 200, size=10.0)])
     assert big[0].size == 14.0
+
+
+DIB = "dib_hotel_booking_demand_datasets_excerpt.pdf"
+JAMA = "jama_netw_open_llm_risk_of_bias_assessment.pdf"
+ASCIIDOC = "asciidoctor_mastersim_cosimulation_user_guide_excerpt.pdf"
+EPTCS = "eptcs_fsm_zksnark_category_paper.pdf"
+
+
+def test_elseviers_first_page_notes_are_front_matter() -> None:
+    chunks = chunks_of(DIB)
+    for words in ("Corresponding author.", "E-mail address: nuno_miguel_antonio@iscte-iul.pt",
+                  "https://doi.org/10.1016/j.dib.2018.11.126 2352-3409/"):
+        assert chunk_type(holding(chunks, words)) == "front", words
+
+
+def test_a_licence_after_its_open_access_label_and_jamas_sidebar_are_front_matter() -> None:
+    chunks = chunks_of(JAMA)
+    for words in ("Open Access. This is an open access article distributed under the terms of the CC-BY License.",
+                  "+ Supplemental content", "Author affiliations and article information are listed at the end"):
+        assert chunk_type(holding(chunks, words)) == "front", words
+    springer = chunks_of(SPRINGER)
+    assert chunk_type(holding(springer, "Open Access. This article is licensed under a Creative Commons")) == "front"
+
+
+def test_a_document_set_one_line_a_block_is_known_to_set_its_paragraphs_flush() -> None:
+    # Asciidoctor gives each printed line as a block of its own and parts paragraphs by
+    # space: "… simulation scenarios." ends a full line and "With simulation scenario I
+    # mean …" goes on under it at the line pitch, one paragraph
+    para = holding(chunks_of(ASCIIDOC), "MasterSim has a fairly convenient graphical user interface")
+    assert "adjust simulation scenarios. With simulation scenario I mean the definition" in para.text
+
+
+def test_a_block_starting_over_a_lines_subscript_goes_on_with_it() -> None:
+    # EPTCS's "Up to now, circuits in B_G" ends its block in a subscript; the next block,
+    # "Graph have the problem …", starts over it (the subscript "Graph" runs on)
+    para = holding(chunks_of(EPTCS), "Up to now, circuits in")
+    assert "have the problem that the topology of G is used to define" in para.text
+    assert pages_of(para) == [7, 8]

@@ -83,8 +83,36 @@ def paragraph_indents(pages: list[list[Line]], body: float) -> tuple[bool, bool]
     fewer than ``INDENTED_SHARE`` of them indented (a document too short to tell is
     neither)."""
     blocks, indented = _indented_blocks(pages, body)
+    if blocks < MIN_INDENT_BLOCKS:
+        # a document set one line a block (Asciidoctor, word processors): its runs of lines
+        # at the line pitch tell it, where one of them indents a line inside it
+        runs, indenting = _line_runs(pages, body)
+        if runs >= MIN_INDENT_BLOCKS:
+            return indenting >= INDENTED_SHARE * runs, indenting < INDENTED_SHARE * runs
     enough = blocks >= MIN_INDENT_BLOCKS
     return enough and indented >= INDENTED_SHARE * blocks, enough and indented < INDENTED_SHARE * blocks
+
+
+def _line_runs(pages: list[list[Line]], body: float) -> tuple[int, int]:
+    """Runs of three body-size lines or more, each a block of its own, one under the other
+    at the line pitch (a gap under half an em) from one left edge (a first line indented up
+    to 4 ems): how many, and how many of them set a line in by a paragraph's indent."""
+    em = max(body, 1.0)
+    runs = indenting = 0
+    for lines in pages:
+        run: list[Line] = []
+        for ln in [*lines, None]:
+            if ln is not None and run and ln.block != run[-1].block and abs(ln.size - body) <= 0.5 \
+                    and 0.0 <= ln.bbox[1] - run[-1].bbox[3] <= 0.5 * em \
+                    and -4 * em <= ln.bbox[0] - run[-1].bbox[0] <= 4 * em:
+                run.append(ln)
+                continue
+            if len(run) >= 3:
+                runs += 1
+                left = min(r.bbox[0] for r in run)
+                indenting += any(INDENT_EMS * em <= r.bbox[0] - left <= 4 * em for r in run)
+            run = [ln] if ln is not None and abs(ln.size - body) <= 0.5 else []
+    return runs, indenting
 
 
 def _indented_blocks(pages: list[list[Line]], body: float) -> tuple[int, int]:
