@@ -194,3 +194,25 @@ def test_a_block_starting_over_a_lines_subscript_goes_on_with_it() -> None:
     para = holding(chunks_of(EPTCS), "Up to now, circuits in")
     assert "have the problem that the topology of G is used to define" in para.text
     assert pages_of(para) == [7, 8]
+
+
+def test_run_in_heads_in_a_bold_face_no_font_name_tells_head_their_paragraphs() -> None:
+    # Nature Communications sets its Methods' run-in heads in a bold face named
+    # "AdvOTcb88df00", flagged neither bold nor italic; "Participants" opens a paragraph and
+    # ". The study included …" follows in the text's face
+    para = holding(chunks_of(WOO), "The study included a total of 183 healthy participants")
+    assert para.provenance.section.endswith("Participants")
+    nickel = holding(chunks_of(NICKEL), "Unless otherwise stated, all reactions were setup inside")
+    assert nickel.provenance.section.endswith("General considerations")
+
+
+def test_a_font_lead_needs_a_stop_after_it_in_the_next_font() -> None:
+    from vaultd.parse.spans import font_lead
+
+    def span(text: str, font: str, size: float = 7.5) -> dict[str, object]:
+        return {"text": text, "font": font, "size": size, "flags": 4}
+
+    assert font_lead([span("Participants", "AdvOTcb"), span(".", "AdvOT1e", 9.5), span(" The study", "AdvOT1e")]) \
+        == ("Participants", "AdvOTcb")
+    # a word in another font inside a sentence is no lead
+    assert font_lead([span("numpy", "Courier"), span(" is a library", "Times")]) == ("", "")

@@ -327,10 +327,14 @@ def run_in_heads(paras: list[Para]) -> None:
     those after it, under the heading before (``vaultd.parse.blocks``). No statement
     (``Theorem 2.``), caption or label with a number for a word in it (``Step 4:``; an
     acronym's digit, ``SIIPS1``, is no number), and not the whole paragraph."""
+    lead_fonts = _lead_fonts(paras)
     for para in paras:
-        lead = para.lines[0].lead if para.type == "paragraph" else ""
+        first = para.lines[0]
+        lead = first.lead if para.type == "paragraph" else ""
+        if para.type == "paragraph" and not lead and first.lead_font in lead_fonts:
+            lead = first.face_lead
         if para.type == "paragraph" and not lead and _bold_line_lead(para):
-            lead = para.lines[0].text.strip()
+            lead = first.text.strip()
         if not lead:
             continue
         text = para.text.lstrip()
@@ -345,6 +349,23 @@ def run_in_heads(paras: list[Para]) -> None:
                 and not any(_NUMBER_WORD_RE.fullmatch(w.strip("().,:;")) for w in bare.split()) and not is_theorem_label(text)
                 and not CAPTION_RE.match(name) and any(len(w) >= 3 and w.isalpha() for w in bare.split())):
             para.runin = name
+
+
+def _lead_fonts(paras: list[Para]) -> set[str]:
+    """Fonts a document sets its run-in heads in without naming or flagging them bold or
+    italic (``spans.font_lead``): two paragraphs or more open with words in the font,
+    closed by a stop in the next one, and the font is not the one most of the text is set
+    in (Nature Communications' Methods: ``Participants.``, ``Stimuli.``)."""
+    votes: Counter[str] = Counter(p.lines[0].lead_font for p in paras
+                                  if p.type == "paragraph" and p.lines[0].face_lead and not p.lines[0].lead)
+    if not votes:
+        return set()
+    fonts: Counter[str] = Counter()
+    for para in paras:
+        for ln in para.lines:
+            fonts[ln.font] += len(ln.text)
+    body = fonts.most_common(1)[0][0]
+    return {font for font, n in votes.items() if n >= 2 and font != body}
 
 
 def _bold_line_lead(para: Para) -> bool:

@@ -81,6 +81,7 @@ def _join(prev: Line, first: Line, second: Line) -> None:
             and (second.bold, second.italic) != (first.bold, first.italic):
         first.lead = first.text.strip()  # a run-in heading MuPDF set as a line of its own
     prev.lead = first.lead
+    prev.face_lead, prev.lead_font = first.face_lead, first.lead_font
     prev.cells = first.cells + second.cells - (second.bbox[0] - first.bbox[2] < CELL_GAP_EMS * max(prev.size, 1.0))
     prev.text = first.text + sep + second.text
     prev.mixed = prev.mixed or ln.mixed or (prev.font != ln.font and any(c.isalpha() for c in ln.text))

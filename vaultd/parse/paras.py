@@ -29,6 +29,8 @@ class Line:
     conf: float = -1.0  # tesseract's mean word confidence (0–100) of a line it read; -1: a text layer's
     lead: str = ""  # its first words set bold or italic apart from the rest (a run-in heading's)
     cells: int = 1  # pieces on its baseline standing an em or more apart (a table's row)
+    face_lead: str = ""  # its first words in an unflagged font of their own, closed by a stop
+    lead_font: str = ""  # that font (``spans.font_lead``)
 
 
 @dataclass

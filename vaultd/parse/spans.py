@@ -29,6 +29,8 @@ class LineStyle(NamedTuple):
     mono: bool
     mixed: bool
     lead: str = ""  # its first words in a bold or italic face of their own (``run_in_lead``)
+    face_lead: str = ""  # its first words in a font of their own closed by a stop (``font_lead``)
+    lead_font: str = ""  # that font
 
 
 @functools.lru_cache(maxsize=4096)
@@ -85,9 +87,13 @@ def line_style(spans: list[dict[str, Any]]) -> LineStyle:
             faces.add(face)
     # (CJK text sets its Latin words in a smaller face scaled to match: a line of package
     # names with a Chinese stop is in the Chinese text's size, no small print)
+    if len(faces) < 2:
+        return LineStyle(round(cjk or size, 1), font, bold_n * 2 > total, slanted * 2 > letters,
+                         any_mono and _mostly_mono(spans), False)
+    lead = run_in_lead(spans)
+    face, lead_font = ("", "") if lead else font_lead(spans)
     return LineStyle(round(cjk or size, 1), font, bold_n * 2 > total, slanted * 2 > letters,
-                     any_mono and _mostly_mono(spans), len(faces) > 1,
-                     run_in_lead(spans) if len(faces) > 1 else "")
+                     any_mono and _mostly_mono(spans), True, lead, face, lead_font)
 
 
 def run_in_lead(spans: list[dict[str, Any]]) -> str:
@@ -100,6 +106,27 @@ def run_in_lead(spans: list[dict[str, Any]]) -> str:
         if _LETTER_RE.search(sp["text"]) and span_face(sp["font"], sp["flags"])[:2] != head:
             return join_spans(spans[:k]).strip()
     return ""
+
+
+def font_lead(spans: list[dict[str, Any]]) -> tuple[str, str]:
+    """The line's first words and their font, when they are set in a font of their own at
+    the line's size, neither flagged nor named bold or italic, and a stop or colon closes
+    them in the next font (Nature Communications' Methods: ``Participants`` in a bold
+    face its font names nowhere, ``. The study included …``); else ``("", "")``. Whether
+    such a font is a document's run-in heads' is for the document to tell
+    (``headings.run_in_heads``: two paragraphs or more open so)."""
+    first = spans[0]
+    font = first["font"]
+    if not _LETTER_RE.search(first["text"]):
+        return "", ""
+    for k, sp in enumerate(spans):
+        if sp["font"] != font:
+            rest = join_spans(spans[k:]).lstrip()
+            text = next((s for s in spans[k:] if _LETTER_RE.search(s["text"])), None)
+            if rest[:1] in (".", ":") and text is not None and abs(text["size"] - first["size"]) <= 1.0:
+                return join_spans(spans[:k]).strip(), font.partition("+")[2] or font
+            return "", ""
+    return "", ""
 
 
 def _mostly_mono(spans: list[dict[str, Any]]) -> bool:
