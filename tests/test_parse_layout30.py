@@ -216,3 +216,47 @@ def test_a_font_lead_needs_a_stop_after_it_in_the_next_font() -> None:
         == ("Participants", "AdvOTcb")
     # a word in another font inside a sentence is no lead
     assert font_lead([span("numpy", "Courier"), span(" is a library", "Times")]) == ("", "")
+
+
+MMWR = "mmwr_foodnet_foodborne_infections_2022.pdf"
+
+
+def test_a_heading_centred_over_its_column_heads_it() -> None:
+    # MMWR centres its 10 pt sans "Discussion" over the 11 pt text of its column
+    chunks = chunks_of(MMWR)
+    assert chunk_type(holding(chunks, "Discussion")) == "heading"
+    para = holding(chunks, "Many COVID-19 pandemic-related factors influencing enteric disease")
+    assert para.provenance.section.endswith("Discussion")
+
+
+def test_an_issues_inside_box_and_suggested_citation_are_no_sections() -> None:
+    # MMWR's "INSIDE" box lists the issue's other reports ("707 Prevalence of …"), and its
+    # masthead's "Suggested citation:" had headed the rest of the report
+    chunks = chunks_of(MMWR)
+    assert chunk_type(holding(chunks, "INSIDE")) == "front"
+    assert chunk_type(holding(chunks, "707 Prevalence of Adverse Childhood Experiences")) == "front"
+    assert chunk_type(holding(chunks, "Suggested citation:")) == "front"
+    for c in chunks:
+        assert "INSIDE" not in (c.provenance.section or "") and "Suggested citation" not in (c.provenance.section or "")
+
+
+RSOS = "rsos_giant_panda_milk_transition_excerpt.pdf"
+
+
+def test_a_table_ruled_with_rows_of_full_stops_is_a_table() -> None:
+    # the Royal Society rules Table 1's rows with lines of ". . . ." set as text: its cells
+    # ("bile salt-activated lipase F, O also termed …") had stood as paragraphs
+    chunks = chunks_of(RSOS)
+    prose = [c.text for c in chunks if chunk_type(c) in ("paragraph", "list")]
+    assert not any("also termed bile-stimulated or -dependent lipase" in t for t in prose)
+    assert not any(set(t.replace(" ", "")) == {"."} for t in prose)
+    assert chunk_type(holding(chunks, "also termed bile-stimulated or -dependent lipase")) == "table"
+
+
+def test_the_royal_societys_sidebar_and_licence_without_its_mark_are_front_matter() -> None:
+    chunks = chunks_of(RSOS)
+    for words in ("Subject Category:", "Author for correspondence:",
+                  "Published by the Royal Society under the terms of the Creative Commons"):
+        assert chunk_type(holding(chunks, words)) == "front", words
+    # the abstract under the sidebar's last label, broken at the page's foot, stays text
+    assert chunk_type(holding(chunks, "Bears produce the most altricial neonates")) == "paragraph"

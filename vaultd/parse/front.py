@@ -41,7 +41,7 @@ _START_RE = re.compile(
       | orcid(?:s|\(s\))?\s*:
       | further\s+author\s+information
       | submitted\s+to\s+[\w.&\s]{1,40}?\s+on\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)
-      | (?:citation|editor|academic\s+editor|handling\s+editor|edited\s+by|reviewed\s+by|
+      | (?:(?:suggested\s+|recommended\s+)?citation|editor|academic\s+editor|handling\s+editor|edited\s+by|reviewed\s+by|
          specialty\s+section|funding|competing\s+interests?|abbreviations|conflicts?\s+of\s+interest|
          data\s+availability(?:\s+statement)?|correspondence(?:\s+to)?|corresponding\s+authors?|reviewing\s+editor|
          e-?mails?(?:\s+address(?:es)?)?|contact|(?:next\s+)?release(?:\s+date)?|keywords?|key\s+words|ccs\s+concepts|unified\s+astronomy\s+thesaurus\s+concepts|issn|e-?issn|editora?\s+associad[ao]|submiss[ãa]o|aceite|
@@ -246,7 +246,9 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
 #: (``© 2014 Dominika Tkaczyk. This document is distributed under …``).
 _LICENCE_RE = re.compile(
     r"""^(?:open\s+access[.:]\s*)?  # JAMA's label run in before it
-        (?:(?:©|c\s?\u20dd|\(c\)|copyright\b)(?:.{0,160}?[.,;]\s*){1,3})?(?:
+        (?:(?:©|c\s?\u20dd|\(c\)|copyright\b)(?:.{0,160}?[.,;]\s*){1,3}
+          | (?:(?:19|20)\d\d\s+)?the\s+authors?[.,;]\s*)?  # (its © a glyph the text layer lost)
+        (?:
         this\s+(?:open[\s-]access\s+)?(?:work|article|publication|document|paper|book|chapter|preprint)
         \s+is\s+(?:licensed|distributed|published|made\s+available)\s+under
       | (?:distributed|licensed|published|available|released)\s+under\s+(?:a\s+|the\s+)?(?:terms\s+of\s+(?:a\s+|the\s+)?)?

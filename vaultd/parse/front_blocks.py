@@ -18,10 +18,16 @@ _CONTENTS_RE = re.compile(
     r"(?:table\s+of\s+)?contents|list\s+of\s+(?:appendix\s+)?(?:tables|figures|illustrations|"
     r"abbreviations|acronyms|symbols|algorithms|listings|plates|maps)|inhaltsverzeichnis|inhalt|"
     r"sum[áa]rio|[íi]ndice|table\s+des\s+mati[èe]res", re.IGNORECASE)
-#: The label of the authors' addresses, as a block of its own.
+#: An issue's contents box (MMWR's ``INSIDE``): a label, never a section of the paper.
+_ISSUE_RE = re.compile(r"inside(?:\s+this\s+issue)?|in\s+this\s+issue", re.IGNORECASE)
+#: The label of the authors' addresses, as a block of its own, or of a sidebar's entry.
 _ADDRESS_RE = re.compile(
     r"(?:authors?['’]?s?['’]?\s+)?(?:affiliations?|addresses|address)(?:\s+of\s+the\s+authors?)?"
-    r"|(?:author|contact)\s+information", re.IGNORECASE)
+    r"|(?:author|contact)\s+information"
+    # (the Royal Society's first-page sidebar labels, their values under them)
+    r"|subject\s+(?:category|areas?)|authors?\s+for\s+correspondence", re.IGNORECASE)
+#: A contents entry's start: its page number before a capitalised title.
+_PAGE_START_RE = re.compile(r"\s*\d{1,4}\s+[A-Z][a-z]")
 #: A contents entry's end: its page number, arabic or roman.
 _PAGE_END_RE = re.compile(r"\S\s+(?:\d{1,4}|[ivxlc]{1,7})\s*$")
 
@@ -107,7 +113,7 @@ def _label(para: Para, pattern: re.Pattern[str]) -> bool:
 
 def contents_front(paras: list[Para]) -> list[Para]:
     """A table of contents or a list of tables, figures or abbreviations, under its label
-    (``CONTENTS``, ``LIST OF FIGURES``), and the authors' addresses under theirs
+    (``CONTENTS``, ``LIST OF FIGURES``; a weekly's ``INSIDE``), and the authors' addresses under theirs
     (``Affiliation:``), are ``front``, in place: their entries are no passage of the
     paper (REVTeX's contents entry ``VIII.3. Table placement 5`` is not the section's
     text). The label becomes ``front`` unless it is a contents heading; its blocks follow it until a
@@ -117,10 +123,11 @@ def contents_front(paras: list[Para]) -> list[Para]:
     out: list[Para] = []
     label: re.Pattern[str] | None = None
     for i, para in enumerate(paras):
-        kind = _CONTENTS_RE if _label(para, _CONTENTS_RE) else _ADDRESS_RE if _label(para, _ADDRESS_RE) else None
+        kind = _ISSUE_RE if _label(para, _ISSUE_RE) else _CONTENTS_RE if _label(para, _CONTENTS_RE) \
+            else _ADDRESS_RE if _label(para, _ADDRESS_RE) else None
         if kind is not None:
             label = kind
-            if para.type != "heading" or kind is _ADDRESS_RE:
+            if para.type != "heading" or kind is not _CONTENTS_RE:
                 para.type, para.floating = "front", True
                 out.append(para)
             continue
@@ -129,7 +136,7 @@ def contents_front(paras: list[Para]) -> list[Para]:
         if para.type == "heading" and not _entry(para, label):
             label = None
         elif para.type in ("paragraph", "list", "heading") and (
-                _entry(para, label) or not (para.text.rstrip().endswith(SENT_END) and is_prose(para.text))
+                _entry(para, label) or not (_sentences(para) and is_prose(para.text))
                 or _entry_goes_on(paras, i, label)):
             para.type, para.floating = "front", True
             out.append(para)
@@ -138,9 +145,23 @@ def contents_front(paras: list[Para]) -> list[Para]:
     return out
 
 
+def _sentences(para: Para) -> bool:
+    """Whether a block reads as running text: it ends a sentence, or runs on for lines of
+    prose (an abstract broken at the page's foot, after a sidebar's last label)."""
+    return para.text.rstrip().endswith(SENT_END) or (len(para.lines) >= PROSE_LINES
+                                                    and len(para.text.split()) >= PROSE_WORDS)
+
+
+#: Lines and words of a block that is running text though its sentence is left open.
+PROSE_LINES, PROSE_WORDS = 4, 40
+
+
 def _entry(para: Para, label: re.Pattern[str]) -> bool:
-    """A contents entry: three words or more ending on a page number."""
-    return label is _CONTENTS_RE and len(para.text.split()) >= 3 and _PAGE_END_RE.search(para.text) is not None
+    """A contents entry: three words or more ending on a page number, or under an issue's
+    ``INSIDE`` opening with one (MMWR's ``707 Prevalence of Adverse Childhood …``)."""
+    return label in (_CONTENTS_RE, _ISSUE_RE) and len(para.text.split()) >= 3 and (
+        _PAGE_END_RE.search(para.text) is not None
+        or (label is _ISSUE_RE and _PAGE_START_RE.match(para.text) is not None))
 
 
 def _entry_goes_on(paras: list[Para], at: int, label: re.Pattern[str]) -> bool:

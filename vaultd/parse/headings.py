@@ -172,10 +172,16 @@ def _hangs(head: Para, after: Para, lefts: dict[int, float]) -> bool:
 
 def _flush_under(line: Line, after: Para) -> bool:
     """Whether the paragraph ``after`` a heading's last ``line`` stands flush with it, or
-    indents only its first line (a Word manuscript indents every paragraph, the first
+    under it centred, or indents only its first line (a Word manuscript indents every paragraph, the first
     under a heading too: medRxiv's ``Interventions`` | ``    Participants were …``)."""
     below = after.lines[0]
     if abs(below.bbox[0] - line.bbox[0]) <= FLUSH_SLACK:
+        return True
+    # (or centred over it, a paragraph of lines: MMWR's ``Discussion`` over its column)
+    lines = [ln for ln in after.lines[:3] if ln.page == below.page]
+    left, right = min(ln.bbox[0] for ln in lines), max(ln.bbox[2] for ln in lines)
+    if len(lines) >= 2 and line.bbox[0] > left + FLUSH_SLACK \
+            and abs(line.bbox[0] + line.bbox[2] - left - right) <= max(line.size, 1.0):
         return True
     second = after.lines[1] if len(after.lines) >= 2 else None
     return second is not None and second.page == below.page and below.bbox[0] > second.bbox[0] \

@@ -5,6 +5,7 @@ the pieces of one rule joined. ``vaultd.parse.tables`` finds the tables between 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from vaultd.parse.base import Box
@@ -143,4 +144,19 @@ def image_rules(page: Any) -> list[Edge]:
         x0, y0, x1, y1 = (float(v) for v in info["bbox"])
         if y1 - y0 <= IMAGE_RULE and x1 - x0 >= MIN_RULE:
             out.append(((y0 + y1) / 2, x0, x1))
+    return out
+
+
+#: A rule set as type: a row of full stops (the Royal Society's dotted table rules).
+_DOTS_RE = re.compile(r"(?:\.\s*){12,}")
+
+
+def dotted_rules(lines: list[Any]) -> list[Edge]:
+    """Horizontal rules set as a row of full stops and nothing else (the Royal Society's
+    tables rule their rows so), as ``(y, x0, x1)``: the rows' rules an open table is
+    read between."""
+    out: list[Edge] = []
+    for ln in lines:
+        if ln.bbox[2] - ln.bbox[0] >= MIN_RULE and _DOTS_RE.fullmatch(ln.text.strip()):
+            out.append(((ln.bbox[1] + ln.bbox[3]) / 2, ln.bbox[0], ln.bbox[2]))
     return out

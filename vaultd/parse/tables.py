@@ -51,6 +51,7 @@ from vaultd.parse.paras import Line
 from vaultd.parse.rules import (
     CLIP_MARGIN,
     Edge,
+    dotted_rules,
     drawn_rules,
     has_column_rule,
     image_rules,
@@ -195,6 +196,8 @@ def find_page_tables(page: Any, lines: list[Line],
     if free:
         if drawn_as_images := image_rules(page):
             edges = (edges[0], joined(edges[1] + drawn_as_images))
+        if set_as_dots := dotted_rules(lines):
+            edges = (edges[0], joined(edges[1] + set_as_dots))
         found += _open_tables(edges, lines, [(c, whole[id(c)]) for c in free], page.number + 1, found)
         found += _unruled_tables(page, lines, [c for c in free if not any(t.caption is c for t in found)],
                                  whole, found)
