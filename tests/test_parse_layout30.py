@@ -260,3 +260,23 @@ def test_the_royal_societys_sidebar_and_licence_without_its_mark_are_front_matte
         assert chunk_type(holding(chunks, words)) == "front", words
     # the abstract under the sidebar's last label, broken at the page's foot, stays text
     assert chunk_type(holding(chunks, "Bears produce the most altricial neonates")) == "paragraph"
+
+
+HEIRLOOM = "troff_heirloom_nroff_troff_users_manual_excerpt.pdf"
+
+
+def test_a_section_name_heads_its_text_whatever_word_opens_it() -> None:
+    # "Introduction" in bold over "nroff and troff are text processors …" (a program's
+    # name in lowercase) had been read as the start of that sentence
+    chunks = chunks_of(HEIRLOOM)
+    assert chunk_type(holding(chunks, "Introduction")) == "heading"
+    para = holding(chunks, "troff produces its output in a device-independent form")
+    assert para.provenance.section == "Introduction"
+
+
+def test_a_line_ending_on_a_small_capitals_acronym_goes_on_its_paragraph() -> None:
+    # "UTF" is set a point smaller than "-8." after it: the line had taken the smaller size
+    # and ended the paragraph broken over pages 1 and 2
+    para = holding(chunks_of(HEIRLOOM), "troff provides convenient access to any character")
+    assert para.text.rstrip().endswith("in almost any character encoding, including UTF-8.")
+    assert pages_of(para) == [1, 2]

@@ -25,7 +25,7 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     ``indenting``: the document indents its paragraphs' first lines (``indents_paragraphs``),
     so a flush line at a column's top goes on with a paragraph that shows no indent of its
     own (a section's first)."""
-    if prev.type not in ("paragraph", "list") or cur.type != "paragraph":
+    if prev.type not in ("paragraph", "list") or not (cur.type == "paragraph" or _bracketed_rest(prev, cur)):
         return False
     if prev.text.rstrip().endswith(SENT_END):
         if not abbreviation_goes_on(prev.text, cur.text):
@@ -73,6 +73,17 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     quoted = cur.text.lstrip(_OPENING_QUOTES)[:1] if first in _OPENING_QUOTES else ""
     return first.islower() or quoted.islower() or (first in ",;)" and first != "") \
         or bool(_INDEX_LEAD_RE.match(cur.text))
+
+
+def _bracketed_rest(prev: Para, cur: Para) -> bool:
+    """Whether ``cur``, typed a formula for its figures, is a sentence's bracketed rest at
+    the next column's or page's top: it opens with ``(``, ends the sentence, and the
+    paragraph before is left open on a word (MMWR's ``… compared with those during
+    2016–2018: Enteritidis`` | ``(IRR = 0.88, 95% CrI = 0.79–0.97) and I 4,[5],12:i:- (IRR
+    = 0.69, …).``)."""
+    text, tail = cur.text.strip(), prev.text.rstrip()
+    return cur.type == "equation" and text.startswith("(") and text.endswith((".", ".)")) \
+        and tail[-1:].isalpha() and len(text.split()) >= 4 and _at_next_top(prev, cur)
 
 
 _NUMBERED_RE = re.compile(r"(?:^|\s)(\d{1,2})[.)]\s")
@@ -243,6 +254,8 @@ ITEM_RE = re.compile(r"(?:\(?(?:\d{1,3}|[ivxlc]{1,5}|[a-zA-Z])\)|(?:\d{1,3}|[a-z
 OPEN_WORDS = frozenset({
     "a", "an", "the", "of", "to", "in", "for", "with", "and", "or", "by", "from", "on", "at",
     "as", "that", "than", "into", "between", "is", "are", "was", "were", "be", "this", "these",
+    "during", "since", "until", "through", "via", "per", "within", "among", "across", "against",
+    "toward", "towards", "upon", "versus",
     "de", "da", "do", "das", "dos", "para", "com", "con", "el", "la", "los", "las", "em", "en",
     "que", "por", "der", "die", "und", "mit", "von", "zu", "für",
 })
@@ -310,12 +323,18 @@ def sentence_start(prev: Para, cur: Para) -> bool:
         return False
     last, first = prev.lines[0], cur.lines[0]
     tail = prev.text.rstrip()
+    if _SECTION_NAME_RE.fullmatch(tail) and cur.text.split()[0].lower() not in OPEN_WORDS:
+        return False  # "Introduction" | "nroff and troff are …": a section's name heads it
     open_end = bool(tail) and (tail[-1].isalnum() or tail[-1] in "),]"
                                or (tail[-1] == "-" and tail[-2:-1].isalpha()))
     return (last.page == first.page and open_end
             and 0 <= first.bbox[1] - last.bbox[3] <= 0.5 * max(last.size, 1.0))
 
 
+#: A paper's usual section names, which head a section however its text opens.
+_SECTION_NAME_RE = re.compile(
+    r"(?i:introduction|background|motivation|overview|methods?|materials\s+and\s+methods|results|"
+    r"discussion|conclusions?|summary|acknowledge?ments?|references|bibliography|appendix)")
 #: A sentence's end with a note's mark after it (``evolvability.3``, ``interviews.33``).
 NOTE_END_RE = re.compile(r"[.!?][)\]”\"’]?(?:\d{1,3}|[*†‡§¶])$")
 #: A sentence's end with its source cited after the stop (``… minimax search. [Knuth and

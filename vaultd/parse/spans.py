@@ -70,8 +70,8 @@ def line_style(spans: list[dict[str, Any]]) -> LineStyle:
         text, face = sp["text"], sp["font"]
         n = len(text)
         total += n
-        if n > best:  # the longest span stands for the line
-            size, font, best = sp["size"], face, n
+        if n > best or (n == best and sp["size"] > size):  # the longest span stands for the line
+            size, font, best = sp["size"], face, n  # (of two as long, the larger: ``UTF`` ``-8.``)
         if n and max(text) >= _CJK_FIRST and _CJK_TEXT_RE.search(text):
             cjk = max(cjk, sp["size"])
         bold, italic, mono = style_of(face, sp["flags"])
