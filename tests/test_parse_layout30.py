@@ -280,3 +280,19 @@ def test_a_line_ending_on_a_small_capitals_acronym_goes_on_its_paragraph() -> No
     para = holding(chunks_of(HEIRLOOM), "troff provides convenient access to any character")
     assert para.text.rstrip().endswith("in almost any character encoding, including UTF-8.")
     assert pages_of(para) == [1, 2]
+
+
+TUFTE = "workingpaper_tufte_democracy_trade_agreements_es.pdf"
+
+
+def test_the_works_own_reference_at_the_first_pages_foot_is_front_matter() -> None:
+    chunks = chunks_of(TUFTE)
+    ref = holding(chunks, "Cuevas, R. (2022). Democracia y acuerdos de libre comercio")
+    assert chunk_type(ref) == "front"
+
+
+def test_a_sentences_bracketed_rest_at_the_next_columns_top_goes_on() -> None:
+    # MMWR: "… during 2016–2018: Enteritidis" | "(IRR = 0.88, 95% CrI = 0.79–0.97) and …"
+    # at the right column's top had been typed a formula for its figures
+    para = holding(chunks_of(MMWR), "Among 7,032 Salmonella infections with positive culture results")
+    assert para.text.rstrip().endswith("(IRR = 0.69, 95% CrI = 0.56–0.86).")

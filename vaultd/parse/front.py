@@ -132,6 +132,9 @@ _ID_RE = re.compile(
 #: A footnote's mark set as a letter before the note's first word (Elsevier's starred
 #: ``n Corresponding author.``, whose star its font maps to ``n``).
 _NOTE_LETTER_RE = re.compile(r"^[a-z]\s+(?=[A-Z][a-z])")
+#: A reference in author–year form: ``Cuevas, R. (2022). Democracia y …``, ``Smith, J. A.
+#: and Lee, K. (2020).``
+_CITATION_RE = re.compile(r"[A-Z][\w'’-]+,\s+(?:[A-Z]\.\s*){1,3}(?:,?\s*(?:&|and|y|et al\.)[^()]{0,120})?\s*\((?:19|20)\d\d[a-z]?\)\.")
 #: An e-mail address, and a parenthesised aside (the name an address belongs to).
 _EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _PARENS_RE = re.compile(r"\([^()]*\)")
@@ -238,6 +241,8 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
     ids = list(_ID_RE.finditer(body))
     if not ids:
         return False
+    if _CITATION_RE.match(body):
+        return True  # the work's own reference, its identifier last (a working paper's foot)
     return len(_WORD_RE.findall(_ID_RE.sub(" ", body))) <= BANNER_WORDS
 
 
