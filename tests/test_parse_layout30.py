@@ -296,3 +296,11 @@ def test_a_sentences_bracketed_rest_at_the_next_columns_top_goes_on() -> None:
     # at the right column's top had been typed a formula for its figures
     para = holding(chunks_of(MMWR), "Among 7,032 Salmonella infections with positive culture results")
     assert para.text.rstrip().endswith("(IRR = 0.69, 95% CrI = 0.56–0.86).")
+
+
+def test_a_panels_letter_a_line_over_its_plot_is_the_figures() -> None:
+    # the Royal Society sets Figure 4's "(b)" a line over its plot's top; it had stood as a
+    # formula scrap between p. 5's last paragraph and its rest under the figure on p. 6
+    para = holding(chunks_of(RSOS), "In a more detailed analysis, we found dramatic changes")
+    assert "concentration and then rose dramatically after 20 days" in para.text
+    assert pages_of(para) == [5, 6]

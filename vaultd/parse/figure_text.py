@@ -6,6 +6,7 @@ to the picture and not to the paragraphs (``figure_text``), found from the figur
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 from vaultd.parse.algorithms import is_algorithm_caption
@@ -15,6 +16,10 @@ from vaultd.parse.figures import figure_region, graphics_rects
 
 #: An image covering this share of the page is the page itself (a scan), not a figure.
 PAGE_IMAGE_SHARE = 0.5
+#: A panel's letter: ``(b)``, ``b)``, ``B``.
+_PANEL_RE = re.compile(r"\(?[a-zA-Z]\)?")
+#: How far over a figure's top (half heights of the letter's line) a panel's letter is its.
+PANEL_REACH = 3.0
 #: A line of prose inside a figure's region: at least this many words at body size (kept:
 #: text wrapped round a figure is not the figure's own).
 PROSE_WORDS = 10
@@ -67,7 +72,9 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
                 continue
             cx, cy = (ln.bbox[0] + ln.bbox[2]) / 2, (ln.bbox[1] + ln.bbox[3]) / 2
             half = (ln.bbox[3] - ln.bbox[1]) / 2  # a label set on the drawing's top edge
-            if not (region[0] <= cx <= region[2] and region[1] - half <= cy < region[3]):
+            # (a panel's letter over its corner: the Royal Society's "(b)" a line over its plot)
+            reach = PANEL_REACH * half if _PANEL_RE.fullmatch(ln.text.strip()) else half
+            if not (region[0] <= cx <= region[2] and region[1] - reach <= cy < region[3]):
                 continue
             if _words(ln.text) >= PROSE_WORDS and ln.size >= body - 0.5:
                 continue
