@@ -303,4 +303,4 @@ def test_a_panels_letter_a_line_over_its_plot_is_the_figures() -> None:
     # formula scrap between p. 5's last paragraph and its rest under the figure on p. 6
     para = holding(chunks_of(RSOS), "In a more detailed analysis, we found dramatic changes")
     assert "concentration and then rose dramatically after 20 days" in para.text
-    assert pages_of(para) == [5, 6]
+    assert pages_of(para)[0] == 5 and set(pages_of(para)) == {5, 6}
