@@ -302,5 +302,5 @@ def test_a_panels_letter_a_line_over_its_plot_is_the_figures() -> None:
     # the Royal Society sets Figure 4's "(b)" a line over its plot's top; it had stood as a
     # formula scrap between p. 5's last paragraph and its rest under the figure on p. 6
     para = holding(chunks_of(RSOS), "In a more detailed analysis, we found dramatic changes")
-    assert "concentration and then rose dramatically after 20 days" in para.text
+    assert "was initially close to zero in concentration and then rose dramatically after 20 days" in para.text
     assert pages_of(para)[0] == 5 and set(pages_of(para)) == {5, 6}

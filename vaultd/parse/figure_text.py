@@ -18,8 +18,8 @@ from vaultd.parse.figures import figure_region, graphics_rects
 PAGE_IMAGE_SHARE = 0.5
 #: A panel's letter: ``(b)``, ``b)``, ``B``.
 _PANEL_RE = re.compile(r"\(?[a-zA-Z]\)?")
-#: How far over a figure's top (half heights of the letter's line) a panel's letter is its.
-PANEL_REACH = 3.0
+#: How far over or left of a figure's region (ems) a panel's letter is its.
+PANEL_REACH_EMS = 2.5
 #: A line of prose inside a figure's region: at least this many words at body size (kept:
 #: text wrapped round a figure is not the figure's own).
 PROSE_WORDS = 10
@@ -72,9 +72,10 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
                 continue
             cx, cy = (ln.bbox[0] + ln.bbox[2]) / 2, (ln.bbox[1] + ln.bbox[3]) / 2
             half = (ln.bbox[3] - ln.bbox[1]) / 2  # a label set on the drawing's top edge
-            # (a panel's letter over its corner: the Royal Society's "(b)" a line over its plot)
-            reach = PANEL_REACH * half if _PANEL_RE.fullmatch(ln.text.strip()) else half
-            if not (region[0] <= cx <= region[2] and region[1] - reach <= cy < region[3]):
+            # (a panel's letter by its corner: the Royal Society's "(b)" a line over its plot,
+            # "(a)" left of the axis' labels)
+            reach = PANEL_REACH_EMS * ln.size if _PANEL_RE.fullmatch(ln.text.strip()) else 0.0
+            if not (region[0] - reach <= cx <= region[2] and region[1] - max(reach, half) <= cy < region[3]):
                 continue
             if _words(ln.text) >= PROSE_WORDS and ln.size >= body - 0.5:
                 continue
