@@ -1,7 +1,9 @@
 """A printed line put back together from the pieces MuPDF gives: the pieces of one line
-split at sub- and superscripts joined left to right (``merge_same_baseline``), a side head
-and the text's first line on one baseline kept apart, a list's bullet sized as its item,
-and lines drawn twice read once (``drop_doubles``). Pure: lines in, lines out.
+split at sub- and superscripts joined left to right (``merge_same_baseline``), pieces a
+producer drew out of order put in order, a block split off at an inline formula given back
+to its paragraph's block, a side head and the text's first line on one baseline kept
+apart, a list's bullet and a panel's letter sized as the text they mark, and lines drawn
+twice read once (``drop_doubles``). Pure: lines in, lines out.
 """
 
 from __future__ import annotations

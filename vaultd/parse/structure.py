@@ -391,10 +391,13 @@ def _float_before(paras: list[Para], page: int, floating: bool) -> tuple[Para, l
             top = para.lines[0].bbox[1]
             fits = para.type == "table" or all(p.lines[-1].bbox[3] <= top + 1.0 for p in over)
             return (para, over) if fits else None
-        if not (floating and para.floating):
-            if len(para.lines) > 1 or len(para.text.split()) > UNIT_LINE_WORDS or para.text.rstrip().endswith(SENT_END):
-                return None
-            over.append(para)
+        if para.floating:
+            if floating:
+                continue
+            return None
+        if len(para.lines) > 1 or len(para.text.split()) > UNIT_LINE_WORDS or para.text.rstrip().endswith(SENT_END):
+            return None
+        over.append(para)
     return None
 
 
