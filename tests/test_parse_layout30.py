@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding, pages_of
 
+from vaultd.parse.hex_glyphs import HexFont, decode, hex_font
 from vaultd.parse.line_pieces import merge_same_baseline
 from vaultd.parse.paras import Line
 
@@ -304,3 +305,47 @@ def test_a_panels_letter_a_line_over_its_plot_is_the_figures() -> None:
     para = holding(chunks_of(RSOS), "In a more detailed analysis, we found dramatic changes")
     assert "was initially close to zero in concentration and then rose dramatically after 20 days" in para.text
     assert pages_of(para)[0] == 5 and set(pages_of(para)) == {5, 6}
+
+
+PLAN9 = "troff_plan9_organization_of_networks.pdf"
+
+
+def test_a_font_naming_its_glyphs_by_hexadecimal_code_points_reads_as_the_page_shows() -> None:
+    # the Plan 9 paper's Lucida names each glyph by its code point in hexadecimal ("0065"
+    # for e); MuPDF read the names as decimal ("A") or as none (U+FFFD): "6DA" for "The"
+    chunks = chunks_of(PLAN9)
+    para = holding(chunks, "Networks play a central role in any distributed system.")
+    assert "This is particularly true in Plan 9 where most resources are provided by servers" in para.text
+    assert "\ufffd" not in para.text
+    assert chunk_type(holding(chunks, "The network code in the kernel is divided into three layers")) == "paragraph"
+
+
+def _hex_font_of(text: str) -> tuple[HexFont, list[tuple[str, str, float, float]]]:
+    """A hex-named font of the printable ASCII letters, 500 units wide each, and ``text``'s
+    glyphs as MuPDF reads them: a name of four decimal digits as that decimal code, one
+    with a letter as U+FFFD (its code in the second reading); glyphs 5 pt wide at 10 pt."""
+    encoding = [".notdef"] * 256
+    for code in range(0x20, 0x7F):
+        encoding[code] = f"{code:04x}"
+    font = hex_font(encoding, {code: 500.0 for code in range(256)})
+    assert font is not None
+    glyphs = []
+    for k, ch in enumerate(text):
+        name = f"{ord(ch):04x}"
+        read = chr(int(name)) if name.isdigit() else "\ufffd"
+        glyphs.append((read, ch, 5.0 * k, 5.0 * k + 5.0))
+    return font, glyphs
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7E), min_size=1, max_size=30))
+def test_any_word_of_a_hex_named_font_reads_back(word: str) -> None:
+    font, glyphs = _hex_font_of(word)
+    assert decode(glyphs, 10.0, font) == word
+
+
+def test_a_font_whose_names_are_decimal_is_not_read_as_hexadecimal() -> None:
+    # names of digits only might be decimal codes (as MuPDF reads them): no letter, no font
+    encoding = [".notdef"] * 256
+    for code in range(48, 58):
+        encoding[code] = f"{code:04d}"
+    assert hex_font(encoding, {}) is None

@@ -5,11 +5,13 @@ math font's metrics. The ``rawdict`` these need is read only where they apply.
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from vaultd.parse.glyph_names import UNMAPPED, Named, base_font, named_glyphs, rename_spans
+from vaultd.parse.glyph_names import UNMAPPED, Named, base_font, named_glyphs, rename_spans, widths
+from vaultd.parse.hex_glyphs import HexFont, decode, hex_font
 from vaultd.parse.layout import SPACING_ACCENTS
 
 #: poppler's word-space rule (``TextOutputDev.cc``, the raw-order dump of ``TextPage``),
@@ -42,10 +44,15 @@ def _is_math_run(span: dict[str, Any]) -> bool:
 
 def repair_glyphs(page: Any, textpage: Any, data: dict[str, Any], flags: int, scan: SpanScan) -> None:
     """The repairs of a page's ``dict`` (read from ``textpage`` with ``flags``; ``scan``:
-    its ``scan_spans``), in place: glyphs a font's map gives as U+FFFF named
+    its ``scan_spans``), in place: a font's glyphs named by their code points in
+    hexadecimal read again (``vaultd.parse.hex_glyphs``), glyphs a font's map gives as U+FFFF named
     (``vaultd.parse.glyph_names``), word spaces in math-font runs (``respace_math``), then
     accents drawn after their letter (``place_accents``)."""
     raw = None
+    if scan.replaced and (hexed := hex_fonts(page)):
+        raw = textpage.extractRAWDICT()
+        coded = page.get_textpage(flags=flags | _CID_FOR_UNKNOWN).extractRAWDICT()
+        decode_spans(data, raw, coded, hexed)  # first: the other repairs read the letters
     if scan.unmapped and (fonts := unmapped_fonts(page)):
         raw = textpage.extractRAWDICT()
         rename_spans(_span_pairs(data, raw), fonts)  # first: it keeps a glyph a character
@@ -70,12 +77,13 @@ class SpanScan(NamedTuple):
     hidden: int
     shown: int
     unmapped: bool = False
+    replaced: bool = False  # a glyph reads as U+FFFD
 
 
 def scan_spans(data: dict[str, Any]) -> SpanScan:
     """``SpanScan`` of a page's ``dict``. (``str.isascii`` rules out most spans far faster
     than the accent pattern can.)"""
-    math = unmapped = False
+    math = unmapped = replaced = False
     accented: list[dict[str, Any]] = []
     hidden = shown = 0
     search = _LETTER_ACCENT_RE.search
@@ -88,6 +96,8 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
                     accented.append(span)
                 if not plain and UNMAPPED in text:
                     unmapped = True
+                if not plain and "\ufffd" in text:
+                    replaced = True
                 if "Math" in span["font"]:
                     if _TRUNCATED_RE.search(text):  # MuPDF cut 𝑎 (U+1D44E) to 푎 (U+D44E)
                         span["text"] = text = _TRUNCATED_RE.sub(_untruncate, text)
@@ -97,7 +107,7 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
                     shown += len(text)
                 else:
                     hidden += len(text)
-    return SpanScan(math, accented, hidden, shown, unmapped)
+    return SpanScan(math, accented, hidden, shown, unmapped, replaced)
 
 
 #: Mathematical alphanumeric symbols (U+1D400–1D7FF) with their plane cut off, as MuPDF
@@ -176,6 +186,66 @@ def unmapped_fonts(page: Any) -> dict[str, Named]:
         if named:
             fonts.setdefault(base_font(name), []).extend(named)
     return fonts
+
+
+#: MuPDF's flag that gives a glyph it cannot name its code instead of U+FFFD
+#: (``TEXT_CID_FOR_UNKNOWN_UNICODE``).
+_CID_FOR_UNKNOWN = 128
+
+
+def hex_fonts(page: Any) -> dict[str, HexFont]:
+    """The page's embedded Type 1 (CFF) fonts without a ``ToUnicode`` map or an
+    ``/Encoding`` of their own whose built-in encoding names glyphs by their code points in
+    hexadecimal (``hex_glyphs.hex_font``), by name without the subset tag."""
+    doc = page.parent
+    fonts: dict[str, HexFont] = {}
+    for xref, ext, _kind, name, *_ in page.get_fonts():
+        if ext != "cff" or doc.xref_get_key(xref, "ToUnicode")[0] != "null" \
+                or doc.xref_get_key(xref, "Encoding")[0] != "null":
+            continue
+        encoding = _builtin_encoding(doc.extract_font(xref)[3])
+        sizes, first = doc.xref_get_key(xref, "Widths"), doc.xref_get_key(xref, "FirstChar")
+        if sizes[0] == "xref":
+            sizes = ("array", doc.xref_object(int(sizes[1].split()[0]), compressed=True))
+        if encoding is None or sizes[0] != "array" or first[0] != "int":
+            continue
+        font = hex_font(encoding, widths(sizes[1], int(first[1])))
+        if font is not None:
+            fonts[base_font(name)] = font
+    return fonts
+
+
+def _builtin_encoding(program: bytes) -> list[str] | None:
+    """A CFF font program's own encoding (code → glyph name), or None."""
+    # lazy: fontTools is read only for a page with unnamed glyphs in such a font (rare)
+    from fontTools.cffLib import CFFFontSet
+
+    try:
+        cff = CFFFontSet()
+        cff.decompile(io.BytesIO(program), None)
+        encoding = cff[cff.fontNames[0]].Encoding
+    except Exception:  # not a CFF program fontTools reads: no encoding to go by
+        return None
+    return list(encoding) if isinstance(encoding, list) else None
+
+
+def decode_spans(data: dict[str, Any], raw: dict[str, Any], coded: dict[str, Any], fonts: dict[str, HexFont]) -> None:
+    """Each span of a page's ``dict`` set in a font of ``fonts`` read again, in place, from
+    its glyphs in ``raw`` (the same text page's ``rawdict``) and ``coded`` (the page's
+    ``rawdict`` read with ``_CID_FOR_UNKNOWN``, whose spans may break elsewhere: a glyph is
+    found there by where it is drawn)."""
+    code_at = {_origin(c): c["c"] for block in coded["blocks"] for line in block.get("lines", ())
+               for span in line["spans"] if base_font(span["font"]) in fonts for c in span["chars"]}
+    for span, chars in _span_pairs(data, raw):
+        font = fonts.get(base_font(span["font"]))
+        if font is not None:
+            span["text"] = decode([(c["c"], code_at.get(_origin(c), c["c"]), c["bbox"][0], c["bbox"][2])
+                                   for c in chars], span["size"], font)
+
+
+def _origin(char: dict[str, Any]) -> tuple[float, float]:
+    """Where a glyph is drawn, to a tenth of a point."""
+    return round(char["origin"][0], 1), round(char["origin"][1], 1)
 
 
 def _agl_char(name: str) -> str:
