@@ -318,6 +318,9 @@ def test_a_font_naming_its_glyphs_by_hexadecimal_code_points_reads_as_the_page_s
     assert "This is particularly true in Plan 9 where most resources are provided by servers" in para.text
     assert "\ufffd" not in para.text
     assert chunk_type(holding(chunks, "The network code in the kernel is divided into three layers")) == "paragraph"
+    # its punctuation font names its few glyphs in digits alone ("2019"): read so too, as
+    # its sibling on the page shows the producer names them
+    assert "attributes that aren’t hashed or whose hash table is out-of-date" in "".join(c.text for c in chunks)
 
 
 def _hex_font_of(text: str) -> tuple[HexFont, list[tuple[str, str, float, float]]]:

@@ -10,7 +10,15 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from vaultd.parse.glyph_names import UNMAPPED, Named, base_font, named_glyphs, rename_spans, widths
+from vaultd.parse.glyph_names import (
+    UNMAPPED,
+    Named,
+    base_font,
+    differences,
+    named_glyphs,
+    rename_spans,
+    widths,
+)
 from vaultd.parse.hex_glyphs import HexFont, decode, hex_font
 from vaultd.parse.layout import SPACING_ACCENTS
 
@@ -77,7 +85,7 @@ class SpanScan(NamedTuple):
     hidden: int
     shown: int
     unmapped: bool = False
-    replaced: bool = False  # a glyph reads as U+FFFD
+    replaced: bool = False  # a word reads with U+FFFD among ASCII letters (``_misread``)
 
 
 def scan_spans(data: dict[str, Any]) -> SpanScan:
@@ -96,7 +104,7 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
                     accented.append(span)
                 if not plain and UNMAPPED in text:
                     unmapped = True
-                if not plain and "\ufffd" in text:
+                if not plain and not replaced and "\ufffd" in text and _misread(text):
                     replaced = True
                 if "Math" in span["font"]:
                     if _TRUNCATED_RE.search(text):  # MuPDF cut 𝑎 (U+1D44E) to 푎 (U+D44E)
@@ -108,6 +116,21 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
                 else:
                     hidden += len(text)
     return SpanScan(math, accented, hidden, shown, unmapped, replaced)
+
+
+def _misread(text: str) -> bool:
+    """Whether a span of four characters or more reads as a word of ASCII letters and
+    digits with every sixth character or more U+FFFD (a font whose glyph names MuPDF reads
+    wrongly, ``hex_fonts``: ``F�=O`` for ``play``), not a formula's unmapped symbols."""
+    if len(text) < 4:
+        return False
+    unread = text.count("\ufffd")
+    ascii_alnum = sum(c.isascii() and c.isalnum() for c in text)
+    return unread * MISREAD_SHARE >= len(text) and unread < len(text) and ascii_alnum * 2 >= len(text) - unread
+
+
+#: Every this many characters of a misread word one at least is U+FFFD.
+MISREAD_SHARE = 6
 
 
 #: Mathematical alphanumeric symbols (U+1D400–1D7FF) with their plane cut off, as MuPDF
@@ -194,23 +217,38 @@ _CID_FOR_UNKNOWN = 128
 
 
 def hex_fonts(page: Any) -> dict[str, HexFont]:
-    """The page's embedded Type 1 (CFF) fonts without a ``ToUnicode`` map or an
-    ``/Encoding`` of their own whose built-in encoding names glyphs by their code points in
-    hexadecimal (``hex_glyphs.hex_font``), by name without the subset tag."""
+    """The page's embedded Type 1 (CFF) fonts without a ``ToUnicode`` map whose encoding
+    (the ``/Differences`` of their dictionary, or else the font program's own) names glyphs
+    by their code points in hexadecimal (``hex_glyphs.hex_font``), by name without the
+    subset tag."""
     doc = page.parent
     fonts: dict[str, HexFont] = {}
+    digits: list[tuple[str, list[str], dict[int, float]]] = []  # named in digits alone
     for xref, ext, _kind, name, *_ in page.get_fonts():
-        if ext != "cff" or doc.xref_get_key(xref, "ToUnicode")[0] != "null" \
-                or doc.xref_get_key(xref, "Encoding")[0] != "null":
+        if ext != "cff" or doc.xref_get_key(xref, "ToUnicode")[0] != "null":
             continue
+        diffs = doc.xref_get_key(xref, "Encoding/Differences")
+        if diffs[0] != "array" and doc.xref_get_key(xref, "Encoding")[0] != "null":
+            continue  # a standard encoding's names
         encoding = _builtin_encoding(doc.extract_font(xref)[3])
+        if diffs[0] == "array":  # (some glyphs named again in the font's dictionary)
+            encoding = encoding or [".notdef"] * 256
+            for code, glyph in differences(diffs[1]).items():
+                if 0 <= code < len(encoding):
+                    encoding[code] = glyph
         sizes, first = doc.xref_get_key(xref, "Widths"), doc.xref_get_key(xref, "FirstChar")
         if sizes[0] == "xref":
             sizes = ("array", doc.xref_object(int(sizes[1].split()[0]), compressed=True))
         if encoding is None or sizes[0] != "array" or first[0] != "int":
             continue
-        font = hex_font(encoding, widths(sizes[1], int(first[1])))
+        advances = widths(sizes[1], int(first[1]))
+        font = hex_font(encoding, advances)
         if font is not None:
+            fonts[base_font(name)] = font
+        else:
+            digits.append((name, encoding, advances))
+    for name, encoding, advances in digits if fonts else ():
+        if (font := hex_font(encoding, advances, sure=True)) is not None:
             fonts[base_font(name)] = font
     return fonts
 

@@ -26,8 +26,9 @@ from dataclasses import dataclass
 
 #: A glyph name of four hexadecimal digits.
 _HEX_NAME_RE = re.compile(r"[0-9A-Fa-f]{4}")
-#: Share of a font's named codes that must have such names, and fewest such names.
-HEX_SHARE, HEX_LEAST = 0.8, 16
+#: Share of a font's named codes that must have such names, and fewest such names (a
+#: subset of a few punctuation marks: ``2019``, ``201c``, ``201d``).
+HEX_SHARE, HEX_LEAST = 0.8, 2
 #: How far (thousandths of the size) a glyph's box may stand from its code's advance.
 WIDTH_SLACK = 6.0
 
@@ -43,14 +44,16 @@ class HexFont:
     widths: dict[int, float]
 
 
-def hex_font(encoding: Sequence[str], widths: dict[int, float]) -> HexFont | None:
-    """The ``HexFont`` of a font's built-in ``encoding`` (code → glyph name, ``.notdef``
-    for none), when most of its named codes are named so and one name at least holds a
-    letter (else the names may be decimal, as MuPDF reads them); else None."""
+def hex_font(encoding: Sequence[str], widths: dict[int, float], sure: bool = False) -> HexFont | None:
+    """The ``HexFont`` of a font's ``encoding`` (code → glyph name, ``.notdef`` for none),
+    when most of its named codes are named so and one name at least holds a letter (else
+    the names may be decimal, as MuPDF reads them), or ``sure``: another font of the page
+    is named so (a subset of ``2019``, ``2014``: the same producer's punctuation); else
+    None."""
     named = {code: name for code, name in enumerate(encoding) if name and name != ".notdef"}
     hexed = {code: name for code, name in named.items() if _HEX_NAME_RE.fullmatch(name)}
     if len(hexed) < HEX_LEAST or len(hexed) < HEX_SHARE * len(named) \
-            or not any(not name.isdigit() for name in hexed.values()):
+            or not (sure or any(not name.isdigit() for name in hexed.values())):
         return None
     chars = {code: chr(int(name, 16)) for code, name in hexed.items()
              if chr(int(name, 16)).isprintable() or name.lower() == "00ad"}  # (a soft hyphen)
