@@ -352,3 +352,9 @@ def test_a_font_whose_names_are_decimal_is_not_read_as_hexadecimal() -> None:
     for code in range(48, 58):
         encoding[code] = f"{code:04d}"
     assert hex_font(encoding, {}) is None
+
+
+def test_a_templates_unfilled_dates_line_is_front_matter() -> None:
+    # a journal's Word template as its authors left it: "Received xx xxx 20xx; Revised …"
+    chunks = chunks_of("sinta_bittech_cat_disease_certainty_factor_pso_excerpt.pdf")
+    assert chunk_type(holding(chunks, "Received xx xxx 20xx; Revised xx xxx 20xx")) == "front"

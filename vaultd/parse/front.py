@@ -37,7 +37,7 @@ _START_RE = re.compile(
       | (?-i:[A-Z][\w.'’-]*(?:,?\s+(?:[A-Z][\w.'’-]*|and))*)\s+(?:is|are)\s+(?:now\s+|also\s+)?with\s+the\s  # IEEE's "Cheul Young Park and Uichin Lee are with the …"
       | (?:date|received|accepted|revised|submitted|published(?:\s+online)?|available\s+online|
          first\s+published|online\s+publication\s+date|recebido|aceito|publicado)\b\s*:?\s*
-         (?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|in\s+revised)
+         (?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|in\s+revised|xx\b)  # (a template's xx)
       | orcid(?:s|\(s\))?\s*:
       | further\s+author\s+information
       | submitted\s+to\s+[\w.&\s]{1,40}?\s+on\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)
