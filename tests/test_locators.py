@@ -204,3 +204,12 @@ def test_mcp_cite_takes_a_page_as_a_number_or_a_string_and_refuses_a_bad_one(
         text.content[0].text
     assert bad.is_error and "'abc' is not a page locator" in bad.content[0].text
     assert outside.is_error and "page 99 is outside the known pages" in outside.content[0].text
+
+
+def test_a_letter_that_folds_to_a_roman_digit_is_no_page() -> None:
+    # "İ" (U+0130) matches "i" under Unicode case folding and lowers to two characters: it
+    # had crashed the parser, which must refuse it in one line
+    try:
+        parse_locator("İ")
+    except LocatorError as exc:
+        assert "\n" not in str(exc)

@@ -27,7 +27,9 @@ from vaultd.errors import LocatorError
 ROMAN = "roman"
 ARABIC = ""
 
-_ROMAN_RE = re.compile(r"m{0,4}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})", re.I)
+#: (ASCII letters only: with Unicode case folding ``İ`` would match ``i`` and lower to two
+#: characters)
+_ROMAN_RE = re.compile(r"m{0,4}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})", re.I | re.A)
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _PREFIXED_RE = re.compile(r"([A-Za-z])([0-9]+)")
 _DASH_RE = re.compile(r"\s*(?:-{1,2}|\u2013|\u2014)\s*")
