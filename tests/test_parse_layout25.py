@@ -12,7 +12,14 @@ from quote_pages import QUOTES, chunk_type, chunks_of, holding, pages_of
 from vaultd.parse.classify import CAPTION_RE, classify, unmarked
 from vaultd.parse.front import is_credit, is_front_matter, is_licence
 from vaultd.parse.front_blocks import is_term_list
-from vaultd.parse.glyph_names import UNMAPPED, differences, named_glyphs, rename, unmapped_codes
+from vaultd.parse.glyph_names import (
+    UNMAPPED,
+    differences,
+    named_glyphs,
+    rename,
+    unmapped_codes,
+    widths,
+)
 from vaultd.parse.reading_order import gutter
 
 # --------------------------------------------------------------- eLife: columns off centre
@@ -116,7 +123,7 @@ def _agl(name: str) -> str:
 
 
 def test_a_glyph_is_named_only_when_its_width_names_one_character() -> None:
-    named = named_glyphs(_CMAP, "[33/seven.oldstyle/one.oldstyle/a.sc]", "[522 550 550]", 33, _agl)
+    named = named_glyphs(_CMAP, "[33/seven.oldstyle/one.oldstyle/a.sc]", widths("[522 550 550]", 33), _agl)
     assert named == [(522.0, "7"), (550.0, "1"), (550.0, "a")]
     # 522 thousandths at 10 pt: a 5.22 pt box is the seven; 5.5 pt could be one or a.sc
     assert rename("\uffff.\uffff", [5.22, 2.5, 5.5], 10.0, named) == "7.\uffff"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from vaultd.parse.classify import FRAGMENT_MAX, cjk_letters, is_prose, lower_words, opens_item
-from vaultd.parse.front import is_byline
+from vaultd.parse.front import SECTION_NAMES, is_byline
 from vaultd.parse.paras import SENT_END, Line, Para
 
 #: A change of size (pt) between two lines that ends a paragraph inside a block
@@ -332,9 +332,7 @@ def sentence_start(prev: Para, cur: Para) -> bool:
 
 
 #: A paper's usual section names, which head a section however its text opens.
-_SECTION_NAME_RE = re.compile(
-    r"(?i:introduction|background|motivation|overview|methods?|materials\s+and\s+methods|results|"
-    r"discussion|conclusions?|summary|acknowledge?ments?|references|bibliography|appendix)")
+_SECTION_NAME_RE = re.compile(SECTION_NAMES, re.IGNORECASE)
 #: A sentence's end with a note's mark after it (``evolvability.3``, ``interviews.33``).
 NOTE_END_RE = re.compile(r"[.!?][)\]”\"’]?(?:\d{1,3}|[*†‡§¶])$")
 #: A sentence's end with its source cited after the stop (``… minimax search. [Knuth and

@@ -378,12 +378,13 @@ def is_title_note(text: str, above: Iterable[str]) -> bool:
         and any(text[0] in t for t in above)
 
 
+#: A paper's usual section names (a pattern), which head a section whatever follows them.
+SECTION_NAMES = (r"introduction|background|motivation|methods?|materials(?:\s+and\s+methods)?|results|"
+                 r"discussion|conclusions?|summary|nomenclature|overview|preliminaries|evaluation|"
+                 r"experiments?|implementation|analysis|applications?|appendix|acknowledge?ments?|"
+                 r"references|bibliography")
 #: A numbered section heading whose words could pass for an initial and a name.
-_SECTION_HEAD_RE = re.compile(
-    r"^(?:[IVX]{1,4}|\d{1,2}|[A-H])\.\s+(?:introduction|background|motivation|methods?|"
-    r"materials|results|discussion|conclusions?|summary|nomenclature|overview|preliminaries|"
-    r"evaluation|experiments?|implementation|analysis|applications?|appendix|acknowledge?ments?)$",
-    re.IGNORECASE)
+_SECTION_HEAD_RE = re.compile(r"^(?:[IVX]{1,4}|\d{1,2}|[A-H])\.\s+(?:" + SECTION_NAMES + r")$", re.IGNORECASE)
 
 
 def is_byline(text: str) -> bool:

@@ -81,15 +81,14 @@ def widths(array: str, first_char: int) -> dict[int, float]:
     return {first_char + i: float(w) for i, w in enumerate(array.strip("[] \n").split())}
 
 
-def named_glyphs(cmap: str, diffs: str, width_array: str, first_char: int,
-                 to_unicode: Callable[[str], str]) -> Named:
+def named_glyphs(cmap: str, diffs: str, sizes: dict[int, float], to_unicode: Callable[[str], str]) -> Named:
     """The glyphs of one font whose ``ToUnicode`` map gives U+FFFF and whose name gives one
-    character (``to_unicode``: the Adobe Glyph List's reading of a name, ``""`` for none)."""
+    character (``sizes``: its ``widths``; ``to_unicode``: the Adobe Glyph List's reading of
+    a name, ``""`` for none)."""
     codes = unmapped_codes(cmap)
     if not codes:
         return []
     names = differences(diffs)
-    sizes = widths(width_array, first_char)
     out: Named = []
     for code in sorted(codes):
         char = to_unicode(names[code]) if code in names else ""

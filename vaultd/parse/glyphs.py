@@ -197,15 +197,10 @@ def unmapped_fonts(page: Any) -> dict[str, Named]:
     fonts: dict[str, Named] = {}
     for xref, _ext, _kind, name, *_ in page.get_fonts():
         cmap, diffs = doc.xref_get_key(xref, "ToUnicode"), doc.xref_get_key(xref, "Encoding/Differences")
-        sizes, first = doc.xref_get_key(xref, "Widths"), doc.xref_get_key(xref, "FirstChar")
-        if cmap[0] != "xref" or diffs[0] != "array" or first[0] != "int":
-            continue
-        if sizes[0] == "xref":
-            sizes = ("array", doc.xref_object(int(sizes[1].split()[0]), compressed=True))
-        if sizes[0] != "array":
+        if cmap[0] != "xref" or diffs[0] != "array" or (advances := _widths(doc, xref)) is None:
             continue
         stream = doc.xref_stream(int(cmap[1].split()[0])) or b""
-        named = named_glyphs(stream.decode("latin-1"), diffs[1], sizes[1], int(first[1]), _agl_char)
+        named = named_glyphs(stream.decode("latin-1"), diffs[1], advances, _agl_char)
         if named:
             fonts.setdefault(base_font(name), []).extend(named)
     return fonts
@@ -230,18 +225,16 @@ def hex_fonts(page: Any) -> dict[str, HexFont]:
         diffs = doc.xref_get_key(xref, "Encoding/Differences")
         if diffs[0] != "array" and doc.xref_get_key(xref, "Encoding")[0] != "null":
             continue  # a standard encoding's names
+        if (advances := _widths(doc, xref)) is None:
+            continue
         encoding = _builtin_encoding(doc.extract_font(xref)[3])
         if diffs[0] == "array":  # (some glyphs named again in the font's dictionary)
             encoding = encoding or [".notdef"] * 256
             for code, glyph in differences(diffs[1]).items():
                 if 0 <= code < len(encoding):
                     encoding[code] = glyph
-        sizes, first = doc.xref_get_key(xref, "Widths"), doc.xref_get_key(xref, "FirstChar")
-        if sizes[0] == "xref":
-            sizes = ("array", doc.xref_object(int(sizes[1].split()[0]), compressed=True))
-        if encoding is None or sizes[0] != "array" or first[0] != "int":
+        if encoding is None:
             continue
-        advances = widths(sizes[1], int(first[1]))
         font = hex_font(encoding, advances)
         if font is not None:
             fonts[base_font(name)] = font
@@ -251,6 +244,17 @@ def hex_fonts(page: Any) -> dict[str, HexFont]:
         if (font := hex_font(encoding, advances, sure=True)) is not None:
             fonts[base_font(name)] = font
     return fonts
+
+
+def _widths(doc: Any, xref: int) -> dict[int, float] | None:
+    """A simple font's ``/Widths`` from ``/FirstChar`` on (code → thousandths of the size),
+    or None when its dictionary gives none."""
+    sizes, first = doc.xref_get_key(xref, "Widths"), doc.xref_get_key(xref, "FirstChar")
+    if sizes[0] == "xref":
+        sizes = ("array", doc.xref_object(int(sizes[1].split()[0]), compressed=True))
+    if sizes[0] != "array" or first[0] != "int":
+        return None
+    return widths(sizes[1], int(first[1]))
 
 
 def _builtin_encoding(program: bytes) -> list[str] | None:

@@ -209,11 +209,10 @@ def font_headings(paras: list[Para], body: float) -> None:
     subsection's, which may take two lines), and at least two lines of the document are
     headings in that style, these or others the classifier found numbered as they are (a
     heading style repeats; one odd line is not a style). A typewriter face sets code, never headings."""
-    fonts: Counter[str] = Counter()
+    fonts = _font_chars(paras)
     styles: Counter[tuple[str, float]] = Counter()
     for para in paras:
         for ln in para.lines:
-            fonts[ln.font] += len(ln.text)
             styles[_style(ln)] += len(ln.text)
     total = sum(fonts.values()) or 1
     body_fonts = {f for f, n in fonts.items() if n >= BODY_FONT_SHARE * total}
@@ -366,12 +365,17 @@ def _lead_fonts(paras: list[Para]) -> set[str]:
                                   if p.type == "paragraph" and p.lines[0].face_lead and not p.lines[0].lead)
     if not votes:
         return set()
+    body = _font_chars(paras).most_common(1)[0][0]
+    return {font for font, n in votes.items() if n >= 2 and font != body}
+
+
+def _font_chars(paras: list[Para]) -> Counter[str]:
+    """How many characters of the paragraphs each font sets."""
     fonts: Counter[str] = Counter()
     for para in paras:
         for ln in para.lines:
             fonts[ln.font] += len(ln.text)
-    body = fonts.most_common(1)[0][0]
-    return {font for font, n in votes.items() if n >= 2 and font != body}
+    return fonts
 
 
 def _bold_line_lead(para: Para) -> bool:
