@@ -165,7 +165,15 @@ def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indentin
     if len(cur.lines) >= 2:
         flush = head.bbox[0] <= min(ln.bbox[0] for ln in cur.lines[1:3]) + 0.2 * em
     else:  # a line set as a block of its own (elsarticle): flush with the column before's lines
-        flush = left is not None and abs(head.bbox[0] - min(ln.bbox[0] for ln in piece)) <= 0.2 * em
+        # (or, in the next column over, after a sentence left open: an InDesign report's
+        # ``… aiming to update the previous`` | ``2012 policy with …``, each line a block)
+        # (a full line of that column's measure, no reference's or item's)
+        beside = (head.bbox[0] >= right or head.bbox[2] <= min(ln.bbox[0] for ln in piece)) \
+            and head.bbox[2] - head.bbox[0] >= max(FULL_LINE_EMS * em, (1 - MEASURE_SHARE) * max(
+                ln.bbox[2] - ln.bbox[0] for ln in piece)) \
+            and not (cur.text.lstrip().startswith("[") or ITEM_RE.match(cur.text))
+        flush = (open_sentence and beside and head.page == last.page) or (
+            left is not None and abs(head.bbox[0] - min(ln.bbox[0] for ln in piece)) <= 0.2 * em)
     return (full or ragged) and (indents or ragged or open_sentence) and flush
 
 

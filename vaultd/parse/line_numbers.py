@@ -35,9 +35,10 @@ def drop_line_numbers(lines: list[Line]) -> list[Line]:
 
 
 def drop_margin_line_numbers(lines: list[Line]) -> list[Line]:
-    """The page without line numbers set small in its margin beside prose, read before a
-    line's pieces are joined (beside a line's baseline, a number would become its first
-    word): a LIPIcs review copy numbers every line in 5 pt beside a 10 pt text, its running
+    """The page without line numbers set in its margin beside prose, read before a line's
+    pieces are joined (beside a line's baseline, a number would become its first word):
+    those wholly left or right of all its text (``drop_line_numbers``: a Word draft's, in
+    the text's own size); and those set small: a LIPIcs review copy numbers every line in 5 pt beside a 10 pt text, its running
     head and folio standing further out than the numbers. Only the lines level with the
     numbers count (``drop_line_numbers``' rule), the numbers set at most ``SMALL_NUMBER`` of
     those lines' size, and most of those lines no program's (a listing's numbered lines
@@ -45,6 +46,11 @@ def drop_margin_line_numbers(lines: list[Line]) -> list[Line]:
     numbers = [ln for ln in lines if _bare_number(ln)]
     if len(numbers) < STEPPED_MIN:
         return lines
+    # (numbers of any size wholly left or right of all the page's text: a Word draft's
+    # line numbers, set in the text's own size and font in its margin)
+    kept = drop_line_numbers(lines)
+    if len(kept) < len(lines):
+        return kept
     top, bottom = min(ln.bbox[1] for ln in numbers), max(ln.bbox[3] for ln in numbers)
     level = [ln for ln in lines if not _bare_number(ln) and top <= (ln.bbox[1] + ln.bbox[3]) / 2 <= bottom]
     if not level or 2 * sum(ln.mono for ln in level) >= len(level):

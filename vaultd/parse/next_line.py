@@ -57,12 +57,17 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False, flu
     last, first = prev.lines[-1], cur.lines[0]
     em = max(last.size, 1.0)
     right = max(max(ln.bbox[2] for ln in prev.lines), max(ln.bbox[2] for ln in cur.lines))
-    # (a first line alone may be indented; an item's first line starts with its mark)
-    left = min(ln.bbox[0] for ln in (prev.lines[1:] if item else prev.lines))
+    # (a first line alone may be indented; an item's first line starts with its mark, and
+    # a reference's hangs out left of its others); past a column break, its last column's
+    column = [ln for ln in prev.lines if ln.page == last.page and ln.bbox[0] < last.bbox[2] and last.bbox[0] < ln.bbox[2]]
+    lines = prev.lines if column[0] is prev.lines[0] else column
+    hangs = len(lines) >= 2 and lines[0].bbox[0] < min(ln.bbox[0] for ln in lines[1:]) - INDENT_EMS * em
+    left = min(ln.bbox[0] for ln in (lines[1:] if (item or hangs) and lines is prev.lines else lines))
     return (last.page == first.page and abs(last.size - first.size) <= 0.5 and last.bold == first.bold
             # (under a one-line piece, its first line's indent: APA's half inch is 3 ems)
-            and left - (2.0 if item else (4.0 if len(prev.lines) == 1 else 2.0) * em)
-            <= first.bbox[0] <= left + 2.0
+            and left - (2.0 if item or hangs else (4.0 if len(prev.lines) == 1 else 2.0) * em)
+            # (under a full first line that ends no sentence, a reference's hanging indent)
+            <= first.bbox[0] <= left + (HANG_EMS * em if len(prev.lines) == 1 and not (ends or colon) else 2.0)
             # (a line's box may reach into the next one's: a typewriter span set in it)
             and -OVERLAP_EMS * em <= first.bbox[1] - last.bbox[3]
             <= max(NEXT_LINE_GAP * em, _pitch_gap(prev) + 0.1 * em, gap + 0.1 * em)
@@ -87,6 +92,8 @@ def _no_room(prev: Para, first: Line, right: float, ends: bool) -> bool:
     return last.bbox[2] + first_word_width(first) > right
 
 
+#: How far (ems) a reference's lines after its first may hang in under it.
+HANG_EMS = 3.0
 #: How far (ems) a line's box may reach down into the next line's (a NASA report's line
 #: holding a Courier span is boxed 19 pt tall for its 12 pt text).
 OVERLAP_EMS = 0.25
@@ -118,7 +125,8 @@ def _flush_sentence(prev: Para, cur: Para, ragged: bool = False, flush: bool = F
     if cur.type != "paragraph" or ITEM_RE.match(cur.text):
         return False
     last = prev.lines[-1]
-    piece = [ln for ln in prev.lines if ln.page == last.page]
+    # (its last piece: the lines of its last column)
+    piece = [ln for ln in prev.lines if ln.page == last.page and ln.bbox[0] < last.bbox[2] and last.bbox[0] < ln.bbox[2]]
     em = max(last.size, 1.0)
     first = cur.lines[0]
     if len(prev.lines) == 1 and first.bbox[0] <= last.bbox[0] - INDENT_EMS * em \
@@ -138,6 +146,11 @@ def _flush_sentence(prev: Para, cur: Para, ragged: bool = False, flush: bool = F
     right = max(ln.bbox[2] for ln in piece)
     # (set ragged right, a line is as full as it can be when the next word would not have
     # fitted on it: JAMA's ``… consistent model versions.`` | ``Throughout the process, …``)
+    # (a first line hanging out left of the others is an entry's, a reference's: the next
+    # line goes on at the others' edge, and one hanging out too is the next entry)
+    lefts = [ln.bbox[0] for ln in piece]
+    edge = min(lefts[1:]) if len(lefts) >= 2 else lefts[0]
+    hangs = lefts[0] < edge - INDENT_EMS * em
     return (len(piece) >= 2 or ragged) \
         and (last.bbox[2] >= right - em or ragged or last.bbox[2] + first_word_width(first) > right) \
-        and first.bbox[0] <= min(ln.bbox[0] for ln in piece) + INDENT_EMS * em
+        and (edge - INDENT_EMS * em if hangs else -1.0) <= first.bbox[0] <= min(lefts[hangs:]) + INDENT_EMS * em

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 
-from vaultd.parse.continuation import FULL_LINE_EMS, INDENT_EMS
+from vaultd.parse.continuation import FULL_LINE_EMS, INDENT_EMS, ITEM_RE
 from vaultd.parse.paras import Line
 
 
@@ -77,42 +77,53 @@ def indents_paragraphs(pages: list[list[Line]], body: float) -> bool:
     return paragraph_indents(pages, body)[0]
 
 
-def paragraph_indents(pages: list[list[Line]], body: float) -> tuple[bool, bool]:
+def paragraph_indents(pages: list[list[Line]], body: float, gap: float = 0.0) -> tuple[bool, bool]:
     """Whether the document indents its paragraphs (``indents_paragraphs``), and whether it
     is known to set them all flush: ``MIN_INDENT_BLOCKS`` text blocks or more to tell from,
     fewer than ``INDENTED_SHARE`` of them indented (a document too short to tell is
-    neither)."""
+    neither). ``gap``: its ``line_gap`` (a double-spaced manuscript's lines are blocks of
+    their own, their runs at its pitch)."""
     blocks, indented = _indented_blocks(pages, body)
-    if blocks < MIN_INDENT_BLOCKS:
-        # a document set one line a block (Asciidoctor, word processors): its runs of lines
-        # at the line pitch tell it, where one of them indents a line inside it
-        runs, indenting = _line_runs(pages, body)
-        if runs >= MIN_INDENT_BLOCKS:
-            return indenting >= INDENTED_SHARE * runs, indenting < INDENTED_SHARE * runs
+    runs, indenting = _line_runs(pages, body, gap)
+    # a document set one line a block (Asciidoctor, word processors, a double-spaced
+    # preprint): its runs of lines at the line pitch tell it, where one of them indents a
+    # line inside it
+    if (blocks < MIN_INDENT_BLOCKS or runs >= 2 * blocks) and runs >= MIN_INDENT_BLOCKS:
+        return indenting >= INDENTED_SHARE * runs, indenting < INDENTED_SHARE * runs
     enough = blocks >= MIN_INDENT_BLOCKS
     return enough and indented >= INDENTED_SHARE * blocks, enough and indented < INDENTED_SHARE * blocks
 
 
-def _line_runs(pages: list[list[Line]], body: float) -> tuple[int, int]:
+def _line_runs(pages: list[list[Line]], body: float, gap: float = 0.0) -> tuple[int, int]:
     """Runs of three body-size lines or more, each a block of its own, one under the other
-    at the line pitch (a gap under half an em) from one left edge (a first line indented up
-    to 4 ems): how many, and how many of them set a line in by a paragraph's indent."""
+    at the line pitch (a gap under half an em past the document's ``line_gap``) from one
+    left edge (a first line indented up to 4 ems): how many, and how many of them set a
+    line in by a paragraph's indent."""
     em = max(body, 1.0)
+    pitch = gap + 0.5 * em
     runs = indenting = 0
     for lines in pages:
         run: list[Line] = []
         for ln in [*lines, None]:
             if ln is not None and run and ln.block != run[-1].block and abs(ln.size - body) <= 0.5 \
-                    and 0.0 <= ln.bbox[1] - run[-1].bbox[3] <= 0.5 * em \
+                    and 0.0 <= ln.bbox[1] - run[-1].bbox[3] <= pitch \
                     and -4 * em <= ln.bbox[0] - run[-1].bbox[0] <= 4 * em:
                 run.append(ln)
                 continue
             if len(run) >= 3:
                 runs += 1
-                left = min(r.bbox[0] for r in run)
-                indenting += any(INDENT_EMS * em <= r.bbox[0] - left <= 4 * em for r in run)
+                indenting += _run_indents(run, em)
             run = [ln] if ln is not None and abs(ln.size - body) <= 0.5 else []
     return runs, indenting
+
+
+def _run_indents(run: list[Line], em: float) -> bool:
+    """Whether a run of lines sets a paragraph's first line in: a line set in by an indent
+    with a line at the run's left edge under it that opens no list item (a bulleted
+    item's lines hanging under its text are no indent: an InDesign report's)."""
+    left = min(r.bbox[0] for r in run)
+    return any(INDENT_EMS * em <= a.bbox[0] - left <= 4 * em and b.bbox[0] < left + INDENT_EMS * em
+               and not ITEM_RE.match(b.text.lstrip()) for a, b in itertools.pairwise(run))
 
 
 def _indented_blocks(pages: list[list[Line]], body: float) -> tuple[int, int]:

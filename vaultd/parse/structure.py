@@ -138,7 +138,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     plain = plain_text_layer(pages)
     gap = line_gap(pages, body)
     ragged = ragged_indented(pages, body, gap)
-    indenting, flush = paragraph_indents(pages, body)
+    indenting, flush = paragraph_indents(pages, body, gap)
     paras: list[Para] = []
     in_refs = False
     refs_head: Line | None = None  # the bibliography's heading, as set
