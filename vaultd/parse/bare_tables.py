@@ -143,12 +143,15 @@ def _table_box(stack: list[Rule], lines: list[Line]) -> Box | None:
 
 def _listing(lines: list[Line], rows: list[list[Line]]) -> bool:
     """Whether ruled lines are a program's listing, not a table: most of them set in a
-    typewriter face, or most rows opening with a line number counting up."""
+    typewriter face, or most rows opening with a line number counting up, and not most of
+    them rows of three cells or more (a data matrix's numbered rows: ``1 Female 27
+    Caucasian 65.0 …``)."""
     if 2 * sum(ln.mono for ln in lines) >= len(lines):
         return True
     numbers = [int(m.group(1)) for row in rows if (m := _LINE_NUMBER_RE.match(row[0].text))]
     counting = sum(b == a + 1 for a, b in itertools.pairwise(numbers))
-    return counting + 1 >= CELL_SHARE * len(rows)
+    cells = sum(max(len(row), *(ln.cells for ln in row)) >= 3 for row in rows)
+    return counting + 1 >= CELL_SHARE * len(rows) and cells < CELL_SHARE * len(rows)
 
 
 #: A listing's line number opening its line.

@@ -7,7 +7,7 @@ import re
 from operator import itemgetter
 
 from vaultd.parse.fontnames import font_family
-from vaultd.parse.paras import Line, PageInfo, small_print
+from vaultd.parse.paras import SENT_END, Line, PageInfo, small_print
 
 
 def is_footnote(lines: list[Line], body: float, info: PageInfo, face: str, page: list[Line]) -> bool:
@@ -81,6 +81,21 @@ def opens_note(lines: list[Line], text: str) -> bool:
     mark, and is no program's text: a footnote, which its chunk is typed as. (Small print
     without a mark floats all the same, but may be a plot's labels or a listing's output.)"""
     return _NOTE_MARK_RE.match(text.lstrip()) is not None and not all(ln.mono for ln in lines)
+
+
+def note_tail(lines: list[Line], page: list[Line], body: float) -> bool:
+    """Whether small print at a page's foot, opening with no mark, stands right over a
+    note in its own size that does: the end of a note begun on the page before, at the
+    top of this page's notes (a book's ``transformation.`` over its note 7)."""
+    size, last = max(ln.size for ln in lines), lines[-1]
+    if size >= body * 0.9 or not last.text.rstrip().endswith(SENT_END):
+        return False  # (a note's sentence ends with it; a formula's pieces end on no stop)
+    pitch = 1.5 * max(last.bbox[3] - last.bbox[1], 1.0)
+    # (the end of a note's text runs out to the column's edge, no further in than the
+    # next note's mark: a formula's pieces are centred, a reference's lines hang in)
+    return any(0.0 <= ln.bbox[1] - last.bbox[1] <= pitch and abs(ln.size - size) <= 0.5
+               and lines[0].bbox[0] <= ln.bbox[0] + 0.5 and ln.bbox[0] < last.bbox[2]
+               and opens_note([ln], ln.text) for ln in page if ln is not last)
 
 
 #: A footnote that is a web address after its number.

@@ -96,6 +96,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
     letters = [[_letters(ln.text) for ln, (band, _, _) in zip(lines, marks, strict=True) if band]
                for lines, marks in zip(pages, where, strict=True)]
     offsets: Counter[int] = Counter()  # printed number − page index of the page numbers dropped
+    by_page: dict[int, int] = {}  # the same, by page index
     lone: list[tuple[int, Line]] = []  # bare numbers (or heads ending in one) at a page's edge, in the wide band
     for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
         keep: list[Line] = []
@@ -112,11 +113,11 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
                 or (multi and _repeats_nearly(_letters(text), letters, i))
                 or (multi and _extends_repeated(key, seen))
             ):
-                _count_folio(offsets, text, i)
+                _count_folio(offsets, text, i, by_page)
                 continue
             if multi and wide and _placed_again(placed, ln, key, i, h) and (
                     any(c.isalpha() for c in text) or (number and _outermost(ln, lines, h))):
-                _count_folio(offsets, text, i)
+                _count_folio(offsets, text, i, by_page)
                 continue
             if wide and (text.isdigit() or _FOLIO_LAST_RE.search(text)) and _outermost(ln, lines, h, SAME_TOP):
                 lone.append((i, ln))  # (a book's running head over one page: ``1.5. WHAT YOU WILL LEARN 11``)
@@ -125,7 +126,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
                 offsets[value - i] += 1
             keep.append(ln)
         pages[i] = keep
-    _drop_lone_numbers(pages, lone, offsets)
+    _drop_lone_numbers(pages, lone, offsets, by_page)
     _drop_running_stacks(pages, small + SMALL_PT)
     drop_echoed_headings(pages, heights, small)
 
@@ -195,16 +196,21 @@ def _extends_repeated(key: str, seen: Counter[str]) -> bool:
 EXTENDS_MIN = 12
 
 
-def _count_folio(offsets: Counter[int], text: str, page: int) -> None:
+def _count_folio(offsets: Counter[int], text: str, page: int, pages: dict[int, int]) -> None:
     """Count a dropped line's page number (the line's text, or a number at either end of
-    a running head) against its page's index."""
+    a running head) against its page's index; ``pages``: each page's, by its index."""
     if text.isdigit():
-        offsets[int(text) - page] += 1
+        value = int(text)
     elif (end := _FOLIO_END_RE.search(text)) is not None:
-        offsets[int(end.group().strip()) - page] += 1
+        value = int(end.group().strip())
+    else:
+        return
+    offsets[value - page] += 1
+    pages[page] = value - page
 
 
-def _drop_lone_numbers(pages: list[list[Line]], lone: list[tuple[int, Line]], offsets: Counter[int]) -> None:
+def _drop_lone_numbers(pages: list[list[Line]], lone: list[tuple[int, Line]], offsets: Counter[int],
+                       by_page: dict[int, int]) -> None:
     """Remove, in place, a bare number at a page's edge that is the page's number by the
     document's other page numbers (``offsets``: printed number − page index, of those
     dropped, and of the roman numerals in the wide band), though placed where no other
@@ -213,7 +219,8 @@ def _drop_lone_numbers(pages: list[list[Line]], lone: list[tuple[int, Line]], of
     above a footnote (lowercase: a formula's ``X`` is no page number); and a running head
     at the page's edge that carries that number at one end though no other page repeats
     its words (a book's section title over one right-hand page, ``1.5. WHAT YOU WILL
-    LEARN 11``)."""
+    LEARN 11``). (Or by the page next to it: an excerpt's pages 11, 12, 17 … go by
+    two offsets.)"""
     if not lone or not offsets:
         return
     offset, count = offsets.most_common(1)[0]
@@ -224,7 +231,7 @@ def _drop_lone_numbers(pages: list[list[Line]], lone: list[tuple[int, Line]], of
         value = int(text) if text.isdigit() else _roman(text)
         if value is None and (end := _FOLIO_LAST_RE.search(text)) is not None:
             value = int(end.group().strip())
-        if value is not None and value - i == offset:
+        if value is not None and (value - i == offset or value - i in (by_page.get(i - 1), by_page.get(i + 1))):
             pages[i] = [other for other in pages[i] if other is not ln]
 
 

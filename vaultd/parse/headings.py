@@ -412,10 +412,20 @@ def heading_levels(paras: list[Para]) -> dict[int, int]:
         parts = number.rstrip(".").split(".")
         return len(parts) + (roman and len(parts) == 1 and parts[0] in _SUBSECTION_LETTERS)
 
+    # a head set smaller than every head numbered in figures, opening with a capital
+    # letter and a space, opens with an article, no number (a book's boxed ``A COMMON
+    # CLASSIFICATION IS:`` under its ``1.2.2`` subsection): it goes under the section
+    sizes = [style(p)[0] for p in heads if p.number and p.number[:1].isdigit()]
+    unnumbered = {id(p) for p in heads if p.number and len(p.number) == 1 and p.number.isalpha()
+                  and p.text.lstrip().startswith(p.number + " ") and sizes and style(p)[0] < min(sizes)}
+
+    def number(p: Para) -> str | None:
+        return None if id(p) in unnumbered else p.number
+
     votes: dict[tuple[float, bool, bool], Counter[int]] = {}
     for p in heads:
-        if p.number:
-            votes.setdefault(style(p), Counter())[depth(p.number)] += 1
+        if (n := number(p)):
+            votes.setdefault(style(p), Counter())[depth(n)] += 1
     known = {s: c.most_common(1)[0][0] for s, c in votes.items()}
     ranked = sorted({style(p) for p in heads}, reverse=True)
     out: dict[int, int] = {}
@@ -428,8 +438,8 @@ def heading_levels(paras: list[Para]) -> dict[int, int]:
             out[id(p)] = 1  # an OCR layer's sizes wander: no depth from style
         elif REFS_RE.match(p.text.strip()):
             out[id(p)] = 1  # the bibliography is never a subsection
-        elif p.number:
-            out[id(p)] = depth(p.number)
+        elif (n := number(p)):
+            out[id(p)] = depth(n)
         elif style(p) in known:
             out[id(p)] = known[style(p)]
         elif known:

@@ -39,7 +39,7 @@ from vaultd.parse.continuation import (
     sentence_start,
 )
 from vaultd.parse.fontnames import is_small_caps_font
-from vaultd.parse.footnotes import body_face, is_footnote, opens_note
+from vaultd.parse.footnotes import body_face, is_footnote, note_tail, opens_note
 from vaultd.parse.front import (
     IMPRINT_PAGES,
     is_affiliation,
@@ -201,6 +201,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     # the note's next lines, in a block of their own, or at the next page's foot
                     append_piece(note, para_lines, text)
                     continue
+                if floats and not cur.footnote and note_tail(para_lines, lines, body):
+                    cur.footnote = True  # a note's end, its start on a page not at hand
                 cur.floating = kind in ("front", "code") or margin or (
                     kind == "paragraph" and (floats or (plain and is_label(text)) or note_of is not None))
                 if note_of == "figure" and _FLOAT_NOTE_RE.match(text.lstrip()):
