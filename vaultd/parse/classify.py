@@ -93,8 +93,13 @@ def _figures_row(text: str) -> bool:
     return len(words) >= 3 and 2 * figures > len(words)
 
 
+#: A number two levels deep or more with its stop, before a lowercase name (A&A's ``3.2.
+#: gammapy.data``: a package's name heads its section).
+_LOWER_HEAD_NUM_RE = re.compile(r"^(\d{1,2}(?:\.\d{1,2})+)\.\s+(?=[a-z])")
+
+
 def heading_number(text: str) -> str | None:
-    m = _NUM_RE.match(text)
+    m = _NUM_RE.match(text) or _LOWER_HEAD_NUM_RE.match(text)
     if not m or _DATE_RE.match(text):
         return None  # (a dateline's day is no section's number: ``5 June 2025 07:00``)
     num = m.group(1)
@@ -248,9 +253,12 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
             return "heading", number
         one_line = standalone and n_lines == 1
         # A number three levels deep on a line of its own in the body's face (a thesis's
-        # ``5.4.3.5. Tiempos de ejecución``): no list item or sentence is numbered so.
-        if number is not None and number.count(".") >= 2 and one_line and size >= body - 0.3 \
-                and not _CONTENTS_ENTRY_RE.search(text):
+        # ``5.4.3.5. Tiempos de ejecución``), or two with a stop after it (A&A's ``3.2.
+        # gammapy.data`` over its ``3.3.1. Effective area``): no list item or sentence is
+        # numbered so.
+        if number is not None and (number.count(".") >= 2 or (
+                number.count(".") == 1 and text.startswith(number + ". "))) and one_line \
+                and size >= body - 0.3 and not _CONTENTS_ENTRY_RE.search(text):
             return "heading", number
         # A numbered line set in italics on its own ("2.1. Main Objectives", MDPI, Elsevier).
         if italic and number is not None and one_line and size >= body - 0.3:

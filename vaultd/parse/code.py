@@ -37,7 +37,7 @@ def is_code(lines: list[Line], text: str) -> bool:
     https://github.com/…``, ``RUN pip install -r requirements.txt``): two words or more, no
     e-mail, its first word the command's (no address, no footnote's number)."""
     if not all(ln.mono for ln in lines):
-        return _machine_text(lines)
+        return _machine_text(lines) or _statements(lines)
     if _ADDRESS_RE.search(text):
         words = text.split()
         return len(lines) == 1 and len(words) >= 2 and "@" not in text \
@@ -61,6 +61,29 @@ def _machine_text(lines: list[Line]) -> bool:
         and all(ln.text.rstrip().endswith(_STATEMENT_ENDS) for ln in lines[:-1])
 
 
+def _statements(lines: list[Line]) -> bool:
+    """Whether lines set in a text face are a program's statements (an A&A paper's Python
+    listings in its roman: ``from gammapy.data import DataStore``, ``obs_ids = [23523,
+    …]``, ``print(f"…")``): ``MACHINE_LINES`` lines or more, ``STATEMENT_SHARE`` of them
+    statements (an import, an assignment, a call, a comment, a bracket closing), the
+    first among them. Prose opens no line so."""
+    text = "".join(ln.text for ln in lines)
+    if not _STATEMENT_RE.match(lines[0].text) or sum(ch.isascii() for ch in text) < 0.98 * len(text):
+        return False  # (a formula's ``i = σ(Wxi xt + …)`` is no program's)
+    if len(lines) < MACHINE_LINES:
+        return False
+    return sum(bool(_STATEMENT_RE.match(ln.text)) for ln in lines) >= STATEMENT_SHARE * len(lines)
+
+
+#: A program's statement opening its line (after a console's prompt, if any): an import,
+#: an assignment, a call left open or closed, a comment, a bracket closing a call.
+_STATEMENT_RE = re.compile(
+    r"\s*(?:(?:R?>|>>>|\+)\s+)?(?:from\s+[\w.]+\s+import\b|import\s+[\w.]+\s*(?:as\s+\w+\s*)?$|"
+    r"[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]]*\])?\s*(?:=|\+=|-=|<-)\s*"
+    r"(?:[\[({\"'”“0-9-]|[A-Za-z_][A-Za-z0-9_]*(?:[.(\[]|\s*,?\s*$))|"
+    r"[A-Za-z_][A-Za-z0-9_.]*\(.*[(,)]\s*$|#\s|[)\]}]\s*$)")
+#: Share of a listing's lines in a text face that are statements.
+STATEMENT_SHARE = 0.6
 _MACHINE_SIGN_RE = re.compile(r'[\[\]{}()"=;<>]')
 _STATEMENT_ENDS = (",", ";", "{", "}", "[", "]", "(", ")", ">", '"', "'")
 #: Fewest lines of program text set in a text face, and fewest characters on each.

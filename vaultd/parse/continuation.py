@@ -42,8 +42,10 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
         # full-width table | ``NLP tasks. Results show …``; a NASA report's block
         # paragraphs, indented or not), but not a list's item
         return True
-    if _is_address(prev.text):
-        return False  # "NUST, Pakistan shouzib@yahoo.com": no sentence to go on
+    if _is_address(prev.text) or _EMAIL_RE.fullmatch(cur.text.strip()):
+        # "NUST, Pakistan shouzib@yahoo.com": no sentence to go on; nor one going on into
+        # an author's e-mail address alone (CVPR's ``identi-`` | ``pande@stanford.edu``)
+        return False
     first = cur.text[:1]
     tail = _NOTE_MARK_RE.sub("", prev.text.rstrip())  # "… like arXiv,2" goes on as "… arXiv,"
     if tail.endswith("-") and len(tail) > 1 and tail[-2].isalpha() and first.isalpha() \
@@ -107,6 +109,8 @@ def _next_item(prev: Para, cur: Para) -> bool:
     return len(numbers) >= 2 and start is not None and int(start.group(1)) == int(numbers[-1]) + 1
 
 
+#: An e-mail address.
+_EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 #: Opening quotation marks a sentence's next word may start with.
 _OPENING_QUOTES = "“‘«„\"'"
 

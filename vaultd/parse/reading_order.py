@@ -17,7 +17,7 @@ import math
 import re
 
 from vaultd.parse.base import Box
-from vaultd.parse.classify import LIST_RE
+from vaultd.parse.classify import CAPTION_RE, LIST_RE
 from vaultd.parse.paras import Line, most_size, size_counts, small_print, union
 
 
@@ -91,11 +91,17 @@ def _two_columns(boxed: list[tuple[Box, list[Line]]], mid: float, slack: float) 
         left.clear()
         right.clear()
 
+    def text_beside(box: Box, g: list[Line]) -> bool:
+        # (a float's caption reaching into the left column with its text running on beside
+        # it: IUCr's Table 3 under the right column, the left one's last lines narrowed)
+        return bool(CAPTION_RE.match(g[0].text)) and any(ln.bbox[2] <= box[0] and ln.bbox[1] < box[3] and box[1] < ln.bbox[3]
+                   and ln.bbox[2] < mid - slack for _, h in boxed for ln in h)
+
     for box, g in boxed:
-        if box[0] < mid - slack and box[2] > mid + slack:
+        if box[0] < mid - slack and box[2] > mid + slack and not text_beside(box, g):
             flush(box, g[0].size)
             out.append(g)
-        elif (box[0] + box[2]) / 2 < mid:
+        elif (box[0] + box[2]) / 2 < mid and not (box[2] > mid + slack):
             left.append((box, g))
         else:
             right.append((box, g))
