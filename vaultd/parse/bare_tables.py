@@ -59,7 +59,10 @@ def has_rows_of_cells(lines: list[Line]) -> bool:
     run = 1
     for above, ln in itertools.pairwise(cells):
         height = max(above.bbox[3] - above.bbox[1], 1.0)
-        stacked = 0 <= ln.bbox[1] - above.bbox[1] <= ROW_PITCH * height \
+        # (rows whose first cells line up may stand further apart: a row's other cell
+        # holding a bulleted list of several lines)
+        pitch = ALIGNED_ROW_PITCH if abs(ln.bbox[0] - above.bbox[0]) <= 1.0 else ROW_PITCH
+        stacked = 0 <= ln.bbox[1] - above.bbox[1] <= pitch * height \
             and ln.bbox[0] < above.bbox[2] and above.bbox[0] < ln.bbox[2]
         run = run + 1 if stacked else 1
         if run >= MIN_ROW_LINES:
@@ -69,6 +72,8 @@ def has_rows_of_cells(lines: list[Line]) -> bool:
 
 #: Farthest a row of cells stands under the one before (line heights, top to top).
 ROW_PITCH = 3.0
+#: The same, for rows whose first cells stand at one left edge.
+ALIGNED_ROW_PITCH = 12.0
 
 
 def bare_tables(across: list[Rule], lines: list[Line], taken: list[Box]) -> list[Box]:
@@ -135,7 +140,11 @@ def _table_box(stack: list[Rule], lines: list[Line]) -> Box | None:
     rows = line_rows(inner)
     cellish = [(len(row) >= 2 or any(ln.cells >= 2 for ln in row)) and not opens_item(row[0].text)
                for row in rows]
-    if len(rows) >= MIN_ROWS and cellish[0] and sum(cellish) >= CELL_SHARE * len(rows) \
+    # (a later cell's further lines, all set well in from the table's left end, are rows
+    # of neither kind: a cell's bulleted list under its first item)
+    edge = box[0] + INNER_CELL * (box[2] - box[0])
+    told = sum(1 for row in rows if not all(ln.bbox[0] >= edge for ln in row))
+    if len(rows) >= MIN_ROWS and cellish[0] and sum(cellish) >= CELL_SHARE * told \
             and not _listing(inner, rows):
         return box
     return None
@@ -162,8 +171,31 @@ def _text_between(lines: list[Line], top: float, bottom: float, rule: Rule) -> b
     """Whether running text, a caption, or a line set across the rules' width stands between
     two rules, over some of the rule's width."""
     inside = between(lines, top, bottom, rule)
-    return any((is_prose_line(ln) and not _labels_a_value(ln, inside)) or CAPTION_RE.match(ln.text)
-               for ln in inside) or runs_across(lines, top, bottom, rule)
+    # (a row's later cell may hold a bulleted list: its items' prose, set well in from
+    # the rules' left end beside a row of cells in the same band, is that cell's)
+    rows = any(ln.cells >= 2 for ln in inside)
+    inner = rule[1] + INNER_CELL * (rule[2] - rule[1])
+    return any((is_prose_line(ln) and not _labels_a_value(ln, inside)
+                and not (rows and ln.bbox[0] >= inner and _in_item(ln, inside)))
+               or CAPTION_RE.match(ln.text) for ln in inside) or runs_across(lines, top, bottom, rule)
+
+
+def _in_item(ln: Line, lines: list[Line]) -> bool:
+    """Whether ``ln`` is a bulleted item's line: it opens with the mark, or hangs under a
+    line that does (its text two ems in at most), or under a row whose later cell does
+    (``Managing OSS Best Practices • How might we …``)."""
+    return opens_item(ln.text) or any(
+        o.bbox[1] < ln.bbox[1] and ((opens_item(o.text) and 0.0 <= ln.bbox[0] - o.bbox[0] <= 2 * max(o.size, 1.0))
+                                    or (o.cells >= 2 and bool(_CELL_ITEM_RE.search(o.text))))
+        for o in lines)
+
+
+#: A bullet opening a row's later cell.
+_CELL_ITEM_RE = re.compile(r"\S\s+[•◦▪‣●]\s")
+
+
+#: Share of a table's width in from its left end where a cell of prose may stand.
+INNER_CELL = 0.2
 
 
 def _labels_a_value(ln: Line, lines: list[Line]) -> bool:

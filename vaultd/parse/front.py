@@ -317,7 +317,25 @@ def is_declaration(text: str) -> bool:
 def is_licence(text: str) -> bool:
     """Whether a block is the work's licence statement, on whatever page it stands."""
     body = _FOLIO_LEAD_RE.sub("", text.strip().lstrip("*†‡§∗ ").strip())
-    return len(body) <= LICENCE_MAX and _LICENCE_RE.match(body) is not None
+    return len(body) <= LICENCE_MAX and (_LICENCE_RE.match(body) is not None or _copyright_line(body))
+
+
+def _copyright_line(body: str) -> bool:
+    """A copyright notice alone: a year and its holder's name (``Copyright POST, 1995.``,
+    ``© 2019 Elsevier B.V. All rights reserved.``), no sentence's words."""
+    mark = _COPYRIGHT_MARK_RE.match(body)
+    if mark is None or len(body) > COPYRIGHT_LINE_MAX or not _YEAR_RE.search(body):
+        return False
+    words = _RESERVED_RE.sub(" ", body[mark.end():]).split()
+    return all(not w[:1].islower() or w in ("by", "the", "and", "of") for w in words)
+
+
+#: A copyright mark opening a block.
+_COPYRIGHT_MARK_RE = re.compile(r"(?:©|c\u20dd|\(c\)|(?i:copyright)\b)")
+_YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
+_RESERVED_RE = re.compile(r"(?i:all\s+rights\s+reserved)")
+#: Longest copyright notice alone (characters).
+COPYRIGHT_LINE_MAX = 100
 
 
 #: A page number read into the start of a footer's line (IEEE Access: ``40496 This work is

@@ -229,3 +229,21 @@ def _by_heading(paras: list[Para], start: int, end: int, inside: set[int]) -> bo
     while j >= 0 and paras[j].lines[-1].page == page and passes(j) and paras[j].type != "heading":
         j -= 1
     return j >= 0 and paras[j].lines[-1].page == page and paras[j].type == "heading"
+
+
+#: A contact's items: a web or e-mail address, a telephone number.
+_CONTACT_ITEM_RE = re.compile(r"https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+                              r"|(?<![\d.])(?:\+\d{1,3}[\s.-]?)?\(?\d{2,4}\)?[\s.-]?\d{3}[.-]\d{4}(?![\d.]\d)")
+#: The words a contact block sets around its items.
+_CONTACT_WORD_RE = re.compile(
+    r"(?i:visit|e-?mail|phone|tel(?:ephone)?|fax|call|contact|web(?:site)?|online|or|at|us|:)")
+
+
+def is_contact(text: str) -> bool:
+    """Whether a block is a contact's addresses alone (NIST's ``LEARN MORE`` box: ``Visit
+    https://nccoe.nist.gov nccoe@nist.gov 301-975-0200``): two items or more, and no
+    word but the ones set around them."""
+    items = _CONTACT_ITEM_RE.findall(text)
+    rest = _CONTACT_ITEM_RE.sub(" ", text)
+    return len(items) >= 2 and all(_CONTACT_WORD_RE.fullmatch(w.strip(".,;|•")) or not w.strip(".,;|•")
+                                   for w in rest.split())

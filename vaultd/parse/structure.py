@@ -51,7 +51,13 @@ from vaultd.parse.front import (
     is_licence,
     is_title_note,
 )
-from vaultd.parse.front_blocks import contents_front, epigraphs_front, group_front, runs_on
+from vaultd.parse.front_blocks import (
+    contents_front,
+    epigraphs_front,
+    group_front,
+    is_contact,
+    runs_on,
+)
 from vaultd.parse.headings import (
     continue_title,
     font_headings,
@@ -325,9 +331,9 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
                                 small=small_print(max(ln.size for ln in lines), body),
                                 banner=info.number == 1 and lines[0].bbox[1] < info.height * BANNER_TOP):
         return "front", None
-    if kind == "paragraph" and (is_licence(text) or is_credit(text) or is_declaration(text)):
+    if kind == "paragraph" and (is_licence(text) or is_credit(text) or is_declaration(text) or is_contact(text)):
         # a CC BY notice at the article's end, a slide deck's last slide, a photo's credit,
-        # the Nature journals' dates and boilerplate after the text
+        # the Nature journals' dates and boilerplate after the text, a contact's addresses
         return "front", None
     if info.number <= IMPRINT_PAGES and kind == "paragraph" and is_imprint(text):
         return "front", None  # a book's copyright page: "… ISBN-13: 978-…", "All rights reserved."
