@@ -16,8 +16,12 @@ def test_a_numbered_italic_line_on_its_own_is_a_subsection_heading() -> None:
     # MDPI and Elsevier set "2.1. Main Objectives" in italics at the body size.
     assert classify("2.1. Main Objectives", BODY, False, 1, BODY, True, italic=True) \
         == ("heading", "2.1")
-    # The same words in roman type, or an italic sentence, stay body text.
-    assert classify("2.1. Main Objectives", BODY, False, 1, BODY, True)[0] == "paragraph"
+    # In roman type a number two levels deep with its stop heads a line standing alone too
+    # (A&A's "3.2. gammapy.data" over its "3.3.1. Effective area"); a one-level number, or
+    # two levels without the stop, in roman, or an italic sentence, stays body text.
+    assert classify("2.1. Main Objectives", BODY, False, 1, BODY, True) == ("heading", "2.1")
+    assert classify("2. Main Objectives", BODY, False, 1, BODY, True)[0] == "paragraph"
+    assert classify("2.1 Main Objectives", BODY, False, 1, BODY, True)[0] == "paragraph"
     assert classify("2. The patients were followed up.", BODY, False, 1, BODY, True,
                     italic=True)[0] == "paragraph"
 

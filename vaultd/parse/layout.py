@@ -282,7 +282,12 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    ragged line goes on flush at the next page's top where paragraphs are indented; a
 #:    scheme's marks are the figure's; a bold run-in head filling its line; a heading at a
 #:    page's foot (docs/compile.md, "Layout 30").
-LAYOUT_VERSION = 30
+#: 31: a double-spaced preprint's indents told by its runs of lines; a reference's hanging
+#:    lines go on; a Word draft's full-size line numbers dropped; a data matrix's numbered
+#:    rows and a table of bulleted cells are tables; a note's end over the next note; code
+#:    in a text face; a caption with text beside it cuts no band; a contact's addresses and
+#:    a copyright notice alone are front matter (docs/compile.md, "Layout 31").
+LAYOUT_VERSION = 31
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {
