@@ -13,6 +13,7 @@ from vaultd.parse.algorithms import is_algorithm_caption
 from vaultd.parse.base import Box
 from vaultd.parse.classify import CAPTION_CACHE_LINES, CAPTION_RE, is_figure_caption
 from vaultd.parse.figures import figure_region, graphics_rects
+from vaultd.parse.paras import SENT_END
 
 #: An image covering this share of the page is the page itself (a scan), not a figure.
 PAGE_IMAGE_SHARE = 0.5
@@ -49,8 +50,11 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
         out |= _small_text_figure(lines, cap, body, rects)
         others = [ln.bbox for ln in lines if ln is not cap and CAPTION_RE.match(ln.text)]
         prose = [ln.bbox for ln in lines if ln.size >= body - 0.5 and _words(ln.text) >= BODY_LINE_WORDS]
-        labels = [ln.bbox for ln in lines if ln.size < body - 0.5 and _words(ln.text) < PROSE_WORDS
-                  and ln is not cap and not CAPTION_RE.match(ln.text)]
+        # (a plot's labels set small; or, in the body's size, a row of tick values and an
+        # axis title of a word or three under its frame: OpenIntro's dot plot)
+        labels = [ln.bbox for ln in lines if ln is not cap and not CAPTION_RE.match(ln.text) and (
+            (ln.size < body - 0.5 and _words(ln.text) < PROSE_WORDS)
+            or (ln.size <= body + 0.5 and not ln.bold and _axis_label(ln.text)))]
         region = figure_region(page, cap.bbox, None, rects, others, prose, labels)
         if region is None:
             continue
@@ -214,3 +218,11 @@ def _small_text_figure(lines: list[Any], cap: Any, body: float, rects: list[Box]
     # (and its marks: a scheme's ``+`` between reactants, set in the body's size)
     small = {i for i, ln in inside if ln.size < body - 0.5 or not any(c.isalnum() for c in ln.text)}
     return small if len(small) * 2 > len(inside) else set()
+
+
+def _axis_label(text: str) -> bool:
+    """A row of values (no letter in it) or an axis title of three words at most, ending
+    no sentence."""
+    words = text.split()
+    return bool(words) and (not any(c.isalpha() for c in text)
+                            or (len(words) <= 3 and not text.rstrip().endswith(SENT_END)))
