@@ -96,6 +96,28 @@ def mark_margin_notes(lines: list[Line], edges: Edges) -> None:
         if any(c.isalpha() for c in ln.text) and any(_beside(ln, other, left, right) for other in lines):
             ln.margin = True
             ln.block = MARGIN_BLOCK + ln.block
+    # a note set in a block of its own in the margin, a size smaller than the text lines
+    # level with it (OpenIntro's ``sample`` | ``standard`` | ``deviation`` in 8 pt beside
+    # 10 pt text): its block holds no line inside the text block
+    inside = [ln for ln in lines if inner < ln.bbox[2] and ln.bbox[0] < outer]
+    blocks_in = {ln.block for ln in inside}
+    for ln in outside:
+        if ln.margin or ln.block in blocks_in or not any(c.isalpha() for c in ln.text) \
+                or len(ln.text.split()) > NOTE_WORDS:
+            continue  # (a sidebar's column of text is no such note: GAO's Highlights)
+        height = max(ln.bbox[3] - ln.bbox[1], 1.0)
+        level = [o.size for o in inside if o.bbox[1] - LEVEL_LINES * height < ln.bbox[3]
+                 and ln.bbox[1] < o.bbox[3] + LEVEL_LINES * height]
+        if level and ln.size <= (1 - NOTE_SIZE_APART) * max(level):
+            ln.margin = True
+            ln.block = MARGIN_BLOCK + ln.block
+    # the symbol such a note glosses, set over it flush with it (``σ`` over ``population``)
+    for ln in outside:
+        if not ln.margin and ln.block not in blocks_in and len(ln.text.strip()) <= SYMBOL_CHARS and any(
+                note.margin and abs(note.bbox[0] - ln.bbox[0]) <= MARGIN_GAP
+                and 0.0 <= note.bbox[1] - ln.bbox[3] <= note.bbox[3] - note.bbox[1] for note in outside):
+            ln.margin = True
+            ln.block = MARGIN_BLOCK + ln.block
     # a note's next lines, in its block and its margin, flush with it, off the text's baselines
     for ln in outside:
         if not ln.margin and any(note.margin and note.block == MARGIN_BLOCK + ln.block
@@ -122,5 +144,13 @@ def _beside(note: Line, other: Line, left: float | None, right: float | None) ->
         other.font != note.font or abs(other.size - note.size) >= NOTE_SIZE_APART * max(other.size, 1.0))
 
 
+#: Most characters of a symbol a margin note glosses (``σ 2``).
+SYMBOL_CHARS = 3
+#: Most words a line of a margin note in a block of its own holds (a glossary's terms,
+#: set a word or two a line).
+NOTE_WORDS = 3
+#: How many of its heights around a margin note in a block of its own a text line stands
+#: to be level with it.
+LEVEL_LINES = 2.0
 #: How far apart (a share of the text's size) a margin note in the text's font is set.
 NOTE_SIZE_APART = 0.15

@@ -236,7 +236,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 if target is not None and heading_goes_on(target, para_lines, text, body):
                     append_piece(target, para_lines, text)  # "(d) Bird community: … the" | "biotic …"
                     continue
-                if target is not None and sentence_start(target, cur):
+                if target is not None and not margin and sentence_start(target, cur):
                     target.type = "paragraph"  # "C1 We present an approach for linking" | "software …"
                     append_piece(target, para_lines, text)  # its sentence, right under it
                     continue
