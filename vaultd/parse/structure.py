@@ -381,6 +381,12 @@ def _note_of(paras: list[Para], lines: list[Line], body: float) -> str | None:
         if found is None:
             return None
     float_, units = found
+    first, cap = lines[0], float_.lines
+    if float_.type == "figure" and (first.bbox[1] < cap[-1].bbox[3] - 1.0 or not any(
+            ln.bbox[0] < first.bbox[2] and first.bbox[0] < ln.bbox[2] for ln in cap)):
+        # a figure's note stands under its caption, in its columns (IUCr's footnote at the
+        # right column's foot is no note of the figure captioned at the left one's)
+        return None
     for para in units:  # the table's unit line: the table's, no body text
         para.type, para.floating = float_.type, True
     return float_.type
