@@ -108,7 +108,7 @@ def heading_number(text: str) -> str | None:
     return num
 
 
-def _is_caps_heading(text: str) -> bool:
+def is_caps_heading(text: str) -> bool:
     """Two or more words, all their letters capitals (not an acronym or a formula)."""
     words = [w for w in text.split() if any(c.isalpha() for c in w)]
     letters = [c for c in text if c.isalpha()]
@@ -247,7 +247,7 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         if size >= body + 1.5 and alpha_ratio(text) > 0.5:
             return "heading", number
         if bold and (number is not None or (standalone and size >= body - 0.3 and (
-                n_lines == 1 or (n_lines == 2 and not text.endswith(":") and not _is_caps_heading(text))))):
+                n_lines == 1 or (n_lines == 2 and not text.endswith(":") and not is_caps_heading(text))))):
             return "heading", number
         if number is not None and size >= body + 0.5:
             return "heading", number
@@ -273,7 +273,7 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
             return "heading", number
         # A bold line in capitals on its own, even set smaller than the body ("THE SOCIAL
         # ECOLOGY OF WOLVES", Frontiers' subsection heads).
-        if bold and one_line and _is_caps_heading(text) and size >= body - 2.0:
+        if bold and one_line and is_caps_heading(text) and size >= body - 2.0:
             return "heading", number
         # A line in capitals with a section number, in the body's own roman (IEEE's
         # small capitals "I. INTRODUCTION", Wiley's "1. INTRODUCTION"), also where the

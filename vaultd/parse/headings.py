@@ -11,7 +11,13 @@ import re
 from collections import Counter
 
 from vaultd.models import ChunkType
-from vaultd.parse.classify import BRACKET_HEAD_RE, CAPTION_RE, heading_number, is_theorem_label
+from vaultd.parse.classify import (
+    BRACKET_HEAD_RE,
+    CAPTION_RE,
+    heading_number,
+    is_caps_heading,
+    is_theorem_label,
+)
 from vaultd.parse.fontnames import is_mono_font
 from vaultd.parse.front import opens_paper
 from vaultd.parse.layout import join_two
@@ -225,7 +231,7 @@ def font_headings(paras: list[Para], body: float) -> None:
     typed = Counter((_style(p.lines[-1]), p.number is None) for p in paras
                     if p.type == "heading" and len(p.lines) <= 2)
     for k, para in enumerate(paras[:-1]):
-        if not _font_head_shape(para, rare, body):
+        if not (_font_head_shape(para, rare, body) or _caps_head_shape(para, body_fonts, body)):
             continue
         # (past a sidebar's front matter set between a heading and its text: MIT Press's
         # ``Citation: …`` beside ``INTRODUCTION``)
@@ -277,6 +283,20 @@ def _display_styles(paras: list[Para], body: float, styles: set[tuple[str, float
         if not alone:
             out -= {_style(ln) for ln in para.lines}
     return out
+
+
+def _caps_head_shape(para: Para, body_fonts: set[str], body: float) -> bool:
+    """A paragraph of one line or two in capitals, in a face of its own no body font's at
+    the body's size or over (an InDesign report's ``ADOPT INNERSOURCE PRACTICES`` in Gotham
+    Medium over Gotham Book text: a face its bullets' bold leads make common, so not
+    rare)."""
+    if para.type != "paragraph" or not 1 <= len(para.lines) <= 2 \
+            or any(_style(ln) != _style(para.lines[0]) for ln in para.lines):
+        return False
+    line, text = para.lines[0], para.text.strip()
+    return bool(line.font) and line.font not in body_fonts and not is_mono_font(line.font) \
+        and line.size >= body - 0.5 and is_caps_heading(text) and len(text) <= FONT_HEADING_CHARS \
+        and not text.endswith((".", ",", ";", ":"))
 
 
 def _style(line: Line) -> tuple[str, float]:
