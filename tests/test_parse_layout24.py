@@ -9,9 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding
 
-from vaultd.parse.front import is_affiliation, is_front_matter, is_licence
+from vaultd.parse.front import is_affiliation, is_front_matter
 from vaultd.parse.hyphens import hyphen_evidence
 from vaultd.parse.layout import join_lines
+from vaultd.parse.licences import is_licence
 from vaultd.parse.open_tables import rule_stacks
 from vaultd.parse.paras import Line
 

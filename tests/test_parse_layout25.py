@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from quote_pages import QUOTES, chunk_type, chunks_of, holding, pages_of
 
 from vaultd.parse.classify import CAPTION_RE, classify, unmarked
-from vaultd.parse.front import is_credit, is_front_matter, is_licence
+from vaultd.parse.front import is_credit, is_front_matter
 from vaultd.parse.front_blocks import is_term_list
 from vaultd.parse.glyph_names import (
     UNMAPPED,
@@ -20,6 +20,7 @@ from vaultd.parse.glyph_names import (
     unmapped_codes,
     widths,
 )
+from vaultd.parse.licences import is_licence
 from vaultd.parse.reading_order import gutter
 
 # --------------------------------------------------------------- eLife: columns off centre

@@ -15,8 +15,8 @@ from quote_pages import chunk_type, chunks_of, holding, pages_of
 
 from vaultd.parse.classify import heading_number
 from vaultd.parse.code import is_code
-from vaultd.parse.front import is_licence
 from vaultd.parse.front_blocks import is_contact
+from vaultd.parse.licences import is_licence
 from vaultd.parse.paras import Line
 from vaultd.parse.spacing import _run_indents
 

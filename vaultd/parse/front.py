@@ -246,32 +246,6 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
     return len(_WORD_RE.findall(_ID_RE.sub(" ", body))) <= BANNER_WORDS
 
 
-#: A licence statement, wherever it stands (Scientific Reports prints its CC BY notice at
-#: the article's end, a slide deck on its last slide): it may follow a copyright line
-#: (``© 2014 Dominika Tkaczyk. This document is distributed under …``).
-_LICENCE_RE = re.compile(
-    r"""^(?:open\s+access[.:]\s*)?  # JAMA's label run in before it
-        (?:(?:©|c\s?\u20dd|\(c\)|copyright\b)(?:.{0,160}?[.,;]\s*){1,3}
-          | (?:(?:19|20)\d\d\s+)?the\s+authors?[.,;]\s*)?  # (its © a glyph the text layer lost)
-        (?:
-        this\s+(?:open[\s-]access\s+)?(?:work|article|publication|document|paper|book|chapter|preprint)
-        \s+is\s+(?:licensed|distributed|published|made\s+available)\s+under
-      | (?:distributed|licensed|published|available|released)\s+under\s+(?:a\s+|the\s+)?(?:terms\s+of\s+(?:a\s+|the\s+)?)?
-        (?:creative\s+commons|cc[\s-]by)
-      | (?:licen[cs]e\s+)?authors?\s+(?:of\s+(?:papers|articles)\s+)?retain\s+(?:the\s+)?copyright\b.{0,60}?
-        \bunder\s+(?:a\s+|the\s+)?(?:creative\s+commons|cc[\s-]by)  # JOSS's and JOSE's sidebar
-      | this\s+is\s+an\s+open[\s-]access\s+article
-      | open\s+access\s+this\s+(?:article|chapter|book)
-      | (?:original\s+)?content\s+from\s+this\s+work\s+may\s+be\s+used  # IOP's and the AAS journals'
-      | use\s+of\s+this\s+article\s+is\s+subject\s+to\s+the\s+terms  # Science's download stamp
-      | published\s+by\s+.{3,80}?\s+under\s+the\s+terms\s+of\s+the\s+creative\s+commons  # APS
-    )""",
-    re.IGNORECASE | re.VERBOSE,
-)
-#: Longest licence statement (characters): a paragraph, not a page of text.
-LICENCE_MAX = 1000
-
-
 #: A picture's credit line: ``Image from: https://…``, ``Photo: …``, ``Illustration by …``.
 _CREDIT_RE = re.compile(
     r"(?i:image|photo(?:graph)?|illustration|picture|artwork)s?"
@@ -312,35 +286,6 @@ def is_declaration(text: str) -> bool:
     whatever page it stands."""
     body = text.strip()
     return len(body) <= DECLARATION_MAX and _DECLARATION_RE.match(body) is not None
-
-
-def is_licence(text: str) -> bool:
-    """Whether a block is the work's licence statement, on whatever page it stands."""
-    body = _FOLIO_LEAD_RE.sub("", text.strip().lstrip("*†‡§∗ ").strip())
-    return len(body) <= LICENCE_MAX and (_LICENCE_RE.match(body) is not None or _copyright_line(body))
-
-
-def _copyright_line(body: str) -> bool:
-    """A copyright notice alone: a year and its holder's name (``Copyright POST, 1995.``,
-    ``© 2019 Elsevier B.V. All rights reserved.``), no sentence's words."""
-    mark = _COPYRIGHT_MARK_RE.match(body)
-    if mark is None or len(body) > COPYRIGHT_LINE_MAX or not _YEAR_RE.search(body):
-        return False
-    words = _RESERVED_RE.sub(" ", body[mark.end():]).split()
-    return all(not w[:1].islower() or w in ("by", "the", "and", "of") for w in words)
-
-
-#: A copyright mark opening a block.
-_COPYRIGHT_MARK_RE = re.compile(r"(?:©|c\u20dd|\(c\)|(?i:copyright)\b)")
-_YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
-_RESERVED_RE = re.compile(r"(?i:all\s+rights\s+reserved)")
-#: Longest copyright notice alone (characters).
-COPYRIGHT_LINE_MAX = 100
-
-
-#: A page number read into the start of a footer's line (IEEE Access: ``40496 This work is
-#: licensed under …``).
-_FOLIO_LEAD_RE = re.compile(r"^\d{1,6}\s+(?=\D)")
 
 
 #: An affiliation's mark (``1``, ``a``, ``∗``, set before the institution's name or run

@@ -48,7 +48,6 @@ from vaultd.parse.front import (
     is_declaration,
     is_front_matter,
     is_imprint,
-    is_licence,
     is_title_note,
 )
 from vaultd.parse.front_blocks import (
@@ -70,6 +69,7 @@ from vaultd.parse.headings import (
     run_in_heads,
 )
 from vaultd.parse.layout import join_lines
+from vaultd.parse.licences import is_licence
 from vaultd.parse.next_line import next_line
 from vaultd.parse.paras import (
     REFS_RE,
