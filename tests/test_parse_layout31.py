@@ -199,3 +199,14 @@ def test_a_bulleted_items_hanging_lines_are_no_paragraph_indent() -> None:
     indented = [_line(72.0, 100.0, "the end of a paragraph."), _line(84.0, 112.0, "A new one opens"),
                 _line(72.0, 124.0)]
     assert _run_indents(indented, 10.0)
+
+
+def test_a_listing_in_a_text_face_set_a_statement_a_block_is_one_listing() -> None:
+    # A&A's Python listings are set in the body's roman, a statement or two a block: the
+    # paragraph at the foot of p. 6 went on into p. 7's listing and took its lines
+    para = holding(chunks_of(GAMMAPY), "The gammapy.makers sub-package contains the various classes")
+    assert "The MapDatasetMaker and SpectrumDatasetMaker are responsible for this task" in para.text
+    assert "Path(" not in para.text
+    listing = holding(chunks_of(GAMMAPY), "from pathlib import Path")
+    assert chunk_type(listing) == "code"
+    assert "flux_points_dataset = FluxPointsDataset.read(" in holding(chunks_of(GAMMAPY), "map_dataset = MapDataset").text

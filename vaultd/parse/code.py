@@ -37,7 +37,7 @@ def is_code(lines: list[Line], text: str) -> bool:
     https://github.com/…``, ``RUN pip install -r requirements.txt``): two words or more, no
     e-mail, its first word the command's (no address, no footnote's number)."""
     if not all(ln.mono for ln in lines):
-        return _machine_text(lines) or _statements(lines)
+        return _machine_text(lines) or _statements(lines) or all(_IMPORT_RE.fullmatch(ln.text) for ln in lines)
     if _ADDRESS_RE.search(text):
         words = text.split()
         return len(lines) == 1 and len(words) >= 2 and "@" not in text \
@@ -67,7 +67,7 @@ def _statements(lines: list[Line]) -> bool:
     …]``, ``print(f"…")``): ``MACHINE_LINES`` lines or more, ``STATEMENT_SHARE`` of them
     statements (an import, an assignment, a call, a comment, a bracket closing), the
     first among them. Prose opens no line so."""
-    text = "".join(ln.text for ln in lines)
+    text = "".join(ln.text for ln in lines).translate(_QUOTES)
     if not _STATEMENT_RE.match(lines[0].text) or sum(ch.isascii() for ch in text) < 0.98 * len(text):
         return False  # (a formula's ``i = σ(Wxi xt + …)`` is no program's)
     if len(lines) < MACHINE_LINES:
@@ -112,12 +112,49 @@ def code_runs(group: list[Line]) -> list[bool]:
     return out
 
 
-def listing_goes_on(paras: list[Para], lines: list[Line]) -> bool:
+def statements_go_on(paras: list[Para], lines: list[Line]) -> bool:
+    """Whether ``lines`` set in a text face, each a statement or a call's argument line,
+    are the next lines of the listing that is the last para (``listing_goes_on``): an
+    A&A paper's Python set in its roman, a block a statement or two."""
+    told = [bool(_STATEMENT_RE.match(ln.text) or _ARGUMENT_RE.fullmatch(ln.text)) for ln in lines]
+    # (a bare name is an argument among the others: ``SafeMaskMaker`` before ``)``)
+    return any(told) and all(_ascii(ln.text) and (ok or (_NAME_RE.fullmatch(ln.text) is not None))
+                             for ln, ok in zip(lines, told, strict=True)) \
+        and listing_goes_on(paras, lines, STATEMENTS_GAP)
+
+
+#: How far (line heights) a listing's statements in a text face stand apart at most (a
+#: blank line between its groups).
+STATEMENTS_GAP = 2.5
+
+
+def _ascii(text: str) -> bool:
+    """Whether ``text`` is ASCII but for typographic quotes (a typesetter curls a listing's
+    ``"`` too)."""
+    return text.translate(_QUOTES).isascii()
+
+
+_QUOTES = str.maketrans("“”‘’", "\"\"''")
+
+
+#: A whole line that is an import statement (``from pathlib import Path``, ``import
+#: astropy.units as u``): no sentence reads so.
+_IMPORT_RE = re.compile(r"\s*(?:from\s+[A-Za-z_][\w.]*\s+import\s+(?:\(|\*|[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s*,?)"
+                        r"|import\s+[A-Za-z_][\w.]*(?:\s+as\s+[A-Za-z_]\w*)?)\s*")
+#: A bare name on a line of its own.
+_NAME_RE = re.compile(r"\s*[A-Za-z_]\w*\s*")
+#: A call's argument on a line of its own: ``binsz=0.1,``, ``map_type="wcs",``, ``)``.
+_ARGUMENT_RE = re.compile(r"\s*(?:[A-Za-z_]\w*\s*=\s*\S.*,?|(?:[A-Za-z_]\w*\s*,\s*)*[A-Za-z_]\w*\s*(?:,\s*[)\]]?|[)\]])"
+                          r"|[\w.\"”'\[\]()]+(?:\s*[/+*%-]\s*[\w.\"”'\[\]()]+)*,|[)\]}]+[,)]*)\s*")
+
+
+def listing_goes_on(paras: list[Para], lines: list[Line], gap: float = 0.0) -> bool:
     """Whether ``lines`` (a code para) are the next lines of the listing that is the last
-    para: same page, under it at most ``LISTING_GAP`` line heights, overlapping it across."""
+    para: same page, under it at most ``LISTING_GAP`` line heights (or ``gap``),
+    overlapping it across."""
     if not paras or paras[-1].type != "code":
         return False
     last, first = paras[-1].lines[-1], lines[0]
     height = max(last.bbox[3] - last.bbox[1], 1.0)
-    return (last.page == first.page and -0.5 * height <= first.bbox[1] - last.bbox[3] <= LISTING_GAP * height
+    return (last.page == first.page and -0.5 * height <= first.bbox[1] - last.bbox[3] <= (gap or LISTING_GAP) * height
             and first.bbox[0] < last.bbox[2] and last.bbox[0] < first.bbox[2])

@@ -30,7 +30,7 @@ from vaultd.parse.classify import (
     is_formula_line,
     is_short,
 )
-from vaultd.parse.code import is_code, listing_goes_on
+from vaultd.parse.code import is_code, listing_goes_on, statements_go_on
 from vaultd.parse.continuation import (
     continues,
     is_scrap,
@@ -192,7 +192,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     and is_title(kind, para_lines, text, body)
                 cur.lead = lead and kind == "paragraph"
                 cur.plain = plain_head
-                if kind == "code" and listing_goes_on(paras, para_lines):
+                if kind == "code" and (listing_goes_on(paras, para_lines) or statements_go_on(paras, para_lines)):
                     append_piece(paras[-1], para_lines, text)  # the listing's next line
                     continue
                 note_of = _note_of(paras, para_lines, body) if kind == "paragraph" else None
@@ -307,7 +307,7 @@ def _after_number(text: str, number: str | None) -> str:
 def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body: float,
           alone: bool) -> tuple[ChunkType, str | None]:
     """A para's type and heading number (``alone``: its source block was not split)."""
-    if is_code(lines, text):
+    if is_code(lines, text) or statements_go_on(paras, lines):
         return "code", None
     italic_head = len(lines) == 1 and lines[0].italic and bool(SUBSECTION_RE.match(text))
     kind, number = classify(text, max(ln.size for ln in lines), all(ln.bold for ln in lines),
