@@ -37,7 +37,8 @@ def is_code(lines: list[Line], text: str) -> bool:
     https://github.com/…``, ``RUN pip install -r requirements.txt``): two words or more, no
     e-mail, its first word the command's (no address, no footnote's number)."""
     if not all(ln.mono for ln in lines):
-        return _machine_text(lines) or _statements(lines) or all(_IMPORT_RE.fullmatch(ln.text) for ln in lines)
+        return _machine_text(lines) or _statements(lines) or (
+            lines[0].text.lstrip().startswith(("from ", "import ")) and all(_IMPORT_RE.fullmatch(ln.text) for ln in lines))
     if _ADDRESS_RE.search(text):
         words = text.split()
         return len(lines) == 1 and len(words) >= 2 and "@" not in text \
@@ -67,11 +68,11 @@ def _statements(lines: list[Line]) -> bool:
     …]``, ``print(f"…")``): ``MACHINE_LINES`` lines or more, ``STATEMENT_SHARE`` of them
     statements (an import, an assignment, a call, a comment, a bracket closing), the
     first among them. Prose opens no line so."""
-    text = "".join(ln.text for ln in lines).translate(_QUOTES)
-    if not _STATEMENT_RE.match(lines[0].text) or sum(ch.isascii() for ch in text) < 0.98 * len(text):
-        return False  # (a formula's ``i = σ(Wxi xt + …)`` is no program's)
-    if len(lines) < MACHINE_LINES:
+    if len(lines) < MACHINE_LINES or not _STATEMENT_RE.match(lines[0].text):
         return False
+    text = "".join(ln.text for ln in lines).translate(_QUOTES)
+    if sum(ch.isascii() for ch in text) < 0.98 * len(text):
+        return False  # (a formula's ``i = σ(Wxi xt + …)`` is no program's)
     return sum(bool(_STATEMENT_RE.match(ln.text)) for ln in lines) >= STATEMENT_SHARE * len(lines)
 
 
@@ -116,11 +117,12 @@ def statements_go_on(paras: list[Para], lines: list[Line]) -> bool:
     """Whether ``lines`` set in a text face, each a statement or a call's argument line,
     are the next lines of the listing that is the last para (``listing_goes_on``): an
     A&A paper's Python set in its roman, a block a statement or two."""
+    if not listing_goes_on(paras, lines, STATEMENTS_GAP):
+        return False
     told = [bool(_STATEMENT_RE.match(ln.text) or _ARGUMENT_RE.fullmatch(ln.text)) for ln in lines]
     # (a bare name is an argument among the others: ``SafeMaskMaker`` before ``)``)
     return any(told) and all(_ascii(ln.text) and (ok or (_NAME_RE.fullmatch(ln.text) is not None))
-                             for ln, ok in zip(lines, told, strict=True)) \
-        and listing_goes_on(paras, lines, STATEMENTS_GAP)
+                             for ln, ok in zip(lines, told, strict=True))
 
 
 #: How far (line heights) a listing's statements in a text face stand apart at most (a

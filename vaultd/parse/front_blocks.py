@@ -234,6 +234,8 @@ def _by_heading(paras: list[Para], start: int, end: int, inside: set[int]) -> bo
 #: A contact's items: a web or e-mail address, a telephone number.
 _CONTACT_ITEM_RE = re.compile(r"https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
                               r"|(?<![\d.])(?:\+\d{1,3}[\s.-]?)?\(?\d{2,4}\)?[\s.-]?\d{3}[.-]\d{4}(?![\d.]\d)")
+#: Longest contact block (characters).
+CONTACT_MAX = 300
 #: The words a contact block sets around its items.
 _CONTACT_WORD_RE = re.compile(
     r"(?i:visit|e-?mail|phone|tel(?:ephone)?|fax|call|contact|web(?:site)?|online|or|at|us|:)")
@@ -243,6 +245,8 @@ def is_contact(text: str) -> bool:
     """Whether a block is a contact's addresses alone (NIST's ``LEARN MORE`` box: ``Visit
     https://nccoe.nist.gov nccoe@nist.gov 301-975-0200``): two items or more, and no
     word but the ones set around them."""
+    if len(text) > CONTACT_MAX or ("@" not in text and "://" not in text and "www." not in text):
+        return False  # (a contact's block is short and holds an address: most text is none)
     items = _CONTACT_ITEM_RE.findall(text)
     rest = _CONTACT_ITEM_RE.sub(" ", text)
     return len(items) >= 2 and all(_CONTACT_WORD_RE.fullmatch(w.strip(".,;|•")) or not w.strip(".,;|•")
