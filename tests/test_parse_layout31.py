@@ -210,3 +210,10 @@ def test_a_listing_in_a_text_face_set_a_statement_a_block_is_one_listing() -> No
     listing = holding(chunks_of(GAMMAPY), "from pathlib import Path")
     assert chunk_type(listing) == "code"
     assert "flux_points_dataset = FluxPointsDataset.read(" in holding(chunks_of(GAMMAPY), "map_dataset = MapDataset").text
+
+
+def test_a_section_head_in_the_column_beside_the_title_heads_its_text() -> None:
+    # the POSTnote's "WHAT IS THE PURPOSE OF THE NII?" stands in the right column, wholly
+    # right of the title: it had been taken for an author's block beside the title
+    para = holding(chunks_of(POSTNOTE), "It is one thing to coin a popular phrase")
+    assert "WHAT IS THE PURPOSE OF THE NII?" in (para.provenance.section or "")

@@ -88,8 +88,8 @@ def _beside_the_title(paras: list[Para], first: int, title: Para, last: Para) ->
         box = [ln.bbox for ln in para.lines]
         top, bottom = min(b[1] for b in box), max(b[3] for b in box)
         on_left = max(b[2] for b in box) < left - 1.0
-        if bottom > foot or not (on_left or min(b[0] for b in box) > right + 1.0):
-            continue
+        if bottom > foot or not (on_left or min(b[0] for b in box) > right + 1.0) or _heads_text(para, paras):
+            continue  # (a section's head in the next column, over its text, is none)
         # level with the title block across the edge: a column beside it, not a banner over it
         if not any(q is not para and max(ln.bbox[3] for ln in q.lines) > top
                    and min(ln.bbox[1] for ln in q.lines) < bottom
