@@ -47,8 +47,11 @@ QUOTES = Path(__file__).resolve().parents[1] / "eval" / "quotes"
 FLOORS: dict[str, dict[str, float]] = {
     # (verbatim 194/200 at layout 28, 193/200 at 29: SciELO's run-in head ``Avaliação … in
     # vitro`` and its ``– O ensaio …`` are one paragraph now, as its other run-in heads were,
-    # and poppler reads ``25 µLde`` in it where the page shows a space)
-    "open": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.965, "absent": 0},
+    # and poppler reads ``25 µLde`` in it where the page shows a space; 186/193 at layout 31:
+    # the same seven misses, and eight fewer blocks, all found, in the Wiley article, whose
+    # bar chart's labels are the figure's now and whose paragraph broken at p. 13's foot is
+    # one block)
+    "open": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.96, "absent": 0},
     "quotes": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.932, "absent": 0},
     # eval/quotes' batches 4 and 5, kept apart (docs/compile-eval.md, "Batch 4", "Batch 5").
     # Before any change for them: batch 4 present 27/36, box pieces 25/38, sections 16/21,
@@ -198,9 +201,10 @@ FLOORS: dict[str, dict[str, float]] = {
     # practice guide with line numbers, a 1995 POSTnote's OCR layer, two InDesign reports, a
     # CVPR paper, a French medical thesis), scored on layout 30 before any change for it:
     # present 87/103, order 50/54, box pieces 48/67, sections 44/57, 19 furniture strings;
-    # at layout 31: FIGURES
-    "batch22": {"present": 0.96, "order": 1.0, "pieces": 0.9, "sections": 0.94, "verbatim": 0.0,
-                "absent": 5},
+    # at layout 31: 103/103, 54/54, 67/67, 57/57 and 1 (the POSTnote's boxed "This is a
+    # summary of a 130-page report …" in its masthead)
+    "batch22": {"present": 0.99, "order": 1.0, "pieces": 0.98, "sections": 0.98, "verbatim": 0.0,
+                "absent": 1},
 }
 #: eval/quotes' batch 4 and 5 papers (file-name prefixes): an AIAA paper, an APA manuscript,
 #: Elsevier's CAS double-column sample, Philosophers' Imprint, PracTeX, Quantum; SPIE, the
