@@ -109,6 +109,12 @@ def _next_item(prev: Para, cur: Para) -> bool:
     return len(numbers) >= 2 and start is not None and int(start.group(1)) == int(numbers[-1]) + 1
 
 
+def last_column(para: Para) -> list[Line]:
+    """The lines of ``para``'s last piece: on its last page, in its last line's column."""
+    last = para.lines[-1]
+    return [ln for ln in para.lines if ln.page == last.page and ln.bbox[0] < last.bbox[2] and last.bbox[0] < ln.bbox[2]]
+
+
 #: An e-mail address.
 _EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 #: Opening quotation marks a sentence's next word may start with.
@@ -152,8 +158,7 @@ def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indentin
     if not _at_next_top(prev, cur):
         return False  # not at the top of the next column or page
     last, head = prev.lines[-1], cur.lines[0]
-    piece = [ln for ln in prev.lines if ln.page == last.page and ln.bbox[0] < last.bbox[2]
-             and last.bbox[0] < ln.bbox[2]]  # the last piece's lines, in its column
+    piece = last_column(prev)
     if len(piece) < 2 or abs(head.size - last.size) > SIZE_STEP:
         return False
     em = max(last.size, 1.0)

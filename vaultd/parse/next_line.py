@@ -17,6 +17,7 @@ from vaultd.parse.continuation import (
     NOTE_END_RE,
     abbreviation_goes_on,
     first_word_width,
+    last_column,
 )
 from vaultd.parse.paras import SENT_END, Line, Para
 from vaultd.parse.textlayer import prose_words
@@ -59,7 +60,7 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False, flu
     right = max(max(ln.bbox[2] for ln in prev.lines), max(ln.bbox[2] for ln in cur.lines))
     # (a first line alone may be indented; an item's first line starts with its mark, and
     # a reference's hangs out left of its others); past a column break, its last column's
-    column = [ln for ln in prev.lines if ln.page == last.page and ln.bbox[0] < last.bbox[2] and last.bbox[0] < ln.bbox[2]]
+    column = last_column(prev)
     lines = prev.lines if column[0] is prev.lines[0] else column
     hangs = len(lines) >= 2 and lines[0].bbox[0] < min(ln.bbox[0] for ln in lines[1:]) - INDENT_EMS * em
     left = min(ln.bbox[0] for ln in (lines[1:] if (item or hangs) and lines is prev.lines else lines))
@@ -125,8 +126,7 @@ def _flush_sentence(prev: Para, cur: Para, ragged: bool = False, flush: bool = F
     if cur.type != "paragraph" or ITEM_RE.match(cur.text):
         return False
     last = prev.lines[-1]
-    # (its last piece: the lines of its last column)
-    piece = [ln for ln in prev.lines if ln.page == last.page and ln.bbox[0] < last.bbox[2] and last.bbox[0] < ln.bbox[2]]
+    piece = last_column(prev)
     em = max(last.size, 1.0)
     first = cur.lines[0]
     if len(prev.lines) == 1 and first.bbox[0] <= last.bbox[0] - INDENT_EMS * em \
