@@ -286,7 +286,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    lines go on; a Word draft's full-size line numbers dropped; a data matrix's numbered
 #:    rows and a table of bulleted cells are tables; a note's end over the next note; code
 #:    in a text face; a caption with text beside it cuts no band; a contact's addresses and
-#:    a copyright notice alone are front matter (docs/compile.md, "Layout 31").
+#:    a copyright notice alone are front matter; a plot's labels in the body's size; a
+#:    glossary's margin notes; heads in capitals in a face of their own (docs/compile.md,
+#:    "Layout 31").
 LAYOUT_VERSION = 31
 
 # Spacing accent → combining mark.
