@@ -217,3 +217,20 @@ def test_a_section_head_in_the_column_beside_the_title_heads_its_text() -> None:
     # right of the title: it had been taken for an author's block beside the title
     para = holding(chunks_of(POSTNOTE), "It is one thing to coin a popular phrase")
     assert "WHAT IS THE PURPOSE OF THE NII?" in (para.provenance.section or "")
+
+
+def test_report_captions_contact_labels_and_jump_lines_are_told() -> None:
+    from vaultd.parse.classify import is_figure_caption
+    from vaultd.parse.front import is_front_matter
+    from vaultd.parse.furniture import _CONTINUED_RE
+
+    # a statistics agency's "Chart 1." captions its chart; "Chart 1 shows …" is a sentence
+    assert is_figure_caption("Chart 1. One-month percent change in CPI for All Urban Consumers")
+    assert not is_figure_caption("Chart 1 shows the change in prices")
+    # a news release's contact lines, each under its label
+    assert is_contact("Technical information: (202) 691-7000 • cpi_info@bls.gov • www.bls.gov/cpi "
+                      "Media contact: (202) 691-5902 • PressOffice@bls.gov")
+    assert not is_contact("Results: see https://a.org and https://b.org")
+    # a newsletter's jump line, a case report's categories line
+    assert _CONTINUED_RE.match("continued from page 7")
+    assert is_front_matter("Categories: Pathology, Neurosurgery, Oncology", at_edge=False)

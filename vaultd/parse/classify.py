@@ -42,7 +42,7 @@ _NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[IVX]{1,4}(?:\.\d{1,2})+|[A-Z
 #: An appendix's or supplement's number has a capital before it (``Table B1``, ``Figure S2``).
 CAPTION_RE = re.compile(
     r"^(?i:figure|figura|figur|fig\.?|abbildung|abb\.|listing|scheme|table|tabela|tabla|tabelle|tableau|tabella"
-    r"|tabell|tab\.|cuadro|quadro"
+    r"|tabell|tab\.|cuadro|quadro|chart|graph|exhibit|map"
     r"|F ?I ?G ?U ?R ?E|T ?A ?B ?L ?E)"
     r"(?:\s*([A-Z]?\d+(?:[.-]\d+)*|[ivxIVX]+)\s*([.:|–—\ufffd-](?!\d)|\s+[A-Z]|\s*\((?i:cont)|$)|\s+[–—-]\s+(?=[A-Z])"
     r"|(?<=[a-zA-Z])\.\s+(?=[A-Z][a-z]))")

@@ -44,7 +44,7 @@ _START_RE = re.compile(
       | (?:(?:suggested\s+|recommended\s+)?citation|editor|academic\s+editor|handling\s+editor|edited\s+by|reviewed\s+by|
          specialty\s+section|funding|competing\s+interests?|abbreviations|conflicts?\s+of\s+interest|
          data\s+availability(?:\s+statement)?|correspondence(?:\s+to)?|corresponding\s+authors?|reviewing\s+editor|
-         e-?mails?(?:\s+address(?:es)?)?|contact|(?:next\s+)?release(?:\s+date)?|keywords?|key\s+words|ccs\s+concepts|unified\s+astronomy\s+thesaurus\s+concepts|issn|e-?issn|editora?\s+associad[ao]|submiss[ãa]o|aceite|
+         e-?mails?(?:\s+address(?:es)?)?|contact|(?:next\s+)?release(?:\s+date)?|keywords?|categories|key\s+words|ccs\s+concepts|unified\s+astronomy\s+thesaurus\s+concepts|issn|e-?issn|editora?\s+associad[ao]|submiss[ãa]o|aceite|
          palavras-chave|palabras\s+claves?|correspond[êe]ncia|fonte\s+de\s+financiamento|
          fuente\s+de\s+financiaci[óo]n|financiamento|financiaci[óo]n|conflitos?\s+de\s+interesses?|
          conflictos?\s+de\s+intereses|(?:recebido|aprovado|aceito|publicado|recibido|aceptado|aprobado)

@@ -234,6 +234,8 @@ def _by_heading(paras: list[Para], start: int, end: int, inside: set[int]) -> bo
 #: A contact's items: a web or e-mail address, a telephone number.
 _CONTACT_ITEM_RE = re.compile(r"https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
                               r"|(?<![\d.])(?:\+\d{1,3}[\s.-]?)?\(?\d{2,4}\)?[\s.-]?\d{3}[.-]\d{4}(?![\d.]\d)")
+#: A contact's label of a word or three before its colon (each line's).
+_CONTACT_LABEL_RE = re.compile(r"(?:^|(?<=\s))[A-Z][\w-]*(?:\s+[\w-]+){0,2}\s*:(?!//)")
 #: Longest contact block (characters).
 CONTACT_MAX = 300
 #: The words a contact block sets around its items.
@@ -247,6 +249,7 @@ def is_contact(text: str) -> bool:
     word but the ones set around them."""
     if len(text) > CONTACT_MAX or ("@" not in text and "://" not in text and "www." not in text):
         return False  # (a contact's block is short and holds an address: most text is none)
+    text = _CONTACT_LABEL_RE.sub(" ", text)  # (``Technical information: (202) 691-7000 • …``)
     items = _CONTACT_ITEM_RE.findall(text)
     rest = _CONTACT_ITEM_RE.sub(" ", text)
     return len(items) >= 2 and all(_CONTACT_WORD_RE.fullmatch(w.strip(".,;|•")) or not w.strip(".,;|•")

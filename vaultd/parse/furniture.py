@@ -43,7 +43,8 @@ _CITATION_HEAD_RE = re.compile(
 #: (``(continued...)``).
 _CONTINUED_RE = re.compile(
     r"^\(?(?:(?:figure|fig\.|table)\s+\d+\s+)?(?:legend\s+)?continued\s+on\s+(?:the\s+)?next\s+page\)?$"
-    r"|^\(continued\s*(?:\.{2,3}|…)?\)$",
+    r"|^\(continued\s*(?:\.{2,3}|…)?\)$"
+    r"|^\(?continued\s+(?:from|on)\s+(?:page|p\.)\s*\d{1,4}\)?$",  # a newsletter's jump line
     re.I)
 
 
