@@ -234,3 +234,27 @@ def test_report_captions_contact_labels_and_jump_lines_are_told() -> None:
     # a newsletter's jump line, a case report's categories line
     assert _CONTINUED_RE.match("continued from page 7")
     assert is_front_matter("Categories: Pathology, Neurosurgery, Oncology", at_edge=False)
+
+
+FRIEDMAN = "workingpaper_friedman_navy_strategic_planning_1947_excerpt.pdf"
+EUROSTAT_WP = "eurostat_working_paper_big_data_filtering_word_excerpt.pdf"
+
+
+def test_a_sentence_closed_before_its_notes_mark_takes_no_line_of_the_next_paragraph() -> None:
+    # a Word paper's "… during the interwar period.2" over the next paragraph's indented
+    # first line: the line after that had been read as the closed sentence's rest
+    para = holding(chunks_of(FRIEDMAN), "Along these lines, readers will find")
+    assert "paid to the Navy’s attempt to historically “predict” what the next major war" in para.text
+    assert "the primary, assumed enemy" not in para.text
+
+
+def test_an_archives_credit_under_a_scanned_chart_does_not_break_a_paragraph() -> None:
+    para = holding(chunks_of(FRIEDMAN), "Nimitz additionally said that in considering the background")
+    assert "Nimitz informed his subordinates that revisions" in para.text
+    assert "Courtesy of" not in para.text
+    assert pages_of(para) == [4, 5, 6]
+
+
+def test_a_table_of_content_under_its_label_is_front_matter() -> None:
+    entry = holding(chunks_of(EUROSTAT_WP), "2.3 An example of outliers in unstructured data")
+    assert chunk_type(entry) == "front"

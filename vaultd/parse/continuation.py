@@ -27,7 +27,9 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     own (a section's first)."""
     if prev.type not in ("paragraph", "list") or not (cur.type == "paragraph" or _bracketed_rest(prev, cur)):
         return False
-    if prev.text.rstrip().endswith(SENT_END):
+    if prev.text.rstrip().endswith(SENT_END) or _MARKED_END_RE.search(prev.text.rstrip()):
+        # (a sentence's stop with a note's mark after it ends it too: a Word paper's
+        # ``… during the interwar period.2``, over the next paragraph's indented line)
         if not abbreviation_goes_on(prev.text, cur.text):
             return prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged, indenting)
         if prev.text.rstrip().endswith(" et al."):
@@ -115,6 +117,8 @@ def last_column(para: Para) -> list[Line]:
     return [ln for ln in para.lines if ln.page == last.page and ln.bbox[0] < last.bbox[2] and last.bbox[0] < ln.bbox[2]]
 
 
+#: A word's stop with a note's mark after it (``period.2``; not a number's ``3.2``).
+_MARKED_END_RE = re.compile(r"[^\W\d_][)\]”\"’]?[.!?][)\]”\"’]?(?:\d{1,3}|[*†‡§¶])$")
 #: An e-mail address.
 _EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 #: Opening quotation marks a sentence's next word may start with.

@@ -249,7 +249,8 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
 #: A picture's credit line: ``Image from: https://…``, ``Photo: …``, ``Illustration by …``.
 _CREDIT_RE = re.compile(
     r"(?i:image|photo(?:graph)?|illustration|picture|artwork)s?"
-    r"(?:\s*(?i:credits?|source|from)?\s*:\s*\S|\s+(?i:by|courtesy\s+of)\s+[A-Z])")
+    r"(?:\s*(?i:credits?|source|from)?\s*:\s*\S|\s+(?i:by|courtesy\s+of)\s+[A-Z])"
+    r"|(?i:courtesy\s+of)\s+(?:the\s+)?[A-Z]")  # an archive's "Courtesy of the National Archives"
 #: Longest credit line (characters).
 CREDIT_MAX = 400
 

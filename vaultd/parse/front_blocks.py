@@ -15,7 +15,7 @@ from vaultd.parse.paras import SENT_END, Para, append_piece
 #: The label of a table of contents or of a list of a document's tables, figures,
 #: abbreviations (a thesis's front matter), as a block of its own.
 _CONTENTS_RE = re.compile(
-    r"(?:table\s+of\s+)?contents|list\s+of\s+(?:appendix\s+)?(?:tables|figures|illustrations|"
+    r"(?:table\s+of\s+)?contents|table\s+of\s+content|list\s+of\s+(?:appendix\s+)?(?:tables|figures|illustrations|"
     r"abbreviations|acronyms|symbols|algorithms|listings|plates|maps)|inhaltsverzeichnis|inhalt|"
     r"sum[áa]rio|[íi]ndice|table\s+des\s+mati[èe]res", re.IGNORECASE)
 #: An issue's contents box (MMWR's ``INSIDE``): a label, never a section of the paper.
