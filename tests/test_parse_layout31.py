@@ -258,3 +258,12 @@ def test_an_archives_credit_under_a_scanned_chart_does_not_break_a_paragraph() -
 def test_a_table_of_content_under_its_label_is_front_matter() -> None:
     entry = holding(chunks_of(EUROSTAT_WP), "2.3 An example of outliers in unstructured data")
     assert chunk_type(entry) == "front"
+
+
+def test_a_bulleted_items_next_sentence_at_its_hang_stays_in_the_item() -> None:
+    # Eurostat's "• In the upper and lower right quadrants … decrease in the growth rate."
+    # with "In the first quadrant, …" under the item's text: one item, not an item and a
+    # paragraph
+    item = holding(chunks_of("eurostat_statistics_explained_business_cycle_clock_excerpt.pdf"),
+                   "In the upper and lower right quadrants of the clock")
+    assert "decrease in the growth rate. In the first quadrant, the growth rate is still above" in item.text

@@ -67,7 +67,7 @@ def split_group(group: list[Line], plain: bool = False, flush: bool = False) -> 
             # up a little, into a column left of the line before, a gutter apart (ONS's
             # ``Release date:`` left of ``Next release:`` | ``18 June 2025``, one block)
             or (cur.bbox[1] < prev.bbox[1] - 0.5 * height and cur.bbox[2] < prev.bbox[0] - max(cur.size, 1.0))
-            or (ends and cur.bbox[0] > left + 0.6 * max(cur.size, 1.0))
+            or (ends and cur.bbox[0] > left + 0.6 * max(cur.size, 1.0) and not _item_hang(paras[-1], cur))
             or (ends and prev.bbox[2] < (edge := _measure_right(paras[-1], right)) - 0.12 * width
                 and not (flush and prev.text.rstrip().endswith((".", "!", "?"))
                          and prev.bbox[2] + first_word_width(cur) > edge))
@@ -97,6 +97,25 @@ def split_group(group: list[Line], plain: bool = False, flush: bool = False) -> 
         else:
             paras[-1].append(cur)
     return paras
+
+
+def _item_hang(para: list[Line], cur: Line) -> bool:
+    """Whether ``cur`` stands at the hang of the bulleted item ``para`` opens (its text's
+    edge, the mark's width in from it: 0.6 to 2.5 ems, as its lines after the first
+    stand), opening no item: the item's next sentence (Eurostat's ``• In the upper and
+    lower right quadrants … decrease in the growth rate.`` | ``In the first quadrant, …``),
+    not a paragraph after the list, which stands at the list's left."""
+    first = para[0]
+    em = max(first.size, 1.0)
+    text = first.text.lstrip()
+    if not text[:1] or text[0] not in ITEM_BULLETS or cur.text.lstrip()[:1] in ITEM_BULLETS:
+        return False
+    hang = cur.bbox[0] - first.bbox[0]
+    return 0.6 * em <= hang <= 2.5 * em and all(abs(ln.bbox[0] - cur.bbox[0]) <= 1.0 for ln in para[1:])
+
+
+#: The bullets an item opens with.
+ITEM_BULLETS = "•◦▪‣●∙·–-"
 
 
 def _measure_right(para: list[Line], right: float) -> float:
