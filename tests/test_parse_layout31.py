@@ -267,3 +267,12 @@ def test_a_bulleted_items_next_sentence_at_its_hang_stays_in_the_item() -> None:
     item = holding(chunks_of("eurostat_statistics_explained_business_cycle_clock_excerpt.pdf"),
                    "In the upper and lower right quadrants of the clock")
     assert "decrease in the growth rate. In the first quadrant, the growth rate is still above" in item.text
+
+
+def test_a_charts_labels_inside_the_frame_drawn_round_its_caption_are_the_charts() -> None:
+    # BLS draws a frame round each chart and its caption, the caption at the frame's top:
+    # neither "above" nor "under" the caption, the charts were unfound and their axis
+    # labels and legend read as paragraphs
+    chunks = chunks_of("bls_news_release_cpi_july_2025_excerpt.pdf")
+    assert not any("Jul'24 Aug Sep Oct" in c.text for c in chunks if chunk_type(c) == "paragraph")
+    assert chunk_type(holding(chunks, "Chart 2. 12-month percent change in CPI")) == "figure"

@@ -198,7 +198,8 @@ def figure_region(page: Any, caption: Box, column: Box | None,
     width, height = page.rect.width, page.rect.height
     under: Box | None = None
     if region is not None and (region[3] - region[1] <= RULE_BAND_PT or any(
-            0 <= region[1] - o[3] <= CAPTION_OVER_PT and o[0] < region[2] and region[0] < o[2] for o in others)):
+            o[1] - 3.0 - o[3] <= region[1] - o[3] <= CAPTION_OVER_PT and o[0] < region[2] and region[0] < o[2]
+            for o in others)):
         # a rule drawn over the caption (GAO's thick double rule over ``Figure 3: …``), or
         # the figure of another caption set over it (JAMA sets its captions over their
         # figures): this caption's figure is the one under it, when there is one
@@ -290,12 +291,17 @@ def _below(caption: Box, x0: float, x1: float, rects: list[Box], others: Sequenc
     stops = [o for o in (*others, *prose) if across(o)]
     region: Box | None = None
     limit = caption[3]
-    for r in sorted((r for r in rects if across(r) and r[1] >= caption[3] - 2.0), key=lambda r: r[1]):
+    # (a frame drawn round the caption and its chart, the caption at its top: BLS's charts)
+    framed = [(r[0], caption[3], r[2], r[3]) for r in rects
+              if caption[1] - 3.0 <= r[1] < caption[3] - 2.0 and r[3] > caption[3] + CHAIN_GAP_PT
+              and r[0] <= caption[0] + 2.0 and r[2] >= caption[2] - 2.0]
+    for r in sorted([*(r for r in rects if across(r) and r[1] >= caption[3] - 2.0), *framed], key=lambda r: r[1]):
         if any(r[0] <= (o[0] + o[2]) / 2 <= r[2] and r[1] <= (o[1] + o[3]) / 2 <= r[3] for o in prose):
             continue  # a panel under body text (an old SciELO page lays a white one under its columns)
         gap = CHAIN_GAP_PT if region is None else BELOW_GAP_PT
-        if r[1] > limit + gap or any(limit - 2.0 <= (o[1] + o[3]) / 2 <= r[1] for o in stops):
-            break
+        if r[1] > limit + gap or any(limit - 2.0 <= (o[1] + o[3]) / 2 <= r[1] for o in stops) \
+                or any(across(o) and limit - 2.0 <= o[1] <= r[1] + 3.0 for o in others):
+            break  # (a caption at the top of the next frame: that frame's)
         region = r if region is None else (min(region[0], r[0]), min(region[1], r[1]),
                                            max(region[2], r[2]), max(region[3], r[3]))
         limit = max(limit, region[3])
