@@ -107,15 +107,10 @@ def _item_hang(para: list[Line], cur: Line) -> bool:
     not a paragraph after the list, which stands at the list's left."""
     first = para[0]
     em = max(first.size, 1.0)
-    text = first.text.lstrip()
-    if not text[:1] or text[0] not in ITEM_BULLETS or cur.text.lstrip()[:1] in ITEM_BULLETS:
+    if not LIST_RE.match(first.text.lstrip()) or LIST_RE.match(cur.text.lstrip()):
         return False
     hang = cur.bbox[0] - first.bbox[0]
     return 0.6 * em <= hang <= 2.5 * em and all(abs(ln.bbox[0] - cur.bbox[0]) <= 1.0 for ln in para[1:])
-
-
-#: The bullets an item opens with.
-ITEM_BULLETS = "•◦▪‣●∙·–-"
 
 
 def _measure_right(para: list[Line], right: float) -> float:

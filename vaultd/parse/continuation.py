@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from vaultd.parse.classify import FRAGMENT_MAX, cjk_letters, is_prose, lower_words, opens_item
-from vaultd.parse.front import SECTION_NAMES, is_byline
+from vaultd.parse.front import EMAIL_RE, SECTION_NAMES, is_byline
 from vaultd.parse.paras import SENT_END, Line, Para
 
 #: A change of size (pt) between two lines that ends a paragraph inside a block
@@ -44,7 +44,7 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
         # full-width table | ``NLP tasks. Results show …``; a NASA report's block
         # paragraphs, indented or not), but not a list's item
         return True
-    if _is_address(prev.text) or _EMAIL_RE.fullmatch(cur.text.strip()):
+    if _is_address(prev.text) or EMAIL_RE.fullmatch(cur.text.strip()):
         # "NUST, Pakistan shouzib@yahoo.com": no sentence to go on; nor one going on into
         # an author's e-mail address alone (CVPR's ``identi-`` | ``pande@stanford.edu``)
         return False
@@ -119,8 +119,6 @@ def last_column(para: Para) -> list[Line]:
 
 #: A word's stop with a note's mark after it (``period.2``; not a number's ``3.2``).
 _MARKED_END_RE = re.compile(r"[^\W\d_][)\]”\"’]?[.!?][)\]”\"’]?(?:\d{1,3}|[*†‡§¶])$")
-#: An e-mail address.
-_EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 #: Opening quotation marks a sentence's next word may start with.
 _OPENING_QUOTES = "“‘«„\"'"
 

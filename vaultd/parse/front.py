@@ -136,7 +136,7 @@ _NOTE_LETTER_RE = re.compile(r"^[a-z]\s+(?=[A-Z][a-z])")
 #: and Lee, K. (2020).``
 _CITATION_RE = re.compile(r"[A-Z][\w'’-]+,\s+(?:[A-Z]\.\s*){1,3}(?:,?\s*(?:&|and|y|et al\.)[^()]{0,120})?\s*\((?:19|20)\d\d[a-z]?\)\.")
 #: An e-mail address, and a parenthesised aside (the name an address belongs to).
-_EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _PARENS_RE = re.compile(r"\([^()]*\)")
 #: An author's contact footnote: a name of two to four capitalised words, a colon, an
 #: e-mail address.
@@ -230,8 +230,8 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
         return True  # CACM's department editors: "S. L. Graham, R. L. Rivest Editors"
     if _CONTACT_RE.match(body):
         return True  # "Christian Gogolin: latex@quantum-journal.org, …": an author's contact
-    if len(_EMAIL_RE.findall(body)) >= 2 and not _WORD_RE.findall(
-            _PARENS_RE.sub(" ", _EMAIL_RE.sub(" ", body))):
+    if len(EMAIL_RE.findall(body)) >= 2 and not _WORD_RE.findall(
+            _PARENS_RE.sub(" ", EMAIL_RE.sub(" ", body))):
         return True  # "jkk@example.in (J.K. Krishnan); wjh@example.org (W. J. Hansen)"
     if not at_edge or len(body) > BANNER_MAX:
         return False
@@ -317,7 +317,7 @@ def is_affiliation(text: str) -> bool:
         return False
     if not _INSTITUTION_RE.search(body.split(",", 1)[0][:80]):
         return False
-    words = [w.strip("(),.;:") for w in _EMAIL_RE.sub(" ", body).split()]
+    words = [w.strip("(),.;:") for w in EMAIL_RE.sub(" ", body).split()]
     words = [w for w in words if any(c.isalpha() for c in w) and not any(c.isdigit() for c in w)]
     lower = sum(1 for w in words if w[:1].islower() and w.casefold() not in _ADDRESS_PARTICLES)
     return len(words) >= 2 and lower * 10 <= len(words)

@@ -10,6 +10,7 @@ import re
 
 from vaultd.parse.classify import is_prose
 from vaultd.parse.continuation import FULL_LINE_EMS
+from vaultd.parse.front import EMAIL_RE
 from vaultd.parse.paras import SENT_END, Para, append_piece
 
 #: The label of a table of contents or of a list of a document's tables, figures,
@@ -232,7 +233,7 @@ def _by_heading(paras: list[Para], start: int, end: int, inside: set[int]) -> bo
 
 
 #: A contact's items: a web or e-mail address, a telephone number.
-_CONTACT_ITEM_RE = re.compile(r"https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+_CONTACT_ITEM_RE = re.compile(rf"https?://\S+|www\.\S+|{EMAIL_RE.pattern}"
                               r"|(?<![\d.])(?:\+\d{1,3}[\s.-]?)?\(?\d{2,4}\)?[\s.-]?\d{3}[.-]\d{4}(?![\d.]\d)")
 #: A contact's label of a word or three before its colon (each line's).
 _CONTACT_LABEL_RE = re.compile(r"(?:^|(?<=\s))[A-Z][\w-]*(?:\s+[\w-]+){0,2}\s*:(?!//)")

@@ -94,8 +94,7 @@ def mark_margin_notes(lines: list[Line], edges: Edges) -> None:
     outside = [ln for ln in lines if not (inner < ln.bbox[2] and ln.bbox[0] < outer)]  # (few lines)
     for ln in outside:
         if any(c.isalpha() for c in ln.text) and any(_beside(ln, other, left, right) for other in lines):
-            ln.margin = True
-            ln.block = MARGIN_BLOCK + ln.block
+            _mark(ln)
     # a note set in a block of its own in the margin, a size smaller than the text lines
     # level with it (OpenIntro's ``sample`` | ``standard`` | ``deviation`` in 8 pt beside
     # 10 pt text): its block holds no line inside the text block
@@ -109,21 +108,24 @@ def mark_margin_notes(lines: list[Line], edges: Edges) -> None:
         level = [o.size for o in inside if o.bbox[1] - LEVEL_LINES * height < ln.bbox[3]
                  and ln.bbox[1] < o.bbox[3] + LEVEL_LINES * height]
         if level and ln.size <= (1 - NOTE_SIZE_APART) * max(level):
-            ln.margin = True
-            ln.block = MARGIN_BLOCK + ln.block
+            _mark(ln)
     # the symbol such a note glosses, set over it flush with it (``σ`` over ``population``)
     for ln in outside:
         if not ln.margin and ln.block not in blocks_in and len(ln.text.strip()) <= SYMBOL_CHARS and any(
                 note.margin and abs(note.bbox[0] - ln.bbox[0]) <= MARGIN_GAP
                 and 0.0 <= note.bbox[1] - ln.bbox[3] <= note.bbox[3] - note.bbox[1] for note in outside):
-            ln.margin = True
-            ln.block = MARGIN_BLOCK + ln.block
+            _mark(ln)
     # a note's next lines, in its block and its margin, flush with it, off the text's baselines
     for ln in outside:
         if not ln.margin and any(note.margin and note.block == MARGIN_BLOCK + ln.block
                                  and abs(note.bbox[0] - ln.bbox[0]) <= MARGIN_GAP for note in outside):
-            ln.margin = True
-            ln.block = MARGIN_BLOCK + ln.block
+            _mark(ln)
+
+
+def _mark(ln: Line) -> None:
+    """Mark ``ln`` a margin note and give it a block of its own, in place."""
+    ln.margin = True
+    ln.block = MARGIN_BLOCK + ln.block
 
 
 def _beside(note: Line, other: Line, left: float | None, right: float | None) -> bool:
