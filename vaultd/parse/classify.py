@@ -98,6 +98,14 @@ def _figures_row(text: str) -> bool:
 _LOWER_HEAD_NUM_RE = re.compile(r"^(\d{1,2}(?:\.\d{1,2})+)\.\s+(?=[a-z])")
 
 
+#: A section of a bill, statute or contract by its number, as its analysis heads it:
+#: ``Section 2. Sense of Congress.``, ``SEC. 3. DEFINITIONS.``, ``Article 5. Scope.``
+_LEGAL_HEAD_RE = re.compile(r"^(?:Section|SECTION|Sec\.|SEC\.|Article|ARTICLE|Art\.)\s+\d{1,3}[A-Za-z]?\.\s+[A-Z]")
+#: A number with its stop before a word in small capitals, which the text layer may give
+#: as lowercase letters (amsart's ``1. introduction`` in CMCSC10).
+_SMALL_CAPS_NUM_RE = re.compile(r"^(\d{1,2}(?:\.\d{1,2})*)\.\s+(?=[a-z])")
+
+
 def heading_number(text: str) -> str | None:
     m = _NUM_RE.match(text) or _LOWER_HEAD_NUM_RE.match(text)
     if not m or _DATE_RE.match(text):
@@ -230,6 +238,8 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
     if (number is not None and "." in number and n_lines == 1 and short and not math
             and (bold or italic) and text.endswith(".") and size >= body - 0.3):
         return "heading", number  # acmart's "6.1.2 Highlighting based on Engagement (D1)." on its own line
+    if short and (bold or italic) and text.rstrip().endswith(".") and _LEGAL_HEAD_RE.match(text) and size >= body - 0.3:
+        return "heading", None  # a bill's or report's "Section 2. Sense of Congress." set apart
     if (
         short
         and not math
@@ -266,6 +276,8 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         # A numbered line in small capitals (amsart's "1. Introduction" in CMCSC10); an
         # unnumbered one standing alone, a few words opening with a capital and ending in
         # none of a sentence's marks (amsart's centred "Introduction", "Acknowledgements").
+        if small_caps and number is None and (lowered := _SMALL_CAPS_NUM_RE.match(text)):
+            number = lowered.group(1)  # (small capitals the text layer gives as lowercase)
         if small_caps and number is not None and n_lines == 1 and size >= body - 0.3:
             return "heading", number
         if small_caps and one_line and size >= body - 0.3 and len(text.split()) <= SMALL_CAPS_HEAD_WORDS \

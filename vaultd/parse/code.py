@@ -24,6 +24,8 @@ _NUMBERED_RE = re.compile(r"\d{1,4}\s+\S")
 _SIGN_RE = re.compile(r"[;{}()=<>\[\]]|:=|->|//|#")
 #: An e-mail address or a URL: set in a typewriter face, but no program.
 _ADDRESS_RE = re.compile(r"@|://|\bwww\.")
+#: A shell's or an interpreter's prompt before a command (``$ ``, ``>>> ``, ``In [3]: ``).
+_PROMPT_RE = re.compile(r"\s*(?:\$|>>>|In \[\d*\]:)\s+\S")
 #: Most a listing's lines stand apart, in line heights (a listing continues under a gap
 #: no wider; the prose after it stands further off or starts in the body face).
 LISTING_GAP = 1.5
@@ -40,6 +42,8 @@ def is_code(lines: list[Line], text: str) -> bool:
         return _machine_text(lines) or _statements(lines) or (
             lines[0].text.lstrip().startswith(("from ", "import ")) and all(_IMPORT_RE.fullmatch(ln.text) for ln in lines))
     if _ADDRESS_RE.search(text):
+        if all(_PROMPT_RE.match(ln.text) for ln in lines):
+            return True  # a shell session: ``$ git config --global user.email robert@riken.jp``
         words = text.split()
         return len(lines) == 1 and len(words) >= 2 and "@" not in text \
             and not _ADDRESS_RE.search(words[0]) and not words[0][0].isdigit()

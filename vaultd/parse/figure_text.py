@@ -49,7 +49,8 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
         out |= _tiny_text_above(lines, cap, body)
         out |= _small_text_figure(lines, cap, body, rects)
         others = [ln.bbox for ln in lines if ln is not cap and CAPTION_RE.match(ln.text)]
-        prose = [ln.bbox for ln in lines if ln.size >= body - 0.5 and _words(ln.text) >= BODY_LINE_WORDS]
+        prose = [ln.bbox for ln in lines if ln.size >= body - 0.5 and _words(ln.text) >= BODY_LINE_WORDS
+                 and not _boxed_label(ln, rects)]
         # (a plot's labels set small; or, in the body's size, a row of tick values and an
         # axis title of a word or three under its frame: OpenIntro's dot plot)
         labels = [ln.bbox for ln in lines if ln is not cap and not CAPTION_RE.match(ln.text) and (
@@ -140,6 +141,18 @@ def _labels_over_caption(lines: list[Any], region: Box, cap: Any) -> set[int]:
                 and not _ends_prose(ln, lines)):
             out.add(i)
     return out
+
+
+def _boxed_label(ln: Any, rects: list[Box]) -> bool:
+    """Whether a line is a diagram's label, not prose, though set at the body's size: inside
+    a drawing, fewer than ``PROSE_WORDS`` words and no sentence's end (an ECDC report's
+    flowchart under its ``Figure 1.``: ``Output adjusted data for analysis or`` |
+    ``estimations outside the tool`` in a box). A panel drawn under text holds a sentence's
+    end somewhere, which keeps it a panel."""
+    if _words(ln.text) >= PROSE_WORDS or ln.text.rstrip().endswith(SENT_END):
+        return False
+    x0, y0, x1, y1 = ln.bbox
+    return any(r[0] <= x0 and r[1] <= y0 and x1 <= r[2] and y1 <= r[3] for r in rects)
 
 
 def _ends_prose(ln: Any, lines: list[Any]) -> bool:

@@ -17,6 +17,7 @@ ISSN, a journal site) at the top or foot of the first page counts too. Pure text
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 #: Labels and openings of front-matter blocks (matched at the start, case-insensitive,
@@ -188,6 +189,7 @@ _COVER_RE = re.compile(
 
 #: A book's or report's imprint (its copyright page): an ISBN, or the rights statement.
 _IMPRINT_RE = re.compile(r"\bISBN(?:-1[03])?:?\s*(?:97[89][-\s]?)?\d[\d\s-]{8,}[\dX]\b"
+                         r"|\bISSN\b[^\d\n]{0,20}\d{4}-\d{3}[\dX]\b"  # a series' ISSN
                          r"|\b(?:all|no|some)\s+rights\s+reserved\b", re.IGNORECASE)
 #: The pages a book's imprint stands on: its first few (half title, title, copyright).
 IMPRINT_PAGES = 6
@@ -197,8 +199,8 @@ IMPRINT_WORDS = 30
 
 def is_imprint(text: str) -> bool:
     """Whether a block of a book's first pages is its imprint (a short block with an
-    ISBN, ``ISBN-13: 978-…``, or the rights statement, ``All rights reserved``): front
-    matter, no passage of the text."""
+    ISBN, ``ISBN-13: 978-…``, its series' ISSN, or the rights statement, ``All rights
+    reserved``): front matter, no passage of the text."""
     found = _IMPRINT_RE.search(text)
     return found is not None and (found.group().lower().endswith("reserved")
                                   or len(text.split()) <= IMPRINT_WORDS)
@@ -209,6 +211,15 @@ def is_cover_page(texts: list[str]) -> bool:
     return any(_COVER_RE.search(t) for t in texts)
 
 
+def _lead_marks(text: str) -> str:
+    """``text`` without the note marks before it: ``*``, daggers, and any symbol a font
+    maps its mark to (Elsevier's corresponding-author star read as ``⇑``)."""
+    body = text.strip()
+    while body and (body[0] in "*†‡§" or (unicodedata.category(body[0])[0] == "S" and body[0] not in "©®℗")):
+        body = body[1:].lstrip()
+    return body
+
+
 def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bool = False) -> bool:
     """Whether a block of the first page is front matter (see module doc). ``at_edge``:
     the block sits at the page's top or foot (or in a side column of small print), where
@@ -217,7 +228,7 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
     front matter wherever the mark stands in it); ``banner``: it stands in the top part of
     the first page, where an article-type banner (``RESEARCH ARTICLE``) is set (lower
     down, ``Review`` or ``Research`` may be a section's heading)."""
-    body = text.strip().lstrip("*†‡§ ").strip()
+    body = _lead_marks(text)
     if not body:
         return False
     body = _NOTE_LETTER_RE.sub("", body)  # a note's letter mark: "n Corresponding author."
@@ -272,6 +283,7 @@ _DECLARATION_RE = re.compile(
     r"""^(?:received\s*:?\s*\d{1,2}\s+[a-z]+\s+\d{4}\s*[;,.]?\s*(?:revised|accepted)\b
       | reprints?\s+and\s+permissions?\s+information\b
       | publisher[’']s\s+note\b
+      | published\s+by\s+[^.]{3,120}?\bon\s+behalf\s+of\b  # Copernicus's, OUP's imprint line
       | peer\s+review\s+information\b
       | notice:\s+this\s+opinion\s+is\s+subject\s+to\s+formal\s+revision\b  # a US court's slip opinion
       # the JAMA Network's first-page sidebar

@@ -25,6 +25,9 @@ WIDE_MARGIN_FRACTION = 0.12
 #: (LaTeX's book class on letter paper, as bookdown sets it, has its running heads 13 % down).
 DEEP_MARGIN_FRACTION = 0.14
 SMALL_PT = 1.0
+#: How much larger than the body a line at a slide's top is set to be its title
+#: (``_slide_title``; running heads are set no larger than the body).
+TITLE_SCALE = 1.6
 #: A bare page number: ``12``, ``xii``, ``Page 3 of 9``, ``3/9``, and between dashes
 #: (``- 9 -``, ``— 12 —``: German and Italian theses, many report classes).
 _PAGE_NUMBER_RE = re.compile(
@@ -53,8 +56,9 @@ def _norm_furniture(text: str) -> str:
     return re.sub(r"\d+", "#", " ".join(text.lower().split()))
 
 
-def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
-    """Remove running headers/footers and page numbers, in place.
+def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[float] | None = None) -> None:
+    """Remove running headers/footers and page numbers, in place (``widths``: the pages'
+    widths, when known: on a landscape page, a slide, a title repeated is no furniture).
 
     A line in the top or bottom band is furniture when it is a bare page number, when
     its digit-masked text repeats in the bands of at least two pages, or when its letters
@@ -80,6 +84,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
     # each line's bands and digit-masked text, worked out once: (in band, in wide band, key)
     where: list[list[tuple[bool, bool, str]]] = []
     small = body_size(pages) - SMALL_PT  # a line set this small may stand deeper in
+    title = (small + SMALL_PT) * TITLE_SCALE  # a line set this large at a page's top heads it
     for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
         marks = []
         for ln in lines:
@@ -105,7 +110,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
             text = ln.text.strip()
             if _CONTINUED_RE.match(text) or (_ICON_RE.fullmatch(text) and _ICON_FONT_RE.search(ln.font)):
                 continue
-            if CAPTION_RE.match(text):
+            if CAPTION_RE.match(text) or ((band or wide) and widths and widths[i] > h and _slide_title(ln, h, title)):
                 keep.append(ln)
                 continue
             number = _PAGE_NUMBER_RE.match(text)
@@ -130,6 +135,15 @@ def drop_furniture(pages: list[list[Line]], heights: list[float]) -> None:
     _drop_lone_numbers(pages, lone, offsets, by_page)
     _drop_running_stacks(pages, small + SMALL_PT)
     drop_echoed_headings(pages, heights, small)
+
+
+def _slide_title(ln: Line, height: float, least: float) -> bool:
+    """Whether a line in a landscape page's top band is its title, never a running head,
+    however often it repeats: set ``least`` large or larger (``TITLE_SCALE``), in its
+    upper half, with no figure in it (a slide deck's ``Quality Checks: Raw Data`` at 40 pt
+    over five slides of 18 pt text; a frame's ``Case 2`` or a page's ``Introduction 1``
+    is numbered as running heads are)."""
+    return ln.size >= least and ln.bbox[1] < height / 2 and not any(c.isdigit() for c in ln.text)
 
 
 def _drop_running_stacks(pages: list[list[Line]], body: float) -> None:

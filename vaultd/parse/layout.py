@@ -289,7 +289,11 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    a copyright notice alone are front matter; a plot's labels in the body's size; a
 #:    glossary's margin notes; heads in capitals in a face of their own (docs/compile.md,
 #:    "Layout 31").
-LAYOUT_VERSION = 31
+#: 32: small capitals drawn as smaller capitals are a heading's; amsart's numbered heads
+#:    whose small capitals read as lowercase; a bill's or report's ``Section 2. …`` heads;
+#:    a slide's title repeated over slides is no running head; ``Published by … on behalf
+#:    of …``; a shell session with an address in it is code (docs/compile.md, "Layout 32").
+LAYOUT_VERSION = 32
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

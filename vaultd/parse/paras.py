@@ -31,6 +31,7 @@ class Line:
     cells: int = 1  # pieces on its baseline standing an em or more apart (a table's row)
     face_lead: str = ""  # its first words in an unflagged font of their own, closed by a stop
     lead_font: str = ""  # that font (``spans.font_lead``)
+    small_caps: bool = False  # small capitals drawn as smaller capitals (``spans.drawn_small_caps``)
 
 
 @dataclass

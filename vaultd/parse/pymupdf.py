@@ -194,7 +194,7 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
                 font = sp["font"]
                 size = round(sp["size"], 1)
                 bold, italic, mono = span_face(font, sp["flags"])
-                mixed, lead, face_lead, lead_font = False, "", "", ""
+                mixed, lead, face_lead, lead_font, small_caps = False, "", "", "", False
             else:
                 spans = [s for s in spans if s["text"] and (s["alpha"] or not hide) and id(s) not in unseen]
                 if not spans:
@@ -202,13 +202,13 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
                 text = join_spans(spans)
                 if not text.strip():
                     continue
-                size, font, bold, italic, mono, mixed, lead, face_lead, lead_font = line_style(spans)
+                size, font, bold, italic, mono, mixed, lead, face_lead, lead_font, small_caps = line_style(spans)
             x0, y0, x1, y1 = line["bbox"]
             if y1 - y0 > TALL_LINE * max(size, 1.0):
                 y0, y1 = glyph_extent(spans, y0, y1)
             lines.append(Line(text, (x0, y0, x1, y1), size, bold, bno, number, italic,
                               font.partition("+")[2] or font, mixed, mono, lead=lead,
-                              face_lead=face_lead, lead_font=lead_font))
+                              face_lead=face_lead, lead_font=lead_font, small_caps=small_caps))
     return lines
 
 
@@ -376,7 +376,7 @@ class PyMuPDFParser:
                     pages[i] = []
             textless = [i + 1 for i, lines in enumerate(pages) if not lines]
             read = _read_textless(pdf, doc, loaded, pages, textless, ocr) if textless else []
-            drop_furniture(pages, [p.height for p in infos])
+            drop_furniture(pages, [p.height for p in infos], [p.width for p in infos])
             drawings: dict[int, list[dict[str, Any]]] = {}  # get_cdrawings, read once a page
             graphics = _drop_figure_text(loaded, pages, drawings, lists)
             lists.clear()

@@ -313,7 +313,7 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
     kind, number = classify(text, max(ln.size for ln in lines), all(ln.bold for ln in lines),
                             len(lines), body, alone or lines[0].bold or italic_head,
                             italic=all(ln.italic for ln in lines),
-                            small_caps=all(is_small_caps_font(ln.font) for ln in lines))
+                            small_caps=all(ln.small_caps or is_small_caps_font(ln.font) for ln in lines))
     if kind == "paragraph" and alone and len(lines) == 1 and REFS_RE.match(text.strip()):
         return "heading", heading_number(text)  # "REFERENCES" on its own, in the body's font
     if kind == "paragraph" and is_formula_line(text) and is_short(len(lines), text) \

@@ -1,0 +1,166 @@
+"""Layout 32 (issue 34, batch 24's unseen works and the kinds they showed): small capitals
+drawn as smaller capitals, amsart's numbered heads whose small capitals read as lowercase,
+a report's ``Section 2. …`` heads, a slide's title repeated over its slides, a publisher's
+``Published by … on behalf of …`` line, a shell session with an address in it, a
+flowchart's boxed labels under a caption set over it; on real pages, with property tests
+of the pure rules."""
+
+from __future__ import annotations
+
+import string
+
+from hypothesis import given
+from hypothesis import strategies as st
+from quote_pages import chunk_type, chunks_of, holding
+
+from vaultd.parse.classify import classify
+from vaultd.parse.front import is_front_matter, is_imprint
+from vaultd.parse.furniture import drop_furniture
+from vaultd.parse.paras import Line
+from vaultd.parse.spans import drawn_small_caps
+
+SENATE = "senate_report_youth_sports_concussion_act.pdf"
+AMSART = "amsart_rademacher_partial_fractions_conjecture.pdf"
+SLIDES = "slides_hbc_rnaseq_troubleshooting.pdf"
+GMD = "copernicus_gmd_cmip6_experimental_design.pdf"
+NOTEBOOK = "nbconvert_scientific_python_lectures_excerpt.pdf"
+ECDC = "ecdc_technical_report_hiv_modelling_platform_excerpt.pdf"
+BOOK = "book_mediastudies_killer_fandom_chapter_excerpt.pdf"
+COGNITION = "elsevier_cognition_intimate_imitation.pdf"
+
+# ------------------------------------------------------------------------------ heads
+
+
+def test_a_gpo_reports_heads_in_drawn_small_capitals_head_their_sections() -> None:
+    # "P" at 10 pt, "URPOSE OF THE" at 7.8 pt, "B" at 10 pt, "ILL" at 7.8 pt: the line
+    # had read as small print in the body's font, and every passage as the title's
+    chunks = chunks_of(SENATE)
+    head = holding(chunks, "PURPOSE OF THE BILL")
+    assert chunk_type(head) == "heading"
+    para = holding(chunks, "In recent years, a constant drumbeat of press coverage")
+    assert (para.provenance.section or "").endswith("BACKGROUND AND NEEDS")
+
+
+def test_a_reports_section_by_section_heads_head_their_analysis() -> None:
+    para = holding(chunks_of(SENATE), "Section 2 of the bill would provide the sense of Congress")
+    assert (para.provenance.section or "").endswith("Section 2. Sense of Congress.")
+    assert chunk_type(holding(chunks_of(SENATE), "Section 3 of the bill would make it unlawful")) == "paragraph"
+
+
+def test_amsarts_numbered_head_in_small_capitals_read_as_lowercase_is_a_heading() -> None:
+    para = holding(chunks_of(AMSART), "In his book Topics in Analytic Number Theory [12]")
+    assert para.provenance.section == "1. introduction"
+
+
+def test_a_slides_title_repeated_over_its_slides_heads_each_of_them() -> None:
+    # Keynote's "Quality Checks: Raw Data" at 40 pt tops five slides: it had been dropped
+    # as a running head, and the slides' bullets went under the deck's title
+    chunks = chunks_of(SLIDES)
+    item = holding(chunks, "Identify contaminating sequences")
+    assert "Quality Checks: Raw Data" in (item.provenance.section or "")
+    later = holding(chunks, "Discover contamination from another organism or from DNA")
+    assert "Quality Checks: Aligned Data" in (later.provenance.section or "")
+
+
+def test_a_chapter_titles_second_line_whose_box_reaches_into_the_first_goes_on() -> None:
+    # a 36 pt display face's tall boxes overlap: "Fanlike Engagement" | "before Fan Studies"
+    para = holding(chunks_of(BOOK), "Most famous serial killers have had fans.")
+    assert para.provenance.section == "Fanlike Engagement before Fan Studies"
+
+
+# ----------------------------------------------------------------- front matter, code, figures
+
+
+def test_a_books_series_issn_and_a_note_marked_by_any_symbol_are_front_matter() -> None:
+    issn = holding(chunks_of(BOOK), "Media Manifold series - issn (online) 2832-6202")
+    assert chunk_type(issn) == "front"
+    note = holding(chunks_of(COGNITION), "Corresponding author at: Department of Psychology")
+    assert chunk_type(note) == "front"  # Elsevier's star, its font mapping it to "⇑"
+    assert is_imprint("ISSN 2005-744X")
+    assert not is_imprint("We follow the ISSN guidelines of the 2005 edition for all serials in the sample.")
+    assert is_front_matter("⇑ Corresponding author.", at_edge=False)
+    assert not is_front_matter("⇑ The results in Table 2 show a clear effect of the condition.", at_edge=False)
+
+
+def test_a_publishers_on_behalf_of_line_is_front_matter() -> None:
+    line = holding(chunks_of(GMD), "Published by Copernicus Publications on behalf of the European")
+    assert chunk_type(line) == "front"
+
+
+def test_a_shell_session_with_an_e_mail_address_in_it_is_code() -> None:
+    session = holding(chunks_of(NOTEBOOK), "$ git config --global user.email robert@riken.jp")
+    assert chunk_type(session) == "code"
+
+
+def test_a_flowcharts_boxed_labels_under_its_caption_are_no_paragraphs() -> None:
+    # ECDC's Word report sets "Figure 1." over a flowchart whose boxes hold body-size labels
+    chunks = chunks_of(ECDC)
+    assert not any("Output adjusted data for analysis" in c.text for c in chunks if chunk_type(c) == "paragraph")
+    para = holding(chunks, "The tool performs multiple imputations for missing values")
+    assert chunk_type(para) == "paragraph"
+
+
+# ------------------------------------------------------------------------ the pure rules
+
+
+def _span(text: str, size: float, font: str = "NewCenturySchlbk-Roman") -> dict[str, object]:
+    return {"text": text, "size": size, "font": font, "flags": 4}
+
+
+_CAPS = st.lists(st.text(alphabet=string.ascii_uppercase, min_size=2, max_size=10), min_size=1, max_size=5)
+
+
+@given(_CAPS, st.floats(min_value=0.62, max_value=0.88), st.floats(min_value=8.0, max_value=14.0))
+def test_capitals_drawn_small_after_each_words_capital_are_small_capitals(
+        words: list[str], scale: float, size: float) -> None:
+    spans = []
+    for w in words:
+        spans += [_span(w[0], size), _span(w[1:] + " ", round(size * scale, 1))]
+    assert drawn_small_caps(spans) == round(size, 1)
+
+
+@given(_CAPS, st.floats(min_value=8.0, max_value=14.0))
+def test_lowercase_or_whole_capitals_words_are_no_drawn_small_capitals(words: list[str], size: float) -> None:
+    small = round(size * 0.78, 1)
+    lowered = [s for w in words for s in (_span(w[0], size), _span(w[1:].lower() + " ", small))]
+    assert drawn_small_caps(lowered) == 0.0  # mixed case with a smaller word in it
+    whole = [s for w in words for s in (_span(w + " ", size), _span(w + " ", small))]
+    assert drawn_small_caps(whole) == 0.0  # a word in capitals at the larger size
+    even = [_span(w + " ", size) for w in words]
+    assert drawn_small_caps(even) == 0.0  # one size
+
+
+def test_section_heads_need_their_stop_and_their_face() -> None:
+    assert classify("Section 2. Sense of Congress. ", 10.0, False, 1, 10.0, True, italic=True)[0] == "heading"
+    assert classify("SEC. 3. DEFINITIONS.", 10.0, True, 1, 10.0, True)[0] == "heading"
+    # the body's roman, or no stop after the number: a sentence
+    assert classify("Section 2. Sense of Congress.", 10.0, False, 1, 10.0, True)[0] == "paragraph"
+    assert classify("Section 2 of the bill would provide the sense.", 10.0, False, 1, 10.0, True,
+                    italic=True)[0] == "paragraph"
+
+
+def _top(text: str, size: float, page: int) -> Line:
+    return Line(text, (100.0, 24.0, 600.0, 24.0 + size), size, False, 0, page)
+
+
+def _body(page: int) -> list[Line]:
+    return [Line(f"Body text line {k} of the slide with words", (60.0, 150.0 + 30 * k, 650.0, 168.0 + 30 * k),
+                 18.0, False, k + 1, page) for k in range(6)]
+
+
+def test_a_large_title_atop_landscape_pages_stays_and_a_running_head_goes() -> None:
+    def pages(title: str, size: float) -> list[list[Line]]:
+        return [[_top(title, size, p), *_body(p)] for p in range(1, 5)]
+
+    slides = pages("Quality Checks: Raw Data", 40.0)
+    drop_furniture(slides, [540.0] * 4, [720.0] * 4)
+    assert all(p[0].text == "Quality Checks: Raw Data" for p in slides)
+    portrait = pages("Quality Checks: Raw Data", 40.0)
+    drop_furniture(portrait, [540.0] * 4, [400.0] * 4)  # (a report's big running head)
+    assert not any(ln.text == "Quality Checks: Raw Data" for p in portrait for ln in p)
+    numbered = pages("Case 2", 40.0)  # (a frame's numbered navigation line)
+    drop_furniture(numbered, [540.0] * 4, [720.0] * 4)
+    assert not any(ln.text == "Case 2" for p in numbered for ln in p)
+    small = pages("Introduction to RNA-seq", 14.0)  # (a deck's running line in small print)
+    drop_furniture(small, [540.0] * 4, [720.0] * 4)
+    assert not any(ln.text == "Introduction to RNA-seq" for p in small for ln in p)
