@@ -27,6 +27,8 @@ NOTEBOOK = "nbconvert_scientific_python_lectures_excerpt.pdf"
 ECDC = "ecdc_technical_report_hiv_modelling_platform_excerpt.pdf"
 BOOK = "book_mediastudies_killer_fandom_chapter_excerpt.pdf"
 COGNITION = "elsevier_cognition_intimate_imitation.pdf"
+LANCET = "eclinicalmedicine_ai_dementia_prediction_marker_excerpt.pdf"
+ICML = "icml_tau_voice_full_duplex_benchmark_excerpt.pdf"
 
 # ------------------------------------------------------------------------------ heads
 
@@ -68,6 +70,25 @@ def test_a_chapter_titles_second_line_whose_box_reaches_into_the_first_goes_on()
     assert para.provenance.section == "Fanlike Engagement before Fan Studies"
 
 
+def test_a_panel_in_two_columns_of_its_own_is_read_before_the_text_under_it() -> None:
+    # eClinicalMedicine's "Research in context": its text set in from the page's columns on
+    # both sides, the page's gutter its own; its right column had been read after the
+    # page's left one, and went on into the Introduction's sentence
+    chunks = chunks_of(LANCET)
+    added = holding(chunks, "We bridge the gap between AI and clinical translation")
+    assert "(UK, Singapore). We demonstrate that the PPM robustly predicts" in added.text
+    assert (added.provenance.section or "").endswith("Added value of this study")
+    intro = holding(chunks, "Maturing analytical techniques provide a turning point")
+    assert "in stratifying individuals, translating models to clinical practice" in intro.text
+    assert "demonstrate that the PPM" not in intro.text
+
+
+def test_a_list_items_line_ending_in_a_colon_goes_on_under_it() -> None:
+    # MuPDF cut the item's block where a typewriter word opens its next line
+    item = holding(chunks_of(ICML), "Realistic audio exacerbates the gap")
+    assert "highly model-specific: grok-voice loses 38% of its Clean capability" in item.text
+
+
 # ----------------------------------------------------------------- front matter, code, figures
 
 
@@ -80,6 +101,7 @@ def test_a_books_series_issn_and_a_note_marked_by_any_symbol_are_front_matter() 
     assert not is_imprint("We follow the ISSN guidelines of the 2005 edition for all serials in the sample.")
     assert is_front_matter("⇑ Corresponding author.", at_edge=False)
     assert not is_front_matter("⇑ The results in Table 2 show a clear effect of the condition.", at_edge=False)
+    assert chunk_type(holding(chunks_of(LANCET), "Equal author contribution; alphabetical order.")) == "front"
 
 
 def test_a_publishers_on_behalf_of_line_is_front_matter() -> None:

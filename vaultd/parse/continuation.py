@@ -31,6 +31,8 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
         # (a sentence's stop with a note's mark after it ends it too: a Word paper's
         # ``… during the interwar period.2``, over the next paragraph's indented line)
         if not abbreviation_goes_on(prev.text, cur.text):
+            if _colon_line_goes_on(prev, cur):
+                return True
             return prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged, indenting)
         if prev.text.rstrip().endswith(" et al."):
             # a citation broken after its ``et al.`` (``(Fuchs et al.`` | ``1995, Tek …``);
@@ -91,6 +93,21 @@ def _bracketed_rest(prev: Para, cur: Para) -> bool:
 
 
 _NUMBERED_RE = re.compile(r"(?:^|\s)(\d{1,2})[.)]\s")
+
+
+def _colon_line_goes_on(prev: Para, cur: Para) -> bool:
+    """Whether a line in lowercase right under a list item's line ending in a colon, at its
+    left edge, goes on with the item's sentence (an ICML paper's bullet item ``… highly
+    model-specific:`` | ``grok-voice loses 38% …``, MuPDF's block cut where a typewriter
+    word opens the line). After a paragraph's colon come listings, definitions and
+    addresses, which stay apart."""
+    if prev.type != "list" or not prev.text.rstrip().endswith((":", "：")) or not cur.text[:1].islower() \
+            or opens_item(cur.text):
+        return False
+    last, first = prev.lines[-1], cur.lines[0]
+    height = max(last.bbox[3] - last.bbox[1], 1.0)
+    return last.page == first.page and abs(first.bbox[0] - last.bbox[0]) <= 2.0 \
+        and -1.0 <= first.bbox[1] - last.bbox[3] <= 0.8 * height and abs(first.size - last.size) <= 0.5
 
 
 def _at_next_top(prev: Para, cur: Para) -> bool:

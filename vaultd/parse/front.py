@@ -112,7 +112,7 @@ _START_RE = re.compile(
 _EDITORS_RE = re.compile(r"(?:(?:[A-Z][\w'’-]*\.?|and|&),?\s+){1,10}Editors?")
 
 #: A footnote, behind its mark, on authors who contributed equally.
-_EQUAL_RE = re.compile(r"\b(?:contributed\s+equally|equal(?:ly)?\s+contribut\w*|share\s+first\s+authorship)",
+_EQUAL_RE = re.compile(r"\b(?:contributed\s+equally|equal(?:ly)?\s+(?:authors?\s+)?contribut\w*|share\s+first\s+authorship)",
                        re.IGNORECASE)
 
 #: Article-type banners, as whole blocks (``STUDY PROTOCOL Open Access``, ``Artigo``).

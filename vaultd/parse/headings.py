@@ -17,6 +17,7 @@ from vaultd.parse.classify import (
     CAPTION_RE,
     heading_number,
     is_caps_heading,
+    is_prose,
     is_theorem_label,
 )
 from vaultd.parse.fontnames import is_mono_font
@@ -243,7 +244,7 @@ def font_headings(paras: list[Para], body: float) -> None:
         after = next((p for p in paras[k + 1:] if p.type != "front"), paras[k + 1])
         line, below = para.lines[-1], after.lines[0]
         if after.type != "paragraph" or not (below.font in body_fonts or (
-                _style(below) in rare and _style(below) != _style(line))):
+                _style(below) in rare and _style(below) != _style(line)) or _panel_text(after, line)):
             continue
         height = max(line.bbox[3] - line.bbox[1], 1.0)
         # (or the page's last line, its text at the next page's top: medRxiv's
@@ -288,6 +289,18 @@ def _display_styles(paras: list[Para], body: float, styles: set[tuple[str, float
         if not alone:
             out -= {_style(ln) for ln in para.lines}
     return out
+
+
+def _panel_text(after: Para, head: Line) -> bool:
+    """Whether ``after`` is a paragraph of prose in a face of its own, under a bold head in
+    its size (a boxed panel's ``Evidence before this study`` over its sans text, in a
+    Lancet journal whose body is set in a serif): ``PANEL_LINES`` lines or more, none bold."""
+    return head.bold and len(after.lines) >= PANEL_LINES and not any(ln.bold for ln in after.lines) \
+        and abs(after.lines[0].size - head.size) <= 0.5 and is_prose(after.text)
+
+
+#: Fewest lines of a panel's paragraph under its bold head.
+PANEL_LINES = 3
 
 
 def _caps_head_shape(para: Para, body_fonts: set[str], body: float) -> bool:

@@ -292,7 +292,11 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #: 32: small capitals drawn as smaller capitals are a heading's; amsart's numbered heads
 #:    whose small capitals read as lowercase; a bill's or report's ``Section 2. …`` heads;
 #:    a slide's title repeated over slides is no running head; ``Published by … on behalf
-#:    of …``; a shell session with an address in it is code (docs/compile.md, "Layout 32").
+#:    of …``, a series' ISSN and a note marked by any symbol are front matter; a shell
+#:    session with an address in it is code; a flowchart's boxed labels under a caption set
+#:    over it; a display title's second line; a panel in two columns of its own read before
+#:    the text under it, its bold heads; a list item's line ending in a colon goes on
+#:    (docs/compile.md, "Layout 32").
 LAYOUT_VERSION = 32
 
 # Spacing accent → combining mark.
