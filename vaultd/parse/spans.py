@@ -108,6 +108,9 @@ def drawn_small_caps(spans: list[dict[str, Any]]) -> float:
     first letter at the larger (GPO's ``PURPOSE OF THE BILL``: ``P`` at 10 pt, ``URPOSE OF
     THE`` at 7.8 pt); 0.0 for any other line. The longest span is a small one, so the line
     would otherwise read as small print; it is set at its capitals' size."""
+    first = spans[0]["size"]
+    if all(sp["size"] == first for sp in spans) or any(sp["text"].upper() != sp["text"] for sp in spans):
+        return 0.0  # (most lines: one size, or a lowercase letter; asked first, cheaply)
     sizes = {round(sp["size"], 1) for sp in spans if _LETTER_RE.search(sp["text"])}
     if len(sizes) != 2:
         return 0.0
@@ -117,8 +120,6 @@ def drawn_small_caps(spans: list[dict[str, Any]]) -> float:
     lowered = False
     for sp in spans:
         text = sp["text"]
-        if text.upper() != text:
-            return 0.0  # a lowercase letter: mixed-case text with a smaller word in it
         if round(sp["size"], 1) == large:
             if any(len(w) > 1 for w in _CAPITALS_RE.findall(text)):
                 return 0.0  # a word at the larger size: capitals, not small capitals
