@@ -140,7 +140,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
 def _slide_title(ln: Line, height: float, least: float) -> bool:
     """Whether a line in a landscape page's top band is its title, never a running head,
     however often it repeats: set ``least`` large or larger (``TITLE_SCALE``), in its
-    upper half, with no figure in it (a slide deck's ``Quality Checks: Raw Data`` at 40 pt
+    upper half, with no digit in it (a slide deck's ``Quality Checks: Raw Data`` at 40 pt
     over five slides of 18 pt text; a frame's ``Case 2`` or a page's ``Introduction 1``
     is numbered as running heads are)."""
     return ln.size >= least and ln.bbox[1] < height / 2 and not any(c.isdigit() for c in ln.text)

@@ -1,7 +1,8 @@
 """Reading order on a page: source blocks grouped and ordered down the columns.
 
-On each page, blocks that cross the vertical centre line (title, full-width figures) cut
-the page into bands; within a band the whole left column is read before the right one,
+On each page, a panel set in two columns of its own (``_column_bands``) is read whole
+before the text under it; blocks that cross the vertical centre line (title, full-width
+figures) cut the page into bands; within a band the whole left column is read before the right one,
 so two-column papers are never interleaved and single-column pages read top to bottom;
 small print under both columns' text is read after both (``_foot_band``). A page of three
 columns or more (``column_cuts``) is read down each column, left to right.

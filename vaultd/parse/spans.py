@@ -128,7 +128,7 @@ def drawn_small_caps(spans: list[dict[str, Any]]) -> float:
     return large if lowered else 0.0
 
 
-#: A run of capitals (letters of a word).
+#: A run of letters (a word's, in a line of capitals).
 _CAPITALS_RE = re.compile(r"[^\W\d_]+")
 
 
