@@ -29,6 +29,9 @@ BOOK = "book_mediastudies_killer_fandom_chapter_excerpt.pdf"
 COGNITION = "elsevier_cognition_intimate_imitation.pdf"
 LANCET = "eclinicalmedicine_ai_dementia_prediction_marker_excerpt.pdf"
 ICML = "icml_tau_voice_full_duplex_benchmark_excerpt.pdf"
+ACM = "acm_sigcse26_small_lm_programming_feedback.pdf"
+OUP = "oup_mbe_species_delimitation_excerpt.pdf"
+SANDIA = "techreport_sandia_wind_blade_reference_model.pdf"
 
 # ------------------------------------------------------------------------------ heads
 
@@ -87,6 +90,23 @@ def test_a_list_items_line_ending_in_a_colon_goes_on_under_it() -> None:
     # MuPDF cut the item's block where a typewriter word opens its next line
     item = holding(chunks_of(ICML), "Realistic audio exacerbates the gap")
     assert "highly model-specific: grok-voice loses 38% of its Clean capability" in item.text
+
+
+def test_a_numbered_heads_subtitle_after_its_colon_is_the_heads() -> None:
+    # ACM's "4.2 Fine-tuning Small Language Models:" | "Distilling Knowledge From LLMs"
+    para = holding(chunks_of(ACM), "In this subsection, we formalise our approach")
+    assert (para.provenance.section or "").endswith(
+        "4.2 Fine-tuning Small Language Models: Distilling Knowledge From LLMs")
+
+
+def test_a_journals_banner_a_lost_copyright_sign_a_notice_pages_addresses_and_roman_notes() -> None:
+    oup = chunks_of(OUP)
+    assert chunk_type(holding(oup, "Mol. Biol. Evol. 31(12):3125–3135")) == "front"
+    assert chunk_type(holding(oup, "The Author 2014. Published by Oxford University Press")) == "front"
+    sandia = chunks_of(SANDIA)
+    assert chunk_type(holding(sandia, "Available to DOE and DOE contractors from")) == "front"
+    note = holding(sandia, "The estimated strength for the triax material is set to 700 MPa")
+    assert chunk_type(note) == "footnote"  # "iii" in superscript, no stop after it
 
 
 # ----------------------------------------------------------------- front matter, code, figures

@@ -46,10 +46,11 @@ NOTE_LINES = 8
 
 
 #: A footnote's mark and its first word: ``1 In principle``, ``2These days``, ``∗ I would
-#: like``, ``¹Université``, ``b)Also at``, ``1. Tuned for``, ``ii. Les anciennes``, ``1 “Practitioners`` (a
+#: like``, ``¹Université``, ``b)Also at``, ``1. Tuned for``, ``ii. Les anciennes``, ``iii The estimated`` (a
+#: Word report's roman marks, no stop), ``1 “Practitioners`` (a
 #: quotation); not ``0.0 0.2 0.4``, a plot's ticks, nor ``[1] TRUE``, a program's output.
 _NOTE_MARK_RE = re.compile(
-    r"(?:\d{1,3}[.)]?|[*∗†‡§¶⋆‖]{1,3}|[a-z]\)|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3}|x{0,2}(?:ix|iv|v?i{1,3}|v)\.(?=\s))"
+    r"(?:\d{1,3}[.)]?|[*∗†‡§¶⋆‖]{1,3}|[a-z]\)|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3}|x{0,2}(?:ix|iv|v?i{1,3}|v)(?:\.(?=\s)|\s+(?=[A-Z])))"
     r"\s*[“‘«\"'(]?(?:https?://|[^\W\d_])")
 
 

@@ -136,6 +136,8 @@ _NOTE_LETTER_RE = re.compile(r"^[a-z]\s+(?=[A-Z][a-z])")
 #: A reference in author–year form: ``Cuevas, R. (2022). Democracia y …``, ``Smith, J. A.
 #: and Lee, K. (2020).``
 _CITATION_RE = re.compile(r"[A-Z][\w'’-]+,\s+(?:[A-Z]\.\s*){1,3}(?:,?\s*(?:&|and|y|et al\.)[^()]{0,120})?\s*\((?:19|20)\d\d[a-z]?\)\.")
+#: A volume, its issue and its pages, as a journal's banner cites the work: ``31(12):3125–3135``.
+_VOLUME_PAGES_RE = re.compile(r"\b\d{1,4}\s?\(\d{1,4}\):\s?[A-Za-z]?\d{1,6}[–-][A-Za-z]?\d{1,6}\b")
 #: An e-mail address, and a parenthesised aside (the name an address belongs to).
 EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _PARENS_RE = re.compile(r"\([^()]*\)")
@@ -252,8 +254,11 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
     ids = list(_ID_RE.finditer(body))
     if not ids:
         return False
-    if _CITATION_RE.match(body):
-        return True  # the work's own reference, its identifier last (a working paper's foot)
+    if _CITATION_RE.match(body) or _VOLUME_PAGES_RE.search(body):
+        # the work's own reference, its identifier last (a working paper's foot); a
+        # journal's banner citing its volume, issue and pages (``Mol. Biol. Evol.
+        # 31(12):3125–3135 doi:… Advance Access publication …``)
+        return True
     return len(_WORD_RE.findall(_ID_RE.sub(" ", body))) <= BANNER_WORDS
 
 
@@ -284,7 +289,12 @@ _DECLARATION_RE = re.compile(
       | reprints?\s+and\s+permissions?\s+information\b
       | publisher[’']s\s+note\b
       | published\s+by\s+[^.]{3,120}?\bon\s+behalf\s+of\b  # Copernicus's, OUP's imprint line
+      # the copyright line, its © lost to the font's map (OUP's ``ß The Author 2014.
+      # Published by Oxford University Press on behalf of …``)
+      | \S{0,2}\s*the\s+authors?(?:\(s\))?\s+(?:19|20)\d\d\.\s+published\s+by\b
       | peer\s+review\s+information\b
+      # a US national laboratory's notice page: where its reports are to be had
+      | available\s+(?:to\s+doe\s+and\s+doe\s+contractors|to\s+the\s+public)\s+from\b
       | notice:\s+this\s+opinion\s+is\s+subject\s+to\s+formal\s+revision\b  # a US court's slip opinion
       # the JAMA Network's first-page sidebar
       | author\s+affiliations\s+and\s+article\s+information\s+are\s+listed\s+at\s+the\s+end\b

@@ -76,25 +76,33 @@ def heading_goes_on(head: Para, lines: list[Line], text: str, body: float) -> bo
     (``HEADING_OVER`` points), in the heading's size, is the heading's second line (the
     Royal Society's ``(d) Bird community: variables used to measure the`` | ``biotic
     Eltonian niche``), or centred under it: a block of its own, it had made the heading a
-    sentence's start."""
-    if head.type != "heading" or len(head.lines) != 1 or len(lines) != 1 or not text[:1].islower():
+    sentence's start. So is a numbered heading's subtitle after its colon, in its face
+    (ACM's ``4.2 Fine-tuning Small Language Models:`` | ``Distilling Knowledge From LLMs``,
+    hanging under the words after the number)."""
+    if head.type != "heading" or len(head.lines) != 1 or len(lines) != 1:
         return False
     last, line = head.lines[0], lines[0]
+    subtitle = not text[:1].islower() and (head.number or "")[:1].isdigit() and head.text.rstrip().endswith(":") \
+        and line.font == last.font and line.bold == last.bold and heading_number(text) is None
+    if not (text[:1].islower() or subtitle):
+        return False
     return (last.page == line.page and abs(line.size - last.size) <= 0.5 and last.size >= body + HEADING_OVER
             # (boxes a display face's ascenders and descenders make tall may overlap: a
             # book's 36 pt chapter title ``Fanlike Engagement`` | ``before Fan Studies``)
             and -OVERLAP_EMS * last.size <= line.bbox[1] - last.bbox[3] <= 0.5 * max(last.size, 1.0)
             # (hanging under its number, or centred under it: JMLR's title ``SMAC3: A
             # Versatile Bayesian Optimization Package`` | ``for Hyperparameter Optimization``)
-            and (-last.size <= line.bbox[0] - last.bbox[0] <= 3 * last.size
+            and (-last.size <= line.bbox[0] - last.bbox[0] <= (SUBTITLE_EMS if subtitle else 3) * last.size
                  or abs(line.bbox[0] + line.bbox[2] - last.bbox[0] - last.bbox[2]) <= 2 * last.size)
-            and not head.text.rstrip().endswith(SENT_END))
+            and (subtitle or not head.text.rstrip().endswith(SENT_END)))
 
 
 #: How far over the body's size (points) a heading is set whose second line is told by its size.
 HEADING_OVER = 1.5
-#: How far (ems) a heading's second line's box may reach up into its first's.
+#: How far (ems) a heading's second line's box may reach up into its first's; how far in a
+#: numbered heading's subtitle may hang (under the words after a long number).
 OVERLAP_EMS = 0.25
+SUBTITLE_EMS = 5.0
 
 
 def is_title(kind: ChunkType, lines: list[Line], text: str, body: float) -> bool:

@@ -295,8 +295,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    of …``, a series' ISSN and a note marked by any symbol are front matter; a shell
 #:    session with an address in it is code; a flowchart's boxed labels under a caption set
 #:    over it; a display title's second line; a panel in two columns of its own read before
-#:    the text under it, its bold heads; a list item's line ending in a colon goes on
-#:    (docs/compile.md, "Layout 32").
+#:    the text under it, its bold heads; a list item's line ending in a colon goes on; a
+#:    numbered heading's subtitle; a journal's volume-issue-pages banner; roman note marks
+#:    without a stop (docs/compile.md, "Layout 32").
 LAYOUT_VERSION = 32
 
 # Spacing accent → combining mark.
