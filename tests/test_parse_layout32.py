@@ -16,6 +16,7 @@ from quote_pages import chunk_type, chunks_of, holding
 from vaultd.parse.classify import classify
 from vaultd.parse.front import is_front_matter, is_imprint
 from vaultd.parse.furniture import drop_furniture
+from vaultd.parse.ligature_glyphs import ligature_text, needs_look
 from vaultd.parse.paras import Line
 from vaultd.parse.spans import drawn_small_caps
 
@@ -32,6 +33,7 @@ ICML = "icml_tau_voice_full_duplex_benchmark_excerpt.pdf"
 ACM = "acm_sigcse26_small_lm_programming_feedback.pdf"
 OUP = "oup_mbe_species_delimitation_excerpt.pdf"
 SANDIA = "techreport_sandia_wind_blade_reference_model.pdf"
+HINDAWI = "hindawi_mpe_crude_oil_meemd_gmdh_excerpt.pdf"
 
 # ------------------------------------------------------------------------------ heads
 
@@ -142,7 +144,35 @@ def test_a_flowcharts_boxed_labels_under_its_caption_are_no_paragraphs() -> None
     assert chunk_type(para) == "paragraph"
 
 
+def test_a_th_ligature_missing_from_the_fonts_map_reads_th_not_t() -> None:
+    # Hindawi's Minion Pro draws "Th" as glyph T_h, which its ToUnicode map leaves out:
+    # MuPDF read "Te global market", "Tis is an open access article"
+    chunks = chunks_of(HINDAWI)
+    intro = holding(chunks, "global market price fluctuates dramatically")
+    assert intro.text.startswith("The global market price fluctuates dramatically")
+    assert "They are also items for the oil mining industry" in holding(chunks, "goods are raw materials").text
+    assert not any(needs_look(c.text) for c in chunks if chunk_type(c) == "paragraph")
+
+
 # ------------------------------------------------------------------------ the pure rules
+
+
+_LETTERS = st.text(alphabet=string.ascii_letters, min_size=2, max_size=4)
+
+
+@given(_LETTERS)
+def test_a_ligature_glyph_read_as_its_first_letter_is_its_letters(letters: str) -> None:
+    name = "_".join(letters)
+    assert ligature_text(name, letters[0]) == letters
+    assert ligature_text(name + ".alt", letters[0]) == letters  # (a variant's suffix)
+    assert ligature_text(name, letters) is None  # read whole already: nothing to mend
+    assert ligature_text(letters, letters[0]) is None  # no ligature's name
+    assert ligature_text("uni0054_uni0068", "T") is None  # (parts named otherwise: left)
+
+
+def test_words_a_lost_th_leaves_are_told_from_words() -> None:
+    assert needs_look("Te global market price") and needs_look("costs. Tis is an open access")
+    assert not needs_look("The global market price. This is. Ten tons. Tea and Tempo.")
 
 
 def _span(text: str, size: float, font: str = "NewCenturySchlbk-Roman") -> dict[str, object]:

@@ -21,6 +21,7 @@ from vaultd.parse.glyph_names import (
 )
 from vaultd.parse.hex_glyphs import HexFont, decode, hex_font
 from vaultd.parse.layout import SPACING_ACCENTS
+from vaultd.parse.ligature_glyphs import lost_ligatures, mend_spans, needs_look
 
 #: poppler's word-space rule (``TextOutputDev.cc``, the raw-order dump of ``TextPage``),
 #: as fractions of the font size of the piece before the gap: ``minWordSpacing``, the gap
@@ -54,8 +55,9 @@ def repair_glyphs(page: Any, textpage: Any, data: dict[str, Any], flags: int, sc
     """The repairs of a page's ``dict`` (read from ``textpage`` with ``flags``; ``scan``:
     its ``scan_spans``), in place: a font's glyphs named by their code points in
     hexadecimal read again (``vaultd.parse.hex_glyphs``), glyphs a font's map gives as U+FFFF named
-    (``vaultd.parse.glyph_names``), word spaces in math-font runs (``respace_math``), then
-    accents drawn after their letter (``place_accents``)."""
+    (``vaultd.parse.glyph_names``), word spaces in math-font runs (``respace_math``),
+    ligatures read as their first letter (``vaultd.parse.ligature_glyphs``), then accents
+    drawn after their letter (``place_accents``)."""
     raw = None
     if scan.replaced and (hexed := hex_fonts(page)):
         raw = textpage.extractRAWDICT()
@@ -65,7 +67,11 @@ def repair_glyphs(page: Any, textpage: Any, data: dict[str, Any], flags: int, sc
         raw = textpage.extractRAWDICT()
         rename_spans(_span_pairs(data, raw), fonts)  # first: it keeps a glyph a character
     if scan.math:
-        respace_math(data, raw or textpage.extractRAWDICT())
+        raw = raw or textpage.extractRAWDICT()
+        respace_math(data, raw)
+    if scan.ligatures and (fixes := lost_ligatures(page)):
+        # last: a mended span holds more letters than glyphs, which the others match one for one
+        mend_spans(_span_pairs(data, raw or textpage.extractRAWDICT()), fixes)
     # respacing only puts spaces between glyphs: it never makes a letter meet an accent
     place_accents(page, scan.accented, flags)
 
@@ -86,12 +92,13 @@ class SpanScan(NamedTuple):
     shown: int
     unmapped: bool = False
     replaced: bool = False  # a word reads with U+FFFD among ASCII letters (``_misread``)
+    ligatures: bool = False  # a word a ``Th`` ligature read as ``T`` leaves (``ligature_glyphs``)
 
 
 def scan_spans(data: dict[str, Any]) -> SpanScan:
     """``SpanScan`` of a page's ``dict``. (``str.isascii`` rules out most spans far faster
     than the accent pattern can.)"""
-    math = unmapped = replaced = False
+    math = unmapped = replaced = ligatures = False
     accented: list[dict[str, Any]] = []
     hidden = shown = 0
     search = _LETTER_ACCENT_RE.search
@@ -106,6 +113,8 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
                     unmapped = True
                 if not plain and not replaced and "\ufffd" in text and _misread(text):
                     replaced = True
+                if not ligatures and needs_look(text):
+                    ligatures = True
                 if "Math" in span["font"]:
                     if _TRUNCATED_RE.search(text):  # MuPDF cut 𝑎 (U+1D44E) to 푎 (U+D44E)
                         span["text"] = text = _TRUNCATED_RE.sub(_untruncate, text)
@@ -115,7 +124,7 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
                     shown += len(text)
                 else:
                     hidden += len(text)
-    return SpanScan(math, accented, hidden, shown, unmapped, replaced)
+    return SpanScan(math, accented, hidden, shown, unmapped, replaced, ligatures)
 
 
 def _misread(text: str) -> bool:
