@@ -34,6 +34,7 @@ ACM = "acm_sigcse26_small_lm_programming_feedback.pdf"
 OUP = "oup_mbe_species_delimitation_excerpt.pdf"
 SANDIA = "techreport_sandia_wind_blade_reference_model.pdf"
 HINDAWI = "hindawi_mpe_crude_oil_meemd_gmdh_excerpt.pdf"
+PLOS2012 = "plos_one_mody_exome_sequencing_body_pages.pdf"
 
 # ------------------------------------------------------------------------------ heads
 
@@ -109,6 +110,16 @@ def test_a_journals_banner_a_lost_copyright_sign_a_notice_pages_addresses_and_ro
     assert chunk_type(holding(sandia, "Available to DOE and DOE contractors from")) == "front"
     note = holding(sandia, "The estimated strength for the triax material is set to 700 MPa")
     assert chunk_type(note) == "footnote"  # "iii" in superscript, no stop after it
+
+
+def test_two_heads_in_title_case_are_no_sentence_going_on_and_head_their_text() -> None:
+    # PLOS 2012's two-line head over a table on p. 2 had taken the next page's head as its
+    # sentence's rest; at 91 characters it was also past the face-headings rule's length
+    chunks = chunks_of(PLOS2012)
+    first = holding(chunks, "In subject P01, we identified the heterozygous nonsense mutation")
+    assert first.provenance.section == "Exome Sequencing Reveals Three Variants in genes Known to Cause Autosomal Dominant Disease"
+    later = holding(chunks, "In the 111 candidate genes, we also identified novel")
+    assert later.provenance.section == "Other Rare Variants in the Candidate Gene Set"
 
 
 # ----------------------------------------------------------------- front matter, code, figures

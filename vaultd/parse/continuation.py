@@ -38,7 +38,7 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
             # a citation broken after its ``et al.`` (``(Fuchs et al.`` | ``1995, Tek …``);
             # after ``e.g.`` the sentence goes on as after any open word (below)
             return not opens_item(cur.text)
-    if prev.type == "paragraph" and not closed_sentence(prev.text) \
+    if prev.type == "paragraph" and not closed_sentence(prev.text) and not _two_heads(prev, cur) \
             and _unindented_column_top(prev, cur, ragged, indenting, open_sentence=True) \
             and not opens_item(cur.text):
         # a sentence left open on a full last line, going on flush at the next column's or
@@ -374,6 +374,27 @@ NOTE_END_RE = re.compile(r"[.!?][)\]”\"’]?(?:\d{1,3}|[*†‡§¶])$")
 #: A sentence's end with its source cited after the stop (``… minimax search. [Knuth and
 #: Moore 1975]``).
 _CITED_END_RE = re.compile(r"[.!?][)”\"’]?\s*(?:\[[^\[\]]{1,80}\]|\([^()]{1,80}\))$")
+
+
+def _two_heads(prev: Para, cur: Para) -> bool:
+    """Whether ``prev`` and ``cur`` are both a line or two in title case, ``cur`` ending no
+    sentence: two heads, no sentence left open going on (PLOS 2012's ``Exome Sequencing
+    Reveals Three Variants in`` | ``genes Known to Cause Autosomal Dominant Disease`` over
+    a table, and the next page's ``Other Rare Variants in the Candidate Gene Set``)."""
+    return _title_lines(prev) and _title_lines(cur) and not cur.text.rstrip().endswith(SENT_END)
+
+
+def _title_lines(para: Para) -> bool:
+    """A line or two in title case: most of its words of four letters or more capitalised,
+    three at least."""
+    if len(para.lines) > 2:
+        return False
+    words = [w for w in para.text.split() if len(w) >= 4 and w[:1].isalpha()]
+    return len(words) >= 3 and sum(w[:1].isupper() for w in words) >= TITLE_SHARE * len(words)
+
+
+#: Share of a title's long words that are capitalised.
+TITLE_SHARE = 0.75
 
 
 def closed_sentence(text: str) -> bool:

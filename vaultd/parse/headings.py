@@ -135,7 +135,7 @@ def continue_title(paras: list[Para], lines: list[Line], text: str) -> bool:
 
 
 #: Longest heading told only by its font (words, characters).
-FONT_HEADING_WORDS, FONT_HEADING_CHARS = 12, 90
+FONT_HEADING_WORDS, FONT_HEADING_CHARS = 14, 100
 #: Largest share of the document's characters a headings-only font may have.
 FONT_HEADING_SHARE = 0.05
 #: Smallest share of the document's characters of a body font (papers may set the
