@@ -97,9 +97,11 @@ def _read_block(text: str, start: int, end: int, fmt: int = 1) -> tuple[str | No
 
 def _recorded_hash(text: str, start: int, end: int) -> str | None:
     k = text.find(_HASH_KEY, start, end)
-    if k < 0:
+    if k < 0 and text.find(_HASH_KEY[1:], start, end) < 0:
         return None
-    m = _HEX64_RE.match(text, k + len(_HASH_KEY), end)
+    # (the key after a line break YAML knows and a "\n" search does not: a section's
+    # block scalar ending in U+2028 puts ``text_sha256:`` right after it)
+    m = _HEX64_RE.match(text, k + len(_HASH_KEY), end) if k >= 0 else None
     if m is not None:
         return m.group(1)
     try:  # quoted, multi-line or otherwise unusual value: let YAML decide, as parse_note does
