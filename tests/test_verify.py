@@ -109,7 +109,7 @@ def test_lean_scanner_finds_the_hash_after_a_section_ending_in_a_line_separator(
     # the property above in CI)
     note = Note(meta=NoteMeta(cite_key="k", chunks=1, note_format=3), chunks=[Chunk(
         id="c", text="Text.", provenance=Provenance(
-            page=1, section="Intro\u2028", text_sha256=text_sha256("Text."), char_range=[0, 5],
+            page=1, section="Intro\nmore\u2028", text_sha256=text_sha256("Text."), char_range=[0, 5],
             chunk_type="paragraph", parser="pymupdf"))])
     md = render_note(note)
     _, pos = split_frontmatter(md)
