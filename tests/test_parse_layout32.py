@@ -122,6 +122,15 @@ def test_two_heads_in_title_case_are_no_sentence_going_on_and_head_their_text() 
     assert later.provenance.section == "Other Rare Variants in the Candidate Gene Set"
 
 
+def test_a_supporting_information_entry_is_no_tables_caption() -> None:
+    # PLOS's "Table S1 Candidate genes …" | "(DOC)": read as a table's caption, the text
+    # under it (the Acknowledgments, the Author Contributions) had become the table's
+    chunks = chunks_of(PLOS2012)
+    assert chunk_type(holding(chunks, "Table S1 Candidate genes with reason for inclusion")) == "paragraph"
+    thanks = holding(chunks, "We thank the patients and their families for participation")
+    assert chunk_type(thanks) == "paragraph" and thanks.provenance.section == "Acknowledgments"
+
+
 # ----------------------------------------------------------------- front matter, code, figures
 
 

@@ -134,3 +134,26 @@ def _text_right_above(paras: list[Para], before: int, line: Line, gap: float) ->
         if para.lines[-1].page < line.page:
             return False
     return False
+
+
+#: A supporting-information item's label: ``Table S1``, ``Figure S2``, ``File S1``.
+_SI_LABEL_RE = re.compile(r"(?:Table|Fig(?:ure)?\.?|File|Dataset|Data|Video|Movie|Text|Appendix|Protocol)\s+S\d+\b")
+#: The file type an entry of a supporting-information list ends with (PLOS: ``(DOC)``).
+_FILE_TYPE_RE = re.compile(r"\((?:DOCX?|XLSX?|PDF|TIFF?|EPS|PNG|JPE?G|ZIP|CSV|TXT|MP4|MOV|AVI|PPTX?|HTML?|XML|RAR|GZ)\)")
+
+
+def is_si_entry(line: Line, lines: list[Line]) -> bool:
+    """Whether a caption-like line is an entry of a supporting-information list, no float
+    on the page: an ``S``-numbered label, and the entry's file type (``(DOC)``) ending a
+    line of it or standing right under it (PLOS's ``Table S1 Candidate genes …`` |
+    ``(DOC)``: read as a caption, its unruled table had taken the references and sections
+    under it)."""
+    if not _SI_LABEL_RE.match(line.text.lstrip()):
+        return False
+    height = max(line.bbox[3] - line.bbox[1], 1.0)
+    return any(ln.page == line.page and -1.0 <= ln.bbox[1] - line.bbox[1] <= SI_REACH * height
+               and _FILE_TYPE_RE.fullmatch(ln.text.strip().rsplit(" ", 1)[-1]) for ln in lines)
+
+
+#: How far under an entry's first line (its heights) the entry's file type stands at most.
+SI_REACH = 4.0

@@ -297,8 +297,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    over it; a display title's second line; a panel in two columns of its own read before
 #:    the text under it, its bold heads; a list item's line ending in a colon goes on; a
 #:    numbered heading's subtitle; a journal's volume-issue-pages banner; roman note marks
-#:    without a stop; a ligature glyph MuPDF reads as its first letter (docs/compile.md,
-#:    "Layout 32").
+#:    without a stop; a ligature glyph MuPDF reads as its first letter; two heads in title
+#:    case; a supporting-information entry no caption (docs/compile.md, "Layout 32").
 LAYOUT_VERSION = 32
 
 # Spacing accent → combining mark.

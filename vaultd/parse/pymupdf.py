@@ -13,6 +13,7 @@ from typing import Any
 
 from vaultd.errors import ParseError
 from vaultd.parse.base import Box, OcrReader, ParsedDocument, ProgressFn
+from vaultd.parse.captions import is_si_entry
 from vaultd.parse.classify import is_figure_caption
 from vaultd.parse.drawings import visible_drawings
 from vaultd.parse.dropcaps import join_drop_caps
@@ -259,7 +260,7 @@ def _drop_figure_text(pdf_pages: Sequence[Any], pages: list[list[Line]],
     body = body_size(pages)
     graphics: dict[int, list[Box]] = {}
     for i, lines in enumerate(pages):
-        captions = [ln for ln in lines if is_figure_caption(ln.text)]
+        captions = [ln for ln in lines if is_figure_caption(ln.text) and not is_si_entry(ln, lines)]
         if not captions:
             continue
         page = pdf_pages[i]

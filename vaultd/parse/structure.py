@@ -22,7 +22,13 @@ from vaultd.models import ChunkType
 from vaultd.parse.base import Block
 from vaultd.parse.block_paras import SUBSECTION_RE, block_extent, part_mark, split_group
 from vaultd.parse.blocks import to_blocks
-from vaultd.parse.captions import IDENTIFIER_LINE_RE, caption_beside, caption_goes_on, float_labels
+from vaultd.parse.captions import (
+    IDENTIFIER_LINE_RE,
+    caption_beside,
+    caption_goes_on,
+    float_labels,
+    is_si_entry,
+)
 from vaultd.parse.classify import (
     alpha_ratio,
     classify,
@@ -173,6 +179,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 lead = len(para_lines) == 1 and k + 1 < len(split) \
                     and font_lead(para_lines[0], split[k + 1][0])
                 kind, number = _kind(paras, para_lines, text, info, body, len(split) == 1)
+                if kind in ("table", "figure") and is_si_entry(para_lines[0], lines):
+                    kind = "paragraph"  # a supporting-information entry: no float's caption
                 if len(para_lines) == 1 and k + 1 < len(split) \
                         and part_mark(para_lines[0], split[k + 1][0], left, right):
                     kind, number = "heading", text.strip().rstrip(".")

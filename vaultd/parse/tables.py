@@ -33,6 +33,7 @@ from vaultd.parse.algorithms import algorithm_box
 from vaultd.parse.aligned_tables import Word, aligned_table
 from vaultd.parse.bare_tables import bare_tables
 from vaultd.parse.base import Box
+from vaultd.parse.captions import is_si_entry
 from vaultd.parse.classify import CAPTION_RE, is_table_caption
 from vaultd.parse.continuation import OPEN_WORDS
 from vaultd.parse.mupdf import load_pymupdf, mupdf_text
@@ -351,10 +352,14 @@ def _unruled_tables(page: Any, lines: list[Line], captions: list[Line], whole: d
 def can_open_caption(line: Line, lines: list[Line]) -> bool:
     """Whether ``line`` can open a caption: not when the line right above it in its block
     leaves a sentence open on a word no sentence ends on (``… are shown in`` | ``Table 4.
-    AI-driven lists were …``: a body line that merely wraps to begin with the label)."""
+    AI-driven lists were …``: a body line that merely wraps to begin with the label), nor
+    when it is a supporting-information entry (``is_si_entry``)."""
     height = max(line.bbox[3] - line.bbox[1], 1.0)
+    if is_si_entry(line, lines):
+        return False
     return not any(ln.block == line.block and ln.page == line.page
                    and 0.0 <= line.bbox[1] - ln.bbox[3] + 1.0 <= 1.5 * height
                    and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]
                    and ln.text.rstrip().rsplit(None, 1)[-1:] and ln.text.rstrip().rsplit(None, 1)[-1] in OPEN_WORDS
                    for ln in lines if ln is not line)
+
