@@ -5,11 +5,11 @@ math font's metrics. The ``rawdict`` these need is read only where they apply.
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from vaultd.parse.font_programs import cff_top
 from vaultd.parse.glyph_names import (
     UNMAPPED,
     Named,
@@ -21,7 +21,7 @@ from vaultd.parse.glyph_names import (
 )
 from vaultd.parse.hex_glyphs import HexFont, decode, hex_font
 from vaultd.parse.layout import SPACING_ACCENTS
-from vaultd.parse.ligature_glyphs import lost_ligatures, mend_spans, needs_look
+from vaultd.parse.ligature_glyphs import Origin, lost_ligatures, mend_spans, needs_look, origin_key
 
 #: poppler's word-space rule (``TextOutputDev.cc``, the raw-order dump of ``TextPage``),
 #: as fractions of the font size of the piece before the gap: ``minWordSpacing``, the gap
@@ -275,15 +275,8 @@ def _widths(doc: Any, xref: int) -> dict[int, float] | None:
 
 def _builtin_encoding(program: bytes) -> list[str] | None:
     """A CFF font program's own encoding (code → glyph name), or None."""
-    # lazy: fontTools is read only for a page with unnamed glyphs in such a font (rare)
-    from fontTools.cffLib import CFFFontSet
-
-    try:
-        cff = CFFFontSet()
-        cff.decompile(io.BytesIO(program), None)
-        encoding = cff[cff.fontNames[0]].Encoding
-    except Exception:  # not a CFF program fontTools reads: no encoding to go by
-        return None
+    top = cff_top(program)
+    encoding = getattr(top, "Encoding", None) if top is not None else None
     return list(encoding) if isinstance(encoding, list) else None
 
 
@@ -301,9 +294,9 @@ def decode_spans(data: dict[str, Any], raw: dict[str, Any], coded: dict[str, Any
                                    for c in chars], span["size"], font)
 
 
-def _origin(char: dict[str, Any]) -> tuple[float, float]:
+def _origin(char: dict[str, Any]) -> Origin:
     """Where a glyph is drawn, to a tenth of a point."""
-    return round(char["origin"][0], 1), round(char["origin"][1], 1)
+    return origin_key(*char["origin"])
 
 
 def _agl_char(name: str) -> str:

@@ -16,10 +16,12 @@ ligature, matched to the ``rawdict`` glyph at the same origin.
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Iterable
 from typing import Any
+
+from vaultd.parse.font_programs import glyph_order
+from vaultd.parse.glyph_names import base_font
 
 #: Words the ``Th`` ligature read as ``T`` leaves (no English word is spelled so).
 _LOST_TH_RE = re.compile(r"\bT(?:e|is|ey|at|ese|ose|ere|erefore|us|rough|ird|ousand|eir|em)\b")
@@ -34,7 +36,8 @@ def needs_look(text: str) -> bool:
     return "T" in text and _LOST_TH_RE.search(text) is not None
 
 
-def _key(x: float, y: float) -> Origin:
+def origin_key(x: float, y: float) -> Origin:
+    """A glyph's origin to a tenth of a point, as glyphs are matched between extractions."""
     return round(x, 1), round(y, 1)
 
 
@@ -65,7 +68,7 @@ def lost_ligatures(page: Any) -> dict[Origin, str]:
             if 0 <= gid < len(order) and uni > 0 and "_" in order[gid]:
                 whole = ligature_text(order[gid], chr(uni))
                 if whole is not None:
-                    fixes[_key(*origin)] = whole
+                    fixes[origin_key(*origin)] = whole
     return fixes
 
 
@@ -73,40 +76,17 @@ def mend_spans(pairs: Iterable[tuple[dict[str, Any], list[Any]]], fixes: dict[Or
     """Each span of ``pairs`` (a ``dict`` span with its ``rawdict`` glyphs) that holds a
     glyph of ``fixes``, its text mended in place."""
     for span, chars in pairs:
-        keys = [_key(*c["origin"]) for c in chars]
+        keys = [origin_key(*c["origin"]) for c in chars]
         if any(k in fixes for k in keys):
             span["text"] = "".join(fixes.get(k, ch) for k, ch in zip(keys, span["text"], strict=True))
 
 
 def _glyph_order(page: Any, font: str) -> list[str] | None:
-    """The glyph names of the page's embedded font ``font`` by glyph id (a name-keyed CFF
-    or a TrueType/OpenType font's own), or None."""
+    """The glyph names of the page's embedded font ``font`` by glyph id, or None."""
     doc = page.parent
     for xref, _ext, _kind, name, *_ in page.get_fonts():
-        if name != font and name.partition("+")[2] != font and font.partition("+")[2] != name:
+        if base_font(name) != base_font(font):
             continue
-        _name, ext, _type, buffer = doc.extract_font(xref)
-        if not buffer:
-            return None
-        try:
-            return _names(ext, buffer)
-        except Exception:  # fontTools rejects a damaged or unusual program: no names
-            return None
-    return None
-
-
-def _names(ext: str, buffer: bytes) -> list[str] | None:
-    if ext == "cff":
-        # lazy: fontTools is read only for a page whose text shows a lost ligature (rare)
-        from fontTools.cffLib import CFFFontSet
-
-        cff = CFFFontSet()
-        cff.decompile(io.BytesIO(buffer), None)
-        top = cff[cff.fontNames[0]]
-        return None if hasattr(top, "ROS") else list(top.charset)  # (CID-keyed: no names)
-    if ext in ("ttf", "otf"):
-        # lazy: as above, fontTools only for a page that shows a lost ligature
-        from fontTools.ttLib import TTFont
-
-        return list(TTFont(io.BytesIO(buffer), lazy=True).getGlyphOrder())
+        _name, ext, _type, program = doc.extract_font(xref)
+        return glyph_order(ext, program) if program else None
     return None
