@@ -65,7 +65,12 @@ def caption_goes_on(paras: list[Para], lines: list[Line], text: str, body: float
         return True  # what the caption announces (eLife's "Figure supplement 1. …" under it)
     if tail.rsplit(None, 1)[-1].lower() in OPEN_WORDS:
         return True  # "… EXPERIMENTS FOR" | "POINT-CLOUD-BASED METHOD." (IEEE's small capitals)
-    return text[:1].islower() and not tail.endswith(SENT_END)
+    # (or a bracket in it: ``… predicted from the PD internal variability`` | ``(dashed arrow). …``)
+    return (text[:1].islower() or bool(_BRACKETED_WORD_RE.match(text))) and not tail.endswith(SENT_END)
+
+
+#: A lowercase word after an opening bracket (not a panel's mark: ``(a) A B 1 2``).
+_BRACKETED_WORD_RE = re.compile(r"[(\[][a-z]{2,}")
 
 
 def caption_beside(paras: list[Para], line: Line, text: str) -> Para | None:

@@ -190,11 +190,16 @@ def is_short(n_lines: int, text: str) -> bool:
     return n_lines <= 2 and len(text) <= 120 and 0 < len(text.split()) <= 15
 
 
+#: A symbol's categories: a symbol (``So``), or a private-use code an icon font draws
+#: (FontAwesome's bullhorn before a newsletter's ``What happened in 2015?``).
+_MARK_CATEGORIES = ("So", "Co")
+
+
 def unmarked(text: str) -> str:
     """``text`` without the symbols that mark a section in front of it (a textbook's
     advanced sections: Erickson's *Algorithms* sets a heart, its font maps it to ``™``;
     ``★ Exercises``): the section's name."""
-    rest = text.lstrip("".join(c for c in text[:3] if unicodedata.category(c) == "So")).lstrip()
+    rest = text.lstrip("".join(c for c in text[:3] if unicodedata.category(c) in _MARK_CATEGORIES)).lstrip()
     return rest or text
 
 
@@ -235,9 +240,13 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
             and len(text.split()) <= LONG_HEAD_WORDS)
     math = sum(map(_MATH_CHARS.__contains__, text))
     number = heading_number(text)
-    if (number is not None and "." in number and n_lines == 1 and short and not math
+    if (number is not None and "." in number and short and not math
+            and (n_lines == 1 or (bold and size >= body + 1.5))
             and (bold or italic) and text.endswith(".") and size >= body - 0.3):
-        return "heading", number  # acmart's "6.1.2 Highlighting based on Engagement (D1)." on its own line
+        # acmart's "6.1.2 Highlighting based on Engagement (D1)." on its own line; set
+        # larger, over two (Springer Nature's ``4.1 Vegetation structure as a key driver of
+        # mosquito`` | ``communities including potential vectors.``)
+        return "heading", number
     if short and (bold or italic) and text.rstrip().endswith(".") and _LEGAL_HEAD_RE.match(text) and size >= body - 0.3:
         return "heading", None  # a bill's or report's "Section 2. Sense of Congress." set apart
     if (
@@ -286,6 +295,11 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         # A bold line in capitals on its own, even set smaller than the body ("THE SOCIAL
         # ECOLOGY OF WOLVES", Frontiers' subsection heads).
         if bold and one_line and is_caps_heading(text) and size >= body - 2.0:
+            return "heading", number
+        # So in a face of small capitals, on a line or two of their own (the British
+        # Ecological Society's ``SAMPLING SITE, CORING AND RADIOCARBON DATING`` in 7 pt
+        # Arial small capitals beside 9 pt Times).
+        if small_caps and standalone and is_caps_heading(text) and size >= body - 2.0:
             return "heading", number
         # A line in capitals with a section number, in the body's own roman (IEEE's
         # small capitals "I. INTRODUCTION", Wiley's "1. INTRODUCTION"), also where the

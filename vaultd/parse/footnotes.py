@@ -7,7 +7,7 @@ import re
 from operator import itemgetter
 
 from vaultd.parse.fontnames import font_family
-from vaultd.parse.paras import SENT_END, Line, PageInfo, small_print
+from vaultd.parse.paras import SENT_END, Line, PageInfo, Para, most_size, size_counts, small_print
 
 
 def is_footnote(lines: list[Line], body: float, info: PageInfo, face: str, page: list[Line]) -> bool:
@@ -125,3 +125,35 @@ def _at_column_foot(lines: list[Line], page: list[Line]) -> bool:
     face, size = font_family(lines[0].font), lines[0].size
     return not any(ln.bbox[1] > bottom and ln.bbox[0] < x1 and ln.bbox[2] > x0 and ln.size > size - 0.3
                    and (font_family(ln.font) != face or ln.size - size > 0.3) for ln in page)
+
+
+def under_heading(prev: Para | None, lines: list[Line]) -> bool:
+    """Whether ``lines`` stand right under a section's heading, in its column: a section
+    set in small print (the British Ecological Society's methods, a point under the
+    body), no note; notes never open under a head."""
+    if prev is None or prev.type != "heading":
+        return False
+    head, first = prev.lines[-1], lines[0]
+    return head.page == first.page and 0 <= first.bbox[1] - head.bbox[3] <= UNDER_HEAD_EMS * max(first.size, 1.0) \
+        and head.bbox[0] < first.bbox[2] and first.bbox[0] < head.bbox[2]
+
+
+#: Most space (ems of the text's size) between a heading and the text it heads.
+UNDER_HEAD_EMS = 3.0
+
+
+
+def page_set_small(page: list[Line], body: float) -> float | None:
+    """The size a page is set in when it is set smaller than the body throughout, with
+    hardly a character in the body's size (the British Ecological Society's methods fill
+    a page in 8 pt beside 9 pt elsewhere): in that size the page's text is no note."""
+    counts = size_counts(page)
+    if not counts:
+        return None
+    size = most_size(counts)
+    in_body = sum(n for key, n in counts.items() if abs(key - body) <= 0.5)
+    return size if small_print(size, body) and in_body * SMALL_PAGE_RATIO < counts[size] else None
+
+
+#: How many times the characters in the body's size a page set small holds in its own.
+SMALL_PAGE_RATIO = 10

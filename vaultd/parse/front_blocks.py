@@ -53,9 +53,19 @@ def runs_on(front: Para, para: Para) -> bool:
     last, first = front.lines[-1], para.lines[0]
     em = max(last.size, 1.0)
     return front.type == "front" and len(para.lines) <= RUN_ON_LINES and not front.text.rstrip().endswith(SENT_END) \
-        and abs(last.size - first.size) <= 0.5 and abs(first.bbox[0] - min(ln.bbox[0] for ln in front.lines)) <= em \
+        and abs(last.size - first.size) <= 0.5 \
+        and (abs(first.bbox[0] - min(ln.bbox[0] for ln in front.lines)) <= em or _flush_right(front, para, em)) \
         and last.bbox[2] - last.bbox[0] >= FULL_LINE_EMS * em \
         and last.bbox[2] >= max(ln.bbox[2] for ln in (*front.lines, *para.lines)) - em
+
+
+def _flush_right(front: Para, para: Para, em: float) -> bool:
+    """Both blocks set flush right, their lines ending at one edge and starting where they
+    may (Wiley's licence at a first page's foot: ``which permits use, …, provided the
+    original work`` | ``is not used for commercial purposes.``)."""
+    rights = [ln.bbox[2] for ln in (*front.lines, *para.lines)]
+    return len(front.lines) >= 2 and max(rights) - min(rights) <= em \
+        and max(ln.bbox[0] for ln in front.lines) - min(ln.bbox[0] for ln in front.lines) > em
 
 
 #: Most lines a front block's run-on has (a body paragraph under a front block has more).

@@ -36,8 +36,12 @@ def heading_levels(paras: list[Para]) -> dict[int, int]:
     # letter and a space, opens with an article, no number (a book's boxed ``A COMMON
     # CLASSIFICATION IS:`` under its ``1.2.2`` subsection): it goes under the section
     sizes = [style(p)[0] for p in heads if p.number and p.number[:1].isdigit()]
+    # nor is a lone ``A`` with no ``B`` after it (the British Ecological Society's ``A FIRST
+    # INSIGHT INTO …`` in small capitals): a numbering needs its sequence
+    letters = {p.number for p in heads if p.number and len(p.number) == 1}
     unnumbered = {id(p) for p in heads if p.number and len(p.number) == 1 and p.number.isalpha()
-                  and p.text.lstrip().startswith(p.number + " ") and sizes and style(p)[0] < min(sizes)}
+                  and p.text.lstrip().startswith(p.number + " ")
+                  and ((sizes and style(p)[0] < min(sizes)) or (p.number == "A" and "B" not in letters))}
 
     def number(p: Para) -> str | None:
         return None if id(p) in unnumbered else p.number

@@ -82,14 +82,21 @@ def heading_goes_on(head: Para, lines: list[Line], text: str, body: float) -> bo
     if head.type != "heading" or len(head.lines) != 1 or len(lines) != 1:
         return False
     last, line = head.lines[0], lines[0]
+    same_face = line.font == last.font and line.bold == last.bold
     subtitle = not text[:1].islower() and (head.number or "")[:1].isdigit() and head.text.rstrip().endswith(":") \
-        and line.font == last.font and line.bold == last.bold and heading_number(text) is None
-    if not (text[:1].islower() or subtitle):
+        and same_face and heading_number(text) is None
+    # a head in capitals broken over two blocks, in its face (the British Ecological
+    # Society's ``CAN WE PREDICT SUCCESS OF A SUBFOSSIL SAMPLE`` | ``ANALYSIS WITH …``)
+    caps = same_face and is_caps_heading(head.text) and is_caps_heading(text) and heading_number(text) is None
+    if not (text[:1].islower() or subtitle or caps):
         return False
-    return (last.page == line.page and abs(line.size - last.size) <= 0.5 and last.size >= body + HEADING_OVER
+    return (last.page == line.page and abs(line.size - last.size) <= 0.5 and (last.size >= body + HEADING_OVER or caps)
             # (boxes a display face's ascenders and descenders make tall may overlap: a
             # book's 36 pt chapter title ``Fanlike Engagement`` | ``before Fan Studies``)
-            and -OVERLAP_EMS * last.size <= line.bbox[1] - last.bbox[3] <= 0.5 * max(last.size, 1.0)
+            and -OVERLAP_EMS * last.size <= line.bbox[1] - last.bbox[3]
+            and (line.bbox[1] - last.bbox[3] <= 0.5 * max(last.size, 1.0)
+                 # (capitals set small, a line of the body's apart)
+                 or (caps and line.bbox[1] - last.bbox[1] <= CAPS_PITCH * max(last.size, body)))
             # (hanging under its number, or centred under it: JMLR's title ``SMAC3: A
             # Versatile Bayesian Optimization Package`` | ``for Hyperparameter Optimization``)
             and (-last.size <= line.bbox[0] - last.bbox[0] <= (SUBTITLE_EMS if subtitle else 3) * last.size
@@ -103,6 +110,9 @@ HEADING_OVER = 1.5
 #: numbered heading's subtitle may hang (under the words after a long number).
 OVERLAP_EMS = 0.25
 SUBTITLE_EMS = 5.0
+#: How far apart (the larger of the heading's and the body's size) the tops of a head's two
+#: lines in capitals may stand.
+CAPS_PITCH = 1.5
 
 
 def is_title(kind: ChunkType, lines: list[Line], text: str, body: float) -> bool:

@@ -299,7 +299,12 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    numbered heading's subtitle; a journal's volume-issue-pages banner; roman note marks
 #:    without a stop; a ligature glyph MuPDF reads as its first letter; two heads in title
 #:    case; a supporting-information entry no caption (docs/compile.md, "Layout 32").
-LAYOUT_VERSION = 32
+#: 33: heads in capitals in a small-capitals face set under the body's size, and in
+#:    capitals broken over two blocks; a numbered head set large over two lines ending in a
+#:    stop; an icon font's glyph before a heading; a section set in small print (under a
+#:    head, or filling a page) no footnote, nor a figure's note where its sentence goes on;
+#:    a licence set flush right going on (docs/compile.md, "Layout 33").
+LAYOUT_VERSION = 33
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

@@ -44,8 +44,16 @@ from vaultd.parse.continuation import (
     rest_of_line,
     sentence_start,
 )
+from vaultd.parse.float_notes import FLOAT_NOTE_RE, merge_target, note_of
 from vaultd.parse.fontnames import is_small_caps_font
-from vaultd.parse.footnotes import body_face, is_footnote, note_tail, opens_note
+from vaultd.parse.footnotes import (
+    body_face,
+    is_footnote,
+    note_tail,
+    opens_note,
+    page_set_small,
+    under_heading,
+)
 from vaultd.parse.front import (
     IMPRINT_PAGES,
     is_affiliation,
@@ -138,7 +146,7 @@ def _inline_math(paras: list[Para], text: str) -> bool:
     mB``, set on its own line around a built-up fraction): it continues that paragraph."""
     if not text[:1].islower():
         return False
-    target = _merge_target(paras)
+    target = merge_target(paras)
     return target is not None and target.type == "paragraph" and not target.text.rstrip().endswith(SENT_END)
 
 
@@ -155,6 +163,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     in_refs = False
     refs_head: Line | None = None  # the bibliography's heading, as set
     for lines, info in zip(pages, infos, strict=True):
+        small_page = page_set_small(lines, body)
         for group in caseless_runs(order_page(lines, info.width)):
             if not in_refs and len(group) > 1 and REFS_RE.match(group[0].text.strip()):
                 # "References" set as the first line of the block holding the first
@@ -203,12 +212,14 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 if kind == "code" and (listing_goes_on(paras, para_lines) or statements_go_on(paras, para_lines)):
                     append_piece(paras[-1], para_lines, text)  # the listing's next line
                     continue
-                note_of = _note_of(paras, para_lines, body) if kind == "paragraph" else None
+                noted = note_of(paras, para_lines, body) if kind == "paragraph" else None
                 margin = all(ln.margin for ln in para_lines)
                 # small print at the page's foot floats; the chunk type says footnote
                 # only when it opens with its mark (parse.footnotes.opens_note)
-                floats = kind == "paragraph" and note_of is None and not margin \
-                    and (is_footnote(para_lines, body, info, face, lines) or _under_note(paras, para_lines, body))
+                floats = kind == "paragraph" and noted is None and not margin \
+                    and (is_footnote(para_lines, body, info, face, lines) or _under_note(paras, para_lines, body)) \
+                    and not (under_heading(paras[-1] if paras else None, para_lines) and not opens_note(para_lines, text)) \
+                    and not (small_page is not None and abs(max(ln.size for ln in para_lines) - small_page) <= 0.3)
                 cur.footnote = floats and opens_note(para_lines, text)
                 if floats and not cur.footnote and (note := _note_going_on(paras, info.number)) is not None \
                         and (note.lines[-1].page == info.number or prose_words(text) >= 3) and continues(note, cur):
@@ -218,10 +229,10 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 if floats and not cur.footnote and note_tail(para_lines, lines, body):
                     cur.footnote = True  # a note's end, its start on a page not at hand
                 cur.floating = kind in ("front", "code") or margin or (
-                    kind == "paragraph" and (floats or (plain and is_label(text)) or note_of is not None))
-                if note_of == "figure" and _FLOAT_NOTE_RE.match(text.lstrip()):
+                    kind == "paragraph" and (floats or (plain and is_label(text)) or noted is not None))
+                if noted == "figure" and FLOAT_NOTE_RE.match(text.lstrip()):
                     cur.type = "figure"  # its ``Sources:`` and ``Notes:``: the figure's, no body text
-                if note_of == "table" and not IDENTIFIER_LINE_RE.fullmatch(text.strip()):
+                if noted == "table" and not IDENTIFIER_LINE_RE.fullmatch(text.strip()):
                     # its sources and abbreviations: part of the table, no body text (a bare
                     # DOI goes into the table's own chunk later: _identifiers_to_floats)
                     cur.type = "table"
@@ -240,7 +251,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     float_labels(paras, para_lines[0], body)
                     if plain:
                         drop_scan_labels(paras, para_lines[0], body)
-                target = _merge_target(paras)
+                target = merge_target(paras)
                 if target is not None and heading_goes_on(target, para_lines, text, body):
                     append_piece(target, para_lines, text)  # "(d) Bird community: … the" | "biotic …"
                     continue
@@ -291,7 +302,7 @@ def _rejoin(paras: list[Para], moved: list[Para]) -> None:
         at = next((i for i, p in enumerate(paras) if p is para), None)
         if at is None:
             continue
-        target = _merge_target(paras[:at])
+        target = merge_target(paras[:at])
         nxt = next((j for j in range(at + 1, len(paras)) if not paras[j].floating), None)
         if target is None or nxt is None or not continues(target, paras[nxt]):
             continue
@@ -370,74 +381,3 @@ def _at_edge(lines: list[Line], info: PageInfo, body: float) -> bool:
     return (lines[0].bbox[1] < info.height * EDGE_FRACTION
             or lines[-1].bbox[3] > info.height * (1 - EDGE_FRACTION)
             or max(ln.size for ln in lines) < body * 0.9)
-
-
-def _note_of(paras: list[Para], lines: list[Line], body: float) -> str | None:
-    """The type of the float (``table``, ``figure``) whose note ``lines`` are: small print
-    right after it on its page (after its caption, or after other such notes), such as
-    BMC's ``Multivariate models were adjusted for: …`` or SciELO's ``Fuentes: …`` under a
-    table; in the body's size, a note opening with its mark or ``Note:`` right under a
-    table. A paragraph broken by the float never goes on into it; a short line set over the
-    float (its unit) may come between them in reading order. None when not a note."""
-    if max(ln.size for ln in lines) >= body * 0.9:
-        # in the body's size, only a note opening with its mark right after a table
-        found = _float_before(paras, lines[0].page, floating=False)
-        if found is None or found[0].type != "table" or not _TABLE_NOTE_RE.match(lines[0].text.lstrip()):
-            return None
-    else:
-        found = _float_before(paras, lines[0].page, floating=True)
-        if found is None:
-            return None
-    float_, units = found
-    first, cap = lines[0], float_.lines
-    if float_.type == "figure" and (first.bbox[1] < cap[-1].bbox[3] - 1.0 or not any(
-            ln.bbox[0] < first.bbox[2] and first.bbox[0] < ln.bbox[2] for ln in cap)):
-        # a figure's note stands under its caption, in its columns (IUCr's footnote at the
-        # right column's foot is no note of the figure captioned at the left one's)
-        return None
-    for para in units:  # the table's unit line: the table's, no body text
-        para.type, para.floating = float_.type, True
-    return float_.type
-
-
-def _float_before(paras: list[Para], page: int, floating: bool) -> tuple[Para, list[Para]] | None:
-    """The table or figure last read on ``page``, when only floating paragraphs
-    (``floating``) come after it, or short lines: a table's (its unit, ``In Millions of
-    Dollars`` under a report's table caption; its cells are not paragraphs yet) or set
-    over a figure. With it, those short lines."""
-    over: list[Para] = []
-    for para in reversed(paras):
-        if para.lines[-1].page != page:
-            return None
-        if para.type in ("table", "figure"):
-            top = para.lines[0].bbox[1]
-            fits = para.type == "table" or all(p.lines[-1].bbox[3] <= top + 1.0 for p in over)
-            return (para, over) if fits else None
-        if para.floating:
-            if floating:
-                continue
-            return None
-        if len(para.lines) > 1 or len(para.text.split()) > UNIT_LINE_WORDS or para.text.rstrip().endswith(SENT_END):
-            return None
-        over.append(para)
-    return None
-
-
-#: Most words of a short line a float's note may be read after, when it stands over the
-#: float (a report's ``In Millions of Dollars`` under its table's caption).
-UNIT_LINE_WORDS = 6
-
-
-#: A table's note in the body's size: its mark (``* 2.2e-16 is the smallest …``) or label.
-_TABLE_NOTE_RE = re.compile(r"(?:[*∗†‡§¶]\s*\S|(?i:notes?|sources?|abbreviations?)\s*[:.]\s)")
-#: A float's note by its label (a report's ``Sources: CRS, using …`` under a chart).
-_FLOAT_NOTE_RE = re.compile(r"(?i:notes?|sources?|data\s+sources?|abbreviations?)\s*:\s")
-
-
-def _merge_target(paras: list[Para]) -> Para | None:
-    """The open paragraph a new one may continue: the last one, skipping floating captions."""
-    for para in reversed(paras):
-        if para.type in ("figure", "table", "front", "code") or para.floating:
-            continue
-        return para
-    return None

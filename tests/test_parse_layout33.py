@@ -1,0 +1,151 @@
+"""Layout 33 (issue 34, batch 29's unseen works and the kinds they showed): heads in
+capitals in a small-capitals face set under the body's size, and in capitals broken over
+two blocks; a numbered head set large over two lines ending in a stop; an icon font's glyph
+before a heading; a section set in small print (under its head, or filling a page) no
+footnote, nor a figure's note where its sentence goes on; a licence set flush right going
+on; on real pages, with property tests of the pure rules."""
+
+from __future__ import annotations
+
+import string
+
+from hypothesis import given
+from hypothesis import strategies as st
+from quote_pages import chunk_type, chunks_of, holding, pages_of
+
+from vaultd.parse.classify import classify, unmarked
+from vaultd.parse.footnotes import page_set_small, under_heading
+from vaultd.parse.front_blocks import runs_on
+from vaultd.parse.paras import Line, Para
+
+BES = "bes_mee_hyradx_ancient_dna_capture_excerpt.pdf"
+SNJNL = "snjnl_mosquito_wetland_community_excerpt.pdf"
+NEWSLETTER = "ulhpc_newsletter_hpc_2016.pdf"
+APS = "aps_prx_minimum_action_phase_transitions.pdf"
+NATCOMMS = "natcomms_woo_cerebral_pain_contributions.pdf"
+EGUSPHERE = "egusphere_acp_gcm_liquid_water_path_manuscript_excerpt.pdf"
+
+# ------------------------------------------------------------------------------ heads
+
+
+def test_heads_in_small_capitals_set_under_the_body_head_their_sections() -> None:
+    # 7 pt Arial small capitals beside 9 pt Times: they had been paragraphs, and every
+    # passage of the methods went under "Materials and methods" alone
+    chunks = chunks_of(BES)
+    assert chunk_type(holding(chunks, "SAMPLING SITE, CORING AND RADIOCARBON DATING")) == "heading"
+    para = holding(chunks, "In June 2014, two new parallel cores")
+    assert para.provenance.section == "Materials and methods › SAMPLING SITE, CORING AND RADIOCARBON DATING"
+
+
+def test_a_head_in_capitals_broken_over_two_blocks_is_one_head() -> None:
+    para = holding(chunks_of(BES), "Microbial DNA can represent up to 99%")
+    assert (para.provenance.section or "").endswith(
+        "CAN WE PREDICT SUCCESS OF A SUBFOSSIL SAMPLE ANALYSIS WITH HYBRIDIZATION CAPTURE METHODS?")
+    # APS's section heads in capitals, two lines in the body's size
+    head = holding(chunks_of(APS), "FIRST-ORDER PHASE TRANSITIONS")
+    assert head.text == "IV. FIRST-ORDER PHASE TRANSITIONS IN A NONEQUILIBRIUM GL SYSTEM"
+
+
+def test_a_lone_article_a_numbers_no_head() -> None:
+    # "A FIRST INSIGHT INTO …" with no "B" head: the article, not a subsection's letter
+    para = holding(chunks_of(BES), "Because the wide exome reduction in hyRAD-X")
+    assert (para.provenance.section or "").startswith("Materials and methods › A FIRST INSIGHT")
+
+
+def test_a_numbered_head_over_two_lines_ending_in_a_stop_heads_its_section() -> None:
+    para = holding(chunks_of(SNJNL), "A review by Rey et al (2012)")
+    assert para.provenance.section == (
+        "4 Discussion › 4.1 Vegetation structure as a key driver of mosquito communities including potential vectors.")
+
+
+def test_a_heading_after_an_icon_fonts_glyph_is_a_heading() -> None:
+    # FontAwesome's bullhorn (a private-use code) before "What happened in 2015?"
+    assert chunk_type(holding(chunks_of(NEWSLETTER), "What happened in 2015?")) == "heading"
+
+
+# ------------------------------------------------------------------ small print, no notes
+
+
+def test_a_methods_paragraph_set_small_goes_on_past_the_figure_that_broke_it() -> None:
+    # 8 pt under its head in a page's lower part, then under a figure's caption on the
+    # next page: it had been a footnote and the figure's note
+    para = holding(chunks_of(BES), "Lago di Origlio is a small lake")
+    assert chunk_type(para) == "paragraph"
+    assert "to present the paleobotanical A. alba data (pollen, needles) with the new chronology." in para.text
+    assert pages_of(para) == [2, 3]
+
+
+def test_a_page_set_small_throughout_goes_on_across_its_columns() -> None:
+    # Nature Communications' Methods, set a point under the body, fill the page
+    chunks = chunks_of(NATCOMMS)
+    para = holding(chunks, "Preprocessing of fMRI data.")
+    assert "stringent of either false discovery rate" in para.text
+    later = holding(chunks, "After we obtained predictive maps")
+    assert "PCR weights using s.d." in later.text and pages_of(later) == [11, 12]
+
+
+def test_a_caption_goes_on_in_a_bracket() -> None:
+    figure = holding(chunks_of(EGUSPHERE), "Figure 5. PI")
+    assert chunk_type(figure) == "figure" and "(dashed arrow). The mean logL" in figure.text
+
+
+def test_a_licence_set_flush_right_keeps_its_last_line() -> None:
+    licence = holding(chunks_of(BES), "This is an open access article under the terms")
+    assert chunk_type(licence) == "front"
+    assert licence.text.endswith("provided the original work is properly cited and is not used for commercial purposes.")
+
+
+# ------------------------------------------------------------------------ the pure rules
+
+
+_CAPS_WORDS = st.lists(st.text(alphabet=string.ascii_uppercase, min_size=4, max_size=10), min_size=2, max_size=6)
+
+
+@given(_CAPS_WORDS, st.floats(min_value=8.0, max_value=12.0), st.floats(min_value=0.5, max_value=2.0))
+def test_capitals_in_small_capitals_set_smaller_are_a_heading(words: list[str], body: float, under: float) -> None:
+    text = " ".join(words)
+    size = body - under
+    assert classify(text, size, False, 1, body, True, small_caps=True)[0] == "heading"
+    # in the body's roman, or a sentence's end: no heading
+    assert classify(text, size, False, 1, body, True)[0] != "heading"
+    assert classify(text + ".", size, False, 1, body, True, small_caps=True)[0] != "heading"
+
+
+@given(st.sampled_from(["\uf0a1", "\ue001", "★"]), st.text(alphabet=string.ascii_lowercase, min_size=3, max_size=12))
+def test_a_symbol_or_icon_before_a_name_is_no_part_of_it(mark: str, word: str) -> None:
+    name = word.capitalize() + " happened"
+    assert unmarked(f"{mark} {name}") == name
+    assert unmarked(name) == name
+
+
+def _line(text: str, x0: float, y0: float, x1: float, size: float = 8.0, page: int = 1) -> Line:
+    return Line(text=text, bbox=(x0, y0, x1, y0 + size), size=size, bold=False, block=0, page=page, font="Times")
+
+
+@given(st.floats(min_value=6.0, max_value=9.0), st.integers(min_value=2, max_value=30))
+def test_a_page_set_small_throughout_is_told_from_a_page_with_notes(size: float, lines: int) -> None:
+    body = 10.0
+    small = [_line("word " * 12, 50, 50 + 12 * i, 300, size) for i in range(lines)]
+    assert page_set_small(small, body) is not None
+    with_body = [_line("word " * 12, 50, 50 + 12 * i, 300, body) for i in range(lines)] + small[:2]
+    assert page_set_small(with_body, body) is None
+
+
+def test_text_right_under_a_head_is_under_it_and_a_note_far_below_is_not() -> None:
+    head = Para("heading", [_line("DNA EXTRACTION", 60, 600, 150, 7.0)], "DNA EXTRACTION")
+    assert under_heading(head, [_line("All ancient DNA extractions", 60, 615, 290)])
+    assert not under_heading(head, [_line("1 A note.", 60, 760, 290)])  # far below
+    assert not under_heading(head, [_line("All ancient DNA", 320, 615, 540)])  # the other column
+    para = Para("paragraph", head.lines, "DNA EXTRACTION")
+    assert not under_heading(para, [_line("All ancient DNA extractions", 60, 615, 290)])
+
+
+def test_a_licence_set_flush_right_runs_on_and_one_set_flush_left_needs_its_edge() -> None:
+    lines = [_line("This is an open access article under the terms of the Creative Commons", 168, 770, 536),
+             _line("which permits use, distribution and reproduction in any medium, provided", 156, 780, 536)]
+    licence = Para("front", lines, " ".join(ln.text for ln in lines))
+    rest = Para("paragraph", [_line("is not used for commercial purposes.", 413, 790, 536)], "is not used …")
+    assert runs_on(licence, rest)
+    # the same short line ending elsewhere: no flush-right block's line
+    astray = Para("paragraph", [_line("is not used for commercial purposes.", 300, 790, 420)], "is not used …")
+    assert not runs_on(licence, astray)

@@ -1,0 +1,87 @@
+"""The notes a table or figure has under its caption (its sources, its abbreviations, a
+figure's note set small), told from the body text a float broke: which float a para is the
+note of (``note_of``), and the open paragraph a new para may go on (``merge_target``)."""
+
+from __future__ import annotations
+
+import re
+
+from vaultd.parse.continuation import closed_sentence
+from vaultd.parse.paras import SENT_END, Line, Para
+
+
+def merge_target(paras: list[Para]) -> Para | None:
+    """The open paragraph a new one may continue: the last one, skipping floating captions."""
+    for para in reversed(paras):
+        if para.type in ("figure", "table", "front", "code") or para.floating:
+            continue
+        return para
+    return None
+
+
+#: A lowercase word opening a line (not a note's mark: ``a Percentages …``).
+_WORD_RE = re.compile(r"[a-z]{2,}\b")
+
+
+def note_of(paras: list[Para], lines: list[Line], body: float) -> str | None:
+    """The type of the float (``table``, ``figure``) whose note ``lines`` are: small print
+    right after it on its page (after its caption, or after other such notes), such as
+    BMC's ``Multivariate models were adjusted for: …`` or SciELO's ``Fuentes: …`` under a
+    table; in the body's size, a note opening with its mark or ``Note:`` right under a
+    table. A paragraph broken by the float never goes on into it; a short line set over the
+    float (its unit) may come between them in reading order. None when not a note."""
+    if max(ln.size for ln in lines) >= body * 0.9:
+        # in the body's size, only a note opening with its mark right after a table
+        found = float_before(paras, lines[0].page, floating=False)
+        if found is None or found[0].type != "table" or not _TABLE_NOTE_RE.match(lines[0].text.lstrip()):
+            return None
+    else:
+        found = float_before(paras, lines[0].page, floating=True)
+        if found is None or (found[0].type == "figure" and _WORD_RE.match(lines[0].text)
+                             and (open_para := merge_target(paras)) is not None
+                             and open_para.type == "paragraph" and not closed_sentence(open_para.text)):
+            return None  # (a paragraph set small going on under the figure that broke it)
+    float_, units = found
+    first, cap = lines[0], float_.lines
+    if float_.type == "figure" and (first.bbox[1] < cap[-1].bbox[3] - 1.0 or not any(
+            ln.bbox[0] < first.bbox[2] and first.bbox[0] < ln.bbox[2] for ln in cap)):
+        # a figure's note stands under its caption, in its columns (IUCr's footnote at the
+        # right column's foot is no note of the figure captioned at the left one's)
+        return None
+    for para in units:  # the table's unit line: the table's, no body text
+        para.type, para.floating = float_.type, True
+    return float_.type
+
+
+def float_before(paras: list[Para], page: int, floating: bool) -> tuple[Para, list[Para]] | None:
+    """The table or figure last read on ``page``, when only floating paragraphs
+    (``floating``) come after it, or short lines: a table's (its unit, ``In Millions of
+    Dollars`` under a report's table caption; its cells are not paragraphs yet) or set
+    over a figure. With it, those short lines."""
+    over: list[Para] = []
+    for para in reversed(paras):
+        if para.lines[-1].page != page:
+            return None
+        if para.type in ("table", "figure"):
+            top = para.lines[0].bbox[1]
+            fits = para.type == "table" or all(p.lines[-1].bbox[3] <= top + 1.0 for p in over)
+            return (para, over) if fits else None
+        if para.floating:
+            if floating:
+                continue
+            return None
+        if len(para.lines) > 1 or len(para.text.split()) > UNIT_LINE_WORDS or para.text.rstrip().endswith(SENT_END):
+            return None
+        over.append(para)
+    return None
+
+
+#: Most words of a short line a float's note may be read after, when it stands over the
+#: float (a report's ``In Millions of Dollars`` under its table's caption).
+UNIT_LINE_WORDS = 6
+
+
+#: A table's note in the body's size: its mark (``* 2.2e-16 is the smallest …``) or label.
+_TABLE_NOTE_RE = re.compile(r"(?:[*∗†‡§¶]\s*\S|(?i:notes?|sources?|abbreviations?)\s*[:.]\s)")
+#: A float's note by its label (a report's ``Sources: CRS, using …`` under a chart).
+FLOAT_NOTE_RE = re.compile(r"(?i:notes?|sources?|data\s+sources?|abbreviations?)\s*:\s")
