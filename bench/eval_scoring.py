@@ -83,11 +83,13 @@ def covered(piece: Rect, regions: Iterable[Rect]) -> float:
     return min(1.0, union_area(clipped) / whole)
 
 
-_NUMBER_RE = re.compile(r"^\s*(?:\d+(?:\s*\.\s*\d+)*\s*[.)]?|[IVXLCivxlc]+\.|[A-Z](?:\.\d+)*\.)\s+")
+_NUMBER_RE = re.compile(r"^\s*(?:(?i:chapter|part|appendix)\s+(?=\d))?"
+                        r"(?:\d+(?:\s*\.\s*\d+)*\s*[.):]?|[IVXLCivxlc]+\.|[A-Z](?:\.\d+)*\.)\s+")
 
 
 def strip_number(heading: str) -> str:
-    """``3.1 Setup`` / ``IV. Results`` / ``A.2. Proofs`` → the title alone."""
+    """``3.1 Setup`` / ``IV. Results`` / ``A.2. Proofs`` / ``Chapter 2: Overview`` → the
+    title alone."""
     return _NUMBER_RE.sub("", heading, count=1)
 
 

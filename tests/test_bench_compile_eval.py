@@ -38,6 +38,10 @@ def test_section_matches_a_level_of_a_path_with_or_without_its_number() -> None:
     assert ev.section_names("I N T RO DU CT ION", "Introduction")
     assert not ev.section_names("What is the best highlighting algorithm? We", "Introduction")
     assert not ev.section_names(None, "Introduction")
+    # a chapter's label before its number: the truth gives the number apart (a USGS manual's
+    # ``Chapter 2: OVERVIEW AND PROGRAM CONTROL``, number ``2``)
+    assert ev.section_names("Chapter 2: OVERVIEW AND PROGRAM CONTROL", "OVERVIEW AND PROGRAM CONTROL", "2")
+    assert not ev.section_names("Chapter Two", "Two")
 
 
 def test_strict_verbatim_accepts_a_line_end_hyphen_dropped_or_kept_and_nothing_else() -> None:

@@ -149,3 +149,47 @@ def test_a_licence_set_flush_right_runs_on_and_one_set_flush_left_needs_its_edge
     # the same short line ending elsewhere: no flush-right block's line
     astray = Para("paragraph", [_line("is not used for commercial purposes.", 300, 790, 420)], "is not used …")
     assert not runs_on(licence, astray)
+
+
+# ------------------------------------------------------------------- batch 30's kinds
+
+USGS = "usgs_tm_ucode2005_program_control_excerpt.pdf"
+ERICKSON = "book_erickson_algorithms_mst_chapter.pdf"
+LORRAINE = "thesis_lorraine_malware_disassembly_fr.pdf"
+
+
+def test_a_flowcharts_steps_in_the_bodys_size_are_the_figures_and_the_text_goes_on_past_it() -> None:
+    # a full-page flowchart between p. 4's foot and p. 6's top; two of its steps, ten
+    # words or more in the body's size, had been paragraphs that ended the sentence
+    chunks = chunks_of(USGS)
+    para = holding(chunks, "Next, for each observation, UCODE_2005 uses information")
+    assert "updated parameter estimates. Each observation minus the associated" in para.text
+    assert pages_of(para) == [4, 6]
+    assert not any("Perturb this parameter and recreate" in c.text for c in chunks
+                   if chunk_type(c) in ("paragraph", "list"))
+
+
+def test_a_statement_framed_across_a_figures_width_stays_text() -> None:
+    # Erickson's one-line "Kruskal: Scan all edges …" in a frame over Figure 7.6's graphs
+    line = holding(chunks_of(ERICKSON), "Scan all edges by increasing weight; if an edge is safe")
+    assert chunk_type(line) == "paragraph"
+
+
+def test_a_head_with_an_identifiers_underscore_is_a_heading() -> None:
+    para = holding(chunks_of(USGS), "Keywords are used to identify most of the data in these files.")
+    assert (para.provenance.section or "").endswith("Introduction to UCODE_2005 Input and Output Files")
+
+
+def test_a_caption_whose_dash_the_font_maps_to_a_control_code_keeps_its_figures_labels() -> None:
+    # "Figure 2.11 \x15 Empaquetage d'un binaire": the box labels were paragraphs
+    chunks = chunks_of(LORRAINE)
+    prose = [c.text for c in chunks if chunk_type(c) in ("paragraph", "list")]
+    assert not any("Routine de dépaquetage" in t for t in prose)
+    assert any("L'empaqueteur libre UPX" in t or "L’empaqueteur libre UPX" in t for t in prose)
+
+
+@given(st.text(alphabet=string.ascii_uppercase + string.digits, min_size=2, max_size=8),
+       st.text(alphabet=string.ascii_uppercase + string.digits, min_size=1, max_size=6))
+def test_an_identifiers_underscore_is_no_formula(left: str, right: str) -> None:
+    head = f"Introduction to {left}_{right} Input and Output Files"
+    assert classify(head, 14.0, True, 1, 12.0, True)[0] == "heading"

@@ -44,11 +44,13 @@ CAPTION_RE = re.compile(
     r"^(?i:figure|figura|figur|fig\.?|abbildung|abb\.|listing|scheme|table|tabela|tabla|tabelle|tableau|tabella"
     r"|tabell|tab\.|cuadro|quadro|chart|graph|exhibit|map"
     r"|F ?I ?G ?U ?R ?E|T ?A ?B ?L ?E)"
-    r"(?:\s*([A-Z]?\d+(?:[.-]\d+)*|[ivxIVX]+)\s*([.:|–—\ufffd-](?!\d)|\s+[A-Z]|\s*\((?i:cont)|$)|\s+[–—-]\s+(?=[A-Z])"
+    r"(?:\s*([A-Z]?\d+(?:[.-]\d+)*|[ivxIVX]+)\s*([.:|–—\ufffd\x01-\x08\x0e-\x1f-](?!\d)|\s+[A-Z]|\s*\((?i:cont)|$)|\s+[–—-]\s+(?=[A-Z])"
     r"|(?<=[a-zA-Z])\.\s+(?=[A-Z][a-z]))")
 #: A date opening with its day: ``5 June 2025``, ``12 Dec. 2019``.
 _DATE_RE = re.compile(r"\d{1,2}\.?\s+(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}\b")
 _EQNUM_RE = re.compile(r"\(\d{1,3}[a-z]?\)$")
+#: An underscore inside a word (``UCODE_2005``, ``data_exchange``).
+_IDENT_UNDERSCORE_RE = re.compile(r"(?<=[^\W_])_(?=[^\W_])")
 _MATH_CHARS = set("=+−×∑∫∂≤≥≈∈∀∃→←⇒∞√∝±·∇αβγδεθλμπσφψωΣΠΩ^_")
 LIST_RE = re.compile(r"^[•◦▪‣●∙·–]\s")
 
@@ -238,7 +240,8 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         (n_lines == 3 and bold and size >= body + 1.5) or (n_lines <= 4 and size >= body * HEAD_LARGER))) \
         or (bold and standalone and n_lines == 2 and len(text) <= LONG_HEAD_CHARS
             and len(text.split()) <= LONG_HEAD_WORDS)
-    math = sum(map(_MATH_CHARS.__contains__, text))
+    # (an identifier's underscore is no subscript: a manual's ``UCODE_2005`` in its heads)
+    math = sum(map(_MATH_CHARS.__contains__, _IDENT_UNDERSCORE_RE.sub("", text) if "_" in text else text))
     number = heading_number(text)
     if (number is not None and "." in number and short and not math
             and (n_lines == 1 or (bold and size >= body + 1.5))

@@ -82,7 +82,7 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
             reach = PANEL_REACH_EMS * ln.size if _PANEL_RE.fullmatch(ln.text.strip()) else 0.0
             if not (region[0] - reach <= cx <= region[2] and region[1] - max(reach, half) <= cy < region[3]):
                 continue
-            if _words(ln.text) >= PROSE_WORDS and ln.size >= body - 0.5:
+            if _words(ln.text) >= PROSE_WORDS and ln.size >= body - 0.5 and not _short_block_inside(ln, lines, region):
                 continue
             if ln.bbox[1] < region[1] and any(o.block == ln.block and o.bbox[3] <= ln.bbox[1] + 1.0
                                               for o in lines if o is not ln):
@@ -141,6 +141,24 @@ def _labels_over_caption(lines: list[Any], region: Box, cap: Any) -> set[int]:
                 and not _ends_prose(ln, lines)):
             out.add(i)
     return out
+
+
+def _short_block_inside(ln: Any, lines: list[Any], region: Box) -> bool:
+    """Whether ``ln``'s block is a line or two standing wholly inside the figure's region:
+    a flowchart's step set in the body's size (a USGS manual's ``Perturb this parameter
+    and recreate the input files for the process``), not text wrapped round the figure,
+    whose block runs on beside or past it, nor a statement framed across the figure's whole
+    width over its drawing (Erickson's ``Kruskal: Scan all edges by increasing weight; …``)."""
+    block = [o for o in lines if o.block == ln.block and o.page == ln.page]
+    width = max(o.bbox[2] for o in block) - min(o.bbox[0] for o in block)
+    return len(block) <= LABEL_BLOCK_LINES and width < LABEL_WIDTH_SHARE * (region[2] - region[0]) and all(
+        region[0] <= o.bbox[0] and o.bbox[2] <= region[2] and region[1] <= o.bbox[1] and o.bbox[3] <= region[3]
+        for o in block)
+
+
+#: Most lines of a label's block inside a figure, and most of the figure's width it spans.
+LABEL_BLOCK_LINES = 2
+LABEL_WIDTH_SHARE = 0.9
 
 
 def _boxed_label(ln: Any, rects: list[Box]) -> bool:
