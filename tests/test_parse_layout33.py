@@ -193,3 +193,63 @@ def test_a_caption_whose_dash_the_font_maps_to_a_control_code_keeps_its_figures_
 def test_an_identifiers_underscore_is_no_formula(left: str, right: str) -> None:
     head = f"Introduction to {left}_{right} Input and Output Files"
     assert classify(head, 14.0, True, 1, 12.0, True)[0] == "heading"
+
+
+# ------------------------------------------------------------------- batch 31's kinds
+
+RESEARCHSQUARE = "researchsquare_teleround_icu_ux_design_excerpt.pdf"
+BMJGH = "bmjgh_standardised_patients_nairobi_excerpt.pdf"
+SCIADV = "sciadv_goto_bifurcation_optimization.pdf"
+MODPATH = "techreport_usgs_modpath7_user_guide.pdf"
+
+
+def test_heads_drawn_as_outlines_under_invisible_text_head_their_sections() -> None:
+    # Chromium draws the preprint's heads as paths and lays invisible text over them: the
+    # heads had been dropped with the hidden text, and every passage had no section
+    chunks = chunks_of(RESEARCHSQUARE)
+    assert chunk_type(holding(chunks, "INTRODUCTION")) == "heading"
+    para = holding(chunks, "This project was approved by the research ethics board")
+    assert para.provenance.section == "1.Study design"
+
+
+def test_a_running_head_over_a_sentence_going_on_is_no_section() -> None:
+    # "BMJ Global Health" atop p. 2 of a two-page excerpt, over "such as high child
+    # mortality.": the Introduction's first paragraph had stopped at p. 1's foot
+    chunks = chunks_of(BMJGH)
+    para = holding(chunks, "Throughout Africa, healthcare markets are widely believed")
+    assert "such as high child mortality." in para.text and pages_of(para) == [1, 2]
+    assert chunk_type(holding(chunks, "BMJ Global Health")) != "heading"
+
+
+def test_a_head_in_capitals_over_its_first_subsections_head_is_two_heads() -> None:
+    # (in one face and size, the two heads stand at one depth)
+    chunks = chunks_of(BMJGH)
+    assert chunk_type(holding(chunks, "METHODS")) == "heading"
+    para = holding(chunks, "We worked with the Advisory Committee of Kenyan doctors")
+    assert para.provenance.section == "Study design and participants"
+    # Science Advances' METHODS over Ballistic simulated bifurcation, a half point apart
+    heads = [c.text for c in chunks_of(SCIADV) if chunk_type(c) == "heading"]
+    assert "METHODS" in heads and "Ballistic simulated bifurcation" in heads
+
+
+def test_a_publishers_imprint_line_on_a_title_pages_back_is_front_matter() -> None:
+    line = holding(chunks_of(MODPATH), "U.S. Geological Survey, Reston, Virginia: 2016")
+    assert chunk_type(line) == "front"
+
+
+def test_invisible_text_over_nothing_stays_hidden_and_over_its_outlines_shows() -> None:
+    from vaultd.parse.hidden_text import drawn_as_outlines
+
+    class _Page:
+        def __init__(self, paths: list[tuple[float, float, float, float]]) -> None:
+            self.paths = paths
+
+        def get_bboxlog(self) -> list[tuple[str, tuple[float, float, float, float]]]:
+            return [("fill-path", r) for r in self.paths]
+
+    span = {"text": "INTRODUCTION", "alpha": 0, "bbox": (28.0, 266.0, 115.0, 284.0)}
+    data = {"blocks": [{"type": 0, "lines": [{"spans": [span]}]}]}
+    assert drawn_as_outlines(_Page([(29.1, 270.1, 114.1, 279.3)]), data) == {id(span)}
+    assert drawn_as_outlines(_Page([]), data) == set()  # a proof query over nothing
+    assert drawn_as_outlines(_Page([(20.0, 260.0, 130.0, 290.0)]), data) == set()  # a box round it
+    assert drawn_as_outlines(_Page([(29.0, 270.0, 40.0, 279.0)]), data) == set()  # a glyph's worth

@@ -125,6 +125,13 @@ def is_caps_heading(text: str) -> bool:
     return len(words) >= 2 and len(letters) >= 8 and all(c.isupper() for c in letters)
 
 
+def _caps_word(text: str) -> bool:
+    """One word of six letters or more, all capitals (``METHODS``, ``RESULTS``; set bold, a
+    head; in bold italics, F1000's ``REVISED`` badge is none)."""
+    word = text.strip()
+    return " " not in word and sum(map(str.isalpha, word)) >= 6 and word.isupper()
+
+
 def _is_caps_title(text: str) -> bool:
     """A heading's words after its number, all in capitals (``INTRODUCTION``, ``RELATED
     WORK``): at least four letters, every one a capital."""
@@ -297,7 +304,7 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
             return "heading", number
         # A bold line in capitals on its own, even set smaller than the body ("THE SOCIAL
         # ECOLOGY OF WOLVES", Frontiers' subsection heads).
-        if bold and one_line and is_caps_heading(text) and size >= body - 2.0:
+        if bold and one_line and (is_caps_heading(text) or (_caps_word(text) and not italic)) and size >= body - 2.0:
             return "heading", number
         # So in a face of small capitals, on a line or two of their own (the British
         # Ecological Society's ``SAMPLING SITE, CORING AND RADIOCARBON DATING`` in 7 pt

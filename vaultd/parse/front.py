@@ -199,10 +199,18 @@ IMPRINT_PAGES = 6
 IMPRINT_WORDS = 30
 
 
+#: A publisher's imprint line: its name, its place and the year (``U.S. Geological Survey,
+#: Reston, Virginia: 2016``).
+_PLACE_YEAR_RE = re.compile(r"(?:[A-Z][\w.&'’ -]{1,60},\s+){1,3}[A-Z][\w.’ -]{1,30}:\s*(?:1[5-9]|20)\d\d\.?")
+
+
 def is_imprint(text: str) -> bool:
     """Whether a block of a book's first pages is its imprint (a short block with an
     ISBN, ``ISBN-13: 978-…``, its series' ISSN, or the rights statement, ``All rights
-    reserved``): front matter, no passage of the text."""
+    reserved``; a publisher's line, ``U.S. Geological Survey, Reston, Virginia: 2016``):
+    front matter, no passage of the text."""
+    if _PLACE_YEAR_RE.fullmatch(text.strip()):
+        return True
     found = _IMPRINT_RE.search(text)
     return found is not None and (found.group().lower().endswith("reserved")
                                   or len(text.split()) <= IMPRINT_WORDS)

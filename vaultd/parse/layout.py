@@ -303,7 +303,10 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    capitals broken over two blocks; a numbered head set large over two lines ending in a
 #:    stop; an icon font's glyph before a heading; a section set in small print (under a
 #:    head, or filling a page) no footnote, nor a figure's note where its sentence goes on;
-#:    a licence set flush right going on (docs/compile.md, "Layout 33").
+#:    a licence set flush right going on; a flowchart's steps in the body's size; an
+#:    identifier's underscore no formula's; heads drawn as outlines under invisible text; a
+#:    running head over a sentence going on; a head in capitals over its subsection's
+#:    (docs/compile.md, "Layout 33").
 LAYOUT_VERSION = 33
 
 # Spacing accent → combining mark.

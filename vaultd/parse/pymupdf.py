@@ -23,6 +23,7 @@ from vaultd.parse.folio_bands import band_lines, dict_lines, document_evidence
 from vaultd.parse.folios import BandLine
 from vaultd.parse.furniture import drop_furniture
 from vaultd.parse.glyphs import TALL_LINE, glyph_extent, repair_glyphs, scan_spans
+from vaultd.parse.hidden_text import drawn_as_outlines, white_on_white
 from vaultd.parse.hyphens import hyphen_evidence
 from vaultd.parse.layout import LAYOUT_VERSION
 from vaultd.parse.line_numbers import drop_document_line_numbers
@@ -177,7 +178,8 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
     # (PLOS's hidden proof queries inside sentences, a diagram's invisible labels); where
     # most or all of it is invisible, it is a scan's OCR layer, and is read.
     hide = 0 < scan.hidden < scan.shown
-    unseen = _white_on_white(page, data)
+    unseen = white_on_white(page, data)
+    outlines = drawn_as_outlines(page, data) if hide else set()
     number = page.number + 1
     for bno, block in enumerate(data["blocks"]):
         if block.get("type", 0) != 0:
@@ -190,20 +192,23 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
             if len(spans) == 1:  # half the lines: join_spans and line_style's one-span case
                 sp = spans[0]
                 text = sp["text"]
-                if not text.strip() or not (sp["alpha"] or not hide) or id(sp) in unseen:
+                if not text.strip() or not (sp["alpha"] or not hide or id(sp) in outlines) or id(sp) in unseen:
                     continue
                 font = sp["font"]
                 size = round(sp["size"], 1)
                 bold, italic, mono = span_face(font, sp["flags"])
+                bold = bold or id(sp) in outlines  # (Chromium draws a face it lacks, bold, as outlines)
                 mixed, lead, face_lead, lead_font, small_caps = False, "", "", "", False
             else:
-                spans = [s for s in spans if s["text"] and (s["alpha"] or not hide) and id(s) not in unseen]
+                spans = [s for s in spans if s["text"] and (s["alpha"] or not hide or id(s) in outlines)
+                         and id(s) not in unseen]
                 if not spans:
                     continue
                 text = join_spans(spans)
                 if not text.strip():
                     continue
                 size, font, bold, italic, mono, mixed, lead, face_lead, lead_font, small_caps = line_style(spans)
+                bold = bold or (bool(outlines) and all(id(s) in outlines for s in spans))
             x0, y0, x1, y1 = line["bbox"]
             if y1 - y0 > TALL_LINE * max(size, 1.0):
                 y0, y1 = glyph_extent(spans, y0, y1)
@@ -211,33 +216,6 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
                               font.partition("+")[2] or font, mixed, mono, lead=lead,
                               face_lead=face_lead, lead_font=lead_font, small_caps=small_caps))
     return lines
-
-
-def _white_on_white(page: Any, data: dict[str, Any]) -> set[int]:
-    """The spans (ids) set in white where nothing is drawn under them: text the page does
-    not show (Springer's production string ``0123456789().: V,-vol`` under the first
-    page's text). White text on a filled shape or an image (a banner, a dark box) is
-    shown. The page's drawings are read only when it sets some text in white."""
-    white = [sp for block in data["blocks"] if block.get("type", 0) == 0
-             for line in block["lines"] for sp in line["spans"]
-             if sp["color"] == WHITE and sp["text"].strip()]
-    if not white:
-        return set()
-    under = [tuple(r) for kind, r in page.get_bboxlog()
-             if kind in ("fill-path", "fill-image", "fill-shade") and abs(r[0]) < FAR and abs(r[2]) < FAR]
-    out: set[int] = set()
-    for sp in white:
-        x0, y0, x1, y1 = sp["bbox"]
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        if not any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in under):
-            out.add(id(sp))
-    return out
-
-
-#: sRGB white, as MuPDF gives a span's colour.
-WHITE = 0xFFFFFF
-#: Coordinates beyond this are MuPDF's "infinite" box (a shading filling its clip).
-FAR = 1e6
 
 
 def _finish_page(lines: list[Line], edges: Edges) -> list[Line]:

@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from vaultd.parse.continuation import INDENT_EMS, MEASURE_SHARE, continues
+from vaultd.parse.classify import is_prose
+from vaultd.parse.continuation import INDENT_EMS, MEASURE_SHARE, closed_sentence, continues
 from vaultd.parse.fontnames import font_family
 from vaultd.parse.paras import Line, Para
 
@@ -130,3 +131,40 @@ def resumed(paras: list[Para], cur: Para, target: Para | None = None) -> Para | 
             return None
         return para if para.type == "paragraph" and continues(para, cur) else None
     return None
+
+
+def past_page_head(paras: list[Para], cur: Para) -> Para | None:
+    """The paragraph ``cur`` goes on with past a line read as a heading atop its page that
+    heads nothing: a running head the furniture pass could not tell (a two-page excerpt's
+    ``BMJ Global Health``), under which the page's first text goes on, in lowercase, with
+    the sentence the page before left open (a section's head is never followed so). The
+    head is the page's first para, set no larger than the text under it (a slide's title
+    is); None when there is no such paragraph."""
+    if len(paras) < 2 or cur.type != "paragraph" or not _WORD_RE.match(cur.text):
+        return None
+    head, page = paras[-1], cur.lines[0].page
+    if head.type != "heading" or len(head.lines) != 1 or head.lines[0].page != page \
+            or head.lines[0].size > cur.lines[0].size + HEAD_OVER_TEXT \
+            or head.lines[0].bbox[3] > cur.lines[0].bbox[1] \
+            or any(p.lines[0].page == page for p in paras[:-1]):
+        return None
+    face = face_of(cur.lines[:FACE_LINES])
+    for before in reversed(paras[:-1]):
+        if before.lines[-1].page < page - 1 or (before.type in _FLOW and before.type != "heading"):
+            return None
+        if before.type != "paragraph" or before.floating or face_of(_last_piece(before)) != face:
+            # past a box in another face, its heads among it, read after the text it stands
+            # by (BMJ's ``Key questions``): a sentence left open has no section's head after it
+            continue
+        if closed_sentence(before.text) or not is_prose(before.text) or not is_prose(cur.text) \
+                or not continues(before, cur):
+            return None
+        return before
+    return None
+
+
+#: How much larger (points) than the text under it a running head may be set (a slide's
+#: title over its table is set larger).
+HEAD_OVER_TEXT = 1.0
+#: A lowercase word opening a para (not a note's mark or an item's letter: ``a …``).
+_WORD_RE = re.compile(r"[a-z]{2,}\b")

@@ -98,7 +98,7 @@ from vaultd.parse.paras import (
 )
 from vaultd.parse.reading_order import caseless_runs, order_page
 from vaultd.parse.references import add_references, column_lefts, ends_references
-from vaultd.parse.resume import resumed
+from vaultd.parse.resume import past_page_head, resumed
 from vaultd.parse.runin_refs import split_runin
 from vaultd.parse.scan_text import drop_scan_labels, is_label
 from vaultd.parse.spacing import line_gap, paragraph_indents, ragged_indented
@@ -262,6 +262,11 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 if kind == "paragraph" and text[:1].islower() and paras and runs_on(paras[-1], cur):
                     append_piece(paras[-1], para_lines, text)  # a front block's next line: its
                     continue  # terms' list going on (bioRxiv's ``Keywords. … mass`` | ``spectrometry …``)
+                if kind == "paragraph" and not (cur.floating or plain) \
+                        and (broken := past_page_head(paras, cur)) is not None:
+                    paras[-1].type, paras[-1].floating = "front", True  # a running head, no section's
+                    append_piece(broken, para_lines, text)
+                    continue
                 earlier = resumed(paras, cur, target) if not (cur.floating or plain) else None
                 if earlier is not None:  # past a box, a sidebar or a float in another face
                     append_piece(earlier, para_lines, text)
