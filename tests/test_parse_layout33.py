@@ -253,3 +253,10 @@ def test_invisible_text_over_nothing_stays_hidden_and_over_its_outlines_shows() 
     assert drawn_as_outlines(_Page([]), data) == set()  # a proof query over nothing
     assert drawn_as_outlines(_Page([(20.0, 260.0, 130.0, 290.0)]), data) == set()  # a box round it
     assert drawn_as_outlines(_Page([(29.0, 270.0, 40.0, 279.0)]), data) == set()  # a glyph's worth
+
+
+def test_a_scans_running_foot_whose_folio_moves_from_end_to_end_is_furniture() -> None:
+    # a 1985 memorandum's OCR layer: "February 1985 1", "2 February 1985", "February
+    # 1985 35", a few points up or down from page to page
+    chunks = chunks_of("nasa_tm_scanned_wireframe_geometry_standard_excerpt.pdf")
+    assert not any("February 1985" in c.text for c in chunks)

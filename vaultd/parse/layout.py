@@ -305,8 +305,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    head, or filling a page) no footnote, nor a figure's note where its sentence goes on;
 #:    a licence set flush right going on; a flowchart's steps in the body's size; an
 #:    identifier's underscore no formula's; heads drawn as outlines under invisible text; a
-#:    running head over a sentence going on; a head in capitals over its subsection's
-#:    (docs/compile.md, "Layout 33").
+#:    running head over a sentence going on; a head in capitals over its subsection's; a
+#:    scan's running foot whose folio moves from end to end (docs/compile.md, "Layout 33").
 LAYOUT_VERSION = 33
 
 # Spacing accent → combining mark.
