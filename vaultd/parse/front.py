@@ -306,7 +306,9 @@ _DECLARATION_RE = re.compile(
       | notice:\s+this\s+opinion\s+is\s+subject\s+to\s+formal\s+revision\b  # a US court's slip opinion
       # the JAMA Network's first-page sidebar
       | author\s+affiliations\s+and\s+article\s+information\s+are\s+listed\s+at\s+the\s+end\b
-      | \+\s*(?:supplemental|multimedia)\s+content\s*$)""",
+      | \+\s*(?:supplemental|multimedia)\s+content\s*$
+      # the BMJ journals' first-page sidebar: ``► Additional material is published online only.``
+      | \W{0,2}\s*additional\s+(?:material|files?)\s+(?:is|are)\s+(?:published|available)\s+online\b)""",
     re.IGNORECASE | re.VERBOSE)
 #: Longest such block (characters).
 DECLARATION_MAX = 400
