@@ -260,3 +260,32 @@ def test_a_scans_running_foot_whose_folio_moves_from_end_to_end_is_furniture() -
     # 1985 35", a few points up or down from page to page
     chunks = chunks_of("nasa_tm_scanned_wireframe_geometry_standard_excerpt.pdf")
     assert not any("February 1985" in c.text for c in chunks)
+
+
+# ------------------------------------------------------------------- batch 32's kinds
+
+EURURO = "eururo_oraktx_robotic_kidney_transplant_trial_excerpt.pdf"
+ADVSCI = "wiley_advsci_s100a9_cowpea_virus_immunotherapy_excerpt.pdf"
+
+
+def test_a_bracket_left_open_at_a_colon_goes_on_and_the_paragraph_past_the_tables() -> None:
+    # "(risk difference: −11%, 95% CI:" | "26 to 3.4; …" (the minus lost to the text
+    # layer), then past p. 5's tables, flush, "Graft-related vascular complications …"
+    para = holding(chunks_of(EURURO), "At 30-d post-transplant, major surgical complications")
+    assert "95% CI: 26 to 3.4; risk ratio: 0.54" in para.text
+    assert "Graft-related vascular complications at 30-d post-transplant" in para.text
+    assert pages_of(para) == [4, 4, 5]
+
+
+def test_a_section_set_small_goes_on_under_its_own_text_and_across_the_page() -> None:
+    # Advanced Science's Experimental Section in 8 pt beside a 9 pt body: "SDS-PAGE: …" at
+    # p. 4's foot had been a footnote, so p. 5's "by staining …" began a paragraph
+    para = holding(chunks_of(ADVSCI), "CPMV and CCMV samples were diluted in 100 mm KP")
+    assert chunk_type(para) == "paragraph"
+    assert "by staining in 0.25% (wt/vol) Coommassie Blue solution" in para.text and pages_of(para) == [4, 5]
+
+
+def test_wileys_orcid_note_and_initialled_affiliations_are_front_matter() -> None:
+    chunks = chunks_of(ADVSCI)
+    assert chunk_type(holding(chunks, "The ORCID identification number(s) for the author(s)")) == "front"
+    assert chunk_type(holding(chunks, "Y. H. Chung, N. F. Steinmetz Department of Bioengineering")) == "front"

@@ -31,7 +31,7 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
         # (a sentence's stop with a note's mark after it ends it too: a Word paper's
         # ``… during the interwar period.2``, over the next paragraph's indented line)
         if not abbreviation_goes_on(prev.text, cur.text):
-            if _colon_line_goes_on(prev, cur):
+            if _colon_line_goes_on(prev, cur) or _bracket_goes_on(prev, cur):
                 return True
             return prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged, indenting)
         if prev.text.rstrip().endswith(" et al."):
@@ -79,6 +79,28 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     quoted = cur.text.lstrip(_OPENING_QUOTES)[:1] if first in _OPENING_QUOTES else ""
     return first.islower() or quoted.islower() or (first in ",;)" and first != "") \
         or bool(_INDEX_LEAD_RE.match(cur.text))
+
+
+def _bracket_goes_on(prev: Para, cur: Para) -> bool:
+    """Whether a paragraph ending on a colon inside a bracket it left open goes on with a
+    line opening with a figure or in lowercase, no list's item (``… (risk difference:
+    −11%, 95% CI:`` | ``26 to 3.4; …``, its minus lost to the text layer): no sentence ends
+    inside a bracket."""
+    tail = prev.text.rstrip()
+    first = cur.text[:1]
+    if prev.type != "paragraph" or not tail.endswith(":") or not (first.isdigit() or first.islower()) \
+            or ITEM_RE.match(cur.text) or not is_prose(prev.text):
+        return False
+    last = tail[-OPEN_BRACKET_REACH:]
+    return last.count("(") > last.count(")") and not any(c in last for c in _CODE_MARKS)
+
+
+#: Marks of a formula or a program's line, not of a sentence (an R call's ``~``, ``<-``).
+_CODE_MARKS = "~<>=+{}"
+
+
+#: How far back (characters) a bracket left open is looked for.
+OPEN_BRACKET_REACH = 120
 
 
 def _bracketed_rest(prev: Para, cur: Para) -> bool:
@@ -188,7 +210,7 @@ def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indentin
     # set ragged right, a line is full when the next word would not have fitted on it: a
     # sentence ended there goes on where paragraphs show their indent (PeerJ's ``… in the
     # Selectome database.`` | a table's pages | ``However, the results …`` set flush)
-    full = last.bbox[2] >= right - 0.1 * em or (
+    full = last.bbox[2] >= right - FULL_SLACK_EMS * em or (
         (open_sentence or indents) and _ragged_full(piece, cur, right, closed=not open_sentence))
     if len(cur.lines) >= 2:
         flush = head.bbox[0] <= min(ln.bbox[0] for ln in cur.lines[1:3]) + 0.2 * em
@@ -203,6 +225,11 @@ def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indentin
         flush = (open_sentence and beside and head.page == last.page) or (
             left is not None and abs(head.bbox[0] - min(ln.bbox[0] for ln in piece)) <= 0.2 * em)
     return (full or ragged) and (indents or ragged or open_sentence) and flush
+
+
+#: How far short (ems) of its column's right edge a justified line may end and be full (a
+#: line's box may hold its trailing space: ``… Although the `` ends a space further out).
+FULL_SLACK_EMS = 0.4
 
 
 def _ragged_full(piece: list[Line], cur: Para, right: float, closed: bool = False) -> bool:

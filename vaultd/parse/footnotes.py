@@ -157,3 +157,21 @@ def page_set_small(page: list[Line], body: float) -> float | None:
 
 #: How many times the characters in the body's size a page set small holds in its own.
 SMALL_PAGE_RATIO = 10
+
+
+def under_small_text(prev: Para | None, lines: list[Line]) -> bool:
+    """Whether ``lines`` stand right under a paragraph of text in their own size, in their
+    column, that is no note: the next paragraph of a section set small (*Advanced
+    Science*'s Experimental Section, 8 pt beside a 9 pt body: ``SDS-PAGE: CPMV and CCMV
+    samples …`` under the paragraph before it at the column's foot)."""
+    if prev is None or prev.type != "paragraph" or prev.floating:
+        return False
+    last, first = prev.lines[-1], lines[0]
+    return last.page == first.page and abs(last.size - first.size) <= SIZE_SAME \
+        and -0.5 * first.size <= first.bbox[1] - last.bbox[3] <= UNDER_TEXT_EMS * max(first.size, 1.0) \
+        and last.bbox[0] < first.bbox[2] and first.bbox[0] < last.bbox[2]
+
+
+#: Sizes (points) read as one; most space (ems) between two paragraphs of a section.
+SIZE_SAME = 0.3
+UNDER_TEXT_EMS = 1.5

@@ -307,6 +307,8 @@ _DECLARATION_RE = re.compile(
       # the JAMA Network's first-page sidebar
       | author\s+affiliations\s+and\s+article\s+information\s+are\s+listed\s+at\s+the\s+end\b
       | \+\s*(?:supplemental|multimedia)\s+content\s*$
+      # Wiley's first-page note on its authors' ORCID iDs
+      | the\s+orcid\s+identification\s+number\(?s?\)?\s+for\s+the\s+author
       # the BMJ journals' first-page sidebar: ``► Additional material is published online only.``
       | \W{0,2}\s*additional\s+(?:material|files?)\s+(?:is|are)\s+(?:published|available)\s+online\b)""",
     re.IGNORECASE | re.VERBOSE)
@@ -347,7 +349,11 @@ def is_affiliation(text: str) -> bool:
     body = _AFFILIATION_MARK_RE.sub("", text.strip(), count=1)
     if not body or len(body) > AFFILIATION_MAX or not body[0].isupper():
         return False
-    if not _INSTITUTION_RE.search(body.split(",", 1)[0][:80]):
+    # (Wiley names the authors by their initials before each address: ``Y. H. Chung, N. F.
+    # Steinmetz Department of Bioengineering …``)
+    named = _INITIALLED_NAMES_RE.sub("", body, count=1)
+    if not _INSTITUTION_RE.search(body.split(",", 1)[0][:80]) \
+            and not (named[:1].isupper() and _INSTITUTION_RE.search(named.split(",", 1)[0][:80])):
         return False
     words = [w.strip("(),.;:") for w in EMAIL_RE.sub(" ", body).split()]
     words = [w for w in words if any(c.isalpha() for c in w) and not any(c.isdigit() for c in w)]
@@ -355,6 +361,8 @@ def is_affiliation(text: str) -> bool:
     return len(words) >= 2 and lower * 10 <= len(words)
 
 
+#: Authors' names by their initials, one or more (``Y. H. Chung, N. F. Steinmetz``).
+_INITIALLED_NAMES_RE = re.compile(r"^(?:(?:[A-Z]\.\s?(?:-[A-Z]\.\s?)?)+[A-Z][^\W\d_]+(?:-[A-Z][^\W\d_]+)?,?\s+(?:and\s+)?)+")
 #: Lowercase words a list of authors' names may hold besides the names.
 _NAME_PARTICLES = {"and", "&", "de", "da", "das", "do", "dos", "van", "von", "der", "den", "di",
                    "del", "della", "la", "le", "y", "e", "et", "al.", "und"}

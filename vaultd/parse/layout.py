@@ -306,7 +306,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    a licence set flush right going on; a flowchart's steps in the body's size; an
 #:    identifier's underscore no formula's; heads drawn as outlines under invisible text; a
 #:    running head over a sentence going on; a head in capitals over its subsection's; a
-#:    scan's running foot whose folio moves from end to end (docs/compile.md, "Layout 33").
+#:    scan's running foot whose folio moves from end to end; a bracket left open at a
+#:    colon going on; a section set small going on under its own text (docs/compile.md,
+#:    "Layout 33").
 LAYOUT_VERSION = 33
 
 # Spacing accent → combining mark.
