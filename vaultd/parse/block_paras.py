@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from vaultd.parse.classify import CAPTION_RE, LIST_RE
+from vaultd.parse.classify import CAPTION_RE, LIST_RE, all_caps
 from vaultd.parse.code import code_runs
 from vaultd.parse.continuation import SIZE_STEP, first_word_width
 from vaultd.parse.fontnames import is_mono_font
@@ -66,7 +66,7 @@ def split_group(group: list[Line], plain: bool = False, flush: bool = False) -> 
             # (BMJ's ``METHODS`` | ``Study design and participants``): a section and its first
             # subsection
             or (prev.bold and cur.bold and len(paras[-1]) == 1 and prev.bbox[2] < right - 0.2 * width
-                and _all_caps(prev.text) and cur.text[:1].isupper() and not _all_caps(cur.text))
+                and all_caps(prev.text) and cur.text[:1].isupper() and not all_caps(cur.text))
             or cur.bbox[1] - prev.bbox[3] > 0.9 * height
             or cur.bbox[1] < prev.bbox[1] - height  # jumped back up: a new column
             # up a little, into a column left of the line before, a gutter apart (ONS's
@@ -102,16 +102,6 @@ def split_group(group: list[Line], plain: bool = False, flush: bool = False) -> 
         else:
             paras[-1].append(cur)
     return paras
-
-
-def _all_caps(text: str) -> bool:
-    """At least ``CAPS_LETTERS`` letters, all of them capitals."""
-    letters = [c for c in text if c.isalpha()]
-    return len(letters) >= CAPS_LETTERS and all(c.isupper() for c in letters)
-
-
-#: Fewest letters of a head read as set in capitals (not an acronym's: ``CPIH``).
-CAPS_LETTERS = 6
 
 
 def _item_hang(para: list[Line], cur: Line) -> bool:

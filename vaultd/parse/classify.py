@@ -125,11 +125,21 @@ def is_caps_heading(text: str) -> bool:
     return len(words) >= 2 and len(letters) >= 8 and all(c.isupper() for c in letters)
 
 
+def all_caps(text: str) -> bool:
+    """``CAPS_LETTERS`` letters or more, all of them capitals (not an acronym's: ``CPIH``)."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= CAPS_LETTERS and all(c.isupper() for c in letters)
+
+
+#: Fewest letters of a head read as set in capitals.
+CAPS_LETTERS = 6
+
+
 def _caps_word(text: str) -> bool:
-    """One word of six letters or more, all capitals (``METHODS``, ``RESULTS``; set bold, a
-    head; in bold italics, F1000's ``REVISED`` badge is none)."""
+    """One word in capitals (``METHODS``, ``RESULTS``; set bold, a head; in bold italics,
+    F1000's ``REVISED`` badge is none)."""
     word = text.strip()
-    return " " not in word and sum(map(str.isalpha, word)) >= 6 and word.isupper()
+    return " " not in word and all_caps(word)
 
 
 def _is_caps_title(text: str) -> bool:

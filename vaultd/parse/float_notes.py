@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from vaultd.parse.continuation import closed_sentence
-from vaultd.parse.paras import SENT_END, Line, Para
+from vaultd.parse.paras import LOWER_WORD_RE, SENT_END, Line, Para
 
 
 def merge_target(paras: list[Para]) -> Para | None:
@@ -17,10 +17,6 @@ def merge_target(paras: list[Para]) -> Para | None:
             continue
         return para
     return None
-
-
-#: A lowercase word opening a line (not a note's mark: ``a Percentages …``).
-_WORD_RE = re.compile(r"[a-z]{2,}\b")
 
 
 def note_of(paras: list[Para], lines: list[Line], body: float) -> str | None:
@@ -37,7 +33,7 @@ def note_of(paras: list[Para], lines: list[Line], body: float) -> str | None:
             return None
     else:
         found = float_before(paras, lines[0].page, floating=True)
-        if found is None or (found[0].type == "figure" and _WORD_RE.match(lines[0].text)
+        if found is None or (found[0].type == "figure" and LOWER_WORD_RE.match(lines[0].text)
                              and (open_para := merge_target(paras)) is not None
                              and open_para.type == "paragraph" and not closed_sentence(open_para.text)):
             return None  # (a paragraph set small going on under the figure that broke it)

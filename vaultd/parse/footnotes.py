@@ -142,7 +142,6 @@ def under_heading(prev: Para | None, lines: list[Line]) -> bool:
 UNDER_HEAD_EMS = 3.0
 
 
-
 def page_set_small(page: list[Line], body: float) -> float | None:
     """The size a page is set in when it is set smaller than the body throughout, with
     hardly a character in the body's size (the British Ecological Society's methods fill

@@ -39,10 +39,9 @@ def drawn_as_outlines(page: Any, data: dict[str, Any]) -> set[int]:
     outlines right where they stand: Chromium's Research Square preprints draw their heads
     (``INTRODUCTION``, ``1.Study design``) as paths and lay invisible text over them, so the
     page shows them, in a face it lacks (bold, read so); PLOS's hidden proof queries stand
-    over nothing. A filled path lying
-    within the span's box, as wide as most of it and a good share of its height, is its
-    glyphs (a box drawn behind a label stands out round it). Read only on a page with
-    invisible text."""
+    over nothing. A filled path lying within the span's box, as wide as most of it and a
+    good share of its height, is its glyphs (a box drawn behind a label stands out round
+    it). Read only on a page with invisible text."""
     hidden = [sp for block in data["blocks"] if block.get("type", 0) == 0
               for line in block["lines"] for sp in line["spans"]
               if not sp["alpha"] and sp["text"].strip()]

@@ -68,6 +68,9 @@ REFS_RE = re.compile(
     re.I,
 )
 SENT_END = (".", "!", "?", ":", ".”", ".\"", ".)", "?”", "。", "！", "？", "：")
+#: A lowercase word opening a line, a sentence's next words (not a note's mark or an item's
+#: letter: ``a Percentages …``).
+LOWER_WORD_RE = re.compile(r"[a-z]{2,}\b")
 #: Longest sub-figure label line, in words (a line of body text has more).
 LABEL_WORDS = 8
 

@@ -23,7 +23,7 @@ from collections import Counter
 from vaultd.parse.classify import is_prose
 from vaultd.parse.continuation import INDENT_EMS, MEASURE_SHARE, closed_sentence, continues
 from vaultd.parse.fontnames import font_family
-from vaultd.parse.paras import Line, Para
+from vaultd.parse.paras import LOWER_WORD_RE, Line, Para
 
 Face = tuple[str, float]
 
@@ -140,7 +140,7 @@ def past_page_head(paras: list[Para], cur: Para) -> Para | None:
     the sentence the page before left open (a section's head is never followed so). The
     head is the page's first para, set no larger than the text under it (a slide's title
     is); None when there is no such paragraph."""
-    if len(paras) < 2 or cur.type != "paragraph" or not _WORD_RE.match(cur.text):
+    if len(paras) < 2 or cur.type != "paragraph" or not LOWER_WORD_RE.match(cur.text):
         return None
     head, page = paras[-1], cur.lines[0].page
     if head.type != "heading" or len(head.lines) != 1 or head.lines[0].page != page \
@@ -166,5 +166,3 @@ def past_page_head(paras: list[Para], cur: Para) -> Para | None:
 #: How much larger (points) than the text under it a running head may be set (a slide's
 #: title over its table is set larger).
 HEAD_OVER_TEXT = 1.0
-#: A lowercase word opening a para (not a note's mark or an item's letter: ``a …``).
-_WORD_RE = re.compile(r"[a-z]{2,}\b")
