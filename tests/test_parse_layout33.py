@@ -289,3 +289,13 @@ def test_wileys_orcid_note_and_initialled_affiliations_are_front_matter() -> Non
     chunks = chunks_of(ADVSCI)
     assert chunk_type(holding(chunks, "The ORCID identification number(s) for the author(s)")) == "front"
     assert chunk_type(holding(chunks, "Y. H. Chung, N. F. Steinmetz Department of Bioengineering")) == "front"
+
+
+def test_the_column_beside_an_abstract_box_goes_on_after_the_box_in_its_paragraph() -> None:
+    # Advanced Science's first page: the Introduction's first paragraph runs from the left
+    # column's foot up into the 19-em column beside the abstract box, whose first lines
+    # stand 8 pt above the box's top (they had been read before the box, apart)
+    para = holding(chunks_of(ADVSCI), "Metastatic cancer remains a challenge to treat and diagnose")
+    assert "the median survival time of breast cancer patients with metastatic recurrences" in para.text
+    assert "Metastatic melanoma tumors are similar" in para.text
+    assert para.text.rstrip().endswith("Targeted therapies can help reduce offtarget effects.")

@@ -73,8 +73,22 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False, flu
             and -OVERLAP_EMS * em <= first.bbox[1] - last.bbox[3]
             <= max(NEXT_LINE_GAP * em, _pitch_gap(prev) + 0.1 * em, gap + 0.1 * em)
             and (last.bbox[2] >= right - em or ragged or _no_room(prev, first, right, ends or colon))
-            and last.bbox[2] - last.bbox[0] >= FULL_LINE_EMS * em
+            and (last.bbox[2] - last.bbox[0] >= FULL_LINE_EMS * em or _narrow_measure(lines, em))
             and (not full_next or first.bbox[2] - first.bbox[0] >= FULL_LINE_EMS * em))
+
+
+def _narrow_measure(lines: list[Line], em: float) -> bool:
+    """Whether ``lines`` (two or more) are a narrow column's justified lines, under the
+    ``FULL_LINE_EMS`` a full line has, all starting and ending at one edge, each
+    ``NARROW_EMS`` wide at least (*Advanced Science*'s column beside its abstract box, 19
+    ems wide)."""
+    return len(lines) >= 2 and all(ln.bbox[2] - ln.bbox[0] >= NARROW_EMS * em for ln in lines) \
+        and max(ln.bbox[0] for ln in lines) - min(ln.bbox[0] for ln in lines) <= 0.5 * em \
+        and max(ln.bbox[2] for ln in lines) - min(ln.bbox[2] for ln in lines) <= em
+
+
+#: Narrowest justified measure (ems) whose full lines a paragraph goes on past.
+NARROW_EMS = 12.0
 
 
 def _no_room(prev: Para, first: Line, right: float, ends: bool) -> bool:

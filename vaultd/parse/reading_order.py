@@ -90,16 +90,24 @@ def _two_columns(boxed: list[tuple[Box, list[Line]]], mid: float, slack: float) 
     right: list[tuple[Box, list[Line]]] = []
 
     def flush(below: Box | None = None, size: float = 0.0) -> None:
+        # a column's block set beside the block across the middle, reaching down past its
+        # top, goes on in that column after it (Advanced Science's narrow column beside its
+        # abstract box, whose first lines stand a little above the box's top)
+        beside = [item for item in right if below is not None and item[0][0] >= below[2]
+                  and item[0][1] < below[1] < item[0][3] - BESIDE_REACH and len(item[1]) >= 2
+                  and below[3] - below[1] >= BESIDE_TALL] if below is not None else []
+        held = {id(g) for _, g in beside}
+        rights = [item for item in right if id(item[1]) not in held]
         lefts = sorted(left, key=_reading_key)
         # a head over the block across both columns under them, set in the left one below
         # all of the right one's text (JMIR's ``Acknowledgments`` over its full-width text
         # under the columns): read after the right column, with what it heads
-        heads = _heads_under(lefts, right, below, size)
+        heads = _heads_under(lefts, rights, below, size)
         out.extend(g for _, g in lefts[:len(lefts) - len(heads)])
-        out.extend(g for _, g in sorted(right, key=_reading_key))
+        out.extend(g for _, g in sorted(rights, key=_reading_key))
         out.extend(g for _, g in heads)
         left.clear()
-        right.clear()
+        right[:] = beside
 
     def text_beside(box: Box, g: list[Line]) -> bool:
         # (a float's caption reaching into the left column with its text running on beside
@@ -117,6 +125,13 @@ def _two_columns(boxed: list[tuple[Box, list[Line]]], mid: float, slack: float) 
             right.append((box, g))
     flush()
     return out
+
+
+#: How far (points) past the top of a block across the middle a block of two lines or more
+#: beside it reaches to go on in its column after it; how tall (points) that block is at
+#: least (a box, not a display formula's line).
+BESIDE_REACH = 2.0
+BESIDE_TALL = 40.0
 
 
 def _heads_under(lefts: list[tuple[Box, list[Line]]], right: list[tuple[Box, list[Line]]],
