@@ -299,3 +299,16 @@ def test_the_column_beside_an_abstract_box_goes_on_after_the_box_in_its_paragrap
     assert "the median survival time of breast cancer patients with metastatic recurrences" in para.text
     assert "Metastatic melanoma tumors are similar" in para.text
     assert para.text.rstrip().endswith("Targeted therapies can help reduce offtarget effects.")
+
+
+def test_a_scans_letter_spaced_ocr_layer_marks_its_paragraphs_unreliable() -> None:
+    # "The a b i l i t y t o numerically d e f i n e …": not what the page shows
+    from vaultd.parse.textlayer import letter_spaced
+
+    chunks = chunks_of("nasa_tm_scanned_wireframe_geometry_standard_excerpt.pdf")
+    para = holding(chunks, "numerically d e f i n e")
+    assert para.provenance.text_layer == "unreliable"
+    assert holding(chunks_of(SNJNL), "A review by Rey et al (2012)").provenance.text_layer is None
+    assert letter_spaced("This document. g i v e s the background leading t o t h e adoption")
+    assert not letter_spaced("We set x = a b c in the model, with variables a, b and c.")
+    assert not letter_spaced("K E Y W O R D S")  # a head's letter spacing, in capitals

@@ -10,7 +10,7 @@ from vaultd.parse.classify import unmarked
 from vaultd.parse.heading_levels import PATH_SEP, heading_levels
 from vaultd.parse.paras import Line, PageInfo, Para, union
 from vaultd.parse.references import refs_of
-from vaultd.parse.textlayer import UNRELIABLE, unreliable
+from vaultd.parse.textlayer import UNRELIABLE, letter_spaced, unreliable
 
 
 def _figure_region(para: Para, page_paras: list[Para], info: PageInfo) -> Box | None:
@@ -111,7 +111,8 @@ def to_blocks(paras: list[Para], infos: list[PageInfo]) -> list[Block]:
             section=section,
             section_token=token,
             pieces=para.pieces,
-            text_layer=UNRELIABLE if unreliable(para.text) else None,
+            text_layer=UNRELIABLE if unreliable(para.text) or (
+                para.type in ("paragraph", "list") and letter_spaced(para.text)) else None,
             page_end=last if last != page else None,
         )
         # read by tesseract (``vaultd.parse.ocr``; a page is read so whole): lower-trust quotes

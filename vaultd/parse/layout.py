@@ -308,8 +308,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    running head over a sentence going on; a head in capitals over its subsection's; a
 #:    scan's running foot whose folio moves from end to end; a bracket left open at a
 #:    colon going on; a section set small going on under its own text; the column beside a
-#:    box across the middle read after it; a narrow column's justified lines full
-#:    (docs/compile.md, "Layout 33").
+#:    box across the middle read after it; a narrow column's justified lines full; a
+#:    letter-spaced OCR layer's paragraphs marked unreliable (docs/compile.md, "Layout 33").
 LAYOUT_VERSION = 33
 
 # Spacing accent → combining mark.

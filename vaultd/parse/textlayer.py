@@ -67,6 +67,24 @@ def mis_mapped(text: str) -> bool:
     return symbols >= SYMBOL_LEAST and symbols * SYMBOL_SHARE >= chars
 
 
+def letter_spaced(text: str) -> bool:
+    """Whether a paragraph's words come apart into their letters (a 1985 scan's OCR layer:
+    ``The a b i l i t y t o numerically d e f i n e …``, the page showing ``ability to
+    define``): a run of ``SPACED_RUN`` single letters, or ``SPACED_RUNS`` runs of three. Its
+    quote is not what the page shows: the chunk is marked unreliable (a head's letter-spaced
+    ``K E Y W O R D S`` is set so, and is no paragraph)."""
+    if " " not in text:
+        return False
+    runs = [len(m.group().split()) for m in _SPACED_RE.finditer(text)]
+    return any(n >= SPACED_RUN for n in runs) or len(runs) >= SPACED_RUNS
+
+
+#: Three single lowercase letters or more, a space apart (``t h e``; a formula's variables
+#: are as often capitals, Greek or set apart by operators).
+_SPACED_RE = re.compile(r"(?<!\S)(?:[a-z] ){2,}[a-z](?!\S)")
+SPACED_RUN, SPACED_RUNS = 5, 2
+
+
 #: Share of a page's characters that, mapped to symbols, make its text layer unreadable.
 GARBLED_SHARE = 0.3
 
