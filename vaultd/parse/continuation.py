@@ -1,6 +1,7 @@
 """Whether a piece of text goes on with the paragraph before it: across a column or page
-break, a stacked fraction, a superscript set as a block of its own, or a heading-like line
-that is a sentence's start; and the formula scraps that go on with nothing.
+break, a stacked fraction, a superscript set as a block of its own; and the formula scraps
+that go on with nothing. (A heading-like line that is a sentence's start, and a line's rest
+split off at a baseline shift: ``vaultd.parse.sentence_pieces``.)
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import re
 
 from vaultd.parse.classify import FRAGMENT_MAX, cjk_letters, is_prose, lower_words, opens_item
-from vaultd.parse.front import EMAIL_RE, SECTION_NAMES, is_byline
+from vaultd.parse.front import EMAIL_RE, is_byline
 from vaultd.parse.paras import SENT_END, Line, Para
 
 #: A change of size (pt) between two lines that ends a paragraph inside a block
@@ -375,27 +376,6 @@ def is_scrap(text: str) -> bool:
 _NUMBERS_RE = re.compile(r"[\d.,−\-–+±%]+")
 
 
-def sentence_start(prev: Para, cur: Para) -> bool:
-    """Whether ``prev``, a one-line unnumbered heading that is no title and does not end in
-    a sentence's punctuation (a bracket or comma may: ``… (currently organized by
-    transcript)`` | ``into groups by gene id.``), is the start of a sentence ``cur`` goes on
-    with in lowercase right under it: no heading runs on into its text (ACM's list items ``C1 We present an approach
-    for linking`` in bold, ``software architecture models and code.`` under it)."""
-    if prev.type != "heading" or prev.title or prev.number is not None or len(prev.lines) != 1 \
-            or cur.type != "paragraph" or not cur.text[:1].islower():
-        return False
-    last, first = prev.lines[0], cur.lines[0]
-    tail = prev.text.rstrip()
-    if _SECTION_NAME_RE.fullmatch(tail) and cur.text.split()[0].lower() not in OPEN_WORDS:
-        return False  # "Introduction" | "nroff and troff are …": a section's name heads it
-    open_end = bool(tail) and (tail[-1].isalnum() or tail[-1] in "),]"
-                               or (tail[-1] == "-" and tail[-2:-1].isalpha()))
-    return (last.page == first.page and open_end
-            and 0 <= first.bbox[1] - last.bbox[3] <= 0.5 * max(last.size, 1.0))
-
-
-#: A paper's usual section names, which head a section however its text opens.
-_SECTION_NAME_RE = re.compile(SECTION_NAMES, re.IGNORECASE)
 #: A sentence's end with a note's mark after it (``evolvability.3``, ``interviews.33``).
 NOTE_END_RE = re.compile(r"[.!?][)\]”\"’]?(?:\d{1,3}|[*†‡§¶])$")
 #: A sentence's end with its source cited after the stop (``… minimax search. [Knuth and
@@ -433,22 +413,3 @@ def closed_sentence(text: str) -> bool:
 
 #: Narrowest full line, in its font size (a column is 24 ems or more; a heading is less).
 FULL_LINE_EMS = 20.0
-
-
-def rest_of_line(prev: Para, cur: Para) -> bool:
-    """Whether ``cur`` starts with the rest of ``prev``'s last printed line, split off at a
-    baseline shift (``… (fx, fy)ext`` | ``T are external forces.``): same page, the two
-    lines overlapping by half the lower one's height, ``cur``'s starting at most one em
-    after ``prev``'s ends, which is short of its para's right edge (a column's gutter is
-    wider, and a full line has no rest)."""
-    if prev.type != "paragraph" or cur.type != "paragraph":
-        return False
-    last, first = prev.lines[-1], cur.lines[0]
-    if last.page != first.page or len(prev.lines) < 2:
-        return False
-    overlap = min(last.bbox[3], first.bbox[3]) - max(last.bbox[1], first.bbox[1])
-    height = min(last.bbox[3] - last.bbox[1], first.bbox[3] - first.bbox[1])
-    em = max(last.size, 1.0)
-    right = max(ln.bbox[2] for ln in prev.lines)
-    return (overlap >= 0.5 * height and -0.5 * em <= first.bbox[0] - last.bbox[2] <= em
-            and last.bbox[2] < right - 2 * em)

@@ -41,8 +41,6 @@ from vaultd.parse.continuation import (
     continues,
     is_scrap,
     open_end,
-    rest_of_line,
-    sentence_start,
 )
 from vaultd.parse.float_notes import FLOAT_NOTE_RE, merge_target, note_of
 from vaultd.parse.fontnames import is_small_caps_font
@@ -102,6 +100,7 @@ from vaultd.parse.references import add_references, column_lefts, ends_reference
 from vaultd.parse.resume import past_page_head, resumed
 from vaultd.parse.runin_refs import split_runin
 from vaultd.parse.scan_text import drop_scan_labels, is_label
+from vaultd.parse.sentence_pieces import rest_of_line, sentence_start
 from vaultd.parse.spacing import line_gap, paragraph_indents, ragged_indented
 from vaultd.parse.textlayer import mis_mapped, prose_words, unreliable
 from vaultd.parse.title_block import front_after_title, title_page_front
