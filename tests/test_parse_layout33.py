@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding, pages_of
 
 from vaultd.parse.classify import classify, unmarked
-from vaultd.parse.footnotes import page_set_small, under_heading
+from vaultd.parse.footnotes import page_set_small, section_text
 from vaultd.parse.front_blocks import runs_on
 from vaultd.parse.paras import Line, Para
 
@@ -131,13 +131,22 @@ def test_a_page_set_small_throughout_is_told_from_a_page_with_notes(size: float,
     assert page_set_small(with_body, body) is None
 
 
+def _section_text(prev: Para, line: Line) -> bool:
+    return section_text(prev, [line], line.text, None)
+
+
 def test_text_right_under_a_head_is_under_it_and_a_note_far_below_is_not() -> None:
     head = Para("heading", [_line("DNA EXTRACTION", 60, 600, 150, 7.0)], "DNA EXTRACTION")
-    assert under_heading(head, [_line("All ancient DNA extractions", 60, 615, 290)])
-    assert not under_heading(head, [_line("1 A note.", 60, 760, 290)])  # far below
-    assert not under_heading(head, [_line("All ancient DNA", 320, 615, 540)])  # the other column
+    assert _section_text(head, _line("All ancient DNA extractions", 60, 615, 290))
+    assert not _section_text(head, _line("1 A note.", 60, 760, 290))  # far below
+    assert not _section_text(head, _line("All ancient DNA extractions", 60, 760, 290))  # (its mark aside)
+    assert not _section_text(head, _line("All ancient DNA", 320, 615, 540))  # the other column
     para = Para("paragraph", head.lines, "DNA EXTRACTION")
-    assert not under_heading(para, [_line("All ancient DNA extractions", 60, 615, 290)])
+    assert not _section_text(para, _line("All ancient DNA extractions", 60, 615, 290))
+    # under a paragraph of its own size, in its column: the section's next paragraph
+    above = Para("paragraph", [_line("the column's last line of the paragraph before", 60, 600, 290)], "…")
+    assert _section_text(above, _line("SDS-PAGE: CPMV and CCMV samples were diluted", 60, 610, 290))
+    assert not _section_text(above, _line("2 A note under it.", 60, 610, 290))
 
 
 def test_a_licence_set_flush_right_runs_on_and_one_set_flush_left_needs_its_edge() -> None:
@@ -249,10 +258,10 @@ def test_invisible_text_over_nothing_stays_hidden_and_over_its_outlines_shows() 
 
     span = {"text": "INTRODUCTION", "alpha": 0, "bbox": (28.0, 266.0, 115.0, 284.0)}
     data = {"blocks": [{"type": 0, "lines": [{"spans": [span]}]}]}
-    assert drawn_as_outlines(_Page([(29.1, 270.1, 114.1, 279.3)]), data) == {id(span)}
-    assert drawn_as_outlines(_Page([]), data) == set()  # a proof query over nothing
-    assert drawn_as_outlines(_Page([(20.0, 260.0, 130.0, 290.0)]), data) == set()  # a box round it
-    assert drawn_as_outlines(_Page([(29.0, 270.0, 40.0, 279.0)]), data) == set()  # a glyph's worth
+    assert drawn_as_outlines(_Page([(29.1, 270.1, 114.1, 279.3)]).get_bboxlog, data) == {id(span)}
+    assert drawn_as_outlines(_Page([]).get_bboxlog, data) == set()  # a proof query over nothing
+    assert drawn_as_outlines(_Page([(20.0, 260.0, 130.0, 290.0)]).get_bboxlog, data) == set()  # a box round it
+    assert drawn_as_outlines(_Page([(29.0, 270.0, 40.0, 279.0)]).get_bboxlog, data) == set()  # a glyph's worth
 
 
 def test_a_scans_running_foot_whose_folio_moves_from_end_to_end_is_furniture() -> None:

@@ -127,19 +127,39 @@ def _at_column_foot(lines: list[Line], page: list[Line]) -> bool:
                    and (font_family(ln.font) != face or ln.size - size > 0.3) for ln in page)
 
 
-def under_heading(prev: Para | None, lines: list[Line]) -> bool:
-    """Whether ``lines`` stand right under a section's heading, in its column: a section
-    set in small print (the British Ecological Society's methods, a point under the
-    body), no note; notes never open under a head."""
-    if prev is None or prev.type != "heading":
+def section_text(prev: Para | None, lines: list[Line], text: str, small_page: float | None) -> bool:
+    """Whether small print is a section's own text set small, no note: on a page set small
+    throughout in its size (``small_page``: ``page_set_small``); or, opening with no note's
+    mark, right under a section's heading in its column (the British Ecological Society's
+    methods, a point under the body: notes never open under a head) or right under a
+    paragraph of its own size that is no note (*Advanced Science*'s Experimental Section:
+    ``SDS-PAGE: CPMV and CCMV samples …`` under the paragraph before it at the column's
+    foot)."""
+    first = lines[0]
+    if small_page is not None and abs(max(ln.size for ln in lines) - small_page) <= SIZE_SAME:
+        return True  # (whatever it opens with: a page set small holds its numbered entries too)
+    if prev is None or opens_note(lines, text):
         return False
-    head, first = prev.lines[-1], lines[0]
-    return head.page == first.page and 0 <= first.bbox[1] - head.bbox[3] <= UNDER_HEAD_EMS * max(first.size, 1.0) \
-        and head.bbox[0] < first.bbox[2] and first.bbox[0] < head.bbox[2]
+    above = prev.lines[-1]
+    if prev.type == "heading":
+        return _right_under(above, first, 0.0, UNDER_HEAD_EMS)
+    return prev.type == "paragraph" and not prev.floating and abs(above.size - first.size) <= SIZE_SAME \
+        and _right_under(above, first, -0.5, UNDER_TEXT_EMS)
 
 
-#: Most space (ems of the text's size) between a heading and the text it heads.
+def _right_under(above: Line, first: Line, least: float, most: float) -> bool:
+    """Whether ``first`` stands right under ``above`` on its page, in its column, between
+    ``least`` and ``most`` ems of ``first``'s size below it."""
+    em = max(first.size, 1.0)
+    return above.page == first.page and least * em <= first.bbox[1] - above.bbox[3] <= most * em \
+        and above.bbox[0] < first.bbox[2] and first.bbox[0] < above.bbox[2]
+
+
+#: Most space (ems of the text's size) between a heading and the text it heads, and between
+#: two paragraphs of a section; sizes (points) read as one.
 UNDER_HEAD_EMS = 3.0
+UNDER_TEXT_EMS = 1.5
+SIZE_SAME = 0.3
 
 
 def page_set_small(page: list[Line], body: float) -> float | None:
@@ -156,21 +176,3 @@ def page_set_small(page: list[Line], body: float) -> float | None:
 
 #: How many times the characters in the body's size a page set small holds in its own.
 SMALL_PAGE_RATIO = 10
-
-
-def under_small_text(prev: Para | None, lines: list[Line]) -> bool:
-    """Whether ``lines`` stand right under a paragraph of text in their own size, in their
-    column, that is no note: the next paragraph of a section set small (*Advanced
-    Science*'s Experimental Section, 8 pt beside a 9 pt body: ``SDS-PAGE: CPMV and CCMV
-    samples …`` under the paragraph before it at the column's foot)."""
-    if prev is None or prev.type != "paragraph" or prev.floating:
-        return False
-    last, first = prev.lines[-1], lines[0]
-    return last.page == first.page and abs(last.size - first.size) <= SIZE_SAME \
-        and -0.5 * first.size <= first.bbox[1] - last.bbox[3] <= UNDER_TEXT_EMS * max(first.size, 1.0) \
-        and last.bbox[0] < first.bbox[2] and first.bbox[0] < last.bbox[2]
-
-
-#: Sizes (points) read as one; most space (ems) between two paragraphs of a section.
-SIZE_SAME = 0.3
-UNDER_TEXT_EMS = 1.5

@@ -81,6 +81,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
         pages[i] = drop_line_numbers(lines)
     seen: Counter[str] = Counter()
     placed: dict[str, list[tuple[int, float]]] = {}  # wide-band text → (page, top)
+    spelt: dict[str, list[tuple[int, float]]] = {}  # the same by its letters alone (``_spelt_again``)
     # each line's bands and digit-masked text, worked out once: (in band, in wide band, key)
     where: list[list[tuple[bool, bool, str]]] = []
     small = body_size(pages) - SMALL_PT  # a line set this small may stand deeper in
@@ -98,8 +99,8 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
         for ln, (_, wide, key) in zip(lines, marks, strict=True):
             if wide:
                 placed.setdefault(key, []).append((i, ln.bbox[1]))
-                if len(spelt := _spelt(ln.text)) > SPELT_MIN_LETTERS:
-                    placed.setdefault(spelt, []).append((i, ln.bbox[1]))
+                if len(spelled := _letters(ln.text)) >= SPELT_MIN_LETTERS:
+                    spelt.setdefault(spelled, []).append((i, ln.bbox[1]))
     multi = len(pages) >= 2
     letters = [[_letters(ln.text) for ln, (band, _, _) in zip(lines, marks, strict=True) if band]
                for lines, marks in zip(pages, where, strict=True)]
@@ -123,7 +124,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
             ):
                 _count_folio(offsets, text, i, by_page)
                 continue
-            if multi and wide and (_placed_again(placed, ln, key, i, h) or _spelt_again(placed, ln, i, h)) and (
+            if multi and wide and (_placed_again(placed, ln, key, i, h) or _spelt_again(spelt, ln, i, h)) and (
                     any(c.isalpha() for c in text) or (number and _outermost(ln, lines, h))):
                 _count_folio(offsets, text, i, by_page)
                 continue
@@ -410,20 +411,14 @@ def _placed_again(placed: dict[str, list[tuple[int, float]]], ln: Line, key: str
     return any(d <= SAME_TOP for _, d in apart) or len({p for p, d in apart if d <= SAME_HEIGHT * h}) >= 2
 
 
-def _spelt(text: str) -> str:
-    """A line's letters alone, marked apart from a digit-masked key: what a running line
-    keeps when its folio moves from end to end (a scan's ``February 1985 1``, ``2 February
-    1985``, ``February 1985``)."""
-    return "@" + _letters(text)
-
-
-def _spelt_again(placed: dict[str, list[tuple[int, float]]], ln: Line, page: int, h: float) -> bool:
-    """Whether ``ln``'s letters (``SPELT_MIN_LETTERS`` or more) stand in the wide band of two
-    other pages within ``SAME_HEIGHT`` of the page height, whatever numbers are set with
-    them."""
-    spelt = _spelt(ln.text)
-    return len(spelt) > SPELT_MIN_LETTERS and len(
-        {p for p, top in placed.get(spelt, ()) if p != page and abs(top - ln.bbox[1]) <= SAME_HEIGHT * h}) >= 2
+def _spelt_again(spelt: dict[str, list[tuple[int, float]]], ln: Line, page: int, h: float) -> bool:
+    """Whether ``ln``'s letters alone (``SPELT_MIN_LETTERS`` or more) stand in the wide band
+    of two other pages within ``SAME_HEIGHT`` of the page height, whatever numbers are set
+    with them: a running line whose folio moves from end to end (a scan's ``February 1985
+    1``, ``2 February 1985``, ``February 1985``) keeps its letters."""
+    letters = _letters(ln.text)
+    return len(letters) >= SPELT_MIN_LETTERS and len(
+        {p for p, top in spelt.get(letters, ()) if p != page and abs(top - ln.bbox[1]) <= SAME_HEIGHT * h}) >= 2
 
 
 #: Fewest letters of a running line told by its letters alone.

@@ -4,20 +4,25 @@ glyphs drawn as outlines (``drawn_as_outlines``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+#: A page's drawing log (``page.get_bboxlog``), read when first asked for.
+BboxLog = Callable[[], list[tuple[str, tuple[float, float, float, float]]]]
 
-def white_on_white(page: Any, data: dict[str, Any]) -> set[int]:
+
+def white_on_white(bboxlog: BboxLog, data: dict[str, Any]) -> set[int]:
     """The spans (ids) set in white where nothing is drawn under them: text the page does
     not show (Springer's production string ``0123456789().: V,-vol`` under the first
     page's text). White text on a filled shape or an image (a banner, a dark box) is
-    shown. The page's drawings are read only when it sets some text in white."""
+    shown. The page's drawing log (``bboxlog``, read once for both checks) is read only
+    when it sets some text in white."""
     white = [sp for block in data["blocks"] if block.get("type", 0) == 0
              for line in block["lines"] for sp in line["spans"]
              if sp["color"] == WHITE and sp["text"].strip()]
     if not white:
         return set()
-    under = [tuple(r) for kind, r in page.get_bboxlog()
+    under = [tuple(r) for kind, r in bboxlog()
              if kind in ("fill-path", "fill-image", "fill-shade") and abs(r[0]) < FAR and abs(r[2]) < FAR]
     out: set[int] = set()
     for sp in white:
@@ -34,7 +39,7 @@ WHITE = 0xFFFFFF
 FAR = 1e6
 
 
-def drawn_as_outlines(page: Any, data: dict[str, Any]) -> set[int]:
+def drawn_as_outlines(bboxlog: BboxLog, data: dict[str, Any]) -> set[int]:
     """The invisible spans (ids: MuPDF's ``alpha`` 0) whose glyphs the page draws as filled
     outlines right where they stand: Chromium's Research Square preprints draw their heads
     (``INTRODUCTION``, ``1.Study design``) as paths and lay invisible text over them, so the
@@ -47,7 +52,7 @@ def drawn_as_outlines(page: Any, data: dict[str, Any]) -> set[int]:
               if not sp["alpha"] and sp["text"].strip()]
     if not hidden:
         return set()
-    paths = [tuple(r) for kind, r in page.get_bboxlog() if kind == "fill-path"]
+    paths = [tuple(r) for kind, r in bboxlog() if kind == "fill-path"]
     out: set[int] = set()
     for sp in hidden:
         x0, y0, x1, y1 = sp["bbox"]

@@ -7,6 +7,7 @@ Page furniture (running headers, footers, page numbers) is removed by ``vaultd.p
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -178,8 +179,9 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
     # (PLOS's hidden proof queries inside sentences, a diagram's invisible labels); where
     # most or all of it is invisible, it is a scan's OCR layer, and is read.
     hide = 0 < scan.hidden < scan.shown
-    unseen = white_on_white(page, data)
-    outlines = drawn_as_outlines(page, data) if hide else set()
+    bboxlog = functools.cache(page.get_bboxlog)  # (read once, when either check needs it)
+    unseen = white_on_white(bboxlog, data)
+    outlines = drawn_as_outlines(bboxlog, data) if hide else set()
     number = page.number + 1
     for bno, block in enumerate(data["blocks"]):
         if block.get("type", 0) != 0:

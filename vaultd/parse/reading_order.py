@@ -93,9 +93,9 @@ def _two_columns(boxed: list[tuple[Box, list[Line]]], mid: float, slack: float) 
         # a column's block set beside the block across the middle, reaching down past its
         # top, goes on in that column after it (Advanced Science's narrow column beside its
         # abstract box, whose first lines stand a little above the box's top)
-        beside = [item for item in right if below is not None and item[0][0] >= below[2]
-                  and item[0][1] < below[1] < item[0][3] - BESIDE_REACH and len(item[1]) >= 2
-                  and below[3] - below[1] >= BESIDE_TALL] if below is not None else []
+        beside = [item for item in right if item[0][0] >= below[2]
+                  and item[0][1] < below[1] < item[0][3] - BESIDE_REACH and len(item[1]) >= 2] \
+            if below is not None and below[3] - below[1] >= BESIDE_TALL else []
         held = {id(g) for _, g in beside}
         rights = [item for item in right if id(item[1]) not in held]
         lefts = sorted(left, key=_reading_key)

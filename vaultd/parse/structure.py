@@ -50,8 +50,7 @@ from vaultd.parse.footnotes import (
     note_tail,
     opens_note,
     page_set_small,
-    under_heading,
-    under_small_text,
+    section_text,
 )
 from vaultd.parse.front import (
     IMPRINT_PAGES,
@@ -218,10 +217,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 # only when it opens with its mark (parse.footnotes.opens_note)
                 floats = kind == "paragraph" and noted is None and not margin \
                     and (is_footnote(para_lines, body, info, face, lines) or _under_note(paras, para_lines, body)) \
-                    and not ((under_heading(paras[-1] if paras else None, para_lines)
-                              or under_small_text(paras[-1] if paras else None, para_lines))
-                             and not opens_note(para_lines, text)) \
-                    and not (small_page is not None and abs(max(ln.size for ln in para_lines) - small_page) <= 0.3)
+                    and not section_text(paras[-1] if paras else None, para_lines, text, small_page)
                 cur.footnote = floats and opens_note(para_lines, text)
                 if floats and not cur.footnote and (note := _note_going_on(paras, info.number)) is not None \
                         and (note.lines[-1].page == info.number or prose_words(text) >= 3) and continues(note, cur):
