@@ -291,13 +291,30 @@ FLOORS: dict[str, dict[str, float]] = {
     # box, and a narrow column's justified lines full: 41/41, 25/25, 37/37, 23/23 and 0
     "batch32": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.0,
                 "absent": 0},
+    # batch 33 (layout 34, out of sample: a SciPy 2024 proceedings paper, an ltxdoc package
+    # manual, an FDA draft guidance, an eNeuro commentary), scored on layout 33: present
+    # 44/46, order 24/24, box pieces 27/32, sections 21/22, 8 furniture strings; after its
+    # rules (a figure's panel titles; a running head echoing its section's numbered head,
+    # and one sharing a side with the other pages'; a word processor's file stamp): 46/46,
+    # 24/24, 32/32, 21/22 and 0 (eNeuro's body, headless, under its title, not under the
+    # Significance Statement box's head: read so, but the box's head read as front matter)
+    "batch33": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 0.95, "verbatim": 0.0,
+                "absent": 0},
+    # batch 34 (layout 34, out of sample: a Missouri Court of Appeals opinion), scored after
+    # batch 33's rules: present 10/11, order 6/6, box pieces 7/7, sections 5/6, 7 furniture
+    # strings; after its rules (a case caption and the judges' lines front matter; a
+    # citation's bracket left open at an abbreviation's stop, and a sentence's own "(2)",
+    # going on): 11/11, 6/6, 7/7, 5/6 and 0 (a point heading of two bold lines ending in a
+    # stop read as a paragraph)
+    "batch34": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 0.83, "verbatim": 0.0,
+                "absent": 0},
 }
 #: eval/quotes' batch 4 and 5 papers (file-name prefixes): an AIAA paper, an APA manuscript,
 #: Elsevier's CAS double-column sample, Philosophers' Imprint, PracTeX, Quantum; SPIE, the
 #: Annals of Mathematics, an EJP/ECP article, an AGU++ preprint.
 NEW = ("aiaa_", "apa7_", "elsevier_cas_", "philosophers_", "practex_", "quantum_",
        "spie_", "annals_", "ejp_", "agu_")
-#: Batch 6's to 32's papers (file-name prefixes).
+#: Batch 6's to 34's papers (file-name prefixes).
 BATCH6 = ("elbioimp_", "beilstein_", "opteng_", "cascadilla_", "book_nostarch_", "nrc_", "italian_",
           "springer_research_")
 BATCH7 = ("rnews_", "r_survival_", "r_partykit_", "bioc_", "r_vegan_", "r_maxlik_", "r_flexmix_",
@@ -336,6 +353,8 @@ BATCH29 = ("snjnl_", "bes_", "govuk_", "scielo_transinformacao_", "ulhpc_")
 BATCH30 = ("ploscompbiol_", "scielo_rsp_", "elsevier_caeai_", "usgs_tm_")
 BATCH31 = ("researchsquare_", "scielo_acta_", "bmjgh_", "nasa_tm_")
 BATCH32 = ("ca5_", "eururo_", "wiley_advsci_", "acm_pacmpl_")
+BATCH33 = ("scipy_proceedings_", "ltxdoc_", "fda_", "eneuro_")
+BATCH34 = ("state_court_",)
 #: Each group of eval/quotes by its papers' prefixes ("quotes": batches 1–3, the rest).
 GROUPS = {"new": NEW, "batch6": BATCH6, "batch7": BATCH7, "batch8": BATCH8, "batch9": BATCH9,
           "batch10": BATCH10, "batch11": BATCH11, "batch12": BATCH12, "batch13": BATCH13,
@@ -344,7 +363,8 @@ GROUPS = {"new": NEW, "batch6": BATCH6, "batch7": BATCH7, "batch8": BATCH8, "bat
           "batch20": BATCH20, "batch21": BATCH21, "batch22": BATCH22, "batch23": BATCH23,
           "batch24": BATCH24, "batch25": BATCH25, "batch26": BATCH26, "batch27": BATCH27,
           "batch28": BATCH28, "batch29": BATCH29, "batch30": BATCH30,
-          "batch31": BATCH31, "batch32": BATCH32}
+          "batch31": BATCH31, "batch32": BATCH32, "batch33": BATCH33,
+          "batch34": BATCH34}
 #: The papers (file-name prefixes) whose paragraphs the verbatim floor is taken over.
 VERBATIM_PAPERS = ("iop", "scielo", "wiley", "aas", "elsevier", "springer")
 
@@ -401,7 +421,7 @@ def _in_group(name: str, stem: str) -> bool:
                                   "batch15", "batch16", "batch17", "batch18", "batch19",
                                   "batch20", "batch21", "batch22", "batch23", "batch24", "batch25",
                                   "batch26", "batch27", "batch28", "batch29", "batch30",
-                                  "batch31", "batch32"])
+                                  "batch31", "batch32", "batch33", "batch34"])
 def test_compile_eval_scores_stay_at_their_floors(name: str, fixtures_dir: Path) -> None:
     scores = _group_scores(name, _root(name, fixtures_dir))
     floors = FLOORS[name]

@@ -79,23 +79,49 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     # full-width figure | ``“small multiples” by Tufte.``)
     quoted = cur.text.lstrip(_OPENING_QUOTES)[:1] if first in _OPENING_QUOTES else ""
     return first.islower() or quoted.islower() or (first in ",;)" and first != "") \
-        or bool(_INDEX_LEAD_RE.match(cur.text))
+        or bool(_INDEX_LEAD_RE.match(cur.text)) or _next_inline_mark(prev.text, cur.text)
+
+
+#: A bracketed enumerator opening a line: ``(2)``, ``(b)``, ``(ii)``.
+_INLINE_MARK_RE = re.compile(r"\((\d{1,2}|[a-z]|[ivx]{1,4})\)\s")
+_ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
+
+
+def _next_inline_mark(text: str, after: str) -> bool:
+    """Whether ``after`` opens with the enumerator next after one standing inside
+    ``text``'s sentence, left open (``… (1) that his attorney failed …, and`` | ``(2) that
+    he was prejudiced thereby.``): a sentence's own enumeration, no list's item."""
+    mark = _INLINE_MARK_RE.match(after)
+    if mark is None:
+        return False
+    n = mark.group(1)
+    before = (str(int(n) - 1) if n.isdigit() else _ROMAN[_ROMAN.index(n) - 1] if n in _ROMAN[1:]
+              else chr(ord(n) - 1) if n != "a" else "")
+    at = text.rfind(f"({before}) ") if before and before != "0" else -1
+    return at > 0 and text[:at].strip() != ""
 
 
 def _bracket_goes_on(prev: Para, cur: Para) -> bool:
     """Whether a paragraph ending on a colon inside a bracket it left open goes on with a
     line opening with a figure or in lowercase, no list's item (``… (risk difference:
-    −11%, 95% CI:`` | ``26 to 3.4; …``, its minus lost to the text layer): no sentence ends
-    inside a bracket."""
+    −11%, 95% CI:`` | ``26 to 3.4; …``, its minus lost to the text layer), or ending on an
+    abbreviation's stop inside one (``_ABBREVIATION_RE``), with a line in lowercase (a
+    court's citation ``Zink v. State, 278 S.W.3d 170, 176 (Mo.`` | ``banc 2009).``): no
+    sentence ends inside a bracket."""
     tail = prev.text.rstrip()
     first = cur.text[:1]
-    if prev.type != "paragraph" or not tail.endswith(":") or not (first.isdigit() or first.islower()) \
+    if prev.type != "paragraph" or not (
+            (tail.endswith(":") and (first.isdigit() or first.islower()))
+            or (tail.endswith(".") and first.islower() and _ABBREVIATION_RE.search(tail))) \
             or ITEM_RE.match(cur.text) or not is_prose(prev.text):
         return False
     last = tail[-OPEN_BRACKET_REACH:]
     return last.count("(") > last.count(")") and not any(c in last for c in _CODE_MARKS)
 
 
+#: A short word's stop, an abbreviation's (``(Mo.``, ``App.``, ``L.``), not a number's
+#: (``see section 13.``).
+_ABBREVIATION_RE = re.compile(r"(?:^|[\s(])[^\W\d_]{1,4}\.$")
 #: Marks of a formula or a program's line, not of a sentence (an R call's ``~``, ``<-``).
 _CODE_MARKS = "~<>=+{}"
 

@@ -45,12 +45,13 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
     rects = [r for r in (graphics_rects(page) if rects is None else rects)
              if (r[2] - r[0]) * (r[3] - r[1]) < PAGE_IMAGE_SHARE * area]
     out: set[int] = set()
+    titled = _panel_titles(lines)
     for cap in captions:
         out |= _tiny_text_above(lines, cap, body)
         out |= _small_text_figure(lines, cap, body, rects)
         others = [ln.bbox for ln in lines if ln is not cap and CAPTION_RE.match(ln.text)]
         prose = [ln.bbox for ln in lines if ln.size >= body - 0.5 and _words(ln.text) >= BODY_LINE_WORDS
-                 and not _boxed_label(ln, rects)]
+                 and not _boxed_label(ln, rects) and id(ln) not in titled]
         # (a plot's labels set small; or, in the body's size, a row of tick values and an
         # axis title of a word or three under its frame: OpenIntro's dot plot)
         labels = [ln.bbox for ln in lines if ln is not cap and not CAPTION_RE.match(ln.text) and (
@@ -82,7 +83,8 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
             reach = PANEL_REACH_EMS * ln.size if _PANEL_RE.fullmatch(ln.text.strip()) else 0.0
             if not (region[0] - reach <= cx <= region[2] and region[1] - max(reach, half) <= cy < region[3]):
                 continue
-            if _words(ln.text) >= PROSE_WORDS and ln.size >= body - 0.5 and not _short_block_inside(ln, lines, region):
+            if _words(ln.text) >= PROSE_WORDS and ln.size >= body - 0.5 and id(ln) not in titled \
+                    and not _short_block_inside(ln, lines, region):
                 continue
             if ln.bbox[1] < region[1] and any(o.block == ln.block and o.bbox[3] <= ln.bbox[1] + 1.0
                                               for o in lines if o is not ln):
@@ -159,6 +161,26 @@ def _short_block_inside(ln: Any, lines: list[Any], region: Box) -> bool:
 #: Most lines of a label's block inside a figure, and most of the figure's width it spans.
 LABEL_BLOCK_LINES = 2
 LABEL_WIDTH_SHARE = 0.9
+
+
+def _panel_titles(lines: list[Any]) -> set[int]:
+    """The ids of the lines set right after a panel's letter on its baseline: a figure's
+    panel titles (eNeuro's ``A`` | ``Step 1: build encoding model`` in 11 pt over a 9.5 pt
+    body), which read as prose by their words and size but are the figure's. The letter
+    is a line of its own, bold or bracketed (``A``, ``(b)``), within ``PANEL_REACH_EMS`` of
+    the title's left edge."""
+    letters = [ln for ln in lines if _PANEL_RE.fullmatch(t := ln.text.strip()) and (ln.bold or t[0] == "(")]
+    if not letters:
+        return set()
+    out: set[int] = set()
+    for ln in lines:
+        x0, y0, _, y1 = ln.bbox
+        for mark in letters:
+            if mark is not ln and 0 <= x0 - mark.bbox[2] <= PANEL_REACH_EMS * mark.size \
+                    and min(y1, mark.bbox[3]) - max(y0, mark.bbox[1]) >= 0.5 * (y1 - y0):
+                out.add(id(ln))
+                break
+    return out
 
 
 def _boxed_label(ln: Any, rects: list[Box]) -> bool:

@@ -40,6 +40,10 @@ _PAGE_OF_RE = re.compile(r"\bpage\s+\d{1,4}\s+of\s+\d{1,4}$", re.I)
 #: too, where a two-page excerpt repeats nothing.
 _CITATION_HEAD_RE = re.compile(
     r"^(?:\d{1,4}\s+)?[^/]{3,120}\s/\s[A-Z][^/\d]{1,80}\s\d{1,4}\s\(\d{4}\)\s\d{1,7}(?:\s*[–-]\s*\d{1,7})?(?:\s+\d{1,4})?$")
+#: A word processor's file stamp at a page's edge, the file's name and a date or two
+#: (an FDA guidance's cover: ``17065dft.doc 11/14/17``; ``G:\\GUIDANCE\\draft.docx``).
+_FILE_STAMP_RE = re.compile(r"^\S*\.(?:docx?|rtf|wpd|odt|indd|qxd)(?:\s+[\d/.:-]+){0,3}$", re.I)
+_STAMP_DATE_RE = re.compile(r"[\d/.:-]+(?:\s+[\d/.:-]+){0,2}")
 #: A float's note that it goes on overleaf (eLife's ``Figure 1 continued on next page``,
 #: Cell Press's ``(legend continued on next page)``), wherever on the page it stands; and
 #: Word's notice under a footnote that goes on overleaf, a line of its own
@@ -102,6 +106,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
                 if len(spelled := _letters(ln.text)) >= SPELT_MIN_LETTERS:
                     spelt.setdefault(spelled, []).append((i, ln.bbox[1]))
     multi = len(pages) >= 2
+    running = _running_lines(placed)
     letters = [[_letters(ln.text) for ln, (band, _, _) in zip(lines, marks, strict=True) if band]
                for lines, marks in zip(pages, where, strict=True)]
     offsets: Counter[int] = Counter()  # printed number − page index of the page numbers dropped
@@ -109,6 +114,9 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
     lone: list[tuple[int, Line]] = []  # bare numbers (or heads ending in one) at a page's edge, in the wide band
     for i, (lines, h) in enumerate(zip(pages, heights, strict=True)):
         keep: list[Line] = []
+        # a file stamp's baselines: its date, read as a line of its own beside it, goes too
+        stamped = [ln.bbox for ln, (band, _, _) in zip(lines, where[i], strict=True)
+                   if band and _FILE_STAMP_RE.match(ln.text.strip())]
         for ln, (band, wide, key) in zip(lines, where[i], strict=True):
             text = ln.text.strip()
             if _CONTINUED_RE.match(text) or (_ICON_RE.fullmatch(text) and _ICON_FONT_RE.search(ln.font)):
@@ -118,13 +126,16 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
                 continue
             number = _PAGE_NUMBER_RE.match(text)
             if band and (
-                number or _PAGE_OF_RE.search(text) or _CITATION_HEAD_RE.match(text) or (multi and seen[key] >= 2)
+                number or _PAGE_OF_RE.search(text) or _CITATION_HEAD_RE.match(text) or _FILE_STAMP_RE.match(text)
+                or (stamped and _STAMP_DATE_RE.fullmatch(text) and _by_stamp(ln, stamped))
+                or (multi and seen[key] >= 2)
                 or (multi and _repeats_nearly(_letters(text), letters, i))
                 or (multi and _extends_repeated(key, seen))
             ):
                 _count_folio(offsets, text, i, by_page)
                 continue
-            if multi and wide and (_placed_again(placed, ln, key, i, h) or _spelt_again(spelt, ln, i, h)) and (
+            if multi and wide and (_placed_again(placed, ln, key, i, h) or _spelt_again(spelt, ln, i, h)
+                                   or (ln.size <= small and _shares_running_end(running, ln, key))) and (
                     any(c.isalpha() for c in text) or (number and _outermost(ln, lines, h))):
                 _count_folio(offsets, text, i, by_page)
                 continue
@@ -138,6 +149,14 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
     _drop_lone_numbers(pages, lone, offsets, by_page)
     _drop_running_stacks(pages, small + SMALL_PT)
     drop_echoed_headings(pages, heights, small)
+
+
+def _by_stamp(ln: Line, stamps: list[tuple[float, float, float, float]]) -> bool:
+    """Whether ``ln`` stands beside a file stamp, on its baseline, or right under it from
+    its left edge (the stamp's date set as a line of its own)."""
+    x0, y0, _, y1 = ln.bbox
+    return any(abs(y1 - b[3]) <= SAME_TOP or (abs(x0 - b[0]) <= SAME_TOP and -SAME_TOP <= y0 - b[3] <= b[3] - b[1])
+               for b in stamps)
 
 
 def _slide_title(ln: Line, height: float, least: float) -> bool:
@@ -210,8 +229,23 @@ def _extends_repeated(key: str, seen: Counter[str]) -> bool:
     return any(seen[k] >= 2 and len(k) >= EXTENDS_MIN and key.startswith(k) and key != k for k in seen)
 
 
+def _shared_end(a: str, b: str) -> int:
+    """The length of the longest run of whole words (but one) at an end of ``a`` and an
+    end of ``b``: both open with it, both end with it, or one opens and the other ends
+    with it (a running line's two sides swapped on facing pages)."""
+    aw, bw = a.split(), b.split()
+    best = 0
+    for n in range(1, min(len(aw), len(bw))):
+        for run in (aw[:n], aw[-n:]):
+            if run == bw[:n] or run == bw[-n:]:
+                best = max(best, len(" ".join(run)))
+    return best
+
+
 #: Fewest characters a repeated running line needs to be recognised inside a longer one.
 EXTENDS_MIN = 12
+#: ... and fewest its end shared with a band line's end needs (``_shared_end``).
+SHARED_END_MIN = 20
 
 
 def _count_folio(offsets: Counter[int], text: str, page: int, pages: dict[int, int]) -> None:
@@ -268,6 +302,8 @@ ECHO_MIN_CHARS = 6
 _NOT_ALNUM_RE = re.compile(r"[\W_]+")
 #: A page number set beside a running head's words, at either end (``Morbi ac orci 5``).
 _FOLIO_END_RE = re.compile(r"^\d{1,4}\s+(?=\D)|(?<=\D)\s+\d{1,4}$")
+#: A page number at a running head's end, whatever stands before it (``… footers? 30``).
+_FOLIO_TAIL_RE = re.compile(r"(?<=\D)\s+\d{1,4}$")
 #: A running head's page number after its words (``1.5. WHAT YOU WILL LEARN 11``).
 _FOLIO_LAST_RE = re.compile(r"(?<=[^\W\d_])\s+\d{1,4}$")
 _DIGITS_RE = re.compile(r"\d+")
@@ -313,9 +349,12 @@ def drop_echoed_headings(pages: list[list[Line]], heights: list[float], small: f
             if ((ln.bbox[1] <= top or ln.bbox[3] >= foot) and _in_band(ln, h)) or (
                     ln.bbox[1] <= top and ln.size <= small + SMALL_PT + 0.5 and _set_apart(ln, lines)
                     and _in_wide_band(ln, h, DEEP_MARGIN_FRACTION if ln.size <= small else WIDE_MARGIN_FRACTION)):
-                key = _alnum(_FOLIO_END_RE.sub("", ln.text.strip()))  # (``Morbi ac orci 5``)
-                if len(key) >= ECHO_MIN_CHARS:
-                    candidates.append((ln, key))
+                # the page number aside (``Morbi ac orci 5``), and the section's number
+                # before it kept (LaTeX's ``headings``: ``16 Dictionary style headers 20``)
+                for key in {_alnum(_FOLIO_END_RE.sub("", ln.text.strip())),
+                            _alnum(_FOLIO_TAIL_RE.sub("", ln.text.strip()))}:
+                    if len(key) >= ECHO_MIN_CHARS:
+                        candidates.append((ln, key))
     if not candidates:
         return
     # a heading a running head repeats is no longer than the head (with room for its
@@ -409,6 +448,31 @@ def _placed_again(placed: dict[str, list[tuple[int, float]]], ln: Line, key: str
     stand on three)."""
     apart = [(p, abs(top - ln.bbox[1])) for p, top in placed.get(key, ()) if p != page]
     return any(d <= SAME_TOP for _, d in apart) or len({p for p, d in apart if d <= SAME_HEIGHT * h}) >= 2
+
+
+def _running_lines(placed: dict[str, list[tuple[int, float]]]) -> list[tuple[str, list[float]]]:
+    """The wide band's lines standing at one height (``SAME_TOP``) on two pages or more,
+    as (digit-masked text, their tops), those ``EXTENDS_MIN`` long or longer."""
+    out = []
+    for key, where in placed.items():
+        if len(key) >= EXTENDS_MIN and len({p for p, _ in where}) >= 2:
+            tops = [top for p, top in where if any(q != p and abs(t - top) <= SAME_TOP for q, t in where)]
+            if tops:
+                out.append((key, tops))
+    return out
+
+
+def _shares_running_end(running: list[tuple[str, list[float]]], ln: Line, key: str) -> bool:
+    """Whether a wide-band line shares a long end (``_shared_end``) with a running line
+    standing at its height on other pages (``_running_lines``): ACM's odd pages set
+    ``Title … SIGCSE TS 2026, February 18–21, 2026, St. Louis, Missouri, USA`` where the
+    even pages repeat ``SIGCSE TS 2026, … USA Koutcheme et al.``; in a short paper the
+    title's side of it stands on one page only; eNeuro's first page sets ``May/June 2018,
+    5(3) e0098-18.2018 1–5`` where the others set ``… e0098-18.2018 eNeuro.org``. (Asked
+    only of a line set under the body's size, as running lines are: a template's sample
+    text repeats in the body's.)"""
+    return any(k != key and any(abs(top - ln.bbox[1]) <= SAME_TOP for top in tops)
+               and _shared_end(key, k) >= SHARED_END_MIN for k, tops in running)
 
 
 def _spelt_again(spelt: dict[str, list[tuple[int, float]]], ln: Line, page: int, h: float) -> bool:

@@ -310,7 +310,10 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    colon going on; a section set small going on under its own text; the column beside a
 #:    box across the middle read after it; a narrow column's justified lines full; a
 #:    letter-spaced OCR layer's paragraphs marked unreliable (docs/compile.md, "Layout 33").
-LAYOUT_VERSION = 33
+#: 34: a figure's panel titles its own; a running head echoing its section's numbered
+#:    head, and one sharing a side with the other pages' running lines; a word processor's
+#:    file stamp furniture (docs/compile.md, "Layout 34").
+LAYOUT_VERSION = 34
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

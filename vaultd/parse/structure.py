@@ -42,6 +42,7 @@ from vaultd.parse.continuation import (
     is_scrap,
     open_end,
 )
+from vaultd.parse.court_filings import is_judges_line
 from vaultd.parse.float_notes import FLOAT_NOTE_RE, merge_target, note_of
 from vaultd.parse.fontnames import is_small_caps_font
 from vaultd.parse.footnotes import (
@@ -353,9 +354,11 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
                                 small=small_print(max(ln.size for ln in lines), body),
                                 banner=info.number == 1 and lines[0].bbox[1] < info.height * BANNER_TOP):
         return "front", None
-    if kind == "paragraph" and (is_licence(text) or is_credit(text) or is_declaration(text) or is_contact(text)):
+    if kind == "paragraph" and (is_licence(text) or is_credit(text) or is_declaration(text) or is_contact(text)
+                                or is_judges_line(text)):
         # a CC BY notice at the article's end, a slide deck's last slide, a photo's credit,
-        # the Nature journals' dates and boilerplate after the text, a contact's addresses
+        # the Nature journals' dates and boilerplate after the text, a contact's addresses,
+        # an opinion's judges (its panel, its signature, the others' concurrence)
         return "front", None
     if info.number <= IMPRINT_PAGES and kind == "paragraph" and is_imprint(text):
         return "front", None  # a book's copyright page: "… ISBN-13: 978-…", "All rights reserved."

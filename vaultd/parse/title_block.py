@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from vaultd.parse.classify import is_prose, opens_item, word_count
+from vaultd.parse.court_filings import is_case_caption
 from vaultd.parse.front import BODY_WORDS, is_cover_page, opens_abstract, opens_paper
 from vaultd.parse.paras import REFS_RE, Line, PageInfo, Para
 
@@ -34,7 +35,7 @@ def front_after_title(paras: list[Para], body: float, infos: list[PageInfo] | No
         if para.lines[0].page < first:
             continue
         if i == until or para.lines[0].page != first or (i > until and para.type == "paragraph" and (
-                len(para.text.split()) >= BODY_WORDS or is_prose(para.text))):
+                len(para.text.split()) >= BODY_WORDS or is_prose(para.text)) and not is_case_caption(para.text)):
             break  # the abstract or the body: names and addresses are no prose
         if opens_paper(para.text) or (para.type == "heading" and (
                 _section_number(para) or REFS_RE.match(para.text.strip()))):

@@ -1,0 +1,171 @@
+"""Layout 34 (issue 34, batch 33's unseen works and the kinds they showed): a figure's
+panel titles the figure's own; a running head that echoes its section's numbered head with
+the page number after it; a running line sharing one side with the other pages' running
+lines; a word processor's file stamp; batch 34's court opinion: its case caption and
+judges' lines front matter, a citation's bracket left open at an abbreviation's stop and a
+sentence's own "(2)" going on; on real pages, with property tests of the pure rules."""
+
+from __future__ import annotations
+
+import string
+
+from hypothesis import given
+from hypothesis import strategies as st
+from quote_pages import chunk_type, chunks_of, holding, pages_of
+
+from vaultd.parse.continuation import _next_inline_mark
+from vaultd.parse.court_filings import is_case_caption, is_judges_line
+from vaultd.parse.figure_text import _panel_titles
+from vaultd.parse.furniture import _FILE_STAMP_RE, _shared_end
+from vaultd.parse.paras import Line
+
+ENEURO = "eneuro_inverted_encoding_models_commentary.pdf"
+FANCYHDR = "ltxdoc_fancyhdr_page_styles_manual_excerpt.pdf"
+SIGCSE = "acm_sigcse26_small_lm_programming_feedback.pdf"
+FDA = "fda_draft_guidance_refuse_to_file_nda_bla.pdf"
+MISSOURI = "state_court_missouri_appeals_jagels_plea_opinion.pdf"
+
+
+def _paragraphs(name: str) -> list[str]:
+    return [c.text for c in chunks_of(name) if chunk_type(c) == "paragraph"]
+
+
+# ----------------------------------------------------------------------------- figures
+
+
+def test_a_figures_panel_titles_are_the_figures_and_the_text_goes_on_past_it() -> None:
+    # eNeuro's "A" | "Step 1: build encoding model" in 11 pt over a 9.5 pt body had read
+    # as prose and stopped the figure's region: its labels became paragraphs and a head
+    paras = _paragraphs(ENEURO)
+    for label in ("Step 1: build encoding model", "Voxels modeled as sum of neural channels",
+                  "Repeat for all voxels"):
+        assert not any(label in p for p in paras), label
+    assert not any(c.text.startswith("Step 3: use fit encoding model") for c in chunks_of(ENEURO)
+                   if chunk_type(c) == "heading")
+    para = holding(chunks_of(ENEURO), "Recent analytical advances have circumvented challenges")
+    assert "(fMRI voxel activation or EEG electrode activity) are modeled" in para.text
+    assert pages_of(para)[:2] == [1, 2]
+
+
+def _line(text: str, x0: float, y0: float, x1: float, size: float = 11.0, bold: bool = False) -> Line:
+    return Line(text, (x0, y0, x1, y0 + size), size, bold, 0, 1)
+
+
+@given(st.sampled_from(["A", "b", "(c)", "D"]), st.floats(min_value=2.0, max_value=20.0),
+       st.text(alphabet=string.ascii_letters + " :", min_size=8, max_size=60))
+def test_a_line_right_after_a_panels_letter_on_its_baseline_is_a_panel_title(
+        letter: str, gap: float, title: str) -> None:
+    mark = _line(letter, 40.0, 100.0, 48.0, 12.0, bold=True)
+    head = _line(title, 48.0 + gap, 101.0, 400.0)
+    far = _line(title, 48.0 + 40.0, 101.0, 400.0)  # more than 2.5 ems off: no title
+    under = _line(title, 48.0 + gap, 130.0, 400.0)  # a line under it: no title
+    assert _panel_titles([mark, head, under]) == {id(head)}
+    assert _panel_titles([mark, far]) == set()
+    # a letter in the body's face, neither bold nor bracketed, marks no panel
+    plain = _line("A", 40.0, 100.0, 48.0)
+    assert _panel_titles([plain, head]) == set()
+
+
+# ------------------------------------------------------------------------- running lines
+
+
+def test_a_running_head_echoing_its_sections_numbered_head_is_furniture() -> None:
+    # ltxdoc's "24 When to change the headers and footers? 30" over the head "24 When to
+    # change …": it had joined the paragraph the page break cut, which then stopped there
+    paras = _paragraphs(FANCYHDR)
+    for head in ("3 Using extramarks 4", "16 Dictionary style headers 20",
+                 "When to change the headers and footers? 30"):
+        assert not any(head in p for p in paras), head
+    para = holding(chunks_of(FANCYHDR), "There is another caveat, when switching page styles")
+    assert para.text.endswith("I.e., the proper sequence is:") and pages_of(para) == [5, 6]
+
+
+def test_a_running_line_sharing_a_side_with_the_other_pages_is_furniture() -> None:
+    # ACM's odd page: "Title … SIGCSE TS 2026, …, USA", the even pages "SIGCSE TS 2026,
+    # …, USA Koutcheme et al."; eNeuro's first page foot ends "1–5", the others "eNeuro.org"
+    assert not any("SIGCSE TS 2026" in p for p in _paragraphs(SIGCSE))
+    assert not any("e0098-18.2018" in p for p in _paragraphs(ENEURO))
+
+
+_WORDS = st.lists(st.text(alphabet=string.ascii_lowercase + "#,.", min_size=1, max_size=9), min_size=1, max_size=6)
+
+
+@given(_WORDS, _WORDS, _WORDS)
+def test_a_shared_end_is_found_whichever_sides_share_it(run: list[str], left: list[str], right: list[str]) -> None:
+    shared = " ".join(run)
+    a, b = " ".join(left + run), " ".join(run + right)
+    assert _shared_end(a, b) >= len(shared)  # one ends with it, the other opens with it
+    assert _shared_end(" ".join(run + left), b) >= len(shared)  # both open with it
+    assert _shared_end(a, " ".join(right + run)) >= len(shared)  # both end with it
+    assert _shared_end(a, b) == _shared_end(b, a)
+
+
+def test_a_word_processors_file_stamp_is_furniture() -> None:
+    # the FDA guidance's cover: "17065dft.doc" over "11/14/17", under its agency block
+    chunks = chunks_of(FDA)
+    assert not any("17065dft.doc" in c.text or c.text.strip() == "11/14/17" for c in chunks)
+    holding(chunks, "Center for Drug Evaluation and Research (CDER)")  # (the cover's text above it stays)
+
+
+@given(st.text(alphabet=string.ascii_letters + string.digits + "_-", min_size=1, max_size=20),
+       st.sampled_from(["doc", "docx", "DOC", "rtf", "wpd", "indd"]),
+       st.lists(st.sampled_from(["11/14/17", "2019-03-01", "10:22", "3.2"]), max_size=3))
+def test_a_file_name_with_its_dates_is_a_stamp_and_prose_naming_one_is_not(
+        stem: str, ext: str, dates: list[str]) -> None:
+    assert _FILE_STAMP_RE.match(" ".join([f"{stem}.{ext}", *dates]))
+    assert not _FILE_STAMP_RE.match(f"Open {stem}.{ext} to fill in the form")
+
+
+# ------------------------------------------------------------------------------ courts
+
+
+def test_a_case_caption_and_the_judges_lines_are_front_matter() -> None:
+    # the caption's parties and docket parted by a column of ")" had read as the first
+    # paragraph (over 40 words: front matter was taken to end there), the panel and the
+    # signature with the others' concurrence as paragraphs
+    chunks = chunks_of(MISSOURI)
+    for words in ("NICHOLE MARIE JAGELS", "Angela T. Quigless, P.J., Kurt S. Odenwald, J.",
+                  "James M. Dowd, Judge"):
+        assert chunk_type(holding(chunks, words)) == "front", words
+    assert chunk_type(holding(chunks, "Appellant Nichole M. Jagels appeals the judgment")) == "paragraph"
+
+
+def test_a_citations_bracket_and_a_sentences_own_enumeration_go_on() -> None:
+    # "(Mo." | "banc 2009)." and "… circumstances, and" | "(2) that he was prejudiced":
+    # the paragraph had stopped at each, and the next one's lines were taken for its rest
+    chunks = chunks_of(MISSOURI)
+    para = holding(chunks, "In order to prevail on a claim of ineffective assistance of counsel")
+    assert "circumstances, and (2) that he was prejudiced thereby." in para.text
+    assert "(Mo. banc 2009). To overcome this presumption" in " ".join(para.text.split())
+    after = holding(chunks, "When a claim of ineffective assistance of counsel follows a guilty plea")
+    assert "the claim of ineffective assistance is “immaterial" in after.text
+    assert after.text.rstrip().endswith("306 (Mo. App. E.D. 2010).")
+
+
+_NAMES = st.lists(st.sampled_from(["Angela T. Quigless", "Kurt S. Odenwald", "James M. Dowd", "Smith"]),
+                  min_size=1, max_size=3)
+
+
+@given(_NAMES, st.sampled_from(["J.", "P.J.", "C.J.", "Judge"]), st.booleans())
+def test_judges_names_with_their_titles_are_a_judges_line_and_a_sentence_is_not(
+        names: list[str], title: str, concur: bool) -> None:
+    line = ", ".join(f"{n}, {title}" for n in names) + (", concur." if concur else "")
+    assert is_judges_line(line)
+    assert is_judges_line("______________________________ " + line)
+    assert not is_judges_line(f"The court, per {names[0]}, held that the plea was voluntary.")
+
+
+@given(st.integers(min_value=3, max_value=8), st.sampled_from([")", "§"]))
+def test_a_column_of_brackets_is_a_caption_and_a_bracket_or_two_in_prose_is_not(n: int, mark: str) -> None:
+    rows = [f"PARTY {i}, {mark} No. {i}" for i in range(n)]
+    assert is_case_caption(" ".join(rows))
+    assert not is_case_caption("The counts (1) and (2) were dismissed (see § 565.253).")
+
+
+@given(st.sampled_from([("1", "2"), ("a", "b"), ("i", "ii"), ("iii", "iv")]))
+def test_the_next_enumerator_of_a_sentence_goes_on_and_a_lists_next_item_does_not(pair: tuple[str, str]) -> None:
+    first, second = pair
+    assert _next_inline_mark(f"a movant must show ({first}) that counsel failed, and", f"({second}) that he")
+    # the mark opening the paragraph before: a list's items, each its own
+    assert not _next_inline_mark(f"({first}) that counsel failed, and", f"({second}) that he")
+    assert not _next_inline_mark("a movant must show that counsel failed, and", f"({second}) that he")
