@@ -169,3 +169,5 @@ def test_the_next_enumerator_of_a_sentence_goes_on_and_a_lists_next_item_does_no
     # the mark opening the paragraph before: a list's items, each its own
     assert not _next_inline_mark(f"({first}) that counsel failed, and", f"({second}) that he")
     assert not _next_inline_mark("a movant must show that counsel failed, and", f"({second}) that he")
+    # an item ended on a semicolon: the list's next item
+    assert not _next_inline_mark(f"three things: ({first}) how often it is used;", f"({second}) which")

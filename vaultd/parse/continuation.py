@@ -89,10 +89,13 @@ _ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
 
 def _next_inline_mark(text: str, after: str) -> bool:
     """Whether ``after`` opens with the enumerator next after one standing inside
-    ``text``'s sentence, left open (``… (1) that his attorney failed …, and`` | ``(2) that
-    he was prejudiced thereby.``): a sentence's own enumeration, no list's item."""
+    ``text``'s sentence, left open on ``and``, ``or`` or a comma (``… (1) that his attorney
+    failed …, and`` | ``(2) that he was prejudiced thereby.``): a sentence's own
+    enumeration, no list's item (``… three things: (i) how often …;`` | ``(ii) which …``
+    is one, each item its own)."""
     mark = _INLINE_MARK_RE.match(after)
-    if mark is None:
+    tail = text.rstrip()
+    if mark is None or not (tail.endswith(",") or tail.rsplit(None, 1)[-1:] in (["and"], ["or"])):
         return False
     n = mark.group(1)
     before = (str(int(n) - 1) if n.isdigit() else _ROMAN[_ROMAN.index(n) - 1] if n in _ROMAN[1:]

@@ -37,7 +37,13 @@ def is_judges_line(text: str) -> bool:
     Kurt S. Odenwald, J., and James M. Dowd, J.``), the judge's signature under its rule
     (``______ James M. Dowd, Judge``) or the others' concurrence (``…, J., concur.``), one
     after the other in a block or alone."""
+    if len(text) > JUDGES_MAX_CHARS or "J" not in text:  # (asked of every paragraph: most are none)
+        return False
     return all(_SIGNED_RE.match(part) for part in _parts(" ".join(text.split())))
+
+
+#: Most characters of a block of judges' lines (a panel of seven and a dissent's line).
+JUDGES_MAX_CHARS = 400
 
 
 def _parts(text: str) -> list[str]:
