@@ -74,6 +74,9 @@ _START_RE = re.compile(
       | corresponding\s+authors?\b
       | e?-?issn\b
       | proceedings\s+of\b.{0,200}$
+      | (?:(?-i:[A-Z])[\w&'’-]*\s+|(?:at|of|in|on|the|and|for)\s+){0,12}\d{1,3}(?:st|nd|rd|th)\s+(?:annual\s+|international\s+)*conference\s+on\s.{0,160}
+        \(\s*[a-z][\w-]*\s+\d{4}\s*\).{0,80}$  # NeurIPS' first-page foot: "33rd Conference on … (NeurIPS 2019), …"
+      | preprint\.\s+(?:under\s+review|work\s+in\s+progress)\.?$  # NeurIPS' preprint footer
       | [a-z][a-z-]{1,15}\s?['’]\s?\d{2},\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d
         .{0,160}$  # ACM's conference line: "STOC’07, June 11–13, 2007, San Diego, California, USA."
       | [a-z][a-z-]{1,15}\s\d{4},\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\s*[-–]\s*\d{1,2},\s+\d{4}
