@@ -3,27 +3,37 @@ panel titles the figure's own; a running head that echoes its section's numbered
 the page number after it; a running line sharing one side with the other pages' running
 lines; a word processor's file stamp; batch 34's court opinion: its case caption and
 judges' lines front matter, a citation's bracket left open at an abbreviation's stop and a
-sentence's own "(2)" going on; on real pages, with property tests of the pure rules."""
+sentence's own "(2)" going on; batch 35's: NeurIPS' venue line, heads in a face set small
+over prose, a table ruled under its header only, a head wrapped over two lines in its
+face; on real pages, with property tests of the pure rules."""
 
 from __future__ import annotations
 
 import string
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding, pages_of
 
+from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.continuation import _next_inline_mark
 from vaultd.parse.court_filings import is_case_caption, is_judges_line
 from vaultd.parse.figure_text import _panel_titles
+from vaultd.parse.front import is_front_matter
 from vaultd.parse.furniture import _FILE_STAMP_RE, _shared_end
 from vaultd.parse.paras import Line
+from vaultd.parse.pymupdf import PyMuPDFParser
 
 ENEURO = "eneuro_inverted_encoding_models_commentary.pdf"
 FANCYHDR = "ltxdoc_fancyhdr_page_styles_manual_excerpt.pdf"
 SIGCSE = "acm_sigcse26_small_lm_programming_feedback.pdf"
 FDA = "fda_draft_guidance_refuse_to_file_nda_bla.pdf"
 MISSOURI = "state_court_missouri_appeals_jagels_plea_opinion.pdf"
+NEURIPS = "neurips_workshop_responsible_ml_workflow_excerpt.pdf"
+COLLABRA = "collabra_ubiquity_free_will_inequality_excerpt.pdf"
+GENOME_MEDICINE = "bmc_genome_medicine_deepprog_multiomics_excerpt.pdf"
+JNER = "jner_2016_demarchis_0046d83a.pdf"
 
 
 def _paragraphs(name: str) -> list[str]:
@@ -171,3 +181,51 @@ def test_the_next_enumerator_of_a_sentence_goes_on_and_a_lists_next_item_does_no
     assert not _next_inline_mark("a movant must show that counsel failed, and", f"({second}) that he")
     # an item ended on a semicolon: the list's next item
     assert not _next_inline_mark(f"three things: ({first}) how often it is used;", f"({second}) which")
+
+
+# ------------------------------------------------------------------------ batch 35
+
+
+def test_neurips_venue_line_is_front_matter() -> None:
+    line = holding(chunks_of(NEURIPS), "Workshop at the 33rd Conference on Neural Information Processing Systems")
+    assert chunk_type(line) == "front"
+
+
+@given(st.integers(min_value=1, max_value=60), st.sampled_from(["NeurIPS", "ICML", "CoRL"]),
+       st.integers(min_value=1990, max_value=2030))
+def test_a_conference_venue_line_is_front_matter_and_prose_naming_one_is_not(n: int, acronym: str, year: int) -> None:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10 if n % 100 not in (11, 12, 13) else 0, "th")
+    line = f"{n}{suffix} Conference on Neural Information Processing Systems ({acronym} {year}), Vancouver, Canada."
+    assert is_front_matter(line, at_edge=True)
+    assert is_front_matter(f"Robust AI Workshop at the {line}", at_edge=True)
+    assert not is_front_matter(f"We compare our method at the {line}", at_edge=True)
+
+
+def test_heads_in_a_face_set_small_over_prose_head_their_sections() -> None:
+    # Ubiquity Press's third-level heads, 8 pt sans over a 10 pt serif body, had run into
+    # their first paragraphs
+    chunks = chunks_of(COLLABRA)
+    assert chunk_type(holding(chunks, "Support for Meritocracy")) == "heading"
+    para = holding(chunks, "Support for meritocracy was measured using the Support for Meritocracy Scale")
+    assert (para.provenance.section or "").endswith("Support for Meritocracy")
+    assert para.text.startswith("Support for meritocracy was measured")
+
+
+def test_a_table_ruled_under_its_header_only_keeps_its_rows_and_note() -> None:
+    # Collabra's Table 1: a short rule under "Model 1 … Model 2 …", one across under the
+    # column heads, none at the foot; its rows had become headings and paragraphs
+    chunks = chunks_of(COLLABRA)
+    table = holding(chunks, "Party Identification (Republican)")
+    assert chunk_type(table) == "table" and "Model 1: Only Free Will" in table.text
+    assert not any(chunk_type(c) in ("paragraph", "heading") and ("Gender (Female)" in c.text or "Note:" in c.text)
+                   for c in chunks)
+
+
+def test_a_head_wrapped_over_two_lines_in_its_face_heads_its_text(fixtures_dir: Path) -> None:
+    # BMC's subsection heads over two lines in one block with their text
+    para = holding(chunks_of(GENOME_MEDICINE), "To obtain a more robust model, we aggregate multiple DeepProg models")
+    assert para.provenance.section == "Methods › Boosting procedure to enhance the robustness of DeepProg"
+    assert para.text.startswith("To obtain")
+    jner = chunk_blocks(PyMuPDFParser().parse(fixtures_dir / "pdfs" / "two_column" / JNER).blocks, "pymupdf")
+    para = holding(jner, "In order to determine subsets of optimal stimulation patterns")
+    assert (para.provenance.section or "").endswith("Scanning the array and selecting the optimal stimulation patterns")

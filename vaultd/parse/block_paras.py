@@ -84,6 +84,7 @@ def split_group(group: list[Line], plain: bool = False, flush: bool = False) -> 
             # ended, whether or not its script ends sentences with a full stop (Korean)
             or (prev.bbox[2] < right - 0.12 * width and bool(_NUMBERED_NOTE_RE.match(cur.text.lstrip())))
             or (len(paras[-1]) == 1 and font_lead(prev, cur))
+            or (len(paras[-1]) == 2 and two_line_lead(paras[-1], cur))
             # a part's mark centred over its text (a court opinion's ``A`` | ``The Red …``)
             or (len(paras[-1]) == 1 and part_mark(prev, cur, left, right))
             or (plain and len(paras[-1]) == 1 and plain_lead(prev, cur, right, width))
@@ -102,6 +103,24 @@ def split_group(group: list[Line], plain: bool = False, flush: bool = False) -> 
         else:
             paras[-1].append(cur)
     return paras
+
+
+def two_line_lead(lead: list[Line], cur: Line) -> bool:
+    """Whether a block's first two lines are a head wrapped in a face of its own over the
+    text (BMC's ``Boosting procedure to enhance the robustness of`` | ``DeepProg`` over
+    ``To obtain a more robust model, …``, one block): one face and size, neither line set
+    in two, words only (no figure, no caption), opening with a capital, the second line
+    shorter than the first, a few words in all. Split off as a one-line lead is
+    (``font_lead``); ``font_headings`` decides."""
+    first, second = lead
+    text = f"{first.text} {second.text}"
+    return (first.font == second.font and abs(first.size - second.size) <= 0.1 and not first.mixed
+            and first.text[:1].isupper() and not any(c.isdigit() for c in text) and not CAPTION_RE.match(text)
+            and second.bbox[2] < first.bbox[2] and len(text.split()) <= LEAD_WORDS and font_lead(second, cur))
+
+
+#: Most words of a head wrapped over two lines (``two_line_lead``).
+LEAD_WORDS = 16
 
 
 def _item_hang(para: list[Line], cur: Line) -> bool:

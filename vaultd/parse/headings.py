@@ -146,6 +146,13 @@ def continue_title(paras: list[Para], lines: list[Line], text: str) -> bool:
 
 #: Longest heading told only by its font (words, characters).
 FONT_HEADING_WORDS, FONT_HEADING_CHARS = 14, 100
+#: Least size (share of the body's) of a heading told by its face, set more than 1.5 pt
+#: under the body (then over a paragraph of prose, no figure or colon in it): Ubiquity
+#: Press sets its third-level heads in an 8 pt sans face over a 10 pt serif body
+#: (``Support for Meritocracy``); set smaller, a line is a label or a note.
+FONT_HEADING_LEAST = 0.78
+#: ... over a paragraph of prose of this many lines at least.
+SMALL_HEAD_TEXT_LINES = 3
 #: Largest share of the document's characters a headings-only font may have.
 FONT_HEADING_SHARE = 0.05
 #: Smallest share of the document's characters of a body font (papers may set the
@@ -255,8 +262,12 @@ def font_headings(paras: list[Para], body: float) -> None:
     typed = Counter((_style(p.lines[-1]), p.number is None) for p in paras
                     if p.type == "heading" and len(p.lines) <= 2)
     for k, para in enumerate(paras[:-1]):
-        if not (_font_head_shape(para, rare, body) or _caps_head_shape(para, body_fonts, body)):
-            continue
+        small = False  # a head set smaller than most: only over a paragraph of prose
+        if not (_font_head_shape(para, rare, body, body - 1.5) or _caps_head_shape(para, body_fonts, body)):
+            small = _font_head_shape(para, rare, body, FONT_HEADING_LEAST * body) \
+                and not any(c.isdigit() or c == ":" for c in para.text)
+            if not small:
+                continue
         # (past a sidebar's front matter set between a heading and its text: MIT Press's
         # ``Citation: …`` beside ``INTRODUCTION``)
         after = next((p for p in paras[k + 1:] if p.type != "front"), paras[k + 1])
@@ -264,6 +275,8 @@ def font_headings(paras: list[Para], body: float) -> None:
         if after.type != "paragraph" or not (below.font in body_fonts or (
                 _style(below) in rare and _style(below) != _style(line)) or _panel_text(after, line)):
             continue
+        if small and (len(after.lines) < SMALL_HEAD_TEXT_LINES or not is_prose(after.text)):
+            continue  # (a masthead's name over its title, a contact's label over its address)
         height = max(line.bbox[3] - line.bbox[1], 1.0)
         # (or the page's last line, its text at the next page's top: medRxiv's
         # ``Participants, recruitment, and blinding`` at page 5's foot)
@@ -339,9 +352,10 @@ def _style(line: Line) -> tuple[str, float]:
     return line.font, round(line.size * 2) / 2
 
 
-def _font_head_shape(para: Para, rare: set[tuple[str, float]], body: float) -> bool:
+def _font_head_shape(para: Para, rare: set[tuple[str, float]], body: float, least: float) -> bool:
     """A paragraph of one line (or two in one style) shaped like a heading, in a ``rare``
-    style that is no typewriter face's (code such as ``R> hod2 <- join(…)`` is no heading)."""
+    style that is no typewriter face's (code such as ``R> hod2 <- join(…)`` is no heading),
+    set ``least`` large or larger."""
     if para.type != "paragraph" or not 1 <= len(para.lines) <= 2 \
             or any(_style(ln) != _style(para.lines[0]) for ln in para.lines):
         return False  # one line, or two in one style (Wiley's heads wrap)
@@ -351,7 +365,7 @@ def _font_head_shape(para: Para, rare: set[tuple[str, float]], body: float) -> b
             and (text[:1].isupper() or heading_number(text) is not None  # "3.2. Competition …"
                  or bool(BRACKET_HEAD_RE.match(text)))  # IEEE's "1) DATA AUGMENTATION"
             and len(text) <= FONT_HEADING_CHARS and len(text.split()) <= FONT_HEADING_WORDS
-            and not text.endswith((".", ",", ";", ":")) and line.size >= body - 1.5)
+            and not text.endswith((".", ",", ";", ":")) and line.size >= least)
 
 
 def _join_leads(paras: list[Para]) -> None:

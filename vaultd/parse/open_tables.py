@@ -138,9 +138,18 @@ def _stack(seed: Rule, rules: list[Rule], stops: list[Line], downward: bool,
     ahead = sorted((r for r in rules if (r[0] > seed[0] if downward else r[0] < seed[0])),
                    key=lambda r: r[0] if downward else -r[0])
     stack = [seed]
+    first = seed[0]  # (the spanning head's short rule, when the seed gives way to the header's)
     for rule in ahead:
         last = stack[-1]
         top, bottom = sorted((last[0], rule[0]))
+        if downward and len(stack) == 1 and bottom - top <= HEADER_GAP and rule[1] <= seed[1] + 2.0 \
+                and rule[2] >= seed[2] - 2.0 \
+                and overlap(rule, seed) < SAME_EXTENT and not runs_across(lines, top, bottom, rule):
+            # a spanning head's short rule over the header's rule across a table under its
+            # caption (above its caption, a short rule nearest it is a word's underline)
+            seed = rule
+            stack = [rule]
+            continue
         if bottom - top > MAX_GAP and _prose_between(lines, top, bottom, seed):
             # a long body of rows holds no sentence (a page-long table of values does
             # not); the rows up to the first one, when the rule ends the table's notes
@@ -154,9 +163,11 @@ def _stack(seed: Rule, rules: list[Rule], stops: list[Line], downward: bool,
         if between(stops, top, bottom, seed) or runs_across(lines, top, bottom, seed):
             break
         stack.append(rule)
+    if len(stack) < 2 and downward and (end := _rows_to_note(lines, seed)) is not None:
+        stack.append((end, seed[1], seed[2]))  # one rule under the header: the rows end at the notes
     if len(stack) < 2:
         return None
-    ys = [r[0] for r in stack]
+    ys = [r[0] for r in stack] + [first]
     return (min(r[1] for r in stack), min(ys), max(r[2] for r in stack), max(ys))
 
 
@@ -195,6 +206,40 @@ def _rows_end(lines: list[Line], top: float, bottom: float, seed: Rule, downward
     return edge + 0.5 if downward else edge - 0.5
 
 
+def _rows_to_note(lines: list[Line], rule: Rule) -> float | None:
+    """Where the rows under a table's one rule end, at its notes: rows set right under it
+    and each as close to the last, inside its width, no line of running text, up to a
+    note labelled so (``Note: β denotes …``), or led by a note's mark and set smaller than
+    them: ``MIN_NOTED_ROWS`` rows or more.
+    (*Collabra* rules its Table 1 under the header only.)"""
+    y, left, right = rule
+    under = sorted((ln for ln in lines if ln.bbox[1] >= y - 1.0 and left - 2 * ACROSS <= ln.bbox[0] < right),
+                   key=lambda ln: ln.bbox[1])
+    rows: list[Line] = []
+    edge = y
+    for ln in under:
+        height = max(ln.bbox[3] - ln.bbox[1], 1.0)
+        if ln.bbox[1] - edge > 2 * height:
+            return None  # a gap before any note: no table's rows
+        text = ln.text.lstrip()
+        labelled = bool(_NOTE_RE.match(text))
+        if rows and (labelled or text[:1] in NOTE_MARKS):
+            # (a note labelled ``Note:`` may be set in the rows' size; one led by a mark smaller)
+            row_size = sorted(r.size for r in rows)[len(rows) // 2]
+            if len(line_rows(rows)) >= MIN_NOTED_ROWS and ln.size <= row_size - (0.0 if labelled else NOTE_SMALLER):
+                return edge + 0.5
+            return None
+        if is_prose_line(ln) or ln.bbox[2] > right + ACROSS:
+            return None  # running text, or a line past the rule's end (the notes run wider)
+        rows.append(ln)
+        edge = max(edge, ln.bbox[3])
+    return None
+
+
+#: How far under a spanning head's short rule the header's rule across the table stands.
+HEADER_GAP = 30.0
+
+
 def rows_past_rules(box: Box, lines: Iterable[Line], stops: Iterable[Line], caption: Box) -> Box:
     """``box`` grown over the rows set right on its top rule, and under those right under
     its bottom rule, with no rule of their own beyond them (CEUR's tables draw a rule
@@ -213,8 +258,8 @@ def rows_past_rules(box: Box, lines: Iterable[Line], stops: Iterable[Line], capt
     under_caption = caption[3] <= top + 1.0
     sizes = sorted(ln.size for ln in inner if top < (ln.bbox[1] + ln.bbox[3]) / 2 < bottom)
     size = sizes[len(sizes) // 2] if sizes else None
-    return (x0, _tight_edge(top, inner, stop_ids, True, under_caption, None), x1,
-            _tight_edge(bottom, inner, stop_ids, False, False, size))
+    return (x0, _tight_edge(top, inner, stop_ids, True, (x0, x1) if under_caption else None, None), x1,
+            _tight_edge(bottom, inner, stop_ids, False, None, size))
 
 
 def v_gap(a: Box, b: Box) -> float:
@@ -228,11 +273,14 @@ def centre_in(box: Box, region: Box) -> bool:
     return region[0] <= cx <= region[2] and region[1] <= cy <= region[3]
 
 
-def _tight_edge(rule: float, lines: list[Line], stops: set[int], upward: bool, cells_only: bool,
-                size: float | None) -> float:
+def _tight_edge(rule: float, lines: list[Line], stops: set[int], upward: bool,
+                cells_only: tuple[float, float] | None, size: float | None) -> float:
     """How far the rows packed against a rule at ``rule`` reach (``rows_past_rules``).
-    ``cells_only``: only rows of two cells or more count (over a table under its caption,
-    a line alone is the caption's title: APA's ``Table 1`` | *A Complex Table*).
+    ``cells_only``: the table's left and right edges, when only rows of two cells or more
+    count (over a table under its caption, a line alone is the caption's title: APA's
+    ``Table 1`` | *A Complex Table*, IEEE's centred ``TABLE 5`` | ``OPTIMIZED CF VALUES``),
+    or a line set well in from the left edge, off the table's centre, a head spanning the
+    data's columns (*Collabra*'s ``Model 1: Only Free Will … Model 2: With Covariates``).
     ``size``: the table's rows' size, under its bottom rule (where its notes stand)."""
     beyond = line_rows([ln for ln in lines if (ln.bbox[3] <= rule + 1.0 if upward else ln.bbox[1] >= rule - 1.0)])
     if upward:
@@ -242,7 +290,8 @@ def _tight_edge(rule: float, lines: list[Line], stops: set[int], upward: bool, c
         top, bottom = min(ln.bbox[1] for ln in row), max(ln.bbox[3] for ln in row)
         if (edge - bottom if upward else top - edge) > TIGHT_GAP * max(bottom - top, 1.0):
             break
-        if any(id(ln) in stops or is_prose_line(ln) for ln in row) or (cells_only and len(row) < 2):
+        if any(id(ln) in stops or is_prose_line(ln) for ln in row) or (
+                cells_only is not None and len(row) < 2 and not _spanning_head(row[0], *cells_only)):
             break
         if size is not None and (max(ln.size for ln in row) < size - NOTE_SMALLER
                                  or row[0].text.lstrip()[:1] in NOTE_MARKS or _NOTE_RE.match(row[0].text.lstrip())):
@@ -259,6 +308,17 @@ def _tight_edge(rule: float, lines: list[Line], stops: set[int], upward: bool, c
 #: each to the next (a ``\\toprule`` header stands 2–3 points over its ``\\midrule``;
 #: body text stands at least ``\\intextsep``, a line or more, from a float).
 TIGHT_GAP = 0.5
+def _spanning_head(ln: Line, left: float, right: float) -> bool:
+    """Whether a lone line over a table is a head spanning its data's columns: set
+    ``SPANNING_IN`` ems or more in from its left edge, its centre as far off the table's."""
+    em = max(ln.size, 1.0)
+    return ln.bbox[0] >= left + SPANNING_IN * em \
+        and abs((ln.bbox[0] + ln.bbox[2]) / 2 - (left + right) / 2) >= SPANNING_IN * em
+
+
+#: How far in from a table's left edge (ems) a lone line over it stands to be a head
+#: spanning its columns, not the caption's title (centred, or at the edge).
+SPANNING_IN = 3.0
 #: Most rows beyond a rule (a three-line ``Top / two / F1`` header).
 MAX_TIGHT_ROWS = 4
 

@@ -20,7 +20,13 @@ import re
 
 from vaultd.models import ChunkType
 from vaultd.parse.base import Block
-from vaultd.parse.block_paras import SUBSECTION_RE, block_extent, part_mark, split_group
+from vaultd.parse.block_paras import (
+    SUBSECTION_RE,
+    block_extent,
+    part_mark,
+    split_group,
+    two_line_lead,
+)
 from vaultd.parse.blocks import to_blocks
 from vaultd.parse.captions import (
     IDENTIFIER_LINE_RE,
@@ -185,8 +191,9 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 text = join_lines(ln.text for ln in para_lines)
                 if not text:
                     continue
-                lead = len(para_lines) == 1 and k + 1 < len(split) \
-                    and font_lead(para_lines[0], split[k + 1][0])
+                lead = k + 1 < len(split) and (
+                    (len(para_lines) == 1 and font_lead(para_lines[0], split[k + 1][0]))
+                    or (len(para_lines) == 2 and two_line_lead(para_lines, split[k + 1][0])))
                 kind, number = _kind(paras, para_lines, text, info, body, len(split) == 1)
                 if kind in ("table", "figure") and is_si_entry(para_lines[0], lines):
                     kind = "paragraph"  # a supporting-information entry: no float's caption
