@@ -34,6 +34,7 @@ NEURIPS = "neurips_workshop_responsible_ml_workflow_excerpt.pdf"
 COLLABRA = "collabra_ubiquity_free_will_inequality_excerpt.pdf"
 GENOME_MEDICINE = "bmc_genome_medicine_deepprog_multiomics_excerpt.pdf"
 JNER = "jner_2016_demarchis_0046d83a.pdf"
+TEXTILE = "scanned_textile_america_1899_credit_reporting_excerpt.pdf"
 
 
 def _paragraphs(name: str) -> list[str]:
@@ -229,3 +230,11 @@ def test_a_head_wrapped_over_two_lines_in_its_face_heads_its_text(fixtures_dir: 
     jner = chunk_blocks(PyMuPDFParser().parse(fixtures_dir / "pdfs" / "two_column" / JNER).blocks, "pymupdf")
     para = holding(jner, "In order to determine subsets of optimal stimulation patterns")
     assert (para.provenance.section or "").endswith("Scanning the array and selecting the optimal stimulation patterns")
+
+
+def test_an_ocr_layers_typewriter_face_sets_no_code() -> None:
+    # an 1899 scan's OCR layer, set in an invisible Courier: every paragraph had been read
+    # as a program's listing
+    chunks = chunks_of(TEXTILE)
+    assert not any(chunk_type(c) == "code" for c in chunks)
+    assert chunk_type(holding(chunks, "The issuing of a prospectus for a new scheme")) == "paragraph"

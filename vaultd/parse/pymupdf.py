@@ -179,6 +179,8 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
     # (PLOS's hidden proof queries inside sentences, a diagram's invisible labels); where
     # most or all of it is invisible, it is a scan's OCR layer, and is read.
     hide = 0 < scan.hidden < scan.shown
+    # (an OCR layer's typewriter face, Courier laid invisibly over a scan, sets no code)
+    ocr_layer = scan.hidden > 0 and scan.hidden >= scan.shown
     bboxlog = functools.cache(page.get_bboxlog)  # (read once, when either check needs it)
     unseen = white_on_white(bboxlog, data)
     outlines = drawn_as_outlines(bboxlog, data) if hide else set()
@@ -199,6 +201,7 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
                 font = sp["font"]
                 size = round(sp["size"], 1)
                 bold, italic, mono = span_face(font, sp["flags"])
+                mono = mono and not ocr_layer
                 bold = bold or id(sp) in outlines  # (Chromium draws a face it lacks, bold, as outlines)
                 mixed, lead, face_lead, lead_font, small_caps = False, "", "", "", False
             else:
@@ -210,6 +213,7 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
                 if not text.strip():
                     continue
                 size, font, bold, italic, mono, mixed, lead, face_lead, lead_font, small_caps = line_style(spans)
+                mono = mono and not ocr_layer
                 bold = bold or (bool(outlines) and all(id(s) in outlines for s in spans))
             x0, y0, x1, y1 = line["bbox"]
             if y1 - y0 > TALL_LINE * max(size, 1.0):
