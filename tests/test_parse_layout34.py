@@ -22,6 +22,8 @@ from vaultd.parse.court_filings import is_case_caption, is_judges_line
 from vaultd.parse.figure_text import _panel_titles
 from vaultd.parse.front import is_front_matter
 from vaultd.parse.furniture import _FILE_STAMP_RE, _shared_end
+from vaultd.parse.headings import plain_caps_head
+from vaultd.parse.ocr_layer_lines import laid_word_by_word, reline
 from vaultd.parse.paras import Line
 from vaultd.parse.pymupdf import PyMuPDFParser
 
@@ -238,3 +240,56 @@ def test_an_ocr_layers_typewriter_face_sets_no_code() -> None:
     chunks = chunks_of(TEXTILE)
     assert not any(chunk_type(c) == "code" for c in chunks)
     assert chunk_type(holding(chunks, "The issuing of a prospectus for a new scheme")) == "paragraph"
+
+
+def test_an_ocr_layer_laid_a_word_a_line_is_read_in_its_printed_lines() -> None:
+    # each word its own line at its own size, three columns a few points apart: no
+    # paragraph had formed; the words are put back into the columns' lines
+    chunks = chunks_of(TEXTILE)
+    para = holding(chunks, "The first credit report was a question asked by one merchant of another")
+    assert chunk_type(para) == "paragraph" and "a dozen traders" in para.text
+    para = holding(chunks, "Among numerous credit-reporting organs a struggle has begun")
+    assert pages_of(para)[:2] == [1, 2]  # from p. 1's third column to p. 2's first
+    assert chunk_type(holding(chunks, "NATURE OF CREDIT REPORTING.")) == "heading"
+
+
+def _word(text: str, x0: float, y0: float, size: float = 8.0) -> Line:
+    return Line(text, (x0, y0, x0 + 5.0 * len(text), y0 + size), size, False, 0, 1, font="Courier")
+
+
+@given(st.integers(min_value=2, max_value=4), st.integers(min_value=12, max_value=30),
+       st.floats(min_value=8.0, max_value=30.0), st.lists(st.floats(min_value=-0.6, max_value=0.6), min_size=1))
+def test_words_laid_one_a_line_are_put_back_into_their_columns_lines(
+        columns: int, rows: int, gutter: float, jitter: list[float]) -> None:
+    words = ["credit", "the", "report", "of", "agency", "merchant"]
+    width = 5.0 * sum(map(len, words)) + 5.0 * (len(words) - 1)  # (5 points a letter, and a space)
+    lines = []
+    texts = []
+    for c in range(columns):
+        left = 40.0 + c * (width + gutter)
+        for r in range(rows):
+            row = words[r % len(words):] + words[:r % len(words)]  # word gaps fall apart row to row
+            texts.append(" ".join(row))
+            x = left
+            for k, word in enumerate(row):
+                shift = jitter[(c + r + k) % len(jitter)]
+                lines.append(_word(word, x, 100.0 + r * 12.0 + shift, 8.0 + shift))
+                x += 5.0 * len(word) + 5.0
+    assert laid_word_by_word(lines) == (len(lines) >= 600)  # (a word a piece: as many words)
+    out = reline(lines)
+    assert len(out) == columns * rows
+    assert [ln.text for ln in out] == texts
+    assert len({ln.size for ln in out}) == 1  # one size: an OCR layer's heights are noise
+    # column by column, each top to bottom
+    tops = [ln.bbox[1] for ln in out]
+    assert all(tops[c * rows:(c + 1) * rows] == sorted(tops[c * rows:(c + 1) * rows]) for c in range(columns))
+
+
+@given(st.lists(st.sampled_from(["CREDIT", "MEN", "ATTITUDE", "OF", "THE", "AGENCIES"]), min_size=2, max_size=8))
+def test_a_line_in_capitals_ending_in_a_stop_is_a_plain_layers_head(words: list[str]) -> None:
+    text = " ".join(words)
+    if sum(map(str.isalpha, text)) < 6:
+        return
+    assert plain_caps_head(_word(text + ".", 40.0, 200.0))
+    assert not plain_caps_head(_word(text, 40.0, 200.0))  # a title page's "A DISSERTATION"
+    assert not plain_caps_head(_word(text.title() + ".", 40.0, 200.0))

@@ -279,12 +279,18 @@ def _drop_lone_numbers(pages: list[list[Line]], lone: list[tuple[int, Line]], of
     if count < 2:
         return
     for i, ln in lone:
-        text = ln.text.strip()
-        value = int(text) if text.isdigit() else _roman(text)
-        if value is None and (end := _FOLIO_LAST_RE.search(text)) is not None:
-            value = int(end.group().strip())
+        value = _lone_value(ln.text.strip())
         if value is not None and (value - i == offset or value - i in (by_page.get(i - 1), by_page.get(i + 1))):
             pages[i] = [other for other in pages[i] if other is not ln]
+
+
+def _lone_value(text: str) -> int | None:
+    """The page number a lone line at a page's edge gives: itself, a roman numeral, or a
+    running head's last number."""
+    value = int(text) if text.isdigit() else _roman(text)
+    if value is None and (end := _FOLIO_LAST_RE.search(text)) is not None:
+        value = int(end.group().strip())
+    return value
 
 
 def _roman(text: str) -> int | None:

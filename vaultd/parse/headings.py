@@ -15,6 +15,7 @@ from vaultd.models import ChunkType
 from vaultd.parse.classify import (
     BRACKET_HEAD_RE,
     CAPTION_RE,
+    all_caps,
     heading_number,
     is_caps_heading,
     is_prose,
@@ -60,6 +61,21 @@ def plain_lead(prev: Line, cur: Line, right: float, width: float) -> bool:
     return (bool(text) and text[0].isupper() and text[-1].isalnum()
             and len(text.split()) <= PLAIN_HEAD_WORDS and prev.bbox[2] < right - 0.25 * width
             and cur.text[:1].isupper() and abs(cur.bbox[0] - prev.bbox[0]) <= 2.0 * max(prev.size, 1.0))
+
+
+def plain_caps_head(line: Line) -> bool:
+    """In a text layer without fonts: a line of its own in capitals, a few words and no
+    figure, ending in a stop (an 1899 journal's ``ATTITUDE OF CREDIT MEN.`` over its
+    text): a heading, as the page sets it. (Without the stop, a title page's ``A
+    DISSERTATION`` is none.)"""
+    text = line.text.strip()
+    words = text.split()
+    return 2 <= len(words) <= PLAIN_CAPS_WORDS and all_caps(text) and not any(c.isdigit() for c in text) \
+        and text.endswith(".") and text[-2:-1].isalpha()
+
+
+#: Most words of a heading in capitals in a text layer without fonts.
+PLAIN_CAPS_WORDS = 10
 
 
 def font_lead(prev: Line, cur: Line) -> bool:

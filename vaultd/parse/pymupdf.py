@@ -32,6 +32,7 @@ from vaultd.parse.line_pieces import drop_doubles, merge_same_baseline
 from vaultd.parse.margins import Edges, mark_margin_notes, text_block_edges
 from vaultd.parse.mupdf import load_pymupdf as load_pymupdf
 from vaultd.parse.mupdf import mupdf_text as mupdf_text
+from vaultd.parse.ocr_layer_lines import laid_word_by_word, reline
 from vaultd.parse.paras import Line, PageInfo, body_size
 from vaultd.parse.spans import join_spans, line_style, span_face
 from vaultd.parse.structure import build_blocks
@@ -221,6 +222,8 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
             lines.append(Line(text, (x0, y0, x1, y1), size, bold, bno, number, italic,
                               font.partition("+")[2] or font, mixed, mono, lead=lead,
                               face_lead=face_lead, lead_font=lead_font, small_caps=small_caps))
+    if ocr_layer and laid_word_by_word(lines):
+        lines = reline(lines)  # (an OCR layer laid a word a line: its printed lines put back)
     return lines
 
 

@@ -83,6 +83,7 @@ from vaultd.parse.headings import (
     heading_goes_on,
     is_title,
     list_heads,
+    plain_caps_head,
     plain_lead,
     plain_text_layer,
     run_in_heads,
@@ -156,6 +157,10 @@ def _inline_math(paras: list[Para], text: str) -> bool:
     return target is not None and target.type == "paragraph" and not target.text.rstrip().endswith(SENT_END)
 
 
+#: A heading in capitals in a text layer without fonts stands under this share of the
+#: page's height (above it, a running head: a scan's ``TEXTILE AMERICA.``).
+CAPS_HEAD_BELOW = 0.1
+
 def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) -> list[Block]:
     """Lines of every page (furniture already removed) → typed blocks in reading order."""
     del parser
@@ -200,8 +205,9 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 if len(para_lines) == 1 and k + 1 < len(split) \
                         and part_mark(para_lines[0], split[k + 1][0], left, right):
                     kind, number = "heading", text.strip().rstrip(".")
-                plain_head = plain and kind == "paragraph" and len(para_lines) == 1 \
-                    and k + 1 < len(split) and plain_lead(para_lines[0], split[k + 1][0], right, width)
+                plain_head = plain and kind == "paragraph" and len(para_lines) == 1 and (
+                    (k + 1 < len(split) and plain_lead(para_lines[0], split[k + 1][0], right, width))
+                    or (plain_caps_head(para_lines[0]) and para_lines[0].bbox[1] > CAPS_HEAD_BELOW * info.height))
                 if plain_head:
                     kind, number = "heading", heading_number(text)
                 if label and kind in ("paragraph", "list"):
