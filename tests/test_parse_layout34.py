@@ -37,6 +37,8 @@ COLLABRA = "collabra_ubiquity_free_will_inequality_excerpt.pdf"
 GENOME_MEDICINE = "bmc_genome_medicine_deepprog_multiomics_excerpt.pdf"
 JNER = "jner_2016_demarchis_0046d83a.pdf"
 TEXTILE = "scanned_textile_america_1899_credit_reporting_excerpt.pdf"
+TMLR = "tmlr_formatting_instructions_accepted_excerpt.pdf"
+RESCIENCE = "rescience_backup_storage_replication.pdf"
 
 
 def _paragraphs(name: str) -> list[str]:
@@ -293,3 +295,15 @@ def test_a_line_in_capitals_ending_in_a_stop_is_a_plain_layers_head(words: list[
     assert plain_caps_head(_word(text + ".", 40.0, 200.0))
     assert not plain_caps_head(_word(text, 40.0, 200.0))  # a title page's "A DISSERTATION"
     assert not plain_caps_head(_word(text.title() + ".", 40.0, 200.0))
+
+
+def test_a_table_ruled_under_its_header_only_ends_where_its_rows_of_cells_stop() -> None:
+    # TMLR's sample table: "PART DESCRIPTION", one rule, three rows of two cells, no note;
+    # the rows had read as a paragraph, the header as a head
+    chunks = chunks_of(TMLR)
+    table = holding(chunks, "Dendrite")
+    assert chunk_type(table) == "table" and "PART DESCRIPTION" in table.text and "Cell body" in table.text
+    assert not any(chunk_type(c) == "heading" and c.text.strip() == "PART DESCRIPTION" for c in chunks)
+    # ReScience's Table 1, ruled the same way
+    table = holding(chunks_of(RESCIENCE), "Ogg Vorbis files")
+    assert chunk_type(table) == "table" and table.text.startswith("Name Size Files Average Size")

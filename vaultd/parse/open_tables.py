@@ -207,10 +207,11 @@ def _rows_end(lines: list[Line], top: float, bottom: float, seed: Rule, downward
 
 
 def _rows_to_note(lines: list[Line], rule: Rule) -> float | None:
-    """Where the rows under a table's one rule end, at its notes: rows set right under it
-    and each as close to the last, inside its width, no line of running text, up to a
-    note labelled so (``Note: β denotes …``), or led by a note's mark and set smaller than
-    them: ``MIN_NOTED_ROWS`` rows or more.
+    """Where the rows under a table's one rule end: rows set right under it and each as
+    close to the last, inside its width, no line of running text, up to a note labelled
+    so (``Note: β denotes …``), or led by a note's mark and set smaller than them, or,
+    with no note, where they stop, when each is cells an em apart: ``MIN_NOTED_ROWS`` rows
+    or more.
     (*Collabra* rules its Table 1 under the header only.)"""
     y, left, right = rule
     under = sorted((ln for ln in lines if ln.bbox[1] >= y - 1.0 and left - 2 * ACROSS <= ln.bbox[0] < right),
@@ -220,7 +221,7 @@ def _rows_to_note(lines: list[Line], rule: Rule) -> float | None:
     for ln in under:
         height = max(ln.bbox[3] - ln.bbox[1], 1.0)
         if ln.bbox[1] - edge > 2 * height:
-            return None  # a gap before any note: no table's rows
+            break  # a gap: the rows end, with no note under them
         text = ln.text.lstrip()
         labelled = bool(_NOTE_RE.match(text))
         if rows and (labelled or text[:1] in NOTE_MARKS):
@@ -230,9 +231,13 @@ def _rows_to_note(lines: list[Line], rule: Rule) -> float | None:
                 return edge + 0.5
             return None
         if is_prose_line(ln) or ln.bbox[2] > right + ACROSS:
-            return None  # running text, or a line past the rule's end (the notes run wider)
+            break  # running text, or a line past the rule's end (the notes run wider)
         rows.append(ln)
         edge = max(edge, ln.bbox[3])
+    # no note: rows of cells only, each two or more an em apart (ICLR's and TMLR's sample
+    # table: ``Dendrite`` | ``Input terminal`` under ``PART`` | ``DESCRIPTION`` and its rule)
+    if len(line_rows(rows)) >= MIN_NOTED_ROWS and all(r.cells >= 2 for r in rows):
+        return edge + 0.5
     return None
 
 
@@ -291,7 +296,8 @@ def _tight_edge(rule: float, lines: list[Line], stops: set[int], upward: bool,
         if (edge - bottom if upward else top - edge) > TIGHT_GAP * max(bottom - top, 1.0):
             break
         if any(id(ln) in stops or is_prose_line(ln) for ln in row) or (
-                cells_only is not None and len(row) < 2 and not _spanning_head(row[0], *cells_only)):
+                cells_only is not None and len(row) < 2 and row[0].cells < 2
+                and not _spanning_head(row[0], *cells_only)):
             break
         if size is not None and (max(ln.size for ln in row) < size - NOTE_SMALLER
                                  or row[0].text.lstrip()[:1] in NOTE_MARKS or _NOTE_RE.match(row[0].text.lstrip())):
