@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding, pages_of
 
 from vaultd.parse.chunker import chunk_blocks
+from vaultd.parse.classify import classify
 from vaultd.parse.continuation import _next_inline_mark
 from vaultd.parse.court_filings import is_case_caption, is_judges_line
 from vaultd.parse.figure_text import _panel_titles
@@ -39,6 +40,7 @@ JNER = "jner_2016_demarchis_0046d83a.pdf"
 TEXTILE = "scanned_textile_america_1899_credit_reporting_excerpt.pdf"
 TMLR = "tmlr_formatting_instructions_accepted_excerpt.pdf"
 RESCIENCE = "rescience_backup_storage_replication.pdf"
+G3 = "g3_orthofisher_gene_retrieval_excerpt.pdf"
 
 
 def _paragraphs(name: str) -> list[str]:
@@ -307,3 +309,21 @@ def test_a_table_ruled_under_its_header_only_ends_where_its_rows_of_cells_stop()
     # ReScience's Table 1, ruled the same way
     table = holding(chunks_of(RESCIENCE), "Ogg Vorbis files")
     assert chunk_type(table) == "table" and table.text.startswith("Name Size Files Average Size")
+
+
+def test_a_head_opening_with_a_name_in_lowercase_heads_its_section_and_its_running_head_goes() -> None:
+    # GSA's bold 10 pt heads over a 7.8 pt body, opening with the tool's name
+    chunks = chunks_of(G3)
+    para = holding(chunks, "Among multicopy genes, we found BUSCO and OrthoFinder had nearly identical")
+    assert (para.provenance.section or "").endswith("orthofisher and BUSCO perform similarly to OrthoFinder")
+    # the odd page's running head ends in its folio after a rule: "J. L. Steenwyk and A. Rokas | 3"
+    assert not any("Steenwyk and A. Rokas" in c.text for c in chunks if chunk_type(c) == "paragraph")
+
+
+@given(st.sampled_from(["orthofisher", "phykit", "clipkit", "samtools"]),
+       st.lists(st.sampled_from(["and", "BUSCO", "obtain", "similar", "results"]), min_size=2, max_size=6))
+def test_a_large_bold_line_opening_with_a_lowercase_name_is_a_head_but_a_titles_next_line_is_not(
+        name: str, rest: list[str]) -> None:
+    text = " ".join([name, *rest])
+    assert classify(text, 10.0, True, 1, 7.8, True)[0] == "heading"
+    assert classify(" ".join(["with", *rest]), 10.0, True, 1, 7.8, True)[0] != "heading"

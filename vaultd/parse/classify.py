@@ -226,6 +226,18 @@ def unmarked(text: str) -> str:
 _CONTENTS_ENTRY_RE = re.compile(r"(?:\.\s?){3,}\s*\w*$|\s{2,}\d{1,4}$|\s\d{1,4}$")
 
 
+def _lowercase_name_head(text: str) -> bool:
+    """Whether a line set large and bold opens with a name in lowercase (GSA's
+    ``orthofisher and BUSCO obtain similar results``): three words or more, the first of
+    five letters or more (a title's next line opens ``with``, a sample's run of Latin ``ac``)."""
+    words = text.split()
+    return len(words) >= 3 and words[0].isalpha() and words[0].islower() and len(words[0]) >= NAME_HEAD_LETTERS
+
+
+#: Fewest letters of a lowercase name opening a head.
+NAME_HEAD_LETTERS = 5
+
+
 def _marked_capital(text: str) -> bool:
     """A capital after a symbol that marks a section (``unmarked``)."""
     rest = unmarked(text)
@@ -273,7 +285,10 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         short
         and not math
         and (text[0].isupper() or text[0].isdigit() or _marked_capital(text)
-             or (size >= body + 1.5 and bool(BRACKET_HEAD_RE.match(text))))
+             or (size >= body + 1.5 and bool(BRACKET_HEAD_RE.match(text)))
+             # a head set large and bold opening with a name in lowercase (GSA's
+             # ``orthofisher and BUSCO obtain similar results``)
+             or (size >= body + 1.5 and bold and standalone and _lowercase_name_head(text)))
         and not text.endswith((".", ",", ";"))
         and not _LISTING_LINE_RE.match(text)  # "21: end procedure", a numbered listing's line
         and not _figures_row(text)  # a table's bold row: "2024 Apr 132.2 3.0 0.5 133.5 …"

@@ -289,7 +289,7 @@ def _lone_value(text: str) -> int | None:
     running head's last number."""
     value = int(text) if text.isdigit() else _roman(text)
     if value is None and (end := _FOLIO_LAST_RE.search(text)) is not None:
-        value = int(end.group().strip())
+        value = int(end.group().strip(" |·•"))
     return value
 
 
@@ -310,8 +310,9 @@ _NOT_ALNUM_RE = re.compile(r"[\W_]+")
 _FOLIO_END_RE = re.compile(r"^\d{1,4}\s+(?=\D)|(?<=\D)\s+\d{1,4}$")
 #: A page number at a running head's end, whatever stands before it (``… footers? 30``).
 _FOLIO_TAIL_RE = re.compile(r"(?<=\D)\s+\d{1,4}$")
-#: A running head's page number after its words (``1.5. WHAT YOU WILL LEARN 11``).
-_FOLIO_LAST_RE = re.compile(r"(?<=[^\W\d_])\s+\d{1,4}$")
+#: A running head's page number after its words (``1.5. WHAT YOU WILL LEARN 11``), or
+#: after a rule between them (GSA's ``J. L. Steenwyk and A. Rokas | 3``).
+_FOLIO_LAST_RE = re.compile(r"(?<=[^\W\d_])(?:\s*[|·•]\s*|\s+)\d{1,4}$")
 _DIGITS_RE = re.compile(r"\d+")
 #: An icon font's glyph alone on its line, a code point of a Private Use Area (an
 #: admonition's ``i`` or flame beside a note, Font Awesome's ``U+F05A``): no text. (A math
