@@ -22,11 +22,12 @@ from vaultd.parse.continuation import _next_inline_mark
 from vaultd.parse.court_filings import is_case_caption, is_judges_line
 from vaultd.parse.figure_text import _panel_titles
 from vaultd.parse.front import is_front_matter
-from vaultd.parse.furniture import _FILE_STAMP_RE, _shared_end
-from vaultd.parse.headings import plain_caps_head
+from vaultd.parse.furniture import _FILE_STAMP_RE
 from vaultd.parse.ocr_layer_lines import laid_word_by_word, reline
 from vaultd.parse.paras import Line
+from vaultd.parse.plain_heads import plain_caps_head
 from vaultd.parse.pymupdf import PyMuPDFParser
+from vaultd.parse.running_lines import shared_end
 
 ENEURO = "eneuro_inverted_encoding_models_commentary.pdf"
 FANCYHDR = "ltxdoc_fancyhdr_page_styles_manual_excerpt.pdf"
@@ -111,10 +112,10 @@ _WORDS = st.lists(st.text(alphabet=string.ascii_lowercase + "#,.", min_size=1, m
 def test_a_shared_end_is_found_whichever_sides_share_it(run: list[str], left: list[str], right: list[str]) -> None:
     shared = " ".join(run)
     a, b = " ".join(left + run), " ".join(run + right)
-    assert _shared_end(a, b) >= len(shared)  # one ends with it, the other opens with it
-    assert _shared_end(" ".join(run + left), b) >= len(shared)  # both open with it
-    assert _shared_end(a, " ".join(right + run)) >= len(shared)  # both end with it
-    assert _shared_end(a, b) == _shared_end(b, a)
+    assert shared_end(a, b) >= len(shared)  # one ends with it, the other opens with it
+    assert shared_end(" ".join(run + left), b) >= len(shared)  # both open with it
+    assert shared_end(a, " ".join(right + run)) >= len(shared)  # both end with it
+    assert shared_end(a, b) == shared_end(b, a)
 
 
 def test_a_word_processors_file_stamp_is_furniture() -> None:

@@ -13,8 +13,9 @@ from vaultd.parse.code import code_runs
 from vaultd.parse.continuation import SIZE_STEP, first_word_width
 from vaultd.parse.fontnames import is_mono_font
 from vaultd.parse.front import opens_front
-from vaultd.parse.headings import font_lead, plain_lead
+from vaultd.parse.headings import font_lead
 from vaultd.parse.paras import SENT_END, Line
+from vaultd.parse.plain_heads import plain_lead
 from vaultd.parse.textlayer import prose_words
 
 #: An enumerated item's mark and the item's first word: ``4. Version``, ``(b) the``, ``iv) If``.

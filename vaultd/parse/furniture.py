@@ -13,6 +13,16 @@ from vaultd.parse.classify import CAPTION_RE
 from vaultd.parse.folio_text import parse_folio
 from vaultd.parse.line_numbers import drop_line_numbers
 from vaultd.parse.paras import Line, body_size
+from vaultd.parse.running_lines import (
+    SAME_TOP,
+    SPELT_MIN_LETTERS,
+    extends_repeated,
+    letters,
+    placed_again,
+    running_lines,
+    shares_running_end,
+    spelt_again,
+)
 
 #: Top and bottom bands (fraction of page height) where running headers/footers live.
 MARGIN_FRACTION = 0.085
@@ -85,7 +95,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
         pages[i] = drop_line_numbers(lines)
     seen: Counter[str] = Counter()
     placed: dict[str, list[tuple[int, float]]] = {}  # wide-band text → (page, top)
-    spelt: dict[str, list[tuple[int, float]]] = {}  # the same by its letters alone (``_spelt_again``)
+    spelt: dict[str, list[tuple[int, float]]] = {}  # the same by its letters alone (``spelt_again``)
     # each line's bands and digit-masked text, worked out once: (in band, in wide band, key)
     where: list[list[tuple[bool, bool, str]]] = []
     small = body_size(pages) - SMALL_PT  # a line set this small may stand deeper in
@@ -103,11 +113,11 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
         for ln, (_, wide, key) in zip(lines, marks, strict=True):
             if wide:
                 placed.setdefault(key, []).append((i, ln.bbox[1]))
-                if len(spelled := _letters(ln.text)) >= SPELT_MIN_LETTERS:
+                if len(spelled := letters(ln.text)) >= SPELT_MIN_LETTERS:
                     spelt.setdefault(spelled, []).append((i, ln.bbox[1]))
     multi = len(pages) >= 2
-    running = _running_lines(placed)
-    letters = [[_letters(ln.text) for ln, (band, _, _) in zip(lines, marks, strict=True) if band]
+    running = running_lines(placed)
+    banded = [[letters(ln.text) for ln, (band, _, _) in zip(lines, marks, strict=True) if band]
                for lines, marks in zip(pages, where, strict=True)]
     offsets: Counter[int] = Counter()  # printed number − page index of the page numbers dropped
     by_page: dict[int, int] = {}  # the same, by page index
@@ -129,13 +139,13 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
                 number or _PAGE_OF_RE.search(text) or _CITATION_HEAD_RE.match(text) or _FILE_STAMP_RE.match(text)
                 or (stamped and _STAMP_DATE_RE.fullmatch(text) and _by_stamp(ln, stamped))
                 or (multi and seen[key] >= 2)
-                or (multi and _repeats_nearly(_letters(text), letters, i))
-                or (multi and _extends_repeated(key, seen))
+                or (multi and _repeats_nearly(letters(text), banded, i))
+                or (multi and extends_repeated(key, seen))
             ):
                 _count_folio(offsets, text, i, by_page)
                 continue
-            if multi and wide and (_placed_again(placed, ln, key, i, h) or _spelt_again(spelt, ln, i, h)
-                                   or (ln.size <= small and _shares_running_end(running, ln, key))) and (
+            if multi and wide and (placed_again(placed, ln, key, i, h) or spelt_again(spelt, ln, i, h)
+                                   or (ln.size <= small and shares_running_end(running, ln, key))) and (
                     any(c.isalpha() for c in text) or (number and _outermost(ln, lines, h))):
                 _count_folio(offsets, text, i, by_page)
                 continue
@@ -222,30 +232,6 @@ STACK_LINES = 3
 STACK_APART = 0.5
 
 
-def _extends_repeated(key: str, seen: Counter[str]) -> bool:
-    """Whether a band line opens with a running line other pages repeat, and goes on
-    (a report's last page footer ``https://crsreports.congress.gov | IF12024 · VERSION 6``
-    under the bare address of the others)."""
-    return any(seen[k] >= 2 and len(k) >= EXTENDS_MIN and key.startswith(k) and key != k for k in seen)
-
-
-def _shared_end(a: str, b: str) -> int:
-    """The length of the longest run of whole words (but one) at an end of ``a`` and an
-    end of ``b``: both open with it, both end with it, or one opens and the other ends
-    with it (a running line's two sides swapped on facing pages)."""
-    aw, bw = a.split(), b.split()
-    best = 0
-    for n in range(1, min(len(aw), len(bw))):
-        for run in (aw[:n], aw[-n:]):
-            if run == bw[:n] or run == bw[-n:]:
-                best = max(best, len(" ".join(run)))
-    return best
-
-
-#: Fewest characters a repeated running line needs to be recognised inside a longer one.
-EXTENDS_MIN = 12
-#: ... and fewest its end shared with a band line's end needs (``_shared_end``).
-SHARED_END_MIN = 20
 
 
 def _count_folio(offsets: Counter[int], text: str, page: int, pages: dict[int, int]) -> None:
@@ -394,10 +380,6 @@ NEAR_MIN_LETTERS = 12
 NEAR_RATIO = 0.8
 
 
-def _letters(text: str) -> str:
-    return "".join(c for c in text.lower() if c.isalpha())
-
-
 def _repeats_nearly(key: str, pages: list[list[str]], page: int) -> bool:
     """Whether a band line's letters nearly repeat in the band of one of the two pages
     before or after it (``pages``: the letters of each page's band lines)."""
@@ -446,55 +428,3 @@ def _outermost(ln: Line, lines: list[Line], h: float, slack: float = 0.0) -> boo
     return all(other.bbox[1] >= ln.bbox[1] - slack for other in lines)
 
 
-def _placed_again(placed: dict[str, list[tuple[int, float]]], ln: Line, key: str, page: int,
-                  h: float) -> bool:
-    """Whether the same digit-masked text (``key``: ``ln``'s) stands in the wide band of
-    another page at the same height (to ``SAME_TOP`` points), or of two other pages within
-    ``SAME_HEIGHT`` of the page height (a scan's pages are set a few points apart; two
-    lines that merely read alike, a caption's last words or a footnote's URL, rarely
-    stand on three)."""
-    apart = [(p, abs(top - ln.bbox[1])) for p, top in placed.get(key, ()) if p != page]
-    return any(d <= SAME_TOP for _, d in apart) or len({p for p, d in apart if d <= SAME_HEIGHT * h}) >= 2
-
-
-def _running_lines(placed: dict[str, list[tuple[int, float]]]) -> list[tuple[str, list[float]]]:
-    """The wide band's lines standing at one height (``SAME_TOP``) on two pages or more,
-    as (digit-masked text, their tops), those ``EXTENDS_MIN`` long or longer."""
-    out = []
-    for key, where in placed.items():
-        if len(key) >= EXTENDS_MIN and len({p for p, _ in where}) >= 2:
-            tops = [top for p, top in where if any(q != p and abs(t - top) <= SAME_TOP for q, t in where)]
-            if tops:
-                out.append((key, tops))
-    return out
-
-
-def _shares_running_end(running: list[tuple[str, list[float]]], ln: Line, key: str) -> bool:
-    """Whether a wide-band line shares a long end (``_shared_end``) with a running line
-    standing at its height on other pages (``_running_lines``): ACM's odd pages set
-    ``Title … SIGCSE TS 2026, February 18–21, 2026, St. Louis, Missouri, USA`` where the
-    even pages repeat ``SIGCSE TS 2026, … USA Koutcheme et al.``; in a short paper the
-    title's side of it stands on one page only; eNeuro's first page sets ``May/June 2018,
-    5(3) e0098-18.2018 1–5`` where the others set ``… e0098-18.2018 eNeuro.org``. (Asked
-    only of a line set under the body's size, as running lines are: a template's sample
-    text repeats in the body's.)"""
-    return any(k != key and any(abs(top - ln.bbox[1]) <= SAME_TOP for top in tops)
-               and _shared_end(key, k) >= SHARED_END_MIN for k, tops in running)
-
-
-def _spelt_again(spelt: dict[str, list[tuple[int, float]]], ln: Line, page: int, h: float) -> bool:
-    """Whether ``ln``'s letters alone (``SPELT_MIN_LETTERS`` or more) stand in the wide band
-    of two other pages within ``SAME_HEIGHT`` of the page height, whatever numbers are set
-    with them: a running line whose folio moves from end to end (a scan's ``February 1985
-    1``, ``2 February 1985``, ``February 1985``) keeps its letters."""
-    letters = _letters(ln.text)
-    return len(letters) >= SPELT_MIN_LETTERS and len(
-        {p for p, top in spelt.get(letters, ()) if p != page and abs(top - ln.bbox[1]) <= SAME_HEIGHT * h}) >= 2
-
-
-#: Fewest letters of a running line told by its letters alone.
-SPELT_MIN_LETTERS = 7
-#: Two lines this close (points) stand at the same height.
-SAME_TOP = 1.5
-#: How far apart (share of the page height) one running line stands on two pages.
-SAME_HEIGHT = 0.025

@@ -312,7 +312,10 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    letter-spaced OCR layer's paragraphs marked unreliable (docs/compile.md, "Layout 33").
 #: 34: a figure's panel titles its own; a running head echoing its section's numbered
 #:    head, and one sharing a side with the other pages' running lines; a word processor's
-#:    file stamp furniture (docs/compile.md, "Layout 34").
+#:    file stamp furniture; a court's caption and judges' lines; NeurIPS' venue line; heads
+#:    in a face set small over prose, wrapped over two lines in their face, opening with a
+#:    lowercase name; a table ruled under its header only; an OCR layer's Courier no code,
+#:    and one laid a word a line put back into its lines (docs/compile.md, "Layout 34").
 LAYOUT_VERSION = 34
 
 # Spacing accent → combining mark.

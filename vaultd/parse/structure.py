@@ -83,9 +83,6 @@ from vaultd.parse.headings import (
     heading_goes_on,
     is_title,
     list_heads,
-    plain_caps_head,
-    plain_lead,
-    plain_text_layer,
     run_in_heads,
 )
 from vaultd.parse.layout import join_lines
@@ -102,6 +99,7 @@ from vaultd.parse.paras import (
     join_para,
     small_print,
 )
+from vaultd.parse.plain_heads import plain_caps_head, plain_lead, plain_text_layer
 from vaultd.parse.reading_order import caseless_runs, order_page
 from vaultd.parse.references import add_references, column_lefts, ends_references
 from vaultd.parse.resume import past_page_head, resumed

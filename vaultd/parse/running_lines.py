@@ -1,0 +1,94 @@
+"""Lines at a page's edge told for running lines by the other pages' lines: the same text at
+the same height (``placed_again``), the same letters whatever numbers stand with them
+(``spelt_again``), a running line opening a longer one (``extends_repeated``) or sharing a
+side with one (``shares_running_end``). ``vaultd.parse.furniture`` drops what they find.
+Pure: lines and what the other pages hold in, yes or no out.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from vaultd.parse.paras import Line
+
+#: Fewest characters a repeated running line needs to be recognised inside a longer one.
+EXTENDS_MIN = 12
+#: ... and fewest its end shared with a band line's end needs (``shared_end``).
+SHARED_END_MIN = 20
+
+#: Fewest letters of a running line told by its letters alone.
+SPELT_MIN_LETTERS = 7
+#: Two lines this close (points) stand at the same height.
+SAME_TOP = 1.5
+#: How far apart (share of the page height) one running line stands on two pages.
+SAME_HEIGHT = 0.025
+
+
+def extends_repeated(key: str, seen: Counter[str]) -> bool:
+    """Whether a band line opens with a running line other pages repeat, and goes on
+    (a report's last page footer ``https://crsreports.congress.gov | IF12024 · VERSION 6``
+    under the bare address of the others)."""
+    return any(seen[k] >= 2 and len(k) >= EXTENDS_MIN and key.startswith(k) and key != k for k in seen)
+
+
+def shared_end(a: str, b: str) -> int:
+    """The length of the longest run of whole words (but one) at an end of ``a`` and an
+    end of ``b``: both open with it, both end with it, or one opens and the other ends
+    with it (a running line's two sides swapped on facing pages)."""
+    aw, bw = a.split(), b.split()
+    best = 0
+    for n in range(1, min(len(aw), len(bw))):
+        for run in (aw[:n], aw[-n:]):
+            if run == bw[:n] or run == bw[-n:]:
+                best = max(best, len(" ".join(run)))
+    return best
+
+
+def placed_again(placed: dict[str, list[tuple[int, float]]], ln: Line, key: str, page: int,
+                  h: float) -> bool:
+    """Whether the same digit-masked text (``key``: ``ln``'s) stands in the wide band of
+    another page at the same height (to ``SAME_TOP`` points), or of two other pages within
+    ``SAME_HEIGHT`` of the page height (a scan's pages are set a few points apart; two
+    lines that merely read alike, a caption's last words or a footnote's URL, rarely
+    stand on three)."""
+    apart = [(p, abs(top - ln.bbox[1])) for p, top in placed.get(key, ()) if p != page]
+    return any(d <= SAME_TOP for _, d in apart) or len({p for p, d in apart if d <= SAME_HEIGHT * h}) >= 2
+
+
+def running_lines(placed: dict[str, list[tuple[int, float]]]) -> list[tuple[str, list[float]]]:
+    """The wide band's lines standing at one height (``SAME_TOP``) on two pages or more,
+    as (digit-masked text, their tops), those ``EXTENDS_MIN`` long or longer."""
+    out = []
+    for key, where in placed.items():
+        if len(key) >= EXTENDS_MIN and len({p for p, _ in where}) >= 2:
+            tops = [top for p, top in where if any(q != p and abs(t - top) <= SAME_TOP for q, t in where)]
+            if tops:
+                out.append((key, tops))
+    return out
+
+
+def shares_running_end(running: list[tuple[str, list[float]]], ln: Line, key: str) -> bool:
+    """Whether a wide-band line shares a long end (``shared_end``) with a running line
+    standing at its height on other pages (``running_lines``): ACM's odd pages set
+    ``Title … SIGCSE TS 2026, February 18–21, 2026, St. Louis, Missouri, USA`` where the
+    even pages repeat ``SIGCSE TS 2026, … USA Koutcheme et al.``; in a short paper the
+    title's side of it stands on one page only; eNeuro's first page sets ``May/June 2018,
+    5(3) e0098-18.2018 1–5`` where the others set ``… e0098-18.2018 eNeuro.org``. (Asked
+    only of a line set under the body's size, as running lines are: a template's sample
+    text repeats in the body's.)"""
+    return any(k != key and any(abs(top - ln.bbox[1]) <= SAME_TOP for top in tops)
+               and shared_end(key, k) >= SHARED_END_MIN for k, tops in running)
+
+
+def spelt_again(spelt: dict[str, list[tuple[int, float]]], ln: Line, page: int, h: float) -> bool:
+    """Whether ``ln``'s letters alone (``SPELT_MIN_LETTERS`` or more) stand in the wide band
+    of two other pages within ``SAME_HEIGHT`` of the page height, whatever numbers are set
+    with them: a running line whose folio moves from end to end (a scan's ``February 1985
+    1``, ``2 February 1985``, ``February 1985``) keeps its letters."""
+    spelled = letters(ln.text)
+    return len(spelled) >= SPELT_MIN_LETTERS and len(
+        {p for p, top in spelt.get(spelled, ()) if p != page and abs(top - ln.bbox[1]) <= SAME_HEIGHT * h}) >= 2
+
+
+def letters(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalpha())
