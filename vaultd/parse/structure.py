@@ -159,6 +159,7 @@ def _inline_math(paras: list[Para], text: str) -> bool:
 #: page's height (above it, a running head: a scan's ``TEXTILE AMERICA.``).
 CAPS_HEAD_BELOW = 0.1
 
+
 def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) -> list[Block]:
     """Lines of every page (furniture already removed) → typed blocks in reading order."""
     del parser
