@@ -53,6 +53,7 @@ _CITATION_HEAD_RE = re.compile(
 #: A word processor's file stamp at a page's edge, the file's name and a date or two
 #: (an FDA guidance's cover: ``17065dft.doc 11/14/17``; ``G:\\GUIDANCE\\draft.docx``).
 _FILE_STAMP_RE = re.compile(r"^\S*\.(?:docx?|rtf|wpd|odt|indd|qxd)(?:\s+[\d/.:-]+){0,3}$", re.I)
+#: ... and its date, set beside or under it as a line of its own (``11/14/17``).
 _STAMP_DATE_RE = re.compile(r"[\d/.:-]+(?:\s+[\d/.:-]+){0,2}")
 #: A float's note that it goes on overleaf (eLife's ``Figure 1 continued on next page``,
 #: Cell Press's ``(legend continued on next page)``), wherever on the page it stands; and

@@ -211,8 +211,7 @@ def _rows_to_note(lines: list[Line], rule: Rule) -> float | None:
     close to the last, inside its width, no line of running text, up to a note labelled
     so (``Note: β denotes …``), or led by a note's mark and set smaller than them, or,
     with no note, where they stop, when each is cells an em apart: ``MIN_NOTED_ROWS`` rows
-    or more.
-    (*Collabra* rules its Table 1 under the header only.)"""
+    or more (*Collabra* rules its Table 1 under the header only)."""
     y, left, right = rule
     under = sorted((ln for ln in lines if ln.bbox[1] >= y - 1.0 and left - 2 * ACROSS <= ln.bbox[0] < right),
                    key=lambda ln: ln.bbox[1])
@@ -314,6 +313,10 @@ def _tight_edge(rule: float, lines: list[Line], stops: set[int], upward: bool,
 #: each to the next (a ``\\toprule`` header stands 2–3 points over its ``\\midrule``;
 #: body text stands at least ``\\intextsep``, a line or more, from a float).
 TIGHT_GAP = 0.5
+#: Most rows beyond a rule (a three-line ``Top / two / F1`` header).
+MAX_TIGHT_ROWS = 4
+
+
 def _spanning_head(ln: Line, left: float, right: float) -> bool:
     """Whether a lone line over a table is a head spanning its data's columns: set
     ``SPANNING_IN`` ems or more in from its left edge, its centre as far off the table's."""
@@ -325,8 +328,6 @@ def _spanning_head(ln: Line, left: float, right: float) -> bool:
 #: How far in from a table's left edge (ems) a lone line over it stands to be a head
 #: spanning its columns, not the caption's title (centred, or at the edge).
 SPANNING_IN = 3.0
-#: Most rows beyond a rule (a three-line ``Top / two / F1`` header).
-MAX_TIGHT_ROWS = 4
 
 
 def line_rows(lines: list[Line]) -> list[list[Line]]:
