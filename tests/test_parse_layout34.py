@@ -42,6 +42,9 @@ TEXTILE = "scanned_textile_america_1899_credit_reporting_excerpt.pdf"
 TMLR = "tmlr_formatting_instructions_accepted_excerpt.pdf"
 RESCIENCE = "rescience_backup_storage_replication.pdf"
 G3 = "g3_orthofisher_gene_retrieval_excerpt.pdf"
+FRONTIERS = "frontiers_bioeng_2020_methanol_dehydrogenase_excerpt.pdf"
+SCIADV = "sciadv_goto_bifurcation_optimization.pdf"
+CUREUS = "cureus_case_report_spinal_epidermoid_tumor_excerpt.pdf"
 
 
 def _paragraphs(name: str) -> list[str]:
@@ -328,3 +331,28 @@ def test_a_large_bold_line_opening_with_a_lowercase_name_is_a_head_but_a_titles_
     text = " ".join([name, *rest])
     assert classify(text, 10.0, True, 1, 7.8, True)[0] == "heading"
     assert classify(" ".join(["with", *rest]), 10.0, True, 1, 7.8, True)[0] != "heading"
+
+
+# ------------------------------------------------------------------------ batch 39
+
+
+def test_a_paragraph_goes_on_at_the_next_columns_top_over_the_bibliographys_band() -> None:
+    # Frontiers: AUTHOR CONTRIBUTIONS breaks at the left column's foot over REFERENCES and
+    # goes on at the right column's top ("editing. S-JY and S-GL: …"), read as an entry
+    chunks = chunks_of(FRONTIERS)
+    para = holding(chunks, "J-YL, BS, S-JY, and S-GL: conceptualization.")
+    assert para.text.rstrip().endswith("project administration, and funding acquisition.")
+    # an entry's rest at the column's top stays the entry's (Science Advances)
+    entry = holding(chunks_of(SCIADV), "Adiabatic evolution on a spatial-photonic Ising")
+    assert chunk_type(entry) == "reference" and "Optica 7, 1535" in entry.text
+
+
+def test_a_side_columns_front_block_read_in_pieces_is_one_block() -> None:
+    # Frontiers' sidebar citation, flush right, its lines read after the Introduction's
+    chunks = chunks_of(FRONTIERS)
+    citation = holding(chunks, "Citation: Lee J-Y, Park S-H")
+    assert chunk_type(citation) == "front" and citation.text.rstrip().endswith("Front. Bioeng. Biotechnol. 8:67.")
+    assert not any(chunk_type(c) == "paragraph" and "Rha E, Lee H" in c.text for c in chunks)
+    # Cureus's copyright notice in its margin column, a line a block
+    notice = holding(chunks_of(CUREUS), "© Copyright 2020")
+    assert chunk_type(notice) == "front" and "Attribution License CC-BY 4.0." in notice.text

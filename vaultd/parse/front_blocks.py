@@ -59,6 +59,34 @@ def runs_on(front: Para, para: Para) -> bool:
         and last.bbox[2] >= max(ln.bbox[2] for ln in (*front.lines, *para.lines)) - em
 
 
+def front_above(paras: list[Para], para: Para) -> Para | None:
+    """The front block ``para`` goes on, though read apart from it: the last front block of
+    the last few (``ABOVE_REACH``) whose last line stands right over ``para``'s first, a
+    line's gap at most, sharing its left or right edge (a side column set flush right),
+    its text left open; ``para`` a few lines (``ABOVE_LINES``: *Frontiers*' sidebar ``Citation: Lee J-Y,
+    Park S-H, …, Choi M,`` | ``Rha E, Lee H, Lee D-H, Sung BH,`` | … read after the
+    Introduction's first lines level with them)."""
+    if len(para.lines) > ABOVE_LINES:
+        return None
+    first = para.lines[0]
+    for front in reversed(paras[-ABOVE_REACH:]):
+        if front.type != "front" or front.text.rstrip().endswith(SENT_END):
+            continue
+        last = front.lines[-1]
+        em = max(last.size, 1.0)
+        if last.page == first.page and abs(last.size - first.size) <= 0.5 \
+                and -1.0 <= first.bbox[1] - last.bbox[3] <= 0.6 * (last.bbox[3] - last.bbox[1]) \
+                and (abs(first.bbox[0] - last.bbox[0]) <= em or abs(first.bbox[2] - last.bbox[2]) <= em) \
+                and min(first.bbox[2], last.bbox[2]) > max(first.bbox[0], last.bbox[0]):
+            return front
+    return None
+
+
+#: How many blocks back a side column's front block is looked for; most lines of a piece.
+ABOVE_REACH = 8
+ABOVE_LINES = 4
+
+
 def _flush_right(front: Para, para: Para, em: float) -> bool:
     """Both blocks set flush right, their lines ending at one edge and starting where they
     may (Wiley's licence at a first page's foot: ``which permits use, …, provided the

@@ -315,7 +315,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    file stamp furniture; a court's caption and judges' lines; NeurIPS' venue line; heads
 #:    in a face set small over prose, wrapped over two lines in their face, opening with a
 #:    lowercase name; a table ruled under its header only; an OCR layer's Courier no code,
-#:    and one laid a word a line put back into its lines (docs/compile.md, "Layout 34").
+#:    and one laid a word a line put back into its lines; a paragraph going on over a
+#:    bibliography's band; a side column's front block read in pieces (docs/compile.md,
+#:    "Layout 34").
 LAYOUT_VERSION = 34
 
 # Spacing accent → combining mark.

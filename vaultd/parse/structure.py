@@ -72,6 +72,7 @@ from vaultd.parse.front import (
 from vaultd.parse.front_blocks import (
     contents_front,
     epigraphs_front,
+    front_above,
     group_front,
     is_contact,
     runs_on,
@@ -160,6 +161,33 @@ def _inline_math(paras: list[Para], text: str) -> bool:
 CAPS_HEAD_BELOW = 0.1
 
 
+#: What a bibliography's entry holds and a paragraph's sentence rarely does: a year alone
+#: in brackets, a volume's pages, a DOI, a proceedings' name.
+_CITED_RE = re.compile(r"\(\d{4}[a-z]?\)|\b\d{1,4}\s*[,:(]\s*\d{1,6}\)?\s*[–-]\s*\d{1,6}\b|\bdoi\b"
+                       r"|\bin\s+proceedings\b|\bpp\.\s*\d", re.I)
+
+
+def _body_past_references(group: list[Line], paras: list[Para], head: Line | None) -> Para | None:
+    """The paragraph a block read after the bibliography's heading goes on, when the block
+    stands above that heading in the next column and opens in lowercase, and the paragraph
+    right before the heading was left open (*Frontiers*' ``AUTHOR CONTRIBUTIONS`` going on
+    at the right column's top, ``editing. S-JY and S-GL: …``, over ``FUNDING``, while the
+    left column's ``REFERENCES`` and its entries stand under it): text over the
+    bibliography's band, no entry."""
+    first = group[0]
+    if head is None or first.page != head.page or not first.text[:1].islower() \
+            or first.bbox[1] >= head.bbox[1] or first.bbox[0] <= head.bbox[2] \
+            or _CITED_RE.search(" ".join(ln.text for ln in group)):
+        return None  # (an entry's rest at the column's top: ``machine. Optica 7, 1535–1543 (2020).``)
+    at = next((i for i in range(len(paras) - 1, -1, -1) if any(ln is head for ln in paras[i].lines)), None)
+    if at is None or at == 0:
+        return None
+    before = paras[at - 1]
+    last = before.text.split()[-1] if before.text.split() else ""
+    # (left open on a word: a sentence broken at the column's foot, not an address's end)
+    return before if before.type == "paragraph" and last.rstrip(",;").isalpha() else None
+
+
 def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) -> list[Block]:
     """Lines of every page (furniture already removed) → typed blocks in reading order."""
     del parser
@@ -184,6 +212,9 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 in_refs, refs_head, group = True, head, group[1:]
             if in_refs and ends_references(group, refs_head):
                 in_refs = False  # an appendix after the bibliography is read as body text
+            if in_refs and (body_para := _body_past_references(group, paras, refs_head)) is not None:
+                append_piece(body_para, group, join_lines(ln.text for ln in group))
+                continue
             if in_refs:
                 in_refs = add_references(group, paras, body, column_lefts(lines, info.width),
                                           info.width)
@@ -273,6 +304,9 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 if kind == "paragraph" and text[:1].islower() and paras and runs_on(paras[-1], cur):
                     append_piece(paras[-1], para_lines, text)  # a front block's next line: its
                     continue  # terms' list going on (bioRxiv's ``Keywords. … mass`` | ``spectrometry …``)
+                if kind == "paragraph" and info.number <= FRONT_PAGES and (above := front_above(paras, cur)) is not None:
+                    append_piece(above, para_lines, text)  # a side column's front block read in pieces
+                    continue
                 if kind == "paragraph" and not (cur.floating or plain) \
                         and (broken := past_page_head(paras, cur)) is not None:
                     paras[-1].type, paras[-1].floating = "front", True  # a running head, no section's
