@@ -45,6 +45,7 @@ G3 = "g3_orthofisher_gene_retrieval_excerpt.pdf"
 FRONTIERS = "frontiers_bioeng_2020_methanol_dehydrogenase_excerpt.pdf"
 SCIADV = "sciadv_goto_bifurcation_optimization.pdf"
 CUREUS = "cureus_case_report_spinal_epidermoid_tumor_excerpt.pdf"
+NJP = "iop_njp_2014_zonal_flow_symmetry_breaking_excerpt.pdf"
 
 
 def _paragraphs(name: str) -> list[str]:
@@ -356,3 +357,16 @@ def test_a_side_columns_front_block_read_in_pieces_is_one_block() -> None:
     # Cureus's copyright notice in its margin column, a line a block
     notice = holding(chunks_of(CUREUS), "© Copyright 2020")
     assert chunk_type(notice) == "front" and "Attribution License CC-BY 4.0." in notice.text
+
+
+# ------------------------------------------------------------------------ batch 40
+
+
+def test_iopsciences_old_cover_sheet_is_front_matter_and_its_italic_subheads_head() -> None:
+    # "Home Search Collections Journals …", "This content was downloaded on …": the 2014
+    # cover sheet's lines had been paragraphs; the 11 pt italic "3.1. Barotropic vorticity
+    # equation" over a 12 pt body, no head
+    chunks = chunks_of(NJP)
+    assert not any(chunk_type(c) == "paragraph" and c.provenance.page == 1 for c in chunks)
+    para = holding(chunks, "Our starting point is the (equivalent) barotropic vorticity equation")
+    assert (para.provenance.section or "").endswith("3.1. Barotropic vorticity equation")

@@ -234,6 +234,8 @@ def _lowercase_name_head(text: str) -> bool:
     return len(words) >= 3 and words[0].isalpha() and words[0].islower() and len(words[0]) >= NAME_HEAD_LETTERS
 
 
+#: How far under the body (points) an italic subsection head numbered two deep may be set.
+ITALIC_SUBHEAD_UNDER = 1.2
 #: Fewest letters of a lowercase name opening a head.
 NAME_HEAD_LETTERS = 5
 
@@ -315,7 +317,10 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
                 and size >= body - 0.3 and not _CONTENTS_ENTRY_RE.search(text):
             return "heading", number
         # A numbered line set in italics on its own ("2.1. Main Objectives", MDPI, Elsevier).
-        if italic and number is not None and one_line and size >= body - 0.3:
+        if italic and number is not None and one_line and (
+                size >= body - 0.3 or ("." in number and size >= body - ITALIC_SUBHEAD_UNDER)):
+            # (a subsection's, numbered two deep, may be set a point under the body: the
+            # 2014 New Journal of Physics' 11 pt ``3.1. Barotropic vorticity equation``)
             return "heading", number
         # A numbered line in small capitals (amsart's "1. Introduction" in CMCSC10); an
         # unnumbered one standing alone, a few words opening with a capital and ending in

@@ -82,7 +82,11 @@ _START_RE = re.compile(
       | [a-z][a-z-]{1,15}\s\d{4},\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\s*[-–]\s*\d{1,2},\s+\d{4}
         \b  # a workshop's event line: "ICBO 2022, September 25-28, 2022, Ann Arbor, MI, USA" (CEUR's note)
       | full\s+list\s+of\s+author\s+information
-      | this\s+content\s+was\s+downloaded\s+from
+      | this\s+content\s+(?:was|has\s+been)\s+downloaded\b  # IOPscience's cover sheets, old and new
+      | please\s+note\s+that\s+terms\s+and\s+conditions\s+apply
+      | home\s+search\s+collections\s+journals\b
+      | view\s+the\s+table\s+of\s+contents\s+for\s+this\s+issue
+      | download\s+details\s*:
       | view\s+the\s+article\s+online\s+for\s+updates
       | (?:note:\s*)?this\s+preprint\s+reports\s+new\s+research\s+that\s+has\s+not\s+been  # medRxiv's notice
       | published\s+under\s+licen[cs]e\s+by
@@ -188,6 +192,7 @@ _COPYRIGHT_RE = re.compile(r"©|c\u20dd|\(c\)\s*\d{4}|\bcopyright\b|(?<!\d)ª\s*
 #: download stamp, ResearchGate's profile page).
 _COVER_RE = re.compile(
     r"this\s+content\s+was\s+downloaded\s+from\s+ip|view\s+the\s+article\s+online\s+for\s+updates"
+    r"|this\s+content\s+has\s+been\s+downloaded\s+from\s+iopscience"
     r"|see\s+discussions,?\s+stats,?\s+and\s+author\s+profiles",
     re.IGNORECASE)
 

@@ -27,6 +27,9 @@ def front_after_title(paras: list[Para], body: float, infos: list[PageInfo] | No
     or the first page's end. A cover page put before the article (``is_cover_page``: IOP's
     download stamp, ResearchGate's) is passed over: the title page is the next one."""
     first = 2 if is_cover_page([p.text for p in paras if p.lines[0].page == 1]) else 1
+    cover = [p for p in paras if first == 2 and p.lines[0].page == 1 and p.type == "paragraph"]
+    for para in cover:  # a cover sheet's title and citation repeat the article's: no passage
+        para.type, para.floating = "front", True
     # everything before the abstract's label is the title block, however long (MDPI lists
     # 14 authors and their addresses over 200 words before "Abstract:")
     until = next((i for i, p in enumerate(paras) if p.lines[0].page == first and opens_abstract(p.text)), -1)
@@ -48,7 +51,7 @@ def front_after_title(paras: list[Para], body: float, infos: list[PageInfo] | No
     if title is None and heads and infos and _placed_title(heads[0], page_one, body, infos[first - 1]):
         title = heads[0]
     if title is None:
-        return []
+        return cover
     changed: list[Para] = []
     last = first_line = title
     for para in page_one[page_one.index(title) + 1:]:
@@ -64,7 +67,7 @@ def front_after_title(paras: list[Para], body: float, infos: list[PageInfo] | No
             changed.append(para)
         last = para
     largest = max(heads, key=lambda p: p.lines[0].size)  # the title as seen (``title`` may be a name)
-    return changed + _above_the_text(paras, first, title.lines[0].size) \
+    return cover + changed + _above_the_text(paras, first, title.lines[0].size) \
         + _beside_the_title(paras, first, largest, largest if largest is not first_line else title)
 
 
