@@ -46,6 +46,8 @@ FRONTIERS = "frontiers_bioeng_2020_methanol_dehydrogenase_excerpt.pdf"
 SCIADV = "sciadv_goto_bifurcation_optimization.pdf"
 CUREUS = "cureus_case_report_spinal_epidermoid_tumor_excerpt.pdf"
 NJP = "iop_njp_2014_zonal_flow_symmetry_breaking_excerpt.pdf"
+WILEY_DDI = "wiley_ddi_ringtail_possums_climate_excerpt.pdf"
+ERICKSON = "book_erickson_algorithms_mst_chapter.pdf"
 
 
 def _paragraphs(name: str) -> list[str]:
@@ -370,3 +372,14 @@ def test_iopsciences_old_cover_sheet_is_front_matter_and_its_italic_subheads_hea
     assert not any(chunk_type(c) == "paragraph" and c.provenance.page == 1 for c in chunks)
     para = holding(chunks, "Our starting point is the (equivalent) barotropic vorticity equation")
     assert (para.provenance.section or "").endswith("3.1. Barotropic vorticity equation")
+
+
+def test_a_pages_first_line_alone_in_its_column_is_measured_by_the_paragraphs_lines() -> None:
+    # Wiley: "… (Urban, 2015; Williams & de la Fuente, 2021)." atop p. 2's left column, a
+    # block of its own, full; "However, the mechanistic drivers …" under it went apart,
+    # measured against p. 1's right column's edge
+    para = holding(chunks_of(WILEY_DDI), "The long-term ecological response of species to climate change")
+    assert "Fuente, 2021). However, the mechanistic drivers" in " ".join(para.text.split())
+    # a book set flush: a short line's sentence still ends its paragraph (Erickson)
+    chunks = chunks_of(ERICKSON)
+    assert holding(chunks, "The same algorithm was rediscovered in") is not holding(chunks, "Kruskal was motivated by")

@@ -316,8 +316,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    in a face set small over prose, wrapped over two lines in their face, opening with a
 #:    lowercase name; a table ruled under its header only; an OCR layer's Courier no code,
 #:    and one laid a word a line put back into its lines; a paragraph going on over a
-#:    bibliography's band; a side column's front block read in pieces (docs/compile.md,
-#:    "Layout 34").
+#:    bibliography's band; a side column's front block read in pieces; IOPscience's old
+#:    cover sheet; an italic subhead set a point under the body; a page's first line alone
+#:    measured by its paragraph (docs/compile.md, "Layout 34").
 LAYOUT_VERSION = 34
 
 # Spacing accent → combining mark.

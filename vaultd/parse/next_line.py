@@ -57,10 +57,14 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False, flu
     full_next = cur.type == "equation" or colon  # (a display formula is no full line)
     last, first = prev.lines[-1], cur.lines[0]
     em = max(last.size, 1.0)
-    right = max(max(ln.bbox[2] for ln in prev.lines), max(ln.bbox[2] for ln in cur.lines))
     # (a first line alone may be indented; an item's first line starts with its mark, and
     # a reference's hangs out left of its others); past a column break, its last column's
     column = last_column(prev)
+    # the measure's right edge; for a page's first line alone in its column, that column's
+    # (Wiley's ``… Fuente, 2021).`` atop p. 2's left column, the paragraph's lines before
+    # it in p. 1's right one)
+    right = max(max(ln.bbox[2] for ln in (column if len(column) == 1 else prev.lines)),
+                max(ln.bbox[2] for ln in cur.lines))
     lines = prev.lines if column[0] is prev.lines[0] else column
     hangs = len(lines) >= 2 and lines[0].bbox[0] < min(ln.bbox[0] for ln in lines[1:]) - INDENT_EMS * em
     left = min(ln.bbox[0] for ln in (lines[1:] if (item or hangs) and lines is prev.lines else lines))
@@ -156,8 +160,12 @@ def _flush_sentence(prev: Para, cur: Para, ragged: bool = False, flush: bool = F
         # the pitch goes on (Asciidoctor's ``… scenarios.`` | ``With …``)
         return True
     if len(piece) == 1 and len(prev.lines) >= 2:
-        piece = prev.lines  # a page's first line: the measure is that of the paragraph's lines before
-    right = max(ln.bbox[2] for ln in piece)
+        # a page's or column's first line: the measure is that of the paragraph's lines
+        # before, wherever they stand (in another column, Wiley's)
+        right = last.bbox[0] + max(ln.bbox[2] - ln.bbox[0] for ln in prev.lines)
+        piece = [last, last]
+    else:
+        right = max(ln.bbox[2] for ln in piece)
     # (set ragged right, a line is as full as it can be when the next word would not have
     # fitted on it: JAMA's ``… consistent model versions.`` | ``Throughout the process, …``)
     # (a first line hanging out left of the others is an entry's, a reference's: the next
