@@ -4,8 +4,9 @@ letters MuPDF cut to Hangul."""
 
 from __future__ import annotations
 
+from vaultd.parse.bylines import is_byline
 from vaultd.parse.dropcaps import join_drop_caps
-from vaultd.parse.front import is_byline, is_front_matter
+from vaultd.parse.front import is_front_matter
 from vaultd.parse.glyphs import scan_spans
 from vaultd.parse.paras import Line
 

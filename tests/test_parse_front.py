@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vaultd.parse.front import is_article_type, is_byline, is_front_matter
+from vaultd.parse.bylines import is_byline
+from vaultd.parse.front import is_article_type, is_front_matter
 
 
 @pytest.mark.parametrize("text", [

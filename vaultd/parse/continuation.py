@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 
+from vaultd.parse.bylines import is_byline
 from vaultd.parse.classify import FRAGMENT_MAX, cjk_letters, is_prose, lower_words, opens_item
-from vaultd.parse.front import EMAIL_RE, is_byline
+from vaultd.parse.front import EMAIL_RE
 from vaultd.parse.paras import SENT_END, Line, Para
 
 #: A change of size (pt) between two lines that ends a paragraph inside a block

@@ -26,6 +26,10 @@ _SIGNED_RE = re.compile(
     rf"(?:,?\s+(?:concurs?|dissents?|concurs?\s+in\s+(?:the\s+)?result)\.?)?$")
 
 
+#: Where one of the judges' lines a block runs together ends: at a title or a verb.
+_PART_END_RE = re.compile(rf"({_JUDGE}|concurs?\.|dissents?\.)\s+(?=_|[A-Z][\w.'’-]*\s)")
+
+
 def is_case_caption(text: str) -> bool:
     """Whether a block is a court filing's case caption, its parties and docket set in two
     columns parted by a column of ``)`` (or ``§``): front matter, however many words."""
@@ -49,5 +53,5 @@ JUDGES_MAX_CHARS = 400
 def _parts(text: str) -> list[str]:
     """The judges' lines a block runs together: each signature or concurrence ends at its
     title (``Judge``) or its verb (``concur.``)."""
-    cut = re.sub(rf"({_JUDGE}|concurs?\.|dissents?\.)\s+(?=_|[A-Z][\w.'’-]*\s)", r"\1\n", text)
+    cut = _PART_END_RE.sub(r"\1\n", text)
     return [p.strip() for p in cut.split("\n") if p.strip()]

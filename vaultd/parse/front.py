@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
 
 #: Labels and openings of front-matter blocks (matched at the start, case-insensitive,
 #: after a leading ``*``/``†`` footnote mark).
@@ -371,61 +370,6 @@ def is_affiliation(text: str) -> bool:
 
 #: Authors' names by their initials, one or more (``Y. H. Chung, N. F. Steinmetz``).
 _INITIALLED_NAMES_RE = re.compile(r"^(?:(?:[A-Z]\.\s?(?:-[A-Z]\.\s?)?)+[A-Z][^\W\d_]+(?:-[A-Z][^\W\d_]+)?,?\s+(?:and\s+)?)+")
-#: Lowercase words a list of authors' names may hold besides the names.
-_NAME_PARTICLES = {"and", "&", "de", "da", "das", "do", "dos", "van", "von", "der", "den", "di",
-                   "del", "della", "la", "le", "y", "e", "et", "al.", "und"}
-_MARKS = "*†‡§¶∗⋆★♠♢♡♣♦♥♤♧"
-_INITIAL_RE = re.compile(r"^[A-Z]\.(?:-?[A-Z]\.)*$")
-
-
-def is_title_note(text: str, above: Iterable[str]) -> bool:
-    """A first-page note to the title or an author (LaTeX's ``\\thanks``: ``∗Part of the
-    work was done…``, ``†Research partially supported…``), set in the body's size at a
-    column's foot: it opens with a symbol mark that one of ``above``, the texts of the
-    title, the bylines and the lone marks above it, carries too (read only for a text
-    opening with a mark)."""
-    text = text.lstrip()
-    return len(text) > 2 and text[0] in _MARKS \
-        and (text[1].isupper() or (text[1] == " " and text[2].isupper())) \
-        and any(text[0] in t for t in above)
-
-
-#: A paper's usual section names (a pattern), which head a section whatever follows them.
-SECTION_NAMES = (r"introduction|background|motivation|methods?|materials(?:\s+and\s+methods)?|results|"
-                 r"discussion|conclusions?|summary|nomenclature|overview|preliminaries|evaluation|"
-                 r"experiments?|implementation|analysis|applications?|appendix|acknowledge?ments?|"
-                 r"references|bibliography")
-#: A numbered section heading whose words could pass for an initial and a name.
-_SECTION_HEAD_RE = re.compile(r"^(?:[IVX]{1,4}|\d{1,2}|[A-H])\.\s+(?:" + SECTION_NAMES + r")$", re.IGNORECASE)
-
-
-def is_byline(text: str) -> bool:
-    """Whether a first-page line is a list of authors' names (``Keng-Wit Lim and José E.
-    Andrade*,†``, ``R. Verfürth``): every word a capitalised name, an initial or a
-    particle (``and``, ``van``), at least two names, and an affiliation mark or an
-    initial among them (so that ``Results and Discussion`` is no byline)."""
-    if _SECTION_HEAD_RE.match(text.strip()):
-        return False  # ``I. Introduction``: a numbered section, not ``I. Newton``
-    words = text.replace(",", " ").split()
-    names = marked = 0
-    for word in words:
-        core = word.strip(_MARKS + "0123456789")
-        if word != core:
-            marked += 1
-        if not core:
-            continue
-        if core.lower() in _NAME_PARTICLES:
-            continue
-        if _INITIAL_RE.match(core):
-            names, marked = names + 1, marked + 1
-            continue
-        if not core[:1].isupper() or not any(c.islower() for c in core) \
-                or not all(part[:1].isupper() for part in core.split("-") if part):
-            return False  # a name is capitalised, not in capitals (``I. INTRODUCTION``)
-        names += 1
-    return names >= 2 and marked > 0
-
-
 #: Headings that end the first page's front matter: the abstract's, or the first section's.
 _OPENING_HEADS = frozenset({
     "abstract", "summary", "introduction", "background", "highlights", "keywords", "key words",

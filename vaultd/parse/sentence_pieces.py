@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
+from vaultd.parse.bylines import SECTION_NAMES
 from vaultd.parse.continuation import OPEN_WORDS
-from vaultd.parse.front import SECTION_NAMES
 from vaultd.parse.paras import Para
 
 

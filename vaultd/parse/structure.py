@@ -28,6 +28,7 @@ from vaultd.parse.block_paras import (
     two_line_lead,
 )
 from vaultd.parse.blocks import to_blocks
+from vaultd.parse.bylines import is_byline, is_title_note
 from vaultd.parse.captions import (
     IDENTIFIER_LINE_RE,
     caption_beside,
@@ -62,12 +63,10 @@ from vaultd.parse.footnotes import (
 from vaultd.parse.front import (
     IMPRINT_PAGES,
     is_affiliation,
-    is_byline,
     is_credit,
     is_declaration,
     is_front_matter,
     is_imprint,
-    is_title_note,
 )
 from vaultd.parse.front_blocks import (
     contents_front,
