@@ -13,6 +13,9 @@ from vaultd.parse.paras import LABEL_WORDS, SENT_END, Line, Para
 IDENTIFIER_LINE_RE = re.compile(r"(?i:doi:\s*|https?://(?:dx\.)?doi\.org/|https?://)?10\.\d{4,9}/\S+"
                                 r"|(?i:https?://)\S+")
 
+#: A figure's own identifier: PLOS's ``10.1371/journal.ppat.1013990.g002``, PeerJ's
+#: ``10.7717/peerj-cs.213/fig-1``.
+FIGURE_ID_RE = re.compile(r"10\.\d{4,9}/\S+?(?:\.g\d{3,4}|/fig-\d{1,3})$")
 
 #: Most words of a short note opening with a float's identifier, under its caption.
 IDENTIFIER_NOTE_WORDS = 20

@@ -16,6 +16,8 @@ from vaultd.parse.paras import SENT_END, Line, Para
 #: A change of size (pt) between two lines that ends a paragraph inside a block
 #: (``block_paras.split_group``), and keeps an acronym from continuing one.
 SIZE_STEP = 0.8
+#: A paragraph's sentence goes on in its own size: not into print this much smaller.
+SMALLER_PRINT = 0.88
 
 
 def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = False) -> bool:
@@ -33,7 +35,7 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
         # (a sentence's stop with a note's mark after it ends it too: a Word paper's
         # ``… during the interwar period.2``, over the next paragraph's indented line)
         if not abbreviation_goes_on(prev.text, cur.text):
-            if _colon_line_goes_on(prev, cur) or _bracket_goes_on(prev, cur):
+            if _colon_line_goes_on(prev, cur) or _bracket_goes_on(prev, cur) or _colon_goes_on_over(prev, cur):
                 return True
             return prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged, indenting)
         if prev.text.rstrip().endswith(" et al."):
@@ -76,6 +78,9 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
         return True  # Chinese broken anywhere, even inside a word, at a page's foot: 编 | 译论文
     if _next_item(prev, cur):
         return True
+    if cur.lines[0].size < SMALLER_PRINT * prev.lines[-1].size and cur.lines[0].page > prev.lines[-1].page \
+            and not cur.lines[0].mono:  # (inline code is often set smaller)
+        return False  # small print in lowercase atop the next page: a caption's rest (PLOS)
     # a word in quotation marks goes on as the word would (``These are called`` | a
     # full-width figure | ``“small multiples” by Tufte.``)
     quoted = cur.text.lstrip(_OPENING_QUOTES)[:1] if first in _OPENING_QUOTES else ""
@@ -161,6 +166,22 @@ def _colon_line_goes_on(prev: Para, cur: Para) -> bool:
     height = max(last.bbox[3] - last.bbox[1], 1.0)
     return last.page == first.page and abs(first.bbox[0] - last.bbox[0]) <= 2.0 \
         and -1.0 <= first.bbox[1] - last.bbox[3] <= 0.8 * height and abs(first.size - last.size) <= 0.5
+
+
+def _colon_goes_on_over(prev: Para, cur: Para) -> bool:
+    """Whether a paragraph's sentence ending its column in a colon goes on in lowercase at
+    the next column's or page's top, in its size (F1000's ``… two common tasks provided by
+    the data sources:`` | ``name search and name resolution.``), not as a list's item, its
+    colon ending a full line."""
+    if prev.type != "paragraph" or not prev.text.rstrip().endswith((":", "：")) or not cur.text[:1].islower() \
+            or opens_item(cur.text) or EMAIL_RE.match(cur.text) or not _at_next_top(prev, cur) \
+            or abs(cur.lines[0].size - prev.lines[-1].size) > 0.5:
+        return False
+    piece = last_column(prev)
+    last = prev.lines[-1]
+    # (its colon ends a full line, the column's end, not a line of its own: what a colon
+    # ending a paragraph announces, a list or definitions, stands apart)
+    return len(piece) >= 2 and last.bbox[2] >= max(ln.bbox[2] for ln in piece) - FULL_SLACK_EMS * max(last.size, 1.0)
 
 
 def _at_next_top(prev: Para, cur: Para) -> bool:

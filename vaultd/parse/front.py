@@ -24,6 +24,8 @@ import unicodedata
 _START_RE = re.compile(
     r"""^(?:
         ©|\(c\)\s*\d{4}|copyright\b|crown\s+copyright|licensee\b
+      | (?:19|20)\d\d\s+the\s+author(?:s|\(s\))?[.,]  # behind a copyright sign no font maps: "� 2022 The Author(s)."
+      | (?-i:CONTACT\s+[A-Z][a-z])  # Taylor & Francis's first-page foot: "CONTACT Scott Chamberlain …"
       | this\s+(?:work|article)\s+is\s+(?:licensed|distributed|an\s+open)
       | this\s+is\s+an\s+open[\s-]access
       | este\s+(?:é\s+um\s+artigo|es\s+un\s+art[íi]culo)\s+(?:publicado|de\s+acesso|de\s+acceso)
@@ -142,6 +144,8 @@ _NOTE_LETTER_RE = re.compile(r"^[a-z]\s+(?=[A-Z][a-z])")
 #: A reference in author–year form: ``Cuevas, R. (2022). Democracia y …``, ``Smith, J. A.
 #: and Lee, K. (2020).``
 _CITATION_RE = re.compile(r"[A-Z][\w'’-]+,\s+(?:[A-Z]\.\s*){1,3}(?:,?\s*(?:&|and|y|et al\.)[^()]{0,120})?\s*\((?:19|20)\d\d[a-z]?\)\.")
+#: The work's identifier opening a block, before what the block goes on to say.
+_LEAD_ID_RE = re.compile(r"(?:doi\s*:\s*|https?://(?:dx\.)?doi\.org/)10\.\d{4,9}/\S+\s+", re.IGNORECASE)
 #: A volume, its issue and its pages, as a journal's banner cites the work: ``31(12):3125–3135``.
 _VOLUME_PAGES_RE = re.compile(r"\b\d{1,4}\s?\(\d{1,4}\):\s?[A-Za-z]?\d{1,6}[–-][A-Za-z]?\d{1,6}\b")
 #: An e-mail address, and a parenthesised aside (the name an address belongs to).
@@ -254,6 +258,8 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
         return True
     if body != text.strip() and _EQUAL_RE.search(body[:BANNER_MAX]):
         return True  # "† Yujie Hua, Xikang Fan and Mengshi Yang contributed equally to this work."
+    if (lead := _LEAD_ID_RE.match(body)) and _START_RE.match(body[lead.end():]):
+        return True  # Elsevier's foot: "https://doi.org/10.1016/… Received 11 February 2023; …"
     if _EDITORS_RE.fullmatch(body):
         return True  # CACM's department editors: "S. L. Graham, R. L. Rivest Editors"
     if _CONTACT_RE.match(body):

@@ -293,3 +293,15 @@ def is_contact(text: str) -> bool:
     rest = _CONTACT_ITEM_RE.sub(" ", text)
     return len(items) >= 2 and all(_CONTACT_WORD_RE.fullmatch(w.strip(".,;|•")) or not w.strip(".,;|•")
                                    for w in rest.split())
+
+
+#: Authors' names each followed by an ORCID identifier, and nothing else (Taylor &
+#: Francis's ``ORCID`` section: ``Scott Chamberlain http://orcid.org/0000-0003-1444-9135``).
+_ORCID_LIST_RE = re.compile(
+    r"(?:[^\W\d_][\w.'’-]*\.?\s+){1,6}(?:https?://)?(?:www\.)?orcid\.org/\d{4}-\d{4}-\d{4}-\d{3}[\dX]"
+    r"(?:[\s,;]+(?:[^\W\d_][\w.'’-]*\.?\s+){1,6}(?:https?://)?(?:www\.)?orcid\.org/\d{4}-\d{4}-\d{4}-\d{3}[\dX])*[.\s]*")
+
+
+def is_orcid_list(text: str) -> bool:
+    """Whether a block is authors' ORCID identifiers, each after its author's name."""
+    return _ORCID_LIST_RE.fullmatch(text.strip()) is not None

@@ -20,6 +20,7 @@ from vaultd.parse.running_lines import (
     letters,
     placed_again,
     running_lines,
+    shared_sides,
     shares_running_end,
     spelt_again,
 )
@@ -118,6 +119,13 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
                     spelt.setdefault(spelled, []).append((i, ln.bbox[1]))
     multi = len(pages) >= 2
     running = running_lines(placed)
+    # each page's outermost lines set apart from its text, and those sharing a side with
+    # another page's at their height (a book's running heads: section | chapter)
+    edges = [(i, ln, key) for i, (lines, h) in enumerate(zip(pages, heights, strict=True))
+             for ln, (_, wide, key) in zip(lines, where[i], strict=True)
+             if multi and wide and any(c.isalpha() for c in key) and _outermost(ln, lines, h, SAME_TOP)
+             and _set_apart(ln, lines)]
+    sides = {id(edges[k][1]) for k in shared_sides([(i, ln.bbox[1], key) for i, ln, key in edges])}
     banded = [[letters(ln.text) for ln, (band, _, _) in zip(lines, marks, strict=True) if band]
                for lines, marks in zip(pages, where, strict=True)]
     offsets: Counter[int] = Counter()  # printed number − page index of the page numbers dropped
@@ -146,7 +154,8 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
                 _count_folio(offsets, text, i, by_page)
                 continue
             if multi and wide and (placed_again(placed, ln, key, i, h) or spelt_again(spelt, ln, i, h)
-                                   or (ln.size <= small and shares_running_end(running, ln, key))) and (
+                                   or (ln.size <= small and shares_running_end(running, ln, key))
+                                   or id(ln) in sides) and (
                     any(c.isalpha() for c in text) or (number and _outermost(ln, lines, h))):
                 _count_folio(offsets, text, i, by_page)
                 continue

@@ -319,7 +319,7 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    bibliography's band; a side column's front block read in pieces; IOPscience's old
 #:    cover sheet; an italic subhead set a point under the body; a page's first line alone
 #:    measured by its paragraph (docs/compile.md, "Layout 34").
-LAYOUT_VERSION = 34
+LAYOUT_VERSION = 35
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

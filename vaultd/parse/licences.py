@@ -41,10 +41,11 @@ _FOLIO_LEAD_RE = re.compile(r"^\d{1,6}\s+(?=\D)")
 #: (``© 2014 Dominika Tkaczyk. This document is distributed under …``).
 _LICENCE_RE = re.compile(
     r"""^(?:open\s+access[.:]\s*)?  # JAMA's label run in before it
+        (?:(?-i:[a-z])[\w-]*[.;]\s+)?  # the last word of a sentence broken over pages (PLOS's margin)
         (?:(?:©|c\s?\u20dd|\(c\)|copyright\b)(?:.{0,160}?[.,;]\s*){1,3}
           | (?:(?:19|20)\d\d\s+)?the\s+authors?[.,;]\s*)?  # (its © a glyph the text layer lost)
         (?:
-        this\s+(?:open[\s-]access\s+)?(?:work|article|publication|document|paper|book|chapter|preprint)
+        (?:this|the)\s+(?:open[\s-]access\s+)?(?:work|article|publication|document|paper|book|chapter|preprint)
         \s+is\s+(?:licensed|distributed|published|made\s+available)\s+under
       | (?:distributed|licensed|published|available|released)\s+under\s+(?:a\s+|the\s+)?(?:terms\s+of\s+(?:a\s+|the\s+)?)?
         (?:creative\s+commons|cc[\s-]by)

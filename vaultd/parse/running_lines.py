@@ -1,7 +1,7 @@
 """Lines at a page's edge told for running lines by the other pages' lines: the same text at
 the same height (``placed_again``), the same letters whatever numbers stand with them
 (``spelt_again``), a running line opening a longer one (``extends_repeated``) or sharing a
-side with one (``shares_running_end``). ``vaultd.parse.furniture`` drops what they find.
+side with one (``shares_running_end``), or two pages' heads sharing a side (``shared_sides``). ``vaultd.parse.furniture`` drops what they find.
 Pure: lines and what the other pages hold in, yes or no out.
 """
 
@@ -92,3 +92,27 @@ def spelt_again(spelt: dict[str, list[tuple[int, float]]], ln: Line, page: int, 
 
 def letters(text: str) -> str:
     return "".join(c for c in text.lower() if c.isalpha())
+
+
+def shared_sides(edges: list[tuple[int, float, str]]) -> set[int]:
+    """The indices of ``edges`` (a page's outermost line set apart from its text, as
+    (page, top, digit-masked text)) that share a long end (``shared_end``) with another
+    page's at the same height (``SAME_TOP``): a book's running head naming its section on
+    one side and its chapter on the other (``5.2. Semantics of First-Order Logic`` …
+    ``Chapter 5. First-Order Logic``; the section changes every few pages, the chapter's
+    side stays). Only lines opening or ending with the same word are compared."""
+    by_word: dict[str, list[int]] = {}
+    for i, (_, _, key) in enumerate(edges):
+        words = key.split()
+        for word in {words[0], words[-1]} if words else ():
+            by_word.setdefault(word, []).append(i)
+    out: set[int] = set()
+    for group in by_word.values():
+        for n, i in enumerate(group):
+            page, top, key = edges[i]
+            for j in group[n + 1:]:
+                other, at, key2 = edges[j]
+                if other != page and abs(at - top) <= SAME_TOP and (i not in out or j not in out) \
+                        and shared_end(key, key2) >= SHARED_END_MIN:
+                    out.update((i, j))
+    return out

@@ -10,6 +10,7 @@ import re
 
 from vaultd.parse.bylines import SECTION_NAMES
 from vaultd.parse.continuation import OPEN_WORDS
+from vaultd.parse.fontnames import font_family, is_mono_font
 from vaultd.parse.paras import Para
 
 
@@ -28,6 +29,9 @@ def sentence_start(prev: Para, cur: Para) -> bool:
         return False  # "Introduction" | "nroff and troff are …": a section's name heads it
     open_end = bool(tail) and (tail[-1].isalnum() or tail[-1] in "),]"
                                or (tail[-1] == "-" and tail[-2:-1].isalpha()))
+    if last.bold and not (first.mono or is_mono_font(first.font)) and font_family(last.font) != font_family(first.font):
+        return False  # a bold sans head over serif text (F1000's ``Data sources and package
+        # details`` | ``taxize uses …``): a sentence's bold start is in its text's face
     return (last.page == first.page and open_end
             and 0 <= first.bbox[1] - last.bbox[3] <= 0.5 * max(last.size, 1.0))
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from vaultd.models import ChunkType
-from vaultd.parse.base import Block
+from vaultd.parse.base import Block, Box
 from vaultd.parse.block_paras import (
     SUBSECTION_RE,
     block_extent,
@@ -30,6 +30,7 @@ from vaultd.parse.block_paras import (
 from vaultd.parse.blocks import to_blocks
 from vaultd.parse.bylines import is_byline, is_title_note
 from vaultd.parse.captions import (
+    FIGURE_ID_RE,
     IDENTIFIER_LINE_RE,
     caption_beside,
     caption_goes_on,
@@ -74,6 +75,7 @@ from vaultd.parse.front_blocks import (
     front_above,
     group_front,
     is_contact,
+    is_orcid_list,
     runs_on,
 )
 from vaultd.parse.headings import (
@@ -103,6 +105,7 @@ from vaultd.parse.plain_heads import plain_caps_head, plain_lead, plain_text_lay
 from vaultd.parse.reading_order import caseless_runs, order_page
 from vaultd.parse.references import add_references, column_lefts, ends_references
 from vaultd.parse.resume import past_page_head, resumed
+from vaultd.parse.review_panels import in_panel, panel_of
 from vaultd.parse.runin_refs import split_runin
 from vaultd.parse.scan_text import drop_scan_labels, is_label
 from vaultd.parse.sentence_pieces import rest_of_line, sentence_start
@@ -199,6 +202,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     paras: list[Para] = []
     in_refs = False
     refs_head: Line | None = None  # the bibliography's heading, as set
+    panel: tuple[int, Box] | None = None  # a first page's peer-review panel (page, box)
     for lines, info in zip(pages, infos, strict=True):
         small_page = page_set_small(lines, body)
         for group in caseless_runs(order_page(lines, info.width)):
@@ -271,6 +275,13 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     cur.footnote = True  # a note's end, its start on a page not at hand
                 cur.floating = kind in ("front", "code") or margin or (
                     kind == "paragraph" and (floats or (plain and is_label(text)) or noted is not None))
+                if info.number <= FRONT_PAGES and kind not in ("figure", "table"):
+                    if panel is None or panel[0] != info.number:
+                        opened = panel_of(cur, lines, info.width)
+                        panel = (info.number, opened) if opened is not None else panel
+                    if panel is not None and panel[0] == info.number and in_panel(panel[1], para_lines):
+                        kind = cur.type = "front"  # a peer-review panel's label, names, links
+                        cur.floating = True
                 if noted == "figure" and FLOAT_NOTE_RE.match(text.lstrip()):
                     cur.type = "figure"  # its ``Sources:`` and ``Notes:``: the figure's, no body text
                 if noted == "table" and not IDENTIFIER_LINE_RE.fullmatch(text.strip()):
@@ -286,6 +297,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     continue
                 if kind == "paragraph" and IDENTIFIER_LINE_RE.fullmatch(text.strip()):
                     cur.floating = True  # no sentence runs on into a bare identifier
+                    if FIGURE_ID_RE.search(text.strip()):
+                        cur.type = "figure"  # a figure's own DOI (PLOS's ``….g002``), its caption's
                 if kind == "heading" and REFS_RE.match(text.strip()):
                     in_refs, refs_head = True, para_lines[0]
                 if kind == "figure":  # (a table's caption sits above it, under body text)
@@ -361,8 +374,9 @@ def _rejoin(paras: list[Para], moved: list[Para]) -> None:
 #: A name's initial: ``D.`` in ``J. D. McCauley``.
 _INITIAL_RE = re.compile(r"[A-Z]\.")
 #: A sentence's end with a word after it, inside a line: a run-in heading's lead and the
-#: paragraph's first words, set on one line in two fonts.
-_RUN_IN_RE = re.compile(r"[.?!:]\s+\w")
+#: paragraph's first words, set on one line in two fonts (not an initial's stop: a genus
+#: abbreviated in italics, PLOS's ``… binding of V. cholerae biofilms to host membranes``).
+_RUN_IN_RE = re.compile(r"[.?!:](?<!\b[A-Z]\.)\s+\w|\b[A-Z]\.\s+[A-Z\d]")
 
 
 def _after_number(text: str, number: str | None) -> str:
@@ -400,7 +414,7 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
                                 banner=info.number == 1 and lines[0].bbox[1] < info.height * BANNER_TOP):
         return "front", None
     if kind == "paragraph" and (is_licence(text) or is_credit(text) or is_declaration(text) or is_contact(text)
-                                or is_judges_line(text)):
+                                or is_judges_line(text) or is_orcid_list(text)):
         # a CC BY notice at the article's end, a slide deck's last slide, a photo's credit,
         # the Nature journals' dates and boilerplate after the text, a contact's addresses,
         # an opinion's judges (its panel, its signature, the others' concurrence)

@@ -1,0 +1,182 @@
+"""Layout 35 (issue 34, batch 41's unseen works and the kinds they showed): a first page's
+peer-review panel front matter; a book's running heads naming section and chapter;
+Elsevier's DOI line with the article's history, Taylor & Francis's contact line, its
+copyright line behind an unmapped sign and an article's ORCID list front matter; a
+paragraph going on past a caption's rest atop the next page, and past a colon ending its
+column; a bold sans head over serif text, and one naming a genus by its initial, heads;
+on real pages, with property tests of the pure rules."""
+
+from __future__ import annotations
+
+import string
+
+from hypothesis import given
+from hypothesis import strategies as st
+from quote_pages import chunk_type, chunks_of, holding, pages_of
+
+from vaultd.parse.front_blocks import is_orcid_list
+from vaultd.parse.paras import Line, Para
+from vaultd.parse.review_panels import in_panel, panel_of
+from vaultd.parse.running_lines import shared_sides
+
+ENVSCI = "elsevier_envsci_vhavenda_indigenous_knowledge_excerpt.pdf"
+TAXIZE = "webtool_f1000research_2013_taxize_r_package_excerpt.pdf"
+WELLCOME = "wellcome_open_research_anopheles_insecticide_resistance_excerpt.pdf"
+LOGIC = "coursenotes_dhbw_logic_halting_problem_excerpt.pdf"
+PPAT = "ppat_vibrio_biofilm_adhesive_peptide_lipid_excerpt.pdf"
+SERIALS = "routledge_serials_review_big_deals_unsub_excerpt.pdf"
+REFUSAL = "acl_review_refusal_subspaces_excerpt.pdf"
+
+
+def _paragraphs(name: str) -> list[str]:
+    return [c.text for c in chunks_of(name) if chunk_type(c) == "paragraph"]
+
+
+# ------------------------------------------------------------------------ front matter
+
+
+def test_a_peer_review_panel_is_front_matter_and_the_abstract_goes_on_past_it() -> None:
+    # F1000Research 2013: "Referees 1 2 3", "report", "1 Will Pearse, University of
+    # Minnesota USA" had been paragraphs, and the abstract stopped at the panel
+    paras = _paragraphs(TAXIZE)
+    for text in ("University of Minnesota", "Gavin Simpson", "No Comments Yet", "report report"):
+        assert not any(text in p for p in paras), text
+    abstract = holding(chunks_of(TAXIZE), "All species are hierarchically related")
+    assert "cran.r-project.org" in abstract.text and "open-source R platform" in abstract.text
+    # Wellcome Open Research 2017, the panel's later form: "Invited Referees" and the
+    # referees' names had been paragraphs, "Referee Status:" a heading over the abstract
+    paras = _paragraphs(WELLCOME)
+    for text in ("Invited Referees", "Delenasaw Yewhalaw", "Comments (0)"):
+        assert not any(text in p for p in paras), text
+    assert chunk_type(holding(chunks_of(WELLCOME), "Referee Status:")) == "front"
+
+
+def test_a_doi_line_with_the_articles_history_is_front_matter() -> None:
+    # Elsevier's first-page foot: "https://doi.org/10.1016/… Received 11 February 2023; …"
+    block = holding(chunks_of(ENVSCI), "Received in revised form 2 August 2024")
+    assert chunk_type(block) == "front"
+
+
+def test_taylor_and_francis_contact_copyright_and_orcid_lines_are_front_matter() -> None:
+    chunks = chunks_of(SERIALS)
+    for text in ("CONTACT Scott Chamberlain", "Published with license by Taylor & Francis",
+                 "http://orcid.org/0000-0003-1444-9135"):
+        assert chunk_type(holding(chunks, text)) == "front", text
+
+
+@given(st.lists(st.tuples(st.lists(st.text(alphabet=string.ascii_letters, min_size=2, max_size=9), min_size=1,
+                                   max_size=3),
+                          st.lists(st.integers(min_value=0, max_value=9), min_size=15, max_size=15),
+                          st.booleans()), min_size=1, max_size=5))
+def test_names_each_with_an_orcid_are_an_orcid_list_and_a_sentence_is_not(
+        people: list[tuple[list[str], list[int], bool]]) -> None:
+    items = []
+    for names, digits, https in people:
+        d = "".join(map(str, digits))
+        orcid = f"{'https' if https else 'http'}://orcid.org/{d[:4]}-{d[4:8]}-{d[8:12]}-{d[12:15]}X"
+        items.append(" ".join(n.capitalize() for n in names) + " " + orcid)
+    text = " ".join(items)
+    assert is_orcid_list(text)
+    assert not is_orcid_list(text + " We thank the reviewers for their comments.")
+    assert not is_orcid_list("See " + items[0].split()[-1] + " for the author's record and")
+
+
+# ------------------------------------------------------------------------ running heads
+
+
+def test_running_heads_naming_section_and_chapter_are_furniture() -> None:
+    # Lecture notes' "5.2. Semantics of First-Order Logic … Chapter 5. First-Order Logic":
+    # the section's side changes every few pages; one had become a section heading, another
+    # the first words of the paragraph the page break cut
+    chunks = chunks_of(LOGIC)
+    assert not any("Chapter 5. First-Order Logic" in c.text or "Chapter 4. Propositional Calculus" in c.text
+                   for c in chunks)
+    para = holding(chunks, "So far, all known perfect numbers are divisible by 2")
+    assert "could write a program" in para.text and "exists, then the program will run indefinitely" in para.text
+    assert pages_of(para) == [6, 7]
+
+
+def _edge(page: int, top: float, key: str) -> tuple[int, float, str]:
+    return (page, top, key)
+
+
+_TITLE = st.lists(st.text(alphabet=string.ascii_lowercase, min_size=3, max_size=10), min_size=2, max_size=6)
+
+
+_CHAPTER = st.lists(st.text(alphabet=string.ascii_lowercase, min_size=5, max_size=10), min_size=2, max_size=4)
+
+
+@given(_CHAPTER, _TITLE, _TITLE, st.floats(min_value=20.0, max_value=60.0))
+def test_heads_sharing_their_chapters_side_at_one_height_are_running(
+        chapter: list[str], first: list[str], second: list[str], top: float) -> None:
+    side = "chapter #. " + " ".join(chapter)  # (20 characters or more: a running side's length)
+    a, b = f"#.#. {' '.join(first)} {side}", f"#.#. {' '.join(second)} {side}"
+    assert shared_sides([_edge(3, top, a), _edge(6, top + 0.5, b)]) == {0, 1}
+    # not on one page, not at other heights, not without a long side in common
+    assert shared_sides([_edge(3, top, a), _edge(3, top, b)]) == set()
+    assert shared_sides([_edge(3, top, a), _edge(6, top + 30.0, b)]) == set()
+    assert shared_sides([_edge(3, top, "#.#. alpha beta gamma " + side), _edge(6, top, "#.#. delta epsilon")]) \
+        == set()
+
+
+# ------------------------------------------------------------------------ paragraphs
+
+
+def test_a_paragraph_goes_on_past_a_captions_rest_atop_the_next_page() -> None:
+    # PLOS sets a caption's last lines, in small print, atop the next page over the
+    # figure's DOI: the paragraph the page break cut had gone on into them
+    chunks = chunks_of(PPAT)
+    para = holding(chunks, "After establishing the binding assay")
+    assert "confirming the key contribution of the core motif to lipid binding" in para.text
+    assert "using beads coated with various lipids" not in para.text
+    assert chunk_type(holding(chunks, "journal.ppat.1013990.g002")) == "figure"
+
+
+def test_a_sentence_ending_its_column_in_a_colon_goes_on_at_the_next_columns_top() -> None:
+    para = holding(chunks_of(TAXIZE), "taxize uses many data sources")
+    assert "provided by the data sources: name search and name resolution." in para.text
+    para = holding(chunks_of(REFUSAL), "Scope of the linear representation hypothesis")
+    assert "breaks both senses: its subspace is more diffuse" in para.text
+
+
+# ------------------------------------------------------------------------ heads
+
+
+def test_a_bold_sans_head_over_serif_text_opening_in_lowercase_is_a_head() -> None:
+    # F1000's "Data sources and package details" over "taxize uses many data sources …"
+    chunks = chunks_of(TAXIZE)
+    assert chunk_type(holding(chunks, "Data sources and package details")) == "heading"
+    assert holding(chunks, "taxize uses many data sources").text.startswith("taxize uses")
+
+
+def test_a_head_naming_a_genus_by_its_initial_is_a_head() -> None:
+    # "… binding of V. cholerae biofilms to host membranes": the initial's stop is no
+    # run-in head's end
+    block = holding(chunks_of(PPAT), "Bap1-57aa plays a key role in the binding of V. cholerae")
+    assert chunk_type(block) == "heading"
+
+
+# ------------------------------------------------------------------------ pure rules
+
+
+def _line(text: str, box: tuple[float, float, float, float], size: float = 8.0) -> Line:
+    return Line(text, box, size, False, 0, 1)
+
+
+@given(st.floats(min_value=340.0, max_value=420.0), st.floats(min_value=120.0, max_value=300.0),
+       st.sampled_from(["Open Peer Review", "Referee Status:", "Article Status Summary", "Invited Referees"]))
+def test_a_review_panels_label_opens_a_panel_down_to_the_box_across_the_page(
+        x0: float, y0: float, label: str) -> None:
+    head = _line(label, (x0, y0, x0 + 90.0, y0 + 10.0))
+    inside = _line("Will Pearse, University of Minnesota USA", (x0, y0 + 60.0, 560.0, y0 + 70.0))
+    across = _line("Corresponding author: Scott A. Chamberlain", (50.0, y0 + 200.0, 560.0, y0 + 210.0))
+    beside = _line("names to label the nodes in this hierarchy.", (50.0, y0 + 60.0, x0 - 20.0, y0 + 70.0))
+    para = Para("front", [head], label, [(1, label)])
+    panel = panel_of(para, [head, inside, across, beside], 612.0)
+    assert panel is not None
+    assert in_panel(panel, [inside]) and not in_panel(panel, [across]) and not in_panel(panel, [beside])
+    # the same words in the page's left part, or other words there, open none
+    left = _line(label, (60.0, y0, 150.0, y0 + 10.0))
+    assert panel_of(Para("paragraph", [left], label, [(1, label)]), [left], 612.0) is None
+    other = Para("paragraph", [head], "Abstract", [(1, "Abstract")])
+    assert panel_of(other, [head], 612.0) is None
