@@ -1,10 +1,13 @@
-"""Layout 35 (issue 34, batch 41's unseen works and the kinds they showed): a first page's
+"""Layout 35 (issue 34, batches 41 and 42's unseen works and the kinds they showed): a first page's
 peer-review panel front matter; a book's running heads naming section and chapter;
 Elsevier's DOI line with the article's history, Taylor & Francis's contact line, its
 copyright line behind an unmapped sign and an article's ORCID list front matter; a
 paragraph going on past a caption's rest atop the next page, and past a colon ending its
 column; a bold sans head over serif text, and one naming a genus by its initial, heads;
-on real pages, with property tests of the pure rules."""
+batch 42's: a proofreader's notes laid over the page no text, a web address after its
+number in a typewriter face a footnote, a flush line under a full first line going on
+where paragraphs are indented, declarations' heads as small as their text, a licence
+statement in five languages; on real pages, with property tests of the pure rules."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding, pages_of
 
 from vaultd.parse.front_blocks import is_orcid_list
+from vaultd.parse.licences import is_licence
 from vaultd.parse.paras import Line, Para
 from vaultd.parse.review_panels import in_panel, panel_of
 from vaultd.parse.running_lines import shared_sides
@@ -180,3 +184,73 @@ def test_a_review_panels_label_opens_a_panel_down_to_the_box_across_the_page(
     assert panel_of(Para("paragraph", [left], label, [(1, label)]), [left], 612.0) is None
     other = Para("paragraph", [head], "Abstract", [(1, "Abstract")])
     assert panel_of(other, [head], 612.0) is None
+
+
+# ------------------------------------------------------------------------ batch 42
+
+MATE_KD = "acl_2021_mate_kd_adversarial_distillation_excerpt.pdf"
+CVPR = "cvpr_cell_counting_microscopy_deep_learning.pdf"
+PROOF = "proof_peerj_2015_otu_clustering_excerpt.pdf"
+OCIMUM = "bmc_cam_ocimum_micranthum_antimicrobial_excerpt.pdf"
+DEEPPROG = "bmc_genome_medicine_deepprog_multiomics_excerpt.pdf"
+FERRARA = "thesis_ferrara_cplint_swish_r_bachelor_it_excerpt.pdf"
+
+
+def test_a_proofreaders_notes_laid_over_the_page_are_no_text() -> None:
+    # the proof's typewriter boxes (FreeText annotations) had become a paragraph
+    chunks = chunks_of(PROOF)
+    for note in ("“datasets is pooled” should be", "“systematic a bias” should be", "“merging and splitting” should be"):
+        assert not any(note in c.text for c in chunks), note
+    para = holding(chunks, "Our analysis of those methods that implemented USEARCH")
+    assert pages_of(para) == [7, 8]
+
+
+def test_a_web_address_after_its_number_in_a_typewriter_face_is_a_footnote() -> None:
+    chunks = chunks_of(MATE_KD)
+    for url in ("https://pytorch.org/", "https://gluebenchmark.com/leaderboard"):
+        assert chunk_type(holding(chunks, url)) == "footnote", url
+
+
+def test_a_flush_line_under_a_full_first_line_goes_on_where_paragraphs_are_indented() -> None:
+    # ACL: the first line under "4.1 Experimental Setup" (LaTeX indents none there), a
+    # block of its own, and the flush lines under it are one paragraph
+    para = holding(chunks_of(MATE_KD), "We evaluate our algorithm on two different setups.")
+    assert "On the first the teacher model is RoBERTa" in para.text
+    # but an indented line under an indented one starts a paragraph (CVPR's "where ŷ is
+    # the model prediction …" under a formula, then "The aleatoric uncertainty …")
+    para = holding(chunks_of(CVPR), "is the model prediction and")
+    assert "The aleatoric uncertainty" not in para.text
+
+
+def test_declarations_heads_as_small_as_their_text_head_their_sections() -> None:
+    # BMC's declarations: "Funding" over its text, both 7.5 pt under a 9.8 pt body
+    chunks = chunks_of(OCIMUM)
+    for head in ("Funding", "Availability of data and materials", "Authors’ contributions"):
+        assert any(c.text == head and chunk_type(c) == "heading" for c in chunks), head
+    assert holding(chunks, "CINVESTAV-IPN funded this project.").text.startswith("CINVESTAV-IPN")
+    chunks = chunks_of(DEEPPROG)
+    for head in ("Consent for publication", "Competing interests"):
+        assert any(c.text == head and chunk_type(c) == "heading" for c in chunks), head
+
+
+def test_a_licence_statement_in_italian_is_front_matter() -> None:
+    block = holding(chunks_of(FERRARA), "Quest’opera è distribuita con licenza Creative Commons")
+    assert chunk_type(block) == "front"
+
+
+_LICENCE_NAMES = st.sampled_from(["Creative Commons Attribution 4.0", "CC BY-SA 4.0", "Creative Commons «BY-NC»"])
+
+
+@given(_LICENCE_NAMES, st.sampled_from([
+    "Quest’opera è distribuita con licenza {}.", "Questa tesi è rilasciata sotto licenza {}.",
+    "Esta obra está bajo una licencia {}.", "Este trabalho está licenciado com uma licença {}.",
+    "Ce document est mis à disposition selon les termes de la licence {}.",
+    "Dieses Werk ist lizenziert unter einer {} Lizenz."]))
+def test_a_licence_statement_in_five_languages_is_one(name: str, form: str) -> None:
+    assert is_licence(form.format(name))
+
+
+@given(st.sampled_from(["Esta obra es importante porque", "Ce document est long et", "Dieses Werk ist eines der",
+                        "Questa tesi è divisa in"]), _LICENCE_NAMES)
+def test_prose_opening_as_a_licence_statement_does_is_none(opening: str, name: str) -> None:
+    assert not is_licence(f"{opening} discute la {name} e i suoi usi.")

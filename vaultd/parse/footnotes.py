@@ -82,7 +82,9 @@ def opens_note(lines: list[Line], text: str) -> bool:
     """Whether small print at a page's foot (``is_footnote``) opens with a footnote's
     mark, and is no program's text: a footnote, which its chunk is typed as. (Small print
     without a mark floats all the same, but may be a plot's labels or a listing's output.)"""
-    return _NOTE_MARK_RE.match(text.lstrip()) is not None and not all(ln.mono for ln in lines)
+    return _NOTE_MARK_RE.match(text.lstrip()) is not None and (
+        not all(ln.mono for ln in lines) or _URL_NOTE_RE.fullmatch(text.strip()) is not None)
+    # (a web address alone after its number is a note in whatever face: ACL's ``1 https://…``)
 
 
 def note_tail(lines: list[Line], page: list[Line], body: float) -> bool:

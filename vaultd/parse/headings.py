@@ -225,33 +225,43 @@ def font_headings(paras: list[Para], body: float) -> None:
     display = _display_styles(paras, body, {st for st, n in styles.items() if n <= DISPLAY_SHARE * total} - rare)
     rare |= display
     found: dict[tuple[str, float], list[Para]] = {}
+    short: dict[tuple[str, float], list[Para]] = {}  # small heads over less than prose's lines
     # (headings the classifier found already set a style: an all-capitals ``INTRODUCTION``
     # in the face of ``DISCUSSION AND CONCLUSION`` is one of them)
     typed = Counter((_style(p.lines[-1]), p.number is None) for p in paras
                     if p.type == "heading" and len(p.lines) <= 2)
     for k, para in enumerate(paras[:-1]):
         small = False  # a head set smaller than most: only over a paragraph of prose
-        if not (_font_head_shape(para, rare, body, body - 1.5) or _caps_head_shape(para, body_fonts, body)):
-            small = _font_head_shape(para, rare, body, FONT_HEADING_LEAST * body) \
-                and not any(c.isdigit() or c == ":" for c in para.text)
-            if not small:
-                continue
         # (past a sidebar's front matter set between a heading and its text: MIT Press's
         # ``Citation: …`` beside ``INTRODUCTION``)
         after = next((p for p in paras[k + 1:] if p.type != "front"), paras[k + 1])
+        if not (_font_head_shape(para, rare, body, body - 1.5) or _caps_head_shape(para, body_fonts, body)):
+            # (or no smaller than the text it heads, a section set small: BMC's declarations'
+            # ``Funding`` over its text, both 7.5 pt under a 9.8 pt body)
+            least = min(FONT_HEADING_LEAST * body, after.lines[0].size - 0.25)
+            small = _font_head_shape(para, rare, body, least) \
+                and not any(c.isdigit() or c == ":" for c in para.text)
+            if not small:
+                continue
         line, below = para.lines[-1], after.lines[0]
         if after.type != "paragraph" or not (below.font in body_fonts or (
                 _style(below) in rare and _style(below) != _style(line)) or _panel_text(after, line)):
             continue
-        if small and (len(after.lines) < SMALL_HEAD_TEXT_LINES or not is_prose(after.text)):
-            continue  # (a masthead's name over its title, a contact's label over its address)
         height = max(line.bbox[3] - line.bbox[1], 1.0)
         # (or the page's last line, its text at the next page's top: medRxiv's
         # ``Participants, recruitment, and blinding`` at page 5's foot)
         right_below = below.page == line.page and -1.0 <= below.bbox[1] - line.bbox[3] <= 1.5 * height
         if not (right_below or below.page == line.page + 1) or not _flush_under(line, after):
             continue
+        if small and (len(after.lines) < SMALL_HEAD_TEXT_LINES or not is_prose(after.text)):
+            # (a masthead's name over its title, a contact's label over its address: a head
+            # only in a style two heads over prose set, BMC's ``Funding`` over two lines)
+            short.setdefault(_style(line), []).append(para)
+            continue
         found.setdefault(_style(line), []).append(para)
+    for style, more in short.items():
+        if len(found.get(style, ())) >= 2:
+            found[style] += more
     for style, heads in found.items():
         # (numbered headings set no style for an unnumbered line: CEUR's bold example
         # ``Annotations: … — GO:0097084`` in its numbered subsections' face)

@@ -56,6 +56,15 @@ _LICENCE_RE = re.compile(
       | (?:original\s+)?content\s+from\s+this\s+work\s+may\s+be\s+used  # IOP's and the AAS journals'
       | use\s+of\s+this\s+article\s+is\s+subject\s+to\s+the\s+terms  # Science's download stamp
       | published\s+by\s+.{3,80}?\s+under\s+the\s+terms\s+of\s+the\s+creative\s+commons  # APS
+      # the same statement in Italian, Spanish, Portuguese, French and German (a thesis's
+      # licence page: ``Quest’opera è distribuita con licenza Creative Commons …``)
+      | quest(?:['’]\s*|[ao]\s+)(?:opera|tesi|documento|lavoro)\s+è\s+(?:distribuit|rilasciat|concess|pubblicat)[ao]\s
+        (?:con|sotto|secondo)\s
+      | est[ae]\s+(?:obra|trabajo|documento|art[íi]culo)\s+(?:est[áa]|se\s+distribuye)\s+(?:bajo|sujet[ao]\s+a)\s
+      | est[ae]\s+(?:obra|trabalho|documento|artigo)\s+(?:est[áa]|é)\s+licenciad[ao]\s
+      | (?:ce|cet|cette)\s+(?:document|ouvrage|article|œuvre|oeuvre|travail|thèse)\s+est\s
+        (?:mise?\s+à\s+disposition|distribu[ée]e?|diffus[ée]e?|publi[ée]e?)\s+(?:selon|sous)\s
+      | dies(?:es|e)?\s+(?:werk|dokument|arbeit|artikel)\s+(?:ist|steht|wird)\s+(?:unter|lizenziert)\s
     )""",
     re.IGNORECASE | re.VERBOSE,
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from vaultd.parse.classify import is_theorem_label
 from vaultd.parse.continuation import (
     FULL_LINE_EMS,
     INDENT_EMS,
@@ -26,7 +27,8 @@ from vaultd.parse.textlayer import prose_words
 NEXT_LINE_GAP = 0.45
 
 
-def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False, flush: bool = False) -> bool:
+def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False, flush: bool = False,
+              indenting: bool = False) -> bool:
     """Whether ``cur`` is the next printed line of ``prev``'s paragraph, set as a text block
     of its own (Wiley sets each line of some justified paragraphs as one): right under
     ``prev``'s last line at the line pitch (a gap under ``NEXT_LINE_GAP`` of its size), in
@@ -37,7 +39,8 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False, flu
     never ends one. After a ``:``, or when ``cur`` was typed a formula (``+0.81ºC ± 0.28
     SD; …``), ``cur``'s line must be a full one too: a display formula is not. ``gap``:
     the document's ``line_gap`` (a double-spaced manuscript's lines stand an em apart);
-    ``flush``: the document is known to set its paragraphs flush (``_flush_sentence``). A list
+    ``flush``: the document is known to set its paragraphs flush (``_flush_sentence``);
+    ``indenting``: to indent their first lines. A list
     item of two lines or more goes on the same way, at the left edge of its lines after
     the first (a German item's ``… bietet mir wichtige`` | ``Informationen. An ihm …``,
     whose next line opens with a noun's capital)."""
@@ -50,7 +53,7 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False, flu
     # (a sentence's end with a note's mark after it, ``evolvability.3``, ends it as a stop does)
     ends = (tail.endswith(SENT_END) or bool(NOTE_END_RE.search(tail))) and not abbreviation_goes_on(tail, cur.text)
     stops = ends and (item or ((cur.type == "equation" or not colon)
-                               and not _flush_sentence(prev, cur, ragged, flush)))
+                               and not _flush_sentence(prev, cur, ragged, flush, indenting)))
     if stops or (ITEM_RE.match(cur.text) and not _INITIAL_RE.match(cur.text)) or cur.text[:1] in _BULLETS \
             or _LEADERS_RE.search(tail) or _LEADERS_RE.search(cur.lines[0].text):
         return False  # a list's next item; a table of contents' entries
@@ -134,7 +137,8 @@ def _pitch_gap(para: Para) -> float:
     return max(0.0, min(gaps)) if gaps else 0.0
 
 
-def _flush_sentence(prev: Para, cur: Para, ragged: bool = False, flush: bool = False) -> bool:
+def _flush_sentence(prev: Para, cur: Para, ragged: bool = False, flush: bool = False,
+                    indenting: bool = False) -> bool:
     """A new sentence on the next line of a paragraph set one line a block (elsarticle, a
     thesis): ``prev``'s last piece has two lines or more, the last as full as the widest
     (or, set ragged right with its first line indented, as short as it likes),
@@ -151,13 +155,21 @@ def _flush_sentence(prev: Para, cur: Para, ragged: bool = False, flush: bool = F
             and min(last.bbox[2] - last.bbox[0], first.bbox[2] - first.bbox[0]) >= FULL_LINE_EMS * em \
             and last.bbox[2] >= max(ln.bbox[2] for ln in cur.lines) - em:
         return True  # a paragraph's indented first line, full, its sentence ended at the margin
-    if flush and len(prev.lines) == 1 and abs(first.bbox[0] - last.bbox[0]) <= 1.0 \
+    # (in a document that indents its paragraphs, under a line as full, the next line set
+    # flush with its own lines after it: a new paragraph's first line would stand in)
+    # (no statement's run-in label: LNCS's ``Definition 1.`` is set flush under the text)
+    indented = indenting and len(cur.lines) >= 2 and not first.lead and not is_theorem_label(cur.text) \
+        and first.bbox[0] <= min(ln.bbox[0] for ln in cur.lines[1:3]) + 0.5 * em
+    if (flush or indented) and len(prev.lines) == 1 and abs(first.bbox[0] - last.bbox[0]) <= 1.0 \
             and not (last.mono or first.mono) and prev.text.rstrip().endswith(SENT_END) \
-            and min(last.bbox[2] - last.bbox[0], first.bbox[2] - first.bbox[0]) >= FULL_LINE_EMS * em \
+            and min(last.bbox[2] - last.bbox[0], first.bbox[2] - first.bbox[0]) >= (
+                FULL_LINE_EMS if flush else NARROW_EMS) * em \
             and last.bbox[2] >= max(ln.bbox[2] for ln in cur.lines) - em:
-        # a document known to set its paragraphs flush, apart by space (``flush``:
-        # ``spacing.paragraph_indents``): a full first line with a flush line under it at
-        # the pitch goes on (Asciidoctor's ``… scenarios.`` | ``With …``)
+        # a document known to set its paragraphs flush, apart by space, or to indent them
+        # (``spacing.paragraph_indents``): a full first line with a flush line under it at
+        # the pitch goes on (Asciidoctor's ``… scenarios.`` | ``With …``; an ACL paper's
+        # ``We evaluate our algorithm on two different setups.`` | ``On the first …``, the
+        # first line under a head, which LaTeX does not indent)
         return True
     if len(piece) == 1 and len(prev.lines) >= 2:
         # a page's or column's first line: the measure is that of the paragraph's lines

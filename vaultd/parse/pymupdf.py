@@ -156,8 +156,11 @@ def text_page(source: Any, flags: int) -> Any:
 
 def display_list(page: Any) -> Any | None:
     """The page's display list, or None for a rotated page (whose display list is in the
-    unrotated space, while vaultd reads text in the page's own)."""
-    return None if page.rotation else page.get_displaylist()
+    unrotated space, while vaultd reads text in the page's own). Its content only, without
+    the annotations laid over it: a reader's or proofreader's notes (``“datasets is
+    pooled” should be …`` in a typewriter box over a proof's margin), a form's filled
+    fields, are no text of the work's."""
+    return None if page.rotation else page.get_displaylist(annots=False)
 
 
 def _read_page(page: Any, flags: int, dl: Any | None = None,

@@ -330,7 +330,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     continue
                 if target is not None and not cur.floating and (
                         continues(target, cur, ragged, indenting) or rest_of_line(target, cur)
-                        or next_line(target, cur, gap, ragged, flush)):
+                        or next_line(target, cur, gap, ragged, flush, indenting)):
                     append_piece(target, para_lines, text)
                     if target.type == "paragraph" and target.lines[0].page <= FRONT_PAGES \
                             and (is_front_matter(target.text, at_edge=False) or is_affiliation(target.text)):
