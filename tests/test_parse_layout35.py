@@ -254,3 +254,40 @@ def test_a_licence_statement_in_five_languages_is_one(name: str, form: str) -> N
                         "Questa tesi è divisa in"]), _LICENCE_NAMES)
 def test_prose_opening_as_a_licence_statement_does_is_none(opening: str, name: str) -> None:
     assert not is_licence(f"{opening} discute la {name} e i suoi usi.")
+
+
+# ------------------------------------------------------------------------ batch 43
+
+RSTA = "rsta_deep_learning_weather_prediction_excerpt.pdf"
+HELIYON = "elsevier_heliyon_gas_engine_cchp_optimization_excerpt.pdf"
+IJERPH = "mdpi_ijerph_2021_ai_differential_diagnosis_rct_excerpt.pdf"
+ADHD = "ieeeaccess2019_ann_melatonin_adhd_actigraphy_excerpt.pdf"
+
+
+def test_the_royal_societys_theme_issue_note_and_large_bylines_are_front_matter() -> None:
+    chunks = chunks_of(RSTA)
+    assert chunk_type(holding(chunks, "One contribution of 13 to a theme issue")) == "front"
+    for line in ("M. G. Schultz, C. Betancourt", "M. Langguth, L. H. Leufen", "S. Stadtler"):
+        assert chunk_type(holding(chunks, line)) == "front", line
+    # so the abstract is under the title, not a section named for an author
+    abstract = holding(chunks, "The recent hype about artificial intelligence")
+    assert "Stadtler" not in (abstract.provenance.section or "")
+
+
+def test_ieees_associate_editor_note_is_front_matter() -> None:
+    note = holding(chunks_of(ADHD), "The associate editor coordinating the review of this manuscript")
+    assert chunk_type(note) == "front"
+
+
+def test_an_algorithm_labelled_alone_over_its_titles_line_is_the_algorithms() -> None:
+    # Elsevier's "Algorithm 1" | "The pseudocode of the 4E examination" over the ruled box:
+    # its steps had become paragraphs
+    step = holding(chunks_of(HELIYON), "Store the result in the “exergy_destruction_rate” variable.")
+    assert chunk_type(step) == "figure" and step.text.startswith("Algorithm 1")
+
+
+def test_an_italic_subsection_head_under_its_bold_section_head_in_one_block_heads() -> None:
+    chunks = chunks_of(IJERPH)
+    assert chunk_type(holding(chunks, "2.1. Study Design")) == "heading"
+    assert holding(chunks, "2.1. Study Design").text.strip() == "2.1. Study Design"
+    assert holding(chunks, "This was a single-center, open-label").provenance.section.endswith("2.1. Study Design")

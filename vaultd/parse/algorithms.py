@@ -29,7 +29,9 @@ from vaultd.parse.base import Box
 from vaultd.parse.classify import CAPTION_CACHE_LINES
 from vaultd.parse.open_tables import SAME_EXTENT, Rule, overlap
 
-ALGORITHM_RE = re.compile(r"^(?:Algorithm|ALGORITHM|Procedure|PROCEDURE)\s+\d{1,3}(?:\s*[.:]|\s+\S)")
+ALGORITHM_RE = re.compile(r"^(?:Algorithm|ALGORITHM|Procedure|PROCEDURE)\s+\d{1,3}(?:\s*[.:]|\s+\S|\s*$)")
+#: A caption that is its label alone (Elsevier's ``Algorithm 1`` over its title's line).
+BARE_RE = re.compile(r"(?:Algorithm|ALGORITHM|Procedure|PROCEDURE)\s+\d{1,3}\s*[.:]?")
 #: The rule under a caption stands within this many points below the caption's box.
 SEED_GAP = 6.0
 #: How far above the caption's bottom the rule under it may reach (glyph boxes overlap it).
@@ -39,6 +41,18 @@ OVERLAP = 2.0
 @functools.lru_cache(maxsize=CAPTION_CACHE_LINES)
 def is_algorithm_caption(text: str) -> bool:
     return bool(ALGORITHM_RE.match(text.lstrip()))
+
+
+def with_title(caption: Box, height: float, lines: list[Box]) -> Box:
+    """A bare label's caption box with its title's line right under it (its top within
+    half a line's height of the caption's bottom, the boxes of tight lines overlapping;
+    overlapping it across), where the rule under the caption stands."""
+    under = [b for b in lines if -0.5 * height <= b[1] - caption[3] <= 0.5 * height and b[1] > caption[1] + 0.5 * height
+             and min(b[2], caption[2]) > max(b[0], caption[0])]
+    if not under:
+        return caption
+    title = min(under, key=lambda b: b[1])
+    return (min(caption[0], title[0]), caption[1], max(caption[2], title[2]), title[3])
 
 
 def algorithm_box(rules: list[Rule], caption: Box) -> Box | None:

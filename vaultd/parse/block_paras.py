@@ -22,6 +22,8 @@ from vaultd.parse.textlayer import prose_words
 _ENUM_RE = re.compile(r"\s*\(?(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]\s+\w")
 _NUMBERED_NOTE_RE = re.compile(r"\(?\d{1,2}\)\s+\S")
 SUBSECTION_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})+\.?\s+[^\W\d_]")
+#: A section head's number, one deep (``2. Materials and Methods``).
+_SECTION_NUMBER_RE = re.compile(r"\d{1,2}\.?\s+\S")
 #: A part's bare mark: a roman numeral, a capital or a number (``II``, ``B``, ``3.``).
 _PART_MARK_RE = re.compile(r"(?:[IVXL]{1,5}|[A-Z]|\d{1,2})\.?")
 
@@ -63,6 +65,10 @@ def split_group(group: list[Line], plain: bool = False, flush: bool = False) -> 
             # a bold subsection head numbered under the bold section head over it, in one
             # block (acmart's ``2 Background and Related Work`` | ``2.1 Mobile Malware …``)
             or (prev.bold and cur.bold and bool(SUBSECTION_RE.match(cur.text)))
+            # (MDPI's italic subsection head under its bold section head: ``2. Materials and
+            # Methods`` | ``2.1. Study Design``)
+            or (prev.bold and cur.italic and not cur.bold and bool(_SECTION_NUMBER_RE.match(prev.text))
+                and bool(SUBSECTION_RE.match(cur.text)))
             # a bold head in capitals over a bold head in upper and lower case, in one block
             # (BMJ's ``METHODS`` | ``Study design and participants``): a section and its first
             # subsection

@@ -36,6 +36,7 @@ _START_RE = re.compile(
       | permission\s+is\s+(?:hereby\s+)?granted\s+to\s+(?:copy|distribute|reproduce|use)
       | acm\s+reference\s+format
       | manuscript\s+received\s+\d  # IEEE's first-page note: "Manuscript received 1 February 2022; …"
+      | the\s+associate\s+editor\s+coordinating\s+the\s+review\b  # IEEE's (Access, Transactions) first-page note
       | (?-i:[A-Z][\w.'’-]*(?:,?\s+(?:[A-Z][\w.'’-]*|and))*)\s+(?:is|are)\s+(?:now\s+|also\s+)?with\s+the\s  # IEEE's "Cheul Young Park and Uichin Lee are with the …"
       | (?:date|received|accepted|revised|submitted|published(?:\s+online)?|available\s+online|
          first\s+published|online\s+publication\s+date|recebido|aceito|publicado)\b\s*:?\s*
@@ -83,6 +84,7 @@ _START_RE = re.compile(
       | [a-z][a-z-]{1,15}\s\d{4},\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\s*[-–]\s*\d{1,2},\s+\d{4}
         \b  # a workshop's event line: "ICBO 2022, September 25-28, 2022, Ann Arbor, MI, USA" (CEUR's note)
       | full\s+list\s+of\s+author\s+information
+      | one\s+contribution\s+of\s+\d+\s+to\s+(?:a\s+|the\s+)?(?:theme|special|discussion)\s+(?:issue|meeting)  # the Royal Society's
       | this\s+content\s+(?:was|has\s+been)\s+downloaded\b  # IOPscience's cover sheets, old and new
       | please\s+note\s+that\s+terms\s+and\s+conditions\s+apply
       | home\s+search\s+collections\s+journals\b

@@ -422,7 +422,10 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
     if info.number <= IMPRINT_PAGES and kind == "paragraph" and is_imprint(text):
         return "front", None  # a book's copyright page: "… ISBN-13: 978-…", "All rights reserved."
     if info.number == 1 and kind == "heading" and is_byline(text) and (
-            number is None or _INITIAL_RE.match(_after_number(text, number))):
+            number is None or _INITIAL_RE.match(_after_number(text, number))
+            # (a byline's next line, in its size: ``M. Langguth, …`` | ``S. Stadtler``)
+            or (paras and paras[-1].type == "front" and is_byline(paras[-1].text)
+                and abs(paras[-1].lines[-1].size - lines[0].size) <= 0.5)):
         # the authors' names, set large: not a section of the paper (``2 Cost Coverage``
         # and ``B. Citations and References``, numbered as sections are, are sections;
         # ``J. D. McCauley`` opens with initials)
@@ -431,6 +434,8 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
             p.text for p in paras if p.type in ("heading", "front", "equation") and p.lines[0].page == 1)):
         return "front", None
     if info.number == 1 and is_title(kind, lines, text, body):
+        if kind == "paragraph" and is_byline(text):
+            return "front", None  # the authors' names set as large as a title (the Royal Society's)
         return "heading", number
     return kind, number
 

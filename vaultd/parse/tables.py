@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from vaultd.parse.algorithms import algorithm_box
+from vaultd.parse.algorithms import BARE_RE, algorithm_box, with_title
 from vaultd.parse.aligned_tables import Word, aligned_table
 from vaultd.parse.bare_tables import bare_tables
 from vaultd.parse.base import Box
@@ -266,6 +266,10 @@ def find_page_algorithms(page: Any, captions: list[Line], lines: list[Line],
     out: list[FoundTable] = []
     for cap in captions:
         box = algorithm_box(across, cap.bbox)
+        if box is None and BARE_RE.fullmatch(cap.text.strip()):
+            # (the label alone on its line, its title's line between it and the rule)
+            box = algorithm_box(across, with_title(cap.bbox, cap.bbox[3] - cap.bbox[1],
+                                                   [ln.bbox for ln in lines if ln is not cap]))
         if box is None:
             continue
         rows = cell_rows([ln for ln in lines if ln is not cap and inside(ln, box)])
