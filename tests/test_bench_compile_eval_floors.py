@@ -384,6 +384,18 @@ FLOORS: dict[str, dict[str, float]] = {
     # nomenclature table)
     "batch43": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.0,
                 "absent": 1},
+    # batch 44 (layout 35, out of sample: a PowerPoint deck, Behavioral Ecology and
+    # Sociobiology 2015, Conservation Biology 2025, PLOS ONE 2018), scored on 9b003d8:
+    # present 45/45, order 25/25, box pieces 35/35, sections 26/27, 2 furniture strings;
+    # after its rules (Springer's "Communicated by" and an article impact statement front
+    # matter; a slide's title holding one sign among its words a heading): all right, 0
+    "batch44": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.0,
+                "absent": 0},
+    # batch 45 (layout 35, out of sample: a Science Advances 2020 article), scored on the
+    # final layout 35: present 10/10, order 7/7, box pieces 6/6, sections 4/5 (its
+    # acknowledgments' run-in head), 0 furniture strings; no rule made for it
+    "batch45": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 0.8, "verbatim": 0.0,
+                "absent": 0},
 }
 #: eval/quotes' batch 4 and 5 papers (file-name prefixes): an AIAA paper, an APA manuscript,
 #: Elsevier's CAS double-column sample, Philosophers' Imprint, PracTeX, Quantum; SPIE, the
@@ -441,6 +453,8 @@ BATCH41 = ("frontiers_vetsci_", "webtool_f1000research_", "emnlp_", "coursenotes
            "ieeeaccess2021_", "ppat_", "routledge_")
 BATCH42 = ("acl_2021_", "bmc_cam_", "thesis_ferrara_", "textbook_langsci_", "frontiers_psychol_2017_", "proof_peerj_")
 BATCH43 = ("ieeeaccess2019_", "mdpi_ijerph_", "rsta_", "elsevier_heliyon_", "oup_dnares_")
+BATCH44 = ("slides_sdsc_", "springer_behav_", "wiley_cobi_", "plos_one_tulsi_")
+BATCH45 = ("aaas_sciadv2020_",)
 #: Each group of eval/quotes by its papers' prefixes ("quotes": batches 1–3, the rest).
 GROUPS = {"new": NEW, "batch6": BATCH6, "batch7": BATCH7, "batch8": BATCH8, "batch9": BATCH9,
           "batch10": BATCH10, "batch11": BATCH11, "batch12": BATCH12, "batch13": BATCH13,
@@ -452,7 +466,7 @@ GROUPS = {"new": NEW, "batch6": BATCH6, "batch7": BATCH7, "batch8": BATCH8, "bat
           "batch31": BATCH31, "batch32": BATCH32, "batch33": BATCH33,
           "batch34": BATCH34, "batch35": BATCH35, "batch36": BATCH36,
           "batch37": BATCH37, "batch38": BATCH38, "batch39": BATCH39,
-          "batch40": BATCH40, "batch41": BATCH41, "batch42": BATCH42, "batch43": BATCH43}
+          "batch40": BATCH40, "batch41": BATCH41, "batch42": BATCH42, "batch43": BATCH43, "batch44": BATCH44, "batch45": BATCH45}
 #: The papers (file-name prefixes) whose paragraphs the verbatim floor is taken over.
 VERBATIM_PAPERS = ("iop", "scielo", "wiley", "aas", "elsevier", "springer")
 
@@ -511,7 +525,7 @@ def _in_group(name: str, stem: str) -> bool:
                                   "batch26", "batch27", "batch28", "batch29", "batch30",
                                   "batch31", "batch32", "batch33", "batch34", "batch35",
                                   "batch36", "batch37", "batch38", "batch39", "batch40", "batch41",
-                                  "batch42", "batch43"])
+                                  "batch42", "batch43", "batch44", "batch45"])
 def test_compile_eval_scores_stay_at_their_floors(name: str, fixtures_dir: Path) -> None:
     scores = _group_scores(name, _root(name, fixtures_dir))
     floors = FLOORS[name]

@@ -17,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding, pages_of
 
+from vaultd.parse.classify import classify
 from vaultd.parse.front_blocks import is_orcid_list
 from vaultd.parse.licences import is_licence
 from vaultd.parse.paras import Line, Para
@@ -290,4 +291,34 @@ def test_an_italic_subsection_head_under_its_bold_section_head_in_one_block_head
     chunks = chunks_of(IJERPH)
     assert chunk_type(holding(chunks, "2.1. Study Design")) == "heading"
     assert holding(chunks, "2.1. Study Design").text.strip() == "2.1. Study Design"
-    assert holding(chunks, "This was a single-center, open-label").provenance.section.endswith("2.1. Study Design")
+    assert (holding(chunks, "This was a single-center, open-label").provenance.section or "").endswith("2.1. Study Design")
+
+
+# ------------------------------------------------------------------------ batch 44
+
+SEALS = "springer_behav_ecol_sociobiol_seal_pup_recognition_excerpt.pdf"
+COBI = "wiley_cobi_amazon_urbanization_wild_meat_excerpt.pdf"
+SDSC = "slides_sdsc_summer_institute_welcome.pdf"
+
+
+def test_springers_editor_line_and_an_article_impact_statement_are_front_matter() -> None:
+    assert chunk_type(holding(chunks_of(SEALS), "Communicated by L. M. Moller")) == "front"
+    assert chunk_type(holding(chunks_of(COBI), "Article impact statement:")) == "front"
+
+
+def test_a_slides_title_holding_one_sign_among_its_words_is_a_heading() -> None:
+    title = holding(chunks_of(SDSC), "Introductions – tell us about yourself")
+    assert chunk_type(title) == "heading"
+    section = holding(chunks_of(SDSC), "Your research and/or what you do at work").provenance.section
+    assert (section or "").startswith("Introductions – tell us about yourself")
+
+
+_HEAD_WORDS = st.lists(st.sampled_from(["tell", "about", "your", "work", "time", "plans", "with", "them"]),
+                       min_size=4, max_size=8)  # (words of prose: three letters or more)
+
+
+@given(_HEAD_WORDS, st.sampled_from(["≤", "≥", "±", "×"]))
+def test_one_sign_among_words_set_large_heads_and_a_formula_does_not(words: list[str], sign: str) -> None:
+    text = "Introductions " + " ".join(words) + f" ({sign} 1 minute)"
+    assert classify(text, 20.0, False, 1, 12.0, True)[0] == "heading"
+    assert classify(f"x {sign} y + z {sign} w = v", 20.0, False, 1, 12.0, True)[0] != "heading"

@@ -13,6 +13,7 @@ import unicodedata
 from vaultd.models import ChunkType
 from vaultd.parse.paras import LABEL_WORDS, SENT_END
 from vaultd.parse.spans import CJK_RE
+from vaultd.parse.textlayer import prose_words
 
 #: A theorem-like statement's label (``Lemma 2.2.``, ``Remark 1``, ``Proof.``): set bold like
 #: a heading, but the statement is the paper's text, under the section it is in.
@@ -204,6 +205,10 @@ LONG_HEAD_WORDS = 25
 HEAD_LARGER = 1.4
 
 
+#: Fewest words of prose a head set large holding one mathematical sign has.
+MATH_HEAD_WORDS = 5
+
+
 def is_short(n_lines: int, text: str) -> bool:
     """At most two lines, 120 characters and 15 words: a heading or formula line's size."""
     return n_lines <= 2 and len(text) <= 120 and 0 < len(text.split()) <= 15
@@ -285,7 +290,9 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         return "heading", None  # a bill's or report's "Section 2. Sense of Congress." set apart
     if (
         short
-        and not math
+        # (one sign among words, set large, is a head's: a slide's ``Introductions – tell
+        # us about yourself (≤ 1 minute)``; a formula has more signs or fewer words)
+        and (not math or (math == 1 and size >= body + 1.5 and prose_words(text) >= MATH_HEAD_WORDS))
         and (text[0].isupper() or text[0].isdigit() or _marked_capital(text)
              or (size >= body + 1.5 and bool(BRACKET_HEAD_RE.match(text)))
              # a head set large and bold opening with a name in lowercase (GSA's

@@ -37,6 +37,8 @@ _START_RE = re.compile(
       | acm\s+reference\s+format
       | manuscript\s+received\s+\d  # IEEE's first-page note: "Manuscript received 1 February 2022; …"
       | the\s+associate\s+editor\s+coordinating\s+the\s+review\b  # IEEE's (Access, Transactions) first-page note
+      | communicated\s+by\s+(?-i:[A-Z])  # Springer's editor line: "Communicated by L. M. Moller"
+      | (?:article\s+)?impact\s+statement\s*:  # Conservation Biology's first-page statement
       | (?-i:[A-Z][\w.'’-]*(?:,?\s+(?:[A-Z][\w.'’-]*|and))*)\s+(?:is|are)\s+(?:now\s+|also\s+)?with\s+the\s  # IEEE's "Cheul Young Park and Uichin Lee are with the …"
       | (?:date|received|accepted|revised|submitted|published(?:\s+online)?|available\s+online|
          first\s+published|online\s+publication\s+date|recebido|aceito|publicado)\b\s*:?\s*

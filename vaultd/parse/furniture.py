@@ -119,12 +119,13 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
                     spelt.setdefault(spelled, []).append((i, ln.bbox[1]))
     multi = len(pages) >= 2
     running = running_lines(placed)
-    # each page's outermost lines set apart from its text, and those sharing a side with
-    # another page's at their height (a book's running heads: section | chapter)
+    # each page's outermost lines set apart from its text, set in two sides an em apart or
+    # more, and those sharing a side with another page's at their height (a book's running
+    # heads: section | chapter; two pages' first lines that merely end alike are no such)
     edges = [(i, ln, key) for i, (lines, h) in enumerate(zip(pages, heights, strict=True))
              for ln, (_, wide, key) in zip(lines, where[i], strict=True)
-             if multi and wide and any(c.isalpha() for c in key) and _outermost(ln, lines, h, SAME_TOP)
-             and _set_apart(ln, lines)]
+             if multi and wide and ln.cells >= 2 and any(c.isalpha() for c in key)
+             and _outermost(ln, lines, h, SAME_TOP) and _set_apart(ln, lines)]
     sides = {id(edges[k][1]) for k in shared_sides([(i, ln.bbox[1], key) for i, ln, key in edges])}
     banded = [[letters(ln.text) for ln, (band, _, _) in zip(lines, marks, strict=True) if band]
                for lines, marks in zip(pages, where, strict=True)]
