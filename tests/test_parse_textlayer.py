@@ -37,7 +37,10 @@ def test_ordinary_text_in_any_script_is_reliable(text: str) -> None:
     assert not unreliable(text)
 
 
-@given(st.text(st.characters(blacklist_categories=("Co", "Cs"), blacklist_characters="\ufffd¼þðÞ")))
+@given(st.text(st.characters(blacklist_categories=("Co", "Cs"), blacklist_characters="\ufffd¼þðÞ")
+               # (nor dingbats, U+2600–27BF: a text a fifth of them or more maps its letters
+               # to them, layout 23's rule; ``☀☀☀`` is unreliable)
+               .filter(lambda c: not "\u2600" <= c <= "\u27bf")))
 def test_text_without_the_telltale_glyphs_is_never_unreliable(text: str) -> None:
     assert not unreliable(text)
 
