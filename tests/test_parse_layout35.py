@@ -322,3 +322,26 @@ def test_one_sign_among_words_set_large_heads_and_a_formula_does_not(words: list
     text = "Introductions " + " ".join(words) + f" ({sign} 1 minute)"
     assert classify(text, 20.0, False, 1, 12.0, True)[0] == "heading"
     assert classify(f"x {sign} y + z {sign} w = v", 20.0, False, 1, 12.0, True)[0] != "heading"
+
+
+# ------------------------------------------------------------------------ batch 45
+
+SCIADV = "aaas_sciadv2020_lithium_ion_self_heating_safety_excerpt.pdf"
+
+
+def test_a_bold_usual_section_name_on_its_own_line_runs_in_its_section() -> None:
+    # Science Advances' bold "Acknowledgments" over "Funding: This work was …": no stop
+    # closes it, its name does
+    block = holding(chunks_of(SCIADV), "This work was partially supported by U.S. Department of Energy")
+    assert (block.provenance.section or "").endswith("Acknowledgments")
+
+
+# ------------------------------------------------------------------------ batch 46
+
+ESA = "esa_ecology_rhode_island_camera_trap_data_paper.pdf"
+
+
+def test_a_letter_spaced_keywords_label_heads_its_terms_as_front_matter() -> None:
+    # Wiley's ``K E Y W O R D S`` over its terms: the terms had been a paragraph
+    terms = holding(chunks_of(ESA), "camera traps, mammals, multi-season survey")
+    assert chunk_type(terms) == "front" and terms.text.startswith("K E Y W O R D S")

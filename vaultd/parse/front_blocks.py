@@ -146,8 +146,15 @@ def is_term_list(text: str) -> bool:
 
 
 def _label(para: Para, pattern: re.Pattern[str]) -> bool:
+    text = para.text.strip().rstrip(":").strip()
+    if _SPACED_LETTERS_RE.fullmatch(text):
+        text = text.replace(" ", "")  # letter-spaced (Wiley's ``K E Y W O R D S``)
     return para.type in ("heading", "paragraph", "front") and len(para.lines) <= 2 \
-        and pattern.fullmatch(para.text.strip().rstrip(":").strip()) is not None
+        and pattern.fullmatch(text) is not None
+
+
+#: A word set letter by letter, a space between each.
+_SPACED_LETTERS_RE = re.compile(r"(?:\w ){3,}\w")
 
 
 def contents_front(paras: list[Para]) -> list[Para]:

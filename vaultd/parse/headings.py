@@ -12,6 +12,7 @@ import re
 from collections import Counter
 
 from vaultd.models import ChunkType
+from vaultd.parse.bylines import SECTION_NAMES
 from vaultd.parse.classify import (
     BRACKET_HEAD_RE,
     CAPTION_RE,
@@ -372,6 +373,10 @@ _NUMBER_WORD_RE = re.compile(r"\d+(?:[.,]\d+)*")
 _RUN_IN_NUMBER_RE = re.compile(r"\(?(?:\d{1,2}(?:\.\d{1,2})*|[a-z])[.)]?\s+")
 
 
+#: A paper's usual section name (``Acknowledgments``), which closes a run-in head by itself.
+_SECTION_NAME_RE = re.compile(SECTION_NAMES, re.IGNORECASE)
+
+
 def run_in_heads(paras: list[Para]) -> None:
     """Paragraphs opening with a run-in heading — their first words set bold or italic
     apart from the rest and closed by a stop or colon (Nature's **Signature
@@ -394,7 +399,10 @@ def run_in_heads(paras: list[Para]) -> None:
         if not text.startswith(lead):
             continue
         rest = text[len(lead):].lstrip()
-        closed = lead[-1] in _RUN_IN_STOPS or rest[:1] in _RUN_IN_STOPS or opens_paper(lead)
+        # (or a paper's usual section name alone, set apart: Science Advances' bold
+        # ``Acknowledgments`` run in before its ``Funding:``)
+        closed = lead[-1] in _RUN_IN_STOPS or rest[:1] in _RUN_IN_STOPS or opens_paper(lead) \
+            or _SECTION_NAME_RE.fullmatch(lead.strip()) is not None
         name = lead.rstrip(" " + _RUN_IN_STOPS)
         bare = _RUN_IN_NUMBER_RE.sub("", name, count=1)
         if (closed and name and (name[0].isupper() or name[0].isdigit() or name[0] == "(")
@@ -428,11 +436,12 @@ def _font_chars(paras: list[Para]) -> Counter[str]:
 
 def _bold_line_lead(para: Para) -> bool:
     """Whether the paragraph's first line is a run-in heading filling it: set bold, closed
-    by a stop, over lines that are not (Nature Communications' **Primary alkylamine
-    monoarylation substrate scope using C1.** | *Primary alkylamines represent …*)."""
+    by a stop (or a paper's usual section name: Science Advances' **Acknowledgments**), over
+    lines that are not (Nature Communications' **Primary alkylamine monoarylation substrate
+    scope using C1.** | *Primary alkylamines represent …*)."""
     first = para.lines[0]
     if len(para.lines) < 2 or not first.bold or first.italic:
         return False
     second = para.lines[1]
     return not second.bold and second.page == first.page and abs(second.size - first.size) <= 0.5 \
-        and first.text.rstrip()[-1:] in ".:"
+        and (first.text.rstrip()[-1:] in ".:" or _SECTION_NAME_RE.fullmatch(first.text.strip()) is not None)
