@@ -345,3 +345,15 @@ def test_a_letter_spaced_keywords_label_heads_its_terms_as_front_matter() -> Non
     # Wiley's ``K E Y W O R D S`` over its terms: the terms had been a paragraph
     terms = holding(chunks_of(ESA), "camera traps, mammals, multi-season survey")
     assert chunk_type(terms) == "front" and terms.text.startswith("K E Y W O R D S")
+
+
+USGS = "usgs_hydrol_processes_prairie_pothole_storage_excerpt.pdf"
+
+
+def test_a_paragraphs_next_line_is_measured_by_its_last_columns_lines() -> None:
+    # Hydrological Processes: the paragraph runs from p. 2's right column to the lines
+    # under a full-width figure atop p. 3's left column; its last line there, full to that
+    # column's edge, goes on into the next line (``… in the Upper`` | ``Pipestem Creek
+    # basin; …``), though short of p. 2's right column's edge
+    para = holding(chunks_of(USGS), "Markstrom, Hay, and Clark (2016) used the Fourier Amplitude")
+    assert "dominant process in the Upper Pipestem Creek basin; therefore" in para.text

@@ -63,11 +63,12 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False, flu
     # (a first line alone may be indented; an item's first line starts with its mark, and
     # a reference's hangs out left of its others); past a column break, its last column's
     column = last_column(prev)
-    # the measure's right edge; for a page's first line alone in its column, that column's
-    # (Wiley's ``… Fuente, 2021).`` atop p. 2's left column, the paragraph's lines before
-    # it in p. 1's right one)
-    right = max(max(ln.bbox[2] for ln in (column if len(column) == 1 else prev.lines)),
-                max(ln.bbox[2] for ln in cur.lines))
+    # the measure's right edge: its last column's (a page's first line alone in its column:
+    # Wiley's ``… Fuente, 2021).`` atop p. 2's left column, the paragraph's lines before it
+    # in p. 1's right one; the lines under a full-width figure atop the next page's left
+    # column: *Hydrological Processes*' ``… in the Upper`` | ``Pipestem Creek basin; …``,
+    # the paragraph's lines before them in the page before's right column)
+    right = max(max(ln.bbox[2] for ln in column), max(ln.bbox[2] for ln in cur.lines))
     lines = prev.lines if column[0] is prev.lines[0] else column
     hangs = len(lines) >= 2 and lines[0].bbox[0] < min(ln.bbox[0] for ln in lines[1:]) - INDENT_EMS * em
     left = min(ln.bbox[0] for ln in (lines[1:] if (item or hangs) and lines is prev.lines else lines))
