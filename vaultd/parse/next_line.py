@@ -63,12 +63,14 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False, flu
     # (a first line alone may be indented; an item's first line starts with its mark, and
     # a reference's hangs out left of its others); past a column break, its last column's
     column = last_column(prev)
-    # the measure's right edge: its last column's (a page's first line alone in its column:
-    # Wiley's ``… Fuente, 2021).`` atop p. 2's left column, the paragraph's lines before it
-    # in p. 1's right one; the lines under a full-width figure atop the next page's left
-    # column: *Hydrological Processes*' ``… in the Upper`` | ``Pipestem Creek basin; …``,
-    # the paragraph's lines before them in the page before's right column)
-    right = max(max(ln.bbox[2] for ln in column), max(ln.bbox[2] for ln in cur.lines))
+    # the measure's right edge: that of the paragraph's lines in its last line's column,
+    # on whatever page, not of those in another column (a page's first line alone in its
+    # column: Wiley's ``… Fuente, 2021).`` atop p. 2's left column, the paragraph's lines
+    # before it in p. 1's right one; the lines under a full-width figure atop the next
+    # page's left column: *Hydrological Processes*' ``… in the Upper`` | ``Pipestem Creek
+    # basin; …``; a book's facing pages, their margins a little apart, are one column)
+    right = max(max(ln.bbox[2] for ln in prev.lines if ln.bbox[0] < last.bbox[2] and ln.bbox[2] > last.bbox[0]),
+                max(ln.bbox[2] for ln in cur.lines))
     lines = prev.lines if column[0] is prev.lines[0] else column
     hangs = len(lines) >= 2 and lines[0].bbox[0] < min(ln.bbox[0] for ln in lines[1:]) - INDENT_EMS * em
     left = min(ln.bbox[0] for ln in (lines[1:] if (item or hangs) and lines is prev.lines else lines))
