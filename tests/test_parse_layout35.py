@@ -357,3 +357,17 @@ def test_a_paragraphs_next_line_is_measured_by_its_last_columns_lines() -> None:
     # basin; …``), though short of p. 2's right column's edge
     para = holding(chunks_of(USGS), "Markstrom, Hay, and Clark (2016) used the Fourier Amplitude")
     assert "dominant process in the Upper Pipestem Creek basin; therefore" in para.text
+
+
+ELIFE = "elife_attentional_field_fmri_excerpt.pdf"
+
+
+def test_a_figure_filling_a_page_over_its_caption_keeps_its_labels_and_the_text_goes_on() -> None:
+    # eLife's full-page Figure 6: its graphics cover most of the page, as a scan's image
+    # does, but stand over its caption; its panel titles had been paragraphs, and the
+    # paragraph the figure page broke stopped at them
+    chunks = chunks_of(ELIFE)
+    assert not any("Goodness of fit" in c.text for c in chunks if chunk_type(c) == "paragraph")
+    para = holding(chunks, "When we systematically varied the number of TRs")
+    assert "had a small but significant positive effect on FWHM estimates" in para.text
+    assert pages_of(para) == [4, 6]

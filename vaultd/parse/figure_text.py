@@ -35,18 +35,23 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
     ticks, legends and diagram boxes, which belong to the picture, not to the text.
 
     The figure is found as for its crop (``figure_region``), from the page's graphics, but
-    without images that cover most of the page (a scanned page is one image). A line is
+    without images that cover most of the page and its caption (a scanned page is one
+    image). A line is
     inside when its centre is, or when it overlaps the figure's top by half its height (a
     label set on the drawing's top edge); lines of prose at body size are kept. Lines set tiny (under
     ``TINY_TEXT`` of the body size) right above the caption, in its column, are the
     figure's too, with or without graphics. ``rects``: the page's
     ``graphics_rects``, when the caller already has them."""
     area = page.rect.width * page.rect.height
-    rects = [r for r in (graphics_rects(page) if rects is None else rects)
-             if (r[2] - r[0]) * (r[3] - r[1]) < PAGE_IMAGE_SHARE * area]
+    every = graphics_rects(page) if rects is None else rects
     out: set[int] = set()
     titled = _panel_titles(lines)
     for cap in captions:
+        # (a scanned page is one image, over its caption too; a figure filling a page of
+        # its own stands over its caption: eLife's full-page figures)
+        cx, cy = (cap.bbox[0] + cap.bbox[2]) / 2, (cap.bbox[1] + cap.bbox[3]) / 2
+        rects = [r for r in every if (r[2] - r[0]) * (r[3] - r[1]) < PAGE_IMAGE_SHARE * area
+                 or not (r[0] <= cx <= r[2] and r[1] <= cy <= r[3])]
         out |= _tiny_text_above(lines, cap, body)
         out |= _small_text_figure(lines, cap, body, rects)
         others = [ln.bbox for ln in lines if ln is not cap and CAPTION_RE.match(ln.text)]
