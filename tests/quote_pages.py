@@ -31,3 +31,8 @@ def chunk_type(chunk: Chunk) -> str:
 def pages_of(chunk: Chunk) -> list[int]:
     """The PDF pages of a chunk's regions, in order (one a piece)."""
     return [int(r[0]) for r in chunk.provenance.regions or []]
+
+
+def paragraphs_of(name: str) -> list[str]:
+    """The texts of ``eval/quotes/pdfs/<name>``'s paragraph chunks."""
+    return [c.text for c in chunks_of(name) if chunk_type(c) == "paragraph"]

@@ -14,12 +14,12 @@ from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
-from quote_pages import chunk_type, chunks_of, holding, pages_of
+from quote_pages import chunk_type, chunks_of, holding, pages_of, paragraphs_of
 
 from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.classify import classify
-from vaultd.parse.continuation import _next_inline_mark
 from vaultd.parse.court_filings import is_case_caption, is_judges_line
+from vaultd.parse.enumerators import next_inline_mark
 from vaultd.parse.figure_text import _panel_titles
 from vaultd.parse.front import is_front_matter
 from vaultd.parse.furniture import _FILE_STAMP_RE
@@ -50,17 +50,13 @@ WILEY_DDI = "wiley_ddi_ringtail_possums_climate_excerpt.pdf"
 ERICKSON = "book_erickson_algorithms_mst_chapter.pdf"
 
 
-def _paragraphs(name: str) -> list[str]:
-    return [c.text for c in chunks_of(name) if chunk_type(c) == "paragraph"]
-
-
 # ----------------------------------------------------------------------------- figures
 
 
 def test_a_figures_panel_titles_are_the_figures_and_the_text_goes_on_past_it() -> None:
     # eNeuro's "A" | "Step 1: build encoding model" in 11 pt over a 9.5 pt body had read
     # as prose and stopped the figure's region: its labels became paragraphs and a head
-    paras = _paragraphs(ENEURO)
+    paras = paragraphs_of(ENEURO)
     for label in ("Step 1: build encoding model", "Voxels modeled as sum of neural channels",
                   "Repeat for all voxels"):
         assert not any(label in p for p in paras), label
@@ -96,7 +92,7 @@ def test_a_line_right_after_a_panels_letter_on_its_baseline_is_a_panel_title(
 def test_a_running_head_echoing_its_sections_numbered_head_is_furniture() -> None:
     # ltxdoc's "24 When to change the headers and footers? 30" over the head "24 When to
     # change …": it had joined the paragraph the page break cut, which then stopped there
-    paras = _paragraphs(FANCYHDR)
+    paras = paragraphs_of(FANCYHDR)
     for head in ("3 Using extramarks 4", "16 Dictionary style headers 20",
                  "When to change the headers and footers? 30"):
         assert not any(head in p for p in paras), head
@@ -107,8 +103,8 @@ def test_a_running_head_echoing_its_sections_numbered_head_is_furniture() -> Non
 def test_a_running_line_sharing_a_side_with_the_other_pages_is_furniture() -> None:
     # ACM's odd page: "Title … SIGCSE TS 2026, …, USA", the even pages "SIGCSE TS 2026,
     # …, USA Koutcheme et al."; eNeuro's first page foot ends "1–5", the others "eNeuro.org"
-    assert not any("SIGCSE TS 2026" in p for p in _paragraphs(SIGCSE))
-    assert not any("e0098-18.2018" in p for p in _paragraphs(ENEURO))
+    assert not any("SIGCSE TS 2026" in p for p in paragraphs_of(SIGCSE))
+    assert not any("e0098-18.2018" in p for p in paragraphs_of(ENEURO))
 
 
 _WORDS = st.lists(st.text(alphabet=string.ascii_lowercase + "#,.", min_size=1, max_size=9), min_size=1, max_size=6)
@@ -189,12 +185,12 @@ def test_a_column_of_brackets_is_a_caption_and_a_bracket_or_two_in_prose_is_not(
 @given(st.sampled_from([("1", "2"), ("a", "b"), ("i", "ii"), ("iii", "iv")]))
 def test_the_next_enumerator_of_a_sentence_goes_on_and_a_lists_next_item_does_not(pair: tuple[str, str]) -> None:
     first, second = pair
-    assert _next_inline_mark(f"a movant must show ({first}) that counsel failed, and", f"({second}) that he")
+    assert next_inline_mark(f"a movant must show ({first}) that counsel failed, and", f"({second}) that he")
     # the mark opening the paragraph before: a list's items, each its own
-    assert not _next_inline_mark(f"({first}) that counsel failed, and", f"({second}) that he")
-    assert not _next_inline_mark("a movant must show that counsel failed, and", f"({second}) that he")
+    assert not next_inline_mark(f"({first}) that counsel failed, and", f"({second}) that he")
+    assert not next_inline_mark("a movant must show that counsel failed, and", f"({second}) that he")
     # an item ended on a semicolon: the list's next item
-    assert not _next_inline_mark(f"three things: ({first}) how often it is used;", f"({second}) which")
+    assert not next_inline_mark(f"three things: ({first}) how often it is used;", f"({second}) which")
 
 
 # ------------------------------------------------------------------------ batch 35

@@ -15,7 +15,7 @@ import string
 
 from hypothesis import given
 from hypothesis import strategies as st
-from quote_pages import chunk_type, chunks_of, holding, pages_of
+from quote_pages import chunk_type, chunks_of, holding, pages_of, paragraphs_of
 
 from vaultd.parse.classify import classify
 from vaultd.parse.front_blocks import is_orcid_list
@@ -33,24 +33,20 @@ SERIALS = "routledge_serials_review_big_deals_unsub_excerpt.pdf"
 REFUSAL = "acl_review_refusal_subspaces_excerpt.pdf"
 
 
-def _paragraphs(name: str) -> list[str]:
-    return [c.text for c in chunks_of(name) if chunk_type(c) == "paragraph"]
-
-
 # ------------------------------------------------------------------------ front matter
 
 
 def test_a_peer_review_panel_is_front_matter_and_the_abstract_goes_on_past_it() -> None:
     # F1000Research 2013: "Referees 1 2 3", "report", "1 Will Pearse, University of
     # Minnesota USA" had been paragraphs, and the abstract stopped at the panel
-    paras = _paragraphs(TAXIZE)
+    paras = paragraphs_of(TAXIZE)
     for text in ("University of Minnesota", "Gavin Simpson", "No Comments Yet", "report report"):
         assert not any(text in p for p in paras), text
     abstract = holding(chunks_of(TAXIZE), "All species are hierarchically related")
     assert "cran.r-project.org" in abstract.text and "open-source R platform" in abstract.text
     # Wellcome Open Research 2017, the panel's later form: "Invited Referees" and the
     # referees' names had been paragraphs, "Referee Status:" a heading over the abstract
-    paras = _paragraphs(WELLCOME)
+    paras = paragraphs_of(WELLCOME)
     for text in ("Invited Referees", "Delenasaw Yewhalaw", "Comments (0)"):
         assert not any(text in p for p in paras), text
     assert chunk_type(holding(chunks_of(WELLCOME), "Referee Status:")) == "front"

@@ -32,6 +32,8 @@ SECTION_NAMES = (r"introduction|background|motivation|methods?|materials(?:\s+an
                  r"discussion|conclusions?|summary|nomenclature|overview|preliminaries|evaluation|"
                  r"experiments?|implementation|analysis|applications?|appendix|acknowledge?ments?|"
                  r"references|bibliography")
+#: One of them, the whole of a line (``SECTION_NAME_RE.fullmatch``).
+SECTION_NAME_RE = re.compile(SECTION_NAMES, re.IGNORECASE)
 #: A numbered section heading whose words could pass for an initial and a name.
 _SECTION_HEAD_RE = re.compile(r"^(?:[IVX]{1,4}|\d{1,2}|[A-H])\.\s+(?:" + SECTION_NAMES + r")$", re.IGNORECASE)
 

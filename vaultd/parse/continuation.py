@@ -10,6 +10,7 @@ import re
 
 from vaultd.parse.bylines import is_byline
 from vaultd.parse.classify import FRAGMENT_MAX, cjk_letters, is_prose, lower_words, opens_item
+from vaultd.parse.enumerators import next_inline_mark
 from vaultd.parse.front import EMAIL_RE
 from vaultd.parse.paras import SENT_END, Line, Para
 
@@ -85,29 +86,7 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     # full-width figure | ``“small multiples” by Tufte.``)
     quoted = cur.text.lstrip(_OPENING_QUOTES)[:1] if first in _OPENING_QUOTES else ""
     return first.islower() or quoted.islower() or (first in ",;)" and first != "") \
-        or bool(_INDEX_LEAD_RE.match(cur.text)) or _next_inline_mark(prev.text, cur.text)
-
-
-#: A bracketed enumerator opening a line: ``(2)``, ``(b)``, ``(ii)``.
-_INLINE_MARK_RE = re.compile(r"\((\d{1,2}|[a-z]|[ivx]{1,4})\)\s")
-_ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
-
-
-def _next_inline_mark(text: str, after: str) -> bool:
-    """Whether ``after`` opens with the enumerator next after one standing inside
-    ``text``'s sentence, left open on ``and``, ``or`` or a comma (``… (1) that his attorney
-    failed …, and`` | ``(2) that he was prejudiced thereby.``): a sentence's own
-    enumeration, no list's item (``… three things: (i) how often …;`` | ``(ii) which …``
-    is one, each item its own)."""
-    mark = _INLINE_MARK_RE.match(after)
-    tail = text.rstrip()
-    if mark is None or not (tail.endswith(",") or tail.rsplit(None, 1)[-1:] in (["and"], ["or"])):
-        return False
-    n = mark.group(1)
-    before = (str(int(n) - 1) if n.isdigit() else _ROMAN[_ROMAN.index(n) - 1] if n in _ROMAN[1:]
-              else chr(ord(n) - 1) if n != "a" else "")
-    at = text.rfind(f"({before}) ") if before and before != "0" else -1
-    return at > 0 and text[:at].strip() != ""
+        or bool(_INDEX_LEAD_RE.match(cur.text)) or next_inline_mark(prev.text, cur.text)
 
 
 def _bracket_goes_on(prev: Para, cur: Para) -> bool:

@@ -12,7 +12,7 @@ import re
 from collections import Counter
 
 from vaultd.models import ChunkType
-from vaultd.parse.bylines import SECTION_NAMES
+from vaultd.parse.bylines import SECTION_NAME_RE
 from vaultd.parse.classify import (
     BRACKET_HEAD_RE,
     CAPTION_RE,
@@ -235,7 +235,7 @@ def font_headings(paras: list[Para], body: float) -> None:
         small = False  # a head set smaller than most: only over a paragraph of prose
         # (past a sidebar's front matter set between a heading and its text: MIT Press's
         # ``Citation: …`` beside ``INTRODUCTION``)
-        after = next((p for p in paras[k + 1:] if p.type != "front"), paras[k + 1])
+        after = next((paras[j] for j in range(k + 1, len(paras)) if paras[j].type != "front"), paras[k + 1])
         if not (_font_head_shape(para, rare, body, body - 1.5) or _caps_head_shape(para, body_fonts, body)):
             # (or no smaller than the text it heads, a section set small: BMC's declarations'
             # ``Funding`` over its text, both 7.5 pt under a 9.8 pt body)
@@ -373,8 +373,6 @@ _NUMBER_WORD_RE = re.compile(r"\d+(?:[.,]\d+)*")
 _RUN_IN_NUMBER_RE = re.compile(r"\(?(?:\d{1,2}(?:\.\d{1,2})*|[a-z])[.)]?\s+")
 
 
-#: A paper's usual section name (``Acknowledgments``), which closes a run-in head by itself.
-_SECTION_NAME_RE = re.compile(SECTION_NAMES, re.IGNORECASE)
 
 
 def run_in_heads(paras: list[Para]) -> None:
@@ -402,7 +400,7 @@ def run_in_heads(paras: list[Para]) -> None:
         # (or a paper's usual section name alone, set apart: Science Advances' bold
         # ``Acknowledgments`` run in before its ``Funding:``)
         closed = lead[-1] in _RUN_IN_STOPS or rest[:1] in _RUN_IN_STOPS or opens_paper(lead) \
-            or _SECTION_NAME_RE.fullmatch(lead.strip()) is not None
+            or SECTION_NAME_RE.fullmatch(lead.strip()) is not None
         name = lead.rstrip(" " + _RUN_IN_STOPS)
         bare = _RUN_IN_NUMBER_RE.sub("", name, count=1)
         if (closed and name and (name[0].isupper() or name[0].isdigit() or name[0] == "(")
@@ -444,4 +442,4 @@ def _bold_line_lead(para: Para) -> bool:
         return False
     second = para.lines[1]
     return not second.bold and second.page == first.page and abs(second.size - first.size) <= 0.5 \
-        and (first.text.rstrip()[-1:] in ".:" or _SECTION_NAME_RE.fullmatch(first.text.strip()) is not None)
+        and (first.text.rstrip()[-1:] in ".:" or SECTION_NAME_RE.fullmatch(first.text.strip()) is not None)

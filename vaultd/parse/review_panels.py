@@ -44,3 +44,11 @@ def in_panel(panel: Box, para_lines: list[Line]) -> bool:
     x0, y0, x1, y1 = panel
     return all(ln.bbox[0] >= x0 and ln.bbox[2] <= x1 + 1.0 and ln.bbox[1] >= y0 and ln.bbox[3] <= y1
                for ln in para_lines)
+
+
+def in_review_panel(panels: dict[int, Box], para: Para, lines: list[Line], page: int, width: float) -> bool:
+    """Whether ``para`` stands in its page's review panel; a panel's label opens it
+    (``panels``: each page's panel once found, by page number, kept by the caller)."""
+    if page not in panels and (opened := panel_of(para, lines, width)) is not None:
+        panels[page] = opened
+    return page in panels and in_panel(panels[page], para.lines)

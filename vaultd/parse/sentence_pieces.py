@@ -6,9 +6,7 @@ under it (``sentence_start``), and a printed line's rest split off at a baseline
 
 from __future__ import annotations
 
-import re
-
-from vaultd.parse.bylines import SECTION_NAMES
+from vaultd.parse.bylines import SECTION_NAME_RE
 from vaultd.parse.continuation import OPEN_WORDS
 from vaultd.parse.fontnames import font_family, is_mono_font
 from vaultd.parse.paras import Para
@@ -25,7 +23,7 @@ def sentence_start(prev: Para, cur: Para) -> bool:
         return False
     last, first = prev.lines[0], cur.lines[0]
     tail = prev.text.rstrip()
-    if _SECTION_NAME_RE.fullmatch(tail) and cur.text.split()[0].lower() not in OPEN_WORDS:
+    if SECTION_NAME_RE.fullmatch(tail) and cur.text.split()[0].lower() not in OPEN_WORDS:
         return False  # "Introduction" | "nroff and troff are …": a section's name heads it
     open_end = bool(tail) and (tail[-1].isalnum() or tail[-1] in "),]"
                                or (tail[-1] == "-" and tail[-2:-1].isalpha()))
@@ -36,8 +34,6 @@ def sentence_start(prev: Para, cur: Para) -> bool:
             and 0 <= first.bbox[1] - last.bbox[3] <= 0.5 * max(last.size, 1.0))
 
 
-#: A paper's usual section names, which head a section however its text opens.
-_SECTION_NAME_RE = re.compile(SECTION_NAMES, re.IGNORECASE)
 
 
 def rest_of_line(prev: Para, cur: Para) -> bool:

@@ -105,7 +105,7 @@ from vaultd.parse.plain_heads import plain_caps_head, plain_lead, plain_text_lay
 from vaultd.parse.reading_order import caseless_runs, order_page
 from vaultd.parse.references import add_references, column_lefts, ends_references
 from vaultd.parse.resume import past_page_head, resumed
-from vaultd.parse.review_panels import in_panel, panel_of
+from vaultd.parse.review_panels import in_review_panel
 from vaultd.parse.runin_refs import split_runin
 from vaultd.parse.scan_text import drop_scan_labels, is_label
 from vaultd.parse.sentence_pieces import rest_of_line, sentence_start
@@ -202,7 +202,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     paras: list[Para] = []
     in_refs = False
     refs_head: Line | None = None  # the bibliography's heading, as set
-    panel: tuple[int, Box] | None = None  # a first page's peer-review panel (page, box)
+    panels: dict[int, Box] = {}  # the first pages' peer-review panels, by page
     for lines, info in zip(pages, infos, strict=True):
         small_page = page_set_small(lines, body)
         for group in caseless_runs(order_page(lines, info.width)):
@@ -275,13 +275,10 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     cur.footnote = True  # a note's end, its start on a page not at hand
                 cur.floating = kind in ("front", "code") or margin or (
                     kind == "paragraph" and (floats or (plain and is_label(text)) or noted is not None))
-                if info.number <= FRONT_PAGES and kind not in ("figure", "table"):
-                    if panel is None or panel[0] != info.number:
-                        opened = panel_of(cur, lines, info.width)
-                        panel = (info.number, opened) if opened is not None else panel
-                    if panel is not None and panel[0] == info.number and in_panel(panel[1], para_lines):
-                        kind = cur.type = "front"  # a peer-review panel's label, names, links
-                        cur.floating = True
+                if info.number <= FRONT_PAGES and kind not in ("figure", "table") \
+                        and in_review_panel(panels, cur, lines, info.number, info.width):
+                    kind = cur.type = "front"  # a peer-review panel's label, names, links
+                    cur.floating = True
                 if noted == "figure" and FLOAT_NOTE_RE.match(text.lstrip()):
                     cur.type = "figure"  # its ``Sources:`` and ``Notes:``: the figure's, no body text
                 if noted == "table" and not IDENTIFIER_LINE_RE.fullmatch(text.strip()):

@@ -1,0 +1,29 @@
+"""A sentence's own enumeration going on past a break: the bracketed enumerator next after
+one standing inside the sentence (a court opinion's ``… (1) that his attorney failed …,
+and`` | ``(2) that he was prejudiced thereby.``), not a list's next item. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: A bracketed enumerator opening a line: ``(2)``, ``(b)``, ``(ii)``.
+_INLINE_MARK_RE = re.compile(r"\((\d{1,2}|[a-z]|[ivx]{1,4})\)\s")
+_ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
+
+
+def next_inline_mark(text: str, after: str) -> bool:
+    """Whether ``after`` opens with the enumerator next after one standing inside
+    ``text``'s sentence, left open on ``and``, ``or`` or a comma (``… (1) that his attorney
+    failed …, and`` | ``(2) that he was prejudiced thereby.``): a sentence's own
+    enumeration, no list's item (``… three things: (i) how often …;`` | ``(ii) which …``
+    is one, each item its own)."""
+    mark = _INLINE_MARK_RE.match(after)
+    tail = text.rstrip()
+    if mark is None or not (tail.endswith(",") or tail.rsplit(None, 1)[-1:] in (["and"], ["or"])):
+        return False
+    n = mark.group(1)
+    before = (str(int(n) - 1) if n.isdigit() else _ROMAN[_ROMAN.index(n) - 1] if n in _ROMAN[1:]
+              else chr(ord(n) - 1) if n != "a" else "")
+    at = text.rfind(f"({before}) ") if before and before != "0" else -1
+    return at > 0 and text[:at].strip() != ""
