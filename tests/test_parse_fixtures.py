@@ -55,8 +55,9 @@ def test_paragraphs_are_verbatim_in_an_independent_pdftotext_extraction(
     # of tables ruled only across out of paragraphs (68 blocks). Layout 9 joined the Korean
     # brief's one-line blocks into its paragraphs (221 → 87). Layout 14 took the authors'
     # names and addresses between the title and the abstract (32 blocks) and formula scraps
-    # out of paragraphs.
-    assert checked > 450
+    # out of paragraphs. Layout 36 read the arXiv preprint's bibliography, set without a
+    # heading, as references (its 21 entries had been paragraphs: 463 → 442 checked).
+    assert checked > 430
     # The issue's target; measured 731/737 = 99.2 % (docs/compile.md lists the 6 misses).
     assert found / checked >= 0.99
     assert found_nospace / checked >= 0.99

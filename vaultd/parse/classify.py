@@ -45,7 +45,8 @@ CAPTION_RE = re.compile(
     r"^(?i:figure|figura|figur|fig\.?|abbildung|abb\.|listing|scheme|table|tabela|tabla|tabelle|tableau|tabella"
     r"|tabell|tab\.|cuadro|quadro|chart|graph|exhibit|map"
     r"|F ?I ?G ?U ?R ?E|T ?A ?B ?L ?E)"
-    r"(?:\s*([A-Z]?\d+(?:[.-]\d+)*|[ivxIVX]+)\s*([.:|–—\ufffd\x01-\x08\x0e-\x1f-](?!\d)|\s+[A-Z]|\s*\((?i:cont)|$)|\s+[–—-]\s+(?=[A-Z])"
+    r"(?:\s*([A-Z]?\d+(?:[.-]\d+)*|[ivxIVX]+)\s*([.:|–—\ufffd\x01-\x08\x0e-\x1f-](?!\d)|\s+[A-Z]|\s*\((?i:cont)"
+    r"|\s*\([a-z]\)\s+(?=[A-Z])|$)|\s+[–—-]\s+(?=[A-Z])"
     r"|(?<=[a-zA-Z])\.\s+(?=[A-Z][a-z]))")
 #: A date opening with its day: ``5 June 2025``, ``12 Dec. 2019``.
 _DATE_RE = re.compile(r"\d{1,2}\.?\s+(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}\b")

@@ -6,7 +6,8 @@ does); the PostScript name mostly does, in one of a few conventions:
 * ``Family-Style`` or ``Family,Style`` with the style spelled out or abbreviated:
   ``Times-Bold``, ``Arial,BoldItalic``, ``MinionPro-SemiboldIt``, ``TimesNewRomanPS-BoldMT``,
   URW's ``NimbusRomNo9L-Medi`` / ``-ReguItal``, Elsevier's ``AdvGulliv-B`` / ``AdvTimes-i``,
-  Adobe's ``-Bd`` / ``-BdIt``, the AAS journals' ``AdvOT9d60b855.B`` / ``AdvOTb4af3d5d.I``;
+  Adobe's ``-Bd`` / ``-BdIt`` / ``-BdCn`` (bold condensed), the AAS journals'
+  ``AdvOT9d60b855.B`` / ``AdvOTb4af3d5d.I``, Springer's Advent ``AdvPTimesB`` / ``AdvPTimesI``;
 * TeX's Computer Modern and EC names, where the style is in the family:
   ``CMBX10`` (bold extended), ``CMTI10`` (text italic), ``CMSL10`` (slanted), ``SFBX1000``.
 
@@ -54,7 +55,7 @@ def is_bold_font(name: str) -> bool:
     base, style = _style(name)
     lower = base.lower()
     return (any(w in lower for w in _BOLD_WORDS) or ".B" in base or style in _BOLD_STYLES
-            or bool(_TEX_BOLD_RE.match(base)))
+            or style.startswith("bd") or bool(_TEX_BOLD_RE.match(base)) or bool(_ADVENT_BOLD_RE.search(base)))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -64,12 +65,17 @@ def is_italic_font(name: str) -> bool:
     lower = base.lower()
     return (any(w in lower for w in _ITALIC_WORDS) or style in _ITALIC_STYLES
             or (len(style) > 2 and style.endswith(("it", "ital"))) or bool(_TEX_ITALIC_RE.match(base))
-            or bool(_DOT_ITALIC_RE.search(base)))
+            or bool(_DOT_ITALIC_RE.search(base)) or bool(_ADVENT_ITALIC_RE.search(base)))
 
 
 #: A style after a stop, as the AAS journals' Advent fonts name theirs (``AdvOT9d60b855.B``
 #: bold, ``AdvOTb4af3d5d.I`` italic, ``.BI`` both).
 _DOT_ITALIC_RE = re.compile(r"\.(?:I|BI|IB)$")
+#: Advent 3B2's named faces, the style a capital after the family (Springer's
+#: ``AdvPTimesB`` bold, ``AdvPTimesI`` italic, after a second random prefix:
+#: ``FrfvttAdvPTimesB``).
+_ADVENT_BOLD_RE = re.compile(r"AdvP[A-Z][a-z]+(?:B|BI|IB)$")
+_ADVENT_ITALIC_RE = re.compile(r"AdvP[A-Z][a-z]+(?:I|BI|IB)$")
 
 
 _MONO_RE = re.compile(r"^(?:CM|SF|EC|TC|LM)[A-Z]*TT|Mono|Courier|Consol|Menlo|Monaco|Inconsolata"

@@ -319,7 +319,16 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    bibliography's band; a side column's front block read in pieces; IOPscience's old
 #:    cover sheet; an italic subhead set a point under the body; a page's first line alone
 #:    measured by its paragraph (docs/compile.md, "Layout 34").
-LAYOUT_VERSION = 35
+#: 35: a first page's peer-review panel front matter; running heads naming section and
+#:    chapter; annotations no text of the work's; a paragraph not into small print atop
+#:    the next page; a bold head in another family than its text; an algorithm labelled
+#:    alone; a bold usual section name on a line of its own; a figure filling a page keeps
+#:    its labels (docs/compile.md, "Layout 35").
+#: 36: margin notes beside text set ragged right; a caption whose panel letter follows its
+#:    number; a paragraph's next line at its lines' pitch; bold condensed and Advent 3B2
+#:    faces told bold; a sidebar's entry going on atop the next page; a bibliography
+#:    without a heading (docs/compile.md, "Layout 36").
+LAYOUT_VERSION = 36
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

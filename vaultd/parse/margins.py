@@ -61,6 +61,9 @@ def text_block_edges(pages: list[list[Line]]) -> tuple[Edges, Edges]:
         n = len(boxes)
         need = max(EDGE_LINES, EDGE_SHARE * n)
         left, right = _edge(lefts, need, "left"), _edge(rights, need, "right")
+        ragged = _ragged_edge([b[2] for b in boxes], main) if left is not None else None
+        if ragged is not None and (right is None or ragged > right + MARGIN_GAP):
+            right = ragged  # (text set ragged right: an edge a few of its lines share by chance is none)
         inside = sum((left is None or b[0] >= left - MARGIN_GAP) and (right is None or b[2] <= right + MARGIN_GAP)
                      for b in boxes)
         if inside < INSIDE_SHARE * n:
@@ -72,6 +75,26 @@ def text_block_edges(pages: list[list[Line]]) -> tuple[Edges, Edges]:
 #: Least share of the lines of the main size that stand within the edges found: fewer, and
 #: the edges are no text block's (ragged slides, whose bullets and short lines line up).
 INSIDE_SHARE = 0.6
+
+
+def _ragged_edge(rights: list[float], size: float) -> float | None:
+    """The right edge of text set ragged right (a Tufte handout's, whose sidenotes stand
+    beyond it): the line end ``RAGGED_QUANTILE`` of the lines reach, when ``RAGGED_SHARE``
+    of them end within ``RAGGED_EMS`` of it (a ragged margin's ends crowd its last ems; a
+    page of short lines, a list's or a slide's, has no such edge)."""
+    if len(rights) < EDGE_LINES:
+        return None
+    ends = sorted(rights)
+    edge = ends[min(len(ends) - 1, int(RAGGED_QUANTILE * len(ends)))]
+    near = sum(edge - RAGGED_EMS * size <= x <= edge + MARGIN_GAP for x in ends)
+    return edge if near >= RAGGED_SHARE * len(ends) else None
+
+
+#: The share of a ragged text's lines that end at or before its edge, the share that end
+#: within ``RAGGED_EMS`` of it.
+RAGGED_QUANTILE = 0.9
+RAGGED_SHARE = 0.5
+RAGGED_EMS = 3.0
 
 
 def _edge(at: Counter[int], need: float, outermost: str) -> float | None:

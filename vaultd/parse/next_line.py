@@ -80,8 +80,9 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False, flu
             # (under a full first line that ends no sentence, a reference's hanging indent)
             <= first.bbox[0] <= left + (HANG_EMS * em if len(prev.lines) == 1 and not (ends or colon) else 2.0)
             # (a line's box may reach into the next one's: a typewriter span set in it)
-            and -OVERLAP_EMS * em <= first.bbox[1] - last.bbox[3]
-            <= max(NEXT_LINE_GAP * em, _pitch_gap(prev) + 0.1 * em, gap + 0.1 * em)
+            and (-OVERLAP_EMS * em <= first.bbox[1] - last.bbox[3]
+                 <= max(NEXT_LINE_GAP * em, _pitch_gap(prev) + 0.1 * em, gap + 0.1 * em)
+                 or (not ends and _at_pitch(prev, first, em)))
             and (last.bbox[2] >= right - em or ragged or _no_room(prev, first, right, ends or colon))
             and (last.bbox[2] - last.bbox[0] >= FULL_LINE_EMS * em or _narrow_measure(lines, em))
             and (not full_next or first.bbox[2] - first.bbox[0] >= FULL_LINE_EMS * em))
@@ -129,6 +130,25 @@ _INITIAL_RE = re.compile(r"[A-Z]\.\s")
 #: A table of contents' dot leaders, and list marks ``ITEM_RE`` leaves out.
 _LEADERS_RE = re.compile(r"(?:\. ?){4,}")
 _BULLETS = "▶►▸■□✓➢➤◆◇★"
+
+
+def _at_pitch(para: Para, first: Line, em: float) -> bool:
+    """Whether ``first`` stands under ``para``'s last line at the pitch of its last
+    piece's lines, baseline to baseline (to ``PITCH_SLACK_EMS``), whatever their boxes say:
+    a line's box grows over a superscript and under a glyph MuPDF boxes tall (Frontiers'
+    ``… the target is 10−3-10−4`` | ``S cm−1 at ambient temperature …``, the boxes a
+    quarter em into each other)."""
+    lines = [ln for ln in para.lines if ln.page == para.lines[-1].page]
+    pitches = sorted(b.bbox[3] - a.bbox[3] for a, b in itertools.pairwise(lines) if b.bbox[1] > a.bbox[1])
+    if len(pitches) < PITCH_LINES - 1:
+        return False
+    return abs(first.bbox[3] - lines[-1].bbox[3] - pitches[len(pitches) // 2]) <= PITCH_SLACK_EMS * em
+
+
+#: Fewest lines of a piece whose pitch is measured, and how far (ems) a next line's
+#: baseline may stand off it.
+PITCH_LINES = 3
+PITCH_SLACK_EMS = 0.1
 
 
 def _pitch_gap(para: Para) -> float:

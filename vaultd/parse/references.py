@@ -15,7 +15,7 @@ from vaultd.parse.front import is_front_matter
 from vaultd.parse.layout import join_lines
 from vaultd.parse.paras import REFS_RE, Line, Para, append_piece
 
-_REF_START_RE = re.compile(r"^\s*(\[\d+\]|\d{1,3}\.\s)")
+REF_START_RE = re.compile(r"^\s*(\[\d+\]|\d{1,3}\.\s)")
 DOI_RE = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.I)
 ARXIV_RE = re.compile(r"(?:arxiv[:\s/]*(?:abs/)?\s*)(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})", re.I)
 
@@ -26,7 +26,7 @@ _BRACKET_START_RE = re.compile(r"^\s*\[\d+\]")
 def _split_references(group: list[Line]) -> list[list[Line]]:
     left = min(ln.bbox[0] for ln in group)
     hanging = any(ln.bbox[0] > left + 3.0 for ln in group)
-    numbered = sum(1 for ln in group if _REF_START_RE.match(ln.text)) >= 1
+    numbered = sum(1 for ln in group if REF_START_RE.match(ln.text)) >= 1
     if not hanging and not numbered:
         return [group]
     if not numbered and is_prose_block(group):  # paragraphs, each but the first set in
@@ -39,7 +39,7 @@ def _split_references(group: list[Line]) -> list[list[Line]]:
         return paras
     # entries labelled ``[1]``: a line opening with a number and a stop is a continuation
     # (``24. 05. 2021) (siehe S. 11).``, the date an entry's URL was visited)
-    start = _BRACKET_START_RE if any(_BRACKET_START_RE.match(ln.text) for ln in group) else _REF_START_RE
+    start = _BRACKET_START_RE if any(_BRACKET_START_RE.match(ln.text) for ln in group) else REF_START_RE
     entries: list[list[Line]] = []
     for ln in group:
         starts = bool(start.match(ln.text)) if numbered else ln.bbox[0] <= left + 1.5
@@ -48,6 +48,32 @@ def _split_references(group: list[Line]) -> list[list[Line]]:
         else:
             entries[-1].append(ln)
     return entries
+
+
+def opens_headless_references(group: list[Line], page: list[Line]) -> bool:
+    """Whether ``group`` opens a bibliography set without a heading (REVTeX's ``[1] P.
+    Weiss, L'Hypothèse du Champ Moléculaire …, J. Phys. Theor. Appl. 6, 661 (1907).``
+    under the last appendix's text): its first line opens with ``[1]``, its entry names a
+    year and an author's initial, and the entry ``[2]`` opens a line of its page after it,
+    a few lines on (REVTeX sets each line a block)."""
+    first = group[0]
+    if not first.text.lstrip().startswith("[1] ") or first not in page:
+        return False
+    at = page.index(first)
+    entry: list[str] = []
+    for ln in page[at:at + ENTRY_LINES + 1]:
+        if ln.text.lstrip().startswith("[2] "):
+            text = " ".join(entry)
+            return bool(_YEAR_RE.search(text)) and bool(_INITIAL_RE.search(text))
+        entry.append(ln.text)
+    return False
+
+
+#: Most lines of a bibliography's first entry.
+ENTRY_LINES = 6
+#: An author's initial (``P. Weiss``, ``Hu W.,``), which a program's printed output
+#: (``[1] 2057 GTGAGTATT…`` | ``[2] 564 …``) has not.
+_INITIAL_RE = re.compile(r"(?:^|[\s,(])[A-Z]\.(?:[\s,-]|$)")
 
 
 def is_prose_block(lines: list[Line]) -> bool:
@@ -155,7 +181,7 @@ def add_references(group: list[Line], paras: list[Para], body: float,
         text = join_lines(ln.text for ln in entry)
         kind, number = classify(text, max(ln.size for ln in entry), all(ln.bold for ln in entry),
                                 len(entry), body, False)
-        if kind == "heading" and not _REF_START_RE.match(text):
+        if kind == "heading" and not REF_START_RE.match(text):
             in_refs = bool(REFS_RE.match(text))
             paras.append(Para(kind, entry, text, [(entry[0].page, text)], number, [len(entry)]))
             continue
@@ -166,14 +192,14 @@ def add_references(group: list[Line], paras: list[Para], body: float,
         x = entry[0].bbox[0]
         column_left = lefts[0] if x < width / 2 else lefts[1]
         indented = x > min(ln.bbox[0] for ln in group) + 3.0 or 3.0 < x - column_left <= HANGING_MAX
-        if indented and paras and paras[-1].type == "reference" and not _REF_START_RE.match(text):
+        if indented and paras and paras[-1].type == "reference" and not REF_START_RE.match(text):
             append_piece(paras[-1], entry, text)
             continue
         if is_front_matter(text, at_edge=False):
             paras.append(Para("front", entry, text, [(entry[0].page, text)], spans=[len(entry)],
                                floating=True))
             continue
-        kind = "paragraph" if not _REF_START_RE.match(text) and (is_prose_block(entry) or is_note(entry, text)) \
+        kind = "paragraph" if not REF_START_RE.match(text) and (is_prose_block(entry) or is_note(entry, text)) \
             else "reference"
         paras.append(Para(kind, entry, text, [(entry[0].page, text)], spans=[len(entry)]))
     return in_refs

@@ -46,6 +46,7 @@ from vaultd.parse.classify import (
 )
 from vaultd.parse.code import is_code, listing_goes_on, statements_go_on
 from vaultd.parse.continuation import (
+    SIZE_STEP,
     continues,
     is_scrap,
     open_end,
@@ -73,6 +74,7 @@ from vaultd.parse.front_blocks import (
     contents_front,
     epigraphs_front,
     front_above,
+    front_overleaf,
     group_front,
     is_contact,
     is_orcid_list,
@@ -103,7 +105,13 @@ from vaultd.parse.paras import (
 )
 from vaultd.parse.plain_heads import plain_caps_head, plain_lead, plain_text_layer
 from vaultd.parse.reading_order import caseless_runs, order_page
-from vaultd.parse.references import add_references, column_lefts, ends_references
+from vaultd.parse.references import (
+    REF_START_RE,
+    add_references,
+    column_lefts,
+    ends_references,
+    opens_headless_references,
+)
 from vaultd.parse.resume import past_page_head, resumed
 from vaultd.parse.review_panels import in_review_panel
 from vaultd.parse.runin_refs import split_runin
@@ -169,6 +177,18 @@ _CITED_RE = re.compile(r"\(\d{4}[a-z]?\)|\b\d{1,4}\s*[,:(]\s*\d{1,6}\)?\s*[–-]
                        r"|\bin\s+proceedings\b|\bpp\.\s*\d", re.I)
 
 
+def _under_text(paras: list[Para]) -> bool:
+    """Whether the last para read is the body's text, no heading (nor a short line that
+    may yet be typed one: a slide's ``Bibliography I``): a bibliography without a heading
+    follows text."""
+    return bool(paras) and paras[-1].type != "heading" \
+        and not (paras[-1].type == "paragraph" and len(paras[-1].text.split()) < HEADLESS_AFTER_WORDS)
+
+
+#: Fewest words of the paragraph a bibliography without a heading follows.
+HEADLESS_AFTER_WORDS = 8
+
+
 def _body_past_references(group: list[Line], paras: list[Para], head: Line | None) -> Para | None:
     """The paragraph a block read after the bibliography's heading goes on, when the block
     stands above that heading in the next column and opens in lowercase, and the paragraph
@@ -201,6 +221,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     indenting, flush = paragraph_indents(pages, body, gap)
     paras: list[Para] = []
     in_refs = False
+    headless: float | None = None  # the size of a bibliography's entries set without a heading
     refs_head: Line | None = None  # the bibliography's heading, as set
     panels: dict[int, Box] = {}  # the first pages' peer-review panels, by page
     for lines, info in zip(pages, infos, strict=True):
@@ -213,12 +234,18 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 paras.append(Para("heading", [head], head.text.strip(),
                                    [(head.page, head.text.strip())], heading_number(head.text), [1]))
                 in_refs, refs_head, group = True, head, group[1:]
+            if not in_refs and _under_text(paras) and opens_headless_references(group, lines):
+                in_refs, refs_head, headless = True, None, group[0].size  # (REVTeX's, under the last appendix)
             if in_refs and ends_references(group, refs_head):
                 in_refs = False  # an appendix after the bibliography is read as body text
             if in_refs and (body_para := _body_past_references(group, paras, refs_head)) is not None:
                 append_piece(body_para, group, join_lines(ln.text for ln in group))
                 continue
-            if in_refs:
+            # (the text beside a bibliography without a heading, set larger than its entries:
+            # the last appendix's rest in REVTeX's other column, read after them)
+            by_refs = in_refs and refs_head is None and headless is not None \
+                and group[0].size > headless + SIZE_STEP and not REF_START_RE.match(group[0].text)
+            if in_refs and not by_refs:
                 in_refs = add_references(group, paras, body, column_lefts(lines, info.width),
                                           info.width)
                 continue
@@ -313,7 +340,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 if kind == "paragraph" and text[:1].islower() and paras and runs_on(paras[-1], cur):
                     append_piece(paras[-1], para_lines, text)  # a front block's next line: its
                     continue  # terms' list going on (bioRxiv's ``Keywords. … mass`` | ``spectrometry …``)
-                if kind == "paragraph" and info.number <= FRONT_PAGES and (above := front_above(paras, cur)) is not None:
+                if kind == "paragraph" and info.number <= FRONT_PAGES \
+                        and (above := front_above(paras, cur) or front_overleaf(paras, cur)) is not None:
                     append_piece(above, para_lines, text)  # a side column's front block read in pieces
                     continue
                 if kind == "paragraph" and not (cur.floating or plain) \

@@ -1,0 +1,160 @@
+"""Layout 36 (issue 34, batch 48's unseen works and the kinds they showed, and the REVTeX
+bibliography batch 46 left): a Tufte handout's sidenotes beside its ragged-right text;
+an RSC caption whose panel letter follows its number; a paragraph's next line at the pitch
+of its lines though superscripts swell the boxes; bold condensed and Advent 3B2 faces told
+bold; a PLOS sidebar's entry going on atop the next page; a bibliography set without a
+heading, and the appendix beside it; on real pages, with property tests of the pure rules."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from quote_pages import chunk_type, chunks_of, holding, paragraphs_of
+
+from vaultd.parse.classify import CAPTION_RE
+from vaultd.parse.fontnames import is_bold_font, is_italic_font
+from vaultd.parse.margins import text_block_edges
+from vaultd.parse.paras import Line
+from vaultd.parse.references import opens_headless_references
+
+TUFTE = "tufte_handout_sample_style_guide.pdf"
+CHEMSCI = "chemsci_redox_active_porous_charge_transfer_excerpt.pdf"
+FRONTIERS = "frontiers_chem_2020_mg_ion_solid_electrolyte_excerpt.pdf"
+BIOTECH = "3biotech_ocimum_rapd_issr_markers.pdf"
+PLOSGEN = "plosgen_codon_usage_bias_yeasts_excerpt.pdf"
+PRX = "aps_prx_minimum_action_phase_transitions.pdf"
+BERRY = "aps_revtex_arxiv_berry_connection_projection_gauge_excerpt.pdf"
+
+
+def _line(text: str, box: tuple[float, float, float, float], size: float = 10.0, page: int = 1) -> Line:
+    return Line(text, box, size, False, 0, page)
+
+
+# ------------------------------------------------------------------------ margin notes
+
+
+def test_a_sidenote_beside_ragged_right_text_stays_out_of_its_paragraph() -> None:
+    # the Tufte handout sets its text ragged right, so no right edge was shared by its
+    # lines, no line stood in the margin, and "2 Edward R. Tufte. Beautiful Evidence." (a
+    # sidenote level with the line citing it, in one MuPDF block with it) read into the
+    # paragraph
+    paras = paragraphs_of(TUFTE)
+    later = next(p for p in paras if p.startswith("In his later books"))
+    assert "Beautiful Evidence" not in later and "vertical space, a non-indented paragraph" in later
+    prominent = next(p for p in paras if p.startswith("One of the most prominent"))
+    assert "sidenote that was entered" not in prominent and "This is a margin note" not in prominent
+    assert "without the sidenote mark" in prominent  # (the paragraph whole past the notes)
+
+
+@given(st.floats(min_value=280.0, max_value=420.0), st.lists(st.floats(min_value=0.0, max_value=25.0),
+                                                             min_size=12, max_size=40))
+def test_ragged_lines_have_a_right_edge_near_their_longest(right: float, short: list[float]) -> None:
+    # a ragged-right column: every line ends within 2.5 ems of its measure, none beyond it
+    lines = [_line("text of a line", (72.0, 100.0 + 12 * k, right - s, 110.0 + 12 * k)) for k, s in enumerate(short)]
+    (_left, edge), _even = text_block_edges([lines])
+    assert edge is not None and right - 25.0 - 2.0 <= edge <= right + 1.0  # (a shared edge to the point)
+
+
+# ------------------------------------------------------------------------ captions
+
+
+def test_a_caption_whose_panel_letter_follows_its_number_is_a_caption() -> None:
+    # Chemical Science: "Fig. 1 (a) Schematic illustration of …" was typed a paragraph
+    block = holding(chunks_of(CHEMSCI), "Fig. 1 (a) Schematic illustration")
+    assert chunk_type(block) == "figure"
+
+
+@given(st.sampled_from(["Fig.", "Figure", "FIG."]), st.integers(min_value=1, max_value=40),
+       st.sampled_from("abcdef"), st.sampled_from(["shows", "compares", "is", "gives"]))
+def test_a_panel_letter_before_a_capital_opens_a_caption_and_before_a_verb_a_sentence(
+        label: str, number: int, letter: str, verb: str) -> None:
+    assert CAPTION_RE.match(f"{label} {number} ({letter}) Schematic view of the cell")
+    assert not CAPTION_RE.match(f"{label} {number} ({letter}) {verb} the distribution of the sizes")
+
+
+# ------------------------------------------------------------------------ paragraphs
+
+
+def test_a_paragraphs_next_line_at_its_lines_pitch_goes_on_though_the_boxes_overlap() -> None:
+    # Frontiers: "… the target is 10−3-10−4" | "S cm−1 at ambient temperature …", two MuPDF
+    # blocks whose boxes (a superscript above, a space boxed tall below) overlap by a
+    # quarter em: the paragraph had broken there
+    paras = paragraphs_of(FRONTIERS)
+    para = next(p for p in paras if p.startswith("Several key challenges"))
+    assert "S cm−1 at ambient temperature" in para and para.endswith("(Janek and Zeier, 2016).")
+
+
+def test_a_sidebars_entry_goes_on_atop_the_next_pages_side_column() -> None:
+    # PLOS Genetics: the Data Availability Statement breaks off at p. 1's foot and goes on
+    # atop p. 2's side column, which had been read as a paragraph of the Author summary
+    assert not any("scores generated by stAI-calc" in p for p in paragraphs_of(PLOSGEN))
+    entry = holding(chunks_of(PLOSGEN), "Data Availability Statement")
+    assert chunk_type(entry) == "front" and "scores generated by stAI-calc" in entry.text
+
+
+# ------------------------------------------------------------------------ faces
+
+
+def test_an_advent_face_bold_by_its_trailing_letter_heads_its_section() -> None:
+    # 3 Biotech's heads in "FrfvttAdvPTimesB": no flag, no "Bold" in the name
+    assert chunk_type(holding(chunks_of(BIOTECH), "Materials and methods")) == "heading"
+
+
+@given(st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=6, max_size=6),
+       st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=6, max_size=6),
+       st.sampled_from(["Times", "Helvetica", "Palatino", "Arial"]))
+def test_advent_faces_are_named_bold_and_italic_by_their_last_letters(prefix: str, noise: str, family: str) -> None:
+    name = f"{prefix}+{noise.capitalize()}AdvP{family}"
+    assert not is_bold_font(name) and not is_italic_font(name)
+    assert is_bold_font(name + "B") and not is_italic_font(name + "B")
+    assert is_italic_font(name + "I") and not is_bold_font(name + "I")
+    assert is_bold_font(name + "BI") and is_italic_font(name + "BI")
+
+
+def test_bold_condensed_is_bold_and_medium_condensed_is_not() -> None:
+    assert is_bold_font("ABCDEF+HelveticaNeueLTStd-BdCn")
+    assert is_bold_font("HelveticaNeueLTStd-BdCnO")
+    assert not is_bold_font("HelveticaNeueLTStd-MdCn") and not is_bold_font("HelveticaNeueLTStd-Cn")
+    assert not is_bold_font("AdvPSSym") and not is_bold_font("AdvP4C4E46")
+
+
+# ------------------------------------------------------------------------ bibliographies
+
+
+def test_a_bibliography_without_a_heading_is_references() -> None:
+    # REVTeX sets its references under the last appendix with no heading: the APS PRX
+    # paper's 81 had been paragraphs
+    chunks = chunks_of(PRX)
+    assert chunk_type(holding(chunks, "P. Weiss, L’Hypothèse du Champ Moléculaire")) == "reference"
+    assert chunk_type(holding(chunks, "K. G. Wilson, The Renormalization Group")) == "reference"
+    assert not any(p.startswith("[") for p in paragraphs_of(PRX))
+
+
+def test_the_appendix_beside_a_bibliography_without_a_heading_stays_text() -> None:
+    # the REVTeX preprint's appendix goes on in the other column beside entries [1]–[11],
+    # in the body's size: read after them, it is no entry
+    chunks = chunks_of(BERRY)
+    assert chunk_type(holding(chunks, "D. Xiao, M.-C. Chang, and Q. Niu")) == "reference"
+    assert chunk_type(holding(chunks, "We multiply V † from the left")) == "paragraph"
+    assert chunk_type(holding(chunks, "Here, the division by")) == "paragraph"
+
+
+def _page(entries: list[str]) -> list[Line]:
+    return [_line(text, (54.0, 100.0 + 11 * k, 290.0, 109.0 + 11 * k), 9.0) for k, text in enumerate(entries)]
+
+
+@given(st.sampled_from(["P. Weiss", "Hu W.", "A. B. Smith and C. D. Jones"]),
+       st.integers(min_value=1850, max_value=2029), st.integers(min_value=0, max_value=3))
+def test_a_first_entry_with_an_initial_and_a_year_before_a_second_opens_a_bibliography(
+        author: str, year: int, extra: int) -> None:
+    entry = [f"[1] {author}, A title of the work, J. Phys. 6, 661"] + ["continued over a line"] * extra
+    page = _page([*entry, f"({year}).", "[2] E. F. Next, Another work, Phys. Rev. 9 (1999)."])
+    assert opens_headless_references(page[:1], page)
+
+
+@given(st.integers(min_value=1000, max_value=9999))
+def test_a_programs_numbered_output_opens_no_bibliography(count: int) -> None:
+    # R's printed vectors: "[1] 2057 GTGAGTATT…" | "[2] 564 GTACGTTC…"
+    page = _page([f"[1] {count} GTGAGTATTAACATATTCTCTTTTGTACCT...AATTTAAAAAAATTTTTTTTGCTTCCAAG",
+                  "[2] 564 GTACGTTCAACCTAATTGCCATTTTCCTTT...ATTGTCACATACTGATTTTTTTCTTGAAG"])
+    assert not opens_headless_references(page[:1], page)
