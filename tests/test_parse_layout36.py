@@ -1,9 +1,12 @@
-"""Layout 36 (issue 34, batch 48's unseen works and the kinds they showed, and the REVTeX
-bibliography batch 46 left): a Tufte handout's sidenotes beside its ragged-right text;
-an RSC caption whose panel letter follows its number; a paragraph's next line at the pitch
-of its lines though superscripts swell the boxes; bold condensed and Advent 3B2 faces told
-bold; a PLOS sidebar's entry going on atop the next page; a bibliography set without a
-heading, and the appendix beside it; on real pages, with property tests of the pure rules."""
+"""Layout 36 (issue 34, batches 48 and 49's unseen works and the kinds they showed, and the
+REVTeX bibliography batch 46 left): a Tufte handout's sidenotes beside its ragged-right
+text; an RSC caption whose panel letter follows its number; a paragraph's next line at the
+pitch of its lines though superscripts swell the boxes; bold condensed and Advent 3B2 faces
+told bold; a PLOS sidebar's entry going on atop the next page; a bibliography set without a
+heading, and the appendix beside it; batch 49's: a table's rules not stacked past the text
+over it, short margin notes set small, a figure set as text at a column's top, F1000's
+channel note, a program's lone lines, a space drawn inside a ligature; on real pages, with
+property tests of the pure rules."""
 
 from __future__ import annotations
 
@@ -12,7 +15,9 @@ from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding, paragraphs_of
 
 from vaultd.parse.classify import CAPTION_RE
+from vaultd.parse.code import is_code
 from vaultd.parse.fontnames import is_bold_font, is_italic_font
+from vaultd.parse.ligature_glyphs import drop_ligature_spaces
 from vaultd.parse.margins import text_block_edges
 from vaultd.parse.paras import Line
 from vaultd.parse.references import opens_headless_references
@@ -24,6 +29,10 @@ BIOTECH = "3biotech_ocimum_rapd_issr_markers.pdf"
 PLOSGEN = "plosgen_codon_usage_bias_yeasts_excerpt.pdf"
 PRX = "aps_prx_minimum_action_phase_transitions.pdf"
 BERRY = "aps_revtex_arxiv_berry_connection_projection_gauge_excerpt.pdf"
+LANCET = "lancet_respmed_stopadvisor_smoking_trial_excerpt.pdf"
+TACL = "tacl_convincing_arguments_bayesian_preference_excerpt.pdf"
+F1000 = "f1000r2016_housing_mobility_ptsd_excerpt.pdf"
+PEERJ = "peerjpreprint_gbif_clients_r_python_ruby_excerpt.pdf"
 
 
 def _line(text: str, box: tuple[float, float, float, float], size: float = 10.0, page: int = 1) -> Line:
@@ -158,3 +167,99 @@ def test_a_programs_numbered_output_opens_no_bibliography(count: int) -> None:
     page = _page([f"[1] {count} GTGAGTATTAACATATTCTCTTTTGTACCT...AATTTAAAAAAATTTTTTTTGCTTCCAAG",
                   "[2] 564 GTACGTTCAACCTAATTGCCATTTTCCTTT...ATTGTCACATACTGATTTTTTTCTTGAAG"])
     assert not opens_headless_references(page[:1], page)
+
+
+# ------------------------------------------------------------------------ batch 49
+
+
+def test_a_tables_rules_stop_at_the_columns_of_text_over_it() -> None:
+    # The Lancet's Table 1 under two columns of text: its rules had been stacked up to the
+    # rule under the running head, and the page's text read as the table's cells
+    paras = paragraphs_of(LANCET)
+    assert any(p.startswith("Development and content of the StopAdvisor website") for p in paras)
+    assert any(p.startswith("After their quit date, participants had access") for p in paras)
+    table = holding(chunks_of(LANCET), "Low SES (N=2142)")
+    assert "Development and content" not in table.text
+
+
+def test_a_short_margin_note_set_small_is_no_paragraph() -> None:
+    # The Lancet's "See Online for appendix" in 6.5 pt in the margin beside 9 pt text
+    assert not any("See Online for appendix" in p for p in paragraphs_of(LANCET))
+    assert not any("For more about StopAdvisor see" in p for p in paragraphs_of(LANCET))
+
+
+def test_a_figure_set_as_text_at_a_columns_top_is_the_figures() -> None:
+    # TACL's Figure 1, an argument pair in the body's face over its caption at the right
+    # column's top: "Topic: …" had been read as the rest of "… can, how-", and the
+    # paragraph's "ever, overwhelm a reader." as the rest of "Crowdsourced labels: …"
+    para = next(p for p in paragraphs_of(TACL) if p.startswith("Arguments are intended"))
+    assert "can, however, overwhelm a reader" in para and "Topic:" not in para
+    for text in ("Topic: “William Farquhar", "Stance: “No, it is Raffles!”", "Crowdsourced labels"):
+        assert not any(text in p for p in paragraphs_of(TACL)), text
+
+
+def test_f1000s_channel_note_is_front_matter() -> None:
+    assert chunk_type(holding(chunks_of(F1000), "This article is included in the Preclinical")) == "front"
+
+
+def test_a_programs_lone_lines_in_a_typewriter_face_are_code() -> None:
+    # a PeerJ preprint's shaded boxes: Ruby's "require 'gbifrb'", knitr's "#> Download key:"
+    assert not any("name_suggest" in p or "#> Download key" in p for p in paragraphs_of(PEERJ))
+    assert chunk_type(holding(chunks_of(PEERJ), "#> Download key")) == "code"
+
+
+@given(st.sampled_from(["require 'gbifrb'", "library('rgbif')", "#> Download key: 0000840", "#> [1] 2 3",
+                        "species.name_suggest(q: 'Pum', limit: 6)", "pd.read_csv(path)"]))
+def test_a_programs_lone_line_is_code(text: str) -> None:
+    line = Line(text, (60.0, 100.0, 300.0, 110.0), 10.0, False, 0, 1, mono=True)
+    assert is_code([line], text)
+
+
+@given(st.sampled_from(["require the package", "see the README", "Smith et al.", "a short note"]))
+def test_a_text_faces_line_of_words_is_no_code(text: str) -> None:
+    line = Line(text, (60.0, 100.0, 300.0, 110.0), 10.0, False, 0, 1)
+    assert not is_code([line], text)
+
+
+def test_a_space_drawn_inside_a_ligature_is_no_word_space() -> None:
+    # The Lancet draws a space glyph inside each ligature's box: "deﬁ ned", "eﬀ ective"
+    text = " ".join(paragraphs_of(LANCET))
+    assert "defined as a self-report" in text and "more effective than" in text
+    assert "defi ned" not in text and "eff ective" not in text
+
+
+def _glyphs(text: str, inside: set[int]) -> list[dict[str, object]]:
+    """Glyphs 5 points wide, side by side; a space at an index of ``inside`` drawn from the
+    middle of the glyph before it, the next glyph at that glyph's end."""
+    out: list[dict[str, object]] = []
+    x = 0.0
+    for k in range(len(text)):
+        if k in inside:
+            out.append({"bbox": (x - 2.5, 0.0, x - 0.5, 10.0)})
+            continue
+        out.append({"bbox": (x, 0.0, x + 5.0, 10.0)})
+        x += 5.0
+    return out
+
+
+@given(st.lists(st.sampled_from(["effective", "defined", "first", "offer", "the", "and", "of"]), min_size=2,
+                max_size=8))
+def test_only_spaces_drawn_inside_the_glyph_before_them_go(words: list[str]) -> None:
+    # each word's first "ff" or "fi" spelled out with a space drawn inside it, as MuPDF
+    # reads The Lancet's ligatures; the spaces between the words drawn after their glyphs
+    pieces: list[str] = []
+    inside: set[int] = set()
+    at = 0
+    for w in words:
+        lig = min((w.find(p) for p in ("ff", "fi") if p in w), default=-1)
+        word = w if lig < 0 else w[:lig + 2] + " " + w[lig + 2:]
+        if lig >= 0:
+            inside.add(at + lig + 2)
+        pieces.append(word)
+        at += len(word) + 1
+    span = {"text": " ".join(pieces)}
+    drop_ligature_spaces([(span, _glyphs(span["text"], inside))])
+    assert span["text"] == " ".join(words)
+    plain = {"text": " ".join(words)}  # spaces all words': all kept
+    drop_ligature_spaces([(plain, _glyphs(plain["text"], set()))])
+    assert plain["text"] == " ".join(words)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from vaultd.parse.continuation import OPEN_WORDS
-from vaultd.parse.paras import LABEL_WORDS, SENT_END, Line, Para
+from vaultd.parse.paras import LABEL_WORDS, SENT_END, Line, Para, pop_piece
 
 #: A line that is only an identifier: a figure's DOI under its caption (PLOS), a bare URL.
 IDENTIFIER_LINE_RE = re.compile(r"(?i:doi:\s*|https?://(?:dx\.)?doi\.org/|https?://)?10\.\d{4,9}/\S+"
@@ -165,3 +165,62 @@ def is_si_entry(line: Line, lines: list[Line]) -> bool:
 
 #: How far under an entry's first line (its heights) the entry's file type stands at most.
 SI_REACH = 4.0
+
+
+def text_figure_over(paras: list[Para], cur: Para) -> tuple[Para, list[Para]] | None:
+    """The paragraph ``cur`` goes on, and the paras of a figure set as text at a column's
+    top over its caption, which the reading order put between them (TACL's Figure 1, an
+    argument pair in the body's face: ``Topic: …`` | ``Stance: …`` | ``Crowdsourced
+    labels: …`` over ``Figure 1: Example argument pair …``, then ``ever, overwhelm a
+    reader.``, the rest of ``… an important way for humans to reason … how-`` ending the
+    column before). ``cur`` opens in lowercase right under a figure's caption; over the
+    caption, in ``cur``'s column and on its page, stand only paras read after a paragraph
+    left open in another column or on the page before, from the column's top down: those
+    are the figure's. None when not so."""
+    if not cur.text[:1].islower() or not paras:
+        return None
+    first = cur.lines[0]
+    cap = paras[-1]
+    last = cap.lines[-1]
+    if cap.type != "figure" or last.page != first.page or not 0 <= first.bbox[1] - last.bbox[3] <= 3 * (
+            last.bbox[3] - last.bbox[1]) or not _across(last, first):
+        return None
+    inside: list[Para] = []
+    at = len(paras) - 1
+    for para in reversed(paras[:-1]):
+        at -= 1
+        lines = para.lines
+
+        def over(piece: list[Line]) -> bool:
+            return piece[-1].page == first.page and all(
+                _across(ln, first) and ln.bbox[3] <= cap.lines[0].bbox[1] + 1.0 for ln in piece)
+
+        if over(lines):
+            if para.type not in ("paragraph", "heading", "equation", "list") or len(para.pieces) > 1:
+                return None
+            inside.append(para)
+            continue
+        if not inside or para.type != "paragraph":
+            return None
+        # the figure's first block may have been read as the paragraph's rest (``… how-`` |
+        # ``Topic: “William Farquhar …”``): the paragraph ends before it
+        split = len(para.pieces) > 1 and over(lines[-para.spans[-1]:])
+        end = para.pieces[-2][1] if split else para.text
+        opening = para.pieces[-1][1] if split else inside[-1].text
+        if end.rstrip().endswith(SENT_END) or opening[:1].islower():
+            return None  # (the column's first words going on with it: the column's text)
+        kept = lines[:-para.spans[-1]] if split else lines
+        top = min(ln.bbox[1] for p in inside for ln in p.lines)
+        if any(ln.page == first.page and _across(ln, first) and ln.bbox[3] <= top for ln in kept):
+            return None  # (text of this column over the figure: no column's top)
+        if split:
+            piece = pop_piece(para)
+            paras.insert(at + 1, piece)
+            inside.append(piece)
+        return para, inside
+    return None
+
+
+def _across(a: Line, b: Line) -> bool:
+    """Whether two lines overlap horizontally (stand in one column)."""
+    return min(a.bbox[2], b.bbox[2]) > max(a.bbox[0], b.bbox[0])

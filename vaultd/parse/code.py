@@ -22,6 +22,14 @@ from vaultd.parse.paras import Line, Para
 _NUMBERED_RE = re.compile(r"\d{1,4}\s+\S")
 #: The signs programs are made of.
 _SIGN_RE = re.compile(r"[;{}()=<>\[\]]|:=|->|//|#")
+#: A line a program reads or prints, set alone in a typewriter face: a statement naming a
+#: quoted module (Ruby's ``require 'gbifrb'``), knitr's printed output (``#> Download key:
+#: 0000840-…``), a module loaded by its quoted name (``library('rgbif')``), a method
+#: called on an object (``species.name_suggest(q: 'Pum', limit: 6)``), an R pipe's first
+#: line (``dat %>%``); not a function's
+#: name and arguments alone, which prose displays (``window(x, index, start, end)``).
+_CALL_RE = re.compile(r"\w+(?:\s+|\()(['\"])[\w./-]+\1\)?|#>.*|[A-Za-z_]\w*(?:\.\w+)+\(.*\)"
+                      r"|[A-Za-z_]\w*\s+(?:%>%|\|>)")
 #: An e-mail address or a URL: set in a typewriter face, but no program.
 _ADDRESS_RE = re.compile(r"@|://|\bwww\.")
 #: A shell's or an interpreter's prompt before a command (``$ ``, ``>>> ``, ``In [3]: ``).
@@ -48,6 +56,7 @@ def is_code(lines: list[Line], text: str) -> bool:
         return len(lines) == 1 and len(words) >= 2 and "@" not in text \
             and not _ADDRESS_RE.search(words[0]) and not words[0][0].isdigit()
     return len(lines) >= 2 or bool(_NUMBERED_RE.match(text)) or len(_SIGN_RE.findall(text)) >= 3 \
+        or bool(_CALL_RE.fullmatch(text.strip())) \
         or (len(lines) == 1 and len(text.split()) >= COMMAND_WORDS
             and sum(1 for w in text.split() if len(w) >= 2 and w.isalpha()) >= 2)
 

@@ -28,6 +28,7 @@ _START_RE = re.compile(
       | (?-i:CONTACT\s+[A-Z][a-z])  # Taylor & Francis's first-page foot: "CONTACT Scott Chamberlain …"
       | this\s+(?:work|article)\s+is\s+(?:licensed|distributed|an\s+open)
       | this\s+is\s+an\s+open[\s-]access
+      | this\s+article\s+is\s+included\s+in\s+the\s  # F1000's channel note: "This article is included in the Preclinical …"
       | este\s+(?:é\s+um\s+artigo|es\s+un\s+art[íi]culo)\s+(?:publicado|de\s+acesso|de\s+acceso)
       | open\s+access\s+this\s+(?:article|chapter|book)
       | (?:original\s+)?content\s+from\s+this\s+work\s+may\s+be\s+used  # IOP's and the AAS journals'

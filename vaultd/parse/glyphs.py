@@ -21,7 +21,15 @@ from vaultd.parse.glyph_names import (
 )
 from vaultd.parse.hex_glyphs import HexFont, decode, hex_font
 from vaultd.parse.layout import SPACING_ACCENTS
-from vaultd.parse.ligature_glyphs import Origin, lost_ligatures, mend_spans, needs_look, origin_key
+from vaultd.parse.ligature_glyphs import (
+    Origin,
+    drop_ligature_spaces,
+    has_ligature_space,
+    lost_ligatures,
+    mend_spans,
+    needs_look,
+    origin_key,
+)
 
 #: poppler's word-space rule (``TextOutputDev.cc``, the raw-order dump of ``TextPage``),
 #: as fractions of the font size of the piece before the gap: ``minWordSpacing``, the gap
@@ -69,6 +77,10 @@ def repair_glyphs(page: Any, textpage: Any, data: dict[str, Any], flags: int, sc
     if scan.math:
         raw = raw or textpage.extractRAWDICT()
         respace_math(data, raw)
+    if scan.ligature_spaces:
+        # (before the mending below: a span without its spaces holds fewer letters than glyphs)
+        raw = raw or textpage.extractRAWDICT()
+        drop_ligature_spaces(_span_pairs(data, raw))
     if scan.ligatures and (fixes := lost_ligatures(page)):
         # last: a mended span holds more letters than glyphs, which the others match one for one
         mend_spans(_span_pairs(data, raw or textpage.extractRAWDICT()), fixes)
@@ -93,12 +105,13 @@ class SpanScan(NamedTuple):
     unmapped: bool = False
     replaced: bool = False  # a word reads with U+FFFD among ASCII letters (``_misread``)
     ligatures: bool = False  # a word a ``Th`` ligature read as ``T`` leaves (``ligature_glyphs``)
+    ligature_spaces: bool = False  # a ligature with a space after it before a lowercase letter
 
 
 def scan_spans(data: dict[str, Any]) -> SpanScan:
     """``SpanScan`` of a page's ``dict``. (``str.isascii`` rules out most spans far faster
     than the accent pattern can.)"""
-    math = unmapped = replaced = False
+    math = unmapped = replaced = spaced = False
     lost = 0  # spans holding a word a ``Th`` ligature read as ``T`` leaves
     accented: list[dict[str, Any]] = []
     hidden = shown = 0
@@ -114,6 +127,8 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
                     unmapped = True
                 if not plain and not replaced and "\ufffd" in text and _misread(text):
                     replaced = True
+                if not spaced and "f" in text and has_ligature_space(text):
+                    spaced = True
                 if lost < LOST_SPANS and needs_look(text):
                     lost += 1
                 if "Math" in span["font"]:
@@ -125,7 +140,7 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
                     shown += len(text)
                 else:
                     hidden += len(text)
-    return SpanScan(math, accented, hidden, shown, unmapped, replaced, lost >= LOST_SPANS)
+    return SpanScan(math, accented, hidden, shown, unmapped, replaced, lost >= LOST_SPANS, spaced)
 
 
 #: Spans of a page that hold a word a lost ``Th`` leaves before its glyphs are looked at

@@ -90,3 +90,34 @@ def _glyph_order(page: Any, font: str) -> list[str] | None:
         _name, ext, _type, program = doc.extract_font(xref)
         return glyph_order(ext, program) if program else None
     return None
+
+
+#: A ligature's letters with a space after them and a lowercase letter (MuPDF spells a
+#: ligature out: ``defi ned``, The Lancet's pages drawing a space glyph inside each
+#: ligature's box; no English word ends in ``fi`` or ``fl``).
+_LIGATURE_SPACE_RE = re.compile(r"f[il] [a-z]")
+
+
+def has_ligature_space(text: str) -> bool:
+    """Whether a span's text holds a ligature's letters with a space and a lowercase letter
+    after them."""
+    return _LIGATURE_SPACE_RE.search(text) is not None
+
+
+def drop_ligature_spaces(pairs: Iterable[tuple[dict[str, Any], list[Any]]]) -> None:
+    """Each span of ``pairs`` (a ``dict`` span with its ``rawdict`` glyphs) loses, in place,
+    the spaces drawn inside the glyph before them with the next letter set right at that
+    glyph's end (``deﬁ ned``, ``eﬀ ective``: the space starts half a point or more before
+    the ligature's box ends, and the ``n`` at most half a point after it), which poppler
+    reads as no space either: no word ends there. A word's space starts where the glyph
+    before it ends."""
+    for span, chars in pairs:
+        text = span["text"]
+        if " " not in text:
+            continue
+        kept = [
+            ch for k, ch in enumerate(text)
+            if not (ch == " " and 0 < k < len(text) - 1 and text[k + 1].isalpha()
+                    and chars[k]["bbox"][0] < chars[k - 1]["bbox"][2] - 0.5
+                    and chars[k + 1]["bbox"][0] <= chars[k - 1]["bbox"][2] + 0.5)]
+        span["text"] = "".join(kept)

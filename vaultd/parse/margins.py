@@ -123,14 +123,20 @@ def mark_margin_notes(lines: list[Line], edges: Edges) -> None:
     # 10 pt text): its block holds no line inside the text block
     inside = [ln for ln in lines if inner < ln.bbox[2] and ln.bbox[0] < outer]
     blocks_in = {ln.block for ln in inside}
+    block_lines = Counter(ln.block for ln in outside)
     for ln in outside:
-        if ln.margin or ln.block in blocks_in or not any(c.isalpha() for c in ln.text) \
-                or len(ln.text.split()) > NOTE_WORDS:
-            continue  # (a sidebar's column of text is no such note: GAO's Highlights)
+        if ln.margin or ln.block in blocks_in or not any(c.isalpha() for c in ln.text):
+            continue
+        # (a sidebar's column of text is no such note: GAO's Highlights; a short note set
+        # much smaller is, whatever its words: The Lancet's ``See Online for appendix``)
+        small = block_lines[ln.block] <= NOTE_LINES
+        if len(ln.text.split()) > NOTE_WORDS and not small:
+            continue
         height = max(ln.bbox[3] - ln.bbox[1], 1.0)
         level = [o.size for o in inside if o.bbox[1] - LEVEL_LINES * height < ln.bbox[3]
                  and ln.bbox[1] < o.bbox[3] + LEVEL_LINES * height]
-        if level and ln.size <= (1 - NOTE_SIZE_APART) * max(level):
+        apart = NOTE_SIZE_APART if len(ln.text.split()) <= NOTE_WORDS else SMALL_NOTE_APART
+        if level and ln.size <= (1 - apart) * max(level):
             _mark(ln)
     # the symbol such a note glosses, set over it flush with it (``σ`` over ``population``)
     for ln in outside:
@@ -179,3 +185,8 @@ NOTE_WORDS = 3
 LEVEL_LINES = 2.0
 #: How far apart (a share of the text's size) a margin note in the text's font is set.
 NOTE_SIZE_APART = 0.15
+#: Most lines of a margin note in a block of its own whose lines hold more words than
+#: ``NOTE_WORDS``, and how much smaller than the text beside it (a share of its size) such
+#: a note is set.
+NOTE_LINES = 5
+SMALL_NOTE_APART = 0.25

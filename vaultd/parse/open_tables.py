@@ -160,7 +160,8 @@ def _stack(seed: Rule, rules: list[Rule], stops: list[Line], downward: bool,
             break
         if overlap(rule, seed) < SAME_EXTENT:
             continue
-        if between(stops, top, bottom, seed) or runs_across(lines, top, bottom, seed):
+        if between(stops, top, bottom, seed) or runs_across(lines, top, bottom, seed) \
+                or _text_past_rows(lines, stack, top, bottom, seed):
             break
         stack.append(rule)
     if len(stack) < 2 and downward and (end := _rows_to_note(lines, seed)) is not None:
@@ -170,6 +171,26 @@ def _stack(seed: Rule, rules: list[Rule], stops: list[Line], downward: bool,
     ys = [r[0] for r in stack] + [first]
     return (min(r[1] for r in stack), min(ys), max(r[2] for r in stack), max(ys))
 
+
+def _text_past_rows(lines: list[Line], stack: list[Rule], top: float, bottom: float, seed: Rule) -> bool:
+    """Whether the gap between two rules holds running text set larger than the rows the
+    stack holds so far (``TEXT_LINES`` lines of prose ``NOTE_SMALLER`` points or more over
+    their size): the page's text in columns between a table's top rule and a rule across
+    the page's head (*The Lancet*'s two columns over its Table 1, whose stack had reached
+    the running head's rule)."""
+    if len(stack) < 2:
+        return False
+    ys = [r[0] for r in stack]
+    rows = between(lines, min(ys), max(ys), seed)
+    if not rows:
+        return False
+    size = sorted(ln.size for ln in rows)[len(rows) // 2]
+    return sum(is_prose_line(ln) and ln.size >= size + NOTE_SMALLER for ln in between(lines, top, bottom, seed)) \
+        >= TEXT_LINES
+
+
+#: Lines of running text in a gap that end a table's stack of rules.
+TEXT_LINES = 3
 
 #: Marks a table's notes open with.
 NOTE_MARKS = "*∗†‡§¶"

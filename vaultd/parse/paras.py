@@ -96,6 +96,20 @@ def append_piece(para: Para, lines: list[Line], text: str) -> None:
     para.spans.append(len(lines))
 
 
+def pop_piece(para: Para) -> Para:
+    """Take ``para``'s last piece off it (in place) and give it back as a para of its own,
+    of ``para``'s type: a piece joined to it that turns out to be another text's."""
+    count = para.spans.pop()
+    page, text = para.pieces.pop()
+    lines = para.lines[-count:]
+    del para.lines[-count:]
+    joined = para.pieces[0][1]
+    for _page, piece in para.pieces[1:]:
+        joined = join_two(joined, piece)
+    para.text = joined
+    return Para(para.type, lines, text, [(page, text)], None, [count])
+
+
 def join_para(para: Para, after: Para) -> None:
     """Continue ``para`` with all of ``after``, its pieces (and their regions) kept."""
     para.text = join_two(para.text, after.text)

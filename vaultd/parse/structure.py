@@ -36,6 +36,7 @@ from vaultd.parse.captions import (
     caption_goes_on,
     float_labels,
     is_si_entry,
+    text_figure_over,
 )
 from vaultd.parse.classify import (
     alpha_ratio,
@@ -347,6 +348,12 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 if kind == "paragraph" and not (cur.floating or plain) \
                         and (broken := past_page_head(paras, cur)) is not None:
                     paras[-1].type, paras[-1].floating = "front", True  # a running head, no section's
+                    append_piece(broken, para_lines, text)
+                    continue
+                if kind == "paragraph" and not plain and (over := text_figure_over(paras, cur)) is not None:
+                    broken, figure = over
+                    for para in figure:
+                        para.type, para.floating = "figure", True  # the figure's own text
                     append_piece(broken, para_lines, text)
                     continue
                 earlier = resumed(paras, cur, target) if not (cur.floating or plain) else None
