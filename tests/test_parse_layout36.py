@@ -263,3 +263,20 @@ def test_only_spaces_drawn_inside_the_glyph_before_them_go(words: list[str]) -> 
     plain = {"text": " ".join(words)}  # spaces all words': all kept
     drop_ligature_spaces([(plain, _glyphs(plain["text"], set()))])
     assert plain["text"] == " ".join(words)
+
+
+def test_a_captions_continued_label_atop_the_next_page_heads_its_rest() -> None:
+    # eLife: "Figure 2 continued recentered to 0° polar angle …" atop p. 4 had been a
+    # paragraph; its crispr article's "Figure 1 continued" over the caption's rest keeps
+    # that rest a caption's, and "Figure 1 continued on next page" stays furniture
+    chunks = chunks_of("elife_attentional_field_fmri_excerpt.pdf")
+    assert chunk_type(holding(chunks, "Figure 2 continued recentered")) == "figure"
+    crispr = chunks_of("elife_crispr_sqstm1_tools_article.pdf")
+    assert chunk_type(holding(crispr, "2677 genes with an average of 20 sgRNA")) == "figure"
+    assert not any("continued on next page" in c.text for c in crispr)
+
+
+@given(st.sampled_from(["Figure", "Fig.", "Table"]), st.integers(min_value=1, max_value=30))
+def test_a_continued_label_opens_a_caption_and_continued_on_next_page_does_not(label: str, number: int) -> None:
+    assert CAPTION_RE.match(f"{label} {number} continued recentered to the cue")
+    assert not CAPTION_RE.match(f"{label} {number} continued on next page")

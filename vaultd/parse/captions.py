@@ -19,6 +19,8 @@ FIGURE_ID_RE = re.compile(r"10\.\d{4,9}/\S+?(?:\.g\d{3,4}|/fig-\d{1,3})$")
 
 #: Most words of a short note opening with a float's identifier, under its caption.
 IDENTIFIER_NOTE_WORDS = 20
+#: A caption's label over its rest atop the next page (eLife's ``Figure 1 continued``).
+_CONTINUED_RE = re.compile(r"(?i:figure|fig\.|table)\s+\d+\s+continued")
 #: A caption that is its label alone (``Table 1``, ``Figure 3.``): its text is the next para.
 _BARE_LABEL_RE = re.compile(r"\S+(?: \S)*\s*(?:\d+|[ivxIVX]+)\s*[.:]?")
 
@@ -54,8 +56,10 @@ def caption_goes_on(paras: list[Para], lines: list[Line], text: str, body: float
             and -(last.bbox[3] - last.bbox[1]) < gap <= SCAN_CAPTION_GAP * body:
         return True
     if -0.5 * body <= gap <= body and abs(line.size - last.size) <= 0.25 * max(last.size, 1.0) \
-            and _BARE_LABEL_RE.fullmatch(caption.text.strip()):
-        return True  # the text under a bare "Table 1" in bold (AGU), "TABLE I" (IEEE's small capitals)
+            and (_BARE_LABEL_RE.fullmatch(caption.text.strip()) or _CONTINUED_RE.fullmatch(caption.text.strip())):
+        # the text under a bare "Table 1" in bold (AGU), "TABLE I" (IEEE's small capitals),
+        # and under eLife's "Figure 1 continued" atop the page its caption goes on
+        return True
     if not -0.5 * body <= gap <= 2 * body \
             or abs(line.size - last.size) > 0.5 \
             or (last.bold and not line.bold):  # body text under a caption is set larger or lighter

@@ -39,14 +39,15 @@ _NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[IVX]{1,4}(?:\.\d{1,2})+|[A-Z
 #: (AGU sets ``Table 1`` in bold over the caption's text); a paper's only table or figure
 #: may go unnumbered, its label then followed by a dash (SciELO 2004: ``Tabla - Tendencias…``)
 #: or a stop (JAMA's ``Table. Domain-Specific Accuracy and Consistency``); a table's label
-#: over its next page's rows (Elsevier's ``Table 1 (continued )``).
+#: over its next page's rows (Elsevier's ``Table 1 (continued )``), or over its caption's
+#: rest there (eLife's ``Figure 2 continued``; not its ``Figure 2 continued on next page``).
 #: An appendix's or supplement's number has a capital before it (``Table B1``, ``Figure S2``).
 CAPTION_RE = re.compile(
     r"^(?i:figure|figura|figur|fig\.?|abbildung|abb\.|listing|scheme|table|tabela|tabla|tabelle|tableau|tabella"
     r"|tabell|tab\.|cuadro|quadro|chart|graph|exhibit|map"
     r"|F ?I ?G ?U ?R ?E|T ?A ?B ?L ?E)"
     r"(?:\s*([A-Z]?\d+(?:[.-]\d+)*|[ivxIVX]+)\s*([.:|–—\ufffd\x01-\x08\x0e-\x1f-](?!\d)|\s+[A-Z]|\s*\((?i:cont)"
-    r"|\s*\([a-z]\)\s+(?=[A-Z])|$)|\s+[–—-]\s+(?=[A-Z])"
+    r"|\s*\([a-z]\)\s+(?=[A-Z])|\s+continued\b(?!\s+on\s)|$)|\s+[–—-]\s+(?=[A-Z])"
     r"|(?<=[a-zA-Z])\.\s+(?=[A-Z][a-z]))")
 #: A date opening with its day: ``5 June 2025``, ``12 Dec. 2019``.
 _DATE_RE = re.compile(r"\d{1,2}\.?\s+(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}\b")
