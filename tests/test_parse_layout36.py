@@ -280,3 +280,29 @@ def test_a_captions_continued_label_atop_the_next_page_heads_its_rest() -> None:
 def test_a_continued_label_opens_a_caption_and_continued_on_next_page_does_not(label: str, number: int) -> None:
     assert CAPTION_RE.match(f"{label} {number} continued recentered to the cue")
     assert not CAPTION_RE.match(f"{label} {number} continued on next page")
+
+
+# ------------------------------------------------------------------------ batch 50
+
+
+def test_a_paragraphs_indented_first_line_is_no_box_the_text_goes_on_past() -> None:
+    # a LibreOffice thesis sets each double-spaced line a block: the indented first line
+    # "Como este TCC … de se prever" was taken for a box set narrower than the column, and
+    # its next line "vendas semanais se torna …" went on with p. 2's list before it
+    thesis = "thesis_usp_esalq_multinivel_vendas_pt_excerpt.pdf"
+    paras = paragraphs_of(thesis)
+    para = next(p for p in paras if p.startswith("Como este TCC"))
+    assert "a questão de se prever vendas semanais se torna mais precisa" in para
+    assert para.endswith("nenhuma abre as portas.")
+    # a Fifth Circuit opinion: a line of p. 6's paragraph had gone on with p. 5's
+    opinion = "ca5_slip_opinion_st_pierre_life_insurance.pdf"
+    appeal = next(p for p in paragraphs_of(opinion) if p.startswith("On appeal, St. Pierre argues"))
+    assert "the district court erred by concluding that the City could not act" in appeal
+
+
+def test_a_keywords_label_under_a_sentences_end_in_one_block_is_front_matter() -> None:
+    # the thesis's abstract and "Palavras-chave: …" in one MuPDF block, the abstract's
+    # last line stopping a tenth short of the measure
+    thesis = chunks_of("thesis_usp_esalq_multinivel_vendas_pt_excerpt.pdf")
+    assert chunk_type(holding(thesis, "Palavras-chave: Box-Cox")) == "front"
+    assert not any("Palavras-chave" in p for p in paragraphs_of("thesis_usp_esalq_multinivel_vendas_pt_excerpt.pdf"))

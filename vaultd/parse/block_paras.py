@@ -98,7 +98,8 @@ def split_group(group: list[Line], plain: bool = False, flush: bool = False) -> 
             or code[k] != code[k + 1]  # a program's listing starts or ends
             # a front-matter label in a face of its own after a line that stops short
             # (eLife's ``Competing interests:`` and ``Published`` under the author's note)
-            or (cur.mixed and prev.bbox[2] < right - 0.12 * width and opens_front(cur.text))
+            # (or after a sentence's end: a thesis's ``Palavras-chave:`` under its abstract)
+            or (cur.mixed and (prev.bbox[2] < right - 0.12 * width or ends) and opens_front(cur.text))
             # a caption's lines start where its first does or further in (centred, hanging):
             # after its sentence, a line further out is the column's text under a centred
             # full-width caption, which MuPDF put in the caption's block (CEUR)

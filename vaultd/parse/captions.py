@@ -20,9 +20,47 @@ FIGURE_ID_RE = re.compile(r"10\.\d{4,9}/\S+?(?:\.g\d{3,4}|/fig-\d{1,3})$")
 #: Most words of a short note opening with a float's identifier, under its caption.
 IDENTIFIER_NOTE_WORDS = 20
 #: A caption's label over its rest atop the next page (eLife's ``Figure 1 continued``).
-_CONTINUED_RE = re.compile(r"(?i:figure|fig\.|table)\s+\d+\s+continued")
+_CONTINUED_RE = re.compile(r"(?i:figure|fig\.|table)\s+(\d+)\s+continued")
 #: A caption that is its label alone (``Table 1``, ``Figure 3.``): its text is the next para.
 _BARE_LABEL_RE = re.compile(r"\S+(?: \S)*\s*(?:\d+|[ivxIVX]+)\s*[.:]?")
+
+
+def continued_caption(paras: list[Para], label: str) -> Para | None:
+    """The caption a bare ``Figure 1 continued`` label atop a page goes on (eLife sets one
+    over a caption's rest on the page after its figure): the last caption of the page
+    before, of that label's float and number, its sentence left open. None when not so (a
+    label over a caption whose start the excerpt left out is a caption of its own)."""
+    match = _CONTINUED_RE.fullmatch(label.strip())
+    if match is None:
+        return None
+    kind = "table" if label.strip()[:1] in "Tt" else "figure"
+    number = match.group(1)
+    for para in reversed(paras[-CONTINUED_REACH:]):
+        if para.type == kind and re.match(rf"\S+\s*{number}\b", para.text) \
+                and not para.text.rstrip().endswith(SENT_END):
+            return para
+    return None
+
+
+#: How many paras back the caption a ``continued`` label goes on is looked for.
+CONTINUED_REACH = 12
+
+
+def caption_rest_overleaf(paras: list[Para], lines: list[Line], text: str, body: float) -> Para | None:
+    """The caption whose rest ``lines`` are, under its bare ``continued`` label atop the
+    next page (the last para, made front matter by the caller): in the caption's size,
+    opening in lowercase or with a figure, as ``caption_goes_on`` asks of a caption's
+    sentence going on atop the next page. None when not so."""
+    if not paras or paras[-1].type != "front":
+        return None
+    caption = continued_caption(paras[:-1], paras[-1].text)
+    if caption is None:
+        return None
+    last, line = caption.lines[-1], lines[0]
+    if line.page == last.page + 1 and abs(line.size - last.size) <= 0.25 and line.size < body - 0.25 \
+            and (text[:1].islower() or text[:1].isdigit()):
+        return caption
+    return None
 
 
 def caption_goes_on(paras: list[Para], lines: list[Line], text: str, body: float,

@@ -63,11 +63,27 @@ def _same_measure(before: list[Line], after: list[Line]) -> bool:
     """Whether two pieces on one page are set to one measure (a one-line piece may be
     shorter: the last line of its paragraph)."""
     wide, other = _measure(before), _measure(after)
+    if len(before) == 1 and _indented_first(before[0], after):
+        return True  # a paragraph's first line, indented, over its next lines
     if len(after) == 1:
         return other <= wide * (1 + MEASURE_SHARE)
     if len(before) == 1:
         return wide <= other * (1 + MEASURE_SHARE)
     return abs(wide - other) <= MEASURE_SHARE * max(wide, other)
+
+
+def _indented_first(line: Line, under: list[Line]) -> bool:
+    """Whether ``line`` is a paragraph's first line set in from the lines under it: ending
+    at their right edge (to an em), starting up to ``INDENT_MAX_EMS`` right of their left
+    (a word processor's double-spaced thesis sets each line a block, its first line's
+    indent making it the narrower piece)."""
+    em = max(line.size, 1.0)
+    left, right = min(ln.bbox[0] for ln in under), max(ln.bbox[2] for ln in under)
+    return abs(line.bbox[2] - right) <= em and 0.0 < line.bbox[0] - left <= INDENT_MAX_EMS * em
+
+
+#: Widest first-line indent (ems) a one-line piece may have and be its paragraph's start.
+INDENT_MAX_EMS = 4.0
 
 
 def indented(para: Para) -> bool:

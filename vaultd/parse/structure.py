@@ -34,6 +34,8 @@ from vaultd.parse.captions import (
     IDENTIFIER_LINE_RE,
     caption_beside,
     caption_goes_on,
+    caption_rest_overleaf,
+    continued_caption,
     float_labels,
     is_si_entry,
     text_figure_over,
@@ -313,6 +315,16 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     # its sources and abbreviations: part of the table, no body text (a bare
                     # DOI goes into the table's own chunk later: _identifiers_to_floats)
                     cur.type = "table"
+                if kind in ("figure", "table") and continued_caption(paras, text) is not None:
+                    # a caption's bare "Figure 1 continued" atop the next page: a label the
+                    # caption's rest reads past, not a caption of its own
+                    kind = cur.type = "front"
+                    cur.floating = True
+                if kind in ("paragraph", "front") and (rest := caption_rest_overleaf(paras, para_lines, text, body)):
+                    append_piece(rest, para_lines, text)  # under the caption's "continued" label
+                    paras.remove(rest)
+                    paras.append(rest)  # last again: its DOI and supplements under it go on with it
+                    continue
                 if kind in ("paragraph", "front") and caption_goes_on(paras, para_lines, text, body, plain):
                     append_piece(paras[-1], para_lines, text)  # its last words, its DOI
                     continue
