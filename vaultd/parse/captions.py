@@ -209,16 +209,17 @@ def is_si_entry(line: Line, lines: list[Line]) -> bool:
 SI_REACH = 4.0
 
 
-def text_figure_over(paras: list[Para], cur: Para) -> tuple[Para, list[Para]] | None:
-    """The paragraph ``cur`` goes on, and the paras of a figure set as text at a column's
-    top over its caption, which the reading order put between them (TACL's Figure 1, an
+def text_figure_over(paras: list[Para], cur: Para) -> Para | None:
+    """The paragraph ``cur`` goes on past a figure set as text at a column's top over its
+    caption, which the reading order put between them; the figure's paras typed the
+    figure's (in place) (TACL's Figure 1, an
     argument pair in the body's face: ``Topic: …`` | ``Stance: …`` | ``Crowdsourced
     labels: …`` over ``Figure 1: Example argument pair …``, then ``ever, overwhelm a
     reader.``, the rest of ``… an important way for humans to reason … how-`` ending the
     column before). ``cur`` opens in lowercase right under a figure's caption; over the
     caption, in ``cur``'s column and on its page, stand only paras read after a paragraph
     left open in another column or on the page before, from the column's top down: those
-    are the figure's. None when not so."""
+    are the figure's. None when not so (nothing changed)."""
     if not cur.text[:1].islower() or not paras:
         return None
     first = cur.lines[0]
@@ -259,7 +260,9 @@ def text_figure_over(paras: list[Para], cur: Para) -> tuple[Para, list[Para]] | 
             piece = pop_piece(para)
             paras.insert(at + 1, piece)
             inside.append(piece)
-        return para, inside
+        for figure in inside:
+            figure.type, figure.floating = "figure", True  # the figure's own text
+        return para
     return None
 
 

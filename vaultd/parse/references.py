@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from vaultd.parse.classify import classify
+from vaultd.parse.continuation import SIZE_STEP
 from vaultd.parse.fontnames import font_family
 from vaultd.parse.front import is_front_matter
 from vaultd.parse.layout import join_lines
@@ -50,14 +51,17 @@ def _split_references(group: list[Line]) -> list[list[Line]]:
     return entries
 
 
-def opens_headless_references(group: list[Line], page: list[Line]) -> bool:
+def opens_headless_references(group: list[Line], page: list[Line], last: Para | None) -> bool:
     """Whether ``group`` opens a bibliography set without a heading (REVTeX's ``[1] P.
     Weiss, L'Hypothèse du Champ Moléculaire …, J. Phys. Theor. Appl. 6, 661 (1907).``
     under the last appendix's text): its first line opens with ``[1]``, its entry names a
     year and an author's initial, and the entry ``[2]`` opens a line of its page after it,
-    a few lines on (REVTeX sets each line a block)."""
+    a few lines on (REVTeX sets each line a block); ``last``, the para read before it, is
+    the body's text (no heading, nor a short line that may yet be typed one: a slide's
+    ``Bibliography I``)."""
     first = group[0]
-    if not first.text.lstrip().startswith("[1] ") or first not in page:
+    if not first.text.lstrip().startswith("[1] ") or first not in page or last is None or last.type == "heading" \
+            or (last.type == "paragraph" and len(last.text.split()) < HEADLESS_AFTER_WORDS):
         return False
     at = page.index(first)
     entry: list[str] = []
@@ -69,8 +73,18 @@ def opens_headless_references(group: list[Line], page: list[Line]) -> bool:
     return False
 
 
-#: Most lines of a bibliography's first entry.
+#: Most lines of a bibliography's first entry; fewest words of the paragraph a
+#: bibliography without a heading follows.
 ENTRY_LINES = 6
+HEADLESS_AFTER_WORDS = 8
+
+
+def beside_headless_references(group: list[Line], entries: float | None) -> bool:
+    """Whether ``group``, read inside a bibliography without a heading whose entries are
+    set at ``entries`` points, is the text beside it: set larger (by ``SIZE_STEP``),
+    opening with no entry's number (the last appendix's rest in REVTeX's other column,
+    read after the first entries)."""
+    return entries is not None and group[0].size > entries + SIZE_STEP and not REF_START_RE.match(group[0].text)
 #: An author's initial (``P. Weiss``, ``Hu W.,``), which a program's printed output
 #: (``[1] 2057 GTGAGTATT…`` | ``[2] 564 …``) has not.
 _INITIAL_RE = re.compile(r"(?:^|[\s,(])[A-Z]\.(?:[\s,-]|$)")

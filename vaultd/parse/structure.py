@@ -49,7 +49,6 @@ from vaultd.parse.classify import (
 )
 from vaultd.parse.code import is_code, listing_goes_on, statements_go_on
 from vaultd.parse.continuation import (
-    SIZE_STEP,
     continues,
     is_scrap,
     open_end,
@@ -109,8 +108,8 @@ from vaultd.parse.paras import (
 from vaultd.parse.plain_heads import plain_caps_head, plain_lead, plain_text_layer
 from vaultd.parse.reading_order import caseless_runs, order_page
 from vaultd.parse.references import (
-    REF_START_RE,
     add_references,
+    beside_headless_references,
     column_lefts,
     ends_references,
     opens_headless_references,
@@ -180,18 +179,6 @@ _CITED_RE = re.compile(r"\(\d{4}[a-z]?\)|\b\d{1,4}\s*[,:(]\s*\d{1,6}\)?\s*[–-]
                        r"|\bin\s+proceedings\b|\bpp\.\s*\d", re.I)
 
 
-def _under_text(paras: list[Para]) -> bool:
-    """Whether the last para read is the body's text, no heading (nor a short line that
-    may yet be typed one: a slide's ``Bibliography I``): a bibliography without a heading
-    follows text."""
-    return bool(paras) and paras[-1].type != "heading" \
-        and not (paras[-1].type == "paragraph" and len(paras[-1].text.split()) < HEADLESS_AFTER_WORDS)
-
-
-#: Fewest words of the paragraph a bibliography without a heading follows.
-HEADLESS_AFTER_WORDS = 8
-
-
 def _body_past_references(group: list[Line], paras: list[Para], head: Line | None) -> Para | None:
     """The paragraph a block read after the bibliography's heading goes on, when the block
     stands above that heading in the next column and opens in lowercase, and the paragraph
@@ -237,18 +224,14 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 paras.append(Para("heading", [head], head.text.strip(),
                                    [(head.page, head.text.strip())], heading_number(head.text), [1]))
                 in_refs, refs_head, group = True, head, group[1:]
-            if not in_refs and _under_text(paras) and opens_headless_references(group, lines):
+            if not in_refs and opens_headless_references(group, lines, paras[-1] if paras else None):
                 in_refs, refs_head, headless = True, None, group[0].size  # (REVTeX's, under the last appendix)
             if in_refs and ends_references(group, refs_head):
                 in_refs = False  # an appendix after the bibliography is read as body text
             if in_refs and (body_para := _body_past_references(group, paras, refs_head)) is not None:
                 append_piece(body_para, group, join_lines(ln.text for ln in group))
                 continue
-            # (the text beside a bibliography without a heading, set larger than its entries:
-            # the last appendix's rest in REVTeX's other column, read after them)
-            by_refs = in_refs and refs_head is None and headless is not None \
-                and group[0].size > headless + SIZE_STEP and not REF_START_RE.match(group[0].text)
-            if in_refs and not by_refs:
+            if in_refs and not (refs_head is None and beside_headless_references(group, headless)):
                 in_refs = add_references(group, paras, body, column_lefts(lines, info.width),
                                           info.width)
                 continue
@@ -362,11 +345,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     paras[-1].type, paras[-1].floating = "front", True  # a running head, no section's
                     append_piece(broken, para_lines, text)
                     continue
-                if kind == "paragraph" and not plain and (over := text_figure_over(paras, cur)) is not None:
-                    broken, figure = over
-                    for para in figure:
-                        para.type, para.floating = "figure", True  # the figure's own text
-                    append_piece(broken, para_lines, text)
+                if kind == "paragraph" and not plain and (broken := text_figure_over(paras, cur)) is not None:
+                    append_piece(broken, para_lines, text)  # past a figure set as text over its caption
                     continue
                 earlier = resumed(paras, cur, target) if not (cur.floating or plain) else None
                 if earlier is not None:  # past a box, a sidebar or a float in another face
