@@ -19,7 +19,7 @@ from vaultd.parse.code import is_code
 from vaultd.parse.fontnames import is_bold_font, is_italic_font
 from vaultd.parse.ligature_glyphs import drop_ligature_spaces
 from vaultd.parse.margins import text_block_edges
-from vaultd.parse.paras import Line
+from vaultd.parse.paras import Line, Para
 from vaultd.parse.references import opens_headless_references
 
 TUFTE = "tufte_handout_sample_style_guide.pdf"
@@ -152,13 +152,26 @@ def _page(entries: list[str]) -> list[Line]:
     return [_line(text, (54.0, 100.0 + 11 * k, 290.0, 109.0 + 11 * k), 9.0) for k, text in enumerate(entries)]
 
 
+def _para(kind: str, text: str) -> Para:
+    line = _line(text, (54.0, 60.0, 290.0, 70.0))
+    return Para(kind, [line], text, [(1, text)])
+
+
+#: The body's last paragraph, which a bibliography without a heading follows.
+_TEXT = _para("paragraph", "In summary, the analytical expression of the large deviation function is explicit.")
+
+
 @given(st.sampled_from(["P. Weiss", "Hu W.", "A. B. Smith and C. D. Jones"]),
        st.integers(min_value=1850, max_value=2029), st.integers(min_value=0, max_value=3))
 def test_a_first_entry_with_an_initial_and_a_year_before_a_second_opens_a_bibliography(
         author: str, year: int, extra: int) -> None:
     entry = [f"[1] {author}, A title of the work, J. Phys. 6, 661"] + ["continued over a line"] * extra
     page = _page([*entry, f"({year}).", "[2] E. F. Next, Another work, Phys. Rev. 9 (1999)."])
-    assert opens_headless_references(page[:1], page)
+    assert opens_headless_references(page[:1], page, _TEXT)
+    # under a heading (one the parser found: "Bibliography"), or a short line a slide may
+    # yet make one ("Bibliography I"), the entries are a headed list's, not a headless one
+    assert not opens_headless_references(page[:1], page, _para("heading", "Bibliography"))
+    assert not opens_headless_references(page[:1], page, _para("paragraph", "Bibliography I"))
 
 
 @given(st.integers(min_value=1000, max_value=9999))
@@ -166,7 +179,7 @@ def test_a_programs_numbered_output_opens_no_bibliography(count: int) -> None:
     # R's printed vectors: "[1] 2057 GTGAGTATT…" | "[2] 564 GTACGTTC…"
     page = _page([f"[1] {count} GTGAGTATTAACATATTCTCTTTTGTACCT...AATTTAAAAAAATTTTTTTTGCTTCCAAG",
                   "[2] 564 GTACGTTCAACCTAATTGCCATTTTCCTTT...ATTGTCACATACTGATTTTTTTCTTGAAG"])
-    assert not opens_headless_references(page[:1], page)
+    assert not opens_headless_references(page[:1], page, _TEXT)
 
 
 # ------------------------------------------------------------------------ batch 49
