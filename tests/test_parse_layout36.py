@@ -21,6 +21,7 @@ from vaultd.parse.ligature_glyphs import drop_ligature_spaces
 from vaultd.parse.margins import text_block_edges
 from vaultd.parse.paras import Line, Para
 from vaultd.parse.references import opens_headless_references
+from vaultd.parse.structure import RULE_TEXT_RE
 
 TUFTE = "tufte_handout_sample_style_guide.pdf"
 CHEMSCI = "chemsci_redox_active_porous_charge_transfer_excerpt.pdf"
@@ -319,3 +320,34 @@ def test_a_keywords_label_under_a_sentences_end_in_one_block_is_front_matter() -
     thesis = chunks_of("thesis_usp_esalq_multinivel_vendas_pt_excerpt.pdf")
     assert chunk_type(holding(thesis, "Palavras-chave: Box-Cox")) == "front"
     assert not any("Palavras-chave" in p for p in paragraphs_of("thesis_usp_esalq_multinivel_vendas_pt_excerpt.pdf"))
+
+
+# ------------------------------------------------------------------------ batch 51
+
+ECOGRAPHY = "wiley_ecography_species_abundance_niche_excerpt.pdf"
+
+
+def test_a_side_columns_editor_doi_and_the_authors_orcid_line_are_front_matter() -> None:
+    # Ecography's first page: "doi: 10.1111/ecog.05776", "Subject Editor and
+    # Editor-in-Chief: Miguel Araújo" in the column beside the abstract, and the authors'
+    # line with their ORCID iDs and e-mail under the byline had been paragraphs
+    paras = paragraphs_of(ECOGRAPHY)
+    for text in ("doi: 10.1111/ecog.05776", "Subject Editor", "Accepted 31 August 2021", "orcid.org"):
+        assert not any(text in p for p in paras), text
+    chunks = chunks_of(ECOGRAPHY)
+    assert chunk_type(holding(chunks, "doi: 10.1111/ecog.05776")) == "front"
+    assert chunk_type(holding(chunks, "https://orcid.org/0000-0001-9686-3844")) == "front"
+
+
+def test_a_rule_set_as_dashes_neither_ends_nor_joins_a_paragraph() -> None:
+    # Ecography draws the rule over its licence as a line of en dashes: it had ended the
+    # paragraph broken at p. 1's foot ("… along many ecological axes ––––"), which then did
+    # not go on atop p. 2
+    para = next(p for p in paragraphs_of(ECOGRAPHY) if p.startswith("A widely held belief"))
+    assert "–––" not in para and "(Hutchinson 1957, Brown 1984, Holt 2009)" in para
+
+
+@given(st.sampled_from(["–", "—", "_", "-", "="]), st.integers(min_value=4, max_value=60))
+def test_a_line_of_dashes_alone_is_a_rule(dash: str, count: int) -> None:
+    assert RULE_TEXT_RE.fullmatch(dash * count)
+    assert not RULE_TEXT_RE.fullmatch(dash * count + " Note")

@@ -48,6 +48,7 @@ _START_RE = re.compile(
       | further\s+author\s+information
       | submitted\s+to\s+[\w.&\s]{1,40}?\s+on\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)
       | (?:(?:suggested\s+|recommended\s+)?citation|editor|academic\s+editor|handling\s+editor|edited\s+by|reviewed\s+by|
+         subject\s+editor(?:\s+and\s+editor[\s-]in[\s-]chief)?|editor[\s-]in[\s-]chief|
          specialty\s+section|funding|competing\s+interests?|abbreviations|conflicts?\s+of\s+interest|
          data\s+availability(?:\s+statement)?|correspondence(?:\s+to)?|corresponding\s+authors?|reviewing\s+editor|
          e-?mails?(?:\s+address(?:es)?)?|contact|(?:next\s+)?release(?:\s+date)?|keywords?|categories|key\s+words|ccs\s+concepts|unified\s+astronomy\s+thesaurus\s+concepts|issn|e-?issn|editora?\s+associad[ao]|submiss[ãa]o|aceite|
@@ -246,6 +247,10 @@ def _lead_marks(text: str) -> str:
     return body
 
 
+#: An ORCID iD: ``0000-0001-9686-3844`` (its last character may be ``X``).
+_ORCID_ID_RE = re.compile(r"\b\d{4}-\d{4}-\d{4}-\d{3}[\dX]\b")
+
+
 def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bool = False) -> bool:
     """Whether a block of the first page is front matter (see module doc). ``at_edge``:
     the block sits at the page's top or foot (or in a side column of small print), where
@@ -267,6 +272,8 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
         return True  # Elsevier's foot: "https://doi.org/10.1016/… Received 11 February 2023; …"
     if _EDITORS_RE.fullmatch(body):
         return True  # CACM's department editors: "S. L. Graham, R. L. Rivest Editors"
+    if _ORCID_ID_RE.search(body) and (EMAIL_RE.search(body) or len(_ORCID_ID_RE.findall(body)) >= 2):
+        return True  # the authors' line with their ORCID iDs and an e-mail (Wiley's "A. de la Fuente (https://orcid.org/…) ✉ (…)")
     if _CONTACT_RE.match(body):
         return True  # "Christian Gogolin: latex@quantum-journal.org, …": an author's contact
     if len(EMAIL_RE.findall(body)) >= 2 and not _WORD_RE.findall(

@@ -168,6 +168,11 @@ def _inline_math(paras: list[Para], text: str) -> bool:
     return target is not None and target.type == "paragraph" and not target.text.rstrip().endswith(SENT_END)
 
 
+#: A rule set as text: a run of dashes, underscores or equals signs and nothing else.
+RULE_TEXT_RE = re.compile(r"[–—‒―_=\-]{4,}")
+#: A DOI alone on its line: ``doi: 10.1111/ecog.05776``, ``https://doi.org/10.…``.
+_DOI_LINE_RE = re.compile(r"(?i:doi:?\s*|https?://(?:dx\.)?doi\.org/)?10\.\d{4,9}/\S+")
+
 #: A heading in capitals in a text layer without fonts stands under this share of the
 #: page's height (above it, a running head: a scan's ``TEXTILE AMERICA.``).
 CAPS_HEAD_BELOW = 0.1
@@ -240,8 +245,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
             label = False  # the para before was a front-matter label ("ACM Reference Format:")
             for k, para_lines in enumerate(split):
                 text = join_lines(ln.text for ln in para_lines)
-                if not text:
-                    continue
+                if not text or RULE_TEXT_RE.fullmatch(text.strip()):
+                    continue  # (a rule set as dashes, Wiley's over its licence: no words of the work's)
                 lead = k + 1 < len(split) and (
                     (len(para_lines) == 1 and font_lead(para_lines[0], split[k + 1][0]))
                     or (len(para_lines) == 2 and two_line_lead(para_lines, split[k + 1][0])))
@@ -319,6 +324,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     cur.floating = True  # no sentence runs on into a bare identifier
                     if FIGURE_ID_RE.search(text.strip()):
                         cur.type = "figure"  # a figure's own DOI (PLOS's ``….g002``), its caption's
+                    elif info.number <= FRONT_PAGES and _DOI_LINE_RE.fullmatch(text.strip()):
+                        cur.type = "front"  # the article's own DOI alone (Wiley's side column)
                 if kind == "heading" and REFS_RE.match(text.strip()):
                     in_refs, refs_head = True, para_lines[0]
                 if kind == "figure":  # (a table's caption sits above it, under body text)
