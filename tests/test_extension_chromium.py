@@ -416,6 +416,9 @@ def test_agent_actions_run_only_when_enabled_and_only_on_allowed_origins(
     browser.options(actions=True, origins=browser.site.base)
     try:
         page.bring_to_front()
+        # the service worker reads the saved options when storage tells it, a moment after
+        # the options page says "Saved." (a loaded machine's ping came first once, refused)
+        browser.wait_for(lambda: "result" in browser.command("ping"), "agent actions enabled")
         assert browser.command("ping")["result"]["pong"] is True
         assert browser.command("tab_info")["result"]["url"] == f"{browser.site.base}/form"
         assert browser.command("type", selector="#q", text="quotes")["ok"] is True
