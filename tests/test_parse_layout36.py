@@ -351,3 +351,12 @@ def test_a_rule_set_as_dashes_neither_ends_nor_joins_a_paragraph() -> None:
 def test_a_line_of_dashes_alone_is_a_rule(dash: str, count: int) -> None:
     assert RULE_TEXT_RE.fullmatch(dash * count)
     assert not RULE_TEXT_RE.fullmatch(dash * count + " Note")
+
+
+def test_a_double_spaced_manuscripts_italic_heads_a_line_over_their_text_head() -> None:
+    # a PeerJ preprint, double-spaced: "Registry" and "Occurrences" in italics at the body's
+    # size stand 18 pt over their text, whose lines stand 9 pt apart (a head's text had to
+    # stand within one and a half of its line heights)
+    chunks = chunks_of("peerjpreprint_gbif_clients_r_python_ruby_excerpt.pdf")
+    assert holding(chunks, "The GBIF registry API services are spread").provenance.section == "The clients › Registry"
+    assert chunk_type(holding(chunks, "Occurrences")) == "heading"

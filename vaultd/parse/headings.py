@@ -8,6 +8,7 @@ Used by ``vaultd.parse.structure`` while it builds paras (``font_lead``, ``is_ti
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 
@@ -216,6 +217,7 @@ def font_headings(paras: list[Para], body: float) -> None:
     headings in that style, these or others the classifier found numbered as they are (a
     heading style repeats; one odd line is not a style). A typewriter face sets code, never headings."""
     fonts = _font_chars(paras)
+    text_gap = _text_gap(paras)
     styles: Counter[tuple[str, float]] = Counter()
     for para in paras:
         for ln in para.lines:
@@ -251,7 +253,10 @@ def font_headings(paras: list[Para], body: float) -> None:
         height = max(line.bbox[3] - line.bbox[1], 1.0)
         # (or the page's last line, its text at the next page's top: medRxiv's
         # ``Participants, recruitment, and blinding`` at page 5's foot)
-        right_below = below.page == line.page and -1.0 <= below.bbox[1] - line.bbox[3] <= 1.5 * height
+        # (in a double-spaced manuscript, a line of space more than its lines stand apart:
+        # a PeerJ preprint's italic ``Registry`` 18 pt over its text, whose lines stand 9 pt apart)
+        right_below = below.page == line.page \
+            and -1.0 <= below.bbox[1] - line.bbox[3] <= max(1.5 * height, text_gap + height)
         if not (right_below or below.page == line.page + 1) or not _flush_under(line, after):
             continue
         if small and (len(after.lines) < SMALL_HEAD_TEXT_LINES or not is_prose(after.text)):
@@ -274,6 +279,14 @@ def font_headings(paras: list[Para], body: float) -> None:
         for para in heads:
             para.type = "heading"
     _join_leads(paras)
+
+
+def _text_gap(paras: list[Para]) -> float:
+    """The median gap (points) between a paragraph's lines on a page, over the document's
+    paragraphs (0 with none): a double-spaced manuscript's lines stand most of a line apart."""
+    gaps = sorted(b.bbox[1] - a.bbox[3] for p in paras if p.type == "paragraph"
+                  for a, b in itertools.pairwise(p.lines) if a.page == b.page and b.bbox[1] > a.bbox[1])
+    return gaps[len(gaps) // 2] if gaps else 0.0
 
 
 #: Largest share of a document's characters a display style of headings may have (in a
