@@ -1,5 +1,6 @@
 """A float's own text around its caption: the rest of a caption set under it or beside it
-in the other column, and sub-figure labels stacked right above it.
+in the other column, or atop the next page under its ``continued`` label, sub-figure labels
+stacked right above it, and a figure set as text over it at a column's top.
 """
 
 from __future__ import annotations
@@ -211,15 +212,16 @@ SI_REACH = 4.0
 
 def text_figure_over(paras: list[Para], cur: Para) -> Para | None:
     """The paragraph ``cur`` goes on past a figure set as text at a column's top over its
-    caption, which the reading order put between them; the figure's paras typed the
-    figure's (in place) (TACL's Figure 1, an
-    argument pair in the body's face: ``Topic: …`` | ``Stance: …`` | ``Crowdsourced
-    labels: …`` over ``Figure 1: Example argument pair …``, then ``ever, overwhelm a
-    reader.``, the rest of ``… an important way for humans to reason … how-`` ending the
-    column before). ``cur`` opens in lowercase right under a figure's caption; over the
-    caption, in ``cur``'s column and on its page, stand only paras read after a paragraph
-    left open in another column or on the page before, from the column's top down: those
-    are the figure's. None when not so (nothing changed)."""
+    caption, which the reading order put between them; the figure's paras are typed the
+    figure's, in place. TACL's Figure 1, an argument pair in the body's face (``Topic: …`` |
+    ``Stance: …`` | ``Crowdsourced labels: …``) over ``Figure 1: Example argument pair …``,
+    then ``ever, overwhelm a reader.``, the rest of ``… to reason about controversial
+    topics … how-`` ending the column before. ``cur`` opens in lowercase right under a
+    figure's caption; over the caption, in ``cur``'s column and on its page, stand only
+    paras read after a paragraph left open in another column or on the page before, from
+    the column's top down, the first of them no sentence's rest: those are the figure's
+    (a piece read as that paragraph's rest among them is taken back, ``pop_piece``). None
+    when not so, and nothing changed."""
     if not cur.text[:1].islower() or not paras:
         return None
     first = cur.lines[0]
@@ -228,16 +230,15 @@ def text_figure_over(paras: list[Para], cur: Para) -> Para | None:
     if cap.type != "figure" or last.page != first.page or not 0 <= first.bbox[1] - last.bbox[3] <= 3 * (
             last.bbox[3] - last.bbox[1]) or not _across(last, first):
         return None
+    def over(piece: list[Line]) -> bool:  # over the caption, in cur's column, on its page
+        return piece[-1].page == first.page and all(
+            _across(ln, first) and ln.bbox[3] <= cap.lines[0].bbox[1] + 1.0 for ln in piece)
+
     inside: list[Para] = []
     at = len(paras) - 1
     for para in reversed(paras[:-1]):
         at -= 1
         lines = para.lines
-
-        def over(piece: list[Line]) -> bool:
-            return piece[-1].page == first.page and all(
-                _across(ln, first) and ln.bbox[3] <= cap.lines[0].bbox[1] + 1.0 for ln in piece)
-
         if over(lines):
             if para.type not in ("paragraph", "heading", "equation", "list") or len(para.pieces) > 1:
                 return None

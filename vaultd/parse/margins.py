@@ -15,7 +15,9 @@ The edges are the document's, one pair for its odd pages and one for its even pa
 book's margins alternate): the leftmost left and rightmost right at which ``EDGE_SHARE``
 of the lines of the document's main size on those pages start or end (``EDGE_LINES`` at
 least). A page's own lines would not do: on a page of tables or lists most lines start
-inside the block. No edge is shared so (ragged-right text): no margin on that side. Edges
+inside the block. Text set ragged right shares no right edge so (or only by chance, inside its longest
+lines): its edge is where its lines' ends crowd (``_ragged_edge``: a Tufte handout's, its
+sidenotes beyond it); a page of short lines has none, and no margin on that side. Edges
 that fewer than ``INSIDE_SHARE`` of those lines stand within are none (a slide deck).
 """
 

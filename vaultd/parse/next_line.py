@@ -133,8 +133,8 @@ _BULLETS = "▶►▸■□✓➢➤◆◇★"
 
 
 def _at_pitch(para: Para, first: Line, em: float) -> bool:
-    """Whether ``first`` stands under ``para``'s last line at the pitch of its last
-    piece's lines, baseline to baseline (to ``PITCH_SLACK_EMS``), whatever their boxes say:
+    """Whether ``first`` stands under ``para``'s last line at the median pitch of its lines
+    on that page, baseline to baseline (to ``PITCH_SLACK_EMS``), whatever their boxes say:
     a line's box grows over a superscript and under a glyph MuPDF boxes tall (Frontiers'
     ``… the target is 10−3-10−4`` | ``S cm−1 at ambient temperature …``, the boxes a
     quarter em into each other)."""

@@ -2,7 +2,8 @@
 
 Entries are split at ``[n]``/``n.`` numbers or at hanging indents inside a block, and a
 block indented against its column's left edge continues the entry before it (entries whose
-first line is a block of its own, entries going on in the next column or page).
+first line is a block of its own, entries going on in the next column or page). A
+bibliography set without a heading is told by its first entries (``opens_headless_references``).
 """
 
 from __future__ import annotations
