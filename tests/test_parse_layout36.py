@@ -14,14 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding, paragraphs_of
 
-from vaultd.parse.classify import CAPTION_RE
+from vaultd.parse.classify import CAPTION_RE, RULE_TEXT_RE
 from vaultd.parse.code import is_code
 from vaultd.parse.fontnames import is_bold_font, is_italic_font
 from vaultd.parse.ligature_glyphs import drop_ligature_spaces
 from vaultd.parse.margins import text_block_edges
 from vaultd.parse.paras import Line, Para
 from vaultd.parse.references import opens_headless_references
-from vaultd.parse.structure import RULE_TEXT_RE
 
 TUFTE = "tufte_handout_sample_style_guide.pdf"
 CHEMSCI = "chemsci_redox_active_porous_charge_transfer_excerpt.pdf"

@@ -10,9 +10,10 @@ import re
 from vaultd.parse.continuation import OPEN_WORDS
 from vaultd.parse.paras import LABEL_WORDS, SENT_END, Line, Para, pop_piece
 
+#: A line that is only a DOI: ``doi: 10.1111/ecog.05776``, ``https://doi.org/10.…``.
+DOI_LINE_RE = re.compile(r"(?i:doi:\s*|https?://(?:dx\.)?doi\.org/)?10\.\d{4,9}/\S+")
 #: A line that is only an identifier: a figure's DOI under its caption (PLOS), a bare URL.
-IDENTIFIER_LINE_RE = re.compile(r"(?i:doi:\s*|https?://(?:dx\.)?doi\.org/|https?://)?10\.\d{4,9}/\S+"
-                                r"|(?i:https?://)\S+")
+IDENTIFIER_LINE_RE = re.compile(DOI_LINE_RE.pattern + r"|(?i:https?://)\S+")
 
 #: A figure's own identifier: PLOS's ``10.1371/journal.ppat.1013990.g002``, PeerJ's
 #: ``10.7717/peerj-cs.213/fig-1``.

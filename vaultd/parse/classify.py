@@ -49,6 +49,9 @@ CAPTION_RE = re.compile(
     r"(?:\s*([A-Z]?\d+(?:[.-]\d+)*|[ivxIVX]+)\s*([.:|–—\ufffd\x01-\x08\x0e-\x1f-](?!\d)|\s+[A-Z]|\s*\((?i:cont)"
     r"|\s*\([a-z]\)\s+(?=[A-Z])|\s+continued\b(?!\s+on\s)|$)|\s+[–—-]\s+(?=[A-Z])"
     r"|(?<=[a-zA-Z])\.\s+(?=[A-Z][a-z]))")
+#: A rule set as text: a run of dashes, underscores or equals signs and nothing else
+#: (Wiley's over its licence, a slip opinion's over its footnotes): no words of the work's.
+RULE_TEXT_RE = re.compile(r"[–—‒―_=\-]{4,}")
 #: A date opening with its day: ``5 June 2025``, ``12 Dec. 2019``.
 _DATE_RE = re.compile(r"\d{1,2}\.?\s+(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}\b")
 _EQNUM_RE = re.compile(r"\(\d{1,3}[a-z]?\)$")

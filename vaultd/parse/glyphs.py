@@ -127,7 +127,7 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
                     unmapped = True
                 if not plain and not replaced and "\ufffd" in text and _misread(text):
                     replaced = True
-                if not spaced and "f" in text and has_ligature_space(text):
+                if not spaced and ("fi " in text or "fl " in text) and has_ligature_space(text):
                     spaced = True
                 if lost < LOST_SPANS and needs_look(text):
                     lost += 1

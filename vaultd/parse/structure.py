@@ -30,6 +30,7 @@ from vaultd.parse.block_paras import (
 from vaultd.parse.blocks import to_blocks
 from vaultd.parse.bylines import is_byline, is_title_note
 from vaultd.parse.captions import (
+    DOI_LINE_RE,
     FIGURE_ID_RE,
     IDENTIFIER_LINE_RE,
     caption_beside,
@@ -41,6 +42,7 @@ from vaultd.parse.captions import (
     text_figure_over,
 )
 from vaultd.parse.classify import (
+    RULE_TEXT_RE,
     alpha_ratio,
     classify,
     heading_number,
@@ -167,11 +169,6 @@ def _inline_math(paras: list[Para], text: str) -> bool:
     target = merge_target(paras)
     return target is not None and target.type == "paragraph" and not target.text.rstrip().endswith(SENT_END)
 
-
-#: A rule set as text: a run of dashes, underscores or equals signs and nothing else.
-RULE_TEXT_RE = re.compile(r"[–—‒―_=\-]{4,}")
-#: A DOI alone on its line: ``doi: 10.1111/ecog.05776``, ``https://doi.org/10.…``.
-_DOI_LINE_RE = re.compile(r"(?i:doi:?\s*|https?://(?:dx\.)?doi\.org/)?10\.\d{4,9}/\S+")
 
 #: A heading in capitals in a text layer without fonts stands under this share of the
 #: page's height (above it, a running head: a scan's ``TEXTILE AMERICA.``).
@@ -324,7 +321,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     cur.floating = True  # no sentence runs on into a bare identifier
                     if FIGURE_ID_RE.search(text.strip()):
                         cur.type = "figure"  # a figure's own DOI (PLOS's ``….g002``), its caption's
-                    elif info.number <= FRONT_PAGES and _DOI_LINE_RE.fullmatch(text.strip()):
+                    elif info.number <= FRONT_PAGES and DOI_LINE_RE.fullmatch(text.strip()):
                         cur.type = "front"  # the article's own DOI alone (Wiley's side column)
                 if kind == "heading" and REFS_RE.match(text.strip()):
                     in_refs, refs_head = True, para_lines[0]
