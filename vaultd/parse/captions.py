@@ -110,14 +110,32 @@ def caption_goes_on(paras: list[Para], lines: list[Line], text: str, body: float
         return True  # "DOI: 10.7554/eLife.17290.002 The following figure supplement is available …"
     if tail.endswith(":"):
         return True  # what the caption announces (eLife's "Figure supplement 1. …" under it)
+    if next_panel(caption.text, text):
+        return True  # "(B) Effect of …" under "Figure 4. … (A) Effect of …" (PLoS Biology 2006)
     if tail.rsplit(None, 1)[-1].lower() in OPEN_WORDS:
         return True  # "… EXPERIMENTS FOR" | "POINT-CLOUD-BASED METHOD." (IEEE's small capitals)
     # (or a bracket in it: ``… predicted from the PD internal variability`` | ``(dashed arrow). …``)
-    return (text[:1].islower() or bool(_BRACKETED_WORD_RE.match(text))) and not tail.endswith(SENT_END)
+    return (text[:1].islower() or bool(_BRACKETED_WORD_RE.match(text))) \
+        and (not tail.endswith(SENT_END) or bool(_ABBREVIATED_RE.search(tail)))
 
 
+#: A name's abbreviated first word ending a caption's line, its sentence going on: a
+#: genus's ``Ac.`` | ``rubrum`` (PLoS Biology 2006's list of species).
+_ABBREVIATED_RE = re.compile(r"(?<![\w.])[A-Z][a-z]?\.$")
 #: A lowercase word after an opening bracket (not a panel's mark: ``(a) A B 1 2``).
 _BRACKETED_WORD_RE = re.compile(r"[(\[][a-z]{2,}")
+#: A panel's mark in brackets opening a caption's part: ``(B) Effect of``.
+_PANEL_MARK_RE = re.compile(r"\(([A-Za-z])\)\s")
+
+
+def next_panel(caption: str, text: str) -> bool:
+    """Whether ``text`` opens with the mark of the panel after one ``caption`` describes:
+    ``(B) …`` under a caption holding ``(A) …``."""
+    match = _PANEL_MARK_RE.match(text)
+    if match is None or match.group(1) in "aA":
+        return False
+    before = chr(ord(match.group(1)) - 1)
+    return f"({before}) " in caption
 
 
 def caption_beside(paras: list[Para], line: Line, text: str) -> Para | None:

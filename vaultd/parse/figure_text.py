@@ -12,7 +12,7 @@ from typing import Any
 from vaultd.parse.algorithms import is_algorithm_caption
 from vaultd.parse.base import Box
 from vaultd.parse.classify import CAPTION_CACHE_LINES, CAPTION_RE, is_figure_caption
-from vaultd.parse.figures import figure_region, graphics_rects
+from vaultd.parse.figures import CHAIN_GAP_PT, figure_region, graphics_rects
 from vaultd.parse.paras import SENT_END
 
 #: An image covering this share of the page is the page itself (a scan), not a figure.
@@ -63,6 +63,13 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
             (ln.size < body - 0.5 and _words(ln.text) < PROSE_WORDS)
             or (ln.size <= body + 0.5 and not ln.bold and _axis_label(ln.text)))]
         region = figure_region(page, cap.bbox, None, rects, others, prose, labels)
+        top = region[1] if region is not None else 0.0
+        if region is None and (extent := caption_extent(cap, lines, body)) != cap.bbox:
+            # a figure under its caption's note: its panels' titles over its first row too
+            region = figure_region(page, extent, None, rects, others, prose, labels)
+            if region is None or region[1] < extent[3] - 1.0:
+                continue
+            top = max(extent[3], region[1] - CHAIN_GAP_PT)
         if region is None:
             continue
         # A caption set in two languages: the second one's figure ends at the first.
@@ -74,7 +81,7 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
         elif region[2] <= cap.bbox[0] + 2.0 or region[0] >= cap.bbox[2] - 2.0:
             # beside its caption: its tick labels and axis title under the frame, set small
             bottom = _labels_under(lines, region, bottom, body, small=True)
-        region = (region[0], region[1], region[2], bottom)
+        region = (region[0], top, region[2], bottom)
         out |= _labels_beside(lines, region)
         if region[3] <= cap.bbox[1] + 2.0:
             out |= _labels_over_caption(lines, region, cap)
@@ -96,6 +103,39 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
                 continue  # the last line of the text over the figure ("in Figure 7c."), no label
             out.add(i)
     return out
+
+
+#: A caption's note under its title line stands at most this many of its lines' heights
+#: under the line over it.
+NOTE_PITCH = 1.6
+#: Each line of a caption's note but its last holds this many words at least (a plot's
+#: legend or axis title under its caption holds fewer).
+NOTE_WORDS = 6
+
+
+def caption_extent(cap: Any, lines: list[Any], body: float) -> Box:
+    """The box of ``cap`` and of the note set under it: a report's figure titled over a
+    paragraph that says what it shows (the World Bank's ``FIGURE 1 Recent developments…``
+    over eight italic lines, the charts under them). The note is one paragraph, in one
+    face smaller than the body's, under the caption: each line within ``NOTE_PITCH`` of its
+    height under the one over it, starting within an em of the caption's left edge, and
+    each but the last of ``NOTE_WORDS`` words."""
+    x0, y0, x1, y1 = cap.bbox
+    top_of_note = y1
+    under = sorted((ln for ln in lines if ln is not cap and ln.page == cap.page and ln.bbox[1] >= y1 - 1.0
+                    and abs(ln.bbox[0] - x0) <= ln.size),
+                   key=lambda ln: ln.bbox[1])
+    note: list[Any] = []
+    for ln in under:
+        if ln.bbox[1] - y1 > NOTE_PITCH * (ln.bbox[3] - ln.bbox[1]) or ln.size >= body - 0.5 \
+                or (note and (ln.font, round(ln.size, 1)) != (note[0].font, round(note[0].size, 1))) \
+                or (note and _words(note[-1].text) < NOTE_WORDS) or CAPTION_RE.match(ln.text):
+            break
+        note.append(ln)
+        y1 = ln.bbox[3]
+    if len(note) == 1 and _words(note[0].text) < NOTE_WORDS:
+        return (x0, y0, x1, top_of_note)
+    return (x0, y0, max([x1, *(ln.bbox[2] for ln in note)]), y1)
 
 
 #: A line of text at the body's size under a figure: this many words at least (a narrow

@@ -328,7 +328,11 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    number; a paragraph's next line at its lines' pitch; bold condensed and Advent 3B2
 #:    faces told bold; a sidebar's entry going on atop the next page; a bibliography
 #:    without a heading (docs/compile.md, "Layout 36").
-LAYOUT_VERSION = 36
+#: 37: a figure under its caption's note (a report's charts); a caption's statistics in a
+#:    mis-mapped font, its next panel's part and a line ending on a genus's abbreviation
+#:    going on with it; a sidebar's paragraph under its head in the margin; a first page's
+#:    keywords between bars (docs/compile.md, "Layout 37").
+LAYOUT_VERSION = 37
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

@@ -126,13 +126,15 @@ def mark_margin_notes(lines: list[Line], edges: Edges) -> None:
     inside = [ln for ln in lines if inner < ln.bbox[2] and ln.bbox[0] < outer]
     blocks_in = {ln.block for ln in inside}
     block_lines = Counter(ln.block for ln in outside)
+    headed = _headed_blocks(outside, block_lines)
     for ln in outside:
         if ln.margin or ln.block in blocks_in or not any(c.isalpha() for c in ln.text):
             continue
-        # (a sidebar's column of text is no such note: GAO's Highlights; a short note set
-        # much smaller is, whatever its words: The Lancet's ``See Online for appendix``)
+        # (a sidebar's column of text is no such note: GAO's Highlights, PNAS's Significance
+        # under its head, short last lines and all; a short note set much smaller is,
+        # whatever its words: The Lancet's ``See Online for appendix``)
         small = block_lines[ln.block] <= NOTE_LINES
-        if len(ln.text.split()) > NOTE_WORDS and not small:
+        if (len(ln.text.split()) > NOTE_WORDS or ln.block in headed) and not small:
             continue
         height = max(ln.bbox[3] - ln.bbox[1], 1.0)
         level = [o.size for o in inside if o.bbox[1] - LEVEL_LINES * height < ln.bbox[3]
@@ -151,6 +153,30 @@ def mark_margin_notes(lines: list[Line], edges: Edges) -> None:
         if not ln.margin and any(note.margin and note.block == MARGIN_BLOCK + ln.block
                                  and abs(note.bbox[0] - ln.bbox[0]) <= MARGIN_GAP for note in outside):
             _mark(ln)
+
+
+def _headed_blocks(outside: list[Line], block_lines: Counter[int]) -> set[int]:
+    """The blocks of margin lines set right under a head of their own in the margin: a
+    short line of another block, bold or a point larger, within two of the block's line
+    heights over its first line and flush with it (PNAS's ``Significance`` over its
+    sidebar's paragraph)."""
+    firsts: dict[int, Line] = {}
+    for ln in outside:
+        if ln.block not in firsts or ln.bbox[1] < firsts[ln.block].bbox[1]:
+            firsts[ln.block] = ln
+    out: set[int] = set()
+    for block, first in firsts.items():
+        height = max(first.bbox[3] - first.bbox[1], 1.0)
+        if any(head.block != block and block_lines[head.block] == 1 and len(head.text.split()) <= HEAD_WORDS
+               and (head.bold or head.size >= first.size + 1.0) and not first.bold
+               and abs(head.bbox[0] - first.bbox[0]) <= MARGIN_GAP
+               and 0.0 <= first.bbox[1] - head.bbox[3] <= 2 * height for head in outside):
+            out.add(block)
+    return out
+
+
+#: Most words of a sidebar's head in the margin.
+HEAD_WORDS = 4
 
 
 def _mark(ln: Line) -> None:

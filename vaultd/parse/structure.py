@@ -310,8 +310,10 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     paras.remove(rest)
                     paras.append(rest)  # last again: its DOI and supplements under it go on with it
                     continue
-                if kind in ("paragraph", "front") and caption_goes_on(paras, para_lines, text, body, plain):
-                    append_piece(paras[-1], para_lines, text)  # its last words, its DOI
+                if kind in ("paragraph", "front", "equation") and caption_goes_on(paras, para_lines, text, body, plain):
+                    # its last words, its DOI; its statistics in a mis-mapped font ("maple ¼ 11.7,
+                    # df ¼ 4,49", PLoS Biology 2006), no formula of the text's
+                    append_piece(paras[-1], para_lines, text)
                     continue
                 beside = caption_beside(paras, para_lines[0], text) if kind == "paragraph" else None
                 if beside is not None:

@@ -1,0 +1,122 @@
+"""Layout 37 (issue 34, batch 52's unseen works and the kinds they showed): a report's
+figure titled over a note that says what it shows, its charts under the note; a caption's
+statistics in a mis-mapped font and its next panel's part going on with it, and a caption
+line ending on a genus's abbreviation; a sidebar's paragraph under its head in the margin,
+short last lines and all; a first page's keywords set in a row between bars; on real pages,
+with property tests of the pure rules."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from quote_pages import chunk_type, chunks_of, holding, paragraphs_of
+
+from vaultd.parse.captions import next_panel
+from vaultd.parse.figure_text import NOTE_WORDS, caption_extent
+from vaultd.parse.front import is_front_matter
+from vaultd.parse.paras import Line
+
+WORLDBANK = "worldbank_commodity_markets_outlook_2025_price_forecast_excerpt.pdf"
+PLOSBIO = "plos_biology_2006_invasive_plant_mycorrhizal_mutualisms.pdf"
+PNAS = "nas_pnas_2024_parp1_ufmylation_fork_stability_excerpt.pdf"
+
+
+def _line(text: str, box: tuple[float, float, float, float], size: float = 8.0, font: str = "Sans-Oblique") -> Line:
+    return Line(text, box, size, False, 0, 1, font=font)
+
+
+# ------------------------------------------------------------------------ a figure under its caption's note
+
+
+def test_a_reports_charts_under_their_captions_note_are_no_paragraphs() -> None:
+    # the World Bank sets "FIGURE 1 Recent developments in commodity markets" over eight
+    # italic lines saying what the charts show, the charts under them: their axis titles,
+    # legends and panel titles had been read as paragraphs and headings
+    paras = paragraphs_of(WORLDBANK)
+    for label in ("Index, 100 = Jan 2024", "Gold Silver (RHS)", "Millions of vehicles", "United States Rest of world"):
+        assert not any(label in p for p in paras), label
+    assert not any(chunk_type(c) == "heading" and c.text.startswith(("A. Commodity prices", "B. Average"))
+                   for c in chunks_of(WORLDBANK))
+
+
+def test_a_paragraph_goes_on_past_a_report_figure_at_the_next_pages_top() -> None:
+    # "… gold has surged …" at p. 2's foot goes on in p. 3's right column, beside Figure 1
+    para = holding(chunks_of(WORLDBANK), "Among precious metals, for which prices have risen")
+    assert chunk_type(para) == "paragraph"
+    assert "U.S. monetary easing, and heightened policy uncertainty" in para.text
+
+
+@given(st.integers(min_value=2, max_value=10), st.floats(min_value=9.5, max_value=12.0))
+def test_a_captions_note_reaches_to_its_last_line(lines: int, body: float) -> None:
+    cap = _line("FIGURE 1 Recent developments in markets", (36.0, 83.0, 300.0, 93.0), 10.0, "Sans-Bold")
+    note = [_line("prices have fallen since the beginning of the year, largely driven",
+                  (36.0, 102.0 + 9.5 * k, 300.0, 110.0 + 9.5 * k)) for k in range(lines)]
+    under = _line("A paragraph of the body text set at its own size beside it", (36.0, 130.0 + 9.5 * lines,
+                                                                                 300.0, 141.0 + 9.5 * lines), body, "Serif")
+    extent = caption_extent(cap, [cap, *note, under], body)
+    assert extent[1] == cap.bbox[1] and extent[3] == note[-1].bbox[3]
+
+
+@given(st.lists(st.sampled_from(["Index, 100 = 2010", "Percent", "US$/mt", "Energy Metals"]), min_size=1, max_size=4))
+def test_a_plots_labels_under_its_caption_are_no_note(labels: list[str]) -> None:
+    # a legend or an axis title of a few words right under the caption is the figure's
+    cap = _line("Figure 3: The Percentage of Managers", (36.0, 83.0, 300.0, 93.0), 10.0, "Sans-Bold")
+    rows = [_line(t, (36.0, 96.0 + 9.0 * k, 120.0, 104.0 + 9.0 * k)) for k, t in enumerate(labels)]
+    assert all(len(t.split()) < NOTE_WORDS for t in labels)
+    assert caption_extent(cap, [cap, *rows], 11.0) == cap.bbox
+
+
+# ------------------------------------------------------------------------ a caption's rest
+
+
+def test_a_captions_statistics_in_a_mis_mapped_font_go_on_with_it() -> None:
+    # PLoS Biology 2006 maps "=" to "¼": the caption's "maple ¼ 11.7, df ¼ 4,49" had been
+    # typed a formula, splitting the caption, and the paragraph broken at the column's foot
+    # ("… highly mycor-") no longer found its rest under the caption
+    fig = holding(chunks_of(PLOSBIO), "Figure 3. Experiments 3 and 4")
+    assert chunk_type(fig) == "figure" and "df ¼ 4,49" in fig.text and "pbio.0040140.g003" in fig.text
+    para = holding(chunks_of(PLOSBIO), "Because plants vary in their dependency on AMF")
+    assert "highly mycorrhizal-dependent tree seedlings than less-mycorrhizal" in para.text
+
+
+def test_a_captions_next_panel_and_a_genus_abbreviation_go_on_with_it() -> None:
+    # Figure 4's "(B) Effect of …" had been a paragraph; its last line "… 15 ¼ Ac." |
+    # "rubrum (59.5 6 5.7) …" ends on a genus's abbreviation, and the rest had been read
+    # into the paragraph broken at p. 3's foot ("… particularly under-")
+    fig = holding(chunks_of(PLOSBIO), "Figure 4. Experiment 5")
+    assert chunk_type(fig) == "figure"
+    assert "(B) Effect of mycorrhizal dependency" in fig.text and "rubrum (59.5" in fig.text
+    para = holding(chunks_of(PLOSBIO), "Further research in these directions is needed")
+    assert "understory and have particularly negative effects" in para.text and "rubrum" not in para.text
+
+
+@given(st.sampled_from("BCDEFGH"), st.booleans())
+def test_the_next_panels_mark_goes_on_with_a_caption(letter: str, upper: bool) -> None:
+    mark = letter if upper else letter.lower()
+    before = chr(ord(mark) - 1)
+    assert next_panel(f"Figure 4. Experiment 5 ({before}) Effect of dependency.", f"({mark}) Effect of growth")
+    assert not next_panel(f"Figure 4. Experiment 5 ({before}) Effect of dependency.", f"({chr(ord(mark) + 1)}) Effect")
+    assert not next_panel("Figure 4. Experiment 5 Effect of dependency.", "(A) Effect of growth")
+
+
+# ------------------------------------------------------------------------ a sidebar under its head; keywords
+
+
+def test_a_sidebars_paragraph_under_its_head_is_a_paragraph() -> None:
+    # PNAS's Significance: 8.5 pt beside a 10 pt body in the first page's side column; a
+    # short last line ("stress.") had made the whole block a margin note, its chunk a
+    # footnote's
+    sig = holding(chunks_of(PNAS), "UFMylation, the latest addition to the ubiquitin")
+    assert chunk_type(sig) == "paragraph"
+
+
+def test_a_first_pages_keywords_in_a_row_between_bars_are_front_matter() -> None:
+    row = holding(chunks_of(PNAS), "UFMylation | DNA replication | PARP1")
+    assert chunk_type(row) != "paragraph"
+
+
+@given(st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz ", min_size=3, max_size=30).map(str.strip)
+                .filter(lambda w: len(w) >= 3), min_size=3, max_size=6))
+def test_terms_between_bars_are_front_matter(terms: list[str]) -> None:
+    assert is_front_matter(" | ".join(terms), at_edge=False)
+    assert not is_front_matter("The cells were grown | as described. We then measured the yield.", at_edge=False)
