@@ -1,9 +1,10 @@
-"""Layout 37 (issue 34, batch 52's unseen works and the kinds they showed): a report's
+"""Layout 37 (issue 34, batches 52 and 53's unseen works and the kinds they showed): a report's
 figure titled over a note that says what it shows, its charts under the note; a caption's
 statistics in a mis-mapped font and its next panel's part going on with it, and a caption
 line ending on a genus's abbreviation; a sidebar's paragraph under its head in the margin,
-short last lines and all; a first page's keywords set in a row between bars; on real pages,
-with property tests of the pure rules."""
+short last lines and all; a first page's keywords set in a row between bars; Cell Press's
+heads in Advent's heavy face, a legend going on at the next page's foot, a printer's
+imprint; on real pages, with property tests of the pure rules."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding, paragraphs_of
 
-from vaultd.parse.captions import next_panel
+from vaultd.parse.captions import legend_rest, next_panel
 from vaultd.parse.figure_text import NOTE_WORDS, caption_extent
+from vaultd.parse.fontnames import is_bold_font
 from vaultd.parse.front import is_front_matter
 from vaultd.parse.paras import Line
 
@@ -120,3 +122,46 @@ def test_a_first_pages_keywords_in_a_row_between_bars_are_front_matter() -> None
 def test_terms_between_bars_are_front_matter(terms: list[str]) -> None:
     assert is_front_matter(" | ".join(terms), at_edge=False)
     assert not is_front_matter("The cells were grown | as described. We then measured the yield.", at_edge=False)
+
+
+# ------------------------------------------------------------------------ batch 53: Cell Press, a UK inquiry's report
+
+CELL = "cellpress_cancer_cell_2022_kras_g12c_hapten_immunotherapy_excerpt.pdf"
+INQUIRY = "ukinquiry_covid19_2024_module1_risk_assessment_excerpt.pdf"
+
+
+def test_cell_press_heads_in_advents_heavy_face_are_heads() -> None:
+    # Cell Press sets its heads in ``AdvPSHN-H`` at the body's 8.5 pt: "INTRODUCTION",
+    # "RESULTS" and the run-on subsection heads had been read into paragraphs
+    chunks = chunks_of(CELL)
+    para = holding(chunks, "KRAS G12C is one of the most prevalent oncogenic driver")
+    assert para.text.startswith("KRAS G12C is one of the most prevalent")
+    assert "ARS1620 modified K-Ras G12C peptides are competent" in (para.provenance.section or "")
+
+
+@given(st.sampled_from(["AdvPSHN-H", "ABCDEF+AdvPSHN-H", "AdvPSGaramond-H"]),
+       st.sampled_from(["Ryumin-Light-H", "HeiseiMin-W3-H", "AdvPSA183", "AdvPSHN-R"]))
+def test_advents_heavy_face_is_bold_and_a_cjk_horizontal_encoding_is_not(heavy: str, other: str) -> None:
+    assert is_bold_font(heavy) and not is_bold_font(other)
+
+
+def test_a_legend_going_on_at_the_next_pages_foot_is_no_paragraph() -> None:
+    # "(G) Mice bearing H358 xenografts were treated …", 7 pt across both columns at the
+    # page's foot: a figure's legend going on from the page before
+    assert chunk_type(holding(chunks_of(CELL), "(G) Mice bearing H358 xenografts")) == "figure"
+    assert chunk_type(holding(chunks_of(CELL), "(H) ARS1620-modified peptide-stabilized")) == "figure"
+
+
+@given(st.sampled_from("ABCDEFGH"), st.sampled_from(["Mice bearing", "Tumor growth", "Cells were"]))
+def test_a_panels_part_after_a_sentence_is_a_legends(mark: str, words: str) -> None:
+    assert legend_rest(f"({mark}) {words} treated with inhibitors.")
+    assert legend_rest(f"Data are means with SDs indicated. ({mark}) {words} treated.")
+    assert not legend_rest(f"as shown in Figure 2 ({mark}) and {words.lower()} treated.")
+    assert not legend_rest(f"1 See the appendix, section {mark}, for the {words.lower()} data.")
+
+
+def test_a_printers_imprint_is_front_matter() -> None:
+    row = holding(chunks_of(INQUIRY), "Printed in the UK by HH Associates Ltd.")
+    assert chunk_type(row) != "paragraph"
+    assert is_front_matter("Printed on paper containing 40% recycled fibre content minimum", at_edge=False)
+    assert not is_front_matter("Printed matter was rare in the colony before 1800.", at_edge=False)

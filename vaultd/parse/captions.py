@@ -128,6 +128,18 @@ _BRACKETED_WORD_RE = re.compile(r"[(\[][a-z]{2,}")
 _PANEL_MARK_RE = re.compile(r"\(([A-Za-z])\)\s")
 
 
+#: A panel's part of a legend: its capital mark in brackets, opening the text or a sentence
+#: of it, before a capitalised word (``… SDs indicated. (G) Mice bearing …``).
+_LEGEND_PART_RE = re.compile(r"(?:^|[.!?]\s+)\([A-Z]\)\s+[A-Z]")
+
+
+def legend_rest(text: str) -> bool:
+    """Whether small print at a page's foot, no note, is a figure's legend going on there
+    (Cell Press sets a long legend's rest across the foot of the next page): it holds a
+    panel's part (``_LEGEND_PART_RE``)."""
+    return bool(_LEGEND_PART_RE.search(text))
+
+
 def next_panel(caption: str, text: str) -> bool:
     """Whether ``text`` opens with the mark of the panel after one ``caption`` describes:
     ``(B) …`` under a caption holding ``(A) …``."""

@@ -7,7 +7,8 @@ does); the PostScript name mostly does, in one of a few conventions:
   ``Times-Bold``, ``Arial,BoldItalic``, ``MinionPro-SemiboldIt``, ``TimesNewRomanPS-BoldMT``,
   URW's ``NimbusRomNo9L-Medi`` / ``-ReguItal``, Elsevier's ``AdvGulliv-B`` / ``AdvTimes-i``,
   Adobe's ``-Bd`` / ``-BdIt`` / ``-BdCn`` (bold condensed), the AAS journals'
-  ``AdvOT9d60b855.B`` / ``AdvOTb4af3d5d.I``, Springer's Advent ``AdvPTimesB`` / ``AdvPTimesI``;
+  ``AdvOT9d60b855.B`` / ``AdvOTb4af3d5d.I``, Springer's Advent ``AdvPTimesB`` / ``AdvPTimesI``
+  and Cell Press's ``AdvPSHN-H`` (heavy);
 * TeX's Computer Modern and EC names, where the style is in the family:
   ``CMBX10`` (bold extended), ``CMTI10`` (text italic), ``CMSL10`` (slanted), ``SFBX1000``.
 
@@ -73,8 +74,9 @@ def is_italic_font(name: str) -> bool:
 _DOT_ITALIC_RE = re.compile(r"\.(?:I|BI|IB)$")
 #: Advent 3B2's named faces, the style a capital after the family (Springer's
 #: ``AdvPTimesB`` bold, ``AdvPTimesI`` italic, after a second random prefix:
-#: ``FrfvttAdvPTimesB``).
-_ADVENT_BOLD_RE = re.compile(r"AdvP[A-Z][a-z]+(?:B|BI|IB)$")
+#: ``FrfvttAdvPTimesB``); its PostScript faces' heavy weight, ``-H`` (Cell Press's heads
+#: in ``AdvPSHN-H``; ``-H`` elsewhere may name a CJK font's horizontal encoding).
+_ADVENT_BOLD_RE = re.compile(r"AdvP[A-Z][a-z]+(?:B|BI|IB)$|^AdvPS\w+-H$")
 _ADVENT_ITALIC_RE = re.compile(r"AdvP[A-Z][a-z]+(?:I|BI|IB)$")
 
 

@@ -102,6 +102,7 @@ _START_RE = re.compile(
       | (?:iop\s+conference\s+series|journal\s+of\s+physics\s*:\s*conference\s+series)\b.{0,80}$
       | key\s*words\s+(?-i:[A-Z])
       | [^|.:;]{1,40}(?:\s\|\s[^|.:;]{1,40}){2,}$  # PNAS's keywords, no label: "UFMylation | DNA replication | PARP1"
+      | printed\s+(?:in\s+(?:the\s+)?\w+(?:\s\w+)?\s+)?(?:by\s+(?-i:[A-Z])|on\s+(?:\w+\s+)?paper\b)  # an imprint: "Printed in the UK by HH Associates"
       | (?:index|subject)\s+terms\s*[:—–-]  # IEEE's "Index Terms—", SPIE's "Subject terms:"
       | index\s+terms\s+(?-i:[A-Z])  # IEEE Access's "INDEX TERMS Medical image …"
       | key\s*words\s+and\s+phrases\b  # amsart's first-page footnotes, LIPIcs' front block

@@ -39,6 +39,7 @@ from vaultd.parse.captions import (
     continued_caption,
     float_labels,
     is_si_entry,
+    legend_rest,
     text_figure_over,
 )
 from vaultd.parse.classify import (
@@ -288,6 +289,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     continue
                 if floats and not cur.footnote and note_tail(para_lines, lines, body):
                     cur.footnote = True  # a note's end, its start on a page not at hand
+                if floats and not cur.footnote and legend_rest(text):
+                    kind = cur.type = "figure"  # a legend going on at the next page's foot (Cell Press)
                 cur.floating = kind in ("front", "code") or margin or (
                     kind == "paragraph" and (floats or (plain and is_label(text)) or noted is not None))
                 if info.number <= FRONT_PAGES and kind not in ("figure", "table") \
