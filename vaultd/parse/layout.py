@@ -331,7 +331,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #: 37: a figure under its caption's note (a report's charts); a caption's statistics in a
 #:    mis-mapped font, its next panel's part and a line ending on a genus's abbreviation
 #:    going on with it; a sidebar's paragraph under its head in the margin; a first page's
-#:    keywords between bars (docs/compile.md, "Layout 37").
+#:    keywords between bars; Advent's heavy face bold; a legend going on at a page's foot;
+#:    a printer's imprint (docs/compile.md, "Layout 37").
 LAYOUT_VERSION = 37
 
 # Spacing accent → combining mark.
