@@ -1,6 +1,8 @@
 """Text drawn inside a figure: labels, axis ticks, legends and diagram boxes, which belong
 to the picture and not to the paragraphs (``figure_text``), found from the figure's region
-(``vaultd.parse.figures.figure_region``) above or beside its caption.
+(``vaultd.parse.figures.figure_region``) above or beside its caption, or under it and the
+note it titles (``caption_extent``: a report's charts under a paragraph saying what they
+show).
 """
 
 from __future__ import annotations

@@ -19,6 +19,9 @@ inside the block. Text set ragged right shares no right edge so (or only by chan
 lines): its edge is where its lines' ends crowd (``_ragged_edge``: a Tufte handout's, its
 sidenotes beyond it); a page of short lines has none, and no margin on that side. Edges
 that fewer than ``INSIDE_SHARE`` of those lines stand within are none (a slide deck).
+A block of more than ``NOTE_LINES`` lines set right under a head of its own in the margin
+is a sidebar's paragraph, no note, whatever its short last lines hold (PNAS's
+Significance; ``_headed_blocks``).
 """
 
 from __future__ import annotations
