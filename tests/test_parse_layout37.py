@@ -150,6 +150,8 @@ def test_a_legend_going_on_at_the_next_pages_foot_is_no_paragraph() -> None:
     # page's foot: a figure's legend going on from the page before
     assert chunk_type(holding(chunks_of(CELL), "(G) Mice bearing H358 xenografts")) == "figure"
     assert chunk_type(holding(chunks_of(CELL), "(H) ARS1620-modified peptide-stabilized")) == "figure"
+    # and the part before it in its block, which opens in lowercase ("viability was …")
+    assert chunk_type(holding(chunks_of(CELL), "viability was monitored by live fluorescence")) == "figure"
 
 
 @given(st.sampled_from("ABCDEFGH"), st.sampled_from(["Mice bearing", "Tumor growth", "Cells were"]))
