@@ -167,3 +167,30 @@ def test_a_printers_imprint_is_front_matter() -> None:
     assert chunk_type(row) != "paragraph"
     assert is_front_matter("Printed on paper containing 40% recycled fibre content minimum", at_edge=False)
     assert not is_front_matter("Printed matter was rare in the colony before 1800.", at_edge=False)
+
+
+# ------------------------------------------------------------------------ batch 54: a side column's entries
+
+MSPHERE = "asm_msphere_2024_acinetobacter_resistance_virulence_excerpt.pdf"
+CHEMSCI22 = "rsc_chemsci_2022_red_fluorescent_protein_design_excerpt.pdf"
+
+
+def test_a_side_columns_editor_and_declarations_are_front_matter() -> None:
+    # ASM's first page sets "Editor Paul D. Fey, University of …", "The authors declare no
+    # conflict of interest." and "See the funding table on p. 17." in its side column, each a
+    # block of its own: they had been paragraphs
+    chunks = chunks_of(MSPHERE)
+    for words in ("Editor Paul D. Fey", "The authors declare no conflict of interest",
+                  "See the funding table on p. 17", "AUTHOR AFFILIATIONS See affiliation list"):
+        assert chunk_type(holding(chunks, words)) != "paragraph", words
+    charges = holding(chunks_of(CHEMSCI22), "All publication charges for this article have been paid")
+    assert chunk_type(charges) != "paragraph"
+
+
+@given(st.sampled_from(["The authors declare no conflict of interest.", "The author declares no competing interests.",
+                        "The authors have no conflicts of interest to declare.",
+                        "The authors report no competing financial interests."]))
+def test_a_no_conflict_statement_is_front_matter_and_a_finding_is_not(statement: str) -> None:
+    assert is_front_matter(statement, at_edge=False)
+    assert not is_front_matter("The authors declare that the cells were grown as described.", at_edge=False)
+    assert not is_front_matter("The editor of the volume, who chose the essays, wrote the preface.", at_edge=False)

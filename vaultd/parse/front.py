@@ -103,6 +103,11 @@ _START_RE = re.compile(
       | key\s*words\s+(?-i:[A-Z])
       | [^|.:;]{1,40}(?:\s\|\s[^|.:;]{1,40}){2,}$  # PNAS's keywords, no label: "UFMylation | DNA replication | PARP1"
       | printed\s+(?:in\s+(?:the\s+)?\w+(?:\s\w+)?\s+)?(?:by\s+(?-i:[A-Z])|on\s+(?:\w+\s+)?paper\b)  # an imprint: "Printed in the UK by HH Associates"
+      | editor\s+(?-i:[A-Z][a-z]+\s+(?:[A-Z]\.\s*)*[A-Z][\w'’-]+),  # a side column's "Editor Paul D. Fey, University of …" (ASM)
+      | author\s+affiliations\b
+      | the\s+authors?\s+(?:declares?|reports?|ha(?:s|ve))\s+no\s+(?:conflicts?|competing)\b.{0,80}$
+      | see\s+the\s+[\w-]+\s+(?:table|list|section)\s+on\s+p(?:age|\.)\s*\d+\.?$  # "See the funding table on p. 17."
+      | all\s+publication\s+charges\s+for\s+this\s+article\s+have\s+been\s+paid\b  # the RSC's side column
       | (?:index|subject)\s+terms\s*[:—–-]  # IEEE's "Index Terms—", SPIE's "Subject terms:"
       | index\s+terms\s+(?-i:[A-Z])  # IEEE Access's "INDEX TERMS Medical image …"
       | key\s*words\s+and\s+phrases\b  # amsart's first-page footnotes, LIPIcs' front block
