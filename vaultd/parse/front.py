@@ -105,7 +105,6 @@ _START_RE = re.compile(
       | printed\s+(?:in\s+(?:the\s+)?\w+(?:\s\w+)?\s+)?(?:by\s+(?-i:[A-Z])|on\s+(?:\w+\s+)?paper\b)  # an imprint: "Printed in the UK by HH Associates"
       | editor\s+(?-i:[A-Z][a-z]+\s+(?:[A-Z]\.\s*)*[A-Z][\w'’-]+),  # a side column's "Editor Paul D. Fey, University of …" (ASM)
       | author\s+affiliations\b
-      | the\s+authors?\s+(?:declares?|reports?|ha(?:s|ve))\s+no\s+(?:conflicts?|competing)\b.{0,80}$
       | see\s+the\s+[\w-]+\s+(?:table|list|section)\s+on\s+p(?:age|\.)\s*\d+\.?$  # "See the funding table on p. 17."
       | all\s+publication\s+charges\s+for\s+this\s+article\s+have\s+been\s+paid\b  # the RSC's side column
       | (?:index|subject)\s+terms\s*[:—–-]  # IEEE's "Index Terms—", SPIE's "Subject terms:"
