@@ -1,10 +1,11 @@
-"""Layout 37 (issue 34, batches 52 and 53's unseen works and the kinds they showed): a report's
+"""Layout 37 (issue 34, batches 52 to 54's unseen works and the kinds they showed): a report's
 figure titled over a note that says what it shows, its charts under the note; a caption's
 statistics in a mis-mapped font and its next panel's part going on with it, and a caption
 line ending on a genus's abbreviation; a sidebar's paragraph under its head in the margin,
 short last lines and all; a first page's keywords set in a row between bars; Cell Press's
 heads in Advent's heavy face, a legend going on at the next page's foot, a printer's
-imprint; on real pages, with property tests of the pure rules."""
+imprint; batch 54's: a side column's editor line, a table ruled over and under its head
+only; on real pages, with property tests of the pure rules."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from vaultd.parse.captions import legend_rest, next_panel
 from vaultd.parse.figure_text import NOTE_WORDS, caption_extent
 from vaultd.parse.fontnames import is_bold_font
 from vaultd.parse.front import is_front_matter
+from vaultd.parse.open_tables import letter_note
 from vaultd.parse.paras import Line
 
 WORLDBANK = "worldbank_commodity_markets_outlook_2025_price_forecast_excerpt.pdf"
@@ -189,3 +191,27 @@ def test_a_side_columns_editor_and_declarations_are_front_matter() -> None:
 def test_an_editors_line_is_front_matter_and_a_sentence_on_an_editor_is_not(line: str) -> None:
     assert is_front_matter(line, at_edge=False)
     assert not is_front_matter("The editor of the volume, who chose the essays, wrote the preface.", at_edge=False)
+
+
+# ------------------------------------------------------------------------ a table ruled over and under its head only
+
+CHEMRXIV = "chemrxiv_peterson_olefination_preprint.pdf"
+
+
+def test_a_tables_rows_under_its_heads_rule_with_none_at_its_foot_are_the_tables() -> None:
+    # the RSC rules Table 1 over and under its head, none at its foot: the stack of rules
+    # ended at the head, and every row ("mSandy0.7 584 612 0.16 94 15 V L R S …") was read
+    # into paragraphs; they run on to the note led by its letter ("a n ≥ 3 independent …")
+    assert not any("mSandy0.7 584 612" in p for p in paragraphs_of(CHEMSCI22))
+    assert chunk_type(holding(chunks_of(CHEMSCI22), "mSandy0.7 584 612")) == "table"
+    assert not any("1a TMSCH2K 2.0 1.5" in p for p in paragraphs_of(CHEMRXIV))
+
+
+@given(st.sampled_from("abcd"), st.floats(min_value=300.0, max_value=520.0))
+def test_a_note_led_by_a_letter_runs_across_its_table(mark: str, width: float) -> None:
+    note = Line(f"{mark} n ≥ 3 independent experiments for each variant (mean ± s.d.)", (43.0, 668.0, 43.0 + width, 679.0),
+                8.0, False, 0, 2)
+    row = Line(f"{mark} 584 612", (43.0, 640.0, 120.0, 650.0), 8.0, False, 0, 2, cells=3)
+    assert letter_note(note, width)
+    assert not letter_note(row, width)
+    assert not letter_note(Line("mCherry 586 609 0.23", (43.0, 655.0, 43.0 + width, 663.0), 8.0, False, 0, 2), width)

@@ -166,10 +166,20 @@ def _stack(seed: Rule, rules: list[Rule], stops: list[Line], downward: bool,
         stack.append(rule)
     if len(stack) < 2 and downward and (end := _rows_to_note(lines, seed)) is not None:
         stack.append((end, seed[1], seed[2]))  # one rule under the header: the rows end at the notes
+    elif len(stack) == 2 and downward \
+            and len(line_rows(between(lines, stack[0][0], stack[1][0], seed))) <= HEAD_ROWS \
+            and (end := _rows_to_note(lines, stack[-1])) is not None:
+        # ruled over and under its head only, none at its foot (the RSC's Table 1): its rows
+        # run on under the head's rule to its notes
+        stack.append((end, seed[1], seed[2]))
     if len(stack) < 2:
         return None
     ys = [r[0] for r in stack] + [first]
     return (min(r[1] for r in stack), min(ys), max(r[2] for r in stack), max(ys))
+
+
+#: Most printed rows between a table's two rules for them to rule its head alone.
+HEAD_ROWS = 5
 
 
 def _text_past_rows(lines: list[Line], stack: list[Rule], top: float, bottom: float, seed: Rule) -> bool:
@@ -196,6 +206,20 @@ TEXT_LINES = 3
 NOTE_MARKS = "*∗†‡§¶"
 #: A table's note by its label (``Note.``, ``Notes:``, ``Source:``).
 _NOTE_RE = re.compile(r"(?:Notes?|Sources?|Abbreviations?)\s*[.:]")
+#: A note led by a lowercase letter, its mark, and the share of the table's width its
+#: first line runs at least.
+_LETTER_MARK_RE = re.compile(r"[a-z]\s+\S")
+LETTER_NOTE_SPAN = 0.6
+
+
+def letter_note(ln: Line, width: float) -> bool:
+    """Whether ``ln`` opens a table's note led by a letter, its mark, running as a sentence
+    across the table (``LETTER_NOTE_SPAN`` of its ``width``): the RSC's ``a n ≥ 3
+    independent experiments …``, set in the rows' size."""
+    return bool(_LETTER_MARK_RE.match(ln.text.lstrip())) and ln.cells == 1 \
+        and ln.bbox[2] - ln.bbox[0] >= LETTER_NOTE_SPAN * width
+
+
 #: How much smaller (points) than its rows a table's notes are set.
 NOTE_SMALLER = 0.5
 #: Fewest rows before a table's notes for the rows to be a table of their own.
@@ -243,7 +267,7 @@ def _rows_to_note(lines: list[Line], rule: Rule) -> float | None:
         if ln.bbox[1] - edge > 2 * height:
             break  # a gap: the rows end, with no note under them
         text = ln.text.lstrip()
-        labelled = bool(_NOTE_RE.match(text))
+        labelled = bool(_NOTE_RE.match(text)) or letter_note(ln, right - left)
         if rows and (labelled or text[:1] in NOTE_MARKS):
             # (a note labelled ``Note:`` may be set in the rows' size; one led by a mark smaller)
             row_size = sorted(r.size for r in rows)[len(rows) // 2]
@@ -284,7 +308,7 @@ def rows_past_rules(box: Box, lines: Iterable[Line], stops: Iterable[Line], capt
     sizes = sorted(ln.size for ln in inner if top < (ln.bbox[1] + ln.bbox[3]) / 2 < bottom)
     size = sizes[len(sizes) // 2] if sizes else None
     return (x0, _tight_edge(top, inner, stop_ids, True, (x0, x1) if under_caption else None, None), x1,
-            _tight_edge(bottom, inner, stop_ids, False, None, size))
+            _tight_edge(bottom, inner, stop_ids, False, None, size, x1 - x0))
 
 
 def v_gap(a: Box, b: Box) -> float:
@@ -299,14 +323,15 @@ def centre_in(box: Box, region: Box) -> bool:
 
 
 def _tight_edge(rule: float, lines: list[Line], stops: set[int], upward: bool,
-                cells_only: tuple[float, float] | None, size: float | None) -> float:
+                cells_only: tuple[float, float] | None, size: float | None, width: float | None = None) -> float:
     """How far the rows packed against a rule at ``rule`` reach (``rows_past_rules``).
     ``cells_only``: the table's left and right edges, when only rows of two cells or more
     count (over a table under its caption, a line alone is the caption's title: APA's
     ``Table 1`` | *A Complex Table*, IEEE's centred ``TABLE 5`` | ``OPTIMIZED CF VALUES``),
     or a line set well in from the left edge, off the table's centre, a head spanning the
     data's columns (*Collabra*'s ``Model 1: Only Free Will … Model 2: With Covariates``).
-    ``size``: the table's rows' size, under its bottom rule (where its notes stand)."""
+    ``size``: the table's rows' size, under its bottom rule (where its notes stand);
+    ``width``: the table's, there (a note led by a letter runs across it)."""
     beyond = line_rows([ln for ln in lines if (ln.bbox[3] <= rule + 1.0 if upward else ln.bbox[1] >= rule - 1.0)])
     if upward:
         beyond.reverse()
@@ -320,7 +345,8 @@ def _tight_edge(rule: float, lines: list[Line], stops: set[int], upward: bool,
                 and not _spanning_head(row[0], *cells_only)):
             break
         if size is not None and (max(ln.size for ln in row) < size - NOTE_SMALLER
-                                 or row[0].text.lstrip()[:1] in NOTE_MARKS or _NOTE_RE.match(row[0].text.lstrip())):
+                                 or row[0].text.lstrip()[:1] in NOTE_MARKS or _NOTE_RE.match(row[0].text.lstrip())
+                                 or (width is not None and letter_note(row[0], width))):
             break  # the table's notes under it: smaller, or opening with a mark or ``Note``
         if taken == MAX_TIGHT_ROWS:
             return rule  # more rows packed against the rule than a table leaves out: text
