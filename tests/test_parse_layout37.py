@@ -158,10 +158,13 @@ def test_a_legend_going_on_at_the_next_pages_foot_is_no_paragraph() -> None:
 
 @given(st.sampled_from("ABCDEFGH"), st.sampled_from(["Mice bearing", "Tumor growth", "Cells were"]))
 def test_a_panels_part_after_a_sentence_is_a_legends(mark: str, words: str) -> None:
-    assert legend_rest(f"({mark}) {words} treated with inhibitors.")
-    assert legend_rest(f"Data are means with SDs indicated. ({mark}) {words} treated.")
-    assert not legend_rest(f"as shown in Figure 2 ({mark}) and {words.lower()} treated.")
-    assert not legend_rest(f"1 See the appendix, section {mark}, for the {words.lower()} data.")
+    def rest(text: str) -> bool:
+        return legend_rest([], [_line(text, (53.0, 719.0, 543.0, 727.0), 7.0)], text)
+
+    assert rest(f"({mark}) {words} treated with inhibitors.")
+    assert rest(f"Data are means with SDs indicated. ({mark}) {words} treated.")
+    assert not rest(f"as shown in Figure 2 ({mark}) and {words.lower()} treated.")
+    assert not rest(f"1 See the appendix, section {mark}, for the {words.lower()} data.")
 
 
 def test_a_printers_imprint_is_front_matter() -> None:

@@ -128,18 +128,24 @@ _ABBREVIATED_RE = re.compile(r"(?<![\w.])[A-Z][a-z]?\.$")
 _BRACKETED_WORD_RE = re.compile(r"[(\[][a-z]{2,}")
 #: A panel's mark in brackets opening a caption's part: ``(B) Effect of``.
 _PANEL_MARK_RE = re.compile(r"\(([A-Za-z])\)\s")
-
-
 #: A panel's part of a legend: its capital mark in brackets, opening the text or a sentence
 #: of it, before a capitalised word (``… SDs indicated. (G) Mice bearing …``).
 _LEGEND_PART_RE = re.compile(r"(?:^|[.!?]\s+)\([A-Z]\)\s+[A-Z]")
 
 
-def legend_rest(text: str) -> bool:
+def legend_rest(paras: list[Para], lines: list[Line], text: str) -> bool:
     """Whether small print at a page's foot, no note, is a figure's legend going on there
     (Cell Press sets a long legend's rest across the foot of the next page): it holds a
-    panel's part (``_LEGEND_PART_RE``)."""
-    return bool(_LEGEND_PART_RE.search(text))
+    panel's part (``_LEGEND_PART_RE``). When it is, the small print right before it in its
+    source block (the part before's end, ``viability was …``) is made the figure's too,
+    in place."""
+    if not _LEGEND_PART_RE.search(text):
+        return False
+    last = paras[-1] if paras else None
+    if last is not None and last.type == "paragraph" and last.floating and not last.footnote \
+            and last.lines[-1].block == lines[0].block:
+        last.type = "figure"
+    return True
 
 
 def next_panel(caption: str, text: str) -> bool:

@@ -123,7 +123,7 @@ def caption_extent(cap: Any, lines: list[Any], body: float) -> Box:
     height under the one over it, starting within an em of the caption's left edge, and
     each but the last of ``NOTE_WORDS`` words."""
     x0, y0, x1, y1 = cap.bbox
-    top_of_note = y1
+    cap_bottom = y1
     under = sorted((ln for ln in lines if ln is not cap and ln.page == cap.page and ln.bbox[1] >= y1 - 1.0
                     and abs(ln.bbox[0] - x0) <= ln.size),
                    key=lambda ln: ln.bbox[1])
@@ -136,7 +136,7 @@ def caption_extent(cap: Any, lines: list[Any], body: float) -> Box:
         note.append(ln)
         y1 = ln.bbox[3]
     if len(note) == 1 and _words(note[0].text) < NOTE_WORDS:
-        return (x0, y0, x1, top_of_note)
+        return (x0, y0, x1, cap_bottom)
     return (x0, y0, max([x1, *(ln.bbox[2] for ln in note)]), y1)
 
 

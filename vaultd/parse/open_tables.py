@@ -220,6 +220,12 @@ def letter_note(ln: Line, width: float) -> bool:
         and ln.bbox[2] - ln.bbox[0] >= LETTER_NOTE_SPAN * width
 
 
+def _labelled_note(ln: Line, width: float) -> bool:
+    """Whether ``ln`` opens a table's note that may stand in the rows' size: labelled so
+    (``Note:``) or led by a letter across the table's ``width`` (``letter_note``)."""
+    return bool(_NOTE_RE.match(ln.text.lstrip())) or letter_note(ln, width)
+
+
 #: How much smaller (points) than its rows a table's notes are set.
 NOTE_SMALLER = 0.5
 #: Fewest rows before a table's notes for the rows to be a table of their own.
@@ -267,7 +273,7 @@ def _rows_to_note(lines: list[Line], rule: Rule) -> float | None:
         if ln.bbox[1] - edge > 2 * height:
             break  # a gap: the rows end, with no note under them
         text = ln.text.lstrip()
-        labelled = bool(_NOTE_RE.match(text)) or letter_note(ln, right - left)
+        labelled = _labelled_note(ln, right - left)
         if rows and (labelled or text[:1] in NOTE_MARKS):
             # (a note labelled ``Note:`` may be set in the rows' size; one led by a mark smaller)
             row_size = sorted(r.size for r in rows)[len(rows) // 2]
@@ -307,7 +313,7 @@ def rows_past_rules(box: Box, lines: Iterable[Line], stops: Iterable[Line], capt
     under_caption = caption[3] <= top + 1.0
     sizes = sorted(ln.size for ln in inner if top < (ln.bbox[1] + ln.bbox[3]) / 2 < bottom)
     size = sizes[len(sizes) // 2] if sizes else None
-    return (x0, _tight_edge(top, inner, stop_ids, True, (x0, x1) if under_caption else None, None), x1,
+    return (x0, _tight_edge(top, inner, stop_ids, True, (x0, x1) if under_caption else None, None, x1 - x0), x1,
             _tight_edge(bottom, inner, stop_ids, False, None, size, x1 - x0))
 
 
@@ -323,7 +329,7 @@ def centre_in(box: Box, region: Box) -> bool:
 
 
 def _tight_edge(rule: float, lines: list[Line], stops: set[int], upward: bool,
-                cells_only: tuple[float, float] | None, size: float | None, width: float | None = None) -> float:
+                cells_only: tuple[float, float] | None, size: float | None, width: float) -> float:
     """How far the rows packed against a rule at ``rule`` reach (``rows_past_rules``).
     ``cells_only``: the table's left and right edges, when only rows of two cells or more
     count (over a table under its caption, a line alone is the caption's title: APA's
@@ -331,7 +337,7 @@ def _tight_edge(rule: float, lines: list[Line], stops: set[int], upward: bool,
     or a line set well in from the left edge, off the table's centre, a head spanning the
     data's columns (*Collabra*'s ``Model 1: Only Free Will … Model 2: With Covariates``).
     ``size``: the table's rows' size, under its bottom rule (where its notes stand);
-    ``width``: the table's, there (a note led by a letter runs across it)."""
+    ``width``: the table's (a note led by a letter runs across it)."""
     beyond = line_rows([ln for ln in lines if (ln.bbox[3] <= rule + 1.0 if upward else ln.bbox[1] >= rule - 1.0)])
     if upward:
         beyond.reverse()
@@ -345,8 +351,7 @@ def _tight_edge(rule: float, lines: list[Line], stops: set[int], upward: bool,
                 and not _spanning_head(row[0], *cells_only)):
             break
         if size is not None and (max(ln.size for ln in row) < size - NOTE_SMALLER
-                                 or row[0].text.lstrip()[:1] in NOTE_MARKS or _NOTE_RE.match(row[0].text.lstrip())
-                                 or (width is not None and letter_note(row[0], width))):
+                                 or row[0].text.lstrip()[:1] in NOTE_MARKS or _labelled_note(row[0], width)):
             break  # the table's notes under it: smaller, or opening with a mark or ``Note``
         if taken == MAX_TIGHT_ROWS:
             return rule  # more rows packed against the rule than a table leaves out: text

@@ -289,11 +289,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     continue
                 if floats and not cur.footnote and note_tail(para_lines, lines, body):
                     cur.footnote = True  # a note's end, its start on a page not at hand
-                if floats and not cur.footnote and legend_rest(text):
+                if floats and not cur.footnote and legend_rest(paras, para_lines, text):
                     kind = cur.type = "figure"  # a legend going on at the next page's foot (Cell Press)
-                    if paras and paras[-1].type == "paragraph" and paras[-1].floating and not paras[-1].footnote \
-                            and paras[-1].lines[-1].block == para_lines[0].block:
-                        paras[-1].type = "figure"  # its part before, in the same block ("viability was …")
                 cur.floating = kind in ("front", "code") or margin or (
                     kind == "paragraph" and (floats or (plain and is_label(text)) or noted is not None))
                 if info.number <= FRONT_PAGES and kind not in ("figure", "table") \
