@@ -11,9 +11,9 @@ from quote_pages import chunk_type, chunks_of, holding, pages_of
 
 from vaultd.parse.bare_tables import bare_tables
 from vaultd.parse.classify import classify, opens_item
-from vaultd.parse.headings import run_in_heads
 from vaultd.parse.open_tables import rows_past_rules
 from vaultd.parse.paras import Line, Para
+from vaultd.parse.run_in import run_in_heads
 
 # ------------------------------------------------- CEUR: tables ruled under header and rows
 

@@ -13,17 +13,14 @@ import re
 from collections import Counter
 
 from vaultd.models import ChunkType
-from vaultd.parse.bylines import SECTION_NAME_RE
 from vaultd.parse.classify import (
     BRACKET_HEAD_RE,
-    CAPTION_RE,
     heading_number,
     is_caps_heading,
     is_prose,
     is_theorem_label,
 )
 from vaultd.parse.fontnames import is_mono_font
-from vaultd.parse.front import opens_paper
 from vaultd.parse.layout import join_two
 from vaultd.parse.paras import SENT_END, Line, Para, join_para
 
@@ -216,7 +213,7 @@ def font_headings(paras: list[Para], body: float) -> None:
     subsection's, which may take two lines), and at least two lines of the document are
     headings in that style, these or others the classifier found numbered as they are (a
     heading style repeats; one odd line is not a style). A typewriter face sets code, never headings."""
-    fonts = _font_chars(paras)
+    fonts = font_chars(paras)
     text_gap = _text_gap(paras)
     styles: Counter[tuple[str, float]] = Counter()
     for para in paras:
@@ -374,85 +371,11 @@ def _join_leads(paras: list[Para]) -> None:
         rest.spans[0] += len(lead.lines)
         del paras[i]
 
-#: Most words of a run-in heading.
-RUN_IN_WORDS = 10
-#: Fewest words of the paragraph after a run-in heading.
-RUN_IN_REST = 3
-#: Punctuation that ends a run-in heading.
-_RUN_IN_STOPS = ".:—–"
-#: A word that is a number (``4``, ``1.1``): a label's, never a run-in heading's.
-_NUMBER_WORD_RE = re.compile(r"\d+(?:[.,]\d+)*")
-#: A run-in heading's number (``1)``, ``2.3``, ``(a)``), the only number it may hold.
-_RUN_IN_NUMBER_RE = re.compile(r"\(?(?:\d{1,2}(?:\.\d{1,2})*|[a-z])[.)]?\s+")
 
-
-
-
-def run_in_heads(paras: list[Para]) -> None:
-    """Paragraphs opening with a run-in heading — their first words set bold or italic
-    apart from the rest and closed by a stop or colon (Nature's **Signature
-    development.** *To develop …*, APA's fourth level, IEEE's ``1) DATA AUGMENTATION:``,
-    ACM's ``\\paragraph``) — get it as ``runin``: the section of their paragraph and
-    those after it, under the heading before (``vaultd.parse.blocks``). No statement
-    (``Theorem 2.``), caption or label with a number for a word in it (``Step 4:``; an
-    acronym's digit, ``SIIPS1``, is no number), and not the whole paragraph."""
-    lead_fonts = _lead_fonts(paras)
-    for para in paras:
-        first = para.lines[0]
-        lead = first.lead if para.type == "paragraph" else ""
-        if para.type == "paragraph" and not lead and first.lead_font in lead_fonts:
-            lead = first.face_lead
-        if para.type == "paragraph" and not lead and _bold_line_lead(para):
-            lead = first.text.strip()
-        if not lead:
-            continue
-        text = para.text.lstrip()
-        if not text.startswith(lead):
-            continue
-        rest = text[len(lead):].lstrip()
-        # (or a paper's usual section name alone, set apart: Science Advances' bold
-        # ``Acknowledgments`` run in before its ``Funding:``)
-        closed = lead[-1] in _RUN_IN_STOPS or rest[:1] in _RUN_IN_STOPS or opens_paper(lead) \
-            or SECTION_NAME_RE.fullmatch(lead.strip()) is not None
-        name = lead.rstrip(" " + _RUN_IN_STOPS)
-        bare = _RUN_IN_NUMBER_RE.sub("", name, count=1)
-        if (closed and name and (name[0].isupper() or name[0].isdigit() or name[0] == "(")
-                and len(name.split()) <= RUN_IN_WORDS and len(rest.lstrip(_RUN_IN_STOPS).split()) >= RUN_IN_REST
-                and not any(_NUMBER_WORD_RE.fullmatch(w.strip("().,:;")) for w in bare.split()) and not is_theorem_label(text)
-                and not CAPTION_RE.match(name) and any(len(w) >= 3 and w.isalpha() for w in bare.split())):
-            para.runin = name
-
-
-def _lead_fonts(paras: list[Para]) -> set[str]:
-    """Fonts a document sets its run-in heads in without naming or flagging them bold or
-    italic (``spans.font_lead``): two paragraphs or more open with words in the font,
-    closed by a stop in the next one, and the font is not the one most of the text is set
-    in (Nature Communications' Methods: ``Participants.``, ``Stimuli.``)."""
-    votes: Counter[str] = Counter(p.lines[0].lead_font for p in paras
-                                  if p.type == "paragraph" and p.lines[0].face_lead and not p.lines[0].lead)
-    if not votes:
-        return set()
-    body = _font_chars(paras).most_common(1)[0][0]
-    return {font for font, n in votes.items() if n >= 2 and font != body}
-
-
-def _font_chars(paras: list[Para]) -> Counter[str]:
+def font_chars(paras: list[Para]) -> Counter[str]:
     """How many characters of the paragraphs each font sets."""
     fonts: Counter[str] = Counter()
     for para in paras:
         for ln in para.lines:
             fonts[ln.font] += len(ln.text)
     return fonts
-
-
-def _bold_line_lead(para: Para) -> bool:
-    """Whether the paragraph's first line is a run-in heading filling it: set bold, closed
-    by a stop (or a paper's usual section name: Science Advances' **Acknowledgments**), over
-    lines that are not (Nature Communications' **Primary alkylamine monoarylation substrate
-    scope using C1.** | *Primary alkylamines represent …*)."""
-    first = para.lines[0]
-    if len(para.lines) < 2 or not first.bold or first.italic:
-        return False
-    second = para.lines[1]
-    return not second.bold and second.page == first.page and abs(second.size - first.size) <= 0.5 \
-        and (first.text.rstrip()[-1:] in ".:" or SECTION_NAME_RE.fullmatch(first.text.strip()) is not None)

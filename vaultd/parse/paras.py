@@ -57,7 +57,7 @@ class Para:
     floating: bool = False  # footnotes and other small print: never a paragraph's continuation
     footnote: bool = False  # a footnote (``parse.footnotes.is_footnote``): its chunk's type
     plain: bool = False  # a heading told by its line's shape in a font-less layer (``plain_lead``)
-    runin: str | None = None  # the run-in heading it opens with (``headings.run_in_heads``)
+    runin: str | None = None  # the run-in heading it opens with (``run_in.run_in_heads``)
 
 
 REFS_RE = re.compile(

@@ -150,7 +150,7 @@ def font_lead(spans: list[dict[str, Any]]) -> tuple[str, str]:
     them in the next font (Nature Communications' Methods: ``Participants`` in a bold
     face its font names nowhere, ``. The study included …``); else ``("", "")``. Whether
     such a font is a document's run-in heads' is for the document to tell
-    (``headings.run_in_heads``: two paragraphs or more open so)."""
+    (``run_in.run_in_heads``: two paragraphs or more open so)."""
     first = spans[0]
     font = first["font"]
     if not _LETTER_RE.search(first["text"]):

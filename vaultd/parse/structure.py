@@ -92,7 +92,6 @@ from vaultd.parse.headings import (
     heading_goes_on,
     is_title,
     list_heads,
-    run_in_heads,
 )
 from vaultd.parse.layout import join_lines
 from vaultd.parse.licences import is_licence
@@ -119,6 +118,7 @@ from vaultd.parse.references import (
 )
 from vaultd.parse.resume import past_page_head, resumed
 from vaultd.parse.review_panels import in_review_panel
+from vaultd.parse.run_in import run_in_heads
 from vaultd.parse.runin_refs import split_runin
 from vaultd.parse.scan_text import drop_scan_labels, is_label
 from vaultd.parse.sentence_pieces import rest_of_line, sentence_start
