@@ -12,7 +12,7 @@ from vaultd.parse.bylines import is_byline
 from vaultd.parse.classify import FRAGMENT_MAX, cjk_letters, is_prose, lower_words, opens_item
 from vaultd.parse.enumerators import next_inline_mark
 from vaultd.parse.front import EMAIL_RE
-from vaultd.parse.paras import SENT_END, Line, Para
+from vaultd.parse.paras import LOWER_WORD_RE, SENT_END, Line, Para
 
 #: A change of size (pt) between two lines that ends a paragraph inside a block
 #: (``block_paras.split_group``), and keeps an acronym from continuing one.
@@ -39,9 +39,10 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
             if _colon_line_goes_on(prev, cur) or _bracket_goes_on(prev, cur) or _colon_goes_on_over(prev, cur):
                 return True
             return prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged, indenting)
-        if prev.text.rstrip().endswith(" et al."):
-            # a citation broken after its ``et al.`` (``(Fuchs et al.`` | ``1995, Tek …``);
-            # after ``e.g.`` the sentence goes on as after any open word (below)
+        if prev.text.rstrip().endswith(" et al.") or _INITIALS_RE.search(prev.text.rstrip()):
+            # a citation broken after its ``et al.`` (``(Fuchs et al.`` | ``1995, Tek …``),
+            # a name's initials before its verb; after ``e.g.`` the sentence goes on as
+            # after any open word (below)
             return not opens_item(cur.text)
     if prev.type == "paragraph" and not closed_sentence(prev.text) and not _two_heads(prev, cur) \
             and _unindented_column_top(prev, cur, ragged, indenting, open_sentence=True) \
@@ -207,7 +208,14 @@ def abbreviation_goes_on(text: str, after: str) -> bool:
     first = after.lstrip()[:1]
     if tail.endswith(_LATIN):
         return bool(first) and not ITEM_RE.match(after.lstrip())
+    if _INITIALS_RE.search(tail):
+        # a name's initials, ``D.B.`` | ``was funded by …``: a sentence's subject
+        return LOWER_WORD_RE.match(after.lstrip()) is not None
     return tail.endswith(" et al.") and (first in ("(", ",", ";") or first.isdigit() or first.islower())
+
+
+#: A name's initials ending a text (``… grant RGP34/2018. D.B.``, ``(J.R.R.``).
+_INITIALS_RE = re.compile(r"(?:^|[\s(])(?:[A-Z]\.){2,4}$")
 
 
 #: A footnote's mark after a word's comma or semicolon, ending a column's last line

@@ -165,9 +165,17 @@ def _bare_number(ln: Line) -> bool:
 
 def _numbered_sides(numbers: list[Line], others: list[Line]) -> set[int]:
     """The numbers (ids) wholly left or wholly right of ``others``, ``LINE_NUMBERS_MIN`` or
-    more on a side, counting up from the top down."""
-    if not others:
+    more on a side, counting up from the top down. Small print above or below the numbers
+    does not count: a banner may reach further out (bioRxiv's 8 pt licence lines, at 54 pt
+    over a Word draft's 11 pt numbers ending at 54 pt); text as large as that beside them
+    does (a listing's numbers, indented, with the body text above it further left)."""
+    if not others or not numbers:
         return set()
+    top, bottom = min(ln.bbox[1] for ln in numbers), max(ln.bbox[3] for ln in numbers)
+    level = sorted(o.size for o in others if top <= (o.bbox[1] + o.bbox[3]) / 2 <= bottom)
+    if level:
+        size = level[len(level) // 2]
+        others = [o for o in others if o.size > SMALL_NUMBER * size or top <= (o.bbox[1] + o.bbox[3]) / 2 <= bottom]
     left = min(ln.bbox[0] for ln in others)
     right = max(ln.bbox[2] for ln in others)
     drop: set[int] = set()

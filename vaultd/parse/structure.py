@@ -42,6 +42,7 @@ from vaultd.parse.captions import (
     legend_rest,
     text_figure_over,
 )
+from vaultd.parse.centred_heads import centred_heads
 from vaultd.parse.classify import (
     RULE_TEXT_RE,
     alpha_ratio,
@@ -380,6 +381,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 paras.append(cur)
     split_runin(paras)
     font_headings(paras, body)
+    centred_heads(paras)
     list_heads(paras, body)
     title_page = title_page_front(paras, infos)
     _rejoin(paras, title_page + front_after_title(paras, body, infos))
