@@ -112,6 +112,8 @@ def caption_goes_on(paras: list[Para], lines: list[Line], text: str, body: float
         return True  # "DOI: 10.7554/eLife.17290.002 The following figure supplement is available …"
     if tail.endswith(":"):
         return True  # what the caption announces (eLife's "Figure supplement 1. …" under it)
+    if _hangs_under(caption, lines):
+        return True  # a hanging caption's next paragraph, under its text past its label
     if next_panel(caption.text, text):
         return True  # "(B) Effect of …" under "Figure 4. … (A) Effect of …" (PLoS Biology 2006)
     if tail.rsplit(None, 1)[-1].lower() in OPEN_WORDS:
@@ -119,6 +121,26 @@ def caption_goes_on(paras: list[Para], lines: list[Line], text: str, body: float
     # (or a bracket in it: ``… predicted from the PD internal variability`` | ``(dashed arrow). …``)
     return (text[:1].islower() or bool(_BRACKETED_WORD_RE.match(text))) \
         and (not tail.endswith(SENT_END) or bool(_ABBREVIATED_RE.search(tail)))
+
+
+#: How far (ems) a caption's lines after its first start right of its label's to hang.
+HANG_EMS = 2.0
+#: How far apart (points) the lines hanging under a caption's text may start.
+HANG_SLACK = 1.5
+
+
+def _hangs_under(caption: Para, lines: list[Line]) -> bool:
+    """Whether ``lines`` start where a hanging caption's lines after its first do, well
+    right of its label (ABNT's ``Figure 15 – Variables measured …`` | ``standard version,
+    …``, and its legend's next paragraph ``BT = Local time of going to bed. …`` under them):
+    body text under a caption starts at its column's edge."""
+    first = caption.lines[0]
+    hung = [ln for ln in caption.lines[1:] if ln.page == first.page]
+    if not hung:
+        return False
+    edge = min(ln.bbox[0] for ln in hung)
+    return edge - first.bbox[0] >= HANG_EMS * max(first.size, 1.0) \
+        and all(abs(ln.bbox[0] - edge) <= HANG_SLACK for ln in (*hung, *lines))
 
 
 #: A name's abbreviated first word ending a caption's line, its sentence going on: a

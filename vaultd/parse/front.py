@@ -424,3 +424,24 @@ def opens_paper(text: str) -> bool:
     """Whether a first-page heading opens the paper proper (``Abstract``, ``1 Introduction``)."""
     words = re.sub(r"^(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+", "", text.strip()).rstrip(":. ").casefold()
     return words in _OPENING_HEADS
+
+
+def is_own_citation(text: str) -> bool:
+    """Whether a paragraph under an abstract's head is the work's citation of itself, as a
+    thesis prints it there: a reference (its authors, its year) naming the kind of thesis
+    (APA's ``Vartanian, D. (2024). Is latitude associated with chronotype? [Master’s
+    Thesis, University of São Paulo].``; ABNT's ``… 2024. Dissertação (Mestrado em …)``)."""
+    body = text.strip()
+    return len(body) <= OWN_CITATION_MAX and _CITED_AUTHOR_RE.match(body) is not None \
+        and _THESIS_KIND_RE.search(body) is not None
+
+
+#: Longest citation of a work by itself (characters).
+OWN_CITATION_MAX = 400
+#: A reference's first author: a surname and initials or a name (``Vartanian, D.``, ``SILVA, Maria``).
+_CITED_AUTHOR_RE = re.compile(r"[^\W\d_][\w'’-]+,\s+[^\W\d_]")
+#: The kind of thesis a reference names, with its year before it.
+_THESIS_KIND_RE = re.compile(
+    r"(?:19|20)\d\d\b.{0,300}?(?:\[[^\]]{0,40}?(?:thesis|dissertation|tese|dissertação|tesis)\b"
+    r"|\b(?:dissertação|tese|tesis|thesis|dissertation)\s*\((?:mestrado|doutorado|maestría|doctorado|master|doctor|ph\.?d))",
+    re.IGNORECASE)

@@ -57,7 +57,12 @@ def heading_goes_on(head: Para, lines: list[Line], text: str, body: float) -> bo
     caps = same_face and is_caps_heading(head.text) and is_caps_heading(text) and heading_number(text) is None
     if not (text[:1].islower() or subtitle or caps):
         return False
-    return (last.page == line.page and abs(line.size - last.size) <= 0.5 and (last.size >= body + HEADING_OVER or caps)
+    centred = abs(line.bbox[0] + line.bbox[2] - last.bbox[0] - last.bbox[2]) <= 2 * last.size
+    # (or in the heading's bold face at the body's size, centred under it: APS's ``A.
+    # Demonstration of the failure of the pigeonhole`` | ``principle with neutrons``)
+    bold_centred = same_face and last.bold and centred
+    return (last.page == line.page and abs(line.size - last.size) <= 0.5
+            and (last.size >= body + HEADING_OVER or caps or bold_centred)
             # (boxes a display face's ascenders and descenders make tall may overlap: a
             # book's 36 pt chapter title ``Fanlike Engagement`` | ``before Fan Studies``)
             and -OVERLAP_EMS * last.size <= line.bbox[1] - last.bbox[3]
@@ -67,7 +72,7 @@ def heading_goes_on(head: Para, lines: list[Line], text: str, body: float) -> bo
             # (hanging under its number, or centred under it: JMLR's title ``SMAC3: A
             # Versatile Bayesian Optimization Package`` | ``for Hyperparameter Optimization``)
             and (-last.size <= line.bbox[0] - last.bbox[0] <= (SUBTITLE_EMS if subtitle else 3) * last.size
-                 or abs(line.bbox[0] + line.bbox[2] - last.bbox[0] - last.bbox[2]) <= 2 * last.size)
+                 or centred)
             and (subtitle or not head.text.rstrip().endswith(SENT_END)))
 
 

@@ -42,7 +42,7 @@ _FOLIO_LEAD_RE = re.compile(r"^\d{1,6}\s+(?=\D)")
 _LICENCE_RE = re.compile(
     r"""^(?:open\s+access[.:]\s*)?  # JAMA's label run in before it
         (?:(?-i:[a-z])[\w-]*[.;]\s+)?  # the last word of a sentence broken over pages (PLOS's margin)
-        (?:(?:©|c\s?\u20dd|\(c\)|copyright\b)(?:.{0,160}?[.,;]\s*){1,3}
+        (?:(?:©|\ufffd|c\s?\u20dd|\(c\)|copyright\b)(?:.{0,160}?[.,;]\s*){1,3}
           | (?:(?:19|20)\d\d\s+)?the\s+authors?[.,;]\s*)?  # (its © a glyph the text layer lost)
         (?:
         (?:this|the)\s+(?:open[\s-]access\s+)?(?:work|article|publication|document|paper|book|chapter|preprint)
@@ -52,6 +52,8 @@ _LICENCE_RE = re.compile(
       | (?:licen[cs]e\s+)?authors?\s+(?:of\s+(?:papers|articles)\s+)?retain\s+(?:the\s+)?copyright\b.{0,60}?
         \bunder\s+(?:a\s+|the\s+)?(?:creative\s+commons|cc[\s-]by)  # JOSS's and JOSE's sidebar
       | this\s+is\s+an\s+open[\s-]access\s+article
+      | (?:[\w&-]+\s+){0,8}?(?:articles?|papers?)\s+(?:is|are)\s+open\s+access\s+and\s+(?:distributed|licensed|published)
+        \s+under\s+(?:the\s+terms\s+of\s+)?(?:a\s+|the\s+)?(?:creative\s+commons|cc[\s-]by)  # Maney's MORE OpenChoice
       | open\s+access\s+this\s+(?:article|chapter|book)
       | (?:original\s+)?content\s+from\s+this\s+work\s+may\s+be\s+used  # IOP's and the AAS journals'
       | use\s+of\s+this\s+article\s+is\s+subject\s+to\s+the\s+terms  # Science's download stamp

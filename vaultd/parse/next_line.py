@@ -44,6 +44,11 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False, flu
     item of two lines or more goes on the same way, at the left edge of its lines after
     the first (a German item's ``… bietet mir wichtige`` | ``Informationen. An ihm …``,
     whose next line opens with a noun's capital)."""
+    if prev.lead and len(prev.pieces) == 1 and prev.lines[-1].block == cur.lines[0].block:
+        # a first line split off for its face (Maney's ``Over the counter, prescription and
+        # herbal agents`` over its text): ``headings.font_headings`` decides, and puts it
+        # back when it is no heading
+        return False
     item = prev.type == "list"  # a list item's lines hang under its text, not its mark
     if not (prev.type == "paragraph" or (item and len(prev.lines) >= 2)) \
             or cur.type not in ("paragraph", "equation"):

@@ -118,16 +118,20 @@ def drawn_small_caps(spans: list[dict[str, Any]]) -> float:
     if not SMALL_CAPS_SCALE[0] <= small / large <= SMALL_CAPS_SCALE[1]:
         return 0.0
     lowered = False
-    for sp in spans:
+    for k, sp in enumerate(spans):
         text = sp["text"]
         if round(sp["size"], 1) == large:
-            if any(len(w) > 1 for w in _CAPITALS_RE.findall(text)):
-                return 0.0  # a word at the larger size: capitals, not small capitals
+            if any(len(w) > 1 for w in _CAPITALS_RE.findall(text)) and not (k == 0 and _ROMAN_NUMBER_RE.fullmatch(text)):
+                # a word at the larger size: capitals, not small capitals (but a head's
+                # number: IEEE's ``IV.`` before ``T``\ ``AXONOMIES OF …``)
+                return 0.0
         elif _CAPITALS_RE.search(text):
             lowered = True
     return large if lowered else 0.0
 
 
+#: A head's number in roman numerals, opening its line (``IV.``).
+_ROMAN_NUMBER_RE = re.compile(r"\s*[IVXLC]{1,6}\.\s*")
 #: A run of letters (a word's, in a line of capitals).
 _CAPITALS_RE = re.compile(r"[^\W\d_]+")
 

@@ -75,6 +75,8 @@ from vaultd.parse.front import (
     is_declaration,
     is_front_matter,
     is_imprint,
+    is_own_citation,
+    opens_abstract,
 )
 from vaultd.parse.front_blocks import (
     contents_front,
@@ -454,6 +456,9 @@ def _kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, body:
         # the Nature journals' dates and boilerplate after the text, a contact's addresses,
         # an opinion's judges (its panel, its signature, the others' concurrence)
         return "front", None
+    if kind == "paragraph" and paras and paras[-1].type == "heading" and opens_abstract(paras[-1].text) \
+            and is_own_citation(text):
+        return "front", None  # a thesis's citation of itself under its abstract's head
     if info.number <= IMPRINT_PAGES and kind == "paragraph" and is_imprint(text):
         return "front", None  # a book's copyright page: "… ISBN-13: 978-…", "All rights reserved."
     if info.number == 1 and kind == "heading" and is_byline(text) and (
