@@ -333,7 +333,12 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    going on with it; a sidebar's paragraph under its head in the margin; a first page's
 #:    keywords between bars; Advent's heavy face bold; a legend going on at a page's foot;
 #:    a printer's imprint (docs/compile.md, "Layout 37").
-LAYOUT_VERSION = 37
+#: 38: a Word draft's line numbers under a banner that reaches further out; a name's
+#:    initials going on with their verb; a book's centred heads and chapter head; a head's
+#:    second line centred under it in its bold face or small capitals; a first line split
+#:    off for its face kept for the heads to decide; a hanging caption's next paragraph;
+#:    a thesis's citation of itself; Maney's licence line (docs/compile.md, "Layout 38").
+LAYOUT_VERSION = 38
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

@@ -1,0 +1,210 @@
+"""Layout 38 (issue 34, batch 55's unseen works and the kinds they showed): a Word draft's
+line numbers beside its text under a banner that reaches further out; a name's initials
+going on with their verb past a page break; a book's section heads centred over its text
+and its chapter head; a head's second line centred under it (in its bold face, or in
+small capitals after a roman number); a first line split off for its face left for the
+heads to decide; a hanging caption's next paragraph; a thesis's citation of itself under
+its abstract's head; Maney's licence line. On real pages, with property tests of the pure
+rules."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from quote_pages import chunk_type, chunks_of, holding, paragraphs_of
+
+from vaultd.parse.captions import caption_goes_on
+from vaultd.parse.centred_heads import centred_heads
+from vaultd.parse.continuation import abbreviation_goes_on
+from vaultd.parse.front import is_own_citation
+from vaultd.parse.licences import is_licence
+from vaultd.parse.line_numbers import drop_line_numbers
+from vaultd.parse.paras import Line, Para
+
+BIORXIV = "preprint_biorxiv_2025_sh3_motif_pbs2_sho1_excerpt.pdf"
+BOOK = "book_penguin_2004_free_culture_pirates_chapter_excerpt.pdf"
+APS = "aps_prr_2020_quantum_pigeonhole_footprints_excerpt.pdf"
+IEEE = "ieee_iotj_2025_iot_wot_information_retrieval_survey_excerpt.pdf"
+MANEY = "maney_neurological_research_2015_ms_medication_excerpt.pdf"
+THESIS = "msc_usp_latitude_chronotype_excerpt.pdf"
+
+
+def _line(text: str, box: tuple[float, float, float, float], size: float = 11.0, font: str = "ArialMT",
+          page: int = 1) -> Line:
+    return Line(text, box, size, False, 0, page, font=font)
+
+
+def _para(kind: str, lines: list[Line]) -> Para:
+    text = " ".join(ln.text for ln in lines)
+    return Para(kind, lines, text, [(lines[0].page, text)], None, [len(lines)])  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------ a Word draft's line numbers
+
+
+def test_a_word_drafts_line_numbers_under_a_banner_are_no_words_of_its_text() -> None:
+    # bioRxiv's 8 pt licence banner starts at 54 pt, where the draft's 11 pt line numbers
+    # end: they had not stood wholly left of the page's text and were read into every line
+    # ("… Sho1-693 Pbs2 structure …", every passage lost)
+    para = holding(chunks_of(BIORXIV), "To understand the basis of Pbs2 binding specificity")
+    assert chunk_type(para) == "paragraph"
+    assert "Sho1-Pbs2 structure with NMR structures" in para.text
+    assert not any(w.isdigit() and len(w) == 3 for w in para.text.split()[:3])
+
+
+@given(st.integers(min_value=8, max_value=30), st.integers(min_value=1, max_value=900),
+       st.floats(min_value=0.0, max_value=20.0))
+def test_line_numbers_left_of_the_text_go_whatever_small_print_stands_over_them(
+        count: int, first: int, reach: float) -> None:
+    numbers = [_line(str(first + k), (36.0, 72.0 + 14.5 * k, 54.0, 84.0 + 14.5 * k)) for k in range(count)]
+    text = [_line("the text of the line, set in the draft's own size and face", (72.0, 72.0 + 14.5 * k,
+                                                                                  540.0, 84.0 + 14.5 * k))
+            for k in range(count)]
+    banner = _line("bioRxiv preprint doi: https://doi.org/10.1101/…", (54.0 - reach, 3.0, 544.0, 14.0), 8.0, "Helvetica")
+    kept = drop_line_numbers([banner, *numbers, *text])
+    assert kept == [banner, *text]
+    # text as large as the numbers further left, above them (a listing's body text), keeps them
+    body = _line("Listing 1 prints the body text further left", (20.0, 40.0, 540.0, 52.0))
+    assert len(drop_line_numbers([body, *numbers, *text])) == 1 + 2 * count
+
+
+# ------------------------------------------------------------------------ a name's initials
+
+
+def test_a_paragraph_ending_on_initials_goes_on_at_the_next_pages_top() -> None:
+    # "… research grant RGP34/2018. D.B." | "was funded by the EMBO …" (p. 5 → 6)
+    para = holding(chunks_of(BIORXIV), "This work was supported by Canadian Institutes of Health Research")
+    assert "D.B. was funded by the EMBO Long-Term Fellowship" in para.text
+
+
+@given(st.lists(st.sampled_from("ABCDEFGHJKLMNPRSTW"), min_size=2, max_size=4),
+       st.sampled_from(["was funded by", "is supported by", "thanks the lab"]))
+def test_initials_go_on_with_a_lowercase_verb(letters: list[str], verb: str) -> None:
+    initials = "".join(f"{c}." for c in letters)
+    assert abbreviation_goes_on(f"… research grant RGP34/2018. {initials}", f"{verb} the EMBO.")
+    assert not abbreviation_goes_on(f"… research grant RGP34/2018. {initials}", "The next paragraph.")
+    assert not abbreviation_goes_on("… grant RGP34/2018.", f"{verb} the EMBO.")
+
+
+# ------------------------------------------------------------------------ centred heads
+
+
+def test_a_books_centred_heads_and_chapter_head_name_the_sections() -> None:
+    chunks = chunks_of(BOOK)
+    for words, section in (("Every important sector of", "CHAPTER FOUR"), ("California was remote enough", "Film"),
+                           ("A statutory license is a license", "Recorded Music"),
+                           ("As I described above, the law gives", "Radio")):
+        assert (holding(chunks, words).provenance.section or "").split(" › ")[-1].startswith(section), words
+
+
+def _centred(text: str, font: str, size: float, top: float, x0: float, x1: float) -> Para:
+    return _para("paragraph", [_line(text, (x0, top, x1, top + size), size, font)])
+
+
+def _text(top: float, lines: int = 3) -> Para:
+    return _para("paragraph", [_line("The record industry was born of another kind of piracy, though to see",
+                                     (54.0, top + 12.5 * k, 348.0, top + 10.5 + 12.5 * k), 10.5, "Caslon")
+                               for k in range(lines)])
+
+
+@given(st.sampled_from(["Film", "Recorded Music", "Radio", "Cable TV"]), st.floats(min_value=-2.0, max_value=2.0))
+def test_a_style_of_two_centred_lines_over_prose_heads_sections(name: str, shift: float) -> None:
+    width = 6.0 * len(name)
+    x0 = 201.0 - width / 2 + shift
+    paras = [_centred(name, "Mono", 10.0, 100.0, x0, x0 + width), _text(124.0),
+             _centred("Radio Days", "Mono", 10.0, 200.0, 171.0, 231.0), _text(224.0)]
+    centred_heads(paras)
+    assert [p.type for p in paras] == ["heading", "paragraph", "heading", "paragraph"]
+
+
+def test_one_centred_line_heads_nothing_unless_a_chapters() -> None:
+    paras = [_centred("An Interlude", "Mono", 10.0, 100.0, 170.0, 232.0), _text(124.0)]
+    centred_heads(paras)
+    assert paras[0].type == "paragraph"
+    paras = [_centred("CHAPTER FOUR: “Pirates”", "Mono", 11.0, 100.0, 114.0, 288.0), _text(124.0)]
+    centred_heads(paras)
+    assert paras[0].type == "heading"
+    # flush left, not centred: no head; a date line: no head
+    paras = [_centred("Film", "Mono", 10.0, 100.0, 54.0, 78.0), _text(124.0),
+             _centred("Radio", "Mono", 10.0, 200.0, 54.0, 84.0), _text(224.0)]
+    centred_heads(paras)
+    assert [p.type for p in paras] == ["paragraph"] * 4
+
+
+def test_a_reports_small_capital_heads_centred_over_their_text_head_its_sections() -> None:
+    # GPO's ``ECONOMIC IMPACT``, 7.8 pt small capitals centred over the 10 pt text
+    para = holding(chunks_of("senate_report_youth_sports_concussion_act.pdf"),
+                   "This legislation is not expected to have an adverse economic impact")
+    assert (para.provenance.section or "").upper().endswith("ECONOMIC IMPACT")
+
+
+# ------------------------------------------------------------------------ a head's second line
+
+
+def test_a_bold_heads_second_line_centred_under_it_is_the_heads() -> None:
+    # APS: "A. Demonstration of the failure of the pigeonhole" | "principle with neutrons"
+    para = holding(chunks_of(APS), "The experiment includes a source of individual neutrons")
+    assert (para.provenance.section or "").endswith("principle with neutrons")
+
+
+def test_a_small_capital_heads_second_line_after_a_roman_number_is_the_heads() -> None:
+    # IEEE: "IV. TAXONOMIES OF SEARCH ENGINES FOR IOT—WOT" | "BY DIMENSIONS", the number
+    # drawn at the capitals' size
+    para = holding(chunks_of(IEEE), "Taxonomies categorise IR systems for IoT and WoT")
+    section = (para.provenance.section or "").upper()
+    assert "TAXONOMIES OF SEARCH ENGINES" in section and section.endswith("BY DIMENSIONS")
+
+
+def test_a_subsection_head_in_a_face_of_its_own_over_its_text_in_one_block_heads_it() -> None:
+    # Maney: "Over the counter, prescription and herbal agents" over "The number of …", one
+    # source block: it had been read as the paragraph's first line
+    para = holding(chunks_of(MANEY), "The number of participants taking over the counter")
+    assert (para.provenance.section or "").endswith("Over the counter, prescription and herbal agents")
+    assert not para.text.startswith("Over the counter")
+
+
+# ------------------------------------------------------------------------ captions, front matter, licences
+
+
+def test_a_hanging_captions_next_paragraph_is_the_captions() -> None:
+    # ABNT: "Figure 15 – Variables measured …", its lines hanging past the label, and its
+    # legend's next paragraph "BT = Local time of going to bed. …" at the same hang
+    assert not any("BT = Local time of going to bed" in p for p in paragraphs_of(THESIS))
+    fig = holding(chunks_of(THESIS), "BT = Local time of going to bed")
+    assert chunk_type(fig) == "figure"
+
+
+@given(st.floats(min_value=-1.0, max_value=1.0), st.floats(min_value=20.0, max_value=80.0))
+def test_lines_under_a_captions_hang_go_on_with_it(shift: float, hang: float) -> None:
+    left = 85.0
+    cap = _para("figure", [_line("Figure 15 – Variables measured by the questionnaire. In its",
+                                 (left, 161.0, 538.0, 171.0), 10.0, "Poppins"),
+                           _line("standard version, these are collected on workdays.", (left + hang, 173.0, 538.0, 183.0),
+                                 10.0, "Poppins")])
+    under = [_line("BT = Local time of going to bed. SPrep = Local time of", (left + hang + shift, 189.0, 538.0, 199.0),
+                   10.0, "Poppins")]
+    assert caption_goes_on([cap], under, under[0].text, 12.0)
+    body = [_line("Participants completed an online questionnaire, which", (left, 189.0, 538.0, 199.0), 10.0, "Poppins")]
+    assert not caption_goes_on([cap], body, body[0].text, 12.0)
+
+
+def test_a_theses_citation_of_itself_under_its_abstracts_head_is_front_matter() -> None:
+    cite = holding(chunks_of(THESIS), "Vartanian, D. (2024). Is latitude associated with chronotype?")
+    assert chunk_type(cite) == "front"
+
+
+@given(st.sampled_from(["Master’s Thesis", "Doctoral dissertation", "PhD thesis", "Master's thesis"]),
+       st.integers(min_value=1990, max_value=2030))
+def test_a_citation_naming_a_thesis_is_the_works_own(kind: str, year: int) -> None:
+    assert is_own_citation(f"Vartanian, D. ({year}). Is latitude associated with chronotype? [{kind}, "
+                           "University of São Paulo].")
+    assert is_own_citation(f"SILVA, Maria. Um estudo. {year}. Dissertação (Mestrado em Física) – USP, São Paulo.")
+    assert not is_own_citation(f"Although significant progress has been made since {year}, further research "
+                               "with larger samples is needed.")
+
+
+def test_maneys_licence_line_at_the_first_pages_foot_is_no_paragraph() -> None:
+    assert not any("MORE OpenChoice articles are open access" in p for p in paragraphs_of(MANEY))
+    assert is_licence("\ufffd W. S. Maney & Son Ltd 2015 MORE OpenChoice articles are open access and distributed "
+                      "under the terms of the Creative Commons Attribution Non-Commercial License 3.0")
+    assert not is_licence("Articles in the sample are open access and were read in full by two reviewers.")
