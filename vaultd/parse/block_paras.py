@@ -80,13 +80,25 @@ def split_group(group: list[Line], plain: bool = False, flush: bool = False) -> 
             # ``Release date:`` left of ``Next release:`` | ``18 June 2025``, one block)
             or (cur.bbox[1] < prev.bbox[1] - 0.5 * height and cur.bbox[2] < prev.bbox[0] - max(cur.size, 1.0))
             or (ends and cur.bbox[0] > left + 0.6 * max(cur.size, 1.0) and not _item_hang(paras[-1], cur))
+            # (a line cut short because the next line's first word would not fit on it: in
+            # a document set flush, after a sentence's end; anywhere after a field's colon
+            # when that word is an identifier or an address, Pensoft's ``occurrenceID:`` |
+            # ``9ED79705-3492-5687-…``)
             or (ends and prev.bbox[2] < (edge := _measure_right(paras[-1], right)) - 0.12 * width
-                and not (flush and prev.text.rstrip().endswith((".", "!", "?"))
+                and not (((flush and prev.text.rstrip().endswith((".", "!", "?")))
+                          or (prev.text.rstrip().endswith(":") and len(cur.text.split(None, 1)[0]) >= LONG_TOKEN))
                          and prev.bbox[2] + first_word_width(cur) > edge))
             or (bool(LIST_RE.match(cur.text.lstrip())) and not _dash_in_prose(paras[-1], cur, right, width))
             # an enumerated item hanging out left of the line before, after a sentence's end
             # (pandoc's ``4. Version control …`` under item 3's last line)
             or (ends and cur.bbox[0] < prev.bbox[0] - 0.6 * max(cur.size, 1.0) and bool(_ENUM_RE.match(cur.text)))
+            # or, whatever the line before ends on, at the mark of the item it goes on, or
+            # out left of every line of the para before (Pensoft's ``b.`` under item a.'s
+            # occurrence ID, or under item a.'s rest atop the page)
+            or (cur.bbox[0] < prev.bbox[0] - 0.6 * max(cur.size, 1.0) and _enumerated(cur.text)
+                and ((_enumerated(paras[-1][0].text) and abs(cur.bbox[0] - paras[-1][0].bbox[0]) <= 1.0)
+                     or (len(paras[-1]) >= 2
+                         and cur.bbox[0] < min(ln.bbox[0] for ln in paras[-1]) - 0.6 * max(cur.size, 1.0))))
             # a note or item numbered "2)" after a line that stops short: the one before
             # ended, whether or not its script ends sentences with a full stop (Korean)
             or (prev.bbox[2] < right - 0.12 * width and bool(_NUMBERED_NOTE_RE.match(cur.text.lstrip())))
@@ -139,10 +151,28 @@ def _item_hang(para: list[Line], cur: Line) -> bool:
     not a paragraph after the list, which stands at the list's left."""
     first = para[0]
     em = max(first.size, 1.0)
-    if not LIST_RE.match(first.text.lstrip()) or LIST_RE.match(cur.text.lstrip()):
+    # (or an enumerated item, its mark at a tab stop up to four ems out: Pensoft's
+    # ``a.`` | ``country: Italy; …`` over lines ending on a field's colon, ``day:``)
+    bulleted = LIST_RE.match(first.text.lstrip()) is not None
+    if not (bulleted or _enumerated(first.text)) or LIST_RE.match(cur.text.lstrip()) or _enumerated(cur.text):
         return False
     hang = cur.bbox[0] - first.bbox[0]
-    return 0.6 * em <= hang <= 2.5 * em and all(abs(ln.bbox[0] - cur.bbox[0]) <= 1.0 for ln in para[1:])
+    return 0.6 * em <= hang <= (2.5 if bulleted else ENUM_HANG_EMS) * em \
+        and all(abs(ln.bbox[0] - cur.bbox[0]) <= 1.0 for ln in para[1:])
+
+
+#: Fewest characters of a word no line breaks (an identifier, a web address).
+LONG_TOKEN = 16
+#: Widest hang (ems) of an enumerated item's lines under its first, from its mark.
+ENUM_HANG_EMS = 4.0
+#: An enumerated item's mark alone on its line (its text a line of its own at a tab stop;
+#: a number in brackets alone is a formula's, ``(4)``).
+_BARE_ENUM_RE = re.compile(r"(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]|\((?:[a-z]|[ivx]{1,4})\)")
+
+
+def _enumerated(text: str) -> bool:
+    """Whether a line opens an enumerated item: its mark and text, or its mark alone."""
+    return _ENUM_RE.match(text) is not None or _BARE_ENUM_RE.fullmatch(text.strip()) is not None
 
 
 def _measure_right(para: list[Line], right: float) -> float:

@@ -32,6 +32,12 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     own (a section's first)."""
     if prev.type not in ("paragraph", "list") or not (cur.type == "paragraph" or _bracketed_rest(prev, cur)):
         return False
+    if _closes_bracket(prev, cur):
+        return True
+    if _next_letter_item(prev, cur):
+        return False  # ``b. country: …`` after the item ``a. country: … 9ED79705-…``: the list's next item
+    if _item_goes_on(prev, cur):
+        return True
     if prev.text.rstrip().endswith(SENT_END) or _MARKED_END_RE.search(prev.text.rstrip()):
         # (a sentence's stop with a note's mark after it ends it too: a Word paper's
         # ``… during the interwar period.2``, over the next paragraph's indented line)
@@ -126,8 +132,52 @@ def _bracketed_rest(prev: Para, cur: Para) -> bool:
     2016–2018: Enteritidis`` | ``(IRR = 0.88, 95% CrI = 0.79–0.97) and I 4,[5],12:i:- (IRR
     = 0.69, …).``)."""
     text, tail = cur.text.strip(), prev.text.rstrip()
-    return cur.type == "equation" and text.startswith("(") and text.endswith((".", ".)")) \
-        and tail[-1:].isalpha() and len(text.split()) >= 4 and _at_next_top(prev, cur)
+    return cur.type == "equation" and (_closes_bracket(prev, cur) or (
+        text.startswith("(") and text.endswith((".", ".)")) and tail[-1:].isalpha() and len(text.split()) >= 4
+        and _at_next_top(prev, cur)))
+
+
+#: A list item's letter mark opening a text (``b. ``, ``c) ``).
+_LETTER_ITEM_RE = re.compile(r"\s*\(?([a-z])[.)]\s")
+
+
+def _next_letter_item(prev: Para, cur: Para) -> bool:
+    """Whether ``cur`` opens with the letter mark after the one ``prev`` opens with (``b.``
+    after ``a.``): the next item of a lettered list, whatever the item before ends on."""
+    mark = _LETTER_ITEM_RE.match(cur.text)
+    if mark is None or mark.group(1) == "a":
+        return False
+    before = _LETTER_ITEM_RE.match(prev.text)
+    return before is not None and ord(before.group(1)) == ord(mark.group(1)) - 1
+
+
+#: How far apart (points) an item's hanging lines and its rest atop the next page may start.
+HANG_SLACK = 1.5
+
+
+def _item_goes_on(prev: Para, cur: Para) -> bool:
+    """Whether ``cur``, at the next column's or page's top, is the rest of the enumerated
+    item ``prev``: it starts where the item's lines after its mark hang, right of the
+    mark, and opens no item, whatever the item's last line ended on (Pensoft's material
+    citation ``a. … identifiedBy: F.`` | ``Di Giovanni; dateIdentified: …``, ``… day:`` |
+    ``17; individualCount: 1; …``)."""
+    first, head = prev.lines[0], cur.lines[0]
+    if not (ITEM_RE.match(prev.text) or _LETTER_ITEM_RE.match(prev.text)) or ITEM_RE.match(cur.text) \
+            or not _at_next_top(prev, cur) or head.page > prev.lines[-1].page + 1:
+        return False  # (on the next page, not past a page of figures)
+    hung = [ln.bbox[0] for ln in prev.lines[1:]]
+    if not hung or max(hung) - min(hung) > HANG_SLACK or min(hung) < first.bbox[0] + 0.6 * max(first.size, 1.0):
+        return False
+    return all(abs(ln.bbox[0] - hung[0]) <= HANG_SLACK for ln in cur.lines)
+
+
+def _closes_bracket(prev: Para, cur: Para) -> bool:
+    """Whether ``cur``, at the next column's or page's top, ends a bracket the paragraph
+    before left open, and its sentence with it (``… among the studies (P =`` | ``0.000).``
+    atop the next page's left column, under a figure)."""
+    text, reach = cur.text.strip(), prev.text.rstrip()[-OPEN_BRACKET_REACH:]
+    return reach.count("(") > reach.count(")") and text.count(")") > text.count("(") \
+        and text.endswith((").", ");", "),")) and _at_next_top(prev, cur)
 
 
 _NUMBERED_RE = re.compile(r"(?:^|\s)(\d{1,2})[.)]\s")

@@ -22,7 +22,7 @@ from vaultd.parse.classify import (
 )
 from vaultd.parse.fontnames import is_mono_font
 from vaultd.parse.layout import join_two
-from vaultd.parse.paras import SENT_END, Line, Para, join_para
+from vaultd.parse.paras import SENT_END, Line, Para, append_piece, join_para
 
 #: How much larger than the body a title is set, at least.
 TITLE_RATIO = 1.35
@@ -280,7 +280,63 @@ def font_headings(paras: list[Para], body: float) -> None:
                      and _style(p.lines[0]) == style]
         for para in heads:
             para.type = "heading"
+    _join_wrapped_heads(paras)
+    _heads_labels(paras)
     _join_leads(paras)
+
+
+#: Most words of a label set in the margin beside a head.
+HEAD_LABEL_WORDS = 4
+#: Least gap (points) between such a label and its head.
+HEAD_LABEL_GAP = 12.0
+
+
+def _heads_labels(paras: list[Para]) -> None:
+    """A label set in the margin level with a head (*Current Protocols*' ``BASIC PROTOCOL
+    5`` in bold italics left of ``IDENTIFYING POLYTOMIES``) is front matter, no paragraph
+    of the section's, in place: a para of one or two lines and ``HEAD_LABEL_WORDS`` words
+    at most, closed by no stop, wholly left or right of the head, its top within a line of
+    the head's."""
+    heads = [p for p in paras if p.type == "heading"]
+    for para in paras:
+        if para.type != "paragraph" or len(para.lines) > 2 or len(para.text.split()) > HEAD_LABEL_WORDS \
+                or para.text.rstrip().endswith((".", ",", ";", ":")):
+            continue
+        first = para.lines[0]
+        x0, x1 = min(ln.bbox[0] for ln in para.lines), max(ln.bbox[2] for ln in para.lines)
+        height = first.bbox[3] - first.bbox[1]
+        level = [h for h in heads if h.lines[0].page == first.page and abs(h.lines[0].bbox[1] - first.bbox[1]) <= height]
+        if not level:
+            continue
+        # (in the page's margin: wholly left or right of every other line of its page)
+        others = [ln for p in paras if p is not para for ln in p.lines if ln.page == first.page]
+        if (x1 <= min((ln.bbox[0] for ln in others), default=x1) - HEAD_LABEL_GAP
+                or x0 >= max((ln.bbox[2] for ln in others), default=x0) + HEAD_LABEL_GAP):
+            para.type, para.floating = "front", True
+
+
+#: A figure with a decimal point or sign, a table's cell (``138.180``, ``-0.2``).
+_NUMBER_RE = re.compile(r"(?:^|\s)[-+−]?\d+\.\d+(?:\s|$)")
+
+
+def _join_wrapped_heads(paras: list[Para]) -> None:
+    """A head wrapped over two blocks, its last line alone read as the head (*Science*'s
+    bold ``KIR+CD8+ T cells are the functional and`` | ``phenotypic equivalent of mouse
+    Ly49+CD8+`` | ``T cells``): the one or two lines right over it, in its face and size,
+    flush with it and closed by no stop, are its first, in place."""
+    for i in range(len(paras) - 1, 0, -1):
+        head, over = paras[i], paras[i - 1]
+        if head.type != "heading" or len(head.lines) != 1 or over.type != "paragraph" or not 1 <= len(over.lines) <= 2:
+            continue
+        line, last = head.lines[0], over.lines[-1]
+        if not line.bold or any(_style(ln) != _style(line) or not ln.bold for ln in over.lines) \
+                or last.page != line.page or not 0.0 <= line.bbox[1] - last.bbox[3] <= 0.5 * (line.bbox[3] - line.bbox[1]) \
+                or abs(line.bbox[0] - last.bbox[0]) > 1.0 or over.text.rstrip().endswith((".", ",", ";", ":")) \
+                or _NUMBER_RE.search(over.text + " " + head.text):
+            continue  # (a table's bold rows of figures are no head)
+        over.type, over.number = "heading", over.number or head.number
+        append_piece(over, head.lines, head.text)
+        del paras[i]
 
 
 def _text_gap(paras: list[Para]) -> float:

@@ -89,8 +89,17 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False, flu
                  <= max(NEXT_LINE_GAP * em, _pitch_gap(prev) + 0.1 * em, gap + 0.1 * em)
                  or (not ends and _at_pitch(prev, first, em)))
             and (last.bbox[2] >= right - em or ragged or _no_room(prev, first, right, ends or colon))
-            and (last.bbox[2] - last.bbox[0] >= FULL_LINE_EMS * em or _narrow_measure(lines, em))
+            and (last.bbox[2] - last.bbox[0] >= FULL_LINE_EMS * em or _narrow_measure(lines, em)
+                 or _narrow_first_line(lines, cur.lines, em))
             and (not full_next or first.bbox[2] - first.bbox[0] >= FULL_LINE_EMS * em))
+
+
+def _narrow_first_line(lines: list[Line], after: list[Line], em: float) -> bool:
+    """Whether ``lines`` are a narrow column's one indented first line, ending where the
+    justified lines under it end, ``NARROW_EMS`` wide at least (*Science*'s third column,
+    18 ems: ``Next, we investigated whether KIR+CD8+`` | ``T cells were also present …``)."""
+    return len(lines) == 1 and len(after) >= 2 and abs(lines[0].bbox[2] - after[0].bbox[2]) <= 0.5 * em \
+        and abs(after[0].bbox[2] - after[1].bbox[2]) <= 0.5 * em and after[0].bbox[2] - after[0].bbox[0] >= NARROW_EMS * em
 
 
 def _narrow_measure(lines: list[Line], em: float) -> bool:
@@ -98,6 +107,8 @@ def _narrow_measure(lines: list[Line], em: float) -> bool:
     ``FULL_LINE_EMS`` a full line has, all starting and ending at one edge, each
     ``NARROW_EMS`` wide at least (*Advanced Science*'s column beside its abstract box, 19
     ems wide)."""
+    if len(lines) >= 3 and lines[0].bbox[0] > lines[1].bbox[0] + 0.5 * em:
+        lines = lines[1:]  # (past a first line's indent: *Science*'s third column)
     return len(lines) >= 2 and all(ln.bbox[2] - ln.bbox[0] >= NARROW_EMS * em for ln in lines) \
         and max(ln.bbox[0] for ln in lines) - min(ln.bbox[0] for ln in lines) <= 0.5 * em \
         and max(ln.bbox[2] for ln in lines) - min(ln.bbox[2] for ln in lines) <= em

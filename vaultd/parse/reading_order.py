@@ -323,12 +323,15 @@ COLUMN = 0.2
 
 def _order_columns(boxed: list[tuple[Box, list[Line]]], cuts: list[float]) -> list[list[Line]]:
     """Blocks in reading order on a page of three columns or more: down each column, left to
-    right; a block set across columns ends the columns' run above it and is read there."""
+    right; a block set across columns ends the run above it of those columns and the ones
+    left of them, and is read there. A column right of it runs on beside it (*Science*'s
+    first page: the title and abstract across the left two columns, the third column
+    beside them from the page's top, read after the first two)."""
     out: list[list[Line]] = []
     columns: list[list[tuple[Box, list[Line]]]] = [[] for _ in range(len(cuts) + 1)]
 
-    def flush() -> None:
-        for column in columns:
+    def flush(upto: int) -> None:
+        for column in columns[:upto + 1]:
             out.extend(g for _, g in sorted(column, key=_reading_key))
             column.clear()
 
@@ -336,11 +339,11 @@ def _order_columns(boxed: list[tuple[Box, list[Line]]], cuts: list[float]) -> li
         first = bisect.bisect(cuts, box[0] + 2.0)
         last = bisect.bisect(cuts, box[2] - 2.0)
         if first != last:
-            flush()
+            flush(last)
             out.append(g)
         else:
             columns[first].append((box, g))
-    flush()
+    flush(len(columns) - 1)
     return out
 
 

@@ -61,4 +61,6 @@ def is_label(text: str) -> bool:
     ``Table 2 A B``): in an OCR layer, a label or a logo's text, which a sentence going on
     from the column before skips (it floats)."""
     words = text.split()
-    return len(words) <= LABEL_WORDS and not lower_words(words)
+    # (not a bracket's end closing a sentence: ``0.000).`` under a figure, the rest of ``… (P =``)
+    closes = text.count(")") > text.count("(") and text.rstrip().endswith((").", ");", "),"))
+    return len(words) <= LABEL_WORDS and not lower_words(words) and not closes

@@ -7,6 +7,7 @@ block stands on the first page.)
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from vaultd.parse.classify import is_prose, opens_item, word_count
@@ -246,14 +247,18 @@ def _no_prose(page: list[Para]) -> bool:
     ``TITLE_PAGE_WORDS`` words at most, and no paragraph of running text
     (``PROSE_PARA_WORDS`` words or more, read as prose), no list item and no abstract among
     them (a thesis's title page with its jury set flush left under a centred title; a NASA
-    report's set flush left). Only a portrait page of a longer document is asked (a slide is
+    report's set flush left; a checklist's lettered records, ``a. country: Italy; …``, are items). Only a portrait page of a longer document is asked (a slide is
     sparse too, and so is a one-page abstract's scan)."""
     words = sum(word_count(p.text) for p in page)
-    return any(p.type == "heading" for p in page) and words <= TITLE_PAGE_WORDS and not any(
+    marks = {m.group(1) for p in page if (m := _ITEM_MARK_RE.match(p.text))}
+    return any(p.type == "heading" for p in page) and words <= TITLE_PAGE_WORDS and len(marks) < 2 and not any(
         p.type == "list" or opens_item(p.text) or opens_abstract(p.text)
         or (p.type == "paragraph" and word_count(p.text) >= PROSE_PARA_WORDS and is_prose(p.text)) for p in page)
 
 
+#: A list item's mark opening a para, lowercase or a number (``a. ``, ``2) ``): two
+#: different ones make a list, no title page's (whose date may open ``8. September``).
+_ITEM_MARK_RE = re.compile(r"\(?([a-z]|\d{1,2})[.)]\s")
 #: Most words of a title page.
 TITLE_PAGE_WORDS = 160
 #: Fewest words of a paragraph of running text.
