@@ -1,11 +1,15 @@
-"""Layout 38 (issue 34, batch 55's unseen works and the kinds they showed): a Word draft's
+"""Layout 38 (issue 34, batches 55 and 56's unseen works and the kinds they showed): a Word draft's
 line numbers beside its text under a banner that reaches further out; a name's initials
 going on with their verb past a page break; a book's section heads centred over its text
 and its chapter head; a head's second line centred under it (in its bold face, or in
 small capitals after a roman number); a first line split off for its face left for the
 heads to decide; a hanging caption's next paragraph; a thesis's citation of itself under
-its abstract's head; Maney's licence line. On real pages, with property tests of the pure
-rules."""
+its abstract's head; Maney's licence line; batch 56's: a third column beside a title block
+across two, a narrow column's indented first line, a bold head wrapped over two blocks, a
+bracket closed atop the next column, a checklist's lettered records across pages, a
+record's field line repeating near the page's foot, a label in the margin beside a head,
+an OCR layer's last word alone on its line. On real pages, with property tests of the
+pure rules."""
 
 from __future__ import annotations
 
@@ -17,9 +21,11 @@ from vaultd.parse.captions import caption_goes_on
 from vaultd.parse.centred_heads import centred_heads
 from vaultd.parse.continuation import abbreviation_goes_on
 from vaultd.parse.front import is_own_citation
+from vaultd.parse.furniture import drop_furniture
 from vaultd.parse.licences import is_licence
 from vaultd.parse.line_numbers import drop_line_numbers
 from vaultd.parse.paras import Line, Para
+from vaultd.parse.scan_text import is_label
 
 BIORXIV = "preprint_biorxiv_2025_sh3_motif_pbs2_sho1_excerpt.pdf"
 BOOK = "book_penguin_2004_free_culture_pirates_chapter_excerpt.pdf"
@@ -208,3 +214,87 @@ def test_maneys_licence_line_at_the_first_pages_foot_is_no_paragraph() -> None:
     assert is_licence("\ufffd W. S. Maney & Son Ltd 2015 MORE OpenChoice articles are open access and distributed "
                       "under the terms of the Creative Commons Attribution Non-Commercial License 3.0")
     assert not is_licence("Articles in the sample are open access and were read in full by two reviewers.")
+
+
+# ------------------------------------------------------------------------ batch 56: Science, Kowsar, Pensoft, Current Protocols, a scan
+
+SCIENCE = "aaas_science_2022_kir_cd8_regulatory_t_cells_excerpt.pdf"
+KOWSAR = "kowsar_ircmj_2016_migraine_prevalence_iran_excerpt.pdf"
+BDJ = "bdj_2025_darwin_wasps_pantalica_checklist_excerpt.pdf"
+PROTOCOLS = "wiley_current_protocols_2024_phykit_phylogenomics_excerpt.pdf"
+NASA = "scanned_nasa_sp_1964_clarity_technical_reporting_excerpt.pdf"
+
+
+def test_a_third_column_beside_a_title_block_across_two_is_read_after_them() -> None:
+    # Science's first page: title and abstract across the left two columns, the third
+    # column beside them from the page's top; it had been read first, before the title
+    chunks = chunks_of(SCIENCE)
+    texts = [c.text for c in chunks]
+    title = next(i for i, t in enumerate(texts) if t.startswith("KIR+ CD8+ T cells suppress pathogenic"))
+    third = next(i for i, t in enumerate(texts) if "Next, we investigated whether KIR+ CD8+ T cells were also" in t)
+    assert title < third
+    para = holding(chunks, "Both mouse Ly49 and human KIR receptors are known to bind")
+    assert "based inhibitory motifs (ITIMs) in their cytoplasmic tails" in para.text
+
+
+def test_a_narrow_columns_indented_first_line_and_a_wrapped_bold_head_go_on() -> None:
+    chunks = chunks_of(SCIENCE)
+    assert chunk_type(holding(chunks, "Next, we investigated whether KIR+ CD8+ T cells were also present")) == "paragraph"
+    para = holding(chunks, "We next performed scRNA-seq analysis on peripheral blood")
+    assert (para.provenance.section or "").endswith("Commonality and heterogeneity of KIR+ CD8+ T cells")
+
+
+def test_a_bracket_left_open_closes_atop_the_next_pages_column_under_a_figure() -> None:
+    # Kowsar: "… publication bias among the studies (P =" | Figure 2 | "0.000)."
+    para = holding(chunks_of(KOWSAR), "For robustness of result, sensitivity analysis was performed")
+    assert para.text.rstrip().endswith("(P = 0.000).")
+
+
+def test_a_checklists_records_are_items_whole_across_pages() -> None:
+    chunks = chunks_of(BDJ)
+    # "… identifiedBy: F." | p. 3 "Di Giovanni; …"; "… day:" | p. 4 "17; individualCount: …"
+    for words, rest in (("eventDate: 27/04/2023; year: 2023; month: 4; day: 27; individualCount: 2",
+                         "F. Di Giovanni; dateIdentified: 2025; institutionCode: FDGC; occurrenceID: AF2E4220"),
+                        ("eventDate: 17/06/2023; year: 2023; month: 6; day: 17; individualCount: 1; sex: male",
+                         "occurrenceID: 200E1545-1E6D-5B8C-B26D-A2CD1C907CD7")):
+        para = holding(chunks, words)
+        assert rest in para.text and para.text.count("country: Italy") == 1, words
+    # page 2's records are no title page's front matter
+    assert chunk_type(holding(chunks, "Notes: This is the first record of the species for Italy")) == "paragraph"
+
+
+def _page(lines: list[tuple[str, float]], x0: float = 97.0) -> list[Line]:
+    return [Line(text, (x0, top, 415.0, top + 9.0), 8.0, False, 0, 1, font="Arial") for text, top in lines]
+
+
+@given(st.lists(st.integers(min_value=1, max_value=28), min_size=3, max_size=3))
+def test_a_records_field_line_repeating_near_the_pages_foot_inside_its_text_is_kept(days: list[int]) -> None:
+    head = [Line(f"{k + 7} Di Giovanni F et al", (52.0, 24.0, 200.0, 32.0), 8.0, False, 1, 1, font="Arial")
+            for k in range(len(days))]
+    pages = [[*_page([("country: Italy; countryCode: IT; stateProvince: Sicily; municipality: Sortino,", 597.0),
+                      (f"locality: Riserva Naturale di Pantalica; eventDate: {d:02d}/04/2023; day:", 608.0),
+                      (f"{d}; individualCount: 2; sex: females; recordedBy: S. Cantone, A. Di Giulio", 619.0),
+                      ("Body text of the page set in the column well above the record.", 300.0)]), head[k]]
+             for k, d in enumerate(days)]
+    drop_furniture(pages, [680.0] * 3, [467.0] * 3)
+    for page in pages:
+        assert any(ln.text.startswith("locality: Riserva") for ln in page)
+        assert not any("Di Giovanni F et al" in ln.text for ln in page)
+
+
+def test_a_label_in_the_margin_beside_a_head_is_no_paragraph() -> None:
+    assert not any(p.strip() == "BASIC PROTOCOL 5" for p in paragraphs_of(PROTOCOLS))
+
+
+def test_an_ocr_layers_last_word_alone_on_its_line_goes_on_with_its_sentence() -> None:
+    # NASA SP-7010's OCR layer: "… hopeless almost from the very" | "beginning." (a block
+    # of its own, once taken for a label, which sentences skip)
+    para = holding(chunks_of(NASA), "Such sentences might well be the introductory sentences")
+    assert "almost from the very beginning." in para.text
+
+
+@given(st.sampled_from(["beginning.", "end;", "(again)", "“there”"]))
+def test_a_lowercase_word_with_its_stop_is_no_label(word: str) -> None:
+    assert not is_label(word)
+    assert is_label("VS UVS") and is_label("Table 2 A B")
+    assert not is_label("0.000).")

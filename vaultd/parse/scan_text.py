@@ -63,4 +63,10 @@ def is_label(text: str) -> bool:
     words = text.split()
     # (not a bracket's end closing a sentence: ``0.000).`` under a figure, the rest of ``… (P =``)
     closes = text.count(")") > text.count("(") and text.rstrip().endswith((").", ");", "),"))
-    return len(words) <= LABEL_WORDS and not lower_words(words) and not closes
+    # (a word's stop or bracket is no part of its case: ``beginning.``, a sentence's last
+    # word alone on its line, is a lowercase word)
+    return len(words) <= LABEL_WORDS and not lower_words([w.strip(_WORD_MARKS) for w in words]) and not closes
+
+
+#: Punctuation around a word.
+_WORD_MARKS = ".,;:!?()[]\"'“”‘’"
