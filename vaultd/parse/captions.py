@@ -1,5 +1,6 @@
 """A float's own text around its caption: the rest of a caption set under it (its next
-panel's part, its sentence going on past a name's abbreviation) or beside it in the other
+panel's part, its sentence going on past a name's abbreviation, a hanging caption's next
+paragraph at its hang) or beside it in the other
 column, or atop the next page under its ``continued`` label, a legend's rest at the next
 page's foot, sub-figure labels stacked right above it, and a figure set as text over it at
 a column's top.

@@ -83,7 +83,8 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
     (the centre within ``WIDE_MARGIN_FRACTION`` of the edge: a second header line, a
     header set lower than usual) a line is furniture only when the same digit-masked text
     stands at about the same height (``SAME_HEIGHT``) on another page — body text never
-    repeats like that;
+    repeats like that (a record's field line inside a run of text, repeating with its
+    digits, ``_inside_text``, is kept);
     a bare number there must also be the page's outermost line (a page number set well
     inside a wide margin, as theses do, not a table's last figure).
 
