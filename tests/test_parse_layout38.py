@@ -26,6 +26,7 @@ from vaultd.parse.licences import is_licence
 from vaultd.parse.line_numbers import drop_line_numbers
 from vaultd.parse.paras import Line, Para
 from vaultd.parse.scan_text import is_label
+from vaultd.parse.spaced_heads import spaced_heads
 
 BIORXIV = "preprint_biorxiv_2025_sh3_motif_pbs2_sho1_excerpt.pdf"
 BOOK = "book_penguin_2004_free_culture_pirates_chapter_excerpt.pdf"
@@ -298,3 +299,39 @@ def test_a_lowercase_word_with_its_stop_is_no_label(word: str) -> None:
     assert not is_label(word)
     assert is_label("VS UVS") and is_label("Table 2 A B")
     assert not is_label("0.000).")
+
+
+def test_heads_set_in_the_texts_size_told_by_the_space_around_them_head_their_sections() -> None:
+    # 3 Biotech: "Plant material and DNA extraction" in the body's face and size, a line's
+    # height over and under it, the paragraphs parted by an indent and no space
+    chunks = chunks_of("3biotech_ocimum_rapd_issr_markers.pdf")
+    for words, head in (("Ten plants of each accession were grown in pots", "Plant material and DNA extraction"),
+                        ("Principal component analysis was carried out", "Data analysis"),
+                        ("Marker index value for ISSR was 17.99.", "ISSR analysis")):
+        assert (holding(chunks, words).provenance.section or "").endswith(head), words
+
+
+def _spaced(text: str, top: float, lines: int = 1) -> Para:
+    return _para("paragraph", [_line(text, (306.0, top + 12.5 * k, 544.0 if lines > 1 else 450.0, top + 10.0 + 12.5 * k),
+                                     10.0, "Times") for k in range(lines)])
+
+
+@given(st.floats(min_value=12.0, max_value=30.0), st.floats(min_value=0.0, max_value=3.0))
+def test_one_line_paragraphs_with_space_around_them_head_sections_only_when_paragraphs_stand_close(
+        space: float, apart: float) -> None:
+    prose = "Seeds of seventeen genotypes were procured from the centre and grown in pots for"
+    paras = [_spaced(prose, 60.0, 3), _spaced(prose, 97.5 + apart, 3),
+             _spaced("Plant material and DNA extraction", 135.0 + apart + space)]
+    top = 145.0 + apart + 2 * space
+    paras += [_spaced(prose, top, 4), _spaced("Data analysis", top + 50.0 + space)]
+    paras += [_spaced(prose, top + 60.0 + 2 * space, 4)]
+    for p in paras:
+        p.text = p.text if len(p.lines) == 1 else " ".join([prose] * len(p.lines))
+    spaced_heads(paras)
+    assert [p.type for p in paras] == ["paragraph", "paragraph", "heading", "paragraph", "heading", "paragraph"]
+    # with the document's paragraphs as far apart as the lines, none
+    loose = [_spaced(prose, 60.0, 3), _spaced(prose, 97.5 + space, 3), _spaced("Plant material", 135.0 + 2 * space),
+             _spaced(prose, 145.0 + 3 * space, 3), _spaced("Data analysis", 182.5 + 4 * space),
+             _spaced(prose, 192.5 + 5 * space, 3)]
+    spaced_heads(loose)
+    assert all(p.type == "paragraph" for p in loose)

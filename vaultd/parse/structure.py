@@ -107,6 +107,7 @@ from vaultd.parse.run_in import run_in_heads
 from vaultd.parse.runin_refs import split_runin
 from vaultd.parse.scan_text import drop_scan_labels, is_label
 from vaultd.parse.sentence_pieces import rest_of_line, sentence_start
+from vaultd.parse.spaced_heads import spaced_heads
 from vaultd.parse.spacing import line_gap, paragraph_indents, ragged_indented
 from vaultd.parse.textlayer import prose_words
 from vaultd.parse.title_block import front_after_title, title_page_front
@@ -357,6 +358,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     split_runin(paras)
     font_headings(paras, body)
     centred_heads(paras)
+    spaced_heads(paras)
     list_heads(paras, body)
     title_page = title_page_front(paras, infos)
     _rejoin(paras, title_page + front_after_title(paras, body, infos))
