@@ -162,11 +162,23 @@ def _item_goes_on(prev: Para, cur: Para) -> bool:
     citation ``a. … identifiedBy: F.`` | ``Di Giovanni; dateIdentified: …``, ``… day:`` |
     ``17; individualCount: 1; …``)."""
     first, head = prev.lines[0], cur.lines[0]
+    # (or an item's lead ending on a colon, its text under it at its hang, on its page too:
+    # a CDC guide's ``• To download … version 2:`` | ``Go to the combined … Web page …``)
+    last = prev.lines[-1]
+    colon = prev.text.rstrip().endswith(":")
+    right_under = head.page == last.page and 0.0 <= head.bbox[1] - last.bbox[3] <= last.bbox[3] - last.bbox[1]
     if not (ITEM_RE.match(prev.text) or _LETTER_ITEM_RE.match(prev.text)) or ITEM_RE.match(cur.text) \
-            or not _at_next_top(prev, cur) or head.page > prev.lines[-1].page + 1:
-        return False  # (on the next page, not past a page of figures)
+            or not ((colon and right_under) or _at_next_top(prev, cur)) or head.page > last.page + 1:
+        return False  # (on the next page, not past a page of figures; on its page, right under it)
+    em = max(first.size, 1.0)
     hung = [ln.bbox[0] for ln in prev.lines[1:]]
-    if not hung or max(hung) - min(hung) > HANG_SLACK or min(hung) < first.bbox[0] + 0.6 * max(first.size, 1.0):
+    if not hung:
+        # an item of one line, its sentence left open (or announcing its text): its rest
+        # stands a mark's width in (a bullet's, up to four ems)
+        x = cur.lines[0].bbox[0]
+        return (colon or not closed_sentence(prev.text)) and first.bbox[0] + 0.6 * em <= x <= first.bbox[0] + 4.0 * em \
+            and all(abs(ln.bbox[0] - x) <= HANG_SLACK for ln in cur.lines)
+    if max(hung) - min(hung) > HANG_SLACK or min(hung) < first.bbox[0] + 0.6 * em:
         return False
     return all(abs(ln.bbox[0] - hung[0]) <= HANG_SLACK for ln in cur.lines)
 

@@ -30,6 +30,7 @@ from vaultd.parse.captions import (
     DOI_LINE_RE,
     FIGURE_ID_RE,
     IDENTIFIER_LINE_RE,
+    announces_address,
     caption_beside,
     caption_goes_on,
     caption_rest_overleaf,
@@ -298,6 +299,10 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 beside = caption_beside(paras, para_lines[0], text) if kind == "paragraph" else None
                 if beside is not None:
                     append_piece(beside, para_lines, text)  # a caption set across two columns
+                    continue
+                if kind in ("paragraph", "front") and IDENTIFIER_LINE_RE.fullmatch(text.strip()) \
+                        and (announcing := merge_target(paras)) is not None and announces_address(announcing):
+                    append_piece(announcing, para_lines, text)  # "… is available at" | "http://…" atop the page
                     continue
                 if kind == "paragraph" and IDENTIFIER_LINE_RE.fullmatch(text.strip()):
                     cur.floating = True  # no sentence runs on into a bare identifier
