@@ -45,13 +45,14 @@ NOTE_STEP = 0.9
 NOTE_LINES = 8
 
 
-#: A footnote's mark and its first word: ``1 In principle``, ``2These days``, ``∗ I would
+#: A footnote's mark and its first word: ``1 In principle``, ``(2) OJ L 201, …`` (the
+#: Official Journal's), ``2These days``, ``∗ I would
 #: like``, ``¹Université``, ``b)Also at``, ``1. Tuned for``, ``ii. Les anciennes``, ``iii The estimated`` (a
 #: Word report's roman marks, no stop), ``1 “Practitioners`` (a
 #: quotation); not ``0.0 0.2 0.4``, a plot's ticks, nor ``[1] TRUE``, a program's output.
 _NOTE_MARK_RE = re.compile(
-    r"(?:\d{1,3}[.)]?|[*∗†‡§¶⋆‖]{1,3}|[a-z]\)|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3}|x{0,2}(?:ix|iv|v?i{1,3}|v)(?:\.(?=\s)|\s+(?=[A-Z])))"
-    r"\s*[“‘«\"'(]?(?:https?://|[^\W\d_])")
+    r"(?:\(\d{1,3}\)|\d{1,3}[.)]?|[*∗†‡§¶⋆‖]{1,3}|[a-z]\)|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3}|x{0,2}(?:ix|iv|v?i{1,3}|v)(?:\.(?=\s)|\s+(?=[A-Z])))"
+    r"\s*\ufffd?[“‘«\"'(]?(?:https?://|[^\W\d_])")  # (a tab the text layer gives as U+FFFD)
 
 
 #: A note's number and its first word, without a stop after the number (``7 The Senate``,

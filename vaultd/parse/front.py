@@ -227,12 +227,20 @@ IMPRINT_WORDS = 30
 _PLACE_YEAR_RE = re.compile(r"(?:[A-Z][\w.&'’ -]{1,60},\s+){1,3}[A-Z][\w.’ -]{1,30}:\s*(?:1[5-9]|20)\d\d\.?")
 
 
+#: A designer's or typesetter's credit on an imprint page (``Design and layout by 400
+#: Communications Limited.``), a line of its own.
+_DESIGNER_RE = re.compile(
+    r"(?i:design\s+and\s+layout|layout\s+and\s+design|(?:cover\s+)?design(?:ed)?|typeset(?:ting)?|layout)\s+by\s+"
+    r"[A-Z0-9][^.,;]{0,60}\.?$")
+
+
 def is_imprint(text: str) -> bool:
     """Whether a block of a book's first pages is its imprint (a short block with an
     ISBN, ``ISBN-13: 978-…``, its series' ISSN, or the rights statement, ``All rights
-    reserved``; a publisher's line, ``U.S. Geological Survey, Reston, Virginia: 2016``):
+    reserved``; a publisher's line, ``U.S. Geological Survey, Reston, Virginia: 2016``; a
+    designer's credit, ``Design and layout by …``):
     front matter, no passage of the text."""
-    if _PLACE_YEAR_RE.fullmatch(text.strip()):
+    if _PLACE_YEAR_RE.fullmatch(text.strip()) or _DESIGNER_RE.match(text.strip()):
         return True
     found = _IMPRINT_RE.search(text)
     return found is not None and (found.group().lower().endswith("reserved")

@@ -144,7 +144,7 @@ def group_front(paras: list[Para]) -> list[Para]:
         prev = out[-1] if out else None
         if prev is not None and para.type in ("front", "paragraph", "list") and _under(prev, para) and (
                 (len(prev.pieces) == 1 and (
-                    (prev.type == "front" and prev.text.rstrip().endswith(":"))
+                    (prev.type == "front" and prev.text.rstrip().endswith(":") and not _enumerated_prose(para))
                     or (prev.type in ("front", "paragraph", "heading") and _label(prev, _KEYWORDS_RE)
                         and is_term_list(para.text))
                     or (prev.type in ("front", "heading") and _label(prev, _CCS_RE))))
@@ -156,6 +156,14 @@ def group_front(paras: list[Para]) -> list[Para]:
     return out
 
 
+def _enumerated_prose(para: Para) -> bool:
+    """Whether a para is a numbered paragraph of prose (a legal act's recital ``(1) The
+    increase in the volume of road transport …`` under its ``Whereas:``): no label's value."""
+    return para.type == "paragraph" and _RECITAL_RE.match(para.text) is not None and is_prose(para.text)
+
+
+#: A numbered paragraph's mark: ``(1) ``, ``1. ``.
+_RECITAL_RE = re.compile(r"\s*(?:\(\d{1,3}\)|\d{1,3}\.)\s+[A-Z]")
 #: A keywords label as a block of its own.
 _KEYWORDS_RE = re.compile(
     r"(?:key\s*words|index\s+terms|palabras\s+claves?|palavras[\s-]chave|mots[\s-]cl[ée]s|schl[üu]sselw[öo]rter)"

@@ -9,6 +9,7 @@ twice read once (``drop_doubles``). Pure: lines in, lines out.
 from __future__ import annotations
 
 import itertools
+import re
 
 from vaultd.parse.paras import Line
 from vaultd.parse.spans import Piece, needs_space
@@ -177,8 +178,13 @@ SCRIPT_SHARE = 0.8
 
 
 def _lone_mark(text: str) -> bool:
-    """A list's bullet alone (``•``, ``▪``)."""
-    return text.strip() in _BULLETS
+    """A list's bullet alone (``•``, ``▪``), or an item's number in brackets (the Official
+    Journal's recital ``(11)``, set a size smaller than its text)."""
+    return text.strip() in _BULLETS or _BRACKETED_MARK_RE.fullmatch(text.strip()) is not None
+
+
+#: An enumerated item's mark in brackets alone: ``(11)``, ``(iv)``, ``(b)``.
+_BRACKETED_MARK_RE = re.compile(r"\((?:\d{1,3}|[ivxlc]{1,5}|[a-z])\)")
 
 
 #: A list item's bullets, which word processors set in a symbol font of their own size.
