@@ -8,8 +8,10 @@ its abstract's head; Maney's licence line; batch 56's: a third column beside a t
 across two, a narrow column's indented first line, a bold head wrapped over two blocks, a
 bracket closed atop the next column, a checklist's lettered records across pages, a
 record's field line repeating near the page's foot, a label in the margin beside a head,
-an OCR layer's last word alone on its line. On real pages, with property tests of the
-pure rules."""
+an OCR layer's last word alone on its line, a head told by the space around it; batch
+57's: a recital's bracketed mark set small, an address announced at a page's foot, an
+item's text under its colon, a note's mark before a tab. On real pages, with property
+tests of the pure rules."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding, paragraphs_of
 
-from vaultd.parse.captions import caption_goes_on
+from vaultd.parse.captions import announces_address, caption_goes_on
 from vaultd.parse.centred_heads import centred_heads
 from vaultd.parse.continuation import abbreviation_goes_on
 from vaultd.parse.front import is_own_citation
@@ -335,3 +337,44 @@ def test_one_line_paragraphs_with_space_around_them_head_sections_only_when_para
              _spaced(prose, 192.5 + 5 * space, 3)]
     spaced_heads(loose)
     assert all(p.type == "paragraph" for p in loose)
+
+
+# ------------------------------------------------------------------------ batch 57: the Official Journal, a CDC guide, a WHO guideline
+
+OJEU = "eurlex_oj_l_2010_intelligent_transport_systems_directive_excerpt.pdf"
+CDC = "cdc_brfss_2013_module_data_analysis_guide_excerpt.pdf"
+WHO = "who_guideline_2022_hcv_testing_treatment_excerpt.pdf"
+
+
+def test_a_recitals_mark_in_brackets_set_smaller_than_its_text_leaves_it_a_paragraph() -> None:
+    # the Official Journal sets "(11)" at 8.4 pt before its 9.5 pt text: the line had
+    # taken the mark's size, small print, and the recital broke after its first line
+    chunks = chunks_of(OJEU)
+    para = holding(chunks, "The deployment and use of ITS applications and services will entail")
+    assert chunk_type(para) == "paragraph"
+    assert chunk_type(holding(chunks, "The increase in the volume of road transport in the Union")) == "paragraph"
+    # its notes "(2) OJ L 201, 31.7.2002, p. 37." are footnotes
+    assert not any("OJ L 218, 13.8.2008, p. 82." in p for p in paragraphs_of(OJEU))
+
+
+def test_an_address_announced_at_a_pages_foot_and_an_items_text_under_its_colon_go_on() -> None:
+    chunks = chunks_of(CDC)
+    para = holding(chunks, "If users intend to analyze the variables from the core section only")
+    assert para.text.rstrip().endswith("is available at http://www.cdc.gov/brfss/annual_data/2012/pdf/Compare_2012.pdf")
+    item = holding(chunks, "To download the landline telephone and cellular telephone dataset with questionnaire version 2:")
+    assert "Go to the combined landline and cellular telephone multiple version questionnaire" in item.text
+
+
+@given(st.sampled_from(["is available at", "can be downloaded from", "please visit the following URL:",
+                        "is described on the project's web page:"]))
+def test_a_sentence_announcing_an_address_goes_on_into_it(ending: str) -> None:
+    para = _para("paragraph", [_line(f"More information about the changes to the data set {ending}", (54.0, 700.0, 552.0, 712.0))])
+    assert announces_address(para)
+    assert not announces_address(_para("paragraph", [_line("View the article online", (54.0, 700.0, 200.0, 712.0))]))
+    assert not announces_address(_para("paragraph", [_line(f"The changes are described in full {ending} below.",
+                                                          (54.0, 700.0, 552.0, 712.0))]))
+
+
+def test_a_tab_read_as_a_replacement_glyph_after_a_notes_mark_leaves_it_a_note() -> None:
+    assert not any("Tang W, Tao Y, Fajardo E" in p for p in paragraphs_of(WHO))
+    assert not any(p.startswith("Design and layout by") for p in paragraphs_of(WHO))
