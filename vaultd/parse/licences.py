@@ -52,6 +52,7 @@ _LICENCE_RE = re.compile(
       | (?:licen[cs]e\s+)?authors?\s+(?:of\s+(?:papers|articles)\s+)?retain\s+(?:the\s+)?copyright\b.{0,60}?
         \bunder\s+(?:a\s+|the\s+)?(?:creative\s+commons|cc[\s-]by)  # JOSS's and JOSE's sidebar
       | this\s+is\s+an\s+open[\s-]access\s+article
+      | this\s+publication\s+is\s+available\s+free\s+of\s+charge\s+from  # NIST's, on every page's margin
       | (?:[\w&-]+\s+){0,8}?(?:articles?|papers?)\s+(?:is|are)\s+open\s+access\s+and\s+(?:distributed|licensed|published)
         \s+under\s+(?:the\s+terms\s+of\s+)?(?:a\s+|the\s+)?(?:creative\s+commons|cc[\s-]by)  # Maney's MORE OpenChoice
       | open\s+access\s+this\s+(?:article|chapter|book)
