@@ -337,7 +337,11 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    initials going on with their verb; a book's centred heads and chapter head; a head's
 #:    second line centred under it in its bold face or small capitals; a first line split
 #:    off for its face kept for the heads to decide; a hanging caption's next paragraph;
-#:    a thesis's citation of itself; Maney's licence line (docs/compile.md, "Layout 38").
+#:    a thesis's citation of itself; Maney's licence line; a third column beside a title
+#:    block across two; a bold head wrapped over two blocks; a checklist's lettered records
+#:    across pages; a record's field line repeating near a page's foot; a label beside a
+#:    head; heads told by the space around them; a recital's mark set small; an address
+#:    announced at a page's foot (docs/compile.md, "Layout 38").
 LAYOUT_VERSION = 38
 
 # Spacing accent → combining mark.
