@@ -16,7 +16,7 @@ from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.classify import is_table_caption
 from vaultd.parse.continuation import is_scrap
 from vaultd.parse.footnotes import opens_note
-from vaultd.parse.front import is_imprint
+from vaultd.parse.imprints import is_imprint
 from vaultd.parse.layout import T1_LIGATURES, repair_chars
 from vaultd.parse.paras import Line
 from vaultd.parse.pymupdf import PyMuPDFParser

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding
 
 from vaultd.parse.classify import classify
-from vaultd.parse.front import is_front_matter, is_imprint
+from vaultd.parse.front import is_front_matter
 from vaultd.parse.furniture import drop_furniture
+from vaultd.parse.imprints import is_imprint
 from vaultd.parse.ligature_glyphs import ligature_text, needs_look
 from vaultd.parse.paras import Line
 from vaultd.parse.spans import drawn_small_caps

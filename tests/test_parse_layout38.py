@@ -22,8 +22,8 @@ from quote_pages import chunk_type, chunks_of, holding, paragraphs_of
 from vaultd.parse.captions import announces_address, caption_goes_on
 from vaultd.parse.centred_heads import centred_heads
 from vaultd.parse.continuation import abbreviation_goes_on
-from vaultd.parse.front import is_own_citation
 from vaultd.parse.furniture import drop_furniture
+from vaultd.parse.imprints import is_own_citation
 from vaultd.parse.licences import is_licence
 from vaultd.parse.line_numbers import drop_line_numbers
 from vaultd.parse.paras import Line, Para

@@ -25,12 +25,9 @@ from vaultd.parse.court_filings import is_judges_line
 from vaultd.parse.float_notes import merge_target
 from vaultd.parse.fontnames import is_small_caps_font
 from vaultd.parse.front import (
-    IMPRINT_PAGES,
     is_credit,
     is_declaration,
     is_front_matter,
-    is_imprint,
-    is_own_citation,
     opens_abstract,
 )
 from vaultd.parse.front_blocks import (
@@ -40,6 +37,7 @@ from vaultd.parse.front_blocks import (
 from vaultd.parse.headings import (
     is_title,
 )
+from vaultd.parse.imprints import IMPRINT_PAGES, is_imprint, is_own_citation
 from vaultd.parse.licences import is_licence
 from vaultd.parse.paras import (
     REFS_RE,
