@@ -29,6 +29,7 @@ from vaultd.parse.line_numbers import drop_line_numbers
 from vaultd.parse.paras import Line, Para
 from vaultd.parse.scan_text import is_label
 from vaultd.parse.spaced_heads import spaced_heads
+from vaultd.parse.spans import note_mark
 
 BIORXIV = "preprint_biorxiv_2025_sh3_motif_pbs2_sho1_excerpt.pdf"
 BOOK = "book_penguin_2004_free_culture_pirates_chapter_excerpt.pdf"
@@ -378,3 +379,23 @@ def test_a_sentence_announcing_an_address_goes_on_into_it(ending: str) -> None:
 def test_a_tab_read_as_a_replacement_glyph_after_a_notes_mark_leaves_it_a_note() -> None:
     assert not any("Tang W, Tao Y, Fajardo E" in p for p in paragraphs_of(WHO))
     assert not any(p.startswith("Design and layout by") for p in paragraphs_of(WHO))
+
+
+def test_a_heads_note_mark_set_small_and_raised_is_no_part_of_its_sections_name() -> None:
+    # WHO: "8.3.2 Diagnostic accuracy" and a small raised "1": the text keeps it as the
+    # page gives it ("accuracy1"), the section is named without it
+    para = holding(chunks_of(WHO), "A total of 25 studies were included, comprising data from")
+    assert (para.provenance.section or "").endswith("8.3.2 Diagnostic accuracy")
+
+
+def _span(text: str, x: float, base: float, size: float) -> dict[str, object]:
+    return {"text": text, "size": size, "origin": (x, base), "bbox": (x, base - size, x + 5.0 * len(text), base)}
+
+
+@given(st.sampled_from(["1", "12", "*", "†"]), st.floats(min_value=9.0, max_value=14.0))
+def test_a_small_raised_mark_ending_a_line_is_a_notes(mark: str, size: float) -> None:
+    words = _span("Diagnostic accuracy", 100.0, 200.0, size)
+    assert note_mark([words, _span(mark, 190.0, 200.0 - 0.35 * size, 0.65 * size)], size) == mark
+    # on the line's baseline, or as large as its words: the text's own (``CD8``, ``H1N1``)
+    assert note_mark([words, _span(mark, 190.0, 200.0, 0.65 * size)], size) == ""
+    assert note_mark([words, _span(mark, 190.0, 200.0 - 0.35 * size, size)], size) == ""

@@ -88,7 +88,7 @@ def to_blocks(paras: list[Para], infos: list[PageInfo]) -> list[Block]:
         if para.type == "heading":
             headings += 1
             level = levels[id(para)]
-            name = unmarked(para.text.strip())
+            name = unmarked(_without_note_mark(para))
             path = [(lv, t) for lv, t in path if lv < level] + [(level, name)]
             section = heading_section = PATH_SEP.join(t for lv, t in path if lv > 0) or name
             # numbered headings give their number ("3.2" → "32"); others "0" + their ordinal
@@ -134,3 +134,11 @@ def _sidenote(para: Para) -> bool:
     beside the Annals' introduction, a manual's command name): a note's chunk, no body
     text's."""
     return all(ln.margin for ln in para.lines)
+
+
+def _without_note_mark(para: Para) -> str:
+    """A heading's text without the note's mark set small and raised at its end
+    (``Diagnostic accuracy1`` → ``Diagnostic accuracy``): its section's name."""
+    text, mark = para.text.strip(), para.lines[-1].note_mark
+    return text[:-len(mark)].rstrip() if mark and text.endswith(mark) and len(text) > len(mark) else text
+

@@ -32,6 +32,7 @@ class Line:
     face_lead: str = ""  # its first words in an unflagged font of their own, closed by a stop
     lead_font: str = ""  # that font (``spans.font_lead``)
     small_caps: bool = False  # small capitals drawn as smaller capitals (``spans.drawn_small_caps``)
+    note_mark: str = ""  # a note's mark set small and raised at its end (``spans.note_mark``)
 
 
 @dataclass

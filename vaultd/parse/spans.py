@@ -346,3 +346,25 @@ def _spans_spaced(left: dict[str, Any], right: dict[str, Any]) -> bool:
         return True
     gap: float = right["bbox"][0] - left["bbox"][2]
     return gap > MIN_WORD_SPACING * em
+
+
+#: A note's mark: a number or a symbol (``1``, ``*``, ``†``).
+_NOTE_MARK_RE = re.compile(r"(?:\d{1,3}|[*∗†‡§¶]{1,3})")
+#: Largest share of its line's size a note's mark is set in, and least share of that size
+#: its baseline stands over the line's.
+NOTE_MARK_SIZE, NOTE_MARK_RISE = 0.8, 0.15
+
+
+def note_mark(spans: list[dict[str, Any]], size: float) -> str:
+    """The mark of a note set small and raised at a line's end (WHO's heading ``8.3.2
+    Diagnostic accuracy`` and a small raised ``1``), or "": the text is kept as the page gives it, the mark
+    read into its last word (``accuracy1``); a section is named without it."""
+    last = spans[-1]
+    text: str = last["text"].strip()
+    if not text or _NOTE_MARK_RE.fullmatch(text) is None or last["size"] > NOTE_MARK_SIZE * size:
+        return ""
+    before = next((sp for sp in reversed(spans[:-1]) if sp["text"].strip()), None)
+    if before is None or before["origin"][1] - last["origin"][1] < NOTE_MARK_RISE * size:
+        return ""
+    return text
+
