@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from vaultd.models import Chunk
 from vaultd.parse.chunker import chunk_blocks
 from vaultd.parse.classify import is_table_caption
-from vaultd.parse.continuation import is_scrap
 from vaultd.parse.footnotes import opens_note
 from vaultd.parse.imprints import is_imprint
 from vaultd.parse.layout import T1_LIGATURES, repair_chars
 from vaultd.parse.paras import Line
 from vaultd.parse.pymupdf import PyMuPDFParser
+from vaultd.parse.sentence_ends import is_scrap
 from vaultd.parse.textlayer import garbled, mis_mapped, unreliable
 from vaultd.parse.tiers import parse_pdf
 from vaultd.parse.verbatim import check_blocks

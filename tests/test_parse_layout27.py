@@ -11,10 +11,10 @@ from quote_pages import chunk_type, chunks_of, holding, pages_of
 
 from vaultd.parse.classify import is_prose, word_count
 from vaultd.parse.code import is_code
-from vaultd.parse.continuation import closed_sentence
 from vaultd.parse.fontnames import is_bold_font, is_italic_font
 from vaultd.parse.line_numbers import drop_document_line_numbers, drop_margin_line_numbers
 from vaultd.parse.paras import Line, body_size
+from vaultd.parse.sentence_ends import closed_sentence
 from vaultd.parse.spans import line_style
 
 # ------------------------------------------------------- a footnote-heavy Word report (CRS)

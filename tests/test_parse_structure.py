@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from vaultd.parse.continuation import is_scrap
 from vaultd.parse.paras import Line, PageInfo
+from vaultd.parse.sentence_ends import is_scrap
 from vaultd.parse.structure import build_blocks
 
 

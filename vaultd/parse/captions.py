@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from vaultd.parse.continuation import OPEN_WORDS
 from vaultd.parse.paras import LABEL_WORDS, SENT_END, Line, Para, pop_piece
+from vaultd.parse.sentence_ends import OPEN_WORDS
 
 #: A line that is only a DOI: ``doi: 10.1111/ecog.05776``, ``https://doi.org/10.…``.
 DOI_LINE_RE = re.compile(r"(?i:doi:\s*|https?://(?:dx\.)?doi\.org/)?10\.\d{4,9}/\S+")

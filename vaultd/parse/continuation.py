@@ -9,10 +9,23 @@ from __future__ import annotations
 import re
 
 from vaultd.parse.bylines import is_byline
-from vaultd.parse.classify import FRAGMENT_MAX, cjk_letters, is_prose, lower_words, opens_item
+from vaultd.parse.classify import cjk_letters, is_prose, lower_words, opens_item
 from vaultd.parse.enumerators import next_inline_mark
 from vaultd.parse.front import EMAIL_RE
 from vaultd.parse.paras import LOWER_WORD_RE, SENT_END, Line, Para
+from vaultd.parse.sentence_ends import (
+    ACRONYM_RE,
+    ARTICLES,
+    INDEX_LEAD_RE,
+    ITEM_RE,
+    NOTE_END_RE,
+    OPEN_WORDS,
+    OPENERS,
+    QUANTITY_RE,
+    RUNNING_HEAD_RE,
+    closed_sentence,
+    is_scrap,
+)
 
 #: A change of size (pt) between two lines that ends a paragraph inside a block
 #: (``block_paras.split_group``), and keeps an acronym from continuing one.
@@ -68,14 +81,14 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
             and not cjk_letters(first):
         return True  # a word split at the column or page break: SCI- / ENCEPARSE
     last_word = tail.rsplit(None, 1)[-1]
-    if last_word in OPEN_WORDS and _ACRONYM_RE.match(cur.text) \
+    if last_word in OPEN_WORDS and ACRONYM_RE.match(cur.text) \
             and abs(cur.lines[0].size - prev.lines[-1].size) <= SIZE_STEP:
         # "… method 1 for" | "LC-DAD-TOF was used": no sentence ends on "for"; but an
         # author's address in another size ("how to" | "NUST, Pakistan") is no sentence's
         return True
     if first.isdigit() and not ITEM_RE.match(cur.text) and (
-            (last_word in ARTICLES and is_prose(prev.text) and not _RUNNING_HEAD_RE.match(cur.text))
-            or (last_word in OPEN_WORDS and _QUANTITY_RE.match(cur.text))):
+            (last_word in ARTICLES and is_prose(prev.text) and not RUNNING_HEAD_RE.match(cur.text))
+            or (last_word in OPEN_WORDS and QUANTITY_RE.match(cur.text))):
         # "Each isolate was grown in" | "100 ml of MGYP medium"; "as highlighted in a" |
         # "2013 WHO Director-General's report" (in prose an article never ends a sentence;
         # "ds a" | "1" is a formula's variable, "the" | "318 IEEE TRANSACTIONS" a page's head)
@@ -93,7 +106,7 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     # full-width figure | ``“small multiples” by Tufte.``)
     quoted = cur.text.lstrip(_OPENING_QUOTES)[:1] if first in _OPENING_QUOTES else ""
     return first.islower() or quoted.islower() or (first in ",;)" and first != "") \
-        or bool(_INDEX_LEAD_RE.match(cur.text)) or next_inline_mark(prev.text, cur.text)
+        or bool(INDEX_LEAD_RE.match(cur.text)) or next_inline_mark(prev.text, cur.text)
 
 
 def _bracket_goes_on(prev: Para, cur: Para) -> bool:
@@ -393,94 +406,11 @@ def _sentence_goes_on(prev: Para, cur: Para, tail: str) -> bool:
         return False
     opener = words[0].strip("\"'“‘(").lower()
     inside = tail.count("(") > tail.count(")")  # a citation list left open: "(Peci et al., 2017;"
-    if first != "(" and not inside and (opener in _OPENERS or all(w.isupper() for w in words[:2] if w.isalpha())):
+    if first != "(" and not inside and (opener in OPENERS or all(w.isupper() for w in words[:2] if w.isalpha())):
         return False
     if lower_words(prev.lines[-1].text.split()) < 2 or is_byline(cur.lines[0].text):
         return False  # a line of names ("Miles Crawford," | "Doug Downey, …")
     return tail[-1] in ",;" or tail.rsplit(None, 1)[-1] in OPEN_WORDS or first == "(" or inside
-
-
-#: A number that goes on with a sentence: a quantity in lowercase words or a clause's
-#: end (``100 ml of``, ``601-700 for``, ``10000. Use``), not a footer's ``37th Conference``
-#: or a running header's ``318 IEEE``.
-_QUANTITY_RE = re.compile(r"\d[\d.,\u2009-]*(?:\s+[a-zµ°%]|[.,;:)])")
-
-
-#: A list item's or a numbered statement's opening (``(ii)``, ``2)``, ``3.``, ``a.``,
-#: ``•``), which starts anew even after a ``;``.
-ITEM_RE = re.compile(r"(?:\(?(?:\d{1,3}|[ivxlc]{1,5}|[a-zA-Z])\)|(?:\d{1,3}|[a-zA-Z])\.|[•◦▪‣●∙·–-])(?:\s|$)")
-
-
-#: Words no sentence ends on (articles, prepositions, conjunctions; English, Portuguese,
-#: Spanish, German): a paragraph's piece ending on one goes on into a next piece that
-#: opens with an acronym (``LC-DAD-TOF``), which a new paragraph rarely does (``The …``,
-#: ``3.1 Encoding module`` and names are left to the other rules).
-OPEN_WORDS = frozenset({
-    "a", "an", "the", "of", "to", "in", "for", "with", "and", "or", "by", "from", "on", "at",
-    "as", "that", "than", "into", "between", "is", "are", "was", "were", "be", "this", "these",
-    "during", "since", "until", "through", "via", "per", "within", "among", "across", "against",
-    "toward", "towards", "upon", "versus",
-    "de", "da", "do", "das", "dos", "para", "com", "con", "el", "la", "los", "las", "em", "en",
-    "que", "por", "der", "die", "und", "mit", "von", "zu", "für",
-})
-
-
-def open_end(text: str) -> bool:
-    """Whether ``text`` ends where no sentence or name does: on a comma, a hyphen or a word
-    such as ``the`` or ``and`` (``Trinity College Dublin and Lero - the`` | ``Irish
-    Software Research Centre``)."""
-    tail = text.rstrip()
-    return tail.endswith((",", "-", "–", "&")) or tail.rsplit(None, 1)[-1].casefold() in OPEN_WORDS
-
-
-#: A page number and a running head in capitals (an OCR layer keeps them in the text).
-_RUNNING_HEAD_RE = re.compile(r"\d+\s+(?:[A-Z][A-Z&.,:-]+\s+){2}")
-#: The articles of ``OPEN_WORDS``: a sentence goes on after one into any word, a number too.
-ARTICLES = frozenset({"a", "an", "the", "el", "la", "los", "las", "der", "die"})
-#: Words that start a sentence when capitalised (``The``, ``We``, ``However``): after a
-#: piece ending on an open word, a next piece opening with one is a new paragraph, not
-#: the sentence's rest (a name, ``South Africa``, is).
-_OPENERS = OPEN_WORDS | frozenset({
-    "we", "it", "its", "our", "they", "their", "there", "here", "however", "thus", "also",
-    "although", "while", "when", "if", "after", "before", "since", "finally", "first",
-    "o", "os", "um", "uma", "les", "le", "une", "un", "ein", "eine",
-    "now", "then", "hence", "therefore", "so", "next", "let", "consider", "note", "each",
-    "all", "both", "such", "one", "two", "most", "many", "some", "no", "not", "other",
-    "further", "furthermore", "moreover", "similarly", "what", "how", "why", "which", "who",
-    "where", "table", "figure", "fig", "section", "see", "using", "given", "based",
-    "because", "without", "only",
-})
-_ACRONYM_RE = re.compile(r"[A-Z][A-Z0-9-]*[A-Z]\w*\b")
-
-
-#: A para opening with a one- or two-digit number and then a lowercase word (``2 the
-#: scheme is…``, ``0 and xj…``) goes on from the one before: the number is a fraction's
-#: denominator or an index set below the line, split off with it.
-_INDEX_LEAD_RE = re.compile(r"\d{1,2} +[a-z]")
-
-
-def is_scrap(text: str) -> bool:
-    """A few symbols without a word of two different letters (``d``, ``, 0``, ``2 1``), which
-    no sentence has on its own: the pieces of a display formula MuPDF set as blocks, a
-    plot's markers drawn as letters (``GG``, ``G G``); or, of any length, numbers and
-    nothing else (a plot's tick labels ``0.0 0.5 1.0 1.5 2.0 2.5``, a table's rows of
-    figures without its caption)."""
-    chars = "".join(text.split())
-    if len(text.split()) >= 2 and _NUMBERS_RE.fullmatch(chars) and any(c.isdigit() for c in chars):
-        return True
-    return 0 < len(chars) <= FRAGMENT_MAX and not any(
-        len({c for c in word.casefold() if c.isalpha()}) >= 2 for word in text.split())
-
-
-#: Digits and what numbers are written with, and nothing else.
-_NUMBERS_RE = re.compile(r"[\d.,−\-–+±%]+")
-
-
-#: A sentence's end with a note's mark after it (``evolvability.3``, ``interviews.33``).
-NOTE_END_RE = re.compile(r"[.!?][)\]”\"’]?(?:\d{1,3}|[*†‡§¶])$")
-#: A sentence's end with its source cited after the stop (``… minimax search. [Knuth and
-#: Moore 1975]``).
-_CITED_END_RE = re.compile(r"[.!?][)”\"’]?\s*(?:\[[^\[\]]{1,80}\]|\([^()]{1,80}\))$")
 
 
 def _two_heads(prev: Para, cur: Para) -> bool:
@@ -502,13 +432,6 @@ def _title_lines(para: Para) -> bool:
 
 #: Share of a title's long words that are capitalised.
 TITLE_SHARE = 0.75
-
-
-def closed_sentence(text: str) -> bool:
-    """Whether ``text`` ends a sentence: with a stop, or a stop and a note's mark or a
-    citation after it."""
-    tail = text.rstrip()
-    return tail.endswith(SENT_END) or bool(NOTE_END_RE.search(tail) or _CITED_END_RE.search(tail))
 
 
 #: Narrowest full line, in its font size (a column is 24 ems or more; a heading is less).

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from vaultd.parse.continuation import closed_sentence
 from vaultd.parse.paras import LOWER_WORD_RE, SENT_END, Line, Para
+from vaultd.parse.sentence_ends import closed_sentence
 
 
 def merge_target(paras: list[Para]) -> Para | None:

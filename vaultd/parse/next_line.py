@@ -14,13 +14,12 @@ from vaultd.parse.classify import is_theorem_label
 from vaultd.parse.continuation import (
     FULL_LINE_EMS,
     INDENT_EMS,
-    ITEM_RE,
-    NOTE_END_RE,
     abbreviation_goes_on,
     first_word_width,
     last_column,
 )
 from vaultd.parse.paras import SENT_END, Line, Para
+from vaultd.parse.sentence_ends import ITEM_RE, NOTE_END_RE
 from vaultd.parse.textlayer import prose_words
 
 #: Largest gap between a paragraph's lines, in its font size (a paragraph break is wider).

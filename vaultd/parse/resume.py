@@ -21,9 +21,10 @@ import re
 from collections import Counter
 
 from vaultd.parse.classify import is_prose
-from vaultd.parse.continuation import INDENT_EMS, MEASURE_SHARE, closed_sentence, continues
+from vaultd.parse.continuation import INDENT_EMS, MEASURE_SHARE, continues
 from vaultd.parse.fontnames import font_family
 from vaultd.parse.paras import LOWER_WORD_RE, Line, Para
+from vaultd.parse.sentence_ends import closed_sentence
 
 Face = tuple[str, float]
 

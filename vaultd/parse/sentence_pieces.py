@@ -7,9 +7,9 @@ under it (``sentence_start``), and a printed line's rest split off at a baseline
 from __future__ import annotations
 
 from vaultd.parse.bylines import SECTION_NAME_RE
-from vaultd.parse.continuation import OPEN_WORDS
 from vaultd.parse.fontnames import font_family, is_mono_font
 from vaultd.parse.paras import Para
+from vaultd.parse.sentence_ends import OPEN_WORDS
 
 
 def sentence_start(prev: Para, cur: Para) -> bool:

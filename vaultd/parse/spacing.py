@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import itertools
 
-from vaultd.parse.continuation import FULL_LINE_EMS, INDENT_EMS, ITEM_RE
+from vaultd.parse.continuation import FULL_LINE_EMS, INDENT_EMS
 from vaultd.parse.paras import Line
+from vaultd.parse.sentence_ends import ITEM_RE
 
 
 def line_gap(pages: list[list[Line]], body: float) -> float:

@@ -46,11 +46,7 @@ from vaultd.parse.classify import (
     heading_number,
 )
 from vaultd.parse.code import listing_goes_on, statements_go_on
-from vaultd.parse.continuation import (
-    continues,
-    is_scrap,
-    open_end,
-)
+from vaultd.parse.continuation import continues
 from vaultd.parse.float_notes import FLOAT_NOTE_RE, merge_target, note_of
 from vaultd.parse.footnotes import (
     body_face,
@@ -107,6 +103,7 @@ from vaultd.parse.review_panels import in_review_panel
 from vaultd.parse.run_in import run_in_heads
 from vaultd.parse.runin_refs import split_runin
 from vaultd.parse.scan_text import drop_scan_labels, is_label
+from vaultd.parse.sentence_ends import is_scrap, open_end
 from vaultd.parse.sentence_pieces import rest_of_line, sentence_start
 from vaultd.parse.spaced_heads import spaced_heads
 from vaultd.parse.spacing import line_gap, paragraph_indents, ragged_indented

@@ -35,7 +35,6 @@ from vaultd.parse.bare_tables import bare_tables
 from vaultd.parse.base import Box
 from vaultd.parse.captions import is_si_entry
 from vaultd.parse.classify import CAPTION_RE, is_table_caption
-from vaultd.parse.continuation import OPEN_WORDS
 from vaultd.parse.mupdf import load_pymupdf, mupdf_text
 from vaultd.parse.open_tables import (
     along_columns,
@@ -60,6 +59,7 @@ from vaultd.parse.rules import (
     path_edges,
     rule_edges,
 )
+from vaultd.parse.sentence_ends import OPEN_WORDS
 from vaultd.parse.table_cells import is_clear, table_text
 from vaultd.parse.table_grid import word_grid
 

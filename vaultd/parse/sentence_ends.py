@@ -1,0 +1,102 @@
+"""How a text ends and opens: whether its last words end a sentence (a stop, a note's
+mark or a citation after it), leave it open (an article, a preposition, a comma), and
+whether a text opens a list's item or is a formula's scrap. Pure: strings in, yes or no
+out; used by ``vaultd.parse.continuation`` and the rules that join pieces.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vaultd.parse.classify import FRAGMENT_MAX
+from vaultd.parse.paras import SENT_END
+
+#: A number that goes on with a sentence: a quantity in lowercase words or a clause's
+#: end (``100 ml of``, ``601-700 for``, ``10000. Use``), not a footer's ``37th Conference``
+#: or a running header's ``318 IEEE``.
+QUANTITY_RE = re.compile(r"\d[\d.,\u2009-]*(?:\s+[a-zµ°%]|[.,;:)])")
+
+
+#: A list item's or a numbered statement's opening (``(ii)``, ``2)``, ``3.``, ``a.``,
+#: ``•``), which starts anew even after a ``;``.
+ITEM_RE = re.compile(r"(?:\(?(?:\d{1,3}|[ivxlc]{1,5}|[a-zA-Z])\)|(?:\d{1,3}|[a-zA-Z])\.|[•◦▪‣●∙·–-])(?:\s|$)")
+
+
+#: Words no sentence ends on (articles, prepositions, conjunctions; English, Portuguese,
+#: Spanish, German): a paragraph's piece ending on one goes on into a next piece that
+#: opens with an acronym (``LC-DAD-TOF``), which a new paragraph rarely does (``The …``,
+#: ``3.1 Encoding module`` and names are left to the other rules).
+OPEN_WORDS = frozenset({
+    "a", "an", "the", "of", "to", "in", "for", "with", "and", "or", "by", "from", "on", "at",
+    "as", "that", "than", "into", "between", "is", "are", "was", "were", "be", "this", "these",
+    "during", "since", "until", "through", "via", "per", "within", "among", "across", "against",
+    "toward", "towards", "upon", "versus",
+    "de", "da", "do", "das", "dos", "para", "com", "con", "el", "la", "los", "las", "em", "en",
+    "que", "por", "der", "die", "und", "mit", "von", "zu", "für",
+})
+
+
+def open_end(text: str) -> bool:
+    """Whether ``text`` ends where no sentence or name does: on a comma, a hyphen or a word
+    such as ``the`` or ``and`` (``Trinity College Dublin and Lero - the`` | ``Irish
+    Software Research Centre``)."""
+    tail = text.rstrip()
+    return tail.endswith((",", "-", "–", "&")) or tail.rsplit(None, 1)[-1].casefold() in OPEN_WORDS
+
+
+#: A page number and a running head in capitals (an OCR layer keeps them in the text).
+RUNNING_HEAD_RE = re.compile(r"\d+\s+(?:[A-Z][A-Z&.,:-]+\s+){2}")
+#: The articles of ``OPEN_WORDS``: a sentence goes on after one into any word, a number too.
+ARTICLES = frozenset({"a", "an", "the", "el", "la", "los", "las", "der", "die"})
+#: Words that start a sentence when capitalised (``The``, ``We``, ``However``): after a
+#: piece ending on an open word, a next piece opening with one is a new paragraph, not
+#: the sentence's rest (a name, ``South Africa``, is).
+OPENERS = OPEN_WORDS | frozenset({
+    "we", "it", "its", "our", "they", "their", "there", "here", "however", "thus", "also",
+    "although", "while", "when", "if", "after", "before", "since", "finally", "first",
+    "o", "os", "um", "uma", "les", "le", "une", "un", "ein", "eine",
+    "now", "then", "hence", "therefore", "so", "next", "let", "consider", "note", "each",
+    "all", "both", "such", "one", "two", "most", "many", "some", "no", "not", "other",
+    "further", "furthermore", "moreover", "similarly", "what", "how", "why", "which", "who",
+    "where", "table", "figure", "fig", "section", "see", "using", "given", "based",
+    "because", "without", "only",
+})
+ACRONYM_RE = re.compile(r"[A-Z][A-Z0-9-]*[A-Z]\w*\b")
+
+
+#: A para opening with a one- or two-digit number and then a lowercase word (``2 the
+#: scheme is…``, ``0 and xj…``) goes on from the one before: the number is a fraction's
+#: denominator or an index set below the line, split off with it.
+INDEX_LEAD_RE = re.compile(r"\d{1,2} +[a-z]")
+
+
+def is_scrap(text: str) -> bool:
+    """A few symbols without a word of two different letters (``d``, ``, 0``, ``2 1``), which
+    no sentence has on its own: the pieces of a display formula MuPDF set as blocks, a
+    plot's markers drawn as letters (``GG``, ``G G``); or, of any length, numbers and
+    nothing else (a plot's tick labels ``0.0 0.5 1.0 1.5 2.0 2.5``, a table's rows of
+    figures without its caption)."""
+    chars = "".join(text.split())
+    if len(text.split()) >= 2 and NUMBERS_RE.fullmatch(chars) and any(c.isdigit() for c in chars):
+        return True
+    return 0 < len(chars) <= FRAGMENT_MAX and not any(
+        len({c for c in word.casefold() if c.isalpha()}) >= 2 for word in text.split())
+
+
+#: Digits and what numbers are written with, and nothing else.
+NUMBERS_RE = re.compile(r"[\d.,−\-–+±%]+")
+
+
+#: A sentence's end with a note's mark after it (``evolvability.3``, ``interviews.33``).
+NOTE_END_RE = re.compile(r"[.!?][)\]”\"’]?(?:\d{1,3}|[*†‡§¶])$")
+#: A sentence's end with its source cited after the stop (``… minimax search. [Knuth and
+#: Moore 1975]``).
+CITED_END_RE = re.compile(r"[.!?][)”\"’]?\s*(?:\[[^\[\]]{1,80}\]|\([^()]{1,80}\))$")
+
+
+
+def closed_sentence(text: str) -> bool:
+    """Whether ``text`` ends a sentence: with a stop, or a stop and a note's mark or a
+    citation after it."""
+    tail = text.rstrip()
+    return tail.endswith(SENT_END) or bool(NOTE_END_RE.search(tail) or CITED_END_RE.search(tail))
