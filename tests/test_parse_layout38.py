@@ -399,3 +399,14 @@ def test_a_small_raised_mark_ending_a_line_is_a_notes(mark: str, size: float) ->
     # on the line's baseline, or as large as its words: the text's own (``CD8``, ``H1N1``)
     assert note_mark([words, _span(mark, 190.0, 200.0, 0.65 * size)], size) == ""
     assert note_mark([words, _span(mark, 190.0, 200.0 - 0.35 * size, size)], size) == ""
+
+
+def test_a_bold_head_wrapped_over_three_lines_of_a_narrow_column_heads_its_section() -> None:
+    # Cell Press and Ecography set long subsection heads in their bold face over three
+    # lines of a column: a head of one or two lines only had been looked for
+    para = holding(chunks_of("wiley_ecography_species_abundance_niche_excerpt.pdf"),
+                   "All analyses were performed in R, ver. 4.0")
+    assert (para.provenance.section or "").endswith("on the abundance–suitability relationship")
+    head = holding(chunks_of("cellpress_cancer_cell_2022_kras_g12c_hapten_immunotherapy_excerpt.pdf"),
+                   "ARS-1620 targeted immunotherapies show efficacy against KRAS G12C cell lines")
+    assert chunk_type(head) == "heading"

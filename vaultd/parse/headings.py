@@ -406,16 +406,23 @@ def _font_head_shape(para: Para, rare: set[tuple[str, float]], body: float, leas
     """A paragraph of one line (or two in one style) shaped like a heading, in a ``rare``
     style that is no typewriter face's (code such as ``R> hod2 <- join(…)`` is no heading),
     set ``least`` large or larger."""
-    if para.type != "paragraph" or not 1 <= len(para.lines) <= 2 \
+    # (or three in a bold face: Cell Press's heads wrap over a narrow column's lines)
+    three = len(para.lines) == 3 and all(ln.bold for ln in para.lines)
+    if para.type != "paragraph" or not (1 <= len(para.lines) <= 2 or three) \
             or any(_style(ln) != _style(para.lines[0]) for ln in para.lines):
         return False  # one line, or two in one style (Wiley's heads wrap)
     line, text = para.lines[0], para.text.strip()
+    words, chars = (WRAPPED_HEAD_WORDS, WRAPPED_HEAD_CHARS) if three else (FONT_HEADING_WORDS, FONT_HEADING_CHARS)
     return (bool(line.font) and _style(line) in rare
             and not is_mono_font(line.font) and not is_theorem_label(text)
             and (text[:1].isupper() or heading_number(text) is not None  # "3.2. Competition …"
                  or bool(BRACKET_HEAD_RE.match(text)))  # IEEE's "1) DATA AUGMENTATION"
-            and len(text) <= FONT_HEADING_CHARS and len(text.split()) <= FONT_HEADING_WORDS
+            and len(text) <= chars and len(text.split()) <= words
             and not text.endswith((".", ",", ";", ":")) and line.size >= least)
+
+
+#: Most words and characters of a bold head wrapped over three lines.
+WRAPPED_HEAD_WORDS, WRAPPED_HEAD_CHARS = 20, 160
 
 
 def _join_leads(paras: list[Para]) -> None:
