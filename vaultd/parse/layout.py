@@ -341,8 +341,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    block across two; a bold head wrapped over two blocks; a checklist's lettered records
 #:    across pages; a record's field line repeating near a page's foot; a label beside a
 #:    head; heads told by the space around them; a recital's mark set small; an address
-#:    announced at a page's foot; a head's note mark out of its section's name
-#:    (docs/compile.md, "Layout 38").
+#:    announced at a page's foot; a head's note mark out of its section's name; a bold
+#:    head over three lines (docs/compile.md, "Layout 38").
 LAYOUT_VERSION = 38
 
 # Spacing accent → combining mark.
