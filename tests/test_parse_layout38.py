@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding, paragraphs_of
 
-from vaultd.parse.captions import announces_address, caption_goes_on
+from vaultd.parse.captions import caption_goes_on
 from vaultd.parse.centred_heads import centred_heads
 from vaultd.parse.continuation import abbreviation_goes_on
 from vaultd.parse.furniture import drop_furniture
@@ -28,6 +28,7 @@ from vaultd.parse.licences import is_licence
 from vaultd.parse.line_numbers import drop_line_numbers
 from vaultd.parse.paras import Line, Para
 from vaultd.parse.scan_text import is_label
+from vaultd.parse.sentence_ends import announces_address
 from vaultd.parse.spaced_heads import spaced_heads
 from vaultd.parse.spans import note_mark
 
@@ -370,10 +371,10 @@ def test_an_address_announced_at_a_pages_foot_and_an_items_text_under_its_colon_
                         "is described on the project's web page:"]))
 def test_a_sentence_announcing_an_address_goes_on_into_it(ending: str) -> None:
     para = _para("paragraph", [_line(f"More information about the changes to the data set {ending}", (54.0, 700.0, 552.0, 712.0))])
-    assert announces_address(para)
-    assert not announces_address(_para("paragraph", [_line("View the article online", (54.0, 700.0, 200.0, 712.0))]))
+    assert announces_address(para.text)
+    assert not announces_address(_para("paragraph", [_line("View the article online", (54.0, 700.0, 200.0, 712.0))]).text)
     assert not announces_address(_para("paragraph", [_line(f"The changes are described in full {ending} below.",
-                                                          (54.0, 700.0, 552.0, 712.0))]))
+                                                          (54.0, 700.0, 552.0, 712.0))]).text)
 
 
 def test_a_tab_read_as_a_replacement_glyph_after_a_notes_mark_leaves_it_a_note() -> None:

@@ -16,6 +16,7 @@ from vaultd.parse.front import opens_front
 from vaultd.parse.headings import font_lead
 from vaultd.parse.paras import SENT_END, Line
 from vaultd.parse.plain_heads import plain_lead
+from vaultd.parse.sentence_ends import ENUM_HANG_EMS
 from vaultd.parse.textlayer import prose_words
 
 #: An enumerated item's mark and the item's first word: ``4. Version``, ``(b) the``, ``iv) If``.
@@ -163,8 +164,6 @@ def _item_hang(para: list[Line], cur: Line) -> bool:
 
 #: Fewest characters of a word no line breaks (an identifier, a web address).
 LONG_TOKEN = 16
-#: Widest hang (ems) of an enumerated item's lines under its first, from its mark.
-ENUM_HANG_EMS = 4.0
 #: An enumerated item's mark alone on its line (its text a line of its own at a tab stop;
 #: a number in brackets alone is a formula's, ``(4)``).
 _BARE_ENUM_RE = re.compile(r"(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]|\((?:[a-z]|[ivx]{1,4})\)")

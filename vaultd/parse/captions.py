@@ -18,28 +18,6 @@ DOI_LINE_RE = re.compile(r"(?i:doi:\s*|https?://(?:dx\.)?doi\.org/)?10\.\d{4,9}/
 #: A line that is only an identifier: a figure's DOI under its caption (PLOS), a bare URL.
 IDENTIFIER_LINE_RE = re.compile(DOI_LINE_RE.pattern + r"|(?i:https?://)\S+")
 
-#: The words a sentence announces a web address or identifier with, ending its line
-#: (before a colon or none).
-_ANNOUNCING_WORDS = frozenset({"at", "visit", "see", "from", "via", "to", "on", "in", "url", "link", "website",
-                               "site", "page", "address", "here", "online", "doi"})
-
-
-def announces_address(para: Para) -> bool:
-    """Whether a paragraph ends announcing the address on the line after it (``More
-    information … is available at`` | ``http://www.cdc.gov/…``, the address set atop the
-    next page, where a bare address is otherwise a banner; ``… the following URL:``): its
-    last word, before a colon or none, one that announces one, its sentence open."""
-    tail = para.text.rstrip()
-    if para.type != "paragraph" or (tail.endswith(SENT_END) and not tail.endswith(":")):
-        return False
-    words = tail.rstrip(":").split()  # (a sentence's, no label's: ``View the article online``)
-    return len(words) >= ANNOUNCING_MIN_WORDS and words[-1].lower() in _ANNOUNCING_WORDS
-
-
-#: Fewest words of a sentence announcing an address.
-ANNOUNCING_MIN_WORDS = 6
-
-
 #: A figure's own identifier: PLOS's ``10.1371/journal.ppat.1013990.g002``, PeerJ's
 #: ``10.7717/peerj-cs.213/fig-1``.
 FIGURE_ID_RE = re.compile(r"10\.\d{4,9}/\S+?(?:\.g\d{3,4}|/fig-\d{1,3})$")

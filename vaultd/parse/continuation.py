@@ -16,6 +16,7 @@ from vaultd.parse.paras import LOWER_WORD_RE, SENT_END, Line, Para
 from vaultd.parse.sentence_ends import (
     ACRONYM_RE,
     ARTICLES,
+    ENUM_HANG_EMS,
     INDEX_LEAD_RE,
     ITEM_RE,
     NOTE_END_RE,
@@ -189,7 +190,7 @@ def _item_goes_on(prev: Para, cur: Para) -> bool:
         # an item of one line, its sentence left open (or announcing its text): its rest
         # stands a mark's width in (a bullet's, up to four ems)
         x = cur.lines[0].bbox[0]
-        return (colon or not closed_sentence(prev.text)) and first.bbox[0] + 0.6 * em <= x <= first.bbox[0] + 4.0 * em \
+        return (colon or not closed_sentence(prev.text)) and first.bbox[0] + 0.6 * em <= x <= first.bbox[0] + ENUM_HANG_EMS * em \
             and all(abs(ln.bbox[0] - x) <= HANG_SLACK for ln in cur.lines)
     if max(hung) - min(hung) > HANG_SLACK or min(hung) < first.bbox[0] + 0.6 * em:
         return False

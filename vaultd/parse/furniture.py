@@ -17,6 +17,7 @@ from vaultd.parse.running_lines import (
     SAME_TOP,
     SPELT_MIN_LETTERS,
     extends_repeated,
+    inside_text,
     letters,
     placed_again,
     running_lines,
@@ -84,7 +85,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
     header set lower than usual) a line is furniture only when the same digit-masked text
     stands at about the same height (``SAME_HEIGHT``) on another page — body text never
     repeats like that (a record's field line inside a run of text, repeating with its
-    digits, ``_inside_text``, is kept);
+    digits, ``running_lines.inside_text``, is kept);
     a bare number there must also be the page's outermost line (a page number set well
     inside a wide margin, as theses do, not a table's last figure).
 
@@ -159,7 +160,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
                                    or (ln.size <= small and shares_running_end(running, ln, key))
                                    or id(ln) in sides) and (
                     any(c.isalpha() for c in text) or (number and _outermost(ln, lines, h))) \
-                    and not _inside_text(ln, lines):
+                    and not inside_text(ln, lines):
                 _count_folio(offsets, text, i, by_page)
                 continue
             if wide and (text.isdigit() or _FOLIO_LAST_RE.search(text)) and _outermost(ln, lines, h, SAME_TOP):
@@ -409,36 +410,6 @@ def _repeats_nearly(key: str, pages: list[list[str]], page: int) -> bool:
                     and matcher.ratio() >= NEAR_RATIO:
                 return True
     return False
-
-
-def _inside_text(ln: Line, lines: list[Line]) -> bool:
-    """Whether a line stands inside a run of text, lines of its size right over it and
-    right under it, across it: a record's field line repeating from page to
-    page with its digits (Pensoft's ``locality: Riserva Naturale di Pantalica; eventDate:
-    27/04/2023; …`` near a page's foot) is no running line, which stands apart."""
-    height = ln.bbox[3] - ln.bbox[1]
-
-    def beside(other: Line) -> bool:
-        return other is not ln and abs(other.size - ln.size) <= 0.5 and other.bbox[0] < ln.bbox[2] \
-            and ln.bbox[0] < other.bbox[2]
-
-    def right_over(line: Line) -> list[Line]:
-        return [o for o in lines if beside(o) and 0.0 <= line.bbox[1] - o.bbox[3] <= 0.5 * height]
-
-    def right_under(line: Line) -> list[Line]:
-        return [o for o in lines if beside(o) and 0.0 <= o.bbox[1] - line.bbox[3] <= 0.5 * height]
-
-    # (or under two lines of a run of text, or over two: a running head or foot of two
-    # lines stands apart from the text; or an item's next line, hanging under its text
-    # right of its mark: ``a. country: Italy; …`` | ``locality: …``)
-    over, under = right_over(ln), right_under(ln)
-    return bool(over and under) or any(
-        right_over(o) or (_ITEM_MARK_RE.match(o.text) is not None and ln.bbox[0] > o.bbox[0] + 0.6 * height)
-        for o in over) or any(right_under(o) for o in under)
-
-
-#: An enumerated item's mark opening a line (``a.``, ``(2)``, ``iii)``).
-_ITEM_MARK_RE = re.compile(r"\(?(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]\s")
 
 
 def _set_apart(ln: Line, lines: list[Line]) -> bool:

@@ -333,16 +333,9 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    going on with it; a sidebar's paragraph under its head in the margin; a first page's
 #:    keywords between bars; Advent's heavy face bold; a legend going on at a page's foot;
 #:    a printer's imprint (docs/compile.md, "Layout 37").
-#: 38: a Word draft's line numbers under a banner that reaches further out; a name's
-#:    initials going on with their verb; a book's centred heads and chapter head; a head's
-#:    second line centred under it in its bold face or small capitals; a first line split
-#:    off for its face kept for the heads to decide; a hanging caption's next paragraph;
-#:    a thesis's citation of itself; Maney's licence line; a third column beside a title
-#:    block across two; a bold head wrapped over two blocks; a checklist's lettered records
-#:    across pages; a record's field line repeating near a page's foot; a label beside a
-#:    head; heads told by the space around them; a recital's mark set small; an address
-#:    announced at a page's foot; a head's note mark out of its section's name; a bold
-#:    head over three lines (docs/compile.md, "Layout 38").
+#: 38: line numbers under a banner; centred, spaced and wrapped heads and a head's note
+#:    mark; a third column beside a title block; a checklist's records and a recital's
+#:    mark; an address announced at a page's foot (docs/compile.md, "Layout 38").
 LAYOUT_VERSION = 38
 
 # Spacing accent → combining mark.

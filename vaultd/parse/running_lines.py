@@ -1,7 +1,9 @@
 """Lines at a page's edge told for running lines by the other pages' lines: the same text at
 the same height (``placed_again``), the same letters whatever numbers stand with them
 (``spelt_again``), a running line opening a longer one (``extends_repeated``) or sharing a
-side with one (``shares_running_end``), or two pages' heads sharing a side (``shared_sides``). ``vaultd.parse.furniture`` drops what they find.
+side with one (``shares_running_end``), or two pages' heads sharing a side (``shared_sides``);
+and a line inside a run of text, none of them (``inside_text``). ``vaultd.parse.furniture``
+drops what they find.
 Pure: lines and what the other pages hold in, yes or no out.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from vaultd.parse.paras import Line
+from vaultd.parse.sentence_ends import ITEM_RE
 
 #: Fewest characters a repeated running line needs to be recognised inside a longer one.
 EXTENDS_MIN = 12
@@ -116,3 +119,29 @@ def shared_sides(edges: list[tuple[int, float, str]]) -> set[int]:
                         and shared_end(key, key2) >= SHARED_END_MIN:
                     out.update((i, j))
     return out
+
+
+def inside_text(ln: Line, lines: list[Line]) -> bool:
+    """Whether a line stands inside a run of text, lines of its size right over it and
+    right under it, across it: a record's field line repeating from page to
+    page with its digits (Pensoft's ``locality: Riserva Naturale di Pantalica; eventDate:
+    27/04/2023; …`` near a page's foot) is no running line, which stands apart."""
+    height = ln.bbox[3] - ln.bbox[1]
+
+    def beside(other: Line) -> bool:
+        return other is not ln and abs(other.size - ln.size) <= 0.5 and other.bbox[0] < ln.bbox[2] \
+            and ln.bbox[0] < other.bbox[2]
+
+    def right_over(line: Line) -> list[Line]:
+        return [o for o in lines if beside(o) and 0.0 <= line.bbox[1] - o.bbox[3] <= 0.5 * height]
+
+    def right_under(line: Line) -> list[Line]:
+        return [o for o in lines if beside(o) and 0.0 <= o.bbox[1] - line.bbox[3] <= 0.5 * height]
+
+    # (or under two lines of a run of text, or over two: a running head or foot of two
+    # lines stands apart from the text; or an item's next line, hanging under its text
+    # right of its mark: ``a. country: Italy; …`` | ``locality: …``)
+    over, under = right_over(ln), right_under(ln)
+    return bool(over and under) or any(
+        right_over(o) or (ITEM_RE.match(o.text) is not None and ln.bbox[0] > o.bbox[0] + 0.6 * height)
+        for o in over) or any(right_under(o) for o in under)

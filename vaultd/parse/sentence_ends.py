@@ -17,6 +17,10 @@ from vaultd.parse.paras import SENT_END
 QUANTITY_RE = re.compile(r"\d[\d.,\u2009-]*(?:\s+[a-zµ°%]|[.,;:)])")
 
 
+#: Widest hang (ems) of an item's lines under its first, from its mark (a tab stop's).
+ENUM_HANG_EMS = 4.0
+
+
 #: A list item's or a numbered statement's opening (``(ii)``, ``2)``, ``3.``, ``a.``,
 #: ``•``), which starts anew even after a ``;``.
 ITEM_RE = re.compile(r"(?:\(?(?:\d{1,3}|[ivxlc]{1,5}|[a-zA-Z])\)|(?:\d{1,3}|[a-zA-Z])\.|[•◦▪‣●∙·–-])(?:\s|$)")
@@ -100,3 +104,25 @@ def closed_sentence(text: str) -> bool:
     citation after it."""
     tail = text.rstrip()
     return tail.endswith(SENT_END) or bool(NOTE_END_RE.search(tail) or CITED_END_RE.search(tail))
+
+
+#: The words a sentence announces a web address or identifier with, ending its line
+#: (before a colon or none).
+_ANNOUNCING_WORDS = frozenset({"at", "visit", "see", "from", "via", "to", "on", "in", "url", "link", "website",
+                               "site", "page", "address", "here", "online", "doi"})
+
+
+def announces_address(text: str) -> bool:
+    """Whether a paragraph's text ends announcing the address on the line after it (``More
+    information … is available at`` | ``http://www.cdc.gov/…``, the address set atop the
+    next page, where a bare address is otherwise a banner; ``… the following URL:``): its
+    last word, before a colon or none, one that announces one, its sentence open."""
+    tail = text.rstrip()
+    if tail.endswith(SENT_END) and not tail.endswith(":"):
+        return False
+    words = tail.rstrip(":").split()  # (a sentence's, no label's: ``View the article online``)
+    return len(words) >= ANNOUNCING_MIN_WORDS and words[-1].lower() in _ANNOUNCING_WORDS
+
+
+#: Fewest words of a sentence announcing an address.
+ANNOUNCING_MIN_WORDS = 6
