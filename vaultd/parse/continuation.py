@@ -399,7 +399,8 @@ def _sentence_goes_on(prev: Para, cur: Para, tail: str) -> bool:
     no sentence ends on (``between East and`` | ``South Africa``), or into a ``(`` (``0.75``
     | ``(0.61–0.93), and``). Not into a sentence's opener (``The``, ``From``, ``Now`` …), a
     list item, a line in capitals (a box's ``KEY CONCEPT 1``), a formula's scrap, a short
-    label (``Team organization``), nor from or into a line of names."""
+    label (``Team organization``), a line level with its last beside it, nor from or into
+    a line of names."""
     words = cur.text.split()
     first = cur.text[:1]
     if not words or not (first.isupper() or first == "(") or ITEM_RE.match(cur.text) \
@@ -411,6 +412,12 @@ def _sentence_goes_on(prev: Para, cur: Para, tail: str) -> bool:
         return False
     if lower_words(prev.lines[-1].text.split()) < 2 or is_byline(cur.lines[0].text):
         return False  # a line of names ("Miles Crawford," | "Doug Downey, …")
+    last, line = prev.lines[-1], cur.lines[0]
+    if line.page == last.page and line.bbox[0] >= last.bbox[2] and line.bbox[1] < last.bbox[3] \
+            and last.bbox[1] < line.bbox[3]:
+        # level with its last line, beside it: a sidebar's ``Frontier technologies could
+        # erode the`` and a bold item's lead in the text column right of it
+        return False
     return tail[-1] in ",;" or tail.rsplit(None, 1)[-1] in OPEN_WORDS or first == "(" or inside
 
 

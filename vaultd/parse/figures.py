@@ -308,6 +308,24 @@ def _below(caption: Box, x0: float, x1: float, rects: list[Box], others: Sequenc
     if region is None or any(across(o) and region[3] - 2.0 <= o[1] <= region[3] + CHAIN_GAP_PT
                              for o in others):
         return None
+    return _side_panels(region, rects, stops)
+
+
+def _side_panels(region: Box, rects: list[Box], stops: Sequence[Box]) -> Box:
+    """``region`` grown by the graphics beside it inside its height (the second of two
+    charts side by side under a report's caption at the left, UNCTAD's ``Figure 1`` over
+    its 2023 and 2033 rings), where no caption or line of prose stands between."""
+    grown = True
+    while grown:
+        grown = False
+        for r in rects:
+            if region[0] <= r[0] and r[2] <= region[2] or r[1] < region[1] - 2.0 or r[3] > region[3] + 2.0:
+                continue
+            gap = (min(region[0], r[0]), region[1], max(region[2], r[2]), region[3])
+            if r[0] - region[2] > CHAIN_GAP_PT or region[0] - r[2] > CHAIN_GAP_PT or any(
+                    gap[0] <= (o[0] + o[2]) / 2 <= gap[2] and gap[1] <= (o[1] + o[3]) / 2 <= gap[3] for o in stops):
+                continue
+            region, grown = (gap[0], region[1], gap[2], region[3]), True
     return region
 
 

@@ -44,9 +44,23 @@ def note_of(paras: list[Para], lines: list[Line], body: float) -> str | None:
         # a figure's note stands under its caption, in its columns (IUCr's footnote at the
         # right column's foot is no note of the figure captioned at the left one's)
         return None
+    prev = paras[-1]
+    # (a figure's, not a table's, whose cells are read as notes; the float found may be a
+    # note of it: its notes float, its caption does not)
+    after_note = float_.type == "figure" and (prev.floating if prev is float_ else prev.type == float_.type or len(prev.lines) > 1)
+    if after_note and prev.lines[-1].page == first.page \
+            and first.bbox[1] - prev.lines[-1].bbox[3] > NOTE_GAP_LINES * (first.bbox[3] - first.bbox[1]):
+        # a float's notes stand together: small print well under its last note, or under
+        # a paragraph read after it, is no note of it (UNCTAD's footnotes at the foot of a
+        # page whose figure's ``Source:`` and ``Note:`` lines stand under its chart)
+        return None
     for para in units:  # the table's unit line: the table's, no body text
         para.type, para.floating = float_.type, True
     return float_.type
+
+
+#: Most lines' heights (its own) a float's next note stands under the note before it.
+NOTE_GAP_LINES = 1.5
 
 
 def float_before(paras: list[Para], page: int, floating: bool) -> tuple[Para, list[Para]] | None:

@@ -64,8 +64,9 @@ def repair_glyphs(page: Any, textpage: Any, data: dict[str, Any], flags: int, sc
     its ``scan_spans``), in place: a font's glyphs named by their code points in
     hexadecimal read again (``vaultd.parse.hex_glyphs``), glyphs a font's map gives as U+FFFF named
     (``vaultd.parse.glyph_names``), word spaces in math-font runs (``respace_math``),
-    ligatures read as their first letter (``vaultd.parse.ligature_glyphs``), then accents
-    drawn after their letter (``place_accents``)."""
+    control codes that take no room (``drop_markers``), ligatures read as their first
+    letter (``vaultd.parse.ligature_glyphs``), then accents drawn after their letter
+    (``place_accents``)."""
     raw = None
     if scan.replaced and (hexed := hex_fonts(page)):
         raw = textpage.extractRAWDICT()
@@ -81,6 +82,9 @@ def repair_glyphs(page: Any, textpage: Any, data: dict[str, Any], flags: int, sc
         # (before the mending below: a span without its spaces holds fewer letters than glyphs)
         raw = raw or textpage.extractRAWDICT()
         drop_ligature_spaces(_span_pairs(data, raw))
+    if scan.controls:
+        raw = raw or textpage.extractRAWDICT()
+        drop_markers(data, raw)
     if scan.ligatures and (fixes := lost_ligatures(page)):
         # last: a mended span holds more letters than glyphs, which the others match one for one
         mend_spans(_span_pairs(data, raw or textpage.extractRAWDICT()), fixes)
@@ -106,12 +110,13 @@ class SpanScan(NamedTuple):
     replaced: bool = False  # a word reads with U+FFFD among ASCII letters (``_misread``)
     ligatures: bool = False  # a word a ``Th`` ligature read as ``T`` leaves (``ligature_glyphs``)
     ligature_spaces: bool = False  # a ligature with a space after it before a lowercase letter
+    controls: bool = False  # a C0 control code in a span's text (``drop_markers``)
 
 
 def scan_spans(data: dict[str, Any]) -> SpanScan:
     """``SpanScan`` of a page's ``dict``. (``str.isascii`` rules out most spans far faster
     than the accent pattern can.)"""
-    math = unmapped = replaced = spaced = False
+    math = unmapped = replaced = spaced = controls = False
     lost = 0  # spans holding a word a ``Th`` ligature read as ``T`` leaves
     accented: list[dict[str, Any]] = []
     hidden = shown = 0
@@ -129,6 +134,8 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
                     replaced = True
                 if not spaced and ("fi " in text or "fl " in text) and has_ligature_space(text):
                     spaced = True
+                if not controls and not text.isprintable() and _C0_RE.search(text):
+                    controls = True
                 if lost < LOST_SPANS and needs_look(text):
                     lost += 1
                 if "Math" in span["font"]:
@@ -140,7 +147,31 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
                     shown += len(text)
                 else:
                     hidden += len(text)
-    return SpanScan(math, accented, hidden, shown, unmapped, replaced, lost >= LOST_SPANS, spaced)
+    return SpanScan(math, accented, hidden, shown, unmapped, replaced, lost >= LOST_SPANS, spaced, controls)
+
+
+#: A C0 control code (not a tab or a line's end) in MuPDF's text.
+_C0_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def drop_markers(data: dict[str, Any], raw: dict[str, Any]) -> None:
+    """Control codes that take no room, taken out of the spans of ``data`` in place: a
+    glyph whose next one starts where it does draws nothing and is no character of the
+    text (InDesign writes its *Indent to Here* mark, U+0007, into the text layer: ``19.``
+    | ``\x07Bruno Latour``, the bullet ``▶`` drawn apart | ``\x07Serving both …``). A control
+    code that advances is a glyph the font maps to none (layout rule 5 shows it ``�``), or
+    a T1 ligature's code."""
+    for block, rblock in zip(data["blocks"], raw["blocks"], strict=True):
+        for line, rline in zip(block.get("lines", ()), rblock.get("lines", ()), strict=True):
+            chars = [(span, k, ch) for span, rspan in zip(line["spans"], rline["spans"], strict=True)
+                     if len(rspan["chars"]) == len(span["text"]) for k, ch in enumerate(rspan["chars"])]
+            drop: dict[int, set[int]] = {}
+            for i, (span, k, ch) in enumerate(chars[:-1]):
+                if _C0_RE.fullmatch(ch["c"]) and abs(chars[i + 1][2]["origin"][0] - ch["origin"][0]) < 0.01:
+                    drop.setdefault(id(span), set()).add(k)
+            for span in line["spans"]:
+                if (gone := drop.get(id(span))):
+                    span["text"] = "".join(c for k, c in enumerate(span["text"]) if k not in gone)
 
 
 #: Spans of a page that hold a word a lost ``Th`` leaves before its glyphs are looked at

@@ -22,7 +22,8 @@ from vaultd.parse.classify import (
 )
 from vaultd.parse.fontnames import is_mono_font
 from vaultd.parse.layout import join_two
-from vaultd.parse.paras import SENT_END, Line, Para, append_piece, join_para
+from vaultd.parse.paras import SENT_END, Line, Para, append_piece
+from vaultd.parse.sentence_ends import OPEN_WORDS, open_end
 
 #: How much larger than the body a title is set, at least.
 TITLE_RATIO = 1.35
@@ -130,53 +131,6 @@ FONT_HEADING_SHARE = 0.05
 #: Smallest share of the document's characters of a body font (papers may set the
 #: abstract and the body in two faces).
 BODY_FONT_SHARE = 0.2
-
-
-#: An enumerated item's mark alone as a heading's number: ``4``, ``4.``, ``b)``.
-_ITEM_NUMBER_RE = re.compile(r"\(?(?:\d{1,2}|[a-z])[.)]?")
-
-
-def list_heads(paras: list[Para], body: float) -> None:
-    """Enumerated list items read as numbered headings put back, in place: a one-line
-    heading numbered one level deep (``4. Version control, collaborative development``,
-    a bold lead that fills its line), set in from the left edge of its page's body text,
-    with the item's text right under it set in further still, two lines or more (the
-    list's hanging indent), is that item's first line: it becomes a paragraph with the text under it. A section's
-    heading stands at the text's left edge (or centred over it, with nothing hanging)."""
-    lefts: dict[int, float] = {}
-    for para in paras:
-        if para.type == "paragraph" and len(para.lines) >= 2 \
-                and all(abs(ln.size - body) <= 0.5 and not ln.margin for ln in para.lines):
-            for ln in para.lines:  # the body text's left edge on each page
-                lefts[ln.page] = min(lefts.get(ln.page, ln.bbox[0]), ln.bbox[0])
-    out: list[Para] = []
-    i = 0
-    while i < len(paras):
-        para = paras[i]
-        after = paras[i + 1] if i + 1 < len(paras) else None
-        if para.type == "heading" and after is not None and _hangs(para, after, lefts):
-            para.type, para.number = "paragraph", None
-            join_para(para, after)
-            i += 1
-        out.append(para)
-        i += 1
-    paras[:] = out
-
-
-def _hangs(head: Para, after: Para, lefts: dict[int, float]) -> bool:
-    """Whether ``head`` is an enumerated item's first line over the item's text ``after``."""
-    if len(head.lines) != 1 or after.type != "paragraph" or head.number is None \
-            or not _ITEM_NUMBER_RE.fullmatch(head.number):
-        return False
-    line, below = head.lines[0], after.lines[0]
-    if sum(ln.page == line.page for ln in after.lines) < 2:
-        return False  # one line under it: a section's first paragraph, indented, may be so
-    em = max(line.size, 1.0)
-    left = lefts.get(line.page)
-    height = max(line.bbox[3] - line.bbox[1], 1.0)
-    return left is not None and below.page == line.page and line.bbox[0] >= left + 0.8 * em \
-        and below.bbox[0] >= line.bbox[0] + 0.8 * em and -1.0 - height <= below.bbox[1] - line.bbox[3] <= height \
-        and all(ln.bbox[0] >= line.bbox[0] + 0.8 * em for ln in after.lines if ln.page == line.page)
 
 
 def _flush_under(line: Line, after: Para) -> bool:
@@ -323,20 +277,43 @@ def _join_wrapped_heads(paras: list[Para]) -> None:
     """A head wrapped over two blocks, its last line alone read as the head (*Science*'s
     bold ``KIR+CD8+ T cells are the functional and`` | ``phenotypic equivalent of mouse
     Ly49+CD8+`` | ``T cells``): the one or two lines right over it, in its face and size,
-    flush with it and closed by no stop, are its first, in place."""
+    flush with it and closed by no stop, are its first, in place. So is a head over it, in
+    its face, flush or centred over it, where the break falls on a word no title ends on or
+    the line goes on with one (a slide's ``Pasos del Programa o Flujo del`` | ``Programa``,
+    APS's ``APPENDIX E: DETAILS ON THE CALCULATION`` | ``OF λ IN THE …``, each line a
+    block MuPDF read as a head of its own; not ``METHODS`` | ``Study design``), or where
+    both are set in capitals (UNCTAD's ``POLICY`` | ``FOCUS``)."""
     for i in range(len(paras) - 1, 0, -1):
         head, over = paras[i], paras[i - 1]
-        if head.type != "heading" or len(head.lines) != 1 or over.type != "paragraph" or not 1 <= len(over.lines) <= 2:
+        if head.type != "heading" or len(head.lines) != 1 or over.type not in ("paragraph", "heading") \
+                or not 1 <= len(over.lines) <= 2:
             continue
         line, last = head.lines[0], over.lines[-1]
+        flush = abs(line.bbox[0] - last.bbox[0]) <= 1.0
+        if over.type == "heading":
+            centred = abs(line.bbox[0] + line.bbox[2] - last.bbox[0] - last.bbox[2]) <= line.size
+            words = head.text.split(None, 1)
+            if head.number or not (flush or centred) \
+                    or not (open_end(over.text) or (words and words[0].casefold() in OPEN_WORDS)
+                            or (_capitals(over.text) and _capitals(head.text))):
+                continue
+        elif not flush:
+            continue
         if not line.bold or any(_style(ln) != _style(line) or not ln.bold for ln in over.lines) \
-                or last.page != line.page or not 0.0 <= line.bbox[1] - last.bbox[3] <= 0.5 * (line.bbox[3] - line.bbox[1]) \
-                or abs(line.bbox[0] - last.bbox[0]) > 1.0 or over.text.rstrip().endswith((".", ",", ";", ":")) \
+                or last.page != line.page \
+                or not -OVERLAP_EMS * line.size <= line.bbox[1] - last.bbox[3] <= 0.5 * (line.bbox[3] - line.bbox[1]) \
+                or over.text.rstrip().endswith((".", ",", ";", ":")) \
                 or _NUMBER_RE.search(over.text + " " + head.text):
             continue  # (a table's bold rows of figures are no head)
         over.type, over.number = "heading", over.number or head.number
         append_piece(over, head.lines, head.text)
         del paras[i]
+
+
+def _capitals(text: str) -> bool:
+    """Whether every letter of ``text`` is a capital (two at least)."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 2 and all(c.isupper() for c in letters)
 
 
 def _text_gap(paras: list[Para]) -> float:

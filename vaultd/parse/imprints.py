@@ -18,6 +18,15 @@ IMPRINT_PAGES = 6
 IMPRINT_WORDS = 30
 
 
+#: A document's symbol alone, as the United Nations print it on a report's imprint page
+#: (``UNCTAD/TIR/2025 (Overview)``, ``E/CN.4/2005/1``): three parts at least.
+_SYMBOL_RE = re.compile(r"[A-Z][A-Z0-9.]*(?:/[A-Z0-9][A-Za-z0-9.-]*){2,}(?:\s+\([^()]{1,30}\))?")
+#: A credit's label on an imprint page (``Copy-Editing:``, ``Cover Image:``, ``Printer:``).
+_CREDIT_RE = re.compile(r"(?:^|\s)[A-Z][a-z]+(?:[- ][A-Z][a-z]+)?:\s")
+#: Fewest credits' labels that make a long block with an ISBN a book's credits.
+CREDIT_LABELS = 4
+
+
 #: A publisher's imprint line: its name, its place and the year (``U.S. Geological Survey,
 #: Reston, Virginia: 2016``).
 _PLACE_YEAR_RE = re.compile(r"(?:[A-Z][\w.&'’ -]{1,60},\s+){1,3}[A-Z][\w.’ -]{1,30}:\s*(?:1[5-9]|20)\d\d\.?")
@@ -33,14 +42,18 @@ _DESIGNER_RE = re.compile(
 def is_imprint(text: str) -> bool:
     """Whether a block of a book's first pages is its imprint (a short block with an
     ISBN, ``ISBN-13: 978-…``, its series' ISSN, or the rights statement, ``All rights
-    reserved``; a publisher's line, ``U.S. Geological Survey, Reston, Virginia: 2016``; a
+    reserved``; a longer one of credits with an ISBN; a document's symbol; a publisher's line, ``U.S. Geological Survey, Reston, Virginia: 2016``; a
     designer's credit, ``Design and layout by …``):
     front matter, no passage of the text."""
-    if _PLACE_YEAR_RE.fullmatch(text.strip()) or _DESIGNER_RE.match(text.strip()):
+    if _PLACE_YEAR_RE.fullmatch(text.strip()) or _DESIGNER_RE.match(text.strip()) \
+            or _SYMBOL_RE.fullmatch(text.strip()):
         return True
     found = _IMPRINT_RE.search(text)
     return found is not None and (found.group().lower().endswith("reserved")
-                                  or len(text.split()) <= IMPRINT_WORDS)
+                                  or len(text.split()) <= IMPRINT_WORDS
+                                  # (or the book's credits, label by label: ``Editors: …
+                                  # Design: … Printer: … Publisher: … ISBN: 978-…``)
+                                  or len(_CREDIT_RE.findall(text)) >= CREDIT_LABELS)
 
 
 def is_own_citation(text: str) -> bool:

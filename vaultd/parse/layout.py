@@ -336,7 +336,11 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #: 38: line numbers under a banner; centred, spaced and wrapped heads and a head's note
 #:    mark; a third column beside a title block; a checklist's records and a recital's
 #:    mark; an address announced at a page's foot (docs/compile.md, "Layout 38").
-LAYOUT_VERSION = 38
+#: 39: control codes that take no room left out; a head wrapped over two heads; one-line
+#:    heads numbered in turn a list; a dash after a bold lead a run-in; charts side by side
+#:    under a caption; a figure's notes standing together; a book's credits and a document's
+#:    symbol an imprint (docs/compile.md, "Layout 39").
+LAYOUT_VERSION = 39
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {

@@ -64,8 +64,10 @@ def _inline_math(paras: list[Para], text: str) -> bool:
 _INITIAL_RE = re.compile(r"[A-Z]\.")
 #: A sentence's end with a word after it, inside a line: a run-in heading's lead and the
 #: paragraph's first words, set on one line in two fonts (not an initial's stop: a genus
-#: abbreviated in italics, PLOS's ``… binding of V. cholerae biofilms to host membranes``).
-_RUN_IN_RE = re.compile(r"[.?!:](?<!\b[A-Z]\.)\s+\w|\b[A-Z]\.\s+[A-Z\d]")
+#: abbreviated in italics, PLOS's ``… binding of V. cholerae biofilms to host membranes``),
+#: or a dash between words (UNCTAD's bold ``Serving both private and public interests``
+#: and `` – Leading`` in its light face).
+_RUN_IN_RE = re.compile(r"[.?!:](?<!\b[A-Z]\.)\s+\w|\b[A-Z]\.\s+[A-Z\d]|\w\s+[–—]\s+\w")
 
 
 def _after_number(text: str, number: str | None) -> str:

@@ -35,7 +35,7 @@ OPEN_WORDS = frozenset({
     "as", "that", "than", "into", "between", "is", "are", "was", "were", "be", "this", "these",
     "during", "since", "until", "through", "via", "per", "within", "among", "across", "against",
     "toward", "towards", "upon", "versus",
-    "de", "da", "do", "das", "dos", "para", "com", "con", "el", "la", "los", "las", "em", "en",
+    "de", "da", "do", "das", "dos", "del", "para", "com", "con", "el", "la", "los", "las", "em", "en",
     "que", "por", "der", "die", "und", "mit", "von", "zu", "für",
 })
 

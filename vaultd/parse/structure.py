@@ -67,13 +67,13 @@ from vaultd.parse.front_blocks import (
     group_front,
     runs_on,
 )
+from vaultd.parse.head_lists import list_heads, numbered_runs
 from vaultd.parse.headings import (
     continue_title,
     font_headings,
     font_lead,
     heading_goes_on,
     is_title,
-    list_heads,
 )
 from vaultd.parse.layout import join_lines
 from vaultd.parse.next_line import next_line
@@ -362,6 +362,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     centred_heads(paras)
     spaced_heads(paras)
     list_heads(paras, body)
+    numbered_runs(paras)
     title_page = title_page_front(paras, infos)
     _rejoin(paras, title_page + front_after_title(paras, body, infos))
     contents_front(paras)

@@ -21,6 +21,10 @@ stands for one of exactly those (``occurs_in``); every other character must matc
 that poppler maps to a *letter* (its raw code, e.g. ``k`` for ``∥`` in a TeX symbol font)
 still counts as a miss.
 
+A control code that takes no room on the page (InDesign's *Indent to Here* mark, U+0007)
+is left out of a quote (``vaultd.parse.glyphs.drop_markers``) while poppler passes it
+through: the comparison lets the reference's control codes be missing from the quote.
+
 A piece of a paragraph that ends in a line-end hyphen is looked up without that hyphen,
 since the join with the next piece decides whether it stays (layout rule 2).
 """
@@ -107,11 +111,18 @@ def _pattern(text: str) -> re.Pattern[str] | None:
 def occurs_in(quote: str, reference: str) -> bool:
     """Whether a canonical quote occurs in a canonical reference text, character for
     character, except that each unmapped glyph (U+FFFD) of the quote may be written as
-    nothing, a space or a stand-in there (``_UNMAPPED_ALT``)."""
+    nothing, a space or a stand-in there (``_UNMAPPED_ALT``), and that a control code of
+    the reference (U+FFFD once canonical) may be missing from the quote: a mark that takes
+    no room, which the quote leaves out (``glyphs.drop_markers``: InDesign's ``\x07``)."""
     if quote in reference:
         return True
     pattern = _pattern(quote)
-    return pattern is not None and pattern.search(reference) is not None
+    if pattern is not None and pattern.search(reference) is not None:
+        return True
+    if "\ufffd" not in reference:
+        return False
+    bare = reference.replace("\ufffd", "")
+    return quote in bare or (pattern is not None and pattern.search(bare) is not None)
 
 
 def _in_pages(text: str, refs: list[list[str]], first: int, last: int, spaces: bool = True) -> bool:
