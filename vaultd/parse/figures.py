@@ -319,7 +319,7 @@ def _side_panels(region: Box, rects: list[Box], stops: Sequence[Box]) -> Box:
     while grown:
         grown = False
         for r in rects:
-            if region[0] <= r[0] and r[2] <= region[2] or r[1] < region[1] - 2.0 or r[3] > region[3] + 2.0:
+            if (region[0] <= r[0] and r[2] <= region[2]) or r[1] < region[1] - 2.0 or r[3] > region[3] + 2.0:
                 continue
             gap = (min(region[0], r[0]), region[1], max(region[2], r[2]), region[3])
             if r[0] - region[2] > CHAIN_GAP_PT or region[0] - r[2] > CHAIN_GAP_PT or any(
