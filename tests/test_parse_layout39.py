@@ -202,3 +202,68 @@ def test_credits_with_an_isbn_are_an_imprint_and_a_citation_is_not() -> None:
                           "much of the work: they revert vandalism, tag articles and welcome new editors, "
                           "and they were once candidates in the project's own elections, which nobody had "
                           "expected of a program.")
+
+
+# ------------------------------------------------------------------------ a displayed formula
+
+
+PANDOC = "pandoc_unitn_2020_music_esprit_harmonic_estimation_excerpt.pdf"
+VETWORLD = "vetworld_2017_broiler_garlic_holy_basil_nutrigenomics_excerpt.pdf"
+GEV = "springer_machlearn_sparse_generalized_eigenvalue_excerpt.pdf"
+
+
+def test_a_sentence_goes_on_under_a_displayed_formula() -> None:
+    # "… dal sottospazio del rumore:" | the formula | "dove eH è il vettore di steering …"
+    para = holding(chunks_of(PANDOC), "Gli autovettori s")
+    assert "del rumore: dove e" in para.text
+    assert len(para.provenance.regions or []) == 2
+    # its lines after the first go on with it too, not into the display (a tall brace's pieces)
+    state = holding(chunks_of(PANDOC), "Una diversa rappresentazione matematica")
+    assert state.text.rstrip().endswith("il vettore del rumore dovuto alla misurazione.")
+    gev = holding(chunks_of(GEV), "The generalized eigenvalue (GEV) problem")
+    assert "such that where A, B ∈" in gev.text
+    # the formula keeps its own chunk
+    assert any(chunk_type(c) == "equation" for c in chunks_of(PANDOC))
+
+
+def _prose(text: str, top: float, lines: int = 2) -> list[Line]:
+    return [_line(text, (72.0, top + 13.0 * k, 520.0, top + 11.0 + 13.0 * k), 11.0, False, "Times")
+            for k in range(lines)]
+
+
+@given(st.sampled_from([":", ",", " such that", " the"]), st.sampled_from(["where", "dove", "with", "and"]),
+       st.floats(min_value=120.0, max_value=300.0))
+def test_a_paragraph_left_open_over_a_formula_goes_on_under_it(end: str, word: str, centre: float) -> None:
+    from vaultd.parse.display_breaks import past_display
+
+    lead = _para("paragraph", _prose("The generalized eigenvalue problem is finding a pair" + end, 100.0))
+    formula = _para("equation", [_line("Ax = λBx", (centre, 132.0, centre + 60.0, 144.0), 11.0, False, "CMMI")])
+    rest = _para("paragraph", _prose(f"{word} A and B are symmetric matrices of order n.", 150.0, 1))
+    assert past_display([lead, formula], rest) is lead
+    assert formula.floating
+    # not after a closed sentence, not into a capital, not into an indented line
+    closed = _para("paragraph", _prose("The generalized eigenvalue problem is this.", 100.0))
+    assert past_display([closed, _para("equation", formula.lines)], rest) is None
+    capital = _para("paragraph", _prose("Where A and B are symmetric matrices of order n.", 150.0, 1))
+    assert past_display([lead, _para("equation", formula.lines)], capital) is None
+    indented = _para("paragraph", [_line(f"{word} A and B are symmetric.", (100.0, 150.0, 520.0, 161.0), 11.0,
+                                         False, "Times")])
+    assert past_display([lead, _para("equation", formula.lines)], indented) is None
+    # a line of prose between is no display
+    prose = _para("paragraph", [_line("a line of prose with words in it and more", (centre, 132.0, 500.0, 144.0),
+                                      11.0, False, "Times")])
+    assert past_display([lead, prose], rest) is None
+
+
+# ------------------------------------------------------------------------ small heads
+
+
+def test_small_sans_heads_over_a_serif_body_head_their_sections() -> None:
+    # Veterinary World: 9 pt and 8 pt bold Verdana heads over an 11 pt Times body
+    chunks = chunks_of(VETWORLD)
+    for words, section in (("Since time immemorial", "Introduction"),
+                           ("Each treatment consisted of 4 replicate pens", "Birds, experiment design, and management"),
+                           ("About 2 ml of blood was collected", "Blood collection and analysis")):
+        assert (holding(chunks, words).provenance.section or "").split(" › ")[-1] == section, words
+    ethics = holding(chunks, "The animal experiment was conducted in accordance")
+    assert (ethics.provenance.section or "").endswith("Materials and Methods › Ethical approval")

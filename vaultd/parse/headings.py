@@ -122,8 +122,10 @@ FONT_HEADING_WORDS, FONT_HEADING_CHARS = 14, 100
 #: Least size (share of the body's) of a heading told by its face, set more than 1.5 pt
 #: under the body (then over a paragraph of prose, no figure or colon in it): Ubiquity
 #: Press sets its third-level heads in an 8 pt sans face over a 10 pt serif body
-#: (``Support for Meritocracy``); set smaller, a line is a label or a note.
-FONT_HEADING_LEAST = 0.78
+#: (``Support for Meritocracy``), *Veterinary World* its subsection heads in an 8 pt bold
+#: Verdana over an 11 pt Times body (``Ethical approval``); set smaller, a line is a label
+#: or a note.
+FONT_HEADING_LEAST = 0.72
 #: ... over a paragraph of prose of this many lines at least.
 SMALL_HEAD_TEXT_LINES = 3
 #: Largest share of the document's characters a headings-only font may have.
@@ -221,9 +223,16 @@ def font_headings(paras: list[Para], body: float) -> None:
             short.setdefault(_style(line), []).append(para)
             continue
         found.setdefault(_style(line), []).append(para)
+    # (a section's head right over its first subsection's, set smaller, counts with one
+    # head of its style over prose: *Veterinary World*'s ``Materials and Methods`` over
+    # ``Ethical approval``, its ``Introduction`` over the text)
+    heads_over = {id(p) for ps in (*found.values(), *short.values()) for p in ps}
     for style, more in short.items():
+        over_head = [p for p in more if id(_next_para(paras, p)) in heads_over]
         if len(found.get(style, ())) >= 2:
             found[style] += more
+        elif found.get(style) and over_head:
+            found[style] += over_head
     for style, heads in found.items():
         # (numbered headings set no style for an unnumbered line: CEUR's bold example
         # ``Annotations: … — GO:0097084`` in its numbered subsections' face)
@@ -308,6 +317,12 @@ def _join_wrapped_heads(paras: list[Para]) -> None:
         over.type, over.number = "heading", over.number or head.number
         append_piece(over, head.lines, head.text)
         del paras[i]
+
+
+def _next_para(paras: list[Para], para: Para) -> Para | None:
+    """The para after ``para`` in ``paras`` (by identity), or None."""
+    at = next((k for k, p in enumerate(paras) if p is para), len(paras))
+    return paras[at + 1] if at + 1 < len(paras) else None
 
 
 def _capitals(text: str) -> bool:

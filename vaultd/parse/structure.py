@@ -46,6 +46,7 @@ from vaultd.parse.classify import (
 )
 from vaultd.parse.code import listing_goes_on, statements_go_on
 from vaultd.parse.continuation import continues
+from vaultd.parse.display_breaks import past_display
 from vaultd.parse.float_notes import FLOAT_NOTE_RE, merge_target, note_of
 from vaultd.parse.footnotes import (
     body_face,
@@ -335,6 +336,10 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     continue
                 if kind == "paragraph" and not plain and (broken := text_figure_over(paras, cur)) is not None:
                     append_piece(broken, para_lines, text)  # past a figure set as text over its caption
+                    continue
+                if kind == "paragraph" and not (cur.floating or plain) \
+                        and (broken := past_display(paras, cur)) is not None:
+                    append_piece(broken, para_lines, text)  # its sentence's rest under a displayed formula
                     continue
                 earlier = resumed(paras, cur, target) if not (cur.floating or plain) else None
                 if earlier is not None:  # past a box, a sidebar or a float in another face

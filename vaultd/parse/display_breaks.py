@@ -1,0 +1,68 @@
+"""A paragraph broken by a displayed formula: its sentence goes on under the display
+(``… dal sottospazio del rumore:`` | the formula | ``dove eH è il vettore di steering …``).
+The display keeps its own chunks; the paragraph's text goes on past them, one region a
+piece.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vaultd.parse.paras import LOWER_WORD_RE, Para
+from vaultd.parse.sentence_ends import closed_sentence
+from vaultd.parse.textlayer import prose_words
+
+#: Most paras a display is read in (its lines, a tall brace's pieces, a sum's limits),
+#: and most lines of one of them (a brace drawn in five pieces).
+DISPLAY_PARAS = 5
+DISPLAY_LINES = 6
+#: Most prose words of a para read as part of a display.
+DISPLAY_WORDS = 3
+#: Least indent (ems of the paragraph's size) of a display's lines from the paragraph's
+#: left edge: a formula is set apart, centred or indented.
+DISPLAY_INDENT_EMS = 2.0
+#: How far (ems) the sentence's rest may stand from the paragraph's left edge.
+FLUSH_EMS = 1.0
+#: What a formula is made of: operators, relations, Greek, mathematical letters.
+_MATH_RE = re.compile("[=<>≤≥≈≠∑∏∫√±×·∈∉⊂⊆∪∩→←⇒∞∂∇⎧⎨⎩⎫⎬⎭\u0370-\u03ff\U0001d400-\U0001d7ff]")
+
+
+def past_display(paras: list[Para], cur: Para) -> Para | None:
+    """The paragraph ``cur`` goes on, past the displayed formula read right before it:
+    ``cur`` opens with a lowercase word, flush with that paragraph's left edge on its page;
+    between them stand only a display's paras (a few lines of a formula, indented from the
+    paragraph's edge, no prose) and the paragraph was left open by its last line (a colon,
+    a comma, no sentence's end). The display's paras float then, in place: the
+    paragraph's next lines go on with it past them. None when not so."""
+    if cur.type != "paragraph" or not LOWER_WORD_RE.match(cur.text):
+        return None
+    first = cur.lines[0]
+    display: list[Para] = []
+    for para in reversed(paras):
+        if len(display) == DISPLAY_PARAS or not _display(para, first.page):
+            break
+        display.append(para)
+    if not display or len(display) == len(paras):
+        return None
+    target = paras[-len(display) - 1]
+    if target.type != "paragraph":
+        return None
+    last = target.lines[-1]
+    em = max(last.size, 1.0)
+    left = min(ln.bbox[0] for ln in target.lines if ln.page == last.page)
+    tail = target.text.rstrip()
+    if last.page != first.page or abs(first.bbox[0] - left) > FLUSH_EMS * em \
+            or not (tail.endswith((":", ",")) or not closed_sentence(tail)) \
+            or any(ln.bbox[0] < left + DISPLAY_INDENT_EMS * em or ln.bbox[1] < last.bbox[1]
+                   or ln.bbox[3] > first.bbox[1] + 1.0 for p in display for ln in p.lines):
+        return None
+    for para in display:
+        para.floating = True  # the paragraph's next lines go on with it, not into the display
+    return target
+
+
+def _display(para: Para, page: int) -> bool:
+    """Whether ``para`` may be a piece of a displayed formula on ``page``."""
+    return para.type in ("equation", "paragraph") and len(para.pieces) == 1 and len(para.lines) <= DISPLAY_LINES \
+        and all(ln.page == page for ln in para.lines) and prose_words(para.text) <= DISPLAY_WORDS \
+        and _MATH_RE.search(para.text) is not None
