@@ -297,7 +297,8 @@ def is_credit(text: str) -> bool:
 #: of a US Supreme Court slip opinion (``NOTICE: This opinion is subject to formal revision …``),
 #: the JAMA Network's sidebar notes (``+ Supplemental content``).
 _DECLARATION_RE = re.compile(
-    r"""^(?:received\s*:?\s*\d{1,2}\s+[a-z]+\s+\d{4}\s*[;,.]?\s*(?:revised|accepted)\b
+    # (the day before its month, or after it: Cell Press's ``Received: April 4, 2023 Revised: …``)
+    r"""^(?:received\s*:?\s*(?:\d{1,2}\s+[a-z]+|[a-z]+\s+\d{1,2},?)\s+\d{4}\s*[;,.]?\s*(?:revised|accepted)\b
       | reprints?\s+and\s+permissions?\s+information\b
       | publisher[’']s\s+note\b
       | published\s+by\s+[^.]{3,120}?\bon\s+behalf\s+of\b  # Copernicus's, OUP's imprint line

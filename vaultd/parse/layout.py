@@ -339,7 +339,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #: 39: control codes that take no room left out; a head wrapped over two heads; one-line
 #:    heads numbered in turn a list; a dash after a bold lead a run-in; charts side by side
 #:    under a caption; a figure's notes standing together; a book's credits and a document's
-#:    symbol an imprint (docs/compile.md, "Layout 39").
+#:    symbol an imprint; a sentence going on under a displayed formula; small heads in a
+#:    face of their own (docs/compile.md, "Layout 39").
 LAYOUT_VERSION = 39
 
 # Spacing accent → combining mark.

@@ -148,6 +148,14 @@ _BACK_MATTER_RE = re.compile(
     r"^(?:[A-Z]\.?\s+)?(?:appendix|appendices|online appendix|supplementary\s+(?:materials?|"
     r"information|data|methods)|supporting\s+information|anhang|annexe?s?|ap[ée]ndices?|anexos?)"
     r"\b(?:\s+[A-Z0-9]{1,3}\b)?[.:]?(?:\s+\S.*)?$", re.I)
+#: Methods set after the bibliography, a heading alone on its line: Cell Press's
+#: ``STAR★METHODS`` (the star read as ``+`` by some text layers) and its fixed heads
+#: (``KEY RESOURCES TABLE``, ``RESOURCE AVAILABILITY``, ``METHOD DETAILS`` …), the Nature
+#: journals' ``Online Methods``.
+_METHODS_AFTER_RE = re.compile(
+    r"star\W?methods|online\s+methods|key\s+resources\s+table|resource\s+availability|method\s+details"
+    r"|experimental\s+model\s+and\s+(?:study\s+participant|subject)\s+details"
+    r"|quantification\s+and\s+statistical\s+analysis", re.I)
 #: The Nature journals' declarations after the bibliography, each a heading of its own.
 _DECLARATIONS_RE = re.compile(
     r"^(?:acknowledge?ments?|author\s+contributions?|competing\s+(?:interests?|financial\s+interests?)"
@@ -158,14 +166,15 @@ _DECLARATIONS_RE = re.compile(
 def ends_references(group: list[Line], refs_head: Line | None = None) -> bool:
     """Whether ``group`` opens the back matter after the bibliography: its first line a
     short ``_BACK_MATTER_RE`` line (six words at most, no sentence: an entry never opens
-    so), or a declaration's heading (``Acknowledgements``, ``Competing interests``) set as
+    so), a methods section's head alone on its line (``_METHODS_AFTER_RE``), or a
+    declaration's heading (``Acknowledgements``, ``Competing interests``) set as
     the bibliography's own heading ``refs_head`` is (the Nature journals set theirs after
     it; F1000's, set in another style, stand beside its columns of entries)."""
     first = group[0]
     head = first.text.strip()
     if len(head.split()) > 6 or head.endswith((".", ",")):
         return False
-    return bool(_BACK_MATTER_RE.match(head)) or (
+    return bool(_BACK_MATTER_RE.match(head)) or bool(_METHODS_AFTER_RE.fullmatch(head)) or (
         refs_head is not None and bool(_DECLARATIONS_RE.match(head)) and first.bold == refs_head.bold
         and abs(first.size - refs_head.size) <= 0.3 and font_family(first.font) == font_family(refs_head.font))
 
