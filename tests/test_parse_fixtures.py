@@ -94,8 +94,10 @@ def test_numbered_sections_of_two_column_papers_come_in_order(fixtures_dir: Path
 
 def test_paragraph_continues_across_a_page_break_past_footnotes(fixtures_dir: Path) -> None:
     pdf = fixtures_dir / "pdfs" / "two_column" / "2020.acl-main.207_specter.pdf"
-    para = next(b for b in _parse(pdf).blocks if b.text.startswith("where Transformer is the"))
+    para = next(b for b in _parse(pdf).blocks if "where Transformer is the" in b.text)
     assert (para.page, para.page_end) == (2, 3)
+    # (its sentence goes on under the displayed formula (1): layout 39, display_breaks)
+    assert "as the output representation of the paper:5 where Transformer is the" in para.text
     assert "of the title and abstract of a paper, " \
         "separated by the [SEP] token. We use SciBERT" in para.text
     assert "We also experimented with additional fields" not in para.text  # footnote 4 stays out

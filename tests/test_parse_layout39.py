@@ -267,3 +267,37 @@ def test_small_sans_heads_over_a_serif_body_head_their_sections() -> None:
         assert (holding(chunks, words).provenance.section or "").split(" › ")[-1] == section, words
     ethics = holding(chunks, "The animal experiment was conducted in accordance")
     assert (ethics.provenance.section or "").endswith("Materials and Methods › Ethical approval")
+
+
+# ------------------------------------------------------------------------ methods after the bibliography
+
+
+CURRENT_BIOLOGY = "currentbiology_2024_chytrid_dna_virus_excerpt.pdf"
+
+
+def test_star_methods_heads_end_the_bibliography() -> None:
+    # Cell Press sets its STAR Methods after the references: its heads and paragraphs had
+    # been read as more entries of the bibliography, every section named REFERENCES
+    chunks = chunks_of(CURRENT_BIOLOGY)
+    for words, section in (("Further information and requests for resources", "Lead contact"),
+                           ("Adult Dwarf Clawed frogs", "Amphibian infection model"),
+                           ("A phylogeny of the Bd strains was constructed", "Strain phylogeny")):
+        chunk = holding(chunks, words)
+        assert chunk_type(chunk) == "paragraph", words
+        assert (chunk.provenance.section or "").split(" › ")[-1] == section, words
+    # the article's dates at its end are no paragraph
+    assert chunk_type(holding(chunks, "Received: April 4, 2023")) != "paragraph"
+
+
+@given(st.sampled_from(["STAR★METHODS", "STAR+METHODS", "STAR Methods", "KEY RESOURCES TABLE",
+                        "RESOURCE AVAILABILITY", "METHOD DETAILS", "Online Methods",
+                        "QUANTIFICATION AND STATISTICAL ANALYSIS",
+                        "EXPERIMENTAL MODEL AND STUDY PARTICIPANT DETAILS"]))
+def test_a_methods_head_alone_after_the_entries_ends_them(head: str) -> None:
+    from vaultd.parse.references import ends_references
+
+    line = _line(head, (60.0, 449.0, 170.0, 457.0), 7.0)
+    assert ends_references([line])
+    # an entry's line naming a journal of methods is no head
+    entry = _line("Methods in Ecology and Evolution 7, 1–9.", (60.0, 449.0, 300.0, 457.0), 7.0, False)
+    assert not ends_references([entry])
