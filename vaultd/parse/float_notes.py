@@ -47,7 +47,8 @@ def note_of(paras: list[Para], lines: list[Line], body: float) -> str | None:
     prev = paras[-1]
     # (a figure's, not a table's, whose cells are read as notes; the float found may be a
     # note of it: its notes float, its caption does not)
-    after_note = float_.type == "figure" and (prev.floating if prev is float_ else prev.type == float_.type or len(prev.lines) > 1)
+    after_note = float_.type == "figure" and (
+        prev.floating if prev is float_ else prev.type == float_.type or len(prev.lines) > 1)
     if after_note and prev.lines[-1].page == first.page \
             and first.bbox[1] - prev.lines[-1].bbox[3] > NOTE_GAP_LINES * (first.bbox[3] - first.bbox[1]):
         # a float's notes stand together: small print well under its last note, or under

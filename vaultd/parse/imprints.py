@@ -42,9 +42,9 @@ _DESIGNER_RE = re.compile(
 def is_imprint(text: str) -> bool:
     """Whether a block of a book's first pages is its imprint (a short block with an
     ISBN, ``ISBN-13: 978-…``, its series' ISSN, or the rights statement, ``All rights
-    reserved``; a longer one of credits with an ISBN; a document's symbol; a publisher's line, ``U.S. Geological Survey, Reston, Virginia: 2016``; a
-    designer's credit, ``Design and layout by …``):
-    front matter, no passage of the text."""
+    reserved``; a longer one of credits with an ISBN; a document's symbol; a publisher's
+    line, ``U.S. Geological Survey, Reston, Virginia: 2016``; a designer's credit,
+    ``Design and layout by …``): front matter, no passage of the text."""
     if _PLACE_YEAR_RE.fullmatch(text.strip()) or _DESIGNER_RE.match(text.strip()) \
             or _SYMBOL_RE.fullmatch(text.strip()):
         return True
