@@ -301,3 +301,39 @@ def test_a_methods_head_alone_after_the_entries_ends_them(head: str) -> None:
     # an entry's line naming a journal of methods is no head
     entry = _line("Methods in Ecology and Evolution 7, 1–9.", (60.0, 449.0, 300.0, 457.0), 7.0, False)
     assert not ends_references([entry])
+
+
+# ------------------------------------------------------------------------ italic heads in the text's size
+
+
+TBZMED = "tbzmed_joddd_2016_antifungal_seed_oils_candida_excerpt.pdf"
+
+
+def test_italic_heads_head_their_sections_beside_italic_species_names() -> None:
+    # a Word article's subsection heads in Times italic at the body's size; lines of its
+    # paragraphs full of species names (C. albicans, C. krusei) are italic too, and had
+    # made the style too common to be a heads'
+    chunks = chunks_of(TBZMED)
+    for words, section in (("Phospholipids were estimated after being separated", "Quantification of lipids"),
+                           ("The values of DIZ were expressed as means", "Statistical analysis")):
+        assert (holding(chunks, words).provenance.section or "").split(" › ")[-1].strip() == section, words
+
+
+def test_a_paragraphs_inline_runs_make_no_style_common() -> None:
+    body = [_line("the text of a paragraph set in the body's face and size, line after line", (72.0, 100.0 + 13.0 * k,
+                                                                                              520.0, 111.0 + 13.0 * k),
+                  11.0, False, "Times") for k in range(30)]
+    italic_lines = [_line("C. albicans, C. krusei and C. tropicalis", (72.0, 500.0 + 13.0 * k, 520.0, 511.0 + 13.0 * k),
+                          11.0, False, "Times-Italic") for k in range(4)]
+    paras = [_para("paragraph", body[:15] + italic_lines[:2]), _para("paragraph", body[15:] + italic_lines[2:])]
+    heads = []
+    for k, name in enumerate(("Quantification of lipids", "Statistical analysis")):
+        top = 800.0 + 60.0 * k
+        heads.append(_para("paragraph", [_line(name, (72.0, top, 200.0, top + 11.0), 11.0, False, "Times-Italic")]))
+        heads.append(_para("paragraph", [_line("The values were expressed as means and analysed with a test of "
+                                               "their variance between the groups", (72.0, top + 13.0 + 13.0 * j,
+                                                                                      520.0, top + 24.0 + 13.0 * j),
+                                               11.0, False, "Times") for j in range(3)]))
+    paras += heads
+    font_headings(paras, 11.0)
+    assert [p.text for p in paras if p.type == "heading"] == ["Quantification of lipids", "Statistical analysis"]

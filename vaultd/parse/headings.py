@@ -178,8 +178,15 @@ def font_headings(paras: list[Para], body: float) -> None:
     text_gap = _text_gap(paras)
     styles: Counter[tuple[str, float]] = Counter()
     for para in paras:
+        own: Counter[tuple[str, float]] = Counter()
         for ln in para.lines:
-            styles[_style(ln)] += len(ln.text)
+            own[_style(ln)] += len(ln.text)
+        # (a line of a paragraph in another style than most of its lines is an inline run's,
+        # lines of species names in italics inside a Word article's body text: no style of
+        # text its heads' italics would be common beside)
+        main = own.most_common(1)[0][0] if own else None
+        for st, n in own.items():
+            styles[st] += n if st == main or len(para.lines) <= 2 else 0
     total = sum(fonts.values()) or 1
     body_fonts = {f for f, n in fonts.items() if n >= BODY_FONT_SHARE * total}
     rare = {st for st, n in styles.items() if n <= FONT_HEADING_SHARE * total}

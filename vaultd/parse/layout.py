@@ -340,7 +340,8 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #:    heads numbered in turn a list; a dash after a bold lead a run-in; charts side by side
 #:    under a caption; a figure's notes standing together; a book's credits and a document's
 #:    symbol an imprint; a sentence going on under a displayed formula; small heads in a
-#:    face of their own (docs/compile.md, "Layout 39").
+#:    face of their own, a heads' style counted without a paragraph's inline runs
+#:    (docs/compile.md, "Layout 39").
 LAYOUT_VERSION = 39
 
 # Spacing accent → combining mark.
