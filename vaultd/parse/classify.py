@@ -131,10 +131,11 @@ def is_caps_heading(text: str) -> bool:
     return len(words) >= 2 and len(letters) >= 8 and all(c.isupper() for c in letters)
 
 
-def all_caps(text: str) -> bool:
-    """``CAPS_LETTERS`` letters or more, all of them capitals (not an acronym's: ``CPIH``)."""
+def all_caps(text: str, least: int = 0) -> bool:
+    """``least`` letters or more (``CAPS_LETTERS`` by default: not an acronym's, ``CPIH``),
+    all of them capitals."""
     letters = [c for c in text if c.isalpha()]
-    return len(letters) >= CAPS_LETTERS and all(c.isupper() for c in letters)
+    return len(letters) >= (least or CAPS_LETTERS) and all(c.isupper() for c in letters)
 
 
 #: Fewest letters of a head read as set in capitals.

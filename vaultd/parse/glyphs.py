@@ -20,7 +20,7 @@ from vaultd.parse.glyph_names import (
     widths,
 )
 from vaultd.parse.hex_glyphs import HexFont, decode, hex_font
-from vaultd.parse.layout import SPACING_ACCENTS
+from vaultd.parse.layout import CONTROL_RE, SPACING_ACCENTS
 from vaultd.parse.ligature_glyphs import (
     Origin,
     drop_ligature_spaces,
@@ -110,7 +110,7 @@ class SpanScan(NamedTuple):
     replaced: bool = False  # a word reads with U+FFFD among ASCII letters (``_misread``)
     ligatures: bool = False  # a word a ``Th`` ligature read as ``T`` leaves (``ligature_glyphs``)
     ligature_spaces: bool = False  # a ligature with a space after it before a lowercase letter
-    controls: bool = False  # a C0 control code in a span's text (``drop_markers``)
+    controls: bool = False  # a control code in a span's text (``drop_markers``)
 
 
 def scan_spans(data: dict[str, Any]) -> SpanScan:
@@ -134,7 +134,7 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
                     replaced = True
                 if not spaced and ("fi " in text or "fl " in text) and has_ligature_space(text):
                     spaced = True
-                if not controls and not text.isprintable() and _C0_RE.search(text):
+                if not controls and not text.isprintable() and CONTROL_RE.search(text):
                     controls = True
                 if lost < LOST_SPANS and needs_look(text):
                     lost += 1
@@ -150,10 +150,6 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
     return SpanScan(math, accented, hidden, shown, unmapped, replaced, lost >= LOST_SPANS, spaced, controls)
 
 
-#: A C0 control code (not a tab or a line's end) in MuPDF's text.
-_C0_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
-
-
 def drop_markers(data: dict[str, Any], raw: dict[str, Any]) -> None:
     """Control codes that take no room, taken out of the spans of ``data`` in place: a
     glyph whose next one starts where it does draws nothing and is no character of the
@@ -167,7 +163,7 @@ def drop_markers(data: dict[str, Any], raw: dict[str, Any]) -> None:
                      if len(rspan["chars"]) == len(span["text"]) for k, ch in enumerate(rspan["chars"])]
             drop: dict[int, set[int]] = {}
             for i, (span, k, ch) in enumerate(chars[:-1]):
-                if _C0_RE.fullmatch(ch["c"]) and abs(chars[i + 1][2]["origin"][0] - ch["origin"][0]) < 0.01:
+                if CONTROL_RE.fullmatch(ch["c"]) and abs(chars[i + 1][2]["origin"][0] - ch["origin"][0]) < 0.01:
                     drop.setdefault(id(span), set()).add(k)
             for span in line["spans"]:
                 if (gone := drop.get(id(span))):

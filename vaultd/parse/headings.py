@@ -15,6 +15,7 @@ from collections import Counter
 from vaultd.models import ChunkType
 from vaultd.parse.classify import (
     BRACKET_HEAD_RE,
+    all_caps,
     heading_number,
     is_caps_heading,
     is_prose,
@@ -178,15 +179,19 @@ def font_headings(paras: list[Para], body: float) -> None:
     text_gap = _text_gap(paras)
     styles: Counter[tuple[str, float]] = Counter()
     for para in paras:
+        if len(para.lines) <= 2:
+            for ln in para.lines:
+                styles[_style(ln)] += len(ln.text)
+            continue
+        # (a line of a longer paragraph in another style than most of its lines is an inline
+        # run's, lines of species names in italics inside a Word article's body text: no
+        # style of text its heads' italics would be common beside; counted as none)
         own: Counter[tuple[str, float]] = Counter()
         for ln in para.lines:
             own[_style(ln)] += len(ln.text)
-        # (a line of a paragraph in another style than most of its lines is an inline run's,
-        # lines of species names in italics inside a Word article's body text: no style of
-        # text its heads' italics would be common beside)
-        main = own.most_common(1)[0][0] if own else None
+        main = own.most_common(1)[0][0]
         for st, n in own.items():
-            styles[st] += n if st == main or len(para.lines) <= 2 else 0
+            styles[st] += n if st == main else 0
     total = sum(fonts.values()) or 1
     body_fonts = {f for f, n in fonts.items() if n >= BODY_FONT_SHARE * total}
     rare = {st for st, n in styles.items() if n <= FONT_HEADING_SHARE * total}
@@ -194,6 +199,7 @@ def font_headings(paras: list[Para], body: float) -> None:
     rare |= display
     found: dict[tuple[str, float], list[Para]] = {}
     short: dict[tuple[str, float], list[Para]] = {}  # small heads over less than prose's lines
+    under: dict[int, Para] = {}  # the para under each of those
     # (headings the classifier found already set a style: an all-capitals ``INTRODUCTION``
     # in the face of ``DISCUSSION AND CONCLUSION`` is one of them)
     typed = Counter((_style(p.lines[-1]), p.number is None) for p in paras
@@ -228,6 +234,7 @@ def font_headings(paras: list[Para], body: float) -> None:
             # (a masthead's name over its title, a contact's label over its address: a head
             # only in a style two heads over prose set, BMC's ``Funding`` over two lines)
             short.setdefault(_style(line), []).append(para)
+            under[id(para)] = after
             continue
         found.setdefault(_style(line), []).append(para)
     # (a section's head right over its first subsection's, set smaller, counts with one
@@ -235,7 +242,7 @@ def font_headings(paras: list[Para], body: float) -> None:
     # ``Ethical approval``, its ``Introduction`` over the text)
     heads_over = {id(p) for ps in (*found.values(), *short.values()) for p in ps}
     for style, more in short.items():
-        over_head = [p for p in more if id(_next_para(paras, p)) in heads_over]
+        over_head = [p for p in more if id(under[id(p)]) in heads_over]
         if len(found.get(style, ())) >= 2:
             found[style] += more
         elif found.get(style) and over_head:
@@ -311,7 +318,7 @@ def _join_wrapped_heads(paras: list[Para]) -> None:
             words = head.text.split(None, 1)
             if head.number or not (flush or centred) \
                     or not (open_end(over.text) or (words and words[0].casefold() in OPEN_WORDS)
-                            or (_capitals(over.text) and _capitals(head.text))):
+                            or (all_caps(over.text, 2) and all_caps(head.text, 2))):
                 continue
         elif not flush:
             continue
@@ -324,18 +331,6 @@ def _join_wrapped_heads(paras: list[Para]) -> None:
         over.type, over.number = "heading", over.number or head.number
         append_piece(over, head.lines, head.text)
         del paras[i]
-
-
-def _next_para(paras: list[Para], para: Para) -> Para | None:
-    """The para after ``para`` in ``paras`` (by identity), or None."""
-    at = next((k for k, p in enumerate(paras) if p is para), len(paras))
-    return paras[at + 1] if at + 1 < len(paras) else None
-
-
-def _capitals(text: str) -> bool:
-    """Whether every letter of ``text`` is a capital (two at least)."""
-    letters = [c for c in text if c.isalpha()]
-    return len(letters) >= 2 and all(c.isupper() for c in letters)
 
 
 def _text_gap(paras: list[Para]) -> float:
