@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vaultd.parse.layout import (
-    _CONTROL_RE,
+    CONTROL_RE,
     combine_accents,
     fix_ligatures,
     join_lines,
@@ -81,7 +81,7 @@ def test_ascii_lines_still_get_grave_accents_and_control_codes_repaired() -> Non
 def test_the_ascii_shortcut_gives_what_every_repair_pass_gives(text: str) -> None:
     # repair_chars returns a printable ASCII line without a grave accent untouched
     full = combine_accents(t1_ligatures(fix_ligatures(text)))
-    assert repair_chars(text) == _CONTROL_RE.sub("\ufffd", full)
+    assert repair_chars(text) == CONTROL_RE.sub("\ufffd", full)
 
 
 def test_the_documents_own_spelling_decides_a_line_end_hyphen() -> None:
