@@ -52,6 +52,10 @@ _PAGE_OF_RE = re.compile(r"\bpage\s+\d{1,4}\s+of\s+\d{1,4}$", re.I)
 #: too, where a two-page excerpt repeats nothing.
 _CITATION_HEAD_RE = re.compile(
     r"^(?:\d{1,4}\s+)?[^/]{3,120}\s/\s[A-Z][^/\d]{1,80}\s\d{1,4}\s\(\d{4}\)\s\d{1,7}(?:\s*[–-]\s*\d{1,7})?(?:\s+\d{1,4})?$")
+#: How much larger than the body a running head opening with its page number may be set
+#: (its number often a size up: OUP's 10.5 pt ``2`` over a 9 pt body; a head numbered so is
+#: set larger still).
+FOLIO_HEAD_SCALE = 1.2
 #: A word processor's file stamp at a page's edge, the file's name and a date or two
 #: (an FDA guidance's cover: ``17065dft.doc 11/14/17``; ``G:\\GUIDANCE\\draft.docx``).
 _FILE_STAMP_RE = re.compile(r"^\S*\.(?:docx?|rtf|wpd|odt|indd|qxd)(?:\s+[\d/.:-]+){0,3}$", re.I)
@@ -163,7 +167,10 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
                     and not inside_text(ln, lines):
                 _count_folio(offsets, text, i, by_page)
                 continue
-            if wide and (text.isdigit() or _FOLIO_LAST_RE.search(text)) and _outermost(ln, lines, h, SAME_TOP):
+            if wide and (text.isdigit() or _FOLIO_LAST_RE.search(text)
+                         or (_FOLIO_FIRST_RE.match(text) and ln.cells >= 2
+                             and ln.size <= (small + SMALL_PT) * FOLIO_HEAD_SCALE)) \
+                    and _outermost(ln, lines, h, SAME_TOP):
                 lone.append((i, ln))  # (a book's running head over one page: ``1.5. WHAT YOU WILL LEARN 11``)
             elif wide and number and (value := _roman(text)) is not None:
                 lone.append((i, ln))  # a front matter's ``ii``: counted with the others
@@ -273,9 +280,14 @@ def _drop_lone_numbers(pages: list[list[Line]], lone: list[tuple[int, Line]], of
     its words (a book's section title over one right-hand page, ``1.5. WHAT YOU WILL
     LEARN 11``). (Or by the page next to it: an excerpt's pages 11, 12, 17 … go by
     two offsets.)"""
-    if not lone or not offsets:
+    if not lone:
         return
-    offset, count = offsets.most_common(1)[0]
+    # the lone lines vouch for each other too: two pages' heads whose numbers go with
+    # their pages (a three-page excerpt: ``2 | R. van Gemert and K. H. Andersen`` over
+    # one page, ``Challenges due to stock recovery | 3`` over the next)
+    agreed = offsets + Counter(value - i for i, value in {i: _lone_value(ln.text.strip()) for i, ln in lone}.items()
+                               if value is not None)
+    offset, count = agreed.most_common(1)[0] if agreed else (0, 0)
     if count < 2:
         return
     for i, ln in lone:
@@ -288,7 +300,7 @@ def _lone_value(text: str) -> int | None:
     """The page number a lone line at a page's edge gives: itself, a roman numeral, or a
     running head's last number."""
     value = int(text) if text.isdigit() else _roman(text)
-    if value is None and (end := _FOLIO_LAST_RE.search(text)) is not None:
+    if value is None and (end := _FOLIO_LAST_RE.search(text) or _FOLIO_FIRST_RE.match(text)) is not None:
         value = int(end.group().strip(" |·•"))
     return value
 
@@ -313,6 +325,8 @@ _FOLIO_TAIL_RE = re.compile(r"(?<=\D)\s+\d{1,4}$")
 #: A running head's page number after its words (``1.5. WHAT YOU WILL LEARN 11``), or
 #: after a rule between them (GSA's ``J. L. Steenwyk and A. Rokas | 3``).
 _FOLIO_LAST_RE = re.compile(r"(?<=[^\W\d_])(?:\s*[|·•]\s*|\s+)\d{1,4}$")
+#: ... or before them, set apart as a cell of its own (OUP's ``2 | Steenwyk et al.``).
+_FOLIO_FIRST_RE = re.compile(r"^\d{1,4}(?:\s*[|·•]\s*|\s+)(?=[^\W\d_])")
 _DIGITS_RE = re.compile(r"\d+")
 #: An icon font's glyph alone on its line, a code point of a Private Use Area (an
 #: admonition's ``i`` or flame beside a note, Font Awesome's ``U+F05A``): no text. (A math

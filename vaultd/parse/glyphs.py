@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from vaultd.parse.circled_marks import is_inner_letter, join_circled_marks
 from vaultd.parse.font_programs import cff_top
 from vaultd.parse.glyph_names import (
     UNMAPPED,
@@ -65,7 +66,8 @@ def repair_glyphs(page: Any, textpage: Any, data: dict[str, Any], flags: int, sc
     hexadecimal read again (``vaultd.parse.hex_glyphs``), glyphs a font's map gives as U+FFFF named
     (``vaultd.parse.glyph_names``), word spaces in math-font runs (``respace_math``),
     control codes that take no room (``drop_markers``), ligatures read as their first
-    letter (``vaultd.parse.ligature_glyphs``), then accents drawn after their letter
+    letter (``vaultd.parse.ligature_glyphs``), a mark drawn as a circle and a letter in it
+    (``vaultd.parse.circled_marks``), then accents drawn after their letter
     (``place_accents``)."""
     raw = None
     if scan.replaced and (hexed := hex_fonts(page)):
@@ -88,6 +90,8 @@ def repair_glyphs(page: Any, textpage: Any, data: dict[str, Any], flags: int, sc
     if scan.ligatures and (fixes := lost_ligatures(page)):
         # last: a mended span holds more letters than glyphs, which the others match one for one
         mend_spans(_span_pairs(data, raw or textpage.extractRAWDICT()), fixes)
+    if scan.inner:
+        join_circled_marks(data, scan.inner)
     # respacing only puts spaces between glyphs: it never makes a letter meet an accent
     place_accents(page, scan.accented, flags)
 
@@ -111,6 +115,7 @@ class SpanScan(NamedTuple):
     ligatures: bool = False  # a word a ``Th`` ligature read as ``T`` leaves (``ligature_glyphs``)
     ligature_spaces: bool = False  # a ligature with a space after it before a lowercase letter
     controls: bool = False  # a control code in a span's text (``drop_markers``)
+    inner: tuple[dict[str, Any], ...] = ()  # lone letters that may sit inside a circle (``circled_marks``)
 
 
 def scan_spans(data: dict[str, Any]) -> SpanScan:
@@ -119,6 +124,7 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
     math = unmapped = replaced = spaced = controls = False
     lost = 0  # spans holding a word a ``Th`` ligature read as ``T`` leaves
     accented: list[dict[str, Any]] = []
+    inner: list[dict[str, Any]] = []
     hidden = shown = 0
     search = _LETTER_ACCENT_RE.search
     for block in data["blocks"]:
@@ -136,6 +142,8 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
                     spaced = True
                 if not controls and not text.isprintable() and CONTROL_RE.search(text):
                     controls = True
+                if len(text) <= 2 and is_inner_letter(span):
+                    inner.append(span)
                 if lost < LOST_SPANS and needs_look(text):
                     lost += 1
                 if "Math" in span["font"]:
@@ -147,7 +155,7 @@ def scan_spans(data: dict[str, Any]) -> SpanScan:
                     shown += len(text)
                 else:
                     hidden += len(text)
-    return SpanScan(math, accented, hidden, shown, unmapped, replaced, lost >= LOST_SPANS, spaced, controls)
+    return SpanScan(math, accented, hidden, shown, unmapped, replaced, lost >= LOST_SPANS, spaced, controls, tuple(inner))
 
 
 def drop_markers(data: dict[str, Any], raw: dict[str, Any]) -> None:

@@ -1,0 +1,94 @@
+"""Layout 40 (issue 34): running heads an excerpt repeats nowhere, known by the page numbers
+they carry. On real pages, with property tests of the pure rules."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from quote_pages import chunk_type, chunks_of, holding
+
+from vaultd.parse.circled_marks import join_circled_marks
+from vaultd.parse.furniture import drop_furniture
+from vaultd.parse.paras import Line
+
+ICES = "oup_icesjms_stock_recovery_excerpt.pdf"
+NAR = "oup_nar_webserver_clipkit_browser_excerpt.pdf"
+
+# ------------------------------------------------------------------- heads that carry their page
+
+
+def test_a_running_head_opening_with_its_page_number_leaves_the_paragraph_it_tops() -> None:
+    # a three-page excerpt: "2 | R. van Gemert and K. H. Andersen" over page 2 and
+    # "Challenges due to stock recovery | 3" over page 3, each once; the paragraph going on
+    # from page 1 had opened with the first
+    chunks = chunks_of(ICES)
+    assert not any("van Gemert and K. H. Andersen have" in c.text for c in chunks)
+    assert any("It takes a longer time for large-bodied fish stocks to recover" in c.text
+               and "have a longer generation time, slowing their recovery" in c.text for c in chunks)
+    # OUP again, the number on the other side: "ClipKIT in the Cloud | 3" over page 2
+    assert not any("ClipKIT in the Cloud 3" in c.text for c in chunks_of(NAR))
+
+
+def _page(head: str, number_first: bool, page: int) -> list[Line]:
+    top = Line(head, (60.0, 37.0, 550.0, 48.0), 9.0, False, 0, page, cells=2)
+    body = [Line(f"body line {k} of the text", (60.0, 67.0 + 11 * k, 300.0, 76.0 + 11 * k), 9.0, False, 1, page)
+            for k in range(50)]
+    return [top, *body]
+
+
+@given(st.integers(1, 400), st.lists(st.text(alphabet="abcdefghijklmnop", min_size=3, max_size=12),
+                                     min_size=2, max_size=4, unique=True))
+def test_heads_whose_numbers_go_with_their_pages_are_dropped_and_others_kept(first: int, words: list[str]) -> None:
+    # numbers at alternate ends, each head's words its own: only the numbers can tell
+    heads = [f"{first + i} {w.title()} et al." if i % 2 == 0 else f"{w.title()} in the Cloud {first + i}"
+             for i, w in enumerate(words)]
+    pages = [_page(h, i % 2 == 0, i) for i, h in enumerate(heads)]
+    drop_furniture(pages, [792.0] * len(pages))
+    assert all(ln.text.startswith("body line") for lines in pages for ln in lines)
+    # the same heads with numbers that do not count the pages stay: a top line is no head by its place alone
+    heads = [f"{first + 7 * i * i} {w.title()} et al." for i, w in enumerate(words)]
+    pages = [_page(h, True, i) for i, h in enumerate(heads)]
+    drop_furniture(pages, [792.0] * len(pages))
+    assert [lines[0].text for lines in pages] == heads
+
+
+# ------------------------------------------------------------------ a circle and a C in it
+
+
+def test_a_copyright_sign_drawn_as_a_circle_and_a_small_c_is_read_as_one() -> None:
+    # Advent 3B2 draws © as a symbol font's circle (mapped to "V") and a 5 pt "C" inside:
+    # the line "V C International Council … 2018." had been a paragraph at the page's foot,
+    # between the paragraph it ends the page in and that paragraph's rest on page 2
+    chunks = chunks_of(ICES)
+    line = holding(chunks, "International Council for the Exploration of the Sea 2018.")
+    assert line.text.startswith("© International Council") and chunk_type(line) != "paragraph"
+    assert not any(c.text.strip() == "V" for c in chunks)
+
+
+def _span(text: str, box: tuple[float, float, float, float], size: float) -> dict[str, object]:
+    return {"text": text, "bbox": box, "size": size}
+
+
+@given(st.floats(6.0, 14.0), st.floats(0.3, 0.7), st.floats(-40.0, 40.0))
+def test_a_small_c_inside_a_glyph_is_a_copyright_sign_and_beside_it_is_a_letter(size: float, scale: float,
+                                                                                shift: float) -> None:
+    circle = _span("V", (100.0, 100.0, 100.0 + size, 100.0 + size), size)
+    inner = size * scale
+    middle = 100.0 + (size - inner) / 2
+    letter = _span("C", (middle, middle, middle + inner * 0.7, middle + inner), inner)
+    rest = _span(" Cambridge University Press 2014.", (middle + inner, 100.0, 300.0, 100.0 + size), size)
+    data = {"blocks": [{"lines": [{"spans": [circle]}, {"spans": [letter, rest]}]}]}
+    join_circled_marks(data, (letter,))
+    assert (circle["text"], letter["text"]) == ("", "©")
+    # the same letter set clear of the glyph, or as large as it, is the letter it reads as
+    moved = 100.0 + size + SLACK_CLEAR + abs(shift)
+    for other in (_span("C", (moved, middle, moved + inner * 0.7, middle + inner), inner),
+                  _span("C", (100.0, 100.0, 100.0 + size * 0.7, 100.0 + size), size)):
+        circle = _span("V", (100.0, 100.0, 100.0 + size, 100.0 + size), size)
+        data = {"blocks": [{"lines": [{"spans": [circle, other]}]}]}
+        join_circled_marks(data, (other,))
+        assert (circle["text"], other["text"]) == ("V", "C")
+
+
+#: How far beside the circle a letter stands to be clear of it (more than ``SLACK``).
+SLACK_CLEAR = 2.0
