@@ -1,5 +1,6 @@
 """Layout 40 (issue 34): running heads an excerpt repeats nowhere, known by the page numbers
-they carry. On real pages, with property tests of the pure rules."""
+they carry; a copyright sign drawn as a circle and a small C; rows of figures no table
+finder took in. On real pages, with property tests of the pure rules."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from quote_pages import chunk_type, chunks_of, holding
 from vaultd.parse.circled_marks import join_circled_marks
 from vaultd.parse.furniture import drop_furniture
 from vaultd.parse.paras import Line
+from vaultd.parse.table_cells import is_number_row
 
 ICES = "oup_icesjms_stock_recovery_excerpt.pdf"
 NAR = "oup_nar_webserver_clipkit_browser_excerpt.pdf"
@@ -92,3 +94,39 @@ def test_a_small_c_inside_a_glyph_is_a_copyright_sign_and_beside_it_is_a_letter(
 
 #: How far beside the circle a letter stands to be clear of it (more than ``SLACK``).
 SLACK_CLEAR = 2.0
+
+
+# --------------------------------------------------------------- rows of figures no finder took
+
+
+ONS = "ons_bulletin_consumer_price_inflation_april_2025_excerpt.pdf"
+
+
+def test_rows_of_figures_under_wrapped_column_heads_are_a_table_not_paragraphs() -> None:
+    # ONS's Table 1: column heads wrapped in narrow columns ("CPIH" | "Index" | "(UK," |
+    # "2015=100)"), rows "2024 Apr 132.2 3.0 …" twenty points apart: no finder read it, and
+    # each row was a paragraph (one, "Jul 132.9 …", a section's heading)
+    chunks = chunks_of(ONS)
+    table = holding(chunks, "2024 Apr 132.2 3.0 0.5 133.5 2.3 0.3 124.6 6.6")
+    assert chunk_type(table) == "table"
+    assert "Apr 137.7 4.1 1.2 138.2 3.5 1.2 133.2 6.9" in table.text  # the last row, the same table
+    assert table.markdown is not None and "| May 132.7 2.8 0.4 133.9 2.0 0.3 125.3 6.7 |" in table.markdown.split("\n")
+    assert chunk_type(holding(chunks, "CPIH Index (UK, 2015=100)")) == "table"
+    assert not any(c.provenance.section and "Jul 132.9" in c.provenance.section for c in chunks)
+
+
+_words = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=9)
+_values = st.one_of(st.integers(-999, 99999).map(str), st.floats(-99, 999, allow_nan=False).map(lambda v: f"{v:.1f}"),
+                    st.integers(0, 100).map(lambda v: f"{v}%"))
+
+
+@given(_words, st.lists(_values, min_size=3, max_size=10))
+def test_a_label_and_its_figures_in_cells_are_a_row_and_a_sentence_is_none(label: str, values: list[str]) -> None:
+    row = " ".join([label.title(), *values])
+    line = Line(row, (50.0, 100.0, 450.0, 110.0), 9.0, False, 0, 1, cells=len(values) + 1)
+    assert is_number_row([line], row)
+    # the same figures with nothing to label them are a chart's axis or a formula's
+    bare = " ".join(values)
+    assert not is_number_row([Line(bare, line.bbox, 9.0, False, 0, 1, cells=len(values))], bare)
+    # words a space apart are a sentence, however many figures it names
+    assert not is_number_row([Line(row, line.bbox, 9.0, False, 0, 1, cells=1)], row)

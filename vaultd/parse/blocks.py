@@ -10,6 +10,7 @@ from vaultd.parse.classify import unmarked
 from vaultd.parse.heading_levels import PATH_SEP, heading_levels
 from vaultd.parse.paras import Line, PageInfo, Para, union
 from vaultd.parse.references import refs_of
+from vaultd.parse.table_cells import rows_of
 from vaultd.parse.textlayer import UNRELIABLE, letter_spaced, unreliable
 
 
@@ -114,6 +115,7 @@ def to_blocks(paras: list[Para], infos: list[PageInfo]) -> list[Block]:
             text_layer=UNRELIABLE if unreliable(para.text) or (
                 para.type in ("paragraph", "list") and letter_spaced(para.text)) else None,
             page_end=last if last != page else None,
+            markdown=rows_of(para),
         )
         # read by tesseract (``vaultd.parse.ocr``; a page is read so whole): lower-trust quotes
         read = [ln.conf for ln in para.lines if ln.conf >= 0] \

@@ -39,6 +39,7 @@ from vaultd.parse.headings import (
 )
 from vaultd.parse.imprints import IMPRINT_PAGES, is_imprint, is_own_citation
 from vaultd.parse.licences import is_licence
+from vaultd.parse.table_cells import is_number_row
 from vaultd.parse.paras import (
     REFS_RE,
     SENT_END,
@@ -97,6 +98,8 @@ def para_kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, b
         kind = "equation"  # a formula in a mis-mapped font: never quoted as prose
     if kind == "heading" and len(lines) == 1 and lines[0].mixed and _RUN_IN_RE.search(_after_number(text, number)):
         kind = "paragraph"  # "What is the best highlighting algorithm? We": a run-in lead
+    if kind in ("paragraph", "heading") and is_number_row(lines, text):
+        return "table", None  # a table's row of figures no table finder took in
     if kind == "heading" and unreliable(text) and prose_words(text) < 2:
         kind = "equation"  # "Duy ¼ lk � g0": a formula set large, not a section
     if info.number <= FRONT_PAGES and kind in ("paragraph", "heading", "list") \

@@ -91,6 +91,7 @@ from vaultd.parse.paras import (
 )
 from vaultd.parse.plain_heads import plain_caps_head, plain_lead, plain_text_layer
 from vaultd.parse.reading_order import caseless_runs, order_page
+from vaultd.parse.table_cells import heads_over, is_number_row, row_goes_on
 from vaultd.parse.references import (
     add_references,
     beside_headless_references,
@@ -224,6 +225,10 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     (len(para_lines) == 1 and font_lead(para_lines[0], split[k + 1][0]))
                     or (len(para_lines) == 2 and two_line_lead(para_lines, split[k + 1][0])))
                 kind, number = para_kind(paras, para_lines, text, info, body, len(split) == 1)
+                if kind == "table" and paras and row_goes_on(paras[-1], para_lines, text):
+                    continue  # a table's next row of figures
+                if kind == "table" and is_number_row(para_lines, text):
+                    heads_over(paras, para_lines)  # its column heads, wrapped over it
                 if kind in ("table", "figure") and is_si_entry(para_lines[0], lines):
                     kind = "paragraph"  # a supporting-information entry: no float's caption
                 if len(para_lines) == 1 and k + 1 < len(split) \
