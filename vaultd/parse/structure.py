@@ -91,7 +91,6 @@ from vaultd.parse.paras import (
 )
 from vaultd.parse.plain_heads import plain_caps_head, plain_lead, plain_text_layer
 from vaultd.parse.reading_order import caseless_runs, order_page
-from vaultd.parse.table_cells import heads_over, is_number_row, row_goes_on
 from vaultd.parse.references import (
     add_references,
     beside_headless_references,
@@ -108,6 +107,7 @@ from vaultd.parse.sentence_ends import announces_address, is_scrap, open_end
 from vaultd.parse.sentence_pieces import rest_of_line, sentence_start
 from vaultd.parse.spaced_heads import spaced_heads
 from vaultd.parse.spacing import line_gap, paragraph_indents, ragged_indented
+from vaultd.parse.table_cells import heads_over, is_number_row, row_goes_on
 from vaultd.parse.textlayer import prose_words
 from vaultd.parse.title_block import front_after_title, title_page_front
 
