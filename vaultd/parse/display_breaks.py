@@ -27,14 +27,26 @@ FLUSH_EMS = 1.0
 _MATH_RE = re.compile("[=<>≤≥≈≠∑∏∫√±×·∈∉⊂⊆∪∩→←⇒∞∂∇⎧⎨⎩⎫⎬⎭\u0370-\u03ff\U0001d400-\U0001d7ff]")
 
 
+#: A sentence's end and the next one's start: prose, no display (APS's ``X = 0 with
+#: certainty. And``, a line's end set beside a formula).
+_SENTENCE_RE = re.compile(r"[a-z]{2}\.\s+[A-Z]")
+#: A display's number alone: the formula itself drawn as an image (De Gruyter's ``(1)``).
+_NUMBER_RE = re.compile(r"\(\d{1,3}[a-z]?\)")
+#: A formula's legend under it (``where PU is …``, ``Where δWs and δWi …``): the
+#: paragraph goes on, though its sentence closed over the display (``… in Eq. (1).``).
+_LEGEND_RE = re.compile(r"[Ww]here\b")
+
+
 def past_display(paras: list[Para], cur: Para) -> Para | None:
     """The paragraph ``cur`` goes on, past the displayed formula read right before it:
     ``cur`` opens with a lowercase word, flush with that paragraph's left edge on its page;
     between them stand only a display's paras (a few lines of a formula, indented from the
-    paragraph's edge, no prose) and the paragraph was left open by its last line (a colon,
-    a comma, no sentence's end). The display's paras float then, in place: the
+    paragraph's edge, no prose; or its number alone, the formula an image) and the
+    paragraph was left open by its last line (a colon, a comma, no sentence's end), or
+    ``cur`` is the formula's legend (``where …``). The display's paras float then, in place: the
     paragraph's next lines go on with it past them. None when not so."""
-    if cur.type != "paragraph" or not LOWER_WORD_RE.match(cur.text):
+    legend = _LEGEND_RE.match(cur.text) is not None
+    if cur.type != "paragraph" or not (legend or LOWER_WORD_RE.match(cur.text)):
         return None
     first = cur.lines[0]
     display: list[Para] = []
@@ -51,8 +63,11 @@ def past_display(paras: list[Para], cur: Para) -> Para | None:
     em = max(last.size, 1.0)
     left = min(ln.bbox[0] for ln in target.lines if ln.page == last.page)
     tail = target.text.rstrip()
-    if last.page != first.page or abs(first.bbox[0] - left) > FLUSH_EMS * em \
-            or not (tail.endswith((":", ",")) or not closed_sentence(tail)) \
+    # (a display the paragraph already went past, among its lines: not between)
+    top = min(ln.bbox[1] for ln in target.lines if ln.page == last.page)
+    display = [p for p in display if not (top <= p.lines[0].bbox[1] and p.lines[-1].bbox[3] <= last.bbox[1])]
+    if last.page != first.page or abs(first.bbox[0] - left) > FLUSH_EMS * em or not display \
+            or not (legend or tail.endswith((":", ",")) or not closed_sentence(tail)) \
             or any(ln.bbox[0] < left + DISPLAY_INDENT_EMS * em or ln.bbox[1] < last.bbox[1]
                    or ln.bbox[3] > first.bbox[1] + 1.0 for p in display for ln in p.lines):
         return None
@@ -65,4 +80,5 @@ def _display(para: Para, page: int) -> bool:
     """Whether ``para`` may be a piece of a displayed formula on ``page``."""
     return para.type in ("equation", "paragraph") and len(para.pieces) == 1 and len(para.lines) <= DISPLAY_LINES \
         and all(ln.page == page for ln in para.lines) and prose_words(para.text) <= DISPLAY_WORDS \
-        and _MATH_RE.search(para.text) is not None
+        and (_MATH_RE.search(para.text) is not None or _NUMBER_RE.fullmatch(para.text.strip()) is not None) \
+        and _SENTENCE_RE.search(para.text) is None
