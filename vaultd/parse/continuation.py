@@ -35,7 +35,7 @@ SIZE_STEP = 0.8
 SMALLER_PRINT = 0.88
 
 
-def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = False) -> bool:
+def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = False, top: bool = False) -> bool:
     """Whether ``cur`` goes on with the paragraph or list item ``prev`` (CHI's bullet item
     ``… If I were to write`` | ``a literature review, it would be …`` in the next column).
     ``ragged``: the document is a double-spaced manuscript set ragged right, its
@@ -43,7 +43,8 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     next column's or page's top goes on with the paragraph before, whatever it opens with.
     ``indenting``: the document indents its paragraphs' first lines (``indents_paragraphs``),
     so a flush line at a column's top goes on with a paragraph that shows no indent of its
-    own (a section's first)."""
+    own (a section's first). ``top``: ``cur`` is the first text of its column
+    (``column_top``)."""
     if prev.type not in ("paragraph", "list") or not (cur.type == "paragraph" or _bracketed_rest(prev, cur)):
         return False
     if _closes_bracket(prev, cur):
@@ -58,7 +59,8 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
         if not abbreviation_goes_on(prev.text, cur.text):
             if _colon_line_goes_on(prev, cur) or _bracket_goes_on(prev, cur) or _colon_goes_on_over(prev, cur):
                 return True
-            return prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged, indenting)
+            return prev.type == "paragraph" and _unindented_column_top(prev, cur, ragged, indenting,
+                                                                      top=top)
         if prev.text.rstrip().endswith(" et al.") or _INITIALS_RE.search(prev.text.rstrip()):
             # a citation broken after its ``et al.`` (``(Fuchs et al.`` | ``1995, Tek …``),
             # a name's initials before its verb; after ``e.g.`` the sentence goes on as
@@ -240,6 +242,21 @@ def _colon_goes_on_over(prev: Para, cur: Para) -> bool:
     return len(piece) >= 2 and last.bbox[2] >= max(ln.bbox[2] for ln in piece) - FULL_SLACK_EMS * max(last.size, 1.0)
 
 
+def column_top(paras: list[Para], cur: Para) -> bool:
+    """Whether ``cur`` is the first text of its column: no paragraph, heading, list or
+    front matter of ``paras`` (a label floating or not) stands over it in its column on
+    its page."""
+    head = cur.lines[0]
+    for para in reversed(paras):
+        if para.lines[-1].page < head.page:
+            return True
+        if para.type in ("paragraph", "heading", "list", "front") and any(
+                ln.page == head.page and ln.bbox[3] <= head.bbox[1] + 1.0
+                and ln.bbox[0] < head.bbox[2] and head.bbox[0] < ln.bbox[2] for ln in para.lines):
+            return False
+    return True
+
+
 def _at_next_top(prev: Para, cur: Para) -> bool:
     """Whether ``cur`` starts on a later page than ``prev`` ends, or higher on its page (the
     next column's top)."""
@@ -304,13 +321,14 @@ INDENT_EMS = 0.6
 
 
 def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indenting: bool = False,
-                           open_sentence: bool = False) -> bool:
+                           open_sentence: bool = False, top: bool = False) -> bool:
     """A paragraph whose last sentence ended with its column's last line, full to the
     right edge, going on at the next column's top with a line set flush, in a document
     that indents its paragraphs' first lines (the paragraph before shows it): ApJ's
     ``… listed in Table 1.`` | ``An azimuthal average was calculated …``.
     ``open_sentence``: the paragraph's last sentence is left open, so the flush line goes
-    on with it in a document that sets its paragraphs flush too."""
+    on with it in a document that sets its paragraphs flush too. ``top``: ``cur`` is its
+    column's first text, the paragraph ended its column justified (below)."""
     if not _at_next_top(prev, cur):
         return False  # not at the top of the next column or page
     last, head = prev.lines[-1], cur.lines[0]
@@ -339,9 +357,19 @@ def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indentin
             and not (cur.text.lstrip().startswith("[") or ITEM_RE.match(cur.text))
         flush = (open_sentence and beside and head.page == last.page) or (
             left is not None and abs(head.bbox[0] - min(ln.bbox[0] for ln in piece)) <= 0.2 * em)
-    return (full or ragged) and (indents or ragged or open_sentence) and flush
+    # justified, a line full to the edge ends a paragraph seldom (its last line is most
+    # often short): a sentence ended there at a column's foot goes on at the next top in a
+    # document that sets its paragraphs flush and apart too (LIBREAS's ``… Selbst-
+    # Präsentationen auf.`` | footnotes | ``Dies war auch möglich, …``), not into an item
+    justified = top \
+        and last.bbox[2] >= right - FULL_SLACK_EMS * em and len(piece) >= JUSTIFIED_LINES \
+        and sum(1 for ln in piece[:-1] if ln.bbox[2] >= right - FULL_SLACK_EMS * em) >= JUSTIFIED_LINES - 1 \
+        and not opens_item(cur.text)
+    return (full or ragged) and (indents or ragged or open_sentence or justified) and flush
 
 
+#: Fewest lines of a paragraph's last piece, all full to the edge, that show it justified.
+JUSTIFIED_LINES = 3
 #: How far short (ems) of its column's right edge a justified line may end and be full (a
 #: line's box may hold its trailing space: ``… Although the `` ends a space further out).
 FULL_SLACK_EMS = 0.4

@@ -45,7 +45,7 @@ from vaultd.parse.classify import (
     heading_number,
 )
 from vaultd.parse.code import listing_goes_on, statements_go_on
-from vaultd.parse.continuation import continues
+from vaultd.parse.continuation import column_top, continues
 from vaultd.parse.display_breaks import past_display
 from vaultd.parse.float_notes import FLOAT_NOTE_RE, merge_target, note_of
 from vaultd.parse.footnotes import (
@@ -351,7 +351,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     append_piece(earlier, para_lines, text)
                     continue
                 if target is not None and not cur.floating and (
-                        continues(target, cur, ragged, indenting) or rest_of_line(target, cur)
+                        continues(target, cur, ragged, indenting, column_top(paras, cur))
+                        or rest_of_line(target, cur)
                         or next_line(target, cur, gap, ragged, flush, indenting)):
                     append_piece(target, para_lines, text)
                     if target.type == "paragraph" and target.lines[0].page <= FRONT_PAGES \
