@@ -23,6 +23,11 @@ SHARED_END_MIN = 20
 SPELT_MIN_LETTERS = 7
 #: Two lines this close (points) stand at the same height.
 SAME_TOP = 1.5
+#: ... and a line sharing a long end with another's (``shares_running_end``): its other
+#: side may be set in a taller face, which moves the line's top (LWW's ``Sun et al.
+#: Medicine (2019) 98:10`` beside ``Medicine`` in the logo's face on three pages, beside
+#: ``www.md-journal.com`` on the fourth, two points lower).
+SHARED_TOP = 3.0
 #: How far apart (share of the page height) one running line stands on two pages.
 SAME_HEIGHT = 0.025
 
@@ -79,7 +84,7 @@ def shares_running_end(running: list[tuple[str, list[float]]], ln: Line, key: st
     5(3) e0098-18.2018 1–5`` where the others set ``… e0098-18.2018 eNeuro.org``. (Asked
     only of a line set under the body's size, as running lines are: a template's sample
     text repeats in the body's.)"""
-    return any(k != key and any(abs(top - ln.bbox[1]) <= SAME_TOP for top in tops)
+    return any(k != key and any(abs(top - ln.bbox[1]) <= SHARED_TOP for top in tops)
                and shared_end(key, k) >= SHARED_END_MIN for k, tops in running)
 
 

@@ -68,6 +68,7 @@ from vaultd.parse.front_blocks import (
     group_front,
     runs_on,
 )
+from vaultd.parse.front_notes import notes_between_front
 from vaultd.parse.head_lists import list_heads, numbered_runs
 from vaultd.parse.headings import (
     continue_title,
@@ -378,6 +379,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     _rejoin(paras, title_page + front_after_title(paras, body, infos))
     contents_front(paras)
     epigraphs_front(paras)
+    notes_between_front(paras, body, infos)
     run_in_heads(paras)
     return to_blocks(group_front(paras), infos)
 
