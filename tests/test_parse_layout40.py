@@ -130,3 +130,45 @@ def test_a_label_and_its_figures_in_cells_are_a_row_and_a_sentence_is_none(label
     assert not is_number_row([Line(bare, line.bbox, 9.0, False, 0, 1, cells=len(values))], bare)
     # words a space apart are a sentence, however many figures it names
     assert not is_number_row([Line(row, line.bbox, 9.0, False, 0, 1, cells=1)], row)
+
+
+# ------------------------------------------------ batch 61: legends, justified ends, notes
+
+
+DEGRUYTER = "degruyter_open_agriculture_2019_fgm_cylinder_liner_vibration_excerpt.pdf"
+LIBREAS = "libreas_2017_berlin_school_libraries_de_excerpt.pdf"
+LWW = "lww_medicine_2019_acupoint_stimulation_ponv_excerpt.pdf"
+SAGE = "sage_analytical_chemistry_insights_2018_silver_nanoparticles_excerpt.pdf"
+
+
+def test_a_formulas_legend_goes_on_with_the_paragraph_over_its_display() -> None:
+    # De Gruyter draws formula (1) as an image, "(1)" its only text; the paragraph closes
+    # "… as presented in Eq. (1)." and goes on under it, flush: "where PU is material …"
+    chunks = chunks_of(DEGRUYTER)
+    para = holding(chunks, "as presented in Eq. (1).")
+    assert "where PU is material property of the upper surface" in para.text
+    assert chunk_type(para) == "paragraph" and len(para.provenance.regions or []) == 2
+    # "Where" capitalised is a legend too ("… is given by Eq. (6)." | (6) | "Where young …")
+    assert "Where young modulus varies through the thickness direction." in holding(chunks, "is given by Eq. (6).").text
+
+
+def test_a_sentence_ended_on_a_justified_full_line_goes_on_overleaf() -> None:
+    # LIBREAS sets its paragraphs flush, a line apart: p. 4's last body line, full to the
+    # margin, ends a sentence ("… Selbst-Präsentationen auf."), and the paragraph goes on
+    # atop p. 5 past four footnotes, the foot line and the running head
+    para = holding(chunks_of(LIBREAS), "Selbst-Präsentationen auf.")
+    assert "Dies war auch möglich, da die Schulen in Berlin dazu angehalten werden" in para.text
+
+
+def test_a_first_pages_notes_between_front_blocks_are_front_matter() -> None:
+    # LWW's notes block under the left column: "Editor: …" (front) over plain notes, the
+    # addresses and correspondence, "Copyright © 2019 …", the journal's citation line, the dates
+    chunks = chunks_of(LWW)
+    for words in ("RS and WD contributed equally to this work.", "The authors have no conflicts of interest",
+                  "Correspondence: Tieying Shi", "Medicine (2019) 98:10(e14713)"):
+        assert chunk_type(holding(chunks, words)) == "front", words
+    # its running head beside the logo's "Medicine" on three pages, beside the site's
+    # address on the fourth, set 2 pt lower: in no paragraph
+    assert not any("Sun et al. Medicine (2019)" in c.text for c in chunks if chunk_type(c) == "paragraph")
+    # SAGE's licence under its label: "Creative Commons Non Commercial CC BY-NC: This article …"
+    assert chunk_type(holding(chunks_of(SAGE), "This article is distributed under the terms of the Creative")) == "front"

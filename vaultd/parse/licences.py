@@ -40,7 +40,8 @@ _FOLIO_LEAD_RE = re.compile(r"^\d{1,6}\s+(?=\D)")
 #: the article's end, a slide deck on its last slide): it may follow a copyright line
 #: (``© 2014 Dominika Tkaczyk. This document is distributed under …``).
 _LICENCE_RE = re.compile(
-    r"""^(?:open\s+access[.:]\s*)?  # JAMA's label run in before it
+    r"""^(?:(?:open\s+access|creative\s+commons[\w\s-]{0,40})[.:]\s*)?  # JAMA's label run in before it (SAGE's
+        # ``Creative Commons Non Commercial CC BY-NC: This article is distributed …``)
         (?:(?-i:[a-z])[\w-]*[.;]\s+)?  # the last word of a sentence broken over pages (PLOS's margin)
         (?:(?:©|\ufffd|c\s?\u20dd|\(c\)|copyright\b)(?:.{0,160}?[.,;]\s*){1,3}
           | (?:(?:19|20)\d\d\s+)?the\s+authors?[.,;]\s*)?  # (its © a glyph the text layer lost)
