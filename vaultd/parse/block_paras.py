@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from vaultd.parse.classify import CAPTION_RE, LIST_RE, all_caps
+from vaultd.parse.classify import CAPTION_RE, LIST_RE, all_caps, is_formula_line
 from vaultd.parse.code import code_runs
 from vaultd.parse.continuation import SIZE_STEP, first_word_width
 from vaultd.parse.fontnames import is_mono_font
@@ -27,6 +27,10 @@ SUBSECTION_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})+\.?\s+[^\W\d_]")
 _SECTION_NUMBER_RE = re.compile(r"\d{1,2}\.?\s+\S")
 #: A part's bare mark: a roman numeral, a capital or a number (``II``, ``B``, ``3.``).
 _PART_MARK_RE = re.compile(r"(?:[IVXL]{1,5}|[A-Z]|\d{1,2})\.?")
+
+
+#: Fewest words of a dateline set flush right over the text (``split_group``).
+DATELINE_WORDS = 2
 
 
 def split_group(group: list[Line], plain: bool = False, flush: bool = False) -> list[list[Line]]:
@@ -63,6 +67,11 @@ def split_group(group: list[Line], plain: bool = False, flush: bool = False) -> 
             # your paper``, Philosophers' Imprint), the text under it upright
             or (prev.italic and not cur.italic and prev.bbox[2] < right - 0.2 * width
                 and bool(SUBSECTION_RE.match(prev.text)))
+            # a dateline set flush right in italics over the text (Eurostat's ``Data extracted:
+            # 4 August 2023`` | ``Planned article update: …`` | the lead paragraph)
+            or (prev.italic and not cur.italic and prev.bbox[0] > left + 0.3 * width
+                and prev.bbox[2] >= right - 0.02 * width and cur.bbox[0] <= left + 0.5 * max(cur.size, 1.0)
+                and prose_words(prev.text) >= DATELINE_WORDS and not is_formula_line(prev.text))
             # a bold subsection head numbered under the bold section head over it, in one
             # block (acmart's ``2 Background and Related Work`` | ``2.1 Mobile Malware …``)
             or (prev.bold and cur.bold and bool(SUBSECTION_RE.match(cur.text)))

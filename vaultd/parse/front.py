@@ -300,6 +300,9 @@ _DECLARATION_RE = re.compile(
     # (the day before its month, or after it: Cell Press's ``Received: April 4, 2023 Revised: …``)
     r"""^(?:received\s*:?\s*(?:\d{1,2}\s+[a-z]+|[a-z]+\s+\d{1,2},?)\s+\d{4}\s*[;,.]?\s*(?:revised|accepted)\b
       | reprints?\s+and\s+permissions?\s+information\b
+      # dates under their labels and nothing else (Eurostat's ``Data extracted: 4 August
+      # 2023 Planned article update: 15 November 2023``)
+      | (?:[a-z]+(?:\s+[a-z]+){0,3}:\s*\d{1,2}\s+[a-z]+\s+\d{4}\s*){1,3}$
       | publisher[’']s\s+note\b
       | published\s+by\s+[^.]{3,120}?\bon\s+behalf\s+of\b  # Copernicus's, OUP's imprint line
       # the copyright line, its © lost to the font's map (OUP's ``ß The Author 2014.
