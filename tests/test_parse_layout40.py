@@ -172,3 +172,12 @@ def test_a_first_pages_notes_between_front_blocks_are_front_matter() -> None:
     assert not any("Sun et al. Medicine (2019)" in c.text for c in chunks if chunk_type(c) == "paragraph")
     # SAGE's licence under its label: "Creative Commons Non Commercial CC BY-NC: This article …"
     assert chunk_type(holding(chunks_of(SAGE), "This article is distributed under the terms of the Creative")) == "front"
+
+
+def test_a_dateline_set_flush_right_over_the_text_is_no_part_of_its_paragraph() -> None:
+    # Eurostat's Statistics Explained: "Data extracted: 4 August 2023" | "Planned article
+    # update: 15 November 2023", italic and flush right, in one block with the lead paragraph
+    chunks = chunks_of("eurostat_statistics_explained_business_cycle_clock_excerpt.pdf")
+    assert chunk_type(holding(chunks, "Planned article update: 15 November 2023")) == "front"
+    lead = holding(chunks, "This article presents the Eurostat Business Cycle Clock")
+    assert chunk_type(lead) == "paragraph" and lead.text.startswith("This article presents")
