@@ -181,3 +181,12 @@ def test_a_dateline_set_flush_right_over_the_text_is_no_part_of_its_paragraph() 
     assert chunk_type(holding(chunks, "Planned article update: 15 November 2023")) == "front"
     lead = holding(chunks, "This article presents the Eurostat Business Cycle Clock")
     assert chunk_type(lead) == "paragraph" and lead.text.startswith("This article presents")
+
+
+def test_a_lone_figures_caption_labelled_without_a_number_takes_its_flowchart() -> None:
+    # the Lancet numbers no figure it prints one of: "Figure: Trial profile" under a CONSORT
+    # flowchart whose boxes ("7785 participants read study information", …) were paragraphs
+    chunks = chunks_of("lancet_respmed_stopadvisor_smoking_trial_excerpt.pdf")
+    assert chunk_type(holding(chunks, "Figure: Trial profile")) == "figure"
+    for words in ("7785 participants read study information", "3172 excluded 1298 declined"):
+        assert all(chunk_type(c) not in ("paragraph", "list", "footnote") for c in chunks if words in c.text)
