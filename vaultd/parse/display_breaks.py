@@ -23,6 +23,8 @@ DISPLAY_WORDS = 3
 DISPLAY_INDENT_EMS = 2.0
 #: How far (ems) the sentence's rest may stand from the paragraph's left edge.
 FLUSH_EMS = 1.0
+#: Widest indent (ems) of a paragraph's first line.
+INDENT_EMS = 3.0
 #: What a formula is made of: operators, relations, Greek, mathematical letters.
 _MATH_RE = re.compile("[=<>≤≥≈≠∑∏∫√±×·∈∉⊂⊆∪∩→←⇒∞∂∇⎧⎨⎩⎫⎬⎭\u0370-\u03ff\U0001d400-\U0001d7ff]")
 
@@ -32,6 +34,9 @@ _MATH_RE = re.compile("[=<>≤≥≈≠∑∏∫√±×·∈∉⊂⊆∪∩→�
 _SENTENCE_RE = re.compile(r"[a-z]{2}\.\s+[A-Z]")
 #: A display's number alone: the formula itself drawn as an image (De Gruyter's ``(1)``).
 _NUMBER_RE = re.compile(r"\(\d{1,3}[a-z]?\)")
+#: A display closed by its number: set apart however flush its formula (Springer's
+#: ``ζ = α + βI = |ζ| eIϕζ , (115)``, set flush left).
+_NUMBERED_RE = re.compile(r"\(\d{1,3}[a-z]?\)\s*$")
 #: A formula's legend under it (``where PU is …``, ``Where δWs and δWi …``): the
 #: paragraph goes on, though its sentence closed over the display (``… in Eq. (1).``).
 _LEGEND_RE = re.compile(r"[Ww]here\b")
@@ -41,7 +46,8 @@ def past_display(paras: list[Para], cur: Para) -> Para | None:
     """The paragraph ``cur`` goes on, past the displayed formula read right before it:
     ``cur`` opens with a lowercase word, flush with that paragraph's left edge on its page;
     between them stand only a display's paras (a few lines of a formula, indented from the
-    paragraph's edge, no prose; or its number alone, the formula an image) and the
+    paragraph's edge or closed by its number, no prose; or its number alone, the formula an
+    image) and the
     paragraph was left open by its last line (a colon, a comma, no sentence's end), or
     ``cur`` is the formula's legend (``where …``). The display's paras float then, in place: the
     paragraph's next lines go on with it past them. None when not so."""
@@ -66,10 +72,14 @@ def past_display(paras: list[Para], cur: Para) -> Para | None:
     # (a display the paragraph already went past, among its lines: not between)
     top = min(ln.bbox[1] for ln in target.lines if ln.page == last.page)
     display = [p for p in display if not (top <= p.lines[0].bbox[1] and p.lines[-1].bbox[3] <= last.bbox[1])]
-    if last.page != first.page or abs(first.bbox[0] - left) > FLUSH_EMS * em or not display \
+    # (a paragraph of one line shows its indent only: the text's edge may stand left of it)
+    indent = INDENT_EMS * em if len([ln for ln in target.lines if ln.page == last.page]) == 1 else 0.0
+    if last.page != first.page or not -FLUSH_EMS * em - indent <= first.bbox[0] - left <= FLUSH_EMS * em \
+            or not display \
             or not (legend or tail.endswith((":", ",")) or not closed_sentence(tail)) \
-            or any(ln.bbox[0] < left + DISPLAY_INDENT_EMS * em or ln.bbox[1] < last.bbox[1]
-                   or ln.bbox[3] > first.bbox[1] + 1.0 for p in display for ln in p.lines):
+            or any((ln.bbox[0] < left + DISPLAY_INDENT_EMS * em and not _NUMBERED_RE.search(p.text))
+                   or ln.bbox[1] < last.bbox[1] or ln.bbox[3] > first.bbox[1] + 1.0
+                   for p in display for ln in p.lines):
         return None
     for para in display:
         para.floating = True  # the paragraph's next lines go on with it, not into the display

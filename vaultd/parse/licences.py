@@ -13,6 +13,14 @@ def is_licence(text: str) -> bool:
     return len(body) <= LICENCE_MAX and (_LICENCE_RE.match(body) is not None or _copyright_line(body))
 
 
+def holds_licence(text: str) -> bool:
+    """Whether a block holds an open licence's statement after other words (CUP's head
+    block: ``American Political Science Review (2024) 118, 3, 1556–1562 doi:… © The
+    Author(s), 2023. … This is an Open Access article, distributed under the terms of the
+    Creative Commons Attribution licence …``, read as one block)."""
+    return len(text) <= LICENCE_MAX and _STATEMENT_RE.search(text) is not None
+
+
 def _copyright_line(body: str) -> bool:
     """A copyright notice alone: a year and its holder's name (``Copyright POST, 1995.``,
     ``© 2019 Elsevier B.V. All rights reserved.``), no sentence's words."""
@@ -72,5 +80,9 @@ _LICENCE_RE = re.compile(
     )""",
     re.IGNORECASE | re.VERBOSE,
 )
+#: A licence's statement inside a block (``holds_licence``).
+_STATEMENT_RE = re.compile(
+    r"\bthis\s+is\s+an\s+open[\s-]access\s+article\b|\b(?:distributed|licensed)\s+under\s+the\s+terms\s+of\s+the"
+    r"\s+creative\s+commons\b", re.IGNORECASE)
 #: Longest licence statement (characters): a paragraph, not a page of text.
 LICENCE_MAX = 1000

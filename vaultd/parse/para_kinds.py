@@ -38,7 +38,7 @@ from vaultd.parse.headings import (
     is_title,
 )
 from vaultd.parse.imprints import IMPRINT_PAGES, is_imprint, is_own_citation
-from vaultd.parse.licences import is_licence
+from vaultd.parse.licences import holds_licence, is_licence
 from vaultd.parse.paras import (
     REFS_RE,
     SENT_END,
@@ -102,8 +102,11 @@ def para_kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, b
         return "table", None  # a table's row of figures no table finder took in
     if kind == "heading" and unreliable(text) and prose_words(text) < 2:
         kind = "equation"  # "Duy ¼ lk � g0": a formula set large, not a section
+    at_edge = _at_edge(lines, info, body)
+    if info.number <= FRONT_PAGES and kind == "paragraph" and at_edge and holds_licence(text):
+        return "front", None  # a head or foot block that holds the licence: banner, © line, licence
     if info.number <= FRONT_PAGES and kind in ("paragraph", "heading", "list") \
-            and is_front_matter(text, at_edge=_at_edge(lines, info, body),
+            and is_front_matter(text, at_edge=at_edge,
                                 small=small_print(max(ln.size for ln in lines), body),
                                 banner=info.number == 1 and lines[0].bbox[1] < info.height * BANNER_TOP):
         return "front", None

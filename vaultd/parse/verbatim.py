@@ -139,14 +139,28 @@ def _in_pages(text: str, refs: list[list[str]], first: int, last: int, spaces: b
 def _found(block: Block, refs: list[list[str]], spaces: bool) -> bool:
     text = canonical_text(block.text)
     last = block.page_end or block.page
-    if _in_pages(text, refs, block.page, min(last + 1, len(refs[0])), spaces):
+    if _in_pages(text, refs, block.page, min(last + 1, len(refs[0])), spaces) \
+            or _past_drop_cap(text, refs, block.page, min(last + 1, len(refs[0])), spaces):
         return True
     # A piece that ends in a line-end hyphen is checked without it: the join with the next
     # piece decides whether the hyphen stays (vaultd.parse.layout, rule 2).
     return len(block.pieces) > 1 and all(
-        _in_pages(canonical_text(piece).removesuffix("-"), refs, page, page, spaces)
-        for page, piece in block.pieces
+        (found := canonical_text(piece).removesuffix("-")) and (
+            _in_pages(found, refs, page, page, spaces) or (k == 0 and _past_drop_cap(found, refs, page, page, spaces)))
+        for k, (page, piece) in enumerate(block.pieces)
     )
+
+
+def _past_drop_cap(text: str, refs: list[list[str]], first: int, last: int, spaces: bool) -> bool:
+    """Whether a text opening with a dropped capital (``I`` set three lines high before
+    ``n Western democracies, …``: ``vaultd.parse.dropcaps`` puts it back in front of its
+    word) is the page's text: pdftotext reads the capital as a word of its own, apart, and
+    the word's rest in its place. The rest must be found; the capital, alone on the page."""
+    if len(text) < 2 or not text[0].isupper() or not text[1].isalpha() \
+            or not _in_pages(text[1:], refs, first, last, spaces):
+        return False
+    alone = re.compile(rf"(?:^| ){re.escape(text[0])}(?: |$)")
+    return any(alone.search(" ".join(pages[first - 1 : last])) for pages in refs)
 
 
 #: The chunk types whose quotes are checked: the prose of the page, footnotes included.
