@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding
 
+from vaultd.parse.bylines import is_byline
 from vaultd.parse.circled_marks import join_circled_marks
 from vaultd.parse.furniture import drop_furniture
 from vaultd.parse.paras import Line
@@ -190,3 +191,23 @@ def test_a_lone_figures_caption_labelled_without_a_number_takes_its_flowchart() 
     assert chunk_type(holding(chunks, "Figure: Trial profile")) == "figure"
     for words in ("7785 participants read study information", "3172 excluded 1298 declined"):
         assert all(chunk_type(c) not in ("paragraph", "list", "footnote") for c in chunks if words in c.text)
+
+
+def test_elseviers_byline_addresses_and_labels_are_front_matter() -> None:
+    # "Michael E. Rose a,∗ , John R. Kitchin b" over the addresses, one block: a paragraph
+    # (an affiliation's lowercase letter after a name read as a word); the letter-spaced
+    # "a r t i c l e i n f o" an equation; "Article history:" a paragraph of its own
+    chunks = chunks_of("elsevier_softx_pybliometrics_scopus_excerpt.pdf")
+    for words in ("Michael E. Rose a,∗ , John R. Kitchin b", "a Max Planck Institute for Innovation and Competition",
+                  "a r t i c l e i n f o", "Article history: Received 19 March 2019"):
+        assert chunk_type(holding(chunks, words)) == "front", words
+
+
+@given(st.lists(st.tuples(st.sampled_from(["Anna", "Jean-Luc", "Shuning", "Guy", "Maxim", "O'Farrell"]),
+                          st.sampled_from(["Zhou", "Grossman", "Ge", "Dubois", "Zaslavsky"]),
+                          st.sampled_from("abcdef")), min_size=2, max_size=5))
+def test_names_marked_with_affiliation_letters_are_a_byline(names: list[tuple[str, str, str]]) -> None:
+    line = ", ".join(f"{first} {last} {mark}" for first, last, mark in names)
+    assert is_byline(line)
+    # an article's "a" before a capitalised word is no mark: a title is no byline
+    assert not is_byline(f"Towards a {names[0][1]} Theory")

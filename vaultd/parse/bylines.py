@@ -11,7 +11,11 @@ from collections.abc import Iterable
 #: Lowercase words a list of authors' names may hold besides the names.
 _NAME_PARTICLES = {"and", "&", "de", "da", "das", "do", "dos", "van", "von", "der", "den", "di",
                    "del", "della", "la", "le", "y", "e", "et", "al.", "und"}
-_MARKS = "*†‡§¶∗⋆★♠♢♡♣♦♥♤♧"
+_MARKS = "*†‡§¶∗⋆★♠♢♡♣♦♥♤♧⇑"  # (⇑: Elsevier's corresponding author)
+#: An affiliation's letter set after a name on the baseline, closed by a comma, another
+#: mark or the line's end (Elsevier's ``Yang-Yang Zhou a,⇑, Guy Grossman b , Shuning Ge
+#: c``; not the article of ``Towards a Theory``).
+_LETTER_MARK_RE = re.compile(r"(?<=\w)\s+[a-z](?=\s*(?:[,;" + _MARKS + r"]|$))")
 _INITIAL_RE = re.compile(r"^[A-Z]\.(?:-?[A-Z]\.)*$")
 
 
@@ -45,7 +49,7 @@ def is_byline(text: str) -> bool:
     initial among them (so that ``Results and Discussion`` is no byline)."""
     if _SECTION_HEAD_RE.match(text.strip()):
         return False  # ``I. Introduction``: a numbered section, not ``I. Newton``
-    words = text.replace(",", " ").split()
+    words = _LETTER_MARK_RE.sub("*", text).replace(",", " ").split()
     names = marked = 0
     for word in words:
         core = word.strip(_MARKS + "0123456789")

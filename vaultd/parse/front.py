@@ -61,7 +61,7 @@ _START_RE = re.compile(
       | correspondence\s+(?:to|should\s+be\s+addressed|and\s+requests\s+for\s+materials)
       | how\s+to\s+cite\s+this\s+article\b  # PeerJ's footer, in bold without a colon
       | open\s+access\s*$  # PeerJ's badge at its sidebar's foot
-      | (?:key\s*words|article\s+history|article\s+info(?:rmation)?)\s*$  # a label of its own (Taylor & Francis)
+      | (?:key\s*words|article\s+history|article\s+info(?:rmation)?)\s*:?\s*$  # a label of its own (Taylor & Francis; Elsevier's with its colon)
       | key\s*words\.\s+\S  # Springer's mathematics journals: "Keywords. Cluster algebra, …"
       | full\s+terms\s*&\s*conditions\s+of\s+access\s+and\s+use  # Taylor & Francis's cover sheet
       | (?:\d{4}\s+)?acm\s+(?:subject\s+classification|ccs\s+concepts|computing\s+classification)\b

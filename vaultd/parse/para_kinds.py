@@ -61,6 +61,8 @@ def _inline_math(paras: list[Para], text: str) -> bool:
 
 
 
+#: A label set letter by letter, lowercase, a space between (two words at most).
+_SPACED_LABEL_RE = re.compile(r"[a-z](?: [a-z]){4,}(?:  ?[a-z](?: [a-z])+)?")
 #: A name's initial: ``D.`` in ``J. D. McCauley``.
 _INITIAL_RE = re.compile(r"[A-Z]\.")
 #: A sentence's end with a word after it, inside a line: a run-in heading's lead and the
@@ -130,6 +132,11 @@ def para_kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, b
         # and ``B. Citations and References``, numbered as sections are, are sections;
         # ``J. D. McCauley`` opens with initials)
         return "front", None
+    if info.number <= FRONT_PAGES and kind in ("paragraph", "equation") and len(lines) == 1 \
+            and _SPACED_LABEL_RE.fullmatch(text.strip()):
+        return "front", None  # Elsevier's letter-spaced ``a r t i c l e i n f o``, ``a b s t r a c t``
+    if info.number == 1 and kind == "paragraph" and len(lines) > 1 and is_byline(lines[0].text):
+        return "front", None  # the authors' names over their addresses, read as one block
     if info.number == 1 and kind == "paragraph" and is_title_note(text, (
             p.text for p in paras if p.type in ("heading", "front", "equation") and p.lines[0].page == 1)):
         return "front", None
