@@ -11,7 +11,8 @@ from quote_pages import chunk_type, chunks_of, holding
 from vaultd.parse.bylines import is_byline
 from vaultd.parse.circled_marks import join_circled_marks
 from vaultd.parse.furniture import drop_furniture
-from vaultd.parse.paras import Line
+from vaultd.parse.numbered_subheads import numbered_subheads
+from vaultd.parse.paras import Line, Para
 from vaultd.parse.table_cells import is_number_row
 
 ICES = "oup_icesjms_stock_recovery_excerpt.pdf"
@@ -211,3 +212,23 @@ def test_names_marked_with_affiliation_letters_are_a_byline(names: list[tuple[st
     assert is_byline(line)
     # an article's "a" before a capitalised word is no mark: a title is no byline
     assert not is_byline(f"Towards a {names[0][1]} Theory")
+
+
+def _para_of(kind: str, text: str, lines: int = 1, number: str | None = None) -> Para:
+    rows = [Line(text, (46.0, 100.0 + 12 * k, 500.0, 110.0 + 12 * k), 10.0, False, 0, 1) for k in range(lines)]
+    return Para(kind, rows, text, [(1, text)], number, [lines])  # type: ignore[arg-type]
+
+
+@given(st.integers(1, 30), st.integers(1, 9), st.sampled_from(["Complex exponential waves", "Results", "The model"]))
+def test_a_subsection_head_in_the_body_face_is_told_by_its_number_going_on(section: int, sub: int, title: str) -> None:
+    prose = "Wave solutions will rely upon an interesting property of spacetime used so far."
+    head = _para_of("heading", f"{section} Wave solutions", number=str(section))
+    first = _para_of("paragraph", f"{section}.1 {title}")
+    paras = [head, _para_of("paragraph", prose, 3), first, _para_of("paragraph", prose, 3)]
+    assert numbered_subheads(paras) == [first] and first.type == "heading" and first.number == f"{section}.1"
+    # a number that does not go on from the section's (a skipped one, another section's) stays text
+    for number in (f"{section}.{sub + 2}", f"{section + 3}.1"):
+        stray = _para_of("paragraph", f"{number} {title}")
+        paras = [_para_of("heading", f"{section} Wave solutions", number=str(section)),
+                 _para_of("paragraph", prose, 3), stray, _para_of("paragraph", prose, 3)]
+        assert numbered_subheads(paras) == [] and stray.type == "paragraph"

@@ -79,6 +79,7 @@ from vaultd.parse.headings import (
 )
 from vaultd.parse.layout import join_lines
 from vaultd.parse.next_line import next_line
+from vaultd.parse.numbered_subheads import numbered_subheads
 from vaultd.parse.para_kinds import FRONT_PAGES, para_kind
 from vaultd.parse.paras import (
     REFS_RE,
@@ -378,6 +379,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     title_page = title_page_front(paras, infos)
     _rejoin(paras, title_page + front_after_title(paras, body, infos))
     contents_front(paras)
+    numbered_subheads(paras)
     epigraphs_front(paras)
     notes_between_front(paras, body, infos)
     run_in_heads(paras)

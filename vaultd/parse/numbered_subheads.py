@@ -1,0 +1,54 @@
+"""Subsection heads set in the body's face: ``6.1 Complex exponential waves`` on a line
+of its own in the text's roman, under the bold ``6 Wave solutions`` (Springer's
+mathematics journals). No font tells it from the text; its number does: it goes on from
+the numbering of the section it stands in. Pure: built paras in, types changed in place.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vaultd.parse.paras import SENT_END, Para
+
+#: A subsection's number and its title's first word: ``6.1 Complex …``, ``2.3.1 The …``.
+_SUBHEAD_RE = re.compile(r"(\d{1,2}(?:\.\d{1,2}){1,2})\.?\s+[A-Z]")
+#: Most words of such a head.
+SUBHEAD_WORDS = 10
+
+
+def numbered_subheads(paras: list[Para]) -> list[Para]:
+    """Make ``heading``, in place, each one-line paragraph ``N.M Title`` (``_SUBHEAD_RE``,
+    no sentence's end, no page number at its end as a contents entry has, ``SUBHEAD_WORDS``
+    words at most) whose number goes on from the last
+    heading's before it (``6`` → ``6.1``; ``6.1`` → ``6.2`` or ``6.1.1``), with a
+    paragraph of prose after it. Returns the paras made headings."""
+    out: list[Para] = []
+    last: str | None = None  # the number of the last numbered heading read
+    for i, para in enumerate(paras):
+        if para.type == "heading":
+            last = (para.number or "").rstrip(".") or last
+            continue
+        match = _SUBHEAD_RE.match(para.text.strip())
+        if match is None or para.type != "paragraph" or len(para.lines) != 1 or last is None \
+                or para.text.rstrip().endswith(SENT_END) or para.text.rstrip()[-1:].isdigit() \
+                or len(para.text.split()) > SUBHEAD_WORDS \
+                or not _goes_on(last, match.group(1)):
+            continue
+        after = paras[i + 1] if i + 1 < len(paras) else None
+        if after is None or after.type != "paragraph" or len(after.lines) < 2:
+            continue
+        para.type, para.number = "heading", match.group(1)
+        last = match.group(1)
+        out.append(para)
+    return out
+
+
+def _goes_on(last: str, number: str) -> bool:
+    """Whether ``number`` is the next number after the heading numbered ``last``: its
+    first subsection, its next sibling, or the next of a level above."""
+    a, b = [int(x) for x in last.split(".") if x.isdigit()], [int(x) for x in number.split(".")]
+    if not a:
+        return False
+    if b == [*a, 1] or (len(b) == len(a) and b[:-1] == a[:-1] and b[-1] == a[-1] + 1):
+        return True
+    return len(b) < len(a) and b[:-1] == a[:len(b) - 1] and b[-1] == a[len(b) - 1] + 1
