@@ -232,3 +232,13 @@ def test_a_subsection_head_in_the_body_face_is_told_by_its_number_going_on(secti
         paras = [_para_of("heading", f"{section} Wave solutions", number=str(section)),
                  _para_of("paragraph", prose, 3), stray, _para_of("paragraph", prose, 3)]
         assert numbered_subheads(paras) == [] and stray.type == "paragraph"
+
+
+def test_a_justified_two_line_end_at_a_columns_foot_goes_on_atop_the_next() -> None:
+    # Wiley's DDI: two full lines at the left column's foot over a full-width figure, the
+    # sentence ended ("… (Figure 2; Figure S7 and S8)."), the paragraph going on flush atop
+    # the right column past the page's folio "| 5" (no longer read as a formula's scrap)
+    chunks = chunks_of("wiley_ddi_ringtail_possums_climate_excerpt.pdf")
+    para = holding(chunks, "(Figure 2; Figure S7 and S8).")
+    assert "The increasing frequency of heatwaves had a strong negative effect" in para.text
+    assert not any(c.text.strip() == "| 5" for c in chunks)

@@ -345,6 +345,14 @@ def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indentin
     # Selectome database.`` | a table's pages | ``However, the results …`` set flush)
     full = last.bbox[2] >= right - FULL_SLACK_EMS * em or (
         (open_sentence or indents) and _ragged_full(piece, cur, right, closed=not open_sentence))
+    # justified, a line full to the edge ends a paragraph seldom (its last line is most
+    # often short): a sentence ended there at a column's foot goes on at the next top in a
+    # document that sets its paragraphs flush and apart too (LIBREAS's ``… Selbst-
+    # Präsentationen auf.`` | footnotes | ``Dies war auch möglich, …``), not into an item
+    justified = top \
+        and last.bbox[2] >= right - FULL_SLACK_EMS * em and len(piece) >= JUSTIFIED_LINES \
+        and all(ln.bbox[2] >= right - FULL_SLACK_EMS * em for ln in piece) \
+        and not opens_item(cur.text)
     if len(cur.lines) >= 2:
         flush = head.bbox[0] <= min(ln.bbox[0] for ln in cur.lines[1:3]) + 0.2 * em
     else:  # a line set as a block of its own (elsarticle): flush with the column before's lines
@@ -355,21 +363,19 @@ def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indentin
             and head.bbox[2] - head.bbox[0] >= max(FULL_LINE_EMS * em, (1 - MEASURE_SHARE) * max(
                 ln.bbox[2] - ln.bbox[0] for ln in piece)) \
             and not (cur.text.lstrip().startswith("[") or ITEM_RE.match(cur.text))
-        flush = (open_sentence and beside and head.page == last.page) or (
+        # (justified, a line as wide as the column's full lines is set flush: an indent
+        # would have made it an indent narrower; Wiley's ``… Figure S7 and S8).`` | Figure 1
+        # | ``The increasing frequency of heatwaves …`` atop the next column)
+        measure = right - min(ln.bbox[0] for ln in piece)
+        flush = ((open_sentence or (justified and abs(head.bbox[2] - head.bbox[0] - measure) <= 0.2 * em))
+                 and beside and head.page == last.page) or (
             left is not None and abs(head.bbox[0] - min(ln.bbox[0] for ln in piece)) <= 0.2 * em)
-    # justified, a line full to the edge ends a paragraph seldom (its last line is most
-    # often short): a sentence ended there at a column's foot goes on at the next top in a
-    # document that sets its paragraphs flush and apart too (LIBREAS's ``… Selbst-
-    # Präsentationen auf.`` | footnotes | ``Dies war auch möglich, …``), not into an item
-    justified = top \
-        and last.bbox[2] >= right - FULL_SLACK_EMS * em and len(piece) >= JUSTIFIED_LINES \
-        and sum(1 for ln in piece[:-1] if ln.bbox[2] >= right - FULL_SLACK_EMS * em) >= JUSTIFIED_LINES - 1 \
-        and not opens_item(cur.text)
     return (full or ragged) and (indents or ragged or open_sentence or justified) and flush
 
 
-#: Fewest lines of a paragraph's last piece, all full to the edge, that show it justified.
-JUSTIFIED_LINES = 3
+#: Fewest lines of a paragraph's last piece, all full to the edge (set ragged, lines end
+#: apart), that show it justified.
+JUSTIFIED_LINES = 2
 #: How far short (ems) of its column's right edge a justified line may end and be full (a
 #: line's box may hold its trailing space: ``… Although the `` ends a space further out).
 FULL_SLACK_EMS = 0.4

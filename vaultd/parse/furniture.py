@@ -41,9 +41,10 @@ SMALL_PT = 1.0
 #: (``_slide_title``; running heads are set no larger than the body).
 TITLE_SCALE = 1.6
 #: A bare page number: ``12``, ``xii``, ``Page 3 of 9``, ``3/9``, and between dashes
-#: (``- 9 -``, ``— 12 —``: German and Italian theses, many report classes).
+#: (``- 9 -``, ``— 12 —``: German and Italian theses, many report classes), or beside a
+#: rule (Wiley's ``| 5`` by its logo).
 _PAGE_NUMBER_RE = re.compile(
-    r"^(?:[-–—]\s*)?(page\s+)?(\d{1,4}|[ivxlcdm]{1,6})(\s*(of|/)\s*\d+)?(?:\s*[-–—])?$", re.I)
+    r"^(?:[-–—|]\s*)?(page\s+)?(\d{1,4}|[ivxlcdm]{1,6})(\s*(of|/)\s*\d+)?(?:\s*[-–—|])?$", re.I)
 #: A footer that ends with the page's number of the document's (``… Preprint submitted to
 #: Elsevier Page 1 of 3``): furniture on a page of its own too, where nothing repeats.
 _PAGE_OF_RE = re.compile(r"\bpage\s+\d{1,4}\s+of\s+\d{1,4}$", re.I)
