@@ -4,9 +4,11 @@ finder took in. On real pages, with property tests of the pure rules."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given
 from hypothesis import strategies as st
-from quote_pages import chunk_type, chunks_of, holding
+from quote_pages import QUOTES, chunk_type, chunks_of, holding
 
 from vaultd.parse.bylines import is_byline
 from vaultd.parse.circled_marks import join_circled_marks
@@ -242,3 +244,24 @@ def test_a_justified_two_line_end_at_a_columns_foot_goes_on_atop_the_next() -> N
     para = holding(chunks, "(Figure 2; Figure S7 and S8).")
     assert "The increasing frequency of heatwaves had a strong negative effect" in para.text
     assert not any(c.text.strip() == "| 5" for c in chunks)
+
+
+CAMBRIDGE = "cambridge_apsr_2024_ethnic_minority_turnout_letter_excerpt.pdf"
+
+
+def test_a_paragraph_opening_with_a_dropped_capital_is_verbatim_and_cups_head_block_is_front() -> None:
+    # CUP's abstract and introduction open with a capital three lines high: vaultd reads
+    # "In Western democracies, …", pdftotext the "I" apart and "n Western democracies"
+    from vaultd.parse.pymupdf import PyMuPDFParser
+    from vaultd.parse.verbatim import check_blocks
+
+    pdf = QUOTES / CAMBRIDGE
+    blocks = [b for b in PyMuPDFParser().parse(pdf).blocks if b.page == 1]
+    opened = [b for b in blocks if b.text.startswith("In Western democracies")]
+    assert len(opened) == 2
+    assert check_blocks(pdf, opened).found == 2
+    # the same words with another first letter are no quote of the page
+    assert check_blocks(pdf, [replace(opened[0], text="O" + opened[0].text[1:])]).found == 0
+    # the head block: journal line, DOI, © line and the CC BY statement, read as one block
+    head = holding(chunks_of(CAMBRIDGE), "American Political Science Review (2024) 118, 3, 1556–1562")
+    assert chunk_type(head) == "front"
