@@ -241,10 +241,12 @@ def test_a_paragraph_left_open_over_a_formula_goes_on_under_it(end: str, word: s
     rest = _para("paragraph", _prose(f"{word} A and B are symmetric matrices of order n.", 150.0, 1))
     assert past_display([lead, formula], rest) is lead
     assert formula.floating
-    # not after a closed sentence, not into a capital, not into an indented line
+    # not after a closed sentence, not into a capital, not into an indented line (but a
+    # formula's legend, "where …", goes on after either: layout 40)
     closed = _para("paragraph", _prose("The generalized eigenvalue problem is this.", 100.0))
-    assert past_display([closed, _para("equation", formula.lines)], rest) is None
-    capital = _para("paragraph", _prose("Where A and B are symmetric matrices of order n.", 150.0, 1))
+    legend = word == "where"
+    assert (past_display([closed, _para("equation", formula.lines)], rest) is closed) is legend
+    capital = _para("paragraph", _prose("Since A and B are symmetric matrices of order n.", 150.0, 1))
     assert past_display([lead, _para("equation", formula.lines)], capital) is None
     indented = _para("paragraph", [_line(f"{word} A and B are symmetric.", (100.0, 150.0, 520.0, 161.0), 11.0,
                                          False, "Times")])

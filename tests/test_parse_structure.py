@@ -568,11 +568,14 @@ def test_a_paragraph_broken_by_a_table_goes_on_past_the_table_s_note() -> None:
 def test_a_three_column_page_is_read_down_each_column() -> None:
     # PAHO (SciELO, 2001): three columns of 162 pt; the middle column's last sentence goes
     # on at the top of the right one, and the left column's paragraph starts lower down.
-    def column(x: float, top: float, texts: list[str], block: int) -> list[Line]:
-        return [_at(t, (x, top + 11 * i, x + 162.0, top + 11 * i + 9), block) for i, t in enumerate(texts)]
+    def column(x: float, top: float, texts: list[str], block: int, last: float = 162.0) -> list[Line]:
+        # (justified: every line full but a paragraph's last, "estudio en la zona
+        # petrolera.", short as the page's is)
+        return [_at(t, (x, top + 11 * i, x + (last if i == len(texts) - 1 else 162.0), top + 11 * i + 9), block)
+                for i, t in enumerate(texts)]
 
     left = column(54.0, 164.0, ["En 1993, una asociación local de", "promotores de salud hizo un",
-                                "estudio en la zona petrolera."], 0)
+                                "estudio en la zona petrolera."], 0, last=130.0)
     middle = column(231.0, 72.0, ["Este estudio presenta las", "condiciones ambientales de la",
                                   "población que vive en la zona de"], 1)
     right = column(408.0, 72.0, ["influencia de los pozos petroleros", "del nordeste del Ecuador.",
