@@ -265,3 +265,12 @@ def test_a_paragraph_opening_with_a_dropped_capital_is_verbatim_and_cups_head_bl
     # the head block: journal line, DOI, © line and the CC BY statement, read as one block
     head = holding(chunks_of(CAMBRIDGE), "American Political Science Review (2024) 118, 3, 1556–1562")
     assert chunk_type(head) == "front"
+
+
+def test_a_display_of_several_formula_lines_read_as_one_block_is_an_equation() -> None:
+    # ICLR's convLSTM gates, "i = σ(Wxi ∗G xt + …)," | "f = σ(…)," | "ct = …" read as one
+    # block of three lines: a paragraph, quoted as prose; the paragraph under it stays one
+    chunks = chunks_of("iclr_2017_graph_conv_recurrent_network_draft_excerpt.pdf")
+    gates = holding(chunks, "i = σ(Wxi ∗G xt + Whi ∗G ht−1 + wci ⊙ ct−1 + bi)")
+    assert chunk_type(gates) == "equation"
+    assert chunk_type(holding(chunks, "In that setting, the support K of the graph convolutional kernels")) == "paragraph"

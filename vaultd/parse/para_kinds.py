@@ -95,6 +95,10 @@ def para_kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, b
     if kind == "paragraph" and is_formula_line(text) and is_short(len(lines), text) \
             and not _inline_math(paras, text):
         kind = "equation"
+    if kind == "paragraph" and len(lines) >= 2 and prose_words(text) <= len(lines) \
+            and 3 * sum(1 for ln in lines if is_formula_line(ln.text)) >= 2 * len(lines) \
+            and not _inline_math(paras, text):
+        kind = "equation"  # a display of several lines, read as one block (an LSTM's gates)
     if kind == "paragraph" and mis_mapped(text) and (
             is_short(len(lines), text) or alpha_ratio(text) < 0.6 or prose_words(text) < 3):
         kind = "equation"  # a formula in a mis-mapped font: never quoted as prose
