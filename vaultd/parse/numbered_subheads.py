@@ -9,11 +9,13 @@ from __future__ import annotations
 import re
 
 from vaultd.parse.paras import SENT_END, Para
+from vaultd.parse.textlayer import prose_words
 
 #: A subsection's number and its title's first word: ``6.1 Complex …``, ``2.3.1 The …``.
 _SUBHEAD_RE = re.compile(r"(\d{1,2}(?:\.\d{1,2}){1,2})\.?\s+[A-Z]")
-#: Most words of such a head.
+#: Most words of such a head, and fewest words of prose in the paragraph under it.
 SUBHEAD_WORDS = 10
+AFTER_WORDS = 4
 
 
 def numbered_subheads(paras: list[Para]) -> list[Para]:
@@ -35,7 +37,7 @@ def numbered_subheads(paras: list[Para]) -> list[Para]:
                 or not _goes_on(last, match.group(1)):
             continue
         after = paras[i + 1] if i + 1 < len(paras) else None
-        if after is None or after.type != "paragraph" or len(after.lines) < 2:
+        if after is None or after.type != "paragraph" or prose_words(after.text) < AFTER_WORDS:
             continue
         para.type, para.number = "heading", match.group(1)
         last = match.group(1)
