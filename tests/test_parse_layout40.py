@@ -13,9 +13,9 @@ from quote_pages import QUOTES, chunk_type, chunks_of, holding
 from vaultd.parse.bylines import is_byline
 from vaultd.parse.circled_marks import join_circled_marks
 from vaultd.parse.furniture import drop_furniture
+from vaultd.parse.number_rows import is_number_row
 from vaultd.parse.numbered_subheads import numbered_subheads
 from vaultd.parse.paras import Line, Para
-from vaultd.parse.table_cells import is_number_row
 
 ICES = "oup_icesjms_stock_recovery_excerpt.pdf"
 NAR = "oup_nar_webserver_clipkit_browser_excerpt.pdf"

@@ -8,9 +8,9 @@ import re
 from vaultd.parse.base import Block, Box, user_rect
 from vaultd.parse.classify import unmarked
 from vaultd.parse.heading_levels import PATH_SEP, heading_levels
+from vaultd.parse.number_rows import rows_of
 from vaultd.parse.paras import Line, PageInfo, Para, union
 from vaultd.parse.references import refs_of
-from vaultd.parse.table_cells import rows_of
 from vaultd.parse.textlayer import UNRELIABLE, letter_spaced, unreliable
 
 

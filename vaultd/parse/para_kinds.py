@@ -39,6 +39,7 @@ from vaultd.parse.headings import (
 )
 from vaultd.parse.imprints import IMPRINT_PAGES, is_imprint, is_own_citation
 from vaultd.parse.licences import holds_licence, is_licence
+from vaultd.parse.number_rows import is_number_row
 from vaultd.parse.paras import (
     REFS_RE,
     SENT_END,
@@ -47,7 +48,6 @@ from vaultd.parse.paras import (
     Para,
     small_print,
 )
-from vaultd.parse.table_cells import is_number_row
 from vaultd.parse.textlayer import mis_mapped, prose_words, unreliable
 
 

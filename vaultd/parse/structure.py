@@ -79,6 +79,7 @@ from vaultd.parse.headings import (
 )
 from vaultd.parse.layout import join_lines
 from vaultd.parse.next_line import next_line
+from vaultd.parse.number_rows import heads_over, is_number_row, row_goes_on
 from vaultd.parse.numbered_subheads import numbered_subheads
 from vaultd.parse.para_kinds import FRONT_PAGES, para_kind
 from vaultd.parse.paras import (
@@ -109,7 +110,6 @@ from vaultd.parse.sentence_ends import announces_address, is_scrap, open_end
 from vaultd.parse.sentence_pieces import rest_of_line, sentence_start
 from vaultd.parse.spaced_heads import spaced_heads
 from vaultd.parse.spacing import line_gap, paragraph_indents, ragged_indented
-from vaultd.parse.table_cells import heads_over, is_number_row, row_goes_on
 from vaultd.parse.textlayer import prose_words
 from vaultd.parse.title_block import front_after_title, title_page_front
 
