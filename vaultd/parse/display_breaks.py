@@ -47,10 +47,10 @@ def past_display(paras: list[Para], cur: Para) -> Para | None:
     ``cur`` opens with a lowercase word, flush with that paragraph's left edge on its page;
     between them stand only a display's paras (a few lines of a formula, indented from the
     paragraph's edge or closed by its number, no prose; or its number alone, the formula an
-    image) and the
-    paragraph was left open by its last line (a colon, a comma, no sentence's end), or
-    ``cur`` is the formula's legend (``where …``). The display's paras float then, in place: the
-    paragraph's next lines go on with it past them. None when not so."""
+    image) and the paragraph was left open by its last line (a colon, a comma, no
+    sentence's end), or ``cur`` is the formula's legend (``where …``). The display's paras
+    float then, in place: the paragraph's next lines go on with it past them. None when
+    not so."""
     legend = _LEGEND_RE.match(cur.text) is not None
     if cur.type != "paragraph" or not (legend or LOWER_WORD_RE.match(cur.text)):
         return None

@@ -108,8 +108,8 @@ def para_kind(paras: list[Para], lines: list[Line], text: str, info: PageInfo, b
         return "table", None  # a table's row of figures no table finder took in
     if kind == "heading" and unreliable(text) and prose_words(text) < 2:
         kind = "equation"  # "Duy ¼ lk � g0": a formula set large, not a section
-    at_edge = _at_edge(lines, info, body)
-    if info.number <= FRONT_PAGES and kind == "paragraph" and at_edge and holds_licence(text):
+    at_edge = info.number <= FRONT_PAGES and _at_edge(lines, info, body)
+    if kind == "paragraph" and at_edge and holds_licence(text):
         return "front", None  # a head or foot block that holds the licence: banner, © line, licence
     if info.number <= FRONT_PAGES and kind in ("paragraph", "heading", "list") \
             and is_front_matter(text, at_edge=at_edge,
