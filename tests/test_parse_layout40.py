@@ -274,3 +274,15 @@ def test_a_display_of_several_formula_lines_read_as_one_block_is_an_equation() -
     gates = holding(chunks, "i = σ(Wxi ∗G xt + Whi ∗G ht−1 + wci ⊙ ct−1 + bi)")
     assert chunk_type(gates) == "equation"
     assert chunk_type(holding(chunks, "In that setting, the support K of the graph convolutional kernels")) == "paragraph"
+
+
+def test_heads_wrapped_over_a_narrow_columns_lines_head_their_sections() -> None:
+    # PLOS 2012's front section: "Rule 7: Establish a Relationship with Your Academic
+    # Institution at the Outset" over three lines of a three-column page, in a 10 pt face
+    # whose name tells no weight, over a 9 pt body; ten such heads fill more than 5 % of
+    # the editorial, and two of them, read one after the other, had been one paragraph
+    chunks = chunks_of("plos_compbiol_2012_ten_simple_rules_starting_company_editorial.pdf")
+    para = holding(chunks, "You need to understand the relationship you as an institutional employee")
+    assert (para.provenance.section or "").endswith(
+        "Rule 7: Establish a Relationship with Your Academic Institution at the Outset")
+    assert not any("Successful Business Rule 5" in c.text for c in chunks)

@@ -464,9 +464,10 @@ def _two_heads(prev: Para, cur: Para) -> bool:
 
 
 def _title_lines(para: Para) -> bool:
-    """A line or two in title case: most of its words of four letters or more capitalised,
-    three at least."""
-    if len(para.lines) > 2:
+    """A line or two (or three: PLOS 2012's ``Rule 1: A Great Product or Service Alone Is
+    Not Enough to Make a Successful Business`` in a narrow column) in title case: most of
+    its words of four letters or more capitalised, three at least."""
+    if len(para.lines) > 3:
         return False
     words = [w for w in para.text.split() if len(w) >= 4 and w[:1].isalpha()]
     return len(words) >= 3 and sum(w[:1].isupper() for w in words) >= TITLE_SHARE * len(words)

@@ -253,8 +253,10 @@ def font_headings(paras: list[Para], body: float) -> None:
         if len(heads) + max(typed[(style, p.number is None)] for p in heads) < 2:
             continue
         if style in display:  # every short line in it heads something (a slide's title)
-            heads = [p for p in paras if p.type == "paragraph" and len(p.lines) == 1
-                     and _style(p.lines[0]) == style]
+            # (and the heads wrapped over lines that head a paragraph, found above)
+            found_ids = {id(p) for p in heads}
+            heads = [p for p in paras if id(p) in found_ids or (
+                p.type == "paragraph" and len(p.lines) == 1 and _style(p.lines[0]) == style)]
         for para in heads:
             para.type = "heading"
     _join_wrapped_heads(paras)
@@ -358,8 +360,14 @@ def _display_styles(paras: list[Para], body: float, styles: set[tuple[str, float
     for para in paras:
         if not out:
             break
-        alone = para.type in ("paragraph", "heading") and len(para.lines) == 1 and \
-            len(para.text) <= FONT_HEADING_CHARS and len(para.text.split()) <= FONT_HEADING_WORDS \
+        # (or wrapped over two or three lines in its style: PLOS 2012's front section sets
+        # ``Rule 3: Define to Yourself and Others Why You Are Starting a Company …`` in a
+        # narrow column, its ten heads more than 5 % of a three-page editorial)
+        lines = len(para.lines)
+        alone = para.type in ("paragraph", "heading") and (lines == 1 or (
+            lines <= WRAPPED_HEAD_LINES and len({_style(ln) for ln in para.lines}) == 1)) and \
+            len(para.text) <= (FONT_HEADING_CHARS if lines == 1 else WRAPPED_HEAD_CHARS) \
+            and len(para.text.split()) <= (FONT_HEADING_WORDS if lines == 1 else WRAPPED_HEAD_WORDS) \
             and not para.text.rstrip().endswith((".", ",", ";", ":"))
         if not alone:
             out -= {_style(ln) for ln in para.lines}
@@ -400,8 +408,11 @@ def _font_head_shape(para: Para, rare: set[tuple[str, float]], body: float, leas
     """A paragraph of one line (or two in one style) shaped like a heading, in a ``rare``
     style that is no typewriter face's (code such as ``R> hod2 <- join(…)`` is no heading),
     set ``least`` large or larger."""
-    # (or three in a bold face: Cell Press's heads wrap over a narrow column's lines)
-    three = len(para.lines) == 3 and all(ln.bold for ln in para.lines)
+    # (or three in a bold face, or set larger than the body: Cell Press's heads wrap over a
+    # narrow column's lines, and so do PLOS 2012's, 10 pt over a 9 pt body in a face whose
+    # name tells no weight)
+    three = 3 <= len(para.lines) <= WRAPPED_HEAD_LINES \
+        and all(ln.bold or ln.size >= body + WRAPPED_HEAD_LARGER for ln in para.lines)
     if para.type != "paragraph" or not (1 <= len(para.lines) <= 2 or three) \
             or any(_style(ln) != _style(para.lines[0]) for ln in para.lines):
         return False  # one line, or two in one style (Wiley's heads wrap)
@@ -415,8 +426,12 @@ def _font_head_shape(para: Para, rare: set[tuple[str, float]], body: float, leas
             and not text.endswith((".", ",", ";", ":")) and line.size >= least)
 
 
-#: Most words and characters of a bold head wrapped over three lines.
-WRAPPED_HEAD_WORDS, WRAPPED_HEAD_CHARS = 20, 160
+#: Most words and characters of a bold head wrapped over three lines or four, and how much larger
+#: (points) than the body such a head in another face is set when not known bold.
+WRAPPED_HEAD_WORDS, WRAPPED_HEAD_CHARS = 24, 160
+WRAPPED_HEAD_LARGER = 0.75
+#: Most lines a head wraps over in a narrow column (three columns a page).
+WRAPPED_HEAD_LINES = 4
 
 
 def _join_leads(paras: list[Para]) -> None:
