@@ -286,3 +286,14 @@ def test_heads_wrapped_over_a_narrow_columns_lines_head_their_sections() -> None
     assert (para.provenance.section or "").endswith(
         "Rule 7: Establish a Relationship with Your Academic Institution at the Outset")
     assert not any("Successful Business Rule 5" in c.text for c in chunks)
+
+
+def test_a_law_reviews_long_notes_and_a_notes_tail_overleaf_are_footnotes() -> None:
+    # XeLaTeX, notes a third to half of a page: note 50's tail carried to p. 2 over note 51
+    # ("J. Reid, Jr., … (1996)."), set in from the marks hanging in the margin; note 54 going
+    # on over two more paragraphs and a quotation, no marks of their own
+    chunks = chunks_of("unibo_bologna_law_review_2019_blackstone_natural_law_excerpt.pdf")
+    for words in ("J. Reid, Jr., The Transformation of English Legal Science",
+                  "Two other criticisms of the Commentaries deserve scant mention here",
+                  "THE rights of persons considered in their natural capacities"):
+        assert all(chunk_type(c) not in ("paragraph", "list") for c in chunks if words in c.text), words

@@ -22,7 +22,9 @@ def is_footnote(lines: list[Line], body: float, info: PageInfo, face: str, page:
     if lines[0].bbox[1] <= info.height * 0.6:
         # notes filling half a page (a congressional report's): smaller, opening with
         # their number, called in the text above, no text in the body's size under them
-        return size < body * 0.9 and _called_above(lines, page, body) and not _body_text_below(lines, page, body)
+        # (or a note's tail carried over from the page before, over the next note)
+        return size < body * 0.9 and (_called_above(lines, page, body) or note_tail(lines, page, body)) \
+            and not _body_text_below(lines, page, body)
     if size < body * 0.9 or (small_print(size, body) and _at_column_foot(lines, page)):
         return True  # (9 pt notes under a 10 pt body: at the column's foot)
     if _URL_NOTE_RE.fullmatch(lines[0].text.strip()) and _at_column_foot(lines, page):
@@ -98,9 +100,15 @@ def note_tail(lines: list[Line], page: list[Line], body: float) -> bool:
     pitch = 1.5 * max(last.bbox[3] - last.bbox[1], 1.0)
     # (the end of a note's text runs out to the column's edge, no further in than the
     # next note's mark: a formula's pieces are centred, a reference's lines hang in)
+    # (or as far in as the note's text after its mark: a law review's note 50 carried over,
+    # its lines set in from the marks hanging in the margin, ``J. Reid, Jr., …`` over ``51``)
     return any(0.0 <= ln.bbox[1] - last.bbox[1] <= pitch and abs(ln.size - size) <= 0.5
-               and lines[0].bbox[0] <= ln.bbox[0] + 0.5 and ln.bbox[0] < last.bbox[2]
+               and lines[0].bbox[0] <= ln.bbox[0] + MARK_HANG_EMS * size and ln.bbox[0] < last.bbox[2]
                and opens_note([ln], ln.text) for ln in page if ln is not last)
+
+
+#: How far (ems) a note's text may stand in from the marks hanging in the margin.
+MARK_HANG_EMS = 1.5
 
 
 #: A footnote that is a web address after its number.

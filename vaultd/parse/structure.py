@@ -263,7 +263,9 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 floats = kind == "paragraph" and noted is None and not margin \
                     and (is_footnote(para_lines, body, info, face, lines) or _under_note(paras, para_lines, body)) \
                     and not section_text(paras[-1] if paras else None, para_lines, text, small_page)
-                cur.footnote = floats and opens_note(para_lines, text)
+                # (a note's next paragraph or its quotation, right under it in its print,
+                # is the note's too: a law review's note 54 going on over two paragraphs)
+                cur.footnote = floats and (opens_note(para_lines, text) or _under_note(paras, para_lines, body))
                 if floats and not cur.footnote and (note := _note_going_on(paras, info.number)) is not None \
                         and (note.lines[-1].page == info.number or prose_words(text) >= 3) and continues(note, cur):
                     # the note's next lines, in a block of their own, or at the next page's foot
