@@ -263,9 +263,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 floats = kind == "paragraph" and noted is None and not margin \
                     and (is_footnote(para_lines, body, info, face, lines) or _under_note(paras, para_lines, body)) \
                     and not section_text(paras[-1] if paras else None, para_lines, text, small_page)
-                # (a note's next paragraph or its quotation, right under it in its print,
-                # is the note's too: a law review's note 54 going on over two paragraphs)
-                cur.footnote = floats and (opens_note(para_lines, text) or _under_note(paras, para_lines, body))
+                cur.footnote = floats and opens_note(para_lines, text)
                 if floats and not cur.footnote and (note := _note_going_on(paras, info.number)) is not None \
                         and (note.lines[-1].page == info.number or prose_words(text) >= 3) and continues(note, cur):
                     # the note's next lines, in a block of their own, or at the next page's foot
@@ -273,6 +271,10 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     continue
                 if floats and not cur.footnote and note_tail(para_lines, lines, body):
                     cur.footnote = True  # a note's end, its start on a page not at hand
+                if floats and not cur.footnote and _under_note(paras, para_lines, body):
+                    # a note's next paragraph or its quotation, right under it in its print,
+                    # no line of the note's own going on (a law review's note 54 over two paragraphs)
+                    cur.footnote = True
                 if floats and not cur.footnote and legend_rest(paras, para_lines, text):
                     kind = cur.type = "figure"  # a legend going on at the next page's foot (Cell Press)
                 cur.floating = kind in ("front", "code") or margin or (
