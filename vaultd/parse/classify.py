@@ -95,11 +95,15 @@ def is_figure_caption(text: str) -> bool:
     return bool(CAPTION_RE.match(text)) and not _TABLE_WORD_RE.match(text.lstrip())
 
 
+def figure_count(words: list[str]) -> int:
+    """How many of ``words`` are figures: a digit and no letter (``132.2``, ``(12)``, ``3.0%``)."""
+    return sum(1 for w in words if any(c.isdigit() for c in w) and not any(c.isalpha() for c in w))
+
+
 def _figures_row(text: str) -> bool:
     """Whether ``text`` is a row of figures: three words or more, most of them numbers."""
     words = text.split()
-    figures = sum(1 for w in words if any(c.isdigit() for c in w) and not any(c.isalpha() for c in w))
-    return len(words) >= 3 and 2 * figures > len(words)
+    return len(words) >= 3 and 2 * figure_count(words) > len(words)
 
 
 #: A number two levels deep or more with its stop, before a lowercase name (A&A's ``3.2.

@@ -26,6 +26,7 @@ from vaultd.parse.sentence_ends import (
     RUNNING_HEAD_RE,
     closed_sentence,
     is_scrap,
+    two_heads,
 )
 
 #: A change of size (pt) between two lines that ends a paragraph inside a block
@@ -44,7 +45,7 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     ``indenting``: the document indents its paragraphs' first lines (``indents_paragraphs``),
     so a flush line at a column's top goes on with a paragraph that shows no indent of its
     own (a section's first). ``top``: ``cur`` is the first text of its column
-    (``column_top``)."""
+    (``resume.column_top``)."""
     if prev.type not in ("paragraph", "list") or not (cur.type == "paragraph" or _bracketed_rest(prev, cur)):
         return False
     if _closes_bracket(prev, cur):
@@ -66,7 +67,7 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
             # a name's initials before its verb; after ``e.g.`` the sentence goes on as
             # after any open word (below)
             return not opens_item(cur.text)
-    if prev.type == "paragraph" and not closed_sentence(prev.text) and not _two_heads(prev, cur) \
+    if prev.type == "paragraph" and not closed_sentence(prev.text) and not two_heads(prev, cur) \
             and _unindented_column_top(prev, cur, ragged, indenting, open_sentence=True) \
             and not opens_item(cur.text):
         # a sentence left open on a full last line, going on flush at the next column's or
@@ -242,21 +243,6 @@ def _colon_goes_on_over(prev: Para, cur: Para) -> bool:
     return len(piece) >= 2 and last.bbox[2] >= max(ln.bbox[2] for ln in piece) - FULL_SLACK_EMS * max(last.size, 1.0)
 
 
-def column_top(paras: list[Para], cur: Para) -> bool:
-    """Whether ``cur`` is the first text of its column: no paragraph, heading, list or
-    front matter of ``paras`` (a label floating or not) stands over it in its column on
-    its page."""
-    head = cur.lines[0]
-    for para in reversed(paras):
-        if para.lines[-1].page < head.page:
-            return True
-        if para.type in ("paragraph", "heading", "list", "front") and any(
-                ln.page == head.page and ln.bbox[3] <= head.bbox[1] + 1.0
-                and ln.bbox[0] < head.bbox[2] and head.bbox[0] < ln.bbox[2] for ln in para.lines):
-            return False
-    return True
-
-
 def _at_next_top(prev: Para, cur: Para) -> bool:
     """Whether ``cur`` starts on a later page than ``prev`` ends, or higher on its page (the
     next column's top)."""
@@ -349,10 +335,8 @@ def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indentin
     # often short): a sentence ended there at a column's foot goes on at the next top in a
     # document that sets its paragraphs flush and apart too (LIBREAS's ``… Selbst-
     # Präsentationen auf.`` | footnotes | ``Dies war auch möglich, …``), not into an item
-    justified = top \
-        and last.bbox[2] >= right - FULL_SLACK_EMS * em and len(piece) >= JUSTIFIED_LINES \
-        and all(ln.bbox[2] >= right - FULL_SLACK_EMS * em for ln in piece) \
-        and not opens_item(cur.text)
+    # (the piece is two lines or more, above: set ragged, lines end apart)
+    justified = top and all(ln.bbox[2] >= right - FULL_SLACK_EMS * em for ln in piece) and not opens_item(cur.text)
     if len(cur.lines) >= 2:
         flush = head.bbox[0] <= min(ln.bbox[0] for ln in cur.lines[1:3]) + 0.2 * em
     else:  # a line set as a block of its own (elsarticle): flush with the column before's lines
@@ -373,9 +357,6 @@ def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indentin
     return (full or ragged) and (indents or ragged or open_sentence or justified) and flush
 
 
-#: Fewest lines of a paragraph's last piece, all full to the edge (set ragged, lines end
-#: apart), that show it justified.
-JUSTIFIED_LINES = 2
 #: How far short (ems) of its column's right edge a justified line may end and be full (a
 #: line's box may hold its trailing space: ``… Although the `` ends a space further out).
 FULL_SLACK_EMS = 0.4
@@ -454,27 +435,6 @@ def _sentence_goes_on(prev: Para, cur: Para, tail: str) -> bool:
         return False
     return tail[-1] in ",;" or tail.rsplit(None, 1)[-1] in OPEN_WORDS or first == "(" or inside
 
-
-def _two_heads(prev: Para, cur: Para) -> bool:
-    """Whether ``prev`` and ``cur`` are both a line or two in title case, ``cur`` ending no
-    sentence: two heads, no sentence left open going on (PLOS 2012's ``Exome Sequencing
-    Reveals Three Variants in`` | ``genes Known to Cause Autosomal Dominant Disease`` over
-    a table, and the next page's ``Other Rare Variants in the Candidate Gene Set``)."""
-    return _title_lines(prev) and _title_lines(cur) and not cur.text.rstrip().endswith(SENT_END)
-
-
-def _title_lines(para: Para) -> bool:
-    """A line or two (or three: PLOS 2012's ``Rule 1: A Great Product or Service Alone Is
-    Not Enough to Make a Successful Business`` in a narrow column) in title case: most of
-    its words of four letters or more capitalised, three at least."""
-    if len(para.lines) > 3:
-        return False
-    words = [w for w in para.text.split() if len(w) >= 4 and w[:1].isalpha()]
-    return len(words) >= 3 and sum(w[:1].isupper() for w in words) >= TITLE_SHARE * len(words)
-
-
-#: Share of a title's long words that are capitalised.
-TITLE_SHARE = 0.75
 
 
 #: Narrowest full line, in its font size (a column is 24 ems or more; a heading is less).

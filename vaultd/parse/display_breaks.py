@@ -32,11 +32,10 @@ _MATH_RE = re.compile("[=<>≤≥≈≠∑∏∫√±×·∈∉⊂⊆∪∩→�
 #: A sentence's end and the next one's start: prose, no display (APS's ``X = 0 with
 #: certainty. And``, a line's end set beside a formula).
 _SENTENCE_RE = re.compile(r"[a-z]{2}\.\s+[A-Z]")
-#: A display's number alone: the formula itself drawn as an image (De Gruyter's ``(1)``).
+#: A display's number: alone, the formula itself drawn as an image (De Gruyter's
+#: ``(1)``); closing its line, the display is set apart however flush its formula
+#: (Springer's ``ζ = α + βI = |ζ| eIϕζ , (115)``, set flush left).
 _NUMBER_RE = re.compile(r"\(\d{1,3}[a-z]?\)")
-#: A display closed by its number: set apart however flush its formula (Springer's
-#: ``ζ = α + βI = |ζ| eIϕζ , (115)``, set flush left).
-_NUMBERED_RE = re.compile(r"\(\d{1,3}[a-z]?\)\s*$")
 #: A formula's legend under it (``where PU is …``, ``Where δWs and δWi …``): the
 #: paragraph goes on, though its sentence closed over the display (``… in Eq. (1).``).
 _LEGEND_RE = re.compile(r"[Ww]here\b")
@@ -77,7 +76,7 @@ def past_display(paras: list[Para], cur: Para) -> Para | None:
     if last.page != first.page or not -FLUSH_EMS * em - indent <= first.bbox[0] - left <= FLUSH_EMS * em \
             or not display \
             or not (legend or tail.endswith((":", ",")) or not closed_sentence(tail)) \
-            or any((ln.bbox[0] < left + DISPLAY_INDENT_EMS * em and not _NUMBERED_RE.search(p.text))
+            or any((ln.bbox[0] < left + DISPLAY_INDENT_EMS * em and not _numbered(p.text))
                    or ln.bbox[1] < last.bbox[1] or ln.bbox[3] > first.bbox[1] + 1.0
                    for p in display for ln in p.lines):
         return None
@@ -92,3 +91,9 @@ def _display(para: Para, page: int) -> bool:
         and all(ln.page == page for ln in para.lines) and prose_words(para.text) <= DISPLAY_WORDS \
         and (_MATH_RE.search(para.text) is not None or _NUMBER_RE.fullmatch(para.text.strip()) is not None) \
         and _SENTENCE_RE.search(para.text) is None
+
+
+def _numbered(text: str) -> bool:
+    """Whether a display's text closes with its number (``_NUMBER_RE``)."""
+    words = text.split()
+    return bool(words) and _NUMBER_RE.fullmatch(words[-1]) is not None

@@ -10,8 +10,15 @@ import re
 from collections import Counter
 
 from vaultd.parse.classify import CAPTION_RE
-from vaultd.parse.folio_text import parse_folio
 from vaultd.parse.line_numbers import drop_line_numbers
+from vaultd.parse.lone_folios import (
+    FOLIO_END_RE,
+    FOLIO_FIRST_RE,
+    FOLIO_LAST_RE,
+    count_folio,
+    drop_lone_numbers,
+    roman,
+)
 from vaultd.parse.paras import Line, body_size
 from vaultd.parse.running_lines import (
     SAME_TOP,
@@ -159,26 +166,26 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
                 or (multi and _repeats_nearly(letters(text), banded, i))
                 or (multi and extends_repeated(key, seen))
             ):
-                _count_folio(offsets, text, i, by_page)
+                count_folio(offsets, text, i, by_page)
                 continue
             if multi and wide and (placed_again(placed, ln, key, i, h) or spelt_again(spelt, ln, i, h)
                                    or (ln.size <= small and shares_running_end(running, ln, key))
                                    or id(ln) in sides) and (
                     any(c.isalpha() for c in text) or (number and _outermost(ln, lines, h))) \
                     and not inside_text(ln, lines):
-                _count_folio(offsets, text, i, by_page)
+                count_folio(offsets, text, i, by_page)
                 continue
-            if wide and (text.isdigit() or _FOLIO_LAST_RE.search(text)
-                         or (_FOLIO_FIRST_RE.match(text) and ln.cells >= 2
+            if wide and (text.isdigit() or FOLIO_LAST_RE.search(text)
+                         or (FOLIO_FIRST_RE.match(text) and ln.cells >= 2
                              and ln.size <= (small + SMALL_PT) * FOLIO_HEAD_SCALE)) \
                     and _outermost(ln, lines, h, SAME_TOP):
                 lone.append((i, ln))  # (a book's running head over one page: ``1.5. WHAT YOU WILL LEARN 11``)
-            elif wide and number and (value := _roman(text)) is not None:
+            elif wide and number and (value := roman(text)) is not None:
                 lone.append((i, ln))  # a front matter's ``ii``: counted with the others
                 offsets[value - i] += 1
             keep.append(ln)
         pages[i] = keep
-    _drop_lone_numbers(pages, lone, offsets, by_page)
+    drop_lone_numbers(pages, lone, offsets, by_page)
     _drop_running_stacks(pages, small + SMALL_PT)
     drop_echoed_headings(pages, heights, small)
 
@@ -256,62 +263,6 @@ STACK_APART = 0.5
 
 
 
-def _count_folio(offsets: Counter[int], text: str, page: int, pages: dict[int, int]) -> None:
-    """Count a dropped line's page number (the line's text, or a number at either end of
-    a running head) against its page's index; ``pages``: each page's, by its index."""
-    if text.isdigit():
-        value = int(text)
-    elif (end := _FOLIO_END_RE.search(text)) is not None:
-        value = int(end.group().strip())
-    else:
-        return
-    offsets[value - page] += 1
-    pages[page] = value - page
-
-
-def _drop_lone_numbers(pages: list[list[Line]], lone: list[tuple[int, Line]], offsets: Counter[int],
-                       by_page: dict[int, int]) -> None:
-    """Remove, in place, a bare number at a page's edge that is the page's number by the
-    document's other page numbers (``offsets``: printed number − page index, of those
-    dropped, and of the roman numerals in the wide band), though placed where no other
-    page sets its number: a chapter's first page numbered at its foot under a book's
-    running heads that carry the number, a report's front matter numbered ``i``, ``ii``
-    above a footnote (lowercase: a formula's ``X`` is no page number); and a running head
-    at the page's edge that carries that number at one end though no other page repeats
-    its words (a book's section title over one right-hand page, ``1.5. WHAT YOU WILL
-    LEARN 11``). (Or by the page next to it: an excerpt's pages 11, 12, 17 … go by
-    two offsets.)"""
-    if not lone:
-        return
-    # the lone lines vouch for each other too: two pages' heads whose numbers go with
-    # their pages (a three-page excerpt: ``2 | R. van Gemert and K. H. Andersen`` over
-    # one page, ``Challenges due to stock recovery | 3`` over the next)
-    agreed = offsets + Counter(value - i for i, value in {i: _lone_value(ln.text.strip()) for i, ln in lone}.items()
-                               if value is not None)
-    offset, count = agreed.most_common(1)[0] if agreed else (0, 0)
-    if count < 2:
-        return
-    for i, ln in lone:
-        value = _lone_value(ln.text.strip())
-        if value is not None and (value - i == offset or value - i in (by_page.get(i - 1), by_page.get(i + 1))):
-            pages[i] = [other for other in pages[i] if other is not ln]
-
-
-def _lone_value(text: str) -> int | None:
-    """The page number a lone line at a page's edge gives: itself, a roman numeral, or a
-    running head's last number."""
-    value = int(text) if text.isdigit() else _roman(text)
-    if value is None and (end := _FOLIO_LAST_RE.search(text) or _FOLIO_FIRST_RE.match(text)) is not None:
-        value = int(end.group().strip(" |·•"))
-    return value
-
-
-def _roman(text: str) -> int | None:
-    """A lowercase roman page number's value (``iv`` → 4; a formula's ``X`` is none)."""
-    folio = parse_folio(text)
-    return folio.value if folio is not None and folio.system == "roman" else None
-
-
 #: How much larger than a running head the heading it repeats is set.
 ECHO_SIZE = 1.15
 #: Fewest letters and digits a running head needs to be matched with a heading.
@@ -319,15 +270,8 @@ ECHO_MIN_CHARS = 6
 
 
 _NOT_ALNUM_RE = re.compile(r"[\W_]+")
-#: A page number set beside a running head's words, at either end (``Morbi ac orci 5``).
-_FOLIO_END_RE = re.compile(r"^\d{1,4}\s+(?=\D)|(?<=\D)\s+\d{1,4}$")
 #: A page number at a running head's end, whatever stands before it (``… footers? 30``).
 _FOLIO_TAIL_RE = re.compile(r"(?<=\D)\s+\d{1,4}$")
-#: A running head's page number after its words (``1.5. WHAT YOU WILL LEARN 11``), or
-#: after a rule between them (GSA's ``J. L. Steenwyk and A. Rokas | 3``).
-_FOLIO_LAST_RE = re.compile(r"(?<=[^\W\d_])(?:\s*[|·•]\s*|\s+)\d{1,4}$")
-#: ... or before them, set apart as a cell of its own (OUP's ``2 | Steenwyk et al.``).
-_FOLIO_FIRST_RE = re.compile(r"^\d{1,4}(?:\s*[|·•]\s*|\s+)(?=[^\W\d_])")
 _DIGITS_RE = re.compile(r"\d+")
 #: An icon font's glyph alone on its line, a code point of a Private Use Area (an
 #: admonition's ``i`` or flame beside a note, Font Awesome's ``U+F05A``): no text. (A math
@@ -373,7 +317,7 @@ def drop_echoed_headings(pages: list[list[Line]], heights: list[float], small: f
                     and _in_wide_band(ln, h, DEEP_MARGIN_FRACTION if ln.size <= small else WIDE_MARGIN_FRACTION)):
                 # the page number aside (``Morbi ac orci 5``), and the section's number
                 # before it kept (LaTeX's ``headings``: ``16 Dictionary style headers 20``)
-                for key in {_alnum(_FOLIO_END_RE.sub("", ln.text.strip())),
+                for key in {_alnum(FOLIO_END_RE.sub("", ln.text.strip())),
                             _alnum(_FOLIO_TAIL_RE.sub("", ln.text.strip()))}:
                     if len(key) >= ECHO_MIN_CHARS:
                         candidates.append((ln, key))

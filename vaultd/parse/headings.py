@@ -9,13 +9,11 @@ Used by ``vaultd.parse.structure`` while it builds paras (``font_lead``, ``is_ti
 from __future__ import annotations
 
 import itertools
-import re
 from collections import Counter
 
 from vaultd.models import ChunkType
 from vaultd.parse.classify import (
     BRACKET_HEAD_RE,
-    all_caps,
     heading_number,
     is_caps_heading,
     is_prose,
@@ -23,8 +21,8 @@ from vaultd.parse.classify import (
 )
 from vaultd.parse.fontnames import is_mono_font
 from vaultd.parse.layout import join_two
-from vaultd.parse.paras import SENT_END, Line, Para, append_piece
-from vaultd.parse.sentence_ends import OPEN_WORDS, open_end
+from vaultd.parse.paras import SENT_END, Line, Para, style_key
+from vaultd.parse.wrapped_heads import OVERLAP_EMS, join_wrapped_heads
 
 #: How much larger than the body a title is set, at least.
 TITLE_RATIO = 1.35
@@ -80,9 +78,6 @@ def heading_goes_on(head: Para, lines: list[Line], text: str, body: float) -> bo
 
 #: How far over the body's size (points) a heading is set whose second line is told by its size.
 HEADING_OVER = 1.5
-#: How far (ems) a heading's second line's box may reach up into its first's; how far in a
-#: numbered heading's subtitle may hang (under the words after a long number).
-OVERLAP_EMS = 0.25
 SUBTITLE_EMS = 5.0
 #: How far apart (the larger of the heading's and the body's size) the tops of a head's two
 #: lines in capitals may stand.
@@ -181,14 +176,14 @@ def font_headings(paras: list[Para], body: float) -> None:
     for para in paras:
         if len(para.lines) <= 2:
             for ln in para.lines:
-                styles[_style(ln)] += len(ln.text)
+                styles[style_key(ln)] += len(ln.text)
             continue
         # (a line of a longer paragraph in another style than most of its lines is an inline
         # run's, lines of species names in italics inside a Word article's body text: no
         # style of text its heads' italics would be common beside; counted as none)
         own: Counter[tuple[str, float]] = Counter()
         for ln in para.lines:
-            own[_style(ln)] += len(ln.text)
+            own[style_key(ln)] += len(ln.text)
         main = own.most_common(1)[0][0]
         for st, n in own.items():
             styles[st] += n if st == main else 0
@@ -202,7 +197,7 @@ def font_headings(paras: list[Para], body: float) -> None:
     under: dict[int, Para] = {}  # the para under each of those
     # (headings the classifier found already set a style: an all-capitals ``INTRODUCTION``
     # in the face of ``DISCUSSION AND CONCLUSION`` is one of them)
-    typed = Counter((_style(p.lines[-1]), p.number is None) for p in paras
+    typed = Counter((style_key(p.lines[-1]), p.number is None) for p in paras
                     if p.type == "heading" and len(p.lines) <= 2)
     for k, para in enumerate(paras[:-1]):
         small = False  # a head set smaller than most: only over a paragraph of prose
@@ -219,7 +214,7 @@ def font_headings(paras: list[Para], body: float) -> None:
                 continue
         line, below = para.lines[-1], after.lines[0]
         if after.type != "paragraph" or not (below.font in body_fonts or (
-                _style(below) in rare and _style(below) != _style(line)) or _panel_text(after, line)):
+                style_key(below) in rare and style_key(below) != style_key(line)) or _panel_text(after, line)):
             continue
         height = max(line.bbox[3] - line.bbox[1], 1.0)
         # (or the page's last line, its text at the next page's top: medRxiv's
@@ -233,10 +228,10 @@ def font_headings(paras: list[Para], body: float) -> None:
         if small and (len(after.lines) < SMALL_HEAD_TEXT_LINES or not is_prose(after.text)):
             # (a masthead's name over its title, a contact's label over its address: a head
             # only in a style two heads over prose set, BMC's ``Funding`` over two lines)
-            short.setdefault(_style(line), []).append(para)
+            short.setdefault(style_key(line), []).append(para)
             under[id(para)] = after
             continue
-        found.setdefault(_style(line), []).append(para)
+        found.setdefault(style_key(line), []).append(para)
     # (a section's head right over its first subsection's, set smaller, counts with one
     # head of its style over prose: *Veterinary World*'s ``Materials and Methods`` over
     # ``Ethical approval``, its ``Introduction`` over the text)
@@ -256,10 +251,10 @@ def font_headings(paras: list[Para], body: float) -> None:
             # (and the heads wrapped over lines that head a paragraph, found above)
             found_ids = {id(p) for p in heads}
             heads = [p for p in paras if id(p) in found_ids or (
-                p.type == "paragraph" and len(p.lines) == 1 and _style(p.lines[0]) == style)]
+                p.type == "paragraph" and len(p.lines) == 1 and style_key(p.lines[0]) == style)]
         for para in heads:
             para.type = "heading"
-    _join_wrapped_heads(paras)
+    join_wrapped_heads(paras)
     _heads_labels(paras)
     _join_leads(paras)
 
@@ -294,47 +289,6 @@ def _heads_labels(paras: list[Para]) -> None:
             para.type, para.floating = "front", True
 
 
-#: A figure with a decimal point or sign, a table's cell (``138.180``, ``-0.2``).
-_NUMBER_RE = re.compile(r"(?:^|\s)[-+−]?\d+\.\d+(?:\s|$)")
-
-
-def _join_wrapped_heads(paras: list[Para]) -> None:
-    """A head wrapped over two blocks, its last line alone read as the head (*Science*'s
-    bold ``KIR+CD8+ T cells are the functional and`` | ``phenotypic equivalent of mouse
-    Ly49+CD8+`` | ``T cells``): the one or two lines right over it, in its face and size,
-    flush with it and closed by no stop, are its first, in place. So is a head over it, in
-    its face, flush or centred over it, where the break falls on a word no title ends on or
-    the line goes on with one (a slide's ``Pasos del Programa o Flujo del`` | ``Programa``,
-    APS's ``APPENDIX E: DETAILS ON THE CALCULATION`` | ``OF λ IN THE …``, each line a
-    block MuPDF read as a head of its own; not ``METHODS`` | ``Study design``), or where
-    both are set in capitals (UNCTAD's ``POLICY`` | ``FOCUS``)."""
-    for i in range(len(paras) - 1, 0, -1):
-        head, over = paras[i], paras[i - 1]
-        if head.type != "heading" or len(head.lines) != 1 or over.type not in ("paragraph", "heading") \
-                or not 1 <= len(over.lines) <= 2:
-            continue
-        line, last = head.lines[0], over.lines[-1]
-        flush = abs(line.bbox[0] - last.bbox[0]) <= 1.0
-        if over.type == "heading":
-            centred = abs(line.bbox[0] + line.bbox[2] - last.bbox[0] - last.bbox[2]) <= line.size
-            words = head.text.split(None, 1)
-            if head.number or not (flush or centred) \
-                    or not (open_end(over.text) or (words and words[0].casefold() in OPEN_WORDS)
-                            or (all_caps(over.text, 2) and all_caps(head.text, 2))):
-                continue
-        elif not flush:
-            continue
-        if not line.bold or any(_style(ln) != _style(line) or not ln.bold for ln in over.lines) \
-                or last.page != line.page \
-                or not -OVERLAP_EMS * line.size <= line.bbox[1] - last.bbox[3] <= 0.5 * (line.bbox[3] - line.bbox[1]) \
-                or over.text.rstrip().endswith((".", ",", ";", ":")) \
-                or _NUMBER_RE.search(over.text + " " + head.text):
-            continue  # (a table's bold rows of figures are no head)
-        over.type, over.number = "heading", over.number or head.number
-        append_piece(over, head.lines, head.text)
-        del paras[i]
-
-
 def _text_gap(paras: list[Para]) -> float:
     """The median gap (points) between a paragraph's lines on a page, over the document's
     paragraphs (0 with none): a double-spaced manuscript's lines stand most of a line apart."""
@@ -365,12 +319,12 @@ def _display_styles(paras: list[Para], body: float, styles: set[tuple[str, float
         # narrow column, its ten heads more than 5 % of a three-page editorial)
         lines = len(para.lines)
         alone = para.type in ("paragraph", "heading") and (lines == 1 or (
-            lines <= WRAPPED_HEAD_LINES and len({_style(ln) for ln in para.lines}) == 1)) and \
+            lines <= WRAPPED_HEAD_LINES and len({style_key(ln) for ln in para.lines}) == 1)) and \
             len(para.text) <= (FONT_HEADING_CHARS if lines == 1 else WRAPPED_HEAD_CHARS) \
             and len(para.text.split()) <= (FONT_HEADING_WORDS if lines == 1 else WRAPPED_HEAD_WORDS) \
             and not para.text.rstrip().endswith((".", ",", ";", ":"))
         if not alone:
-            out -= {_style(ln) for ln in para.lines}
+            out -= {style_key(ln) for ln in para.lines}
     return out
 
 
@@ -392,16 +346,12 @@ def _caps_head_shape(para: Para, body_fonts: set[str], body: float) -> bool:
     Medium over Gotham Book text: a face its bullets' bold leads make common, so not
     rare)."""
     if para.type != "paragraph" or not 1 <= len(para.lines) <= 2 \
-            or any(_style(ln) != _style(para.lines[0]) for ln in para.lines):
+            or any(style_key(ln) != style_key(para.lines[0]) for ln in para.lines):
         return False
     line, text = para.lines[0], para.text.strip()
     return bool(line.font) and line.font not in body_fonts and not is_mono_font(line.font) \
         and line.size >= body - 0.5 and is_caps_heading(text) and len(text) <= FONT_HEADING_CHARS \
         and not text.endswith((".", ",", ";", ":"))
-
-
-def _style(line: Line) -> tuple[str, float]:
-    return line.font, round(line.size * 2) / 2
 
 
 def _font_head_shape(para: Para, rare: set[tuple[str, float]], body: float, least: float) -> bool:
@@ -414,11 +364,11 @@ def _font_head_shape(para: Para, rare: set[tuple[str, float]], body: float, leas
     three = 3 <= len(para.lines) <= WRAPPED_HEAD_LINES \
         and all(ln.bold or ln.size >= body + WRAPPED_HEAD_LARGER for ln in para.lines)
     if para.type != "paragraph" or not (1 <= len(para.lines) <= 2 or three) \
-            or any(_style(ln) != _style(para.lines[0]) for ln in para.lines):
+            or any(style_key(ln) != style_key(para.lines[0]) for ln in para.lines):
         return False  # one line, or two in one style (Wiley's heads wrap)
     line, text = para.lines[0], para.text.strip()
     words, chars = (WRAPPED_HEAD_WORDS, WRAPPED_HEAD_CHARS) if three else (FONT_HEADING_WORDS, FONT_HEADING_CHARS)
-    return (bool(line.font) and _style(line) in rare
+    return (bool(line.font) and style_key(line) in rare
             and not is_mono_font(line.font) and not is_theorem_label(text)
             and (text[:1].isupper() or heading_number(text) is not None  # "3.2. Competition …"
                  or bool(BRACKET_HEAD_RE.match(text)))  # IEEE's "1) DATA AUGMENTATION"

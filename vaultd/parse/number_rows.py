@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import re
 
+from vaultd.parse.classify import figure_count
 from vaultd.parse.layout import join_two
 from vaultd.parse.paras import Line, Para
 from vaultd.parse.table_cells import as_lines
 
-#: A table's value: a number (``132.2``, ``-0.2``, ``1,234``, ``(12)``, ``3.0%``, a
-#: footnote's mark after it) or a dash for none.
-_VALUE_RE = re.compile(r"[(\[]?[-+−–]?(?:\d[\d,.]*|\.\d+)%?[)\]]?[*†‡]?|[-–—]")
-#: Share of a row's words that are values, fewest words, fewest cells a line.
+#: A table's empty cell: a dash for none.
+_DASHES = ("-", "–", "—")
+#: Share of a row's words that are values (figures, ``classify.figure_count``, or dashes),
+#: fewest words, fewest cells a line.
 ROW_VALUES = 0.6
 ROW_WORDS = 4
 ROW_CELLS = 3
@@ -35,7 +36,7 @@ def is_number_row(lines: list[Line], text: str) -> bool:
     words = text.split()
     if len(words) < ROW_WORDS or not all(ln.cells >= ROW_CELLS for ln in lines):
         return False
-    values = sum(1 for w in words if _VALUE_RE.fullmatch(w))
+    values = figure_count(words) + sum(1 for w in words if w in _DASHES)
     return values >= ROW_VALUES * len(words) and any(_LABEL_RE.search(w) for w in words)
 
 

@@ -194,3 +194,8 @@ def _notes_under(pages: list[list[Line]], small: float, body: float) -> bool:
                 found = True
         on_pages += found
     return on_pages >= NOTES_PAGES and under >= NOTES_UNDER * total
+
+
+def style_key(line: Line) -> tuple[str, float]:
+    """A line's style as heads are told by it: its font at its size, to the half point."""
+    return line.font, round(line.size * 2) / 2

@@ -183,3 +183,18 @@ def past_page_head(paras: list[Para], cur: Para) -> Para | None:
 #: How much larger (points) than the text under it a running head may be set (a slide's
 #: title over its table is set larger).
 HEAD_OVER_TEXT = 1.0
+
+
+def column_top(paras: list[Para], cur: Para) -> bool:
+    """Whether ``cur`` is the first text of its column: no paragraph, heading, list or
+    front matter of ``paras`` (a label floating or not) stands over it in its column on
+    its page."""
+    head = cur.lines[0]
+    for para in reversed(paras):
+        if para.lines[-1].page < head.page:
+            return True
+        if para.type in ("paragraph", "heading", "list", "front") and any(
+                ln.page == head.page and ln.bbox[3] <= head.bbox[1] + 1.0
+                and ln.bbox[0] < head.bbox[2] and head.bbox[0] < ln.bbox[2] for ln in para.lines):
+            return False
+    return True

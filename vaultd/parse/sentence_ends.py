@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from vaultd.parse.classify import FRAGMENT_MAX
-from vaultd.parse.paras import SENT_END
+from vaultd.parse.paras import SENT_END, Para
 
 #: A number that goes on with a sentence: a quantity in lowercase words or a clause's
 #: end (``100 ml of``, ``601-700 for``, ``10000. Use``), not a footer's ``37th Conference``
@@ -126,3 +126,25 @@ def announces_address(text: str) -> bool:
 
 #: Fewest words of a sentence announcing an address.
 ANNOUNCING_MIN_WORDS = 6
+
+
+def two_heads(prev: Para, cur: Para) -> bool:
+    """Whether ``prev`` and ``cur`` are both a line or two in title case, ``cur`` ending no
+    sentence: two heads, no sentence left open going on (PLOS 2012's ``Exome Sequencing
+    Reveals Three Variants in`` | ``genes Known to Cause Autosomal Dominant Disease`` over
+    a table, and the next page's ``Other Rare Variants in the Candidate Gene Set``)."""
+    return title_lines(prev) and title_lines(cur) and not cur.text.rstrip().endswith(SENT_END)
+
+
+def title_lines(para: Para) -> bool:
+    """A line or two (or three: PLOS 2012's ``Rule 1: A Great Product or Service Alone Is
+    Not Enough to Make a Successful Business`` in a narrow column) in title case: most of
+    its words of four letters or more capitalised, three at least."""
+    if len(para.lines) > 3:
+        return False
+    words = [w for w in para.text.split() if len(w) >= 4 and w[:1].isalpha()]
+    return len(words) >= 3 and sum(w[:1].isupper() for w in words) >= TITLE_SHARE * len(words)
+
+
+#: Share of a title's long words that are capitalised.
+TITLE_SHARE = 0.75

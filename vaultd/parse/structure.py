@@ -45,7 +45,7 @@ from vaultd.parse.classify import (
     heading_number,
 )
 from vaultd.parse.code import listing_goes_on, statements_go_on
-from vaultd.parse.continuation import column_top, continues
+from vaultd.parse.continuation import continues
 from vaultd.parse.display_breaks import past_display
 from vaultd.parse.float_notes import FLOAT_NOTE_RE, merge_target, note_of
 from vaultd.parse.footnotes import (
@@ -101,7 +101,7 @@ from vaultd.parse.references import (
     ends_references,
     opens_headless_references,
 )
-from vaultd.parse.resume import past_page_head, resumed
+from vaultd.parse.resume import column_top, past_page_head, resumed
 from vaultd.parse.review_panels import in_review_panel
 from vaultd.parse.run_in import run_in_heads
 from vaultd.parse.runin_refs import split_runin
