@@ -50,6 +50,8 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
         return False
     if _closes_bracket(prev, cur):
         return True
+    if cur.lines[0].lead_mark:
+        return False  # a note opened by its raised mark (a table's ``ᵃ The given strain …``)
     if _next_letter_item(prev, cur):
         return False  # ``b. country: …`` after the item ``a. country: … 9ED79705-…``: the list's next item
     if _item_goes_on(prev, cur):

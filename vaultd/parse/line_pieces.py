@@ -87,7 +87,7 @@ def _join(prev: Line, first: Line, second: Line) -> None:
     prev.face_lead, prev.lead_font = first.face_lead, first.lead_font
     prev.cells = first.cells + second.cells - (second.bbox[0] - first.bbox[2] < CELL_GAP_EMS * max(prev.size, 1.0))
     prev.text = first.text + sep + second.text
-    prev.note_mark = second.note_mark
+    prev.note_mark, prev.lead_mark = second.note_mark, first.lead_mark
     prev.mixed = prev.mixed or ln.mixed or (prev.font != ln.font and any(c.isalpha() for c in ln.text))
     prev.bbox = (min(prev.bbox[0], ln.bbox[0]), min(prev.bbox[1], ln.bbox[1]),
                  max(prev.bbox[2], ln.bbox[2]), max(prev.bbox[3], ln.bbox[3]))

@@ -33,6 +33,7 @@ class Line:
     lead_font: str = ""  # that font (``spans.font_lead``)
     small_caps: bool = False  # small capitals drawn as smaller capitals (``spans.drawn_small_caps``)
     note_mark: str = ""  # a note's mark set small and raised at its end (``spans.note_mark``)
+    lead_mark: str = ""  # a note's mark set small and raised at its start (``spans.lead_mark``)
 
 
 @dataclass

@@ -34,7 +34,7 @@ from vaultd.parse.mupdf import load_pymupdf as load_pymupdf
 from vaultd.parse.mupdf import mupdf_text as mupdf_text
 from vaultd.parse.ocr_layer_lines import laid_word_by_word, reline
 from vaultd.parse.paras import Line, PageInfo, body_size
-from vaultd.parse.spans import join_spans, line_style, note_mark, span_face
+from vaultd.parse.spans import join_spans, lead_mark, line_style, note_mark, span_face
 from vaultd.parse.structure import build_blocks
 from vaultd.parse.table_blocks import build_blocks_with_tables
 from vaultd.parse.textlayer import garbled
@@ -207,7 +207,7 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
                 bold, italic, mono = span_face(font, sp["flags"])
                 mono = mono and not ocr_layer
                 bold = bold or id(sp) in outlines  # (Chromium draws a face it lacks, bold, as outlines)
-                mixed, lead, face_lead, lead_font, small_caps, mark = False, "", "", "", False, ""
+                mixed, lead, face_lead, lead_font, small_caps, mark, first_mark = False, "", "", "", False, "", ""
             else:
                 spans = [s for s in spans if s["text"] and (s["alpha"] or not hide or id(s) in outlines)
                          and id(s) not in unseen]
@@ -218,14 +218,15 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
                     continue
                 size, font, bold, italic, mono, mixed, lead, face_lead, lead_font, small_caps = line_style(spans)
                 mono = mono and not ocr_layer
-                mark = note_mark(spans, size)
+                mark, first_mark = note_mark(spans, size), lead_mark(spans, size)
                 bold = bold or (bool(outlines) and all(id(s) in outlines for s in spans))
             x0, y0, x1, y1 = line["bbox"]
             if y1 - y0 > TALL_LINE * max(size, 1.0):
                 y0, y1 = glyph_extent(spans, y0, y1)
             lines.append(Line(text, (x0, y0, x1, y1), size, bold, bno, number, italic,
                               font.partition("+")[2] or font, mixed, mono, lead=lead,
-                              face_lead=face_lead, lead_font=lead_font, small_caps=small_caps, note_mark=mark))
+                              face_lead=face_lead, lead_font=lead_font, small_caps=small_caps, note_mark=mark,
+                              lead_mark=first_mark))
     if ocr_layer and laid_word_by_word(lines):
         lines = reline(lines)  # (an OCR layer laid a word a line: its printed lines put back)
     return lines

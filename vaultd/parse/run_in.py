@@ -37,29 +37,36 @@ def run_in_heads(paras: list[Para]) -> None:
     acronym's digit, ``SIIPS1``, is no number), and not the whole paragraph."""
     lead_fonts = _lead_fonts(paras)
     for para in paras:
+        if para.type != "paragraph":
+            continue
         first = para.lines[0]
-        lead = first.lead if para.type == "paragraph" else ""
-        if para.type == "paragraph" and not lead and first.lead_font in lead_fonts:
-            lead = first.face_lead
-        if para.type == "paragraph" and not lead and _bold_line_lead(para):
-            lead = first.text.strip()
-        if not lead:
-            continue
-        text = para.text.lstrip()
-        if not text.startswith(lead):
-            continue
-        rest = text[len(lead):].lstrip()
-        # (or a paper's usual section name alone, set apart: Science Advances' bold
-        # ``Acknowledgments`` run in before its ``Funding:``)
-        closed = lead[-1] in _RUN_IN_STOPS or rest[:1] in _RUN_IN_STOPS or opens_paper(lead) \
-            or SECTION_NAME_RE.fullmatch(lead.strip()) is not None
-        name = lead.rstrip(" " + _RUN_IN_STOPS)
-        bare = _RUN_IN_NUMBER_RE.sub("", name, count=1)
-        if (closed and name and (name[0].isupper() or name[0].isdigit() or name[0] == "(")
-                and len(name.split()) <= RUN_IN_WORDS and len(rest.lstrip(_RUN_IN_STOPS).split()) >= RUN_IN_REST
-                and not any(_NUMBER_WORD_RE.fullmatch(w.strip("().,:;")) for w in bare.split()) and not is_theorem_label(text)
-                and not CAPTION_RE.match(name) and any(len(w) >= 3 and w.isalpha() for w in bare.split())):
-            para.runin = name
+        # its first words in a face of their own; or its first line bold whole, wrapped onto
+        # the next line's bold words (``_wrapped_lead``) or closed by a stop
+        leads = [first.lead, first.face_lead if first.lead_font in lead_fonts else "",
+                 f"{first.text.strip()} {para.lines[1].lead}" if _wrapped_lead(para) else "",
+                 first.text.strip() if _bold_line_lead(para) else ""]
+        para.runin = next((name for lead in leads if lead and (name := _run_in_name(lead, para.text.lstrip()))),
+                          None)
+
+
+def _run_in_name(lead: str, text: str) -> str | None:
+    """The run-in heading ``lead`` names, opening the paragraph ``text``, or None when it is
+    none (``run_in_heads``)."""
+    if not text.startswith(lead):
+        return None
+    rest = text[len(lead):].lstrip()
+    # (or a paper's usual section name alone, set apart: Science Advances' bold
+    # ``Acknowledgments`` run in before its ``Funding:``)
+    closed = lead[-1] in _RUN_IN_STOPS or rest[:1] in _RUN_IN_STOPS or opens_paper(lead) \
+        or SECTION_NAME_RE.fullmatch(lead.strip()) is not None
+    name = lead.rstrip(" " + _RUN_IN_STOPS)
+    bare = _RUN_IN_NUMBER_RE.sub("", name, count=1)
+    if (closed and name and (name[0].isupper() or name[0].isdigit() or name[0] == "(")
+            and len(name.split()) <= RUN_IN_WORDS and len(rest.lstrip(_RUN_IN_STOPS).split()) >= RUN_IN_REST
+            and not any(_NUMBER_WORD_RE.fullmatch(w.strip("().,:;")) for w in bare.split()) and not is_theorem_label(text)
+            and not CAPTION_RE.match(name) and any(len(w) >= 3 and w.isalpha() for w in bare.split())):
+        return name
+    return None
 
 
 def _lead_fonts(paras: list[Para]) -> set[str]:
@@ -81,8 +88,27 @@ def _bold_line_lead(para: Para) -> bool:
     lines that are not (Nature Communications' **Primary alkylamine monoarylation substrate
     scope using C1.** | *Primary alkylamines represent …*)."""
     first = para.lines[0]
-    if len(para.lines) < 2 or not first.bold or first.italic:
+    if len(para.lines) < 2 or not first.bold or first.italic or first.lead:
         return False
     second = para.lines[1]
     return not second.bold and second.page == first.page and abs(second.size - first.size) <= 0.5 \
         and (first.text.rstrip()[-1:] in ".:" or SECTION_NAME_RE.fullmatch(first.text.strip()) is not None)
+
+
+def _wrapped_lead(para: Para) -> bool:
+    """Whether the paragraph opens with a run-in heading wrapped over two lines: its first
+    line set bold whole to the measure's end, the next line's bold words closing it with a stop (*Mycobiology*'s
+    **Microsatellite polymorphisms and discriminatory** | **power.** *As a preliminary …*)."""
+    first = para.lines[0]
+    if len(para.lines) < 2 or not first.bold or first.lead:
+        return False
+    second = para.lines[1]
+    # (the first line full: a heading's words wrap at the measure's end, not after a
+    # section's name alone, Science Advances' **Acknowledgments** over *Funding:*)
+    return bool(second.lead) and second.page == first.page and abs(second.size - first.size) <= 0.5 \
+        and second.lead[-1] in ".:" and len(second.lead.split()) <= WRAPPED_LEAD_WORDS \
+        and first.bbox[2] >= second.bbox[2] - max(first.size, 1.0)
+
+
+#: Most words of a run-in heading's rest wrapped onto its paragraph's second line.
+WRAPPED_LEAD_WORDS = 4

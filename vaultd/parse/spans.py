@@ -138,14 +138,25 @@ _CAPITALS_RE = re.compile(r"[^\W\d_]+")
 
 def run_in_lead(spans: list[dict[str, Any]]) -> str:
     """The line's first words when they are set bold or italic and the words after them
-    are not (``**Signature development.** To develop …``: a run-in heading), else ""."""
+    are not (``**Signature development.** To develop …``: a run-in heading), else "". In a
+    line set bold, words in italic go on with it unless a stop closes them (IEEE's bold
+    abstract after its *Abstract*—): ``**In-silico identification of …**``, bold to its
+    end, has no run-in words of its own (``run_in``: it may be a heading whole)."""
     head = span_face(spans[0]["font"], spans[0]["flags"])[:2]
     if not any(head) or not _LETTER_RE.search(spans[0]["text"]):
         return ""
     for k, sp in enumerate(spans):
         if _LETTER_RE.search(sp["text"]) and span_face(sp["font"], sp["flags"])[:2] != head:
-            return join_spans(spans[:k]).strip()
+            lead = join_spans(spans[:k]).strip()
+            if head[0] and lead[-1:] not in _LEAD_STOPS and sp["text"].lstrip()[:1] not in _LEAD_STOPS \
+                    and all(span_face(s["font"], s["flags"])[0] for s in spans[k:] if _LETTER_RE.search(s["text"])):
+                return ""
+            return lead
     return ""
+
+
+#: Marks that close a run-in heading's words.
+_LEAD_STOPS = ".:—–"
 
 
 def font_lead(spans: list[dict[str, Any]]) -> tuple[str, str]:
@@ -353,6 +364,26 @@ _NOTE_MARK_RE = re.compile(r"(?:\d{1,3}|[*∗†‡§¶]{1,3})")
 #: Largest share of its line's size a note's mark is set in, and least share of that size
 #: its baseline stands over the line's.
 NOTE_MARK_SIZE, NOTE_MARK_RISE = 0.8, 0.15
+
+
+#: A note's mark opening its note: a number, a symbol or a table note's letter (``a``).
+_LEAD_MARK_RE = re.compile(r"(?:\d{1,3}|[*∗†‡§¶]{1,3}|[a-z])")
+
+
+def lead_mark(spans: list[dict[str, Any]], size: float) -> str:
+    """The mark of a note set small and raised at a line's start, before a capital (a
+    table's note ``ᵃ The given strain number is …``), or "". A citation's raised number
+    never opens a line of prose: it is set close after its word."""
+    marks = [sp for sp in spans[:3] if sp["text"].strip()]
+    if len(marks) < 2:
+        return ""
+    mark, rest = marks[0], marks[1]
+    text: str = mark["text"].strip()
+    if _LEAD_MARK_RE.fullmatch(text) is None or mark["size"] > NOTE_MARK_SIZE * size \
+            or rest["origin"][1] - mark["origin"][1] < NOTE_MARK_RISE * size \
+            or not rest["text"].lstrip()[:1].isupper():
+        return ""
+    return text
 
 
 def note_mark(spans: list[dict[str, Any]], size: float) -> str:

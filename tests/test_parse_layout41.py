@@ -1,0 +1,142 @@
+"""Layout 41 (issue 34): a note opened by its small raised mark is no paragraph's rest;
+run-in heads set bold whole with an italic word in them, or wrapped onto their
+paragraph's second line. On real pages (batch 64, out of sample), with property tests of
+the pure rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+from quote_pages import chunk_type, chunks_of, holding, pages_of
+
+from vaultd.parse.continuation import continues
+from vaultd.parse.paras import Line, Para
+from vaultd.parse.run_in import run_in_heads
+from vaultd.parse.spans import lead_mark, run_in_lead
+
+MYCOBIOLOGY = "korean_mycobiology_2017_colletotrichum_microsatellite_typing_excerpt.pdf"
+AGU = "agu_plus_preprint_two_column.pdf"
+SCIADV = "aaas_sciadv2020_lithium_ion_self_heating_safety_excerpt.pdf"
+
+# ------------------------------------------------------------- a note opened by its raised mark
+
+
+def test_a_paragraph_left_open_at_a_page_foot_skips_the_table_note_atop_the_next_page() -> None:
+    # p. 2 ends "… polymorphism of all microsatellite"; p. 3 is two full-width tables, Table 1's
+    # note "ᵃ The given strain number is …" under the first, the sentence going on under the
+    # second ("loci were initially screened …"), then in the next column and atop p. 4
+    chunks = chunks_of(MYCOBIOLOGY)
+    para = holding(chunks, "polymorphism of all microsatellite loci were initially screened")
+    assert chunk_type(para) == "paragraph" and pages_of(para) == [2, 3, 3, 4]
+    assert "The given strain number" not in para.text
+    assert para.text.endswith("three different isolates after each passage for up to fifteen passages.")
+    assert "full accession number" not in holding(chunks, "Detection of microsatellite polymorphisms").text
+
+
+def test_a_tables_lettered_notes_are_not_the_paragraph_over_the_table() -> None:
+    # AGU's planotable sample: "… A typical example would look like" ends its column; the
+    # table's notes "ᵃ Latitute, north > 0 ᵇ Longitude, east > 0" are not its next words
+    para = holding(chunks_of(AGU), "A typical example would look like")
+    assert para.text.endswith("A typical example would look like")
+
+
+def _span(text: str, size: float, baseline: float, x0: float, font: str = "Minion-Regular",
+          flags: int = 4) -> dict[str, Any]:
+    width = 0.5 * size * len(text)
+    return {"text": text, "size": size, "font": font, "flags": flags, "origin": (x0, baseline),
+            "bbox": (x0, baseline - 0.8 * size, x0 + width, baseline + 0.2 * size)}
+
+
+_MARKS = st.one_of(st.sampled_from("abcdefgh*†‡§"), st.integers(1, 99).map(str))
+
+
+@given(_MARKS, st.floats(7.0, 12.0), st.sampled_from(["The", "Data", "Values", "Source"]))
+def test_a_small_raised_mark_before_a_capital_opens_a_note(mark: str, size: float, word: str) -> None:
+    raised = _span(mark, 0.5 * size, 100.0 - 0.35 * size, 50.0)
+    rest = _span(f"{word} given strain number is a temporary number", size, 100.0, 50.0 + size)
+    assert lead_mark([raised, rest], size) == mark
+    # in the line's own size, on its baseline, or before a word in lowercase: no note's mark
+    assert lead_mark([_span(mark, size, 100.0 - 0.35 * size, 50.0), rest], size) == ""
+    assert lead_mark([_span(mark, 0.5 * size, 100.0, 50.0), rest], size) == ""
+    lower = _span(f"{word.lower()} is what the cited work found", size, 100.0, 50.0 + size)
+    assert lead_mark([raised, lower], size) == ""
+
+
+def _line(text: str, y: float, *, page: int = 1, x0: float = 50.0, x1: float = 290.0, size: float = 10.0,
+          bold: bool = False, lead: str = "", mark: str = "") -> Line:
+    return Line(text, (x0, y, x1, y + size), size, bold, 0, page, lead=lead, lead_mark=mark)
+
+
+def test_a_paragraph_never_goes_on_into_a_line_opened_by_a_notes_raised_mark() -> None:
+    prev = Para("paragraph", [_line("The uniform presence and repeat number polymorphism of all", 740.0),
+                              _line("microsatellite", 752.0, x1=110.0)], "… of all microsatellite")
+    note = Para("paragraph", [_line("a The given strain number is a temporary number; a full accession",
+                                    60.0, page=2, mark="a")], "a The given strain number is a temporary number")
+    assert not continues(prev, note, top=True)
+    # the same words without the raised mark would go on (a lowercase opening)
+    plain = Para("paragraph", [_line("loci were initially screened in 18 randomly selected", 60.0, page=2)],
+                 "loci were initially screened in 18 randomly selected")
+    assert continues(prev, plain, top=True)
+
+
+# ---------------------------------------------------------------------- run-in heads
+
+
+_BOLD, _BOLD_ITALIC, _REGULAR = ("Myriad-Bold", 20), ("Myriad-BoldIt", 22), ("Minion-Regular", 4)
+
+
+def _styled(parts: list[tuple[str, tuple[str, int]]]) -> list[dict[str, Any]]:
+    spans, x = [], 50.0
+    for text, (font, flags) in parts:
+        spans.append(_span(text, 10.0, 100.0, x, font, flags))
+        x = spans[-1]["bbox"][2]
+    return spans
+
+
+def test_an_italic_word_inside_a_line_set_bold_to_its_end_makes_no_run_in_words() -> None:
+    # Mycobiology's "*In-silico* identification of microsatellites and primers." bold whole
+    assert run_in_lead(_styled([("In-silico", _BOLD_ITALIC),
+                                (" identification of microsatellites and primers.", _BOLD)])) == ""
+    # IEEE's bold abstract after its "*Abstract*—": the italic word closed by its dash is the lead
+    assert run_in_lead(_styled([("Abstract", _BOLD_ITALIC), ("—The automated recognition of", _BOLD)])) == "Abstract"
+    # a species' name in bold italic before bold and plain words: its own words still (a caption's rest)
+    assert run_in_lead(_styled([("Rhizoprionodon terraenovae", _BOLD_ITALIC), (" L5242.", _BOLD),
+                                (" Consensus band count was 20", _REGULAR)])) == "Rhizoprionodon terraenovae"
+
+
+def test_mycobiologys_run_in_heads_head_their_paragraphs() -> None:
+    chunks = chunks_of(MYCOBIOLOGY)
+    for words, head in (("Computational analysis of C. gloeosporioides", "In-silico identification of "
+                         "microsatellites and primers"),  # bold whole, an italic word in it
+                        ("As a preliminary proof of repeat", "Microsatellite polymorphisms and "
+                         "discriminatory power"),  # wrapped onto the second line
+                        ("Graphical representation of minimum spanning tree", "High genotypic diversity "
+                         "and host specificity in C. gloeosporioides")):  # wrapped after "in C."
+        assert holding(chunks, words).provenance.section == f"RESULTS › {head}"
+
+
+@given(st.lists(st.sampled_from(["Microsatellite", "polymorphisms", "and", "discriminatory", "genotypic",
+                                 "diversity", "host"]), min_size=3, max_size=6),
+       st.sampled_from(["power.", "stability.", "primers:"]))
+def test_a_bold_head_wrapped_at_the_measures_end_runs_in_to_its_seconds_lines_bold_words(
+        words: list[str], rest: str) -> None:
+    first = " ".join(words).capitalize()  # (a head opens with a capital)
+    second = f"{rest} As a preliminary proof of repeat number polymorphism, the PCR"
+    third = "products of CG1, CG2, CG3, CG4, and CG5 were resolved on PAGE."
+    para = Para("paragraph", [_line(first, 448.0, bold=True, x1=543.0), _line(second, 460.0, x1=543.0, lead=rest),
+                              _line(third, 472.0, x1=543.0)], f"{first} {second} {third}")
+    run_in_heads([para])
+    assert para.runin == f"{first} {rest}".rstrip(".:")
+    # a short bold line (a section's name alone) over the next line's bold words: only the name
+    name = Para("paragraph", [_line("Acknowledgments", 448.0, bold=True, x1=140.0),
+                              _line(f"Funding: {third}", 460.0, x1=543.0, lead="Funding:"),
+                              _line(third, 472.0, x1=543.0)], f"Acknowledgments Funding: {third} {third}")
+    run_in_heads([name])
+    assert name.runin == "Acknowledgments"
+
+
+def test_science_advances_acknowledgments_stay_one_section() -> None:
+    funding = holding(chunks_of(SCIADV), "This work was partially supported by U.S. Department of Energy")
+    assert (funding.provenance.section or "").endswith("› Acknowledgments")
