@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from quote_pages import chunk_type, chunks_of, holding, pages_of
 
 from vaultd.parse.continuation import continues
+from vaultd.parse.headings import continue_title
 from vaultd.parse.paras import Line, Para
 from vaultd.parse.run_in import run_in_heads
 from vaultd.parse.spans import lead_mark, run_in_lead
@@ -140,3 +141,79 @@ def test_a_bold_head_wrapped_at_the_measures_end_runs_in_to_its_seconds_lines_bo
 def test_science_advances_acknowledgments_stay_one_section() -> None:
     funding = holding(chunks_of(SCIADV), "This work was partially supported by U.S. Department of Energy")
     assert (funding.provenance.section or "").endswith("› Acknowledgments")
+
+
+# ------------------------------------------------- a first page's section head over its subsection's
+
+
+BMJOPEN = "bmjopen_covid_cytokines_cohort_excerpt.pdf"
+
+
+def test_a_first_pages_head_in_capitals_over_its_first_subsections_is_two_heads() -> None:
+    # BMJ Open's p. 1: METHODS | Study design and participants, RESULTS | Characteristics of
+    # COVID-19 patient cohort, each pair in one face at the body's size (no title's lines)
+    chunks = chunks_of(BMJOPEN)
+    heads = [c.text for c in chunks if chunk_type(c) == "heading"]
+    assert {"METHODS", "Study design and participants", "RESULTS",
+            "Characteristics of COVID-19 patient cohort"} <= set(heads)
+    # (in one face and size, the two heads stand at one depth, as BMJ Global Health's do)
+    assert holding(chunks, "Data were collected at the time of admission.").provenance.section \
+        == "Study design and participants"
+
+
+@given(st.sampled_from(["METHODS", "RESULTS", "DISCUSSION", "BACKGROUND"]),
+       st.sampled_from(["Study design and participants", "Statistical analysis", "Data sources"]))
+def test_a_title_goes_on_in_its_next_block_but_no_capitals_head_into_a_subheads(caps: str, sub: str) -> None:
+    head = Para("heading", [_line(caps, 215.0, x1=80.0, bold=True)], caps, [(1, caps)], None, [1])
+    assert not continue_title([head], [_line(sub, 227.0, x1=160.0, bold=True)], sub)
+    # a title in capitals broken over two blocks stays one (No Starch's PELLENTESQUE HABITANT | MORBI)
+    title = Para("heading", [_line("PELLENTESQUE HABITANT", 131.0, x1=443.0)], "PELLENTESQUE HABITANT",
+                 [(1, "PELLENTESQUE HABITANT")], None, [1])
+    assert continue_title([title], [_line("MORBI", 144.0, x0=401.0, x1=443.0)], "MORBI")
+    assert title.text == "PELLENTESQUE HABITANT MORBI"
+
+
+# ----------------------------------------------- notes in the body's size, listings, inline code
+
+
+CIDR = "cidr_2011_bloom_calm_consistency_analysis_excerpt.pdf"
+CENSUS = "census_jsm_2016_tax_revenue_pdf_web_scraping_excerpt.pdf"
+ASME = "asme_journal_template.pdf"
+
+
+def test_a_footnote_in_the_bodys_size_opened_by_its_raised_number_floats() -> None:
+    # CIDR 2011 sets its notes in the body's 9 pt under a rule: "¹ Formally, …" at the left
+    # column's foot, between "… regardless of any read-write dataflow dependencies in the
+    # code. As" and "students of the logic programming literature will recognize" atop the next
+    chunks = chunks_of(CIDR)
+    assert chunk_type(holding(chunks, "Formally, in a monotonic logic program")) == "footnote"
+    para = holding(chunks, "in the code. As students of the logic programming literature will recognize")
+    assert "Formally" not in para.text and pages_of(para) == [2, 2]
+
+
+def test_a_listing_set_smaller_atop_the_next_column_takes_no_broken_words_rest() -> None:
+    # "… Line 15 in Fig-" ends the left column; the right column opens with Figure 2's 7 pt
+    # listing in txfonts' typewriter, then its caption, then "ure 2 defines a collection …"
+    chunks = chunks_of(CIDR)
+    para = holding(chunks, "Line 15 in Figure 2 defines a collection named send_buf")
+    assert chunk_type(para) == "paragraph" and "module DeliveryProtocol" not in para.text
+    assert chunk_type(holding(chunks, "module DeliveryProtocol")) == "code"
+
+
+def test_a_first_pages_unmarked_small_print_at_its_foot_is_front_matter() -> None:
+    # the Census Bureau's disclaimer under a short rule at p. 1's foot, in 9 pt italics
+    assert chunk_type(holding(chunks_of(CENSUS), "Disclaimer: Any views expressed are those")) == "front"
+
+
+def test_inline_code_wrapped_over_two_lines_stays_in_its_sentence() -> None:
+    # asmejour: "… When the en-" | "tries @article{.., @book{.., …" | "@proceedings{.., or
+    # @techreport{.. include doi={..}, the" | "document title, …": one paragraph
+    para = holding(chunks_of(ASME), "When the entries @article{.., @book{..")
+    assert chunk_type(para) == "paragraph" and "the document title, paper number" in para.text
+
+
+def test_txfonts_typewriter_faces_are_typewriter_faces() -> None:
+    from vaultd.parse.fontnames import is_mono_font
+
+    assert all(is_mono_font(name) for name in ("t1xtt", "t1xbtt", "txtt", "rtxtt", "ABCDEF+t1xtt"))
+    assert not any(is_mono_font(name) for name in ("TeXGyreTermesX-Regular", "txsy", "Times-Roman", "t1xr"))

@@ -30,8 +30,9 @@ _SIGN_RE = re.compile(r"[;{}()=<>\[\]]|:=|->|//|#")
 #: name and arguments alone, which prose displays (``window(x, index, start, end)``).
 _CALL_RE = re.compile(r"\w+(?:\s+|\()(['\"])[\w./-]+\1\)?|#>.*|[A-Za-z_]\w*(?:\.\w+)+\(.*\)"
                       r"|[A-Za-z_]\w*\s+(?:%>%|\|>)")
-#: An e-mail address or a URL: set in a typewriter face, but no program.
-_ADDRESS_RE = re.compile(r"@|://|\bwww\.")
+#: An e-mail address or a URL: set in a typewriter face, but no program (an ``@`` alone is
+#: a program's: a decorator, Ruby's ``@position``, Bloom's ``'@dst'``).
+_ADDRESS_RE = re.compile(r"@[\w-]+\.[A-Za-z]{2,}|://|\bwww\.")
 #: A shell's or an interpreter's prompt before a command (``$ ``, ``>>> ``, ``In [3]: ``).
 _PROMPT_RE = re.compile(r"\s*(?:\$|>>>|In \[\d*\]:)\s+\S")
 #: Most a listing's lines stand apart, in line heights (a listing continues under a gap
@@ -55,6 +56,8 @@ def is_code(lines: list[Line], text: str) -> bool:
         words = text.split()
         return len(lines) == 1 and len(words) >= 2 and "@" not in text \
             and not _ADDRESS_RE.search(words[0]) and not words[0][0].isdigit()
+    if len(lines) == 1 and "@" in text:
+        return False  # (a line of prose going on through inline code: asmejour's ``tries @article{.., …``)
     return len(lines) >= 2 or bool(_NUMBERED_RE.match(text)) or len(_SIGN_RE.findall(text)) >= 3 \
         or bool(_CALL_RE.fullmatch(text.strip())) \
         or (len(lines) == 1 and len(text.split()) >= COMMAND_WORDS
@@ -111,16 +114,23 @@ MACHINE_CHARS = 12
 COMMAND_WORDS = 3
 
 
+#: A line's last word broken by a hyphen, its rest on the next line.
+_BROKEN_WORD_RE = re.compile(r"[^\W\d_]-\s*$")
+
+
 def code_runs(group: list[Line]) -> list[bool]:
     """For each line of a block, whether it belongs to a run of two or more typewriter
-    lines (a listing inside a text block; one typewriter line alone stays in its prose)."""
+    lines (a listing inside a text block; one typewriter line alone stays in its prose).
+    Not a run going on with a word the prose line over it broke (asmejour's ``When the
+    en-`` | ``tries @article{.., @book{.., …`` | ``@proceedings{.., …``: inline code)."""
     out = [False] * len(group)
     i = 0
     while i < len(group):
         j = i
         while j < len(group) and group[j].mono:
             j += 1
-        if j - i >= 2:
+        broken = i > 0 and not group[i - 1].mono and _BROKEN_WORD_RE.search(group[i - 1].text) is not None
+        if j - i >= 2 and not broken:
             out[i:j] = [True] * (j - i)
         i = max(j, i + 1)
     return out

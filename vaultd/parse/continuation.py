@@ -84,8 +84,10 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     first = cur.text[:1]
     tail = _NOTE_MARK_RE.sub("", prev.text.rstrip())  # "… like arXiv,2" goes on as "… arXiv,"
     if tail.endswith("-") and len(tail) > 1 and tail[-2].isalpha() and first.isalpha() \
-            and not cjk_letters(first):
-        return True  # a word split at the column or page break: SCI- / ENCEPARSE
+            and not cjk_letters(first) and cur.lines[0].size >= SMALLER_PRINT * prev.lines[-1].size:
+        # a word split at the column or page break: SCI- / ENCEPARSE (in its own size: not
+        # CIDR's ``Fig-`` | a 7 pt listing atop the next column, over ``ure 2 defines …``)
+        return True
     last_word = tail.rsplit(None, 1)[-1]
     if last_word in OPEN_WORDS and ACRONYM_RE.match(cur.text) \
             and abs(cur.lines[0].size - prev.lines[-1].size) <= SIZE_STEP:
@@ -108,6 +110,9 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     if cur.lines[0].size < SMALLER_PRINT * prev.lines[-1].size and cur.lines[0].page > prev.lines[-1].page \
             and not cur.lines[0].mono:  # (inline code is often set smaller)
         return False  # small print in lowercase atop the next page: a caption's rest (PLOS)
+    if len(cur.lines) >= 2 and all(ln.mono for ln in cur.lines[:3]) and not prev.lines[-1].mono \
+            and cur.lines[0].size < SMALLER_PRINT * prev.lines[-1].size:
+        return False  # a listing set smaller (CIDR's ``module DeliveryProtocol`` atop the next column)
     # a word in quotation marks goes on as the word would (``These are called`` | a
     # full-width figure | ``“small multiples” by Tufte.``)
     quoted = cur.text.lstrip(_OPENING_QUOTES)[:1] if first in _OPENING_QUOTES else ""

@@ -80,14 +80,15 @@ _ADVENT_BOLD_RE = re.compile(r"AdvP[A-Z][a-z]+(?:B|BI|IB)$|^AdvPS\w+-H$")
 _ADVENT_ITALIC_RE = re.compile(r"AdvP[A-Z][a-z]+(?:I|BI|IB)$")
 
 
-_MONO_RE = re.compile(r"^(?:CM|SF|EC|TC|LM)[A-Z]*TT|Mono|Courier|Consol|Menlo|Monaco|Inconsolata"
+_MONO_RE = re.compile(r"^(?:CM|SF|EC|TC|LM)[A-Z]*TT|^(?:t1x|tx|rtx|ntx)(?:b|sl|bsl)?tt"  # (txfonts' t1xtt)
+                      r"|Mono|Courier|Consol|Menlo|Monaco|Inconsolata"
                       r"|SourceCode|FiraCode|NimbusMon|Typewriter|Code\b"
                       r"|mplus-?1mn", re.IGNORECASE)  # (M+ 1mn: Asciidoctor PDF's listings)
 
 
 @functools.lru_cache(maxsize=1024)
 def is_mono_font(name: str) -> bool:
-    """A typewriter face, for code: ``CMTT10``, ``CMSLTT10``, ``LMMono10-Regular``,
+    """A typewriter face, for code: ``CMTT10``, ``CMSLTT10``, ``LMMono10-Regular``, ``t1xtt``,
     ``Courier``, ``Consolas``, ``DejaVuSansMono``, ``SourceCodePro-Regular``,
     ``mplus1mn-regular``."""
     base, _ = _style(name)

@@ -29,6 +29,8 @@ def is_footnote(lines: list[Line], body: float, info: PageInfo, face: str, page:
         return True  # (9 pt notes under a 10 pt body: at the column's foot)
     if _URL_NOTE_RE.fullmatch(lines[0].text.strip()) and _at_column_foot(lines, page):
         return True  # "4 http://trec.nist.gov/data/docs_eng.html", its address in the body's size
+    if lines[0].lead_mark and size <= body + 0.5 and _at_column_foot(lines, page):
+        return True  # opening with its mark set small and raised, in the body's size (CIDR's "¹ Formally, …")
     if size <= body - NOTE_STEP and opens_note(lines, lines[0].text) \
             and _at_column_foot(lines, page):
         return True  # a point smaller and opening with its mark (a Word report's 10 pt notes, 11 pt body)
@@ -86,7 +88,7 @@ def opens_note(lines: list[Line], text: str) -> bool:
     mark, and is no program's text: a footnote, which its chunk is typed as. (Small print
     without a mark floats all the same, but may be a plot's labels or a listing's output.)"""
     return _NOTE_MARK_RE.match(text.lstrip()) is not None and (
-        not all(ln.mono for ln in lines) or _URL_NOTE_RE.fullmatch(text.strip()) is not None)
+        not all(ln.mono for ln in lines) or _URL_NOTES_RE.fullmatch(text.strip()) is not None)
     # (a web address alone after its number is a note in whatever face: ACL's ``1 https://…``)
 
 
@@ -113,6 +115,10 @@ MARK_HANG_EMS = 1.5
 
 #: A footnote that is a web address after its number.
 _URL_NOTE_RE = re.compile(r"(?:\d{1,2}|[*†‡§¶])\s*(?:https?://|www\.)\S+")
+#: Footnotes that are web addresses after their numbers, one after the other, an address
+#: broken over lines (ACL's ``7http://rtw.ml.cmu.edu/rtw/ 8https://github.com/allenai/
+#: openie-standalone``, set in a typewriter face).
+_URL_NOTES_RE = re.compile(r"(?:(?:\d{1,2}|[*†‡§¶])\s*(?:https?://|www\.)\S+(?:\s+[^\s\d]\S*)*\s*)+")
 
 
 def body_face(pages: list[list[Line]]) -> str:

@@ -14,6 +14,7 @@ from collections import Counter
 from vaultd.models import ChunkType
 from vaultd.parse.classify import (
     BRACKET_HEAD_RE,
+    all_caps,
     heading_number,
     is_caps_heading,
     is_prose,
@@ -95,10 +96,14 @@ def is_title(kind: ChunkType, lines: list[Line], text: str, body: float) -> bool
 
 def continue_title(paras: list[Para], lines: list[Line], text: str) -> bool:
     """Join a title line set as its own block (``Practitioners``) to the title lines right
-    above it in the same size; True when joined."""
+    above it in the same size; True when joined. Not a head in capitals alone over a line
+    in upper and lower case: a section's head over its first subsection's (BMJ Open's
+    ``METHODS`` | ``Study design and participants`` on a first page)."""
     if not paras or paras[-1].type != "heading" or paras[-1].number is not None:
         return False
     prev = paras[-1]
+    if len(prev.lines) == 1 and all_caps(prev.text) and any(c.islower() for c in text):
+        return False
     last = prev.lines[-1]
     first = lines[0]
     height = max(last.bbox[3] - last.bbox[1], 1.0)

@@ -372,7 +372,8 @@ _LEAD_MARK_RE = re.compile(r"(?:\d{1,3}|[*∗†‡§¶]{1,3}|[a-z])")
 
 def lead_mark(spans: list[dict[str, Any]], size: float) -> str:
     """The mark of a note set small and raised at a line's start, before a capital (a
-    table's note ``ᵃ The given strain number is …``), or "". A citation's raised number
+    table's note ``ᵃ The given strain number is …``, CIDR's footnote ``¹ Formally, …`` in the
+    body's size), or "". A citation's raised number
     never opens a line of prose: it is set close after its word."""
     marks = [sp for sp in spans[:3] if sp["text"].strip()]
     if len(marks) < 2:
@@ -381,9 +382,14 @@ def lead_mark(spans: list[dict[str, Any]], size: float) -> str:
     text: str = mark["text"].strip()
     if _LEAD_MARK_RE.fullmatch(text) is None or mark["size"] > NOTE_MARK_SIZE * size \
             or rest["origin"][1] - mark["origin"][1] < NOTE_MARK_RISE * size \
-            or not rest["text"].lstrip()[:1].isupper():
+            or _NOTE_WORD_RE.match(rest["text"].lstrip()) is None:
         return ""
     return text
+
+
+#: A note's first word after its mark: a capital and a small letter (``The``, ``Formally``;
+#: not an isotope's symbol after its raised mass number, ``¹H NMR``).
+_NOTE_WORD_RE = re.compile(r"[A-Z][a-z]")
 
 
 def note_mark(spans: list[dict[str, Any]], size: float) -> str:

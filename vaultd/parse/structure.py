@@ -84,6 +84,7 @@ from vaultd.parse.numbered_subheads import numbered_subheads
 from vaultd.parse.para_kinds import FRONT_PAGES, para_kind
 from vaultd.parse.paras import (
     REFS_RE,
+    SENT_END,
     Line,
     PageInfo,
     Para,
@@ -121,6 +122,11 @@ def _under_note(paras: list[Para], lines: list[Line], body: float) -> bool:
     note = paras[-1] if paras else None
     return note is not None and note.footnote and note.lines[-1].page == lines[0].page \
         and lines[0].bbox[1] >= note.lines[-1].bbox[1] and all(small_print(ln.size, body) for ln in lines)
+
+
+#: Most lines of a first page's unmarked note at its foot read as front matter, and fewest
+#: words of prose in it (a sentence, no formula's or figure's scrap).
+FRONT_NOTE_LINES, FRONT_NOTE_WORDS = 4, 4
 
 
 def _note_going_on(paras: list[Para], page: int) -> Para | None:
@@ -277,6 +283,11 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     cur.footnote = True
                 if floats and not cur.footnote and legend_rest(paras, para_lines, text):
                     kind = cur.type = "figure"  # a legend going on at the next page's foot (Cell Press)
+                elif floats and not cur.footnote and info.number == 1 and len(para_lines) <= FRONT_NOTE_LINES \
+                        and text.rstrip().endswith(SENT_END) and prose_words(text) >= FRONT_NOTE_WORDS:
+                    # a first page's small print at its foot, no note's mark before it: front
+                    # matter (the Census Bureau's ``Disclaimer: Any views expressed are …``)
+                    kind = cur.type = "front"
                 cur.floating = kind in ("front", "code") or margin or (
                     kind == "paragraph" and (floats or (plain and is_label(text)) or noted is not None))
                 if info.number <= FRONT_PAGES and kind not in ("figure", "table") \
