@@ -284,9 +284,11 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 if floats and not cur.footnote and legend_rest(paras, para_lines, text):
                     kind = cur.type = "figure"  # a legend going on at the next page's foot (Cell Press)
                 elif floats and not cur.footnote and info.number == 1 and len(para_lines) <= FRONT_NOTE_LINES \
-                        and text.rstrip().endswith(SENT_END) and prose_words(text) >= FRONT_NOTE_WORDS:
+                        and text.rstrip().endswith(SENT_END) and prose_words(text) >= FRONT_NOTE_WORDS \
+                        and not text.lstrip()[:1].islower():
                     # a first page's small print at its foot, no note's mark before it: front
-                    # matter (the Census Bureau's ``Disclaimer: Any views expressed are …``)
+                    # matter (the Census Bureau's ``Disclaimer: Any views expressed are …``);
+                    # not a front block's rest (Frontiers' citation going on ``xylanilyticus. …``)
                     kind = cur.type = "front"
                 cur.floating = kind in ("front", "code") or margin or (
                     kind == "paragraph" and (floats or (plain and is_label(text)) or noted is not None))
