@@ -217,3 +217,40 @@ def test_txfonts_typewriter_faces_are_typewriter_faces() -> None:
 
     assert all(is_mono_font(name) for name in ("t1xtt", "t1xbtt", "txtt", "rtxtt", "ABCDEF+t1xtt"))
     assert not any(is_mono_font(name) for name in ("TeXGyreTermesX-Regular", "txsy", "Times-Roman", "t1xr"))
+
+
+# ------------------------------------------- batch 66: a table's rules, numbered run-in heads
+
+
+WILEY = "wiley_developmental_science_2026_youth_climate_worry_motivation_excerpt.pdf"
+JFM = "cambridge_jfm_2022_faraday_waves_brimful_cylinders_excerpt.pdf"
+
+
+def test_a_tables_rules_stop_short_of_the_page_text_under_it() -> None:
+    # Wiley's Table 2, in the body's 9 pt, ruled over, under its head and at its foot; under
+    # it its notes, then the page's two columns of text, then the rule over the running
+    # foot: the text had been read as the table's rows (three passages lost)
+    chunks = chunks_of(WILEY)
+    para = holding(chunks, "We assessed climate-related worry using the 10-item")
+    assert chunk_type(para) == "paragraph" and pages_of(para) == [2, 3]
+    assert para.text.endswith("with higher scores reflecting more worry about climate change.")
+    assert not any(chunk_type(c) == "table" and "Pro-environmental behavior was measured" in c.text for c in chunks)
+
+
+def test_a_run_in_heads_number_set_apart_is_the_heads() -> None:
+    # Wiley's bold "2.2.2.1" | "Climate-Related Worry." | "We assessed …", the number a
+    # line of MuPDF's own: the run-in head had been lost with the number read as its words
+    chunks = chunks_of(WILEY)
+    section = holding(chunks, "Pro-environmental behavior was measured with a single self-report").provenance.section
+    assert section == "2 Method › 2.2 Survey Study › 2.2.2 Measures › 2.2.2.2 Pro-Environmental Behavior"
+
+
+def test_urws_nimbus_roman_medium_is_its_bold() -> None:
+    from vaultd.parse.fontnames import is_bold_font, is_italic_font
+
+    assert all(is_bold_font(n) for n in ("NimbusRomNo9-Med", "NimbusRomNo9L-Medi", "NimbusRomNo9-MedIta"))
+    assert is_italic_font("NimbusRomNo9-MedIta") and not is_italic_font("NimbusRomNo9-Med")
+    assert not any(is_bold_font(n) for n in ("HelveticaNeue-Medium", "Roboto-Medium", "NimbusRomNo9L-Regu"))
+    # JFM's section head in NimbusRomNo9-Med over its text in the Regular
+    para = holding(chunks_of(JFM), "In this section, the numerical tools presented")
+    assert para.provenance.section == "5. Weakly nonlinear model for subharmonic Faraday thresholds with contact angle effects"

@@ -52,20 +52,24 @@ def font_family(name: str) -> str:
 
 @functools.lru_cache(maxsize=1024)
 def is_bold_font(name: str) -> bool:
-    """``Times-Bold``, ``AdvGulliv-B``, ``NimbusRomNo9L-Medi``, ``CMBX10`` … (not ``-Medium``)."""
+    """``Times-Bold``, ``AdvGulliv-B``, ``NimbusRomNo9L-Medi``, ``NimbusRomNo9-Med``, ``CMBX10`` …
+    (not ``-Medium``)."""
     base, style = _style(name)
     lower = base.lower()
     return (any(w in lower for w in _BOLD_WORDS) or ".B" in base or style in _BOLD_STYLES
-            or style.startswith("bd") or bool(_TEX_BOLD_RE.match(base)) or bool(_ADVENT_BOLD_RE.search(base)))
+            or style.startswith("bd") or bool(_TEX_BOLD_RE.match(base)) or bool(_ADVENT_BOLD_RE.search(base))
+            # (URW's Nimbus Roman names its bold "Medium" for the Times weight it copies:
+            # ``NimbusRomNo9-Med``, ``NimbusRomNo9L-MediItal``; elsewhere Medium is not bold)
+            or (lower.startswith("nimbusrom") and style.startswith("med")))
 
 
 @functools.lru_cache(maxsize=1024)
 def is_italic_font(name: str) -> bool:
-    """``Times-Italic``, ``AdvGulliv-I``, ``MinionPro-It``, ``CMTI10``, ``CMSL10`` …"""
+    """``Times-Italic``, ``AdvGulliv-I``, ``MinionPro-It``, ``NimbusRomNo9-MedIta``, ``CMTI10``, ``CMSL10`` …"""
     base, style = _style(name)
     lower = base.lower()
     return (any(w in lower for w in _ITALIC_WORDS) or style in _ITALIC_STYLES
-            or (len(style) > 2 and style.endswith(("it", "ital"))) or bool(_TEX_ITALIC_RE.match(base))
+            or (len(style) > 2 and style.endswith(("it", "ital", "ita"))) or bool(_TEX_ITALIC_RE.match(base))
             or bool(_DOT_ITALIC_RE.search(base)) or bool(_ADVENT_ITALIC_RE.search(base)))
 
 

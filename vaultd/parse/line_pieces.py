@@ -61,6 +61,10 @@ def merge_same_baseline(lines: list[Line]) -> list[Line]:
     return out
 
 
+#: A heading's number alone (``2.2.2.1``, ``3.``).
+_NUMBER_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})*\.?")
+
+
 def _join(prev: Line, first: Line, second: Line) -> None:
     """``prev`` (one of ``first`` and ``second``, its left and right pieces) made the two
     pieces' one line, in place."""
@@ -80,7 +84,12 @@ def _join(prev: Line, first: Line, second: Line) -> None:
         prev.size = second.size
     prev.mono = (prev.mono or prev.text.strip().isdigit()) and (ln.mono or ln.text.strip().isdigit()) \
         and (prev.mono or ln.mono)
-    if not first.lead and (first.bold or first.italic) and not first.mixed \
+    if not first.lead and (first.bold or first.italic) and not first.mixed and second.lead \
+            and _NUMBER_RE.fullmatch(first.text.strip()):
+        # a run-in heading's number set apart before its words (Wiley's bold ``2.2.2.1`` |
+        # ``**Climate-Related Worry.** We assessed …``): the number is the heading's
+        first.lead = f"{first.text.strip()} {second.lead}"
+    elif not first.lead and (first.bold or first.italic) and not first.mixed \
             and (second.bold, second.italic) != (first.bold, first.italic):
         first.lead = first.text.strip()  # a run-in heading MuPDF set as a line of its own
     prev.lead = first.lead

@@ -195,8 +195,25 @@ def _text_past_rows(lines: list[Line], stack: list[Rule], top: float, bottom: fl
     if not rows:
         return False
     size = sorted(ln.size for ln in rows)[len(rows) // 2]
-    return sum(is_prose_line(ln) and ln.size >= size + NOTE_SMALLER for ln in between(lines, top, bottom, seed)) \
-        >= TEXT_LINES
+    gap = between(lines, top, bottom, seed)
+    if sum(is_prose_line(ln) and ln.size >= size + NOTE_SMALLER for ln in gap) >= TEXT_LINES:
+        return True
+    # or in the rows' size, up to a rule with no text of the page beyond it (the rule over
+    # its running foot or under its head), under a table ruled over, under its head and at
+    # its foot, whose rows hold next to no prose: a gap of more lines than a row holds, a
+    # third of them prose (Wiley's Table 2 in the body's 9 pt, the page's columns of text
+    # under it, over the rule at the page's foot)
+    edge = top if stack[-1][0] == bottom else bottom
+    beyond = any(ln.bbox[1] >= edge for ln in lines) if edge == bottom else any(ln.bbox[3] <= edge for ln in lines)
+    if beyond or len(stack) < 3 or len(line_rows(gap)) < GAP_ROWS:
+        return False
+    prose = sum(map(is_prose_line, gap))
+    return prose >= TEXT_LINES and 3 * prose >= len(gap) and PROSE_ROWS * sum(map(is_prose_line, rows)) <= len(rows)
+
+
+#: A table's rows hold at most one line of prose in this many; fewest printed lines between
+#: a table's foot rule and a rule further on for the text between to be the page's.
+PROSE_ROWS, GAP_ROWS = 5, 6
 
 
 #: Lines of running text in a gap that end a table's stack of rules.
