@@ -254,3 +254,12 @@ def test_urws_nimbus_roman_medium_is_its_bold() -> None:
     # JFM's section head in NimbusRomNo9-Med over its text in the Regular
     para = holding(chunks_of(JFM), "In this section, the numerical tools presented")
     assert para.provenance.section == "5. Weakly nonlinear model for subharmonic Faraday thresholds with contact angle effects"
+
+
+def test_a_head_ending_on_an_ellipsis_heads_its_section() -> None:
+    # AGU's 11 pt bold "1. A Long Time Ago, in a Galaxy Far, Far Away..." over 9 pt text:
+    # read as a sentence's end, it had been a paragraph and the section lost
+    chunks = chunks_of("james_agu_2019_simpler_atmospheres_jet_response_excerpt.pdf")
+    assert chunk_type(holding(chunks, "A Long Time Ago, in a Galaxy Far, Far Away")) == "heading"
+    assert holding(chunks, "Four planets orbit stars just like our own Sun.").provenance.section \
+        == "1. A Long Time Ago, in a Galaxy Far, Far Away..."

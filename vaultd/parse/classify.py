@@ -309,7 +309,8 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
              # a head set large and bold opening with a name in lowercase (GSA's
              # ``orthofisher and BUSCO obtain similar results``)
              or (size >= body + 1.5 and bold and standalone and _lowercase_name_head(text)))
-        and not text.endswith((".", ",", ";"))
+        # (an ellipsis ends a head as well: AGU's ``1. A Long Time Ago, in a Galaxy Far, Far Away...``)
+        and (not text.endswith((".", ",", ";")) or text.endswith("..."))
         and not _LISTING_LINE_RE.match(text)  # "21: end procedure", a numbered listing's line
         and not _figures_row(text)  # a table's bold row: "2024 Apr 132.2 3.0 0.5 133.5 …"
         and not is_theorem_label(text)  # "Lemma 2.2. Let k ≤ d. Then": a statement, no section
