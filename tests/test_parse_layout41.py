@@ -1,6 +1,8 @@
 """Layout 41 (issue 34): a note opened by its small raised mark is no paragraph's rest;
-run-in heads set bold whole with an italic word in them, or wrapped onto their
-paragraph's second line. On real pages (batch 64, out of sample), with property tests of
+run-in heads set bold whole with an italic word in them, wrapped onto their paragraph's
+second line, or with their number set apart; a first page's head in capitals over its
+subsection's; footnotes in the body's size; listings, inline code and a table's rules kept
+to what they hold. On real pages (batches 64 to 67, out of sample), with property tests of
 the pure rules."""
 
 from __future__ import annotations
