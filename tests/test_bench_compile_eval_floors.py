@@ -558,6 +558,10 @@ FLOORS: dict[str, dict[str, float]] = {
     # 23/23, 12/12, 13/13, 11/12 and 0; at layout 41 (a head ending on an ellipsis): all whole
     "batch67": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.0,
                 "absent": 0},
+    # batch 68 (stop 64: IOP's J. Neural Eng. 2020), out of sample on 2dfdaea: all whole,
+    # no furniture, every paragraph verbatim (an IOP paper: among VERBATIM_PAPERS)
+    "batch68": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 1.0,
+                "absent": 0},
 }
 #: eval/quotes' batch 4 and 5 papers (file-name prefixes): an AIAA paper, an APA manuscript,
 #: Elsevier's CAS double-column sample, Philosophers' Imprint, PracTeX, Quantum; SPIE, the
@@ -652,6 +656,7 @@ BATCH64 = ("edp_e3s_web_conf_2025_", "oup_ijnp_2019_", "korean_mycobiology_2017_
 BATCH65 = ("census_jsm_2016_", "cidr_2011_")
 BATCH66 = ("cambridge_jfm_2022_", "embo_molsysbiol_2024_", "wiley_developmental_science_2026_")
 BATCH67 = ("james_agu_2019_", "elsevier_stoten_2021_")
+BATCH68 = ("iop_jne_2020_",)
 #: Each group of eval/quotes by its papers' prefixes ("quotes": batches 1–3, the rest).
 GROUPS = {"new": NEW, "batch6": BATCH6, "batch7": BATCH7, "batch8": BATCH8, "batch9": BATCH9,
           "batch10": BATCH10, "batch11": BATCH11, "batch12": BATCH12, "batch13": BATCH13,
@@ -671,7 +676,7 @@ GROUPS = {"new": NEW, "batch6": BATCH6, "batch7": BATCH7, "batch8": BATCH8, "bat
           "batch59": BATCH59, "batch60": BATCH60, "batch61": BATCH61,
           "batch62": BATCH62, "batch63": BATCH63, "batch64": BATCH64,
           "batch65": BATCH65, "batch66": BATCH66,
-          "batch67": BATCH67}
+          "batch67": BATCH67, "batch68": BATCH68}
 #: The papers (file-name prefixes) whose paragraphs the verbatim floor is taken over.
 VERBATIM_PAPERS = ("iop", "scielo", "wiley", "aas", "elsevier", "springer")
 
@@ -734,7 +739,7 @@ def _in_group(name: str, stem: str) -> bool:
                                   "batch47", "batch48", "batch49", "batch50",
                                   "batch51", "batch52", "batch53", "batch54", "batch55",
                                   "batch56", "batch57", "batch58", "batch59", "batch60", "batch61",
-                                  "batch62", "batch63", "batch64", "batch65", "batch66", "batch67"])
+                                  "batch62", "batch63", "batch64", "batch65", "batch66", "batch67", "batch68"])
 def test_compile_eval_scores_stay_at_their_floors(name: str, fixtures_dir: Path) -> None:
     scores = _group_scores(name, _root(name, fixtures_dir))
     floors = FLOORS[name]
