@@ -30,7 +30,7 @@ _LISTING_LINE_RE = re.compile(r"\d{1,3}:\s")
 #: A section number of the arabic (``2``, ``2.1``) or roman (``IV``) kind.
 #: Section numbers: ``3``, ``3.1.2``, ``IV`` and REVTeX's ``VIII.3`` (a roman section's
 #: arabic subsections).
-_SECTION_NUMBER_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})*|[IVX]{1,4}(?:\.\d{1,2})*")
+SECTION_NUMBER_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})*|[IVX]{1,4}(?:\.\d{1,2})*")
 _NUM_RE = re.compile(r"^((?:\d{1,2}(?:\.\d{1,2})*)|[IVX]{1,4}(?:\.\d{1,2})+|[A-Z](?:\.\d{1,2})*|[IVX]{1,4})\.?\s+[\"“‘']?[A-Z]")
 #: ``Figure 3.``, ``Fig. 2:``, ``Table 1``, and their names in other languages (``Tabela``,
 #: ``Tabla``, ``Tabelle``, ``Tableau``, ``Cuadro``, ``Quadro``, ``Figura``, ``Abbildung``,
@@ -364,7 +364,7 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
         # small capitals "I. INTRODUCTION", Wiley's "1. INTRODUCTION"), also where the
         # text layer puts it in one block with the keywords above it. A single letter is
         # no section number here: "A. SMITH" is a name.
-        if n_lines == 1 and number is not None and _SECTION_NUMBER_RE.fullmatch(number) \
+        if n_lines == 1 and number is not None and SECTION_NUMBER_RE.fullmatch(number) \
                 and _is_caps_title(text[len(number):]) and size >= body - 2.0:
             return "heading", number
     if (

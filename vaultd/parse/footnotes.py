@@ -27,7 +27,7 @@ def is_footnote(lines: list[Line], body: float, info: PageInfo, face: str, page:
             and not _body_text_below(lines, page, body)
     if size < body * 0.9 or (small_print(size, body) and _at_column_foot(lines, page)):
         return True  # (9 pt notes under a 10 pt body: at the column's foot)
-    if _URL_NOTE_RE.fullmatch(lines[0].text.strip()) and _at_column_foot(lines, page):
+    if _URL_NOTES_RE.fullmatch(lines[0].text.strip()) and _at_column_foot(lines, page):
         return True  # "4 http://trec.nist.gov/data/docs_eng.html", its address in the body's size
     if lines[0].lead_mark and size <= body + 0.5 and _at_column_foot(lines, page):
         return True  # opening with its mark set small and raised, in the body's size (CIDR's "¹ Formally, …")
@@ -113,10 +113,8 @@ def note_tail(lines: list[Line], page: list[Line], body: float) -> bool:
 MARK_HANG_EMS = 1.5
 
 
-#: A footnote that is a web address after its number.
-_URL_NOTE_RE = re.compile(r"(?:\d{1,2}|[*†‡§¶])\s*(?:https?://|www\.)\S+")
-#: Footnotes that are web addresses after their numbers, one after the other, an address
-#: broken over lines (ACL's ``7http://rtw.ml.cmu.edu/rtw/ 8https://github.com/allenai/
+#: Footnotes that are a web address after their number, one or more after the other, an
+#: address broken over lines (ACL's ``7http://rtw.ml.cmu.edu/rtw/ 8https://github.com/allenai/
 #: openie-standalone``, set in a typewriter face).
 _URL_NOTES_RE = re.compile(r"(?:(?:\d{1,2}|[*†‡§¶])\s*(?:https?://|www\.)\S+(?:\s+[^\s\d]\S*)*\s*)+")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from vaultd.parse.classify import SECTION_NUMBER_RE
 from vaultd.parse.paras import Line
 from vaultd.parse.spans import Piece, needs_space
 
@@ -61,10 +62,6 @@ def merge_same_baseline(lines: list[Line]) -> list[Line]:
     return out
 
 
-#: A heading's number alone (``2.2.2.1``, ``3.``).
-_NUMBER_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})*\.?")
-
-
 def _join(prev: Line, first: Line, second: Line) -> None:
     """``prev`` (one of ``first`` and ``second``, its left and right pieces) made the two
     pieces' one line, in place."""
@@ -85,7 +82,7 @@ def _join(prev: Line, first: Line, second: Line) -> None:
     prev.mono = (prev.mono or prev.text.strip().isdigit()) and (ln.mono or ln.text.strip().isdigit()) \
         and (prev.mono or ln.mono)
     if not first.lead and (first.bold or first.italic) and not first.mixed and second.lead \
-            and _NUMBER_RE.fullmatch(first.text.strip()):
+            and SECTION_NUMBER_RE.fullmatch(first.text.strip().rstrip(".")):
         # a run-in heading's number set apart before its words (Wiley's bold ``2.2.2.1`` |
         # ``**Climate-Related Worry.** We assessed …``): the number is the heading's
         first.lead = f"{first.text.strip()} {second.lead}"

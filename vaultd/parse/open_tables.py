@@ -203,9 +203,10 @@ def _text_past_rows(lines: list[Line], stack: list[Rule], top: float, bottom: fl
     # its foot, whose rows hold next to no prose: a gap of more lines than a row holds, a
     # third of them prose (Wiley's Table 2 in the body's 9 pt, the page's columns of text
     # under it, over the rule at the page's foot)
+    if len(stack) < 3 or len(line_rows(gap)) < GAP_ROWS:
+        return False
     edge = top if stack[-1][0] == bottom else bottom
-    beyond = any(ln.bbox[1] >= edge for ln in lines) if edge == bottom else any(ln.bbox[3] <= edge for ln in lines)
-    if beyond or len(stack) < 3 or len(line_rows(gap)) < GAP_ROWS:
+    if any(ln.bbox[1] >= edge for ln in lines) if edge == bottom else any(ln.bbox[3] <= edge for ln in lines):
         return False
     prose = sum(map(is_prose_line, gap))
     return prose >= TEXT_LINES and 3 * prose >= len(gap) and PROSE_ROWS * sum(map(is_prose_line, rows)) <= len(rows)

@@ -380,8 +380,7 @@ def lead_mark(spans: list[dict[str, Any]], size: float) -> str:
         return ""
     mark, rest = marks[0], marks[1]
     text: str = mark["text"].strip()
-    if _LEAD_MARK_RE.fullmatch(text) is None or mark["size"] > NOTE_MARK_SIZE * size \
-            or rest["origin"][1] - mark["origin"][1] < NOTE_MARK_RISE * size \
+    if _LEAD_MARK_RE.fullmatch(text) is None or not _raised(mark, rest, size) \
             or _NOTE_WORD_RE.match(rest["text"].lstrip()) is None:
         return ""
     return text
@@ -398,10 +397,15 @@ def note_mark(spans: list[dict[str, Any]], size: float) -> str:
     read into its last word (``accuracy1``); a section is named without it."""
     last = spans[-1]
     text: str = last["text"].strip()
-    if not text or _NOTE_MARK_RE.fullmatch(text) is None or last["size"] > NOTE_MARK_SIZE * size:
+    if not text or _NOTE_MARK_RE.fullmatch(text) is None:
         return ""
     before = next((sp for sp in reversed(spans[:-1]) if sp["text"].strip()), None)
-    if before is None or before["origin"][1] - last["origin"][1] < NOTE_MARK_RISE * size:
-        return ""
-    return text
+    return text if before is not None and _raised(last, before, size) else ""
+
+
+def _raised(mark: dict[str, Any], beside: dict[str, Any], size: float) -> bool:
+    """Whether the span ``mark`` is set small and raised over ``beside``, in a line of
+    ``size``: a note's mark (``note_mark``, ``lead_mark``)."""
+    return bool(mark["size"] <= NOTE_MARK_SIZE * size
+                and beside["origin"][1] - mark["origin"][1] >= NOTE_MARK_RISE * size)
 
