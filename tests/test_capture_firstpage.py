@@ -92,7 +92,7 @@ def test_affiliation_marks_and_stars_are_stripped_from_every_author(fixtures_dir
 def test_received_and_accepted_years_are_not_the_works_year() -> None:
     # ECP prints a 2020 volume of a paper
     # submitted in 2013 and accepted in 2014 (read from the page image).
-    ecp = read_pdf_meta(REPO / "eval/firstpage/pdfs/ejpecp_sample.pdf")
+    ecp = read_pdf_meta(REPO / "eval/quotes/pdfs/ejp_probability_sample.pdf")
     assert ecp.first_page_year == 2020
     lines = [DatedLine("Received: 13 November 2013; in revised form: 1 December 2013 / "
                        "Accepted: 10 January 2014 /", 0.35),
@@ -188,6 +188,7 @@ def test_cited_years_and_years_inside_ids_are_never_the_works_year(text: str) ->
 # ---------------------------------------------------------------- layouts (issue 33.3)
 
 FP = REPO / "eval" / "firstpage" / "pdfs"
+QP = REPO / "eval" / "quotes" / "pdfs"  # first pages the quotes set keeps whole
 
 
 def test_a_row_of_names_each_over_its_university_gives_every_name_in_order() -> None:
@@ -209,7 +210,7 @@ def test_names_set_beside_their_affiliation_in_another_face_are_read_without_it(
 
 def test_a_line_of_names_ordered_by_baseline_not_by_the_top_of_its_icons() -> None:
     # AASTeX: an ORCID icon raises the top of "August Muench" over "Greg J. Schwarz".
-    meta = read_pdf_meta(FP / "aastex_sample631.pdf")
+    meta = read_pdf_meta(QP / "aas_aastex631_sample.pdf")
     assert meta.first_page_authors[:2] == ["Greg J. Schwarz", "August Muench"]
 
 
@@ -217,7 +218,7 @@ def test_names_set_apart_from_the_block_under_the_title_are_found(
         fixtures_dir: Path) -> None:
     # ASME sets the names in the left margin beside the abstract; the R manual prints
     # "R Core Team" at the foot of its title page.
-    asme = read_pdf_meta(FP / "asmejour.pdf")
+    asme = read_pdf_meta(QP / "asme_journal_template.pdf")
     assert asme.first_page_authors == ["Author Names", "John H. Lienhard V"]
     manual = read_pdf_meta(REPO / "eval/pages/pdfs/r_manual_R-data.pdf")
     assert manual.first_page_authors == ["R Core Team"]
