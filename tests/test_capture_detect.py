@@ -15,6 +15,7 @@ from vaultd.capture.detect import (
     links_in_text,
     links_in_url_file,
     links_in_webloc,
+    trim_id,
 )
 
 ARXIV_FORMS = [
@@ -144,3 +145,27 @@ def test_doi_forms_are_detected_whatever_the_prefix(form: tuple[str, str], prefi
     bare = form[1]
     found = detect_id(prefix + bare)
     assert found is not None and (found.kind, found.value) == ("doi", bare)
+
+
+# ---------------------------------------------------------------- an id's end (stop 65)
+
+_DOI_BODY = st.from_regex(r"10\.\d{4,6}/[a-z0-9][a-z0-9.\-]{0,12}[a-z0-9]", fullmatch=True)
+_BRACKETED = st.tuples(st.sampled_from(["()", "[]", "{}", "<>"]),
+                       st.from_regex(r"[a-z0-9]{1,6}", fullmatch=True))
+
+
+@given(_DOI_BODY, st.lists(_BRACKETED, max_size=2),
+       st.text(alphabet=".,;\"')]}>", max_size=4))
+def test_an_id_keeps_its_balanced_brackets_and_loses_what_follows_it(
+        body: str, groups: list[tuple[str, str]], tail: str) -> None:
+    # Prose, BibTeX and HTML close around a DOI with stops, quotes and brackets of their
+    # own; a bracket the DOI opened itself is the DOI's.
+    doi = body + "".join(pair[0] + inner + pair[1] for pair, inner in groups)
+    assert trim_id(doi + tail) == doi
+
+
+def test_a_bibtex_field_printed_in_a_template_gives_its_doi_without_the_braces() -> None:
+    # asmejour's template prints `doi = {10.1115/1.4042912}}` in a BibTeX sample on p. 2.
+    assert trim_id("10.1115/1.4042912}}") == "10.1115/1.4042912"
+    assert trim_id("10.1002/(SICI)1097-4636(199606)31:2<147::AID-JBM1>3.0.CO;2-O).") == \
+        "10.1002/(SICI)1097-4636(199606)31:2<147::AID-JBM1>3.0.CO;2-O"

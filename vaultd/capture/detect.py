@@ -167,7 +167,7 @@ def links_in_text(text: str) -> list[str]:
     found: list[str] = []
     seen: set[tuple[str, str]] = set()
     for m in _TOKEN_RE.finditer(text):
-        token = _trim(m.group(0))
+        token = trim_id(m.group(0))
         item = detect_id(token)
         # The same paper named twice (hep-th/9901001 and its abs URL) is one capture.
         if item is not None and (item.kind, item.value) not in seen:
@@ -176,14 +176,17 @@ def links_in_text(text: str) -> list[str]:
     return found
 
 
-def _trim(token: str) -> str:
-    """Drop trailing punctuation of the surrounding prose, keeping balanced brackets
-    (DOIs such as ``10.1002/(SICI)1097-4636(199606)31:2<147::AID-JBM1>3.0.CO;2-O``)."""
-    while token and token[-1] in ".,;]\"'>)":
+_CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
+
+
+def trim_id(token: str) -> str:
+    """Drop trailing punctuation of the surrounding prose or markup, keeping balanced
+    brackets (DOIs such as ``10.1002/(SICI)1097-4636(199606)31:2<147::AID-JBM1>3.0.CO;2-O``)
+    and dropping unbalanced ones (BibTeX's ``doi = {10.1115/1.4042912}}``)."""
+    while token and token[-1] in ".,;\"'" + "".join(_CLOSERS):
         last = token[-1]
-        if last == ")" and token.count("(") >= token.count(")"):
-            break
-        if last == ">" and token.count("<") >= token.count(">"):
+        opener = _CLOSERS.get(last)
+        if opener is not None and token.count(opener) >= token.count(last):
             break
         token = token[:-1]
     return token

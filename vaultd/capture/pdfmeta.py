@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vaultd.capture.detect import _trim, normalise_doi
+from vaultd.capture.detect import normalise_doi, trim_id
 from vaultd.capture.firstpage import read_first_page
 from vaultd.capture.page_layout import lines_from_dict
 from vaultd.errors import ParseError
@@ -75,7 +75,7 @@ def find_ids(text: str) -> tuple[list[str], list[str]]:
     """DOIs and arXiv ids (without version) in ``text``, in order of appearance."""
     dois: list[str] = []
     for m in _DOI_TEXT_RE.finditer(text):
-        doi = normalise_doi(_trim(m.group(1)))
+        doi = normalise_doi(trim_id(m.group(1)))
         if doi not in dois:
             dois.append(doi)
     arxiv: list[str] = []
