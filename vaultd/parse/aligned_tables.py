@@ -98,18 +98,49 @@ def aligned_table(caption: Line, lines: list[Line], stops: list[Line],
             continue
         found = words_in(_box([ln.bbox for row in run for ln in row]))
         em = max(ln.size for row in run for ln in row)
-        firsts: list[tuple[float, float]] = []
-        for row in run:  # from the caption on, while the rows keep their cells and first column
+        cells_of = []
+        for row in run:  # from the caption on, while the rows keep their cells
             y = max(ln.bbox[3] for ln in row)
             cells = _cells(sorted((w for w in found if abs(w[3] - y) <= ROW_TOLERANCE + 1.0),
                                   key=lambda w: w[0]), em)
-            if len(cells) < 2 or not _aligned([*firsts, cells[0]]):
+            if len(cells) < 2:
                 break
-            firsts.append(cells[0])
-        kept = run[:len(firsts)]
-        if len(kept) >= MIN_ROWS:
-            return _box([ln.bbox for row in kept for ln in row])
+            cells_of.append(cells)
+        count = max(_first_column_rows(cells_of), _labelled_rows(cells_of))
+        if count >= MIN_ROWS:
+            return _box([ln.bbox for row in run[:count] for ln in row])
     return None
+
+
+def _first_column_rows(cells_of: list[list[tuple[float, float]]]) -> int:
+    """How many rows from the caption on keep one first column."""
+    firsts: list[tuple[float, float]] = []
+    for cells in cells_of:
+        if not _aligned([*firsts, cells[0]]):
+            break
+        firsts.append(cells[0])
+    return len(firsts)
+
+
+def _labelled_rows(cells_of: list[list[tuple[float, float]]]) -> int:
+    """How many rows from the caption on are rows of a table whose entries take two lines,
+    a label's and its values' (a working paper's estimates, their standard errors in
+    brackets under them: ``Romer and Romer (2004) -0.56 0.80`` | ``(0.68) (0.49)``): a row
+    whose first cell lines up with the labels' column, or one with no label, its first cell
+    right of every label's end; two labels at least."""
+    if len(cells_of) < MIN_ROWS:
+        return 0
+    left = min(cells[0][0] for cells in cells_of)
+    labels = [cells[0] for cells in cells_of if cells[0][0] - left <= COLUMN_SLACK]
+    if len(labels) < 2 or not _aligned(labels):
+        return 0
+    end = max(label[1] for label in labels)
+    count = 0
+    for cells in cells_of:
+        if not (cells[0][0] - left <= COLUMN_SLACK or cells[0][0] > end):
+            break
+        count += 1
+    return count
 
 
 def _box(boxes: list[Box]) -> Box:

@@ -11,6 +11,7 @@ import re
 import unicodedata
 
 from vaultd.models import ChunkType
+from vaultd.parse.bylines import SECTION_NAMES
 from vaultd.parse.paras import LABEL_WORDS, SENT_END
 from vaultd.parse.spans import CJK_RE
 from vaultd.parse.textlayer import prose_words
@@ -142,6 +143,9 @@ def all_caps(text: str, least: int = 0) -> bool:
     letters = [c for c in text if c.isalpha()]
     return len(letters) >= (least or CAPS_LETTERS) and all(c.isupper() for c in letters)
 
+
+#: A paper's usual section name, the whole of a line.
+_PAPER_HEAD_RE = re.compile(r"(?:abstract|" + SECTION_NAMES + r")[.:]?", re.IGNORECASE)
 
 #: Fewest letters of a head read as set in capitals.
 CAPS_LETTERS = 6
@@ -352,8 +356,10 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
                 and text[:1].isupper() and not text.rstrip().endswith((".", ",", ";", ":")):
             return "heading", number
         # A bold line in capitals on its own, even set smaller than the body ("THE SOCIAL
-        # ECOLOGY OF WOLVES", Frontiers' subsection heads).
-        if bold and one_line and (is_caps_heading(text) or (_caps_word(text) and not italic)) and size >= body - 2.0:
+        # ECOLOGY OF WOLVES", Frontiers' subsection heads); so a paper's usual section name
+        # (a working paper's 10.9 pt centred ``Abstract`` over 12 pt text).
+        if bold and one_line and (is_caps_heading(text) or (_caps_word(text) and not italic)
+                                  or _PAPER_HEAD_RE.fullmatch(text.strip())) and size >= body - 2.0:
             return "heading", number
         # So in a face of small capitals, on a line or two of their own (the British
         # Ecological Society's ``SAMPLING SITE, CORING AND RADIOCARBON DATING`` in 7 pt

@@ -5,6 +5,7 @@ of its own over the page's. Pure geometry of the page's blocks."""
 from __future__ import annotations
 
 import math
+import re
 
 from vaultd.parse.base import Box
 from vaultd.parse.paras import Line
@@ -31,9 +32,11 @@ def column_bands(boxed: list[tuple[Box, list[Line]]], mid: float, slack: float
     band_of: dict[int, int] = {}
     k = 0
     last: Box | None = None
-    for stretch in stretches:
-        cols = _columns_of(stretch, mid, slack)
-        if cols is not None and last is not None and _apart(cols, last):
+    found = [_columns_of(stretch, mid, slack) for stretch in stretches]
+    for n, (stretch, cols) in enumerate(zip(stretches, found, strict=True)):
+        if (cols is not None and last is not None and _apart(cols, last)) \
+                or (0 < n < len(stretches) - 1 and found[n - 1] is not None and found[n + 1] is not None
+                    and _lone_head(stretch, mid)):
             k += 1
         band_of.update((id(g), k) for _, g in stretch)
         last = cols if cols is not None else last
@@ -53,6 +56,24 @@ def _columns_of(stretch: list[tuple[Box, list[Line]]], mid: float, slack: float)
     if not left or not right:
         return None
     return min(b[0] for b in left), max(b[2] for b in left), min(b[0] for b in right), max(b[2] for b in right)
+
+
+def _lone_head(stretch: list[tuple[Box, list[Line]]], mid: float) -> bool:
+    """Whether a stretch no block crosses is a numbered section's head alone, set bold
+    across the gutter: between two stretches of two columns, a head over both (UNESCO's
+    ``2.3 A brief introduction to AI technologies`` on a tinted band across the page,
+    its words reaching past the left column), the columns over it read before it and
+    those under it after. (A head inside one column, beside a float's foot in the other,
+    heads that column only: ACL's ``4.5 Does Task-Conditioned …``.)"""
+    lines = [ln for _, g in stretch for ln in g]
+    return 0 < len(lines) <= HEAD_LINES and all(ln.bold for ln in lines) \
+        and any(box[0] < mid < box[2] for box, _ in stretch) and bool(SECTION_HEAD_RE.match(lines[0].text.strip()))
+
+
+#: Most lines of a head standing alone between two stretches of columns.
+HEAD_LINES = 2
+#: A numbered section's head: ``2.3 A brief …``, ``4. Results``.
+SECTION_HEAD_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})*\.?\s+[^\W\d_]")
 
 
 def _apart(a: Box, b: Box) -> bool:

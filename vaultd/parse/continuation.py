@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 
-from vaultd.parse.bylines import is_byline
 from vaultd.parse.classify import cjk_letters, is_prose, lower_words, opens_item
 from vaultd.parse.enumerators import next_inline_mark
 from vaultd.parse.front import EMAIL_RE
@@ -21,13 +20,12 @@ from vaultd.parse.sentence_ends import (
     ITEM_RE,
     NOTE_END_RE,
     OPEN_WORDS,
-    OPENERS,
     QUANTITY_RE,
     RUNNING_HEAD_RE,
     closed_sentence,
-    is_scrap,
     two_heads,
 )
+from vaultd.parse.sentence_pieces import capital_goes_on
 
 #: A change of size (pt) between two lines that ends a paragraph inside a block
 #: (``block_paras.split_group``), and keeps an acronym from continuing one.
@@ -101,7 +99,7 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
         # "2013 WHO Director-General's report" (in prose an article never ends a sentence;
         # "ds a" | "1" is a formula's variable, "the" | "318 IEEE TRANSACTIONS" a page's head)
         return True
-    if _sentence_goes_on(prev, cur, tail):
+    if capital_goes_on(prev, cur, tail):
         return True
     if cjk_letters(tail[-1:]) and cjk_letters(first) and _at_next_top(prev, cur) and is_prose(prev.text):
         return True  # Chinese broken anywhere, even inside a word, at a page's foot: 编 | 译论文
@@ -413,35 +411,6 @@ def _is_address(text: str) -> bool:
     """An author's address: an e-mail address among words none of which is in lowercase
     letters (``NUST, Pakistan shouzib@yahoo.com``), never a sentence's beginning."""
     return "@" in text and lower_words(text.split()) == 0
-
-
-def _sentence_goes_on(prev: Para, cur: Para, tail: str) -> bool:
-    """A sentence broken at a column or page break going on with a capital or a bracket:
-    after a ``,`` or ``;`` (``Glick, 2001b;`` | ``Wessjohann et al., 2003).``), after a word
-    no sentence ends on (``between East and`` | ``South Africa``), or into a ``(`` (``0.75``
-    | ``(0.61–0.93), and``). Not into a sentence's opener (``The``, ``From``, ``Now`` …), a
-    list item, a line in capitals (a box's ``KEY CONCEPT 1``), a formula's scrap, a short
-    label (``Team organization``), a line level with its last beside it, nor from or into
-    a line of names."""
-    words = cur.text.split()
-    first = cur.text[:1]
-    if not words or not (first.isupper() or first == "(") or ITEM_RE.match(cur.text) \
-            or is_scrap(cur.text) or (len(words) < 4 and not cur.text.rstrip().endswith(SENT_END)):
-        return False
-    opener = words[0].strip("\"'“‘(").lower()
-    inside = tail.count("(") > tail.count(")")  # a citation list left open: "(Peci et al., 2017;"
-    if first != "(" and not inside and (opener in OPENERS or all(w.isupper() for w in words[:2] if w.isalpha())):
-        return False
-    if lower_words(prev.lines[-1].text.split()) < 2 or is_byline(cur.lines[0].text):
-        return False  # a line of names ("Miles Crawford," | "Doug Downey, …")
-    last, line = prev.lines[-1], cur.lines[0]
-    if line.page == last.page and line.bbox[0] >= last.bbox[2] and line.bbox[1] < last.bbox[3] \
-            and last.bbox[1] < line.bbox[3]:
-        # level with its last line, beside it: a sidebar's ``Frontier technologies could
-        # erode the`` and a bold item's lead in the text column right of it
-        return False
-    return tail[-1] in ",;" or tail.rsplit(None, 1)[-1] in OPEN_WORDS or first == "(" or inside
-
 
 
 #: Narrowest full line, in its font size (a column is 24 ems or more; a heading is less).

@@ -57,8 +57,9 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
         out |= _tiny_text_above(lines, cap, body)
         out |= _small_text_figure(lines, cap, body, rects)
         others = [ln.bbox for ln in lines if ln is not cap and CAPTION_RE.match(ln.text)]
+        own = _caption_lines(cap, lines)
         prose = [ln.bbox for ln in lines if ln.size >= body - 0.5 and _words(ln.text) >= BODY_LINE_WORDS
-                 and not _boxed_label(ln, rects) and id(ln) not in titled]
+                 and not _boxed_label(ln, rects) and id(ln) not in titled and id(ln) not in own]
         # (a plot's labels set small; or, in the body's size, a row of tick values and an
         # axis title of a word or three under its frame: OpenIntro's dot plot)
         labels = [ln.bbox for ln in lines if ln is not cap and not CAPTION_RE.match(ln.text) and (
@@ -107,6 +108,24 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
     return out
 
 
+def _caption_lines(cap: Any, lines: list[Any]) -> set[int]:
+    """The ids of the caption's next lines (``CAPTION_LINES`` at most): under it in its
+    block, one after the other, in its size and weight (UNESCO's ``FIGURE 1: THE
+    RELATIONSHIP BETWEEN …`` | ``MACHINE LEARNING, NEURAL NETWORKS AND DEEP LEARNING.``
+    over the diagram it titles): no body text, where a figure under its caption ends."""
+    own: set[int] = set()
+    last = cap
+    for ln in sorted((o for o in lines if o.block == cap.block and o.bbox[1] > cap.bbox[1]), key=lambda o: o.bbox[1]):
+        if ln.bold != cap.bold or abs(ln.size - cap.size) > 0.3 or ln.bbox[1] - last.bbox[3] > 0.5 * (ln.bbox[3] - ln.bbox[1]) \
+                or len(own) >= CAPTION_LINES:
+            break
+        own.add(id(ln))
+        last = ln
+    return own
+
+
+#: Most lines of a caption's title after its first (``_caption_lines``).
+CAPTION_LINES = 3
 #: A caption's note under its title line stands at most this many of its lines' heights
 #: under the line over it.
 NOTE_PITCH = 1.6

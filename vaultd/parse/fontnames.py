@@ -13,7 +13,7 @@ does); the PostScript name mostly does, in one of a few conventions:
   ``CMBX10`` (bold extended), ``CMTI10`` (text italic), ``CMSL10`` (slanted), ``SFBX1000``.
 
 ``Medium`` is not bold: in most families it is one step above Regular. The subset prefix
-(``ABCDEF+``) is ignored.
+(``ABCDEF+``) is ignored, and so is a variant's suffix after a plus (``AdvOT3b30f6db.B+fb``).
 """
 
 from __future__ import annotations
@@ -26,20 +26,32 @@ _BOLD_STYLES = {"b", "bd", "bi", "bdit", "bdita", "boldit", "medi", "mediital", 
 _ITALIC_STYLES = {"i", "it", "bi", "obl"}  # and any longer style ending in "it" or "ital"
 _BOLD_WORDS = ("bold", "black", "heavy", "semibold", "demi")
 _ITALIC_WORDS = ("italic", "oblique", "slanted")
+#: A subset's prefix: six capitals and a plus (``ABCDEF+Times-Bold``).
+_SUBSET_RE = re.compile(r"^[A-Z]{6}\+")
 _TEX_BOLD_RE = re.compile(r"^(?:CM|LM|SF|EC|TC)[A-Z]*BX|^CMB\d")
 _TEX_ITALIC_RE = re.compile(r"^(?:CM|SF|EC)(?:BX)?(?:TI|SL|IT|SI|SO)\d")
 
 
 def _style(name: str) -> tuple[str, str]:
-    """The name without its subset prefix, and its style part in lowercase (after the last
-    ``-`` or ``,``, without a trailing ``MT``/``PS``; empty when there is none)."""
-    base = name.partition("+")[2] or name
+    """The name without its subset prefix or a variant's suffix, and its style part in
+    lowercase (after the last ``-`` or ``,``, without a trailing ``MT``/``PS``; empty when
+    there is none)."""
+    base = _SUBSET_RE.sub("", name)
+    if "+" in base:  # a variant of the face (ASM's ``AdvOT3b30f6db.B+fb``, its ligatures)
+        base = base.partition("+")[0] or base
     cut = max(base.rfind("-"), base.rfind(","))
     style = base[cut + 1:] if cut > 0 else ""
     for tail in ("MT", "PS"):
         if style.endswith(tail) and len(style) > len(tail):
             style = style[: -len(tail)]
     return base, style.lower()
+
+
+@functools.lru_cache(maxsize=1024)
+def face_name(name: str) -> str:
+    """A font's name without its subset prefix or a variant's suffix
+    (``ABCDEF+Times-Bold`` → ``Times-Bold``, ``AdvOT3b30f6db.B+fb`` → ``AdvOT3b30f6db.B``)."""
+    return _style(name)[0]
 
 
 @functools.lru_cache(maxsize=1024)

@@ -44,6 +44,9 @@ WIDE_MARGIN_FRACTION = 0.12
 #: (LaTeX's book class on letter paper, as bookdown sets it, has its running heads 13 % down).
 DEEP_MARGIN_FRACTION = 0.14
 SMALL_PT = 1.0
+#: How much larger than the body a line in a page's band may be set and still be a
+#: running line standing elsewhere at another height (a title is set larger).
+ECHO_SIZE_OVER = 1.5
 #: How much larger than the body a line at a slide's top is set to be its title
 #: (``_slide_title``; running heads are set no larger than the body).
 TITLE_SCALE = 1.6
@@ -133,6 +136,11 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
                     spelt.setdefault(spelled, []).append((i, ln.bbox[1]))
     multi = len(pages) >= 2
     running = running_lines(placed)
+    # a running line's text standing at a page's edge elsewhere, set no larger than a
+    # head (a PMC author manuscript's ``Dev Cell. Author manuscript; available in PMC …``,
+    # every page's foot, also in page 1's banner)
+    repeated = {key for key, _ in running}
+    bigger = small + SMALL_PT + ECHO_SIZE_OVER
     # each page's outermost lines set apart from its text, set in two sides an em apart or
     # more, and those sharing a side with another page's at their height (a book's running
     # heads: section | chapter; two pages' first lines that merely end alike are no such)
@@ -170,7 +178,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
                 continue
             if multi and wide and (placed_again(placed, ln, key, i, h) or spelt_again(spelt, ln, i, h)
                                    or (ln.size <= small and shares_running_end(running, ln, key))
-                                   or id(ln) in sides) and (
+                                   or id(ln) in sides or (key in repeated and ln.size <= bigger)) and (
                     any(c.isalpha() for c in text) or (number and _outermost(ln, lines, h))) \
                     and not inside_text(ln, lines):
                 count_folio(offsets, text, i, by_page)

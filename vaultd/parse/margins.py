@@ -26,6 +26,7 @@ Significance; ``_headed_blocks``).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from vaultd.parse.paras import Line
@@ -50,33 +51,73 @@ Edges = tuple[float | None, float | None]
 def text_block_edges(pages: list[list[Line]]) -> tuple[Edges, Edges]:
     """The text block's left and right edges on the odd and on the even pages (see the
     module doc)."""
+    main = _main_size(pages)
+    if main is None:
+        return (None, None), (None, None)
+    odd, even = (_edges_of([ln.bbox for lines in pages[parity::2] for ln in lines
+                            if abs(ln.size - main) <= SIZE_SLACK], main) for parity in (0, 1))
+    return odd, even
+
+
+def page_edges(pages: list[list[Line]]) -> list[Edges]:
+    """Each page's text block edges: its side's (``text_block_edges``), or the page's own
+    when none of its lines of the main size reach its side's edge and the page's own edge
+    stands in a margin narrower than the page's text (``MARGIN_SHARE``): an excerpt's
+    pages, or a document's, whose wide margin is not on every other page's same side
+    (Annual Reviews' glossary, left on one page, right on the next)."""
+    sides = text_block_edges(pages)
+    main = _main_size(pages)
+    out: list[Edges] = []
+    for i, lines in enumerate(pages):
+        left, right = sides[i % 2]
+        boxes = [ln.bbox for ln in lines if main is not None and abs(ln.size - main) <= SIZE_SLACK]
+        own_left, own_right = _edges_of(boxes, main) if main is not None and boxes else (None, None)
+        if own_left is not None and own_right is not None:
+            margin = MARGIN_SHARE * (own_right - own_left)
+            if left is not None and own_left - MARGIN_GAP > left and own_left - left <= margin \
+                    and not any(b[0] <= left + MARGIN_GAP for b in boxes):
+                left = own_left
+            if right is not None and own_right + MARGIN_GAP < right and right - own_right <= margin \
+                    and not any(b[2] >= right - MARGIN_GAP for b in boxes):
+                right = own_right
+        out.append((left, right))
+    return out
+
+
+#: The widest margin, as a share of the text block's width, whose edge a page's own
+#: lines may set (``page_edges``): a column left empty is wider.
+MARGIN_SHARE = 0.35
+
+
+def _main_size(pages: list[list[Line]]) -> float | None:
+    """The size most characters are set in, to the half point."""
     sizes: dict[float, int] = {}
     for lines in pages:
         for ln in lines:
             size = round(ln.size * 2) / 2
             sizes[size] = sizes.get(size, 0) + len(ln.text)
-    if not sizes:
-        return (None, None), (None, None)
-    main = max(sizes, key=sizes.__getitem__)
-    out: list[Edges] = []
-    for parity in (0, 1):  # the first page (index 0) is odd
-        boxes = [ln.bbox for lines in pages[parity::2] for ln in lines if abs(ln.size - main) <= SIZE_SLACK]
-        lefts = Counter(round(b[0]) for b in boxes)
-        rights = Counter(round(b[2]) for b in boxes)
-        n = len(boxes)
-        need = max(EDGE_LINES, EDGE_SHARE * n)
-        left, right = _edge(lefts, need, "left"), _edge(rights, need, "right")
-        ragged = _ragged_edge([b[2] for b in boxes], main) if left is not None else None
-        if ragged is not None and (right is None or ragged > right + MARGIN_GAP):
-            right = ragged  # (text set ragged right: an edge a few of its lines share by chance is none)
-        inside = sum((left is None or b[0] >= left - MARGIN_GAP) and (right is None or b[2] <= right + MARGIN_GAP)
-                     for b in boxes)
-        if inside < INSIDE_SHARE * n:
-            left = right = None  # no text block holds the lines (a slide deck's bullets)
-        out.append((left, right))
-    return out[0], out[1]
+    return max(sizes, key=sizes.__getitem__) if sizes else None
 
 
+def _edges_of(boxes: list[tuple[float, float, float, float]], main: float) -> Edges:
+    """The edges of the text block the lines of the main size (``boxes``) stand in."""
+    lefts = Counter(round(b[0]) for b in boxes)
+    rights = Counter(round(b[2]) for b in boxes)
+    n = len(boxes)
+    need = max(EDGE_LINES, EDGE_SHARE * n)
+    left, right = _edge(lefts, need, "left"), _edge(rights, need, "right")
+    ragged = _ragged_edge([b[2] for b in boxes], main) if left is not None else None
+    if ragged is not None and (right is None or ragged > right + MARGIN_GAP):
+        right = ragged  # (text set ragged right: an edge a few of its lines share by chance is none)
+    inside = sum((left is None or b[0] >= left - MARGIN_GAP) and (right is None or b[2] <= right + MARGIN_GAP)
+                 for b in boxes)
+    if inside < INSIDE_SHARE * n:
+        left = right = None  # no text block holds the lines (a slide deck's bullets)
+    return left, right
+
+
+#: The widest a margin note's line is, as a share of the text block's width.
+NOTE_WIDTH_SHARE = 0.6
 #: Least share of the lines of the main size that stand within the edges found: fewer, and
 #: the edges are no text block's (ragged slides, whose bullets and short lines line up).
 INSIDE_SHARE = 0.6
@@ -119,7 +160,11 @@ def mark_margin_notes(lines: list[Line], edges: Edges) -> None:
         return
     inner = left - MARGIN_GAP if left is not None else float("-inf")
     outer = right + MARGIN_GAP if right is not None else float("inf")
-    outside = [ln for ln in lines if not (inner < ln.bbox[2] and ln.bbox[0] < outer)]  # (few lines)
+    # (few lines; none as wide as a column of the block: a page of two columns whose
+    # right one holds only smaller print, ACS's references, has its edges from the left)
+    widest = NOTE_WIDTH_SHARE * (right - left) if left is not None and right is not None else float("inf")
+    outside = [ln for ln in lines if not (inner < ln.bbox[2] and ln.bbox[0] < outer)
+               and ln.bbox[2] - ln.bbox[0] < widest]
     for ln in outside:
         if any(c.isalpha() for c in ln.text) and any(_beside(ln, other, left, right) for other in lines):
             _mark(ln)
@@ -130,8 +175,12 @@ def mark_margin_notes(lines: list[Line], edges: Edges) -> None:
     blocks_in = {ln.block for ln in inside}
     block_lines = Counter(ln.block for ln in outside)
     headed = _headed_blocks(outside, block_lines)
+    glossed = _glossary_blocks(outside, inside, block_lines, headed | blocks_in)
     for ln in outside:
         if ln.margin or ln.block in blocks_in or not any(c.isalpha() for c in ln.text):
+            continue
+        if ln.block in glossed:
+            _mark(ln)
             continue
         # (a sidebar's column of text is no such note: GAO's Highlights, PNAS's Significance
         # under its head, short last lines and all; a short note set much smaller is,
@@ -180,6 +229,29 @@ def _headed_blocks(outside: list[Line], block_lines: Counter[int]) -> set[int]:
 
 #: Most words of a sidebar's head in the margin.
 HEAD_WORDS = 4
+
+
+def _glossary_blocks(outside: list[Line], inside: list[Line], block_lines: Counter[int],
+                     skip: set[int]) -> set[int]:
+    """The blocks of margin lines that gloss a term (``GLOSS_RE``: Annual Reviews'
+    ``Retrotransposon: a type of transposon …``), up to ``GLOSS_LINES`` lines, every one
+    set smaller than the text lines level with the block: notes, whatever their words."""
+    out: set[int] = set()
+    for block in {ln.block for ln in outside} - skip:
+        mine = sorted((ln for ln in outside if ln.block == block), key=lambda ln: ln.bbox[1])
+        if block_lines[block] > GLOSS_LINES or not GLOSS_RE.match(" ".join(ln.text.strip() for ln in mine)):
+            continue
+        top, bottom = min(ln.bbox[1] for ln in mine), max(ln.bbox[3] for ln in mine)
+        level = [o.size for o in inside if o.bbox[1] < bottom and top < o.bbox[3]]
+        if level and all(ln.size <= max(level) - SIZE_SLACK for ln in mine):
+            out.add(block)
+    return out
+
+
+#: A glossed term opening a margin note: a few words closed by a colon, its gloss after it.
+GLOSS_RE = re.compile(r"[^\W\d_][\w’'()/+-]*(?:\s+[\w’'()/+-]+){0,3}:\s+\w")
+#: Most lines of a margin note glossing a term.
+GLOSS_LINES = 12
 
 
 def _mark(ln: Line) -> None:

@@ -77,9 +77,14 @@ def _prose_between(lines: Iterable[Line], top: float, bottom: float, rule: Rule)
 
 
 def is_prose_line(ln: Line) -> bool:
-    """A line of running text: ``PROSE_LINE_WORDS`` words or more, most in lowercase."""
+    """A line of running text: ``PROSE_LINE_WORDS`` words or more, most in lowercase (its
+    punctuation and citations' numbers aside: ``standardization,``, ``change.20``)."""
     words = ln.text.split()
-    return len(words) >= PROSE_LINE_WORDS and lower_words(words) * 5 >= len(words) * 3
+    return len(words) >= PROSE_LINE_WORDS and lower_words([_LETTERS_RE.sub("", w) for w in words]) * 5 >= len(words) * 3
+
+
+#: What is no letter of a word (its punctuation, a citation's number set after it).
+_LETTERS_RE = re.compile(r"[\W\d_]+")
 
 
 def rule_stacks(rules: list[Rule], caption: Line, stops: list[Line], seed_gap: float,

@@ -63,7 +63,7 @@ class Para:
 
 
 REFS_RE = re.compile(
-    r"^((\d+|[IVX]+)\.?\s*)?(references(?: and notes| cited)?|notes and references|bibliography"
+    r"^(?:[■□▪●◆]\s*)?((\d+|[IVX]+)\.?\s*)?(references(?: and notes| cited)?|notes and references|bibliography"
     r"|literature cited|works cited|reference list"
     r"|referências(?: bibliográficas)?|literatura citada|referencias(?: bibliográficas)?"
     r"|bibliografía|bibliografia|literaturverzeichnis|literatur|références|bibliographie)\s*$",

@@ -22,6 +22,7 @@ from vaultd.parse.figure_text import figure_text
 from vaultd.parse.figures import graphics_rects
 from vaultd.parse.folio_bands import band_lines, dict_lines, document_evidence
 from vaultd.parse.folios import BandLine
+from vaultd.parse.fontnames import face_name
 from vaultd.parse.furniture import drop_furniture
 from vaultd.parse.glyphs import TALL_LINE, glyph_extent, repair_glyphs, scan_spans
 from vaultd.parse.hidden_text import drawn_as_outlines, white_on_white
@@ -29,7 +30,7 @@ from vaultd.parse.hyphens import hyphen_evidence
 from vaultd.parse.layout import LAYOUT_VERSION
 from vaultd.parse.line_numbers import drop_document_line_numbers
 from vaultd.parse.line_pieces import drop_doubles, merge_same_baseline
-from vaultd.parse.margins import Edges, mark_margin_notes, text_block_edges
+from vaultd.parse.margins import Edges, mark_margin_notes, page_edges
 from vaultd.parse.mupdf import load_pymupdf as load_pymupdf
 from vaultd.parse.mupdf import mupdf_text as mupdf_text
 from vaultd.parse.ocr_layer_lines import laid_word_by_word, reline
@@ -224,7 +225,7 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
             if y1 - y0 > TALL_LINE * max(size, 1.0):
                 y0, y1 = glyph_extent(spans, y0, y1)
             lines.append(Line(text, (x0, y0, x1, y1), size, bold, bno, number, italic,
-                              font.partition("+")[2] or font, mixed, mono, lead=lead,
+                              face_name(font), mixed, mono, lead=lead,
                               face_lead=face_lead, lead_font=lead_font, small_caps=small_caps, note_mark=mark,
                               lead_mark=first_mark))
     if ocr_layer and laid_word_by_word(lines):
@@ -356,8 +357,7 @@ class PyMuPDFParser:
             # a margin's line numbers go before a line's pieces are joined: beside a line's
             # baseline, the number would become its first word (LIPIcs' review copies)
             pages = drop_document_line_numbers(pages)
-            odd, even = text_block_edges(pages)
-            pages = [_finish_page(lines, even if i % 2 else odd) for i, lines in enumerate(pages)]
+            pages = [_finish_page(lines, edges) for lines, edges in zip(pages, page_edges(pages), strict=True)]
             warnings = []
             if doc.is_repaired:
                 warnings.append("the PDF was damaged and repaired while reading; check the note")

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 
 from vaultd.parse.bylines import SECTION_NAME_RE
-from vaultd.parse.classify import CAPTION_RE, is_theorem_label
+from vaultd.parse.classify import CAPTION_RE, all_caps, is_theorem_label
 from vaultd.parse.front import opens_paper
 from vaultd.parse.headings import font_chars
 from vaultd.parse.paras import Para
@@ -37,7 +37,9 @@ def run_in_heads(paras: list[Para]) -> None:
     acronym's digit, ``SIIPS1``, is no number), and not the whole paragraph."""
     lead_fonts = _lead_fonts(paras)
     for para in paras:
-        if para.type != "paragraph":
+        # (a note's run-in term heads no text after it: Annual Reviews' margin glossary,
+        # ``Retrotransposon: a type of …``, beside the body)
+        if para.type != "paragraph" or para.footnote or all(ln.margin for ln in para.lines):
             continue
         first = para.lines[0]
         # its first words in a face of their own; or its first line bold whole, wrapped onto
@@ -56,9 +58,12 @@ def _run_in_name(lead: str, text: str) -> str | None:
         return None
     rest = text[len(lead):].lstrip()
     # (or a paper's usual section name alone, set apart: Science Advances' bold
-    # ``Acknowledgments`` run in before its ``Funding:``)
+    # ``Acknowledgments`` run in before its ``Funding:``; or words in capitals before a
+    # sentence's capital, ASM's bold ``IMPORTANCE`` before *Aspergillus fumigatus is …*,
+    # not a gene's name in the sentence, ``KRAS G12C is …``)
     closed = lead[-1] in _RUN_IN_STOPS or rest[:1] in _RUN_IN_STOPS or opens_paper(lead) \
-        or SECTION_NAME_RE.fullmatch(lead.strip()) is not None
+        or SECTION_NAME_RE.fullmatch(lead.strip()) is not None \
+        or (all_caps(lead) and rest[:1].isupper() and not any(c.isdigit() for c in lead))
     name = lead.rstrip(" " + _RUN_IN_STOPS)
     bare = _RUN_IN_NUMBER_RE.sub("", name, count=1)
     if (closed and name and (name[0].isupper() or name[0].isdigit() or name[0] == "(")

@@ -1,15 +1,17 @@
 """Pieces of one sentence that the paragraph joins (``vaultd.parse.continuation``) do not
 see as one: a one-line heading that is a sentence's start, its rest in lowercase right
 under it (``sentence_start``), and a printed line's rest split off at a baseline shift
-(``rest_of_line``). Pure: paragraphs in, a yes or no out.
+(``rest_of_line``), and a sentence going on with a capital past a break
+(``capital_goes_on``). Pure: paragraphs in, a yes or no out.
 """
 
 from __future__ import annotations
 
-from vaultd.parse.bylines import SECTION_NAME_RE
+from vaultd.parse.bylines import SECTION_NAME_RE, is_byline
+from vaultd.parse.classify import lower_words
 from vaultd.parse.fontnames import font_family, is_mono_font
-from vaultd.parse.paras import Para
-from vaultd.parse.sentence_ends import OPEN_WORDS
+from vaultd.parse.paras import SENT_END, Line, Para
+from vaultd.parse.sentence_ends import ITEM_RE, OPEN_WORDS, OPENERS, is_scrap
 
 
 def sentence_start(prev: Para, cur: Para) -> bool:
@@ -53,3 +55,43 @@ def rest_of_line(prev: Para, cur: Para) -> bool:
     right = max(ln.bbox[2] for ln in prev.lines)
     return (overlap >= 0.5 * height and -0.5 * em <= first.bbox[0] - last.bbox[2] <= em
             and last.bbox[2] < right - 2 * em)
+
+
+def capital_goes_on(prev: Para, cur: Para, tail: str) -> bool:
+    """Whether a sentence broken at a column or page break goes on with a capital or a
+    bracket (``tail``: ``prev``'s text without a note's mark at its end):
+    after a ``,`` or ``;`` (``Glick, 2001b;`` | ``Wessjohann et al., 2003).``), after a word
+    no sentence ends on (``between East and`` | ``South Africa``), or into a ``(`` (``0.75``
+    | ``(0.61–0.93), and``). Not into a sentence's opener (``The``, ``From``, ``Now`` …), a
+    list item, a line in capitals (a box's ``KEY CONCEPT 1``), a formula's scrap, a short
+    label (``Team organization``), a line level with its last beside it, nor from or into
+    a line of names."""
+    words = cur.text.split()
+    first = cur.text[:1]
+    if not words or not (first.isupper() or first == "(") or ITEM_RE.match(cur.text) \
+            or is_scrap(cur.text) or (len(words) < 4 and not cur.text.rstrip().endswith(SENT_END)):
+        return False
+    opener = words[0].strip("\"'“‘(").lower()
+    inside = tail.count("(") > tail.count(")")  # a citation list left open: "(Peci et al., 2017;"
+    if first != "(" and not inside and (opener in OPENERS or all(w.isupper() for w in words[:2] if w.isalpha())):
+        return False
+    if lower_words(prev.lines[-1].text.split()) < 2 or is_byline(cur.lines[0].text):
+        return False  # a line of names ("Miles Crawford," | "Doug Downey, …")
+    last, line = prev.lines[-1], cur.lines[0]
+    if line.page == last.page and line.bbox[0] >= last.bbox[2] and line.bbox[1] < last.bbox[3] \
+            and last.bbox[1] < line.bbox[3]:
+        # level with its last line, beside it: a sidebar's ``Frontier technologies could
+        # erode the`` and a bold item's lead in the text column right of it
+        return False
+    if _width(cur.lines[:4]) > WIDER * _width(prev.lines) and len(prev.lines) >= 2:
+        return False  # a table's note set across the page under it (UNESCO's ``because of`` | ``Almost all …``)
+    return tail[-1] in ",;" or tail.rsplit(None, 1)[-1] in OPEN_WORDS or first == "(" or inside
+
+
+def _width(lines: list[Line]) -> float:
+    return max(ln.bbox[2] for ln in lines) - min(ln.bbox[0] for ln in lines)
+
+
+#: How much wider than the paragraph's last lines a block may be set and still be its rest
+#: going on with a capital (a column's text is one measure; a note across two is wider).
+WIDER = 1.25

@@ -10,7 +10,7 @@ import functools
 import re
 from typing import Any, NamedTuple
 
-from vaultd.parse.fontnames import is_bold_font, is_italic_font, is_mono_font
+from vaultd.parse.fontnames import face_name, is_bold_font, is_italic_font, is_mono_font
 from vaultd.parse.glyphs import MAX_INTRA_LINE_DELTA, MIN_WORD_SPACING
 from vaultd.parse.layout import SPACING_ACCENTS
 
@@ -143,10 +143,13 @@ def run_in_lead(spans: list[dict[str, Any]]) -> str:
     abstract after its *Abstract*—): ``**In-silico identification of …**``, bold to its
     end, has no run-in words of its own (``run_in``: it may be a heading whole)."""
     head = span_face(spans[0]["font"], spans[0]["flags"])[:2]
-    if not any(head) or not _LETTER_RE.search(spans[0]["text"]):
+    # (its first span may be its number alone: Annual Reviews' bold ``2.1.2.`` | ``Primary …``)
+    if not any(head) or not (_LETTER_RE.search(spans[0]["text"]) or _LEAD_NUMBER_RE.fullmatch(spans[0]["text"].strip())):
         return ""
     for k, sp in enumerate(spans):
-        if _LETTER_RE.search(sp["text"]) and span_face(sp["font"], sp["flags"])[:2] != head:
+        face = span_face(sp["font"], sp["flags"])[:2]
+        # (a bold head's words set bold italic go on with it: ``2.1.1.`` ***MIRNA*** ``transcription.``)
+        if _LETTER_RE.search(sp["text"]) and face != head and not (head == (True, False) and face[0]):
             lead = join_spans(spans[:k]).strip()
             if head[0] and lead[-1:] not in _LEAD_STOPS and sp["text"].lstrip()[:1] not in _LEAD_STOPS \
                     and all(span_face(s["font"], s["flags"])[0] for s in spans[k:] if _LETTER_RE.search(s["text"])):
@@ -157,6 +160,8 @@ def run_in_lead(spans: list[dict[str, Any]]) -> str:
 
 #: Marks that close a run-in heading's words.
 _LEAD_STOPS = ".:—–"
+#: A run-in heading's number set as a span of its own (``2.1.2.``, ``3``).
+_LEAD_NUMBER_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})*\.?")
 
 
 def font_lead(spans: list[dict[str, Any]]) -> tuple[str, str]:
@@ -175,7 +180,7 @@ def font_lead(spans: list[dict[str, Any]]) -> tuple[str, str]:
             rest = join_spans(spans[k:]).lstrip()
             text = next((s for s in spans[k:] if _LETTER_RE.search(s["text"])), None)
             if rest[:1] in (".", ":") and text is not None and abs(text["size"] - first["size"]) <= 1.0:
-                return join_spans(spans[:k]).strip(), font.partition("+")[2] or font
+                return join_spans(spans[:k]).strip(), face_name(font)
             return "", ""
     return "", ""
 

@@ -384,8 +384,10 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 if kind == "paragraph" and is_scrap(text):
                     cur.type = "equation"  # "d", ", 0": a formula's pieces, no sentence's
                 elif kind == "paragraph" and info.number <= FRONT_PAGES and is_affiliation(text) \
-                        and not open_end(text):
-                    cur.type, cur.floating = "front", True  # the authors' addresses (its rest may follow)
+                        and not open_end(text) and not (all(ln.bold for ln in para_lines) and "," not in text):
+                    # the authors' addresses (its rest may follow); not a bold head naming a
+                    # place (ACS's ``Electronic Laboratory Notebooks in Teaching Laboratories``)
+                    cur.type, cur.floating = "front", True
                 paras.append(cur)
     split_runin(paras)
     font_headings(paras, body)
