@@ -222,3 +222,42 @@ def test_a_bold_numbered_head_across_the_gutter_between_two_column_stretches_cut
     assert len(bands) == (2 if crosses else 1)
     if crosses:
         assert next(g for _, g in bands[1]) == [head]
+
+
+# ------------------------------------------------------- a table's foot, a graph's nodes
+
+ACS = "acs_jchemeduc_2025_ai4green_electronic_lab_notebook_excerpt.pdf"
+ECON = "econsoc_theoretical_economics_2022_stable_aggregate_matchings_excerpt.pdf"
+FRONTIERS = "frontiers_pubhealth_2022_smartphone_vision_loss_case_report.pdf"
+
+
+def test_the_text_under_a_tables_foot_rule_set_larger_than_its_rows_is_no_row() -> None:
+    # ACS's Table 1 in 8 pt across the page; under its foot rule both columns go on in
+    # 10 pt: "standardization, limited resources, …" | "(Findability, Accessibility, …"
+    chunks = chunks_of(ACS)
+    table = next(c for c in chunks if chunk_type(c) == "table" and "E-factor" in c.text)
+    assert "Findability" not in table.text and "standardization" not in table.text
+    para = holding(chunks, "ensure adherence to FAIR principles")
+    assert "(Findability, Accessibility, Interoperability, and Reusability)" in para.text
+    # a table whose cells are phrases with commas keeps its rows (Frontiers' Table 1)
+    frontiers = [c for c in chunks_of(FRONTIERS) if chunk_type(c) == "table" and "Voice call" in c.text]
+    assert len(frontiers) == 1 and "Online banking" in frontiers[0].text
+
+
+def test_a_bulleted_references_head_opens_the_bibliography_and_its_entries_stay_whole() -> None:
+    # ACS: "■ REFERENCES"; entry (4)'s second line set flush left under its indented first
+    chunks = chunks_of(ACS)
+    entry = holding(chunks, "(4) Sustainable University Leadership and Governance")
+    assert chunk_type(entry) == "reference" and "2030 Agenda. UNESCO-IESALC" in entry.text
+    assert chunk_type(holding(chunks, "(18) Lambert, K. M.")) == "reference"
+    assert holding(chunks, "ELNs facilitate data sharing").provenance.section == \
+        "Electronic Laboratory Notebooks in Teaching Laboratories"
+
+
+def test_a_graphs_node_names_over_its_drawing_are_the_figures() -> None:
+    # Theoretical Economics p. 3: "w1 w2 w3" over the bipartite graph G of Figure 4; the
+    # paragraph left open at p. 2's foot goes on under the figure's caption
+    chunks = chunks_of(ECON)
+    para = holding(chunks, "Our results rely on the construction of a bipartite graph")
+    assert "The vertices V are given by the set of types" in para.text
+    assert not [c for c in chunks if c.text.strip() == "w1 w2 w3"]

@@ -21,6 +21,10 @@ from vaultd.parse.paras import SENT_END
 PAGE_IMAGE_SHARE = 0.5
 #: A panel's letter: ``(b)``, ``b)``, ``B``.
 _PANEL_RE = re.compile(r"\(?[a-zA-Z]\)?")
+#: A row of a diagram's node names: a few short symbols (``w1 w2 w3``, ``A B C``).
+_NODE_NAMES_RE = re.compile(r"[^\W\d_]{1,2}[\d′'*]{0,2}(?:\s+[^\W\d_]{1,2}[\d′'*]{0,2}){0,5}")
+#: How far over a figure's region (ems) a row of its node names stands.
+NODE_REACH_EMS = 2.0
 #: How far over or left of a figure's region (ems) a panel's letter is its.
 PANEL_REACH_EMS = 2.5
 #: A line of prose inside a figure's region: at least this many words at body size (kept:
@@ -96,7 +100,10 @@ def figure_text(page: Any, lines: list[Any], captions: list[Any], body: float,
             # (a panel's letter by its corner: the Royal Society's "(b)" a line over its plot,
             # "(a)" left of the axis' labels)
             reach = PANEL_REACH_EMS * ln.size if _PANEL_RE.fullmatch(ln.text.strip()) else 0.0
-            if not (region[0] - reach <= cx <= region[2] and region[1] - max(reach, half) <= cy < region[3]):
+            # (a graph's node names over its top row: ``w1 w2 w3`` over Theoretical
+            # Economics' bipartite graphs, a line's height over the drawing)
+            over = NODE_REACH_EMS * ln.size if _NODE_NAMES_RE.fullmatch(ln.text.strip()) else 0.0
+            if not (region[0] - reach <= cx <= region[2] and region[1] - max(reach, half, over) <= cy < region[3]):
                 continue
             if _words(ln.text) >= PROSE_WORDS and ln.size >= body - 0.5 and id(ln) not in titled \
                     and not _short_block_inside(ln, lines, region):

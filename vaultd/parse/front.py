@@ -305,6 +305,7 @@ _DECLARATION_RE = re.compile(
       | (?:[a-z]+(?:\s+[a-z]+){0,3}:\s*\d{1,2}\s+[a-z]+\s+\d{4}\s*){1,3}$
       | publisher[’']s\s+note\b
       | published\s+by\s+[^.]{3,120}?\bon\s+behalf\s+of\b  # Copernicus's, OUP's imprint line
+      | published\s+by\s+[^.\s][^.]{2,60}\.?\s*$  # or alone (ESSD's ``Published by Copernicus Publications.``)
       # the copyright line, its © lost to the font's map (OUP's ``ß The Author 2014.
       # Published by Oxford University Press on behalf of …``)
       | \S{0,2}\s*the\s+authors?(?:\(s\))?\s+(?:19|20)\d\d\.\s+published\s+by\b

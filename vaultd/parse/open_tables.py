@@ -77,14 +77,9 @@ def _prose_between(lines: Iterable[Line], top: float, bottom: float, rule: Rule)
 
 
 def is_prose_line(ln: Line) -> bool:
-    """A line of running text: ``PROSE_LINE_WORDS`` words or more, most in lowercase (its
-    punctuation and citations' numbers aside: ``standardization,``, ``change.20``)."""
+    """A line of running text: ``PROSE_LINE_WORDS`` words or more, most in lowercase."""
     words = ln.text.split()
-    return len(words) >= PROSE_LINE_WORDS and lower_words([_LETTERS_RE.sub("", w) for w in words]) * 5 >= len(words) * 3
-
-
-#: What is no letter of a word (its punctuation, a citation's number set after it).
-_LETTERS_RE = re.compile(r"[\W\d_]+")
+    return len(words) >= PROSE_LINE_WORDS and lower_words(words) * 5 >= len(words) * 3
 
 
 def rule_stacks(rules: list[Rule], caption: Line, stops: list[Line], seed_gap: float,
@@ -376,6 +371,8 @@ def _tight_edge(rule: float, lines: list[Line], stops: set[int], upward: bool,
         if size is not None and (max(ln.size for ln in row) < size - NOTE_SMALLER
                                  or row[0].text.lstrip()[:1] in NOTE_MARKS or _labelled_note(row[0], width)):
             break  # the table's notes under it: smaller, or opening with a mark or ``Note``
+        if size is not None and min(ln.size for ln in row) >= size + TEXT_LARGER:
+            break  # the page's text under it, set larger than its rows (ACS's 10 pt columns under 8 pt rows)
         if taken == MAX_TIGHT_ROWS:
             return rule  # more rows packed against the rule than a table leaves out: text
         edge, taken = (top if upward else bottom), taken + 1
@@ -388,6 +385,8 @@ def _tight_edge(rule: float, lines: list[Line], stops: set[int], upward: bool,
 #: each to the next (a ``\\toprule`` header stands 2–3 points over its ``\\midrule``;
 #: body text stands at least ``\\intextsep``, a line or more, from a float).
 TIGHT_GAP = 0.5
+#: How much larger (points) than a table's rows the text under its foot rule is set.
+TEXT_LARGER = 1.0
 #: Most rows beyond a rule (a three-line ``Top / two / F1`` header).
 MAX_TIGHT_ROWS = 4
 
