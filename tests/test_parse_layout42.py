@@ -261,3 +261,25 @@ def test_a_graphs_node_names_over_its_drawing_are_the_figures() -> None:
     para = holding(chunks, "Our results rely on the construction of a bipartite graph")
     assert "The vertices V are given by the set of types" in para.text
     assert not [c for c in chunks if c.text.strip() == "w1 w2 w3"]
+
+
+FRB = "frb_working_paper_2025_household_intertemporal_substitution_excerpt.pdf"
+
+
+def test_an_unruled_tables_rows_with_long_labels_and_values_under_them_are_its_rows() -> None:
+    # the working paper's Table 3, no rule drawn, its caption under it: each estimate's row
+    # ("Leeper et al. (2012) expected taxes from one to five years forward -0.33 0.79")
+    # and its standard errors' row ("(0.82) (3.50)") under it
+    chunks = chunks_of(FRB)
+    assert not [c for c in chunks if chunk_type(c) == "paragraph" and "expected taxes from one to five" in c.text]
+    table = holding(chunks, "expected taxes from one to five years forward")
+    assert chunk_type(table) == "table" and "Romer and Romer (2004)" in table.text
+
+
+def test_a_paragraphs_one_line_at_a_page_foot_goes_on_past_a_figure_atop_the_next() -> None:
+    # p. 5 ends with a paragraph's indented first line, full to the measure, its sentence
+    # open ("… lower than suggested by the empirical evidence"); p. 6 opens with Figure 11
+    # and its caption, then "I use to discipline my one-asset model." set flush
+    para = holding(chunks_of(FRB), "A further concern is that MPCs may be lower")
+    assert "the empirical evidence I use to discipline my one-asset model" in para.text
+    assert pages_of(para) == [5, 6]

@@ -18,6 +18,7 @@ read as an open table's (``cell_rows``; its columns from its words' positions).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from vaultd.parse.base import Box
@@ -51,12 +52,23 @@ def _run(caption: Line, rows: list[list[Line]], stops: set[int], downward: bool)
     for row in ahead:
         top, bottom = min(ln.bbox[1] for ln in row), max(ln.bbox[3] for ln in row)
         if (top - edge if downward else edge - bottom) > ROW_GAP * height \
-                or any(id(ln) in stops or is_prose_line(ln) for ln in row) \
+                or any(id(ln) in stops or (is_prose_line(ln) and not _valued(ln)) for ln in row) \
                 or not (row[0].bbox[0] < cap[2] and row[-1].bbox[2] > cap[0]):
             break
         run.append(row)
         edge = bottom if downward else top
     return run
+
+
+def _valued(ln: Line) -> bool:
+    """Whether a line of words is a row's label with its values after it, set apart
+    (``Leeper et al. (2012) expected taxes from one to five years forward -0.33 0.79``):
+    pieces an em apart, numbers at its end."""
+    return ln.cells >= 2 and bool(_VALUES_END_RE.search(ln.text))
+
+
+#: Values ending a row: numbers, signed, in brackets or with a percent sign.
+_VALUES_END_RE = re.compile(r"(?:\s+[-−–]?\(?\d[\d.,]*\)?%?)+$")
 
 
 def _cells(words: list[Word], em: float) -> list[tuple[float, float]]:

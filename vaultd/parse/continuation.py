@@ -324,8 +324,19 @@ def _unindented_column_top(prev: Para, cur: Para, ragged: bool = False, indentin
         return False  # not at the top of the next column or page
     last, head = prev.lines[-1], cur.lines[0]
     piece = last_column(prev)
-    if len(piece) < 2 or abs(head.size - last.size) > SIZE_STEP:
+    if abs(head.size - last.size) > SIZE_STEP:
         return False
+    if len(piece) < 2:
+        # a sentence left open on a paragraph's one line at a page's foot, its first line
+        # (indented), full to the measure of the text atop the next page, set flush there
+        # (a working paper's ``A further concern is … the empirical evidence`` | a figure |
+        # ``I use to discipline …``)
+        em = max(last.size, 1.0)
+        under = [ln for ln in cur.lines[1:3] if ln.page == head.page]
+        return open_sentence and abs(last.bbox[2] - head.bbox[2]) <= FULL_SLACK_EMS * em \
+            and last.bbox[0] >= head.bbox[0] + INDENT_EMS * em \
+            and head.bbox[2] - head.bbox[0] >= FULL_LINE_EMS * em \
+            and (not under or head.bbox[0] <= min(ln.bbox[0] for ln in under) + 0.2 * em)
     em = max(last.size, 1.0)
     right = max(ln.bbox[2] for ln in piece)
     left = min(ln.bbox[0] for ln in prev.lines[1:] if ln.page == prev.lines[0].page) \
