@@ -52,8 +52,10 @@ def text_block_edges(pages: list[list[Line]]) -> tuple[Edges, Edges]:
     """The text block's left and right edges on the odd and on the even pages (see the
     module doc)."""
     main = _main_size(pages)
-    if main is None:
-        return (None, None), (None, None)
+    return _sides(pages, main) if main is not None else ((None, None), (None, None))
+
+
+def _sides(pages: list[list[Line]], main: float) -> tuple[Edges, Edges]:
     odd, even = (_edges_of([ln.bbox for lines in pages[parity::2] for ln in lines
                             if abs(ln.size - main) <= SIZE_SLACK], main) for parity in (0, 1))
     return odd, even
@@ -65,13 +67,15 @@ def page_edges(pages: list[list[Line]]) -> list[Edges]:
     stands in a margin narrower than the page's text (``MARGIN_SHARE``): an excerpt's
     pages, or a document's, whose wide margin is not on every other page's same side
     (Annual Reviews' glossary, left on one page, right on the next)."""
-    sides = text_block_edges(pages)
     main = _main_size(pages)
+    if main is None:
+        return [(None, None) for _ in pages]
+    sides = _sides(pages, main)
     out: list[Edges] = []
     for i, lines in enumerate(pages):
         left, right = sides[i % 2]
-        boxes = [ln.bbox for ln in lines if main is not None and abs(ln.size - main) <= SIZE_SLACK]
-        own_left, own_right = _edges_of(boxes, main) if main is not None and boxes else (None, None)
+        boxes = [ln.bbox for ln in lines if abs(ln.size - main) <= SIZE_SLACK]
+        own_left, own_right = _edges_of(boxes, main) if boxes else (None, None)
         if own_left is not None and own_right is not None:
             margin = MARGIN_SHARE * (own_right - own_left)
             if left is not None and own_left - MARGIN_GAP > left and own_left - left <= margin \
