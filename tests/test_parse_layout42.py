@@ -14,8 +14,9 @@ from quote_pages import chunk_type, chunks_of, holding, pages_of
 
 from vaultd.parse.column_bands import column_bands
 from vaultd.parse.fontnames import font_family, is_bold_font, is_italic_font
+from vaultd.parse.hanging_heads import hanging_heads
 from vaultd.parse.margins import page_edges
-from vaultd.parse.paras import Line
+from vaultd.parse.paras import Line, Para
 from vaultd.parse.spans import run_in_lead
 
 HHS = "hhs_author_manuscript_dev_cell_2023_heart_enhancer_ets_affinity_excerpt.pdf"
@@ -283,3 +284,36 @@ def test_a_paragraphs_one_line_at_a_page_foot_goes_on_past_a_figure_atop_the_nex
     para = holding(chunks_of(FRB), "A further concern is that MPCs may be lower")
     assert "the empirical evidence I use to discipline my one-asset model" in para.text
     assert pages_of(para) == [5, 6]
+
+
+# ------------------------------------------------- heads told by their place or their close
+
+
+def test_a_bold_sentence_set_out_left_of_the_text_under_it_is_its_head() -> None:
+    # PMC's author manuscripts set the text in from the margin and each subsection's head
+    # out at it, bold, a sentence with its full stop
+    para = holding(chunks_of(HHS), "The role of FGF signaling in specification and migration of heart cells")
+    assert (para.provenance.section or "").endswith(
+        "Low-affinity ETS sites are prevalent in putative developmental heart enhancers across chordates "
+        "and these enhancers are vulnerable to affinity-optimizing SNVs.")
+
+
+def _hanging_para(text: str, x0: float, y: float, bold: bool, lines: int = 1) -> Para:
+    return Para("paragraph", [Line(text, (x0, y + 12 * k, 520.0, y + 12 * k + 10), 10.0, bold, 0, 1)
+                              for k in range(lines)], text)
+
+
+@given(st.floats(0.0, 60.0), st.booleans(), st.sampled_from([".", "", ":"]))
+def test_only_a_bold_sentence_standing_out_two_ems_left_of_its_text_is_a_head(
+        out: float, bold: bool, stop: str) -> None:
+    head = _hanging_para(f"Low-affinity sites are prevalent in heart enhancers{stop}", 90.0, 100.0, bold)
+    text = _hanging_para("The role of FGF signaling in specification and migration of heart cells is",
+                         90.0 + out, 118.0, False, lines=3)
+    hanging_heads([head, text])
+    assert (head.type == "heading") == (bold and stop == "." and out >= 20.0)
+
+
+def test_words_set_apart_closed_by_the_sentence_after_them_are_a_run_in_head() -> None:
+    # Theoretical Economics: italic "Computing the CMI" then "Using known results from matroid theory, …"
+    para = holding(chunks_of(ECON), "Using known results from matroid theory")
+    assert (para.provenance.section or "").endswith("› Computing the CMI")

@@ -63,7 +63,8 @@ def _run_in_name(lead: str, text: str) -> str | None:
     # not a gene's name in the sentence, ``KRAS G12C is …``)
     closed = lead[-1] in _RUN_IN_STOPS or rest[:1] in _RUN_IN_STOPS or opens_paper(lead) \
         or SECTION_NAME_RE.fullmatch(lead.strip()) is not None \
-        or (all_caps(lead) and rest[:1].isupper() and not any(c.isdigit() for c in lead))
+        or (all_caps(lead) and rest[:1].isupper() and not any(c.isdigit() for c in lead)) \
+        or _sentence_after(lead, rest)
     name = lead.rstrip(" " + _RUN_IN_STOPS)
     bare = _RUN_IN_NUMBER_RE.sub("", name, count=1)
     if (closed and name and (name[0].isupper() or name[0].isdigit() or name[0] == "(")
@@ -72,6 +73,22 @@ def _run_in_name(lead: str, text: str) -> str | None:
             and not CAPTION_RE.match(name) and any(len(w) >= 3 and w.isalpha() for w in bare.split())):
         return name
     return None
+
+
+def _sentence_after(lead: str, rest: str) -> bool:
+    """Whether words set apart, ``RUN_IN_OPEN_WORDS`` or more with no digit, are closed by a
+    sentence opening after them in the text's face, a capital and a small letter
+    (Theoretical Economics' italic *Computing the CMI* ``Using known results …``; not a
+    species' two italic words before a strain's name)."""
+    words = lead.split()
+    return len(words) >= RUN_IN_OPEN_WORDS and not any(c.isdigit() for c in lead) \
+        and bool(_SENTENCE_START_RE.match(rest)) and lead[-1:].isalnum()
+
+
+#: Fewest words of a run-in head closed by no stop, only by the sentence after it.
+RUN_IN_OPEN_WORDS = 3
+#: A sentence's first word: a capital and small letters.
+_SENTENCE_START_RE = re.compile(r"[A-Z][a-z]+\b")
 
 
 def _lead_fonts(paras: list[Para]) -> set[str]:

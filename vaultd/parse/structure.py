@@ -69,6 +69,7 @@ from vaultd.parse.front_blocks import (
     runs_on,
 )
 from vaultd.parse.front_notes import notes_between_front
+from vaultd.parse.hanging_heads import hanging_heads
 from vaultd.parse.head_lists import list_heads, numbered_runs
 from vaultd.parse.headings import (
     continue_title,
@@ -391,6 +392,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 paras.append(cur)
     split_runin(paras)
     font_headings(paras, body)
+    hanging_heads(paras)
     centred_heads(paras)
     spaced_heads(paras)
     list_heads(paras, body)
