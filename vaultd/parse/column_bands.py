@@ -1,6 +1,7 @@
 """A page cut into bands where its two columns change place, each band's columns read
 before the next band's (``vaultd.parse.reading_order``): a boxed panel set in two columns
-of its own over the page's. Pure geometry of the page's blocks."""
+of its own over the page's, or a numbered head set across the gutter between two
+stretches of columns. Pure geometry of the page's blocks."""
 
 from __future__ import annotations
 

@@ -102,7 +102,9 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
     repeats like that (a record's field line inside a run of text, repeating with its
     digits, ``running_lines.inside_text``, is kept);
     a bare number there must also be the page's outermost line (a page number set well
-    inside a wide margin, as theses do, not a table's last figure).
+    inside a wide margin, as theses do, not a table's last figure). A running line's text
+    (standing at one height on two other pages) is furniture in the wide band at any
+    height too, set no larger than a head (PMC's running foot repeated in page 1's banner).
 
     A float's ``… continued on next page`` note is furniture wherever it stands, and so is
     an icon font's glyph alone on its line (``_ICON_RE``). A caption is never furniture:

@@ -19,9 +19,14 @@ inside the block. Text set ragged right shares no right edge so (or only by chan
 lines): its edge is where its lines' ends crowd (``_ragged_edge``: a Tufte handout's, its
 sidenotes beyond it); a page of short lines has none, and no margin on that side. Edges
 that fewer than ``INSIDE_SHARE`` of those lines stand within are none (a slide deck).
+A page none of whose lines of the main size reaches its side's edge, its own edge within
+a narrow margin of it, has its own edges (``page_edges``: an excerpt, or a document, whose
+wide margin is not on every other page's same side). No line as wide as ``NOTE_WIDTH_SHARE``
+of the block is a note (a right column of smaller print beside a left one of the main size).
 A block of more than ``NOTE_LINES`` lines set right under a head of its own in the margin
 is a sidebar's paragraph, no note, whatever its short last lines hold (PNAS's
-Significance; ``_headed_blocks``).
+Significance; ``_headed_blocks``); one opening with a glossed term is a note
+(``_glossary_blocks``: Annual Reviews' ``Retrotransposon: a type of transposon …``).
 """
 
 from __future__ import annotations
