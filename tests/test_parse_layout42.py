@@ -1,8 +1,11 @@
 """Layout 42 (issue 34): a running line met at another height on page 1 is furniture
-there too; a face's variant (``…B+fb``) keeps its weight; a run-in head in capitals closed
-by the sentence's capital, or with its number set as a span of its own; a margin that
-changes side from page to page, and a glossary set in it, are notes. On real pages
-(batch 69, out of sample), with property tests of the pure rules."""
+there too; a face's variant (``…B+fb``) keeps its weight; run-in heads in capitals, numbered
+in a span of their own, or closed by the sentence after them; a margin that changes side
+from page to page, and a glossary set in it, are notes; a table's note across the page, a
+head across the gutter, a two-line caption, a graph's node names, a table's foot, an
+unruled table's long labels, a paragraph's one line at a page's foot, a bold sentence set
+out left of its text. On real pages (batches 69 to 71, out of sample, and earlier ones),
+with property tests of the pure rules."""
 
 from __future__ import annotations
 
