@@ -6,9 +6,9 @@ stretches of columns. Pure geometry of the page's blocks."""
 from __future__ import annotations
 
 import math
-import re
 
 from vaultd.parse.base import Box
+from vaultd.parse.classify import heading_number
 from vaultd.parse.paras import Line
 
 
@@ -68,13 +68,12 @@ def _lone_head(stretch: list[tuple[Box, list[Line]]], mid: float) -> bool:
     heads that column only: ACL's ``4.5 Does Task-Conditioned …``.)"""
     lines = [ln for _, g in stretch for ln in g]
     return 0 < len(lines) <= HEAD_LINES and all(ln.bold for ln in lines) \
-        and any(box[0] < mid < box[2] for box, _ in stretch) and bool(SECTION_HEAD_RE.match(lines[0].text.strip()))
+        and any(box[0] < mid < box[2] for box, _ in stretch) \
+        and (heading_number(lines[0].text.strip()) or "")[:1].isdigit()
 
 
 #: Most lines of a head standing alone between two stretches of columns.
 HEAD_LINES = 2
-#: A numbered section's head: ``2.3 A brief …``, ``4. Results``.
-SECTION_HEAD_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})*\.?\s+[^\W\d_]")
 
 
 def _apart(a: Box, b: Box) -> bool:

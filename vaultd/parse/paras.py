@@ -90,6 +90,11 @@ def union(lines: list[Line]) -> Box:
     return (min(x0s), min(y0s), max(x1s), max(y1s))
 
 
+def measure(lines: list[Line]) -> float:
+    """The width the lines are set to: their leftmost start to their rightmost end."""
+    return max(ln.bbox[2] for ln in lines) - min(ln.bbox[0] for ln in lines)
+
+
 def append_piece(para: Para, lines: list[Line], text: str) -> None:
     """Continue ``para`` with a piece set elsewhere (the next column or page)."""
     para.text = join_two(para.text, text)

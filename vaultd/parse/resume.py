@@ -23,7 +23,7 @@ from collections import Counter
 from vaultd.parse.classify import is_prose
 from vaultd.parse.continuation import INDENT_EMS, MEASURE_SHARE, continues
 from vaultd.parse.fontnames import font_family
-from vaultd.parse.paras import LOWER_WORD_RE, Line, Para
+from vaultd.parse.paras import LOWER_WORD_RE, Line, Para, measure
 from vaultd.parse.sentence_ends import closed_sentence
 
 Face = tuple[str, float]
@@ -56,14 +56,10 @@ def _last_piece(para: Para) -> list[Line]:
     return para.lines[-count:][-FACE_LINES:]
 
 
-def _measure(lines: list[Line]) -> float:
-    return max(ln.bbox[2] for ln in lines) - min(ln.bbox[0] for ln in lines)
-
-
 def _same_measure(before: list[Line], after: list[Line]) -> bool:
     """Whether two pieces on one page are set to one measure (a one-line piece may be
     shorter: the last line of its paragraph)."""
-    wide, other = _measure(before), _measure(after)
+    wide, other = measure(before), measure(after)
     if len(before) == 1 and _indented_first(before[0], after):
         return True  # a paragraph's first line, indented, over its next lines
     if len(after) == 1:

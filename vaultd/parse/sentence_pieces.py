@@ -10,7 +10,7 @@ from __future__ import annotations
 from vaultd.parse.bylines import SECTION_NAME_RE, is_byline
 from vaultd.parse.classify import lower_words
 from vaultd.parse.fontnames import font_family, is_mono_font
-from vaultd.parse.paras import SENT_END, Line, Para
+from vaultd.parse.paras import SENT_END, Para, measure
 from vaultd.parse.sentence_ends import ITEM_RE, OPEN_WORDS, OPENERS, is_scrap
 
 
@@ -83,15 +83,11 @@ def capital_goes_on(prev: Para, cur: Para, tail: str) -> bool:
         # level with its last line, beside it: a sidebar's ``Frontier technologies could
         # erode the`` and a bold item's lead in the text column right of it
         return False
-    if _width(cur.lines[:4]) > WIDER * _width(prev.lines) and len(prev.lines) >= 2:
+    if measure(cur.lines[:4]) > WIDER * measure(prev.lines) and len(prev.lines) >= 2:
         return False  # a table's note set across the page under it (UNESCO's ``because of`` | ``Almost all …``)
     return tail[-1] in ",;" or tail.rsplit(None, 1)[-1] in OPEN_WORDS or first == "(" or inside
 
 
-def _width(lines: list[Line]) -> float:
-    return max(ln.bbox[2] for ln in lines) - min(ln.bbox[0] for ln in lines)
-
-
-#: How much wider than the paragraph's last lines a block may be set and still be its rest
-#: going on with a capital (a column's text is one measure; a note across two is wider).
+#: How much wider than its paragraph a block may be set and still be its rest going on
+#: with a capital (a column's text is one measure; a note across two is wider).
 WIDER = 1.25
