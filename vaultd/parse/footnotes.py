@@ -156,10 +156,26 @@ def section_text(prev: Para | None, lines: list[Line], text: str, small_page: fl
     if prev is None or opens_note(lines, text):
         return False
     above = prev.lines[-1]
-    if prev.type == "heading":
+    if prev.type == "heading" or _head_to_be(prev, first):
         return _right_under(above, first, 0.0, UNDER_HEAD_EMS)
     return prev.type == "paragraph" and not prev.floating and abs(above.size - first.size) <= SIZE_SAME \
         and _right_under(above, first, -0.5, UNDER_TEXT_EMS)
+
+
+def _head_to_be(prev: Para, first: Line) -> bool:
+    """A short line with no stop at its end, set bold or in a face of its own larger than
+    the small print under it, that the face rules (``headings.font_headings``) make a
+    heading only once the page is read: SAGE's ``Funding`` (10 pt, a face named
+    ``AdvPS8E82``) over its statement set in 9 pt at the column's foot."""
+    line = prev.lines[0]
+    return prev.type == "paragraph" and not prev.floating and len(prev.lines) == 1 \
+        and (line.bold or (line.font != first.font and line.size >= first.size + NOTE_STEP)) \
+        and line.text[:1].isupper() and len(line.text.split()) <= HEAD_WORDS \
+        and not line.text.rstrip().endswith((*SENT_END, ",", ";"))
+
+
+#: Most words of a bold line read as a heading to be.
+HEAD_WORDS = 6
 
 
 def _right_under(above: Line, first: Line, least: float, most: float) -> bool:

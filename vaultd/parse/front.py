@@ -41,7 +41,7 @@ _START_RE = re.compile(
       | communicated\s+by\s+(?-i:[A-Z])  # Springer's editor line: "Communicated by L. M. Moller"
       | (?:article\s+)?impact\s+statement\s*:  # Conservation Biology's first-page statement
       | (?-i:[A-Z][\w.'’-]*(?:,?\s+(?:[A-Z][\w.'’-]*|and))*)\s+(?:is|are)\s+(?:now\s+|also\s+)?with\s+the\s  # IEEE's "Cheul Young Park and Uichin Lee are with the …"
-      | (?:date|received|accepted|revised|submitted|published(?:\s+online)?|available\s+online|
+      | (?:date|(?:date\s+)?(?:received|accepted|revised|submitted)|published(?:\s+online)?|available\s+online|
          first\s+published|online\s+publication\s+date|recebido|aceito|publicado)\b\s*:?\s*
          (?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|in\s+revised|xx\b)  # (a template's xx)
       | orcid(?:s|\(s\))?\s*:
@@ -166,6 +166,9 @@ _PARENS_RE = re.compile(r"\([^()]*\)")
 #: An author's contact footnote: a name of two to four capitalised words, a colon, an
 #: e-mail address.
 _CONTACT_RE = re.compile(r"^[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){1,3}\s*:\s*[\w.+-]+@[\w-]+\.")
+#: An author's name and e-mail address alone, or the address alone (Springer's contact
+#: block at the first page's foot: ``Dietmar Jannach`` | ``Dietmar.Jannach@aau.at``).
+_NAME_ADDRESS_RE = re.compile(r"(?:[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){1,3}\s+)?[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 #: A word of running prose: four or more letters.
 _WORD_RE = re.compile(r"[^\W\d_]{4,}")
 
@@ -402,3 +405,9 @@ def opens_paper(text: str) -> bool:
     """Whether a first-page heading opens the paper proper (``Abstract``, ``1 Introduction``)."""
     words = re.sub(r"^(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+", "", text.strip()).rstrip(":. ").casefold()
     return words in _OPENING_HEADS
+
+
+def is_contact(text: str) -> bool:
+    """Whether a block is an author's contact alone: an e-mail address, or a name and its
+    address (Springer's first-page foot, each author's its own block)."""
+    return _NAME_ADDRESS_RE.fullmatch(text.strip()) is not None

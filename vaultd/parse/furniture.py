@@ -277,18 +277,35 @@ STACK_APART = 0.5
 ECHO_SIZE = 1.15
 #: Fewest letters and digits a running head needs to be matched with a heading.
 ECHO_MIN_CHARS = 6
+#: Least share of a running head's letters and digits the heading it ends with holds
+#: (Beilstein's ``4 THE CLASS FILE 4.2 Title page``: 0.46): a page's last line of text
+#: that merely ends on a heading's word (Wiley's ``… urine toxicology results.`` under
+#: ``RESULTS``) is no running head.
+ECHO_SHARE = 0.35
 
 
 _NOT_ALNUM_RE = re.compile(r"[\W_]+")
 #: A page number at a running head's end, whatever stands before it (``… footers? 30``).
 _FOLIO_TAIL_RE = re.compile(r"(?<=\D)\s+\d{1,4}$")
 _DIGITS_RE = re.compile(r"\d+")
+#: A heading's number or label before its words: ``2.4.``, ``II - A 3:``, ``A.1``.
+_HEAD_LABEL_RE = re.compile(r"^(?:[\dIVXLC]+|[A-Z])(?:\s*[-–.]?\s*(?:[\dIVXLC]+|[A-Z])\b){0,3}\s*[:.]?\s+(?=\w)")
 #: An icon font's glyph alone on its line, a code point of a Private Use Area (an
 #: admonition's ``i`` or flame beside a note, Font Awesome's ``U+F05A``): no text. (A math
 #: font's brace pieces mapped there are a formula's: only icon fonts count.)
 _ICON_RE = re.compile("[\ue000-\uf8ff]{1,2}")
 _ICON_FONT_RE = re.compile(r"awesome|glyphicons|octicons|fontello|icomoon|ionicons|material.?(?:icons|symbols)",
                            re.IGNORECASE)
+
+
+def _unlabelled(text: str) -> str:
+    """A heading's words without its number or label (``II - A 3:``, ``2.4.``); a word
+    that merely opens it (``A Study of …``) is kept."""
+    label = _HEAD_LABEL_RE.match(text)
+    if label is None or not (any(c.isdigit() for c in label.group()) or label.group().rstrip().endswith((":", "."))
+                             or "-" in label.group()):
+        return text
+    return text[label.end():]
 
 
 def _alnum(text: str) -> str:
@@ -307,7 +324,8 @@ def drop_echoed_headings(pages: list[list[Line]], heights: list[float], small: f
     beside them aside: ``Chapter 3: Importing from other statistical systems 16``) are (or
     end with) those of a line set at least ``ECHO_SIZE`` times larger elsewhere in it
     (a thesis's ``HOOFDSTUK 2. ONDERZOEKSVRAAG`` over heading ``2. Onderzoeksvraag``,
-    ``2.1. HET GEBEUREN`` over ``2.1. Het gebeuren``). Such a head stands on only the
+    ``2.1. HET GEBEUREN`` over ``2.1. Het gebeuren``; the heading at least ``ECHO_SHARE``
+    of the line). Such a head stands on only the
     pages of one chapter or section — a short one has one or two — so the repetition
     ``drop_furniture`` looks for may not be there. A head over the text set ``small`` or
     smaller may stand deeper in (``DEEP_MARGIN_FRACTION``: Beilstein's 9 pt ``4 THE CLASS
@@ -317,6 +335,7 @@ def drop_echoed_headings(pages: list[list[Line]], heights: list[float], small: f
     the page) when set apart so too; not so at the foot, where footnotes end as small as
     that."""
     candidates: list[tuple[Line, str]] = []
+    apart: set[int] = set()  # candidates set apart from the text, no larger than it: running-head-like
     for lines, h in zip(pages, heights, strict=True):
         if not lines:
             continue
@@ -327,10 +346,14 @@ def drop_echoed_headings(pages: list[list[Line]], heights: list[float], small: f
                     and _in_wide_band(ln, h, DEEP_MARGIN_FRACTION if ln.size <= small else WIDE_MARGIN_FRACTION)):
                 # the page number aside (``Morbi ac orci 5``), and the section's number
                 # before it kept (LaTeX's ``headings``: ``16 Dictionary style headers 20``)
+                if CAPTION_RE.match(ln.text.strip()):
+                    continue  # (a caption is never furniture: a table's atop its page)
                 for key in {_alnum(FOLIO_END_RE.sub("", ln.text.strip())),
                             _alnum(_FOLIO_TAIL_RE.sub("", ln.text.strip()))}:
                     if len(key) >= ECHO_MIN_CHARS:
                         candidates.append((ln, key))
+                if ln.size <= small + SMALL_PT + 0.5 and _set_apart(ln, lines):
+                    apart.add(id(ln))
     if not candidates:
         return
     # a heading a running head repeats is no longer than the head (with room for its
@@ -339,16 +362,24 @@ def drop_echoed_headings(pages: list[list[Line]], heights: list[float], small: f
     least = min(ln.size for ln, _ in candidates) * ECHO_SIZE
     heads = {id(ln) for ln, _ in candidates}
     big: dict[str, float] = {}  # key of each line that may be a heading → its largest size
+    bare: dict[str, float] = {}  # the same without the heading's number or label
     for lines in pages:
         for ln in lines:
             if ln.size >= least and len(ln.text) <= longest and id(ln) not in heads:
-                key = _alnum(ln.text)
-                if len(key) >= ECHO_MIN_CHARS and ln.size > big.get(key, 0.0) and _wordy(key):
-                    big[key] = ln.size
+                for keys, text in ((big, ln.text), (bare, _unlabelled(ln.text))):
+                    key = _alnum(text)
+                    if len(key) >= ECHO_MIN_CHARS and ln.size > keys.get(key, 0.0) and _wordy(key):
+                        keys[key] = ln.size
     dropped: set[int] = set()
     for ln, key in candidates:
         need = ln.size * ECHO_SIZE
-        if any(big.get(key[j:], 0.0) >= need for j in range(len(key) - ECHO_MIN_CHARS + 1)):
+        last = min(len(key) - ECHO_MIN_CHARS, int(len(key) * (1 - ECHO_SHARE)))
+        if any(big.get(key[j:], 0.0) >= need for j in range(last + 1)) or (id(ln) in apart and any(
+                max(big.get(key[j:], 0.0), bare.get(key[j:], 0.0)) >= need
+                for j in range(len(key) - ECHO_MIN_CHARS + 1))):
+            # (a line set apart as running heads are may end with the heading's words
+            # alone, or with them short of the heading's number: a thesis's ``II - A 3:
+            # Policies and Value Functions`` under ``Theory - … Policies and Value Functions``)
             dropped.add(id(ln))
     if dropped:
         for i, lines in enumerate(pages):

@@ -15,8 +15,9 @@ from vaultd.parse.paras import Line
 #: A page number set beside a running head's words, at either end (``Morbi ac orci 5``).
 FOLIO_END_RE = re.compile(r"^\d{1,4}\s+(?=\D)|(?<=\D)\s+\d{1,4}$")
 #: A running head's page number after its words (``1.5. WHAT YOU WILL LEARN 11``), or
-#: after a rule between them (GSA's ``J. L. Steenwyk and A. Rokas | 3``).
-FOLIO_LAST_RE = re.compile(r"(?<=[^\W\d_])(?:\s*[|·•]\s*|\s+)\d{1,4}$")
+#: after a rule between them (GSA's ``J. L. Steenwyk and A. Rokas | 3``), or after an
+#: abbreviation's stop (SAGE's ``Lee et al. 3``).
+FOLIO_LAST_RE = re.compile(r"(?:(?<=[^\W\d_])|(?<=[^\W\d_]\.))(?:\s*[|·•]\s*|\s+)\d{1,4}$")
 #: ... or before them, set apart as a cell of its own (OUP's ``2 | Steenwyk et al.``).
 FOLIO_FIRST_RE = re.compile(r"^\d{1,4}(?:\s*[|·•]\s*|\s+)(?=[^\W\d_])")
 

@@ -58,6 +58,7 @@ from vaultd.parse.footnotes import (
 )
 from vaultd.parse.front import (
     is_affiliation,
+    is_contact,
     is_front_matter,
 )
 from vaultd.parse.front_blocks import (
@@ -404,6 +405,9 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     epigraphs_front(paras)
     notes_between_front(paras, body, infos)
     run_in_heads(paras)
+    for para in paras:  # an author's name and e-mail address alone (Springer's first-page foot)
+        if para.type == "paragraph" and para.lines[0].page <= FRONT_PAGES and is_contact(para.text):
+            para.type = "front"
     return to_blocks(group_front(paras), infos)
 
 
