@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from vaultd.parse.base import Block, Box, user_rect
-from vaultd.parse.classify import unmarked
+from vaultd.parse.classify import heading_number, unmarked
 from vaultd.parse.heading_levels import PATH_SEP, heading_levels
 from vaultd.parse.number_rows import rows_of
 from vaultd.parse.paras import Line, PageInfo, Para, union
@@ -97,7 +97,10 @@ def to_blocks(paras: list[Para], infos: list[PageInfo]) -> list[Block]:
             token = cand if cand not in used_tokens else f"{cand}x{headings}"
             used_tokens.add(token)
         if para.runin:  # a run-in heading: the section of its paragraph and those after it
-            section = f"{heading_section}{PATH_SEP}{para.runin}" if heading_section else para.runin
+            names = [t for lv, t in path if lv > 0] or [t for _, t in path[-1:]]
+            if names and _sibling(names[-1], para.runin):
+                names = names[:-1]  # IOP's run-in ``3.1.4. …`` after the heading ``3.1.3. …``: beside it
+            section = PATH_SEP.join([*names, para.runin]) if heading_section else para.runin
         regions = [(p, box, user_rect(box, infos[p - 1].to_user))
                    for p, box in ((p, _rounded(box)) for p, box in piece_boxes(para))]
         last = para.lines[-1].page
@@ -144,3 +147,12 @@ def _without_note_mark(para: Para) -> str:
     text, mark = para.text.strip(), para.lines[-1].note_mark
     return text[:-len(mark)].rstrip() if mark and text.endswith(mark) and len(text) > len(mark) else text
 
+
+def _sibling(heading: str, runin: str) -> bool:
+    """Whether a run-in heading is numbered as the next of the heading before it at the
+    same depth (``3.1.3.`` then ``3.1.4.``), not a part of it."""
+    above, own = heading_number(heading), heading_number(runin)
+    if above is None or own is None:
+        return False
+    a, b = above.strip(".").split("."), own.strip(".").split(".")
+    return len(a) == len(b) >= 2 and a[:-1] == b[:-1] and a[-1] != b[-1]

@@ -131,10 +131,18 @@ def heading_number(text: str) -> str | None:
 
 
 def is_caps_heading(text: str) -> bool:
-    """Two or more words, all their letters capitals (not an acronym or a formula)."""
+    """Two or more words, all their letters capitals (not an acronym or a formula); a
+    term spelled in mixed case by its field, opening in lowercase (``miRNAs``, ``mRNA``,
+    ``pH``), may stand among them as it is spelled everywhere (Frontiers' ``miRNAs IN
+    NEURODEGENERATIVE DISORDERS``)."""
     words = [w for w in text.split() if any(c.isalpha() for c in w)]
-    letters = [c for c in text if c.isalpha()]
-    return len(words) >= 2 and len(letters) >= 8 and all(c.isupper() for c in letters)
+    capital = [w for w in words if not _MIXED_TERM_RE.fullmatch(w)]
+    letters = [c for w in capital for c in w if c.isalpha()]
+    return len(words) >= 2 and len(capital) >= 2 and len(letters) >= 8 and all(c.isupper() for c in letters)
+
+
+#: A term its field spells in mixed case, opening in lowercase: ``miRNAs``, ``mTORC1``, ``pH``.
+_MIXED_TERM_RE = re.compile(r"[(\[]?[a-z]{1,3}[A-Z][A-Za-z0-9-]*[)\],.:;]?")
 
 
 def all_caps(text: str, least: int = 0) -> bool:

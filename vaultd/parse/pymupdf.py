@@ -14,7 +14,6 @@ from typing import Any
 
 from vaultd.errors import ParseError
 from vaultd.parse.base import Box, OcrReader, ParsedDocument, ProgressFn
-from vaultd.parse.captions import is_si_entry
 from vaultd.parse.classify import is_figure_caption
 from vaultd.parse.drawings import visible_drawings
 from vaultd.parse.dropcaps import join_drop_caps
@@ -38,6 +37,7 @@ from vaultd.parse.paras import Line, PageInfo, body_size
 from vaultd.parse.spans import join_spans, lead_mark, line_style, note_mark, span_face
 from vaultd.parse.structure import build_blocks
 from vaultd.parse.table_blocks import build_blocks_with_tables
+from vaultd.parse.tables import can_open_caption
 from vaultd.parse.textlayer import garbled
 
 
@@ -253,7 +253,10 @@ def _drop_figure_text(pdf_pages: Sequence[Any], pages: list[list[Line]],
     body = body_size(pages)
     graphics: dict[int, list[Box]] = {}
     for i, lines in enumerate(pages):
-        captions = [ln for ln in lines if is_figure_caption(ln.text) and not is_si_entry(ln, lines)]
+        # (not a body line that merely wraps to open with a label: PLoS Genetics' ``… is
+        # illustrated in`` | ``Figure S2. In the extreme cases …`` under Table 1, whose
+        # drawing had become that "figure" and its text dropped with the line under it)
+        captions = [ln for ln in lines if is_figure_caption(ln.text) and can_open_caption(ln, lines)]
         if not captions:
             continue
         page = pdf_pages[i]

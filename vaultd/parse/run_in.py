@@ -10,7 +10,7 @@ import re
 from collections import Counter
 
 from vaultd.parse.bylines import SECTION_NAME_RE
-from vaultd.parse.classify import CAPTION_RE, all_caps, is_theorem_label
+from vaultd.parse.classify import CAPTION_RE, all_caps, heading_number, is_theorem_label
 from vaultd.parse.front import opens_paper
 from vaultd.parse.headings import font_chars
 from vaultd.parse.paras import Para
@@ -105,15 +105,22 @@ def _lead_fonts(paras: list[Para]) -> set[str]:
 
 
 def _bold_line_lead(para: Para) -> bool:
-    """Whether the paragraph's first line is a run-in heading filling it: set bold, closed
-    by a stop (or a paper's usual section name: Science Advances' **Acknowledgments**), over
-    lines that are not (Nature Communications' **Primary alkylamine monoarylation substrate
+    """Whether the paragraph's first line is a run-in heading filling it: set bold (or italic
+    and numbered), closed by a stop (or a paper's usual section name: Science Advances'
+    **Acknowledgments**), over lines that are not (Nature Communications' **Primary alkylamine monoarylation substrate
     scope using C1.** | *Primary alkylamines represent …*)."""
     first = para.lines[0]
-    if len(para.lines) < 2 or not first.bold or first.italic or first.lead:
+    if len(para.lines) < 2 or first.lead:
+        return False
+    # (or set italic whole and numbered: Hindawi's *2.4. Biochemical Evaluation of Liver and
+    # Cardiac Injury.* over ``Liver function was evaluated …``; an italic line without a
+    # number may be a quotation's)
+    italic = first.italic and not first.bold and heading_number(first.text.strip()) is not None
+    if not (italic or (first.bold and not first.italic)):
         return False
     second = para.lines[1]
-    return not second.bold and second.page == first.page and abs(second.size - first.size) <= 0.5 \
+    return not second.bold and not (italic and second.italic) and second.page == first.page \
+        and abs(second.size - first.size) <= 0.5 \
         and (first.text.rstrip()[-1:] in ".:" or SECTION_NAME_RE.fullmatch(first.text.strip()) is not None)
 
 
