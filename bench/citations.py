@@ -14,6 +14,7 @@ Run: python3 bench/citations.py [--set bib|crossref|all] [--show N]
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 import time
@@ -61,11 +62,19 @@ def bib_cases(styles: tuple[str, ...] = STYLE_NAMES) -> list[Case]:
         return [case for cases in per_file for case in cases]
 
 
+#: eval/crossref's records, each CrossRef's ``message`` object as JSON, gzip-compressed.
+CROSSREF_RECORDS = EVAL / "crossref" / "records"
+
+
+def crossref_record(name: str) -> dict[str, Any]:
+    """The record ``records/<name>.json.gz`` (a DOI with ``/`` as ``_``)."""
+    data: dict[str, Any] = json.loads(gzip.decompress((CROSSREF_RECORDS / f"{name}.json.gz").read_bytes()))
+    return data
+
+
 def crossref_records() -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
-    for path in sorted((EVAL / "crossref" / "records").glob("*.json")):
-        out[path.stem] = json.loads(path.read_text(encoding="utf-8"))
-    return out
+    return {path.name.removesuffix(".json.gz"): crossref_record(path.name.removesuffix(".json.gz"))
+            for path in sorted(CROSSREF_RECORDS.glob("*.json.gz"))}
 
 
 def crossref_cases() -> list[Case]:

@@ -4,9 +4,10 @@ APA 7 entries were checked by hand against the manual's forms for each kind of w
 
 from __future__ import annotations
 
-import json
+import sys
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,13 +16,13 @@ from vaultd.formats import CitationRenderer, markup
 from vaultd.formats.styles import resolve_all
 from vaultd.models import Work
 
-RECORDS = Path(__file__).resolve().parents[1] / "eval" / "crossref" / "records"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+
+import citations as bench
 
 
-def record(name: str) -> dict[str, object]:
-    path = RECORDS / f"{name}.json"
-    data: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
-    return data
+def record(name: str) -> dict[str, Any]:
+    return bench.crossref_record(name)
 
 
 def work(name: str) -> Work:
