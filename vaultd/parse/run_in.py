@@ -107,8 +107,8 @@ def _lead_fonts(paras: list[Para]) -> set[str]:
 def _bold_line_lead(para: Para) -> bool:
     """Whether the paragraph's first line is a run-in heading filling it: set bold (or italic
     and numbered), closed by a stop (or a paper's usual section name: Science Advances'
-    **Acknowledgments**), over lines that are not (Nature Communications' **Primary alkylamine monoarylation substrate
-    scope using C1.** | *Primary alkylamines represent …*)."""
+    **Acknowledgments**), over lines that are not (Nature Communications' **Primary
+    alkylamine monoarylation substrate scope using C1.** | *Primary alkylamines represent …*)."""
     first = para.lines[0]
     if len(para.lines) < 2 or first.lead:
         return False
