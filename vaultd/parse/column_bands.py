@@ -1,7 +1,8 @@
 """A page cut into bands where its two columns change place, each band's columns read
 before the next band's (``vaultd.parse.reading_order``): a boxed panel set in two columns
-of its own over the page's, or a numbered head set across the gutter between two
-stretches of columns. Pure geometry of the page's blocks."""
+of its own over the page's, a numbered head set across the gutter between two
+stretches of columns, or a bibliography's head alone between them (a references band
+across the page's foot). Pure geometry of the page's blocks."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import math
 
 from vaultd.parse.base import Box
 from vaultd.parse.classify import heading_number
-from vaultd.parse.paras import Line
+from vaultd.parse.paras import REFS_RE, Line
 
 
 def column_bands(boxed: list[tuple[Box, list[Line]]], mid: float, slack: float
@@ -67,6 +68,11 @@ def _lone_head(stretch: list[tuple[Box, list[Line]]], mid: float) -> bool:
     those under it after. (A head inside one column, beside a float's foot in the other,
     heads that column only: ACL's ``4.5 Does Task-Conditioned …``.)"""
     lines = [ln for _, g in stretch for ln in g]
+    if len(lines) == 1 and REFS_RE.match(lines[0].text.strip()):
+        # (a bibliography's head alone, the columns beside it both broken off at its
+        # level: PLoS ONE 2011's references band across a page's foot, the Discussion's
+        # end and the back matter in the columns over it)
+        return True
     return 0 < len(lines) <= HEAD_LINES and all(ln.bold for ln in lines) \
         and any(box[0] < mid < box[2] for box, _ in stretch) \
         and (heading_number(lines[0].text.strip()) or "")[:1].isdigit()
