@@ -616,6 +616,12 @@ FLOORS: dict[str, dict[str, float]] = {
     # cuts the page into bands): all whole but PLoS ONE's boxed "Abstract" head
     "batch75": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 0.95, "verbatim": 0.0,
                 "absent": 0},
+    # batch 76 (GSA's G3 2017, Frontiers in Artificial Intelligence 2020, eLife 2016), out
+    # of sample on 339cc5a (layout 45): 35/36, 17/17, 22/24, 16/16 and 2; at layout 46 (a
+    # KEYWORDS label's terms set a line each in the margin, an address list broken over
+    # blocks): all whole
+    "batch76": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.0,
+                "absent": 0},
 }
 #: eval/quotes' batch 4 and 5 papers (file-name prefixes): an AIAA paper, an APA manuscript,
 #: Elsevier's CAS double-column sample, Philosophers' Imprint, PracTeX, Quantum; SPIE, the
@@ -720,6 +726,7 @@ BATCH73 = ("plos_genetics_2011_", "iopcs_mse_2017_", "frontiers_cell_neurosci_",
            "hindawi_omcl_", "bmc_systems_biology_")
 BATCH74 = ("springeropen_", "elife_2012_")
 BATCH75 = ("plos_one_2011_", "bmc_virology_journal_", "hindawi_j_toxicology_", "jmir2011_")
+BATCH76 = ("gsa_g3_2017_", "frontiers_artif_intell_", "elife_2016_")
 #: Each group of eval/quotes by its papers' prefixes ("quotes": batches 1–3, the rest).
 GROUPS = {"new": NEW, "batch6": BATCH6, "batch7": BATCH7, "batch8": BATCH8, "batch9": BATCH9,
           "batch10": BATCH10, "batch11": BATCH11, "batch12": BATCH12, "batch13": BATCH13,
@@ -740,7 +747,7 @@ GROUPS = {"new": NEW, "batch6": BATCH6, "batch7": BATCH7, "batch8": BATCH8, "bat
           "batch62": BATCH62, "batch63": BATCH63, "batch64": BATCH64,
           "batch65": BATCH65, "batch66": BATCH66,
           "batch67": BATCH67, "batch68": BATCH68, "batch69": BATCH69, "batch70": BATCH70,
-          "batch71": BATCH71, "batch72": BATCH72, "batch73": BATCH73, "batch74": BATCH74, "batch75": BATCH75}
+          "batch71": BATCH71, "batch72": BATCH72, "batch73": BATCH73, "batch74": BATCH74, "batch75": BATCH75, "batch76": BATCH76}
 #: The papers (file-name prefixes) whose paragraphs the verbatim floor is taken over.
 VERBATIM_PAPERS = ("iop", "scielo", "wiley", "aas", "elsevier", "springer")
 
@@ -804,7 +811,7 @@ def _in_group(name: str, stem: str) -> bool:
                                   "batch51", "batch52", "batch53", "batch54", "batch55",
                                   "batch56", "batch57", "batch58", "batch59", "batch60", "batch61",
                                   "batch62", "batch63", "batch64", "batch65", "batch66", "batch67", "batch68",
-                                  "batch69", "batch70", "batch71", "batch72", "batch73", "batch74", "batch75"])
+                                  "batch69", "batch70", "batch71", "batch72", "batch73", "batch74", "batch75", "batch76"])
 def test_compile_eval_scores_stay_at_their_floors(name: str, fixtures_dir: Path) -> None:
     scores = _group_scores(name, _root(name, fixtures_dir))
     floors = FLOORS[name]

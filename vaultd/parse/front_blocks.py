@@ -59,6 +59,27 @@ def runs_on(front: Para, para: Para) -> bool:
         and last.bbox[2] >= max(ln.bbox[2] for ln in (*front.lines, *para.lines)) - em
 
 
+def keyword_list(front: Para, para: Para) -> bool:
+    """Whether ``para`` is an entry of the keywords list a ``KEYWORDS`` label heads, set a
+    term a line under it (G3's label and ``domestication`` | ``genomics`` | … in the margin
+    beside the abstract, a term a line): lines of a few words each right under the block's
+    last line, at its left edge."""
+    if front.type != "front" or not _KEYWORDS_LABEL_RE.match(front.lines[0].text.strip()) \
+            or len(para.lines) > KEYWORD_LINES or any(len(ln.text.split()) > KEYWORD_WORDS for ln in para.lines):
+        return False
+    last, first = front.lines[-1], para.lines[0]
+    em = max(first.size, 1.0)
+    return first.page == last.page and abs(first.bbox[0] - front.lines[0].bbox[0]) <= em \
+        and -1.0 <= first.bbox[1] - last.bbox[3] <= em and not para.text.rstrip().endswith(SENT_END)
+
+
+#: A keywords list's label alone on its line, and most words of one of its terms and lines
+#: of a block of them.
+_KEYWORDS_LABEL_RE = re.compile(r"(?:key\s*words|index\s+terms)\s*:?$", re.IGNORECASE)
+KEYWORD_WORDS = 4
+KEYWORD_LINES = 8
+
+
 def front_above(paras: list[Para], para: Para) -> Para | None:
     """The front block ``para`` goes on, though read apart from it: the last front block of
     the last few (``ABOVE_REACH``) whose last line stands right over ``para``'s first, a

@@ -67,6 +67,7 @@ from vaultd.parse.front_blocks import (
     front_above,
     front_overleaf,
     group_front,
+    keyword_list,
     runs_on,
 )
 from vaultd.parse.front_notes import notes_between_front
@@ -348,7 +349,8 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     target.type = "paragraph"  # "C1 We present an approach for linking" | "software …"
                     append_piece(target, para_lines, text)  # its sentence, right under it
                     continue
-                if kind == "paragraph" and text[:1].islower() and paras and runs_on(paras[-1], cur):
+                if kind == "paragraph" and paras and ((text[:1].islower() and runs_on(paras[-1], cur))
+                                                      or keyword_list(paras[-1], cur)):
                     append_piece(paras[-1], para_lines, text)  # a front block's next line: its
                     continue  # terms' list going on (bioRxiv's ``Keywords. … mass`` | ``spectrometry …``)
                 if kind == "paragraph" and info.number <= FRONT_PAGES \
@@ -405,9 +407,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     epigraphs_front(paras)
     notes_between_front(paras, body, infos)
     run_in_heads(paras)
-    for para in paras:  # an author's name and e-mail address alone (Springer's first-page foot)
-        if para.type == "paragraph" and para.lines[0].page <= FRONT_PAGES and is_contact(para.text):
-            para.type = "front"
+    _contacts_front(paras)
     return to_blocks(group_front(paras), infos)
 
 
@@ -424,3 +424,21 @@ def _rejoin(paras: list[Para], moved: list[Para]) -> None:
         if target is None or nxt is None or not continues(target, paras[nxt]):
             continue
         join_para(target, paras.pop(nxt))  # by place: two paras may be equal field for field
+
+
+def _contacts_front(paras: list[Para]) -> None:
+    """First pages' blocks of the authors' contacts that the flow left paragraphs, made
+    front matter, in place: an author's name and e-mail address alone (Springer's
+    first-page foot); an address list broken off after a comma over the next block of it
+    (Frontiers' affiliations in three blocks, ``1 Alan Turing Institute, …, Coventry,
+    United Kingdom,`` | ``5 School of …,`` | ``6 Department of …``: a list left open
+    stays a paragraph in case its rest goes on, and here its rest is that front block)."""
+    for k in range(len(paras) - 1, -1, -1):
+        para = paras[k]
+        if para.type != "paragraph" or para.lines[0].page > FRONT_PAGES:
+            continue
+        after = paras[k + 1] if k + 1 < len(paras) else None
+        if is_contact(para.text) or (
+                after is not None and after.type == "front" and after.lines[0].page == para.lines[-1].page
+                and open_end(para.text) and is_affiliation(para.text) and is_affiliation(after.text)):
+            para.type = "front"
