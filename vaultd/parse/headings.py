@@ -247,10 +247,12 @@ def font_headings(paras: list[Para], body: float) -> None:
             found[style] += more
         elif found.get(style) and over_head:
             found[style] += over_head
+    place = {id(p): k for k, p in enumerate(paras)}
     for style, heads in found.items():
         # (numbered headings set no style for an unnumbered line: CEUR's bold example
         # ``Annotations: … — GO:0097084`` in its numbered subsections' face)
-        if len(heads) + max(typed[(style, p.number is None)] for p in heads) < 2:
+        if len(heads) + max(typed[(style, p.number is None)] for p in heads) < 2 \
+                and not _first_subhead(heads, paras, place, body):
             continue
         if style in display:  # every short line in it heads something (a slide's title)
             # (and the heads wrapped over lines that head a paragraph, found above)
@@ -262,6 +264,25 @@ def font_headings(paras: list[Para], body: float) -> None:
     join_wrapped_heads(paras)
     _heads_labels(paras)
     _join_leads(paras)
+
+
+def _first_subhead(heads: list[Para], paras: list[Para], place: dict[int, int], body: float) -> bool:
+    """Whether a style's one head is a section's first subsection's, right under the
+    section's heading past the first page, set larger than the body and smaller than that
+    heading: an excerpt may hold one subsection of each section (*Molecular Biology and
+    Evolution*'s 11.5 pt ``The Structure of Genetic Variation in Siberia`` under its
+    13 pt ``Results and Discussion``, over 9.5 pt text)."""
+    if len(heads) != 1 or not place.get(id(heads[0])):
+        return False
+    head, above = heads[0], paras[place[id(heads[0])] - 1]
+    line, over = head.lines[0], above.lines[-1]
+    return above.type == "heading" and line.page == over.page > 1 \
+        and body + SUBHEAD_OVER <= line.size < over.size \
+        and 0.0 <= line.bbox[1] - over.bbox[3] <= max(over.bbox[3] - over.bbox[1], 1.0)
+
+
+#: How much larger (points) than the body a section's first subsection's head is set.
+SUBHEAD_OVER = 1.0
 
 
 #: Most words of a label set in the margin beside a head.

@@ -52,7 +52,8 @@ _LICENCE_RE = re.compile(
         # ``Creative Commons Non Commercial CC BY-NC: This article is distributed …``)
         (?:(?-i:[a-z])[\w-]*[.;]\s+)?  # the last word of a sentence broken over pages (PLOS's margin)
         (?:(?:©|\ufffd|c\s?\u20dd|\(c\)|copyright\b)(?:.{0,160}?[.,;]\s*){1,3}
-          | (?:(?:19|20)\d\d\s+)?the\s+authors?[.,;]\s*)?  # (its © a glyph the text layer lost)
+          | (?:[&ßÓ]\s?)?(?:(?:19|20)\d\d\s+)?the\s+authors?[.,;]\s*)?  # (its © a glyph the text layer lost,
+        # or mapped to another: the Royal Society's ``& 2016 The Authors.``, Taylor & Francis's ``ß``)
         (?:
         (?:this|the)\s+(?:open[\s-]access\s+)?(?:work|article|publication|document|paper|book|chapter|preprint)
         \s+is\s+(?:licensed|distributed|published|made\s+available)\s+under
