@@ -73,8 +73,8 @@ def crossref_record(name: str) -> dict[str, Any]:
 
 
 def crossref_records() -> dict[str, dict[str, Any]]:
-    return {path.name.removesuffix(".json.gz"): crossref_record(path.name.removesuffix(".json.gz"))
-            for path in sorted(CROSSREF_RECORDS.glob("*.json.gz"))}
+    names = (path.name.removesuffix(".json.gz") for path in sorted(CROSSREF_RECORDS.glob("*.json.gz")))
+    return {name: crossref_record(name) for name in names}
 
 
 def crossref_cases() -> list[Case]:

@@ -362,14 +362,13 @@ def drop_echoed_headings(pages: list[list[Line]], heights: list[float], small: f
     least = min(ln.size for ln, _ in candidates) * ECHO_SIZE
     heads = {id(ln) for ln, _ in candidates}
     big: dict[str, float] = {}  # key of each line that may be a heading → its largest size
-    bare: dict[str, float] = {}  # the same without the heading's number or label
+    bare: dict[str, float] = {}  # the same without the heading's number or label (for ``apart``)
     for lines in pages:
         for ln in lines:
             if ln.size >= least and len(ln.text) <= longest and id(ln) not in heads:
-                for keys, text in ((big, ln.text), (bare, _unlabelled(ln.text))):
-                    key = _alnum(text)
-                    if len(key) >= ECHO_MIN_CHARS and ln.size > keys.get(key, 0.0) and _wordy(key):
-                        keys[key] = ln.size
+                _keep_largest(big, ln.text, ln.size)
+                if apart and (unlabelled := _unlabelled(ln.text)) is not ln.text:
+                    _keep_largest(bare, unlabelled, ln.size)
     dropped: set[int] = set()
     for ln, key in candidates:
         need = ln.size * ECHO_SIZE
@@ -384,6 +383,13 @@ def drop_echoed_headings(pages: list[list[Line]], heights: list[float], small: f
     if dropped:
         for i, lines in enumerate(pages):
             pages[i] = [ln for ln in lines if id(ln) not in dropped]
+
+
+def _keep_largest(keys: dict[str, float], text: str, size: float) -> None:
+    """Note ``text``'s key (``ECHO_MIN_CHARS`` or more, mostly letters) at its largest size."""
+    key = _alnum(text)
+    if len(key) >= ECHO_MIN_CHARS and size > keys.get(key, 0.0) and _wordy(key):
+        keys[key] = size
 
 
 #: Fewest letters a line needs to be matched loosely (shorter lines must repeat exactly).
