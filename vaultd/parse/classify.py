@@ -228,6 +228,12 @@ LONG_HEAD_WORDS = 25
 HEAD_LARGER = 1.4
 
 
+#: How much larger than the body (a factor) a display title is set, which may wrap over as
+#: many lines as its words fill (a command paper's cover: ``Government response to`` | ``the
+#: House of Lords UK`` | … six lines of 38 pt over 12 pt text).
+DISPLAY_HEAD = 2.5
+
+
 #: Fewest words of prose a head set large holding one mathematical sign has.
 MATH_HEAD_WORDS = 5
 
@@ -298,7 +304,8 @@ def classify(text: str, size: float, bold: bool, n_lines: int, body: float,
     short = is_short(n_lines, text) or (is_short(2, text) and (
         (n_lines == 3 and bold and size >= body + 1.5) or (n_lines <= 4 and size >= body * HEAD_LARGER))) \
         or (bold and standalone and n_lines == 2 and len(text) <= LONG_HEAD_CHARS
-            and len(text.split()) <= LONG_HEAD_WORDS)
+            and len(text.split()) <= LONG_HEAD_WORDS) \
+        or (size >= DISPLAY_HEAD * body and len(text) <= LONG_HEAD_CHARS and len(text.split()) <= LONG_HEAD_WORDS)
     # (an identifier's underscore is no subscript: a manual's ``UCODE_2005`` in its heads)
     math = sum(map(_MATH_CHARS.__contains__, _IDENT_UNDERSCORE_RE.sub("", text) if "_" in text else text))
     number = heading_number(text)

@@ -31,8 +31,9 @@ def _copyright_line(body: str) -> bool:
     return all(not w[:1].islower() or w in ("by", "the", "and", "of") for w in words)
 
 
-#: A copyright mark opening a block.
-_COPYRIGHT_MARK_RE = re.compile(r"(?:©|c\u20dd|\(c\)|(?i:copyright)\b)")
+#: A copyright mark opening a block (or a glyph the text layer maps it to, before a year:
+#: Elsevier's ``& 2016 Elsevier Ltd. All rights reserved.``).
+_COPYRIGHT_MARK_RE = re.compile(r"(?:©|c\u20dd|\(c\)|(?i:copyright)\b|[&ßÓ]\s?(?=(?:19|20)\d\d\s))")
 _YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
 _RESERVED_RE = re.compile(r"(?i:all\s+rights\s+reserved)")
 #: Longest copyright notice alone (characters).
@@ -51,9 +52,10 @@ _LICENCE_RE = re.compile(
     r"""^(?:(?:open\s+access|creative\s+commons[\w\s-]{0,40})[.:]\s*)?  # JAMA's label run in before it (SAGE's
         # ``Creative Commons Non Commercial CC BY-NC: This article is distributed …``)
         (?:(?-i:[a-z])[\w-]*[.;]\s+)?  # the last word of a sentence broken over pages (PLOS's margin)
-        (?:(?:©|\ufffd|c\s?\u20dd|\(c\)|copyright\b)(?:.{0,160}?[.,;]\s*){1,3}
-          | (?:[&ßÓ]\s?)?(?:(?:19|20)\d\d\s+)?the\s+authors?[.,;]\s*)?  # (its © a glyph the text layer lost,
-        # or mapped to another: the Royal Society's ``& 2016 The Authors.``, Taylor & Francis's ``ß``)
+        (?:(?:©|\ufffd|c\s?\u20dd|\(c\)|copyright\b|[&ßÓ]\s?(?=(?:19|20)\d\d\s))(?:.{0,160}?[.,;]\s*){1,3}
+          | (?:(?:19|20)\d\d\s+)?the\s+authors?[.,;]\s*)?  # (its © a glyph the text layer lost, or mapped
+        # to another before the year: the Royal Society's and Elsevier's ``& 2016 The Authors.``, Taylor &
+        # Francis's ``ß``)
         (?:
         (?:this|the)\s+(?:open[\s-]access\s+)?(?:work|article|publication|document|paper|book|chapter|preprint)
         \s+is\s+(?:licensed|distributed|published|made\s+available)\s+under
@@ -62,7 +64,12 @@ _LICENCE_RE = re.compile(
       | (?:licen[cs]e\s+)?authors?\s+(?:of\s+(?:papers|articles)\s+)?retain\s+(?:the\s+)?copyright\b.{0,60}?
         \bunder\s+(?:a\s+|the\s+)?(?:creative\s+commons|cc[\s-]by)  # JOSS's and JOSE's sidebar
       | this\s+is\s+an\s+open[\s-]access\s+article
+      | this\s+is\s+an\s+open(?:[\s-]access)?\s*$  # broken at the line's end, its rest read as the next block:
+      | (?:open[\s-]access\s+|access\s+)?article\s+under\s+(?:a\s+|the\s+)?(?:creative\s+commons|cc[\s-]by)  # (Elsevier's)
       | this\s+publication\s+is\s+available\s+free\s+of\s+charge\s+from  # NIST's, on every page's margin
+      | funded\s+by\s+scoap\s?3\b  # the open-access funder's line under an HEP article's licence
+      | the\s+reuse\s+policy\s+of\s+the\s+european\s+commission\b  # every EU publication's legal notice
+      | (?:unless\s+otherwise\s+noted,?\s+)?the\s+reuse\s+of\s+this\s+document\s+is\s+authori[sz]ed\s+under
       | (?:[\w&-]+\s+){0,8}?(?:articles?|papers?)\s+(?:is|are)\s+open\s+access\s+and\s+(?:distributed|licensed|published)
         \s+under\s+(?:the\s+terms\s+of\s+)?(?:a\s+|the\s+)?(?:creative\s+commons|cc[\s-]by)  # Maney's MORE OpenChoice
       | open\s+access\s+this\s+(?:article|chapter|book)

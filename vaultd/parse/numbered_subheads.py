@@ -1,6 +1,7 @@
 """Subsection heads set in the body's face: ``6.1 Complex exponential waves`` on a line
 of its own in the text's roman, under the bold ``6 Wave solutions`` (Springer's
-mathematics journals). No font tells it from the text; its number does: it goes on from
+mathematics journals), an appendix's ``A.1 Monte Carlo programs and settings`` under the
+bold ``A Details of the Monte Carlo samples`` (*EPJ C*). No font tells it from the text; its number does: it goes on from
 the numbering of the section it stands in. Pure: built paras in, types changed in place.
 """
 
@@ -11,8 +12,9 @@ import re
 from vaultd.parse.paras import SENT_END, Para
 from vaultd.parse.textlayer import prose_words
 
-#: A subsection's number and its title's first word: ``6.1 Complex …``, ``2.3.1 The …``.
-_SUBHEAD_RE = re.compile(r"(\d{1,2}(?:\.\d{1,2}){1,2})\.?\s+[A-Z]")
+#: A subsection's number and its title's first word: ``6.1 Complex …``, ``2.3.1 The …``,
+#: an appendix's ``A.1 Monte …``.
+_SUBHEAD_RE = re.compile(r"((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){1,2})\.?\s+[A-Z]")
 #: Most words of such a head, and fewest words of prose in the paragraph under it.
 SUBHEAD_WORDS = 10
 AFTER_WORDS = 4
@@ -48,9 +50,27 @@ def numbered_subheads(paras: list[Para]) -> list[Para]:
 def _goes_on(last: str, number: str) -> bool:
     """Whether ``number`` is the next number after the heading numbered ``last``: its
     first subsection, its next sibling, or the next of a level above."""
-    a, b = [int(x) for x in last.split(".") if x.isdigit()], [int(x) for x in number.split(".")]
-    if not a:
+    a, b = _parts(last), _parts(number)
+    if not a or not b:
         return False
     if b == [*a, 1] or (len(b) == len(a) and b[:-1] == a[:-1] and b[-1] == a[-1] + 1):
         return True
     return len(b) < len(a) and b[:-1] == a[:len(b) - 1] and b[-1] == a[len(b) - 1] + 1
+
+
+#: Where an appendix's letter counts among a number's parts (``B`` after ``A``, never a digit).
+_LETTER_BASE = 1000
+
+
+def _parts(number: str) -> list[int]:
+    """A heading number's parts as integers (an appendix's letter past ``_LETTER_BASE``),
+    or none when a part is neither a number nor one capital (a roman ``IV``'s parts)."""
+    out: list[int] = []
+    for part in number.split("."):
+        if part.isdigit():
+            out.append(int(part))
+        elif len(part) == 1 and "A" <= part <= "Z":
+            out.append(_LETTER_BASE + ord(part))
+        else:
+            return []
+    return out

@@ -198,6 +198,11 @@ def _text_past_rows(lines: list[Line], stack: list[Rule], top: float, bottom: fl
     gap = between(lines, top, bottom, seed)
     if sum(is_prose_line(ln) and ln.size >= size + NOTE_SMALLER for ln in gap) >= TEXT_LINES:
         return True
+    # or a head of the page's, set well over the rows (a JRC report's ``3 Saving energy at
+    # work`` between Table 1's foot rule and the shaded box under it, whose edges had
+    # stacked on: a table holds no section's head)
+    if any(ln.size >= size + HEAD_OVER_ROWS and _words(ln.text) >= 2 for ln in gap):
+        return True  # (of words: a displayed formula's large signs are none)
     # or in the rows' size, up to a rule with no text of the page beyond it (the rule over
     # its running foot or under its head), under a table ruled over, under its head and at
     # its foot, whose rows hold next to no prose: a gap of more lines than a row holds, a
@@ -217,8 +222,15 @@ def _text_past_rows(lines: list[Line], stack: list[Rule], top: float, bottom: fl
 PROSE_ROWS, GAP_ROWS = 5, 6
 
 
+def _words(text: str) -> int:
+    """How many words of three letters or more ``text`` holds."""
+    return sum(1 for w in text.split() if sum(map(str.isalpha, w)) >= 3)
+
+
 #: Lines of running text in a gap that end a table's stack of rules.
 TEXT_LINES = 3
+#: How much larger (points) than a table's rows a head between two rules is set.
+HEAD_OVER_ROWS = 2.5
 
 #: Marks a table's notes open with.
 NOTE_MARKS = "*∗†‡§¶"

@@ -391,9 +391,10 @@ def lead_mark(spans: list[dict[str, Any]], size: float) -> str:
     return text
 
 
-#: A note's first word after its mark: a capital and a small letter (``The``, ``Formally``;
-#: not an isotope's symbol after its raised mass number, ``¹H NMR``).
-_NOTE_WORD_RE = re.compile(r"[A-Z][a-z]")
+#: A note's first word after its mark: a capital and a letter (``The``, ``Formally``, an
+#: acronym's ``ISO/IEC TR 19759``; not an isotope's one-letter symbol after its raised mass
+#: number, ``¹H NMR``).
+_NOTE_WORD_RE = re.compile(r"[A-Z][A-Za-z]")
 
 
 def note_mark(spans: list[dict[str, Any]], size: float) -> str:
@@ -412,5 +413,15 @@ def _raised(mark: dict[str, Any], beside: dict[str, Any], size: float) -> bool:
     """Whether the span ``mark`` is set small and raised over ``beside``, in a line of
     ``size``: a note's mark (``note_mark``, ``lead_mark``)."""
     return bool(mark["size"] <= NOTE_MARK_SIZE * size
-                and beside["origin"][1] - mark["origin"][1] >= NOTE_MARK_RISE * size)
+                and _baseline(beside) - _baseline(mark) >= NOTE_MARK_RISE * size)
+
+
+def _baseline(span: dict[str, Any]) -> float:
+    """A span's baseline. MuPDF gives a span its first character's origin; a space it puts
+    between a raised mark and the next word stands on the mark's baseline (a Word report's
+    footnote ``¹`` | `` Such assumption …``, read from the display list), so a span opening
+    with a space has its baseline from its box's foot and the font's descender instead."""
+    if span["text"][:1].isspace() and "descender" in span:
+        return float(span["bbox"][3] + span["descender"] * span["size"])
+    return float(span["origin"][1])
 
