@@ -60,7 +60,10 @@ _EQNUM_RE = re.compile(r"\(\d{1,3}[a-z]?\)$")
 #: An underscore inside a word (``UCODE_2005``, ``data_exchange``).
 _IDENT_UNDERSCORE_RE = re.compile(r"(?<=[^\W_])_(?=[^\W_])")
 _MATH_CHARS = set("=+−×∑∫∂≤≥≈∈∀∃→←⇒∞√∝±·∇αβγδεθλμπσφψωΣΠΩ^_")
-LIST_RE = re.compile(r"^[•◦▪‣●∙·–]\s")
+#: A list item's mark: a bullet or dash, or the private-use code of a bullet in Symbol or
+#: Wingdings that the font maps to no character (Word's ``\uf0b7``, ``\uf0a7``, ``\uf0d8``,
+#: ``\uf076``, ``\uf0fc``, ``\uf06e``).
+LIST_RE = re.compile(r"^[•◦▪‣●∙·–\uf0b7\uf0a7\uf0d8\uf076\uf0fc\uf06e]\s")
 
 
 #: Most words of an unnumbered heading set in small capitals.

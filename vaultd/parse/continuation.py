@@ -34,6 +34,24 @@ SIZE_STEP = 0.8
 SMALLER_PRINT = 0.88
 
 
+def _dash_goes_on(prev: Para, cur: Para) -> bool:
+    """Whether a line opened by a dash, read as a list's item, goes on the sentence of the
+    paragraph's full last line right over it, flush with it (a Brazilian law journal's ``…
+    redução das emissões de GEE`` | ``– compliance ambiental.``, MuPDF's block of its own)."""
+    if prev.type != "paragraph" or cur.type != "list" or not cur.text.lstrip().startswith(("–", "—")):
+        return False
+    last, first = prev.lines[-1], cur.lines[0]
+    right = max(ln.bbox[2] for ln in prev.lines if ln.page == last.page)
+    left = min(ln.bbox[0] for ln in prev.lines if ln.page == last.page)
+    return first.page == last.page and not last.text.rstrip().endswith((*SENT_END, ":", ";")) \
+        and last.bbox[2] >= right - DASH_FULL * (right - left) and abs(first.bbox[0] - left) <= max(first.size, 1.0) \
+        and 0.0 <= first.bbox[1] - last.bbox[3] <= 2.0 * max(last.bbox[3] - last.bbox[1], 1.0)
+
+
+#: A paragraph's line is full when it ends this share of its width from its right edge.
+DASH_FULL = 0.05
+
+
 def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = False, top: bool = False) -> bool:
     """Whether ``cur`` goes on with the paragraph or list item ``prev`` (CHI's bullet item
     ``… If I were to write`` | ``a literature review, it would be …`` in the next column).
@@ -44,6 +62,8 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     so a flush line at a column's top goes on with a paragraph that shows no indent of its
     own (a section's first). ``top``: ``cur`` is the first text of its column
     (``resume.column_top``)."""
+    if _dash_goes_on(prev, cur):
+        return True
     if prev.type not in ("paragraph", "list") or not (cur.type == "paragraph" or _bracketed_rest(prev, cur)):
         return False
     if _closes_bracket(prev, cur):

@@ -36,6 +36,8 @@ _SENTENCE_RE = re.compile(r"[a-z]{2}\.\s+[A-Z]")
 #: ``(1)``); closing its line, the display is set apart however flush its formula
 #: (Springer's ``ζ = α + βI = |ζ| eIϕζ , (115)``, set flush left).
 _NUMBER_RE = re.compile(r"\(\d{1,3}[a-z]?\)")
+#: An enumerated item's mark after its opening bracket (``ii)``, ``b)``).
+_ITEM_MARK_RE = re.compile(r"[a-z]{1,4}\)")
 #: A formula's legend under it (``where PU is …``, ``Where δWs and δWi …``): the
 #: paragraph goes on, though its sentence closed over the display (``… in Eq. (1).``).
 _LEGEND_RE = re.compile(r"[Ww]here\b")
@@ -51,7 +53,10 @@ def past_display(paras: list[Para], cur: Para) -> Para | None:
     float then, in place: the paragraph's next lines go on with it past them. None when
     not so."""
     legend = _LEGEND_RE.match(cur.text) is not None
-    if cur.type != "paragraph" or not (legend or LOWER_WORD_RE.match(cur.text)):
+    # (or a bracket opening before it: JHEP's ``… are given by`` | (2.1) | ``(with the
+    # cyclic identification s0 = sr+1), the …``; not an item's ``(ii) If H is …``)
+    opening = cur.text.lstrip("([")
+    if cur.type != "paragraph" or not (legend or (LOWER_WORD_RE.match(opening) and not _ITEM_MARK_RE.match(opening))):
         return None
     first = cur.lines[0]
     display: list[Para] = []

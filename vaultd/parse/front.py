@@ -50,8 +50,8 @@ _START_RE = re.compile(
       | (?:(?:suggested\s+|recommended\s+)?citation|editor|academic\s+editor|handling\s+editor|edited\s+by|reviewed\s+by|
          subject\s+editor(?:\s+and\s+editor[\s-]in[\s-]chief)?|editor[\s-]in[\s-]chief|
          specialty\s+section|funding|competing\s+interests?|abbreviations|conflicts?\s+of\s+interest|
-         data\s+availability(?:\s+statement)?|correspondence(?:\s+to)?|corresponding\s+authors?|reviewing\s+editor|
-         e-?mails?(?:\s+address(?:es)?)?|contact|(?:next\s+)?release(?:\s+date)?|keywords?|categories|key\s+words|ccs\s+concepts|unified\s+astronomy\s+thesaurus\s+concepts|issn|e-?issn|editora?\s+associad[ao]|submiss[ãa]o|aceite|
+         data\s+availability(?:\s+statement)?|(?:address\s+for\s+)?correspondence(?:\s+to)?|corresponding\s+authors?|reviewing\s+editor|
+         e-?mails?(?:\s+address(?:es)?)?|contact|website|quick\s+response\s+code|(?:next\s+)?release(?:\s+date)?|keywords?|categories|key\s+words|ccs\s+concepts|unified\s+astronomy\s+thesaurus\s+concepts|issn|e-?issn|editora?\s+associad[ao]|submiss[ãa]o|aceite|
          palavras-chave|palabras\s+claves?|correspond[êe]ncia|fonte\s+de\s+financiamento|
          fuente\s+de\s+financiaci[óo]n|financiamento|financiaci[óo]n|conflitos?\s+de\s+interesses?|
          conflictos?\s+de\s+intereses|(?:recebido|aprovado|aceito|publicado|recibido|aceptado|aprobado)
@@ -66,6 +66,8 @@ _START_RE = re.compile(
       | full\s+terms\s*&\s*conditions\s+of\s+access\s+and\s+use  # Taylor & Francis's cover sheet
       | (?:\d{4}\s+)?acm\s+(?:subject\s+classification|ccs\s+concepts|computing\s+classification)\b
       | digital\s+object\s+identifier\b
+      | arxiv\s+e-?print\s*:  # SISSA's journals (JHEP, JCAP) under the keywords
+      | access\s+this\s+article\s+online\s*$  # Medknow's box on a first page, by its QR code
       | leibniz\s+international\s+proceedings\s+in\s+informatics\b  # LIPIcs' footer
       | ceur\s+workshop\s+proceedings\b  # CEUR-WS's first-page banner
       | (?:preliminary\s+report\.\s*)?final\s+version\s+to\s+appear\s+in\b  # EPTCS's status footer

@@ -188,8 +188,11 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
             if wide and (text.isdigit() or FOLIO_LAST_RE.search(text)
                          or (FOLIO_FIRST_RE.match(text) and ln.cells >= 2
                              and ln.size <= (small + SMALL_PT) * FOLIO_HEAD_SCALE)) \
-                    and _outermost(ln, lines, h, SAME_TOP):
-                lone.append((i, ln))  # (a book's running head over one page: ``1.5. WHAT YOU WILL LEARN 11``)
+                    and (_outermost(ln, lines, h, SAME_TOP) or (text.isdigit() and multi and placed_again(
+                        placed, ln, key, i, h) and _outermost(ln, [o for o in lines if o.text.strip().isdigit()], h))):
+                # (a book's running head over one page: ``1.5. WHAT YOU WILL LEARN 11``; a
+                # first page's number over its proceedings' imprint, where the others' stand)
+                lone.append((i, ln))
             elif wide and number and (value := roman(text)) is not None:
                 lone.append((i, ln))  # a front matter's ``ii``: counted with the others
                 offsets[value - i] += 1
