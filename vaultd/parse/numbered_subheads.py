@@ -1,8 +1,9 @@
 """Subsection heads set in the body's face: ``6.1 Complex exponential waves`` on a line
 of its own in the text's roman, under the bold ``6 Wave solutions`` (Springer's
 mathematics journals), an appendix's ``A.1 Monte Carlo programs and settings`` under the
-bold ``A Details of the Monte Carlo samples`` (*EPJ C*). No font tells it from the text; its number does: it goes on from
-the numbering of the section it stands in. Pure: built paras in, types changed in place.
+bold ``A Details of the Monte Carlo samples`` (*EPJ C*). No font tells it from the text;
+its number does: it goes on from the numbering of the section it stands in. Pure: built
+paras in, types changed in place.
 """
 
 from __future__ import annotations
