@@ -656,9 +656,9 @@ FLOORS: dict[str, dict[str, float]] = {
     # batch 81 (Le foucaldien 2018, OLH's French philosophy journal, footnotes on every
     # page; a two-column bioRxiv preprint of 2021), out of sample on b82588e (layout 49):
     # all whole but the preprint's abbreviations note, which goes on at the next column's
-    # foot and is read as a paragraph there
+    # foot; at layout 50 (a first page's note going on at the next column's foot): all whole
     "batch81": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.0,
-                "absent": 1},
+                "absent": 0},
 }
 #: eval/quotes' batch 4 and 5 papers (file-name prefixes): an AIAA paper, an APA manuscript,
 #: Elsevier's CAS double-column sample, Philosophers' Imprint, PracTeX, Quantum; SPIE, the

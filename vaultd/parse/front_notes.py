@@ -56,3 +56,37 @@ def _same_column(above: Para, para: Para) -> bool:
     """Whether ``para`` stands under ``above`` in its column (their lines overlap across)."""
     a, b = above.lines[0].bbox, para.lines[0].bbox
     return a[0] < b[2] and b[0] < a[2] and para.lines[0].bbox[1] >= above.lines[-1].bbox[1]
+
+
+def notes_across_columns(paras: list[Para], body: float, infos: list[PageInfo]) -> list[Para]:
+    """Make ``front``, in place, a first page's paragraph of small print in its lower half
+    that opens with a lowercase letter level with the notes block of another column, whose
+    last note ends open: that note's rest, set on at the next column's foot (a bioRxiv
+    preprint's ``Abbreviations used: 2D, two-dimensional; … 3D structure:`` | ``coordinates
+    of atoms in a protein structure; APC, …``). Returns the paras made front."""
+    height = infos[0].height if infos else 0.0
+    first = [p for p in paras if all(ln.page == 1 for ln in p.lines)
+             and max(ln.size for ln in p.lines) <= NOTE_SCALE * body and p.lines[0].bbox[1] >= NOTES_BELOW * height]
+    notes = [p for p in first if p.type == "front"]
+    out: list[Para] = []
+    for para in first:
+        top = para.lines[0]
+        if para.type != "paragraph" or not top.text[:1].islower():
+            continue
+        column = [n for n in notes if n.lines[0].bbox[2] <= top.bbox[0]
+                  and abs(min(ln.bbox[1] for ln in n.lines) - top.bbox[1]) <= LEVEL_LINES * (top.bbox[3] - top.bbox[1])]
+        if not column:
+            continue
+        # the column's last note (its lowest), left open
+        last = max((n for n in notes if n.lines[0].bbox[2] <= top.bbox[0]
+                    and n.lines[0].bbox[0] < column[0].lines[0].bbox[2]), key=lambda n: n.lines[-1].bbox[3])
+        if not last.text.rstrip().endswith(_CLOSED) and abs(last.lines[-1].size - top.size) <= 0.3:
+            para.type, para.floating = "front", True
+            out.append(para)
+    return out
+
+
+#: How far apart (the line's heights) the tops of two columns' notes blocks stand.
+LEVEL_LINES = 1.0
+#: A note's closing marks (a colon leaves a list of terms open: ``3D structure:``).
+_CLOSED = (".", "!", "?", ".”", ".)", "。")

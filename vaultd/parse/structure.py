@@ -70,7 +70,7 @@ from vaultd.parse.front_blocks import (
     keyword_list,
     runs_on,
 )
-from vaultd.parse.front_notes import notes_between_front
+from vaultd.parse.front_notes import notes_across_columns, notes_between_front
 from vaultd.parse.hanging_heads import hanging_heads
 from vaultd.parse.head_lists import list_heads, numbered_runs
 from vaultd.parse.headings import (
@@ -406,6 +406,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     numbered_subheads(paras)
     epigraphs_front(paras)
     notes_between_front(paras, body, infos)
+    notes_across_columns(paras, body, infos)
     run_in_heads(paras)
     _contacts_front(paras)
     return to_blocks(group_front(paras), infos)
