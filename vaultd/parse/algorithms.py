@@ -27,7 +27,8 @@ import re
 
 from vaultd.parse.base import Box
 from vaultd.parse.classify import CAPTION_CACHE_LINES
-from vaultd.parse.open_tables import SAME_EXTENT, Rule, overlap
+from vaultd.parse.open_tables import SAME_EXTENT
+from vaultd.parse.table_geometry import Rule, overlap
 
 ALGORITHM_RE = re.compile(r"^(?:Algorithm|ALGORITHM|Procedure|PROCEDURE)\s+\d{1,3}(?:\s*[.:]|\s+\S|\s*$)")
 #: A caption that is its label alone (Elsevier's ``Algorithm 1`` over its title's line).

@@ -22,8 +22,9 @@ import re
 from collections.abc import Callable
 
 from vaultd.parse.base import Box
-from vaultd.parse.open_tables import ROW_TOLERANCE, is_prose_line, line_rows
+from vaultd.parse.open_tables import is_prose_line
 from vaultd.parse.paras import Line
+from vaultd.parse.table_geometry import ROW_TOLERANCE, line_rows
 
 #: Fewest rows (a header and two rows of values).
 MIN_ROWS = 3

@@ -18,7 +18,7 @@ when
    header) among them,
 4. and which are no program's listing (set in a typewriter face, or numbered line by line).
 
-Its lines are then the table's cells, read as an open table's (``open_tables.cell_rows``).
+Its lines are then the table's cells, read as an open table's (``table_geometry.cell_rows``).
 Pure: the page's lines and rules in, the tables' boxes out.
 """
 
@@ -29,19 +29,17 @@ import re
 
 from vaultd.parse.base import Box
 from vaultd.parse.classify import CAPTION_RE, opens_item
-from vaultd.parse.open_tables import (
-    MAX_GAP,
-    SAME_EXTENT,
+from vaultd.parse.open_tables import MAX_GAP, SAME_EXTENT, is_prose_line
+from vaultd.parse.paras import Line
+from vaultd.parse.table_geometry import (
     Rule,
     between,
     centre_in,
     claims,
-    is_prose_line,
     line_rows,
     overlap,
     runs_across,
 )
-from vaultd.parse.paras import Line
 
 #: Fewest lines of cells stacked on a page for its rules to be read.
 MIN_ROW_LINES = 3

@@ -26,6 +26,7 @@ from vaultd.parse.running_lines import (
     extends_repeated,
     inside_text,
     letters,
+    outermost,
     placed_again,
     running_lines,
     shared_sides,
@@ -126,7 +127,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
         for ln in lines:
             band = _in_band(ln, h)
             wide = _in_wide_band(ln, h, DEEP_MARGIN_FRACTION if ln.size <= small else WIDE_MARGIN_FRACTION) \
-                or (_in_wide_band(ln, h, DEEP_MARGIN_FRACTION) and _outermost(ln, lines, h, SAME_TOP)
+                or (_in_wide_band(ln, h, DEEP_MARGIN_FRACTION) and outermost(ln, lines, h, SAME_TOP)
                     and _set_apart(ln, lines))
             marks.append((band, wide, _norm_furniture(ln.text) if band or wide else ""))
         where.append(marks)
@@ -149,7 +150,7 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
     edges = [(i, ln, key) for i, (lines, h) in enumerate(zip(pages, heights, strict=True))
              for ln, (_, wide, key) in zip(lines, where[i], strict=True)
              if multi and wide and ln.cells >= 2 and any(c.isalpha() for c in key)
-             and _outermost(ln, lines, h, SAME_TOP) and _set_apart(ln, lines)]
+             and outermost(ln, lines, h, SAME_TOP) and _set_apart(ln, lines)]
     sides = {id(edges[k][1]) for k in shared_sides([(i, ln.bbox[1], key) for i, ln, key in edges])}
     banded = [[letters(ln.text) for ln, (band, _, _) in zip(lines, marks, strict=True) if band]
                for lines, marks in zip(pages, where, strict=True)]
@@ -181,15 +182,15 @@ def drop_furniture(pages: list[list[Line]], heights: list[float], widths: list[f
             if multi and wide and (placed_again(placed, ln, key, i, h) or spelt_again(spelt, ln, i, h)
                                    or (ln.size <= small and shares_running_end(running, ln, key))
                                    or id(ln) in sides or (key in repeated and ln.size <= bigger)) and (
-                    any(c.isalpha() for c in text) or (number and _outermost(ln, lines, h))) \
+                    any(c.isalpha() for c in text) or (number and outermost(ln, lines, h))) \
                     and not inside_text(ln, lines):
                 count_folio(offsets, text, i, by_page)
                 continue
             if wide and (text.isdigit() or FOLIO_LAST_RE.search(text)
                          or (FOLIO_FIRST_RE.match(text) and ln.cells >= 2
                              and ln.size <= (small + SMALL_PT) * FOLIO_HEAD_SCALE)) \
-                    and (_outermost(ln, lines, h, SAME_TOP) or (text.isdigit() and multi and placed_again(
-                        placed, ln, key, i, h) and _outermost(ln, [o for o in lines if o.text.strip().isdigit()], h))):
+                    and (outermost(ln, lines, h, SAME_TOP) or (text.isdigit() and multi and placed_again(
+                        placed, ln, key, i, h) and outermost(ln, [o for o in lines if o.text.strip().isdigit()], h))):
                 # (a book's running head over one page: ``1.5. WHAT YOU WILL LEARN 11``; a
                 # first page's number over its proceedings' imprint, where the others' stand)
                 lone.append((i, ln))
@@ -441,13 +442,3 @@ def _in_band(ln: Line, h: float) -> bool:
 def _in_wide_band(ln: Line, h: float, fraction: float = WIDE_MARGIN_FRACTION) -> bool:
     centre = (ln.bbox[1] + ln.bbox[3]) / 2
     return centre < h * fraction or centre > h * (1 - fraction)
-
-
-def _outermost(ln: Line, lines: list[Line], h: float, slack: float = 0.0) -> bool:
-    """Whether no line of the page stands further toward the edge ``ln`` is near (by more
-    than ``slack`` points: the lines of one running head, its title and its folio)."""
-    if (ln.bbox[1] + ln.bbox[3]) / 2 > h / 2:
-        return all(other.bbox[3] <= ln.bbox[3] + slack for other in lines)
-    return all(other.bbox[1] >= ln.bbox[1] - slack for other in lines)
-
-

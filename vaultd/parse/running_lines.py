@@ -2,7 +2,8 @@
 the same height (``placed_again``), the same letters whatever numbers stand with them
 (``spelt_again``), a running line opening a longer one (``extends_repeated``) or sharing a
 side with one (``shares_running_end``), or two pages' heads sharing a side (``shared_sides``);
-and a line inside a run of text, none of them (``inside_text``). ``vaultd.parse.furniture``
+and a line inside a run of text, none of them (``inside_text``); whether a line is its
+page's outermost toward the edge it is near (``outermost``). ``vaultd.parse.furniture``
 drops what they find.
 Pure: lines and what the other pages hold in, yes or no out.
 """
@@ -150,3 +151,11 @@ def inside_text(ln: Line, lines: list[Line]) -> bool:
     return bool(over and under) or any(
         right_over(o) or (ITEM_RE.match(o.text) is not None and ln.bbox[0] > o.bbox[0] + 0.6 * height)
         for o in over) or any(right_under(o) for o in under)
+
+
+def outermost(ln: Line, lines: list[Line], h: float, slack: float = 0.0) -> bool:
+    """Whether no line of the page stands further toward the edge ``ln`` is near (by more
+    than ``slack`` points: the lines of one running head, its title and its folio)."""
+    if (ln.bbox[1] + ln.bbox[3]) / 2 > h / 2:
+        return all(other.bbox[3] <= ln.bbox[3] + slack for other in lines)
+    return all(other.bbox[1] >= ln.bbox[1] - slack for other in lines)

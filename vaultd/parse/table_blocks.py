@@ -21,10 +21,10 @@ from vaultd.parse.base import Block, user_rect
 from vaultd.parse.captions import IDENTIFIER_LINE_RE
 from vaultd.parse.classify import is_table_caption
 from vaultd.parse.drawings import visible_drawings
-from vaultd.parse.open_tables import centre_in
 from vaultd.parse.paras import Line, PageInfo
 from vaultd.parse.structure import build_blocks
 from vaultd.parse.table_cells import rows_markdown, table_text
+from vaultd.parse.table_geometry import centre_in
 from vaultd.parse.tables import (
     FoundTable,
     can_open_caption,

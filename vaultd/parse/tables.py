@@ -36,17 +36,7 @@ from vaultd.parse.base import Box
 from vaultd.parse.captions import is_si_entry
 from vaultd.parse.classify import CAPTION_RE, is_table_caption
 from vaultd.parse.mupdf import load_pymupdf, mupdf_text
-from vaultd.parse.open_tables import (
-    along_columns,
-    cell_rows,
-    centre_in,
-    claims,
-    inside,
-    rows_past_rules,
-    rule_stacks,
-    side_stack,
-    v_gap,
-)
+from vaultd.parse.open_tables import along_columns, rows_past_rules, rule_stacks, side_stack
 from vaultd.parse.paras import Line
 from vaultd.parse.rules import (
     CLIP_MARGIN,
@@ -61,6 +51,7 @@ from vaultd.parse.rules import (
 )
 from vaultd.parse.sentence_ends import OPEN_WORDS
 from vaultd.parse.table_cells import is_clear, table_text
+from vaultd.parse.table_geometry import cell_rows, centre_in, claims, inside, v_gap
 from vaultd.parse.table_grid import word_grid
 
 #: Largest vertical gap (points, about four lines) between a caption line and a rule of
