@@ -186,6 +186,14 @@ def _text_past_rows(lines: list[Line], stack: list[Rule], top: float, bottom: fl
     # stacked on: a table holds no section's head)
     if any(ln.size >= size + HEAD_OVER_ROWS and _words(ln.text) >= 2 for ln in gap):
         return True  # (of words: a displayed formula's large signs are none)
+    # or past the table's notes: its rows, stacked down, end in a note right over the last
+    # rule, and running text set over the rows' size stands beyond it (the RSC's ``a Average
+    # of three separate determinations.`` over Table 2's foot rule, the column's text under
+    # that, over the rule ruling Table 3 off from it)
+    last = max(rows, key=lambda ln: ln.bbox[3])
+    if stack[-1][0] == top > stack[0][0] and (_labelled_note(last, seed[2] - seed[1]) or last.text.lstrip()[:1] in NOTE_MARKS) \
+            and any(is_prose_line(ln) and ln.size >= size + NOTE_SMALLER for ln in gap):
+        return True
     # or in the rows' size, up to a rule with no text of the page beyond it (the rule over
     # its running foot or under its head), under a table ruled over, under its head and at
     # its foot, whose rows hold next to no prose: a gap of more lines than a row holds, a

@@ -15,7 +15,8 @@ from vaultd.parse.front import opens_paper
 from vaultd.parse.headings import font_chars
 from vaultd.parse.paras import Para
 
-#: Most words of a run-in heading.
+#: Most words of a run-in heading, its number not counted (the RSC's ``3.5.2 Use of the
+#: proposed method for capsule content uniformity testing.``).
 RUN_IN_WORDS = 10
 #: Fewest words of the paragraph after a run-in heading.
 RUN_IN_REST = 3
@@ -68,7 +69,7 @@ def _run_in_name(lead: str, text: str) -> str | None:
     name = lead.rstrip(" " + _RUN_IN_STOPS)
     bare = _RUN_IN_NUMBER_RE.sub("", name, count=1)
     if (closed and name and (name[0].isupper() or name[0].isdigit() or name[0] == "(")
-            and len(name.split()) <= RUN_IN_WORDS and len(rest.lstrip(_RUN_IN_STOPS).split()) >= RUN_IN_REST
+            and len(bare.split()) <= RUN_IN_WORDS and len(rest.lstrip(_RUN_IN_STOPS).split()) >= RUN_IN_REST
             and not any(_NUMBER_WORD_RE.fullmatch(w.strip("().,:;")) for w in bare.split()) and not is_theorem_label(text)
             and not CAPTION_RE.match(name) and any(len(w) >= 3 and w.isalpha() for w in bare.split())):
         return name

@@ -2,7 +2,8 @@
 see as one: a one-line heading that is a sentence's start, its rest in lowercase right
 under it (``sentence_start``), and a printed line's rest split off at a baseline shift
 (``rest_of_line``), and a sentence going on with a capital past a break
-(``capital_goes_on``). Pure: paragraphs in, a yes or no out.
+(``capital_goes_on``), and an address a sentence announces on the line under it
+(``address_goes_on``). Pure: paragraphs in, a yes or no out.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from __future__ import annotations
 from vaultd.parse.bylines import SECTION_NAME_RE, is_byline
 from vaultd.parse.classify import lower_words
 from vaultd.parse.fontnames import font_family, is_mono_font
-from vaultd.parse.paras import SENT_END, Para, measure
-from vaultd.parse.sentence_ends import ITEM_RE, OPEN_WORDS, OPENERS, is_scrap
+from vaultd.parse.paras import SENT_END, Line, Para, measure
+from vaultd.parse.sentence_ends import ITEM_RE, OPEN_WORDS, OPENERS, announces_address, is_scrap
 
 
 def sentence_start(prev: Para, cur: Para) -> bool:
@@ -91,3 +92,19 @@ def capital_goes_on(prev: Para, cur: Para, tail: str) -> bool:
 #: How much wider than its paragraph a block may be set and still be its rest going on
 #: with a capital (a column's text is one measure; a note across two is wider).
 WIDER = 1.25
+
+
+def address_goes_on(target: Para, lines: list[Line]) -> bool:
+    """Whether ``lines``, a bare address or identifier, are the address ``target``'s open
+    sentence announces (``More information … is available at`` | ``http://www.cdc.gov/…``
+    atop the next page): not when they stand beside the sentence's last line, level with it
+    outside the paragraph's column (the RSC's side box ``DOI: 10.1039/…`` left of an
+    abstract whose line ends ``… compared to``; an address set apart under the sentence,
+    inside the column, is its)."""
+    if target.type != "paragraph" or not announces_address(target.text):
+        return False
+    last = target.lines[-1]
+    left = min(ln.bbox[0] for ln in target.lines if ln.page == last.page)
+    right = max(ln.bbox[2] for ln in target.lines if ln.page == last.page)
+    return not all(ln.page == last.page and (ln.bbox[2] < left or ln.bbox[0] > right)
+                   and abs(ln.bbox[1] - last.bbox[3]) <= 2 * max(last.size, 1.0) for ln in lines)

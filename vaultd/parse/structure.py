@@ -110,8 +110,8 @@ from vaultd.parse.review_panels import in_review_panel
 from vaultd.parse.run_in import run_in_heads
 from vaultd.parse.runin_refs import split_runin
 from vaultd.parse.scan_text import drop_scan_labels, is_label
-from vaultd.parse.sentence_ends import announces_address, is_scrap, open_end
-from vaultd.parse.sentence_pieces import rest_of_line, sentence_start
+from vaultd.parse.sentence_ends import is_scrap, open_end
+from vaultd.parse.sentence_pieces import address_goes_on, rest_of_line, sentence_start
 from vaultd.parse.spaced_heads import spaced_heads
 from vaultd.parse.spacing import line_gap, paragraph_indents, ragged_indented
 from vaultd.parse.textlayer import prose_words
@@ -325,8 +325,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                     append_piece(beside, para_lines, text)  # a caption set across two columns
                     continue
                 if kind in ("paragraph", "front") and IDENTIFIER_LINE_RE.fullmatch(text.strip()) \
-                        and (announcing := merge_target(paras)) is not None and announcing.type == "paragraph" \
-                        and announces_address(announcing.text):
+                        and (announcing := merge_target(paras)) is not None and address_goes_on(announcing, para_lines):
                     append_piece(announcing, para_lines, text)  # "… is available at" | "http://…" atop the page
                     continue
                 if kind == "paragraph" and IDENTIFIER_LINE_RE.fullmatch(text.strip()):

@@ -13,7 +13,7 @@ from collections import Counter
 from vaultd.parse.classify import is_prose, opens_item, word_count
 from vaultd.parse.court_filings import is_case_caption
 from vaultd.parse.front import BODY_WORDS, is_cover_page, opens_abstract, opens_paper
-from vaultd.parse.paras import REFS_RE, Line, PageInfo, Para
+from vaultd.parse.paras import REFS_RE, Line, PageInfo, Para, small_print
 
 
 def front_after_title(paras: list[Para], body: float, infos: list[PageInfo] | None = None) -> list[Para]:
@@ -35,8 +35,14 @@ def front_after_title(paras: list[Para], body: float, infos: list[PageInfo] | No
     # 14 authors and their addresses over 200 words before "Abstract:")
     until = next((i for i, p in enumerate(paras) if p.lines[0].page == first and opens_abstract(p.text)), -1)
     page_one: list[Para] = []
+    banners: list[Para] = []  # small print over the page's first heading (a publisher's tagline)
     for i, para in enumerate(paras):
         if para.lines[0].page < first:
+            continue
+        if infos and para.lines[0].page == first and not any(p.type == "heading" for p in page_one) \
+                and _banner_print(para, body, infos[first - 1]):
+            banners.append(para)
+            page_one.append(para)
             continue
         if i == until or para.lines[0].page != first or (i > until and para.type == "paragraph" and (
                 len(para.text.split()) >= BODY_WORDS or is_prose(para.text)) and not is_case_caption(para.text)):
@@ -54,6 +60,10 @@ def front_after_title(paras: list[Para], body: float, infos: list[PageInfo] | No
     if title is None:
         return cover
     changed: list[Para] = []
+    for para in banners[:page_one.index(title)]:
+        para.type = "front"  # (over the title: Dove's ``Open Access Full Text Article open access to …``)
+        para.floating = True
+        changed.append(para)
     last = first_line = title
     for para in page_one[page_one.index(title) + 1:]:
         if para.type == "heading" and last is title \
@@ -70,6 +80,15 @@ def front_after_title(paras: list[Para], body: float, infos: list[PageInfo] | No
     largest = max(heads, key=lambda p: p.lines[0].size)  # the title as seen (``title`` may be a name)
     return cover + changed + _above_the_text(paras, first, title.lines[0].size) \
         + _beside_the_title(paras, first, largest, largest if largest is not first_line else title)
+
+
+def _banner_print(para: Para, body: float, info: PageInfo) -> bool:
+    """A paragraph of small print in the first page's top ``BANNER_BAND``, short of a
+    paragraph of the body: a banner or a publisher's tagline over the title, which reads as
+    prose (``open access to scientific and medical research``) but opens no body."""
+    return para.type == "paragraph" and len(para.text.split()) < BODY_WORDS \
+        and all(small_print(ln.size, body) for ln in para.lines) \
+        and max(ln.bbox[3] for ln in para.lines) <= BANNER_BAND * info.height
 
 
 def _beside_the_title(paras: list[Para], first: int, title: Para, last: Para) -> list[Para]:
