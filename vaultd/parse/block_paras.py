@@ -22,13 +22,16 @@ from vaultd.parse.textlayer import prose_words
 #: An enumerated item's mark and the item's first word: ``4. Version``, ``(b) the``, ``iv) If``.
 _ENUM_RE = re.compile(r"\s*\(?(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]\s+\w")
 _NUMBERED_NOTE_RE = re.compile(r"\(?\d{1,2}\)\s+\S")
-SUBSECTION_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})+\.?\s+[^\W\d_]")
+SUBSECTION_RE = re.compile(r"\d{1,2}(?:\.\d{1,2})+(?:\.?\s+[^\W\d_]|\.(?=[A-Z][a-z]))")
 #: A section head's number, one deep (``2. Materials and Methods``).
 _SECTION_NUMBER_RE = re.compile(r"\d{1,2}\.?\s+\S")
 #: A part's bare mark: a roman numeral, a capital or a number (``II``, ``B``, ``3.``).
 _PART_MARK_RE = re.compile(r"(?:[IVXL]{1,5}|[A-Z]|\d{1,2})\.?")
 
 
+#: How much larger (points) a bold head is set than its text for its last line to end it
+#: wherever it ends.
+HEAD_STEP = 0.4
 #: Fewest words of a dateline set flush right over the text (``split_group``).
 DATELINE_WORDS = 2
 
@@ -60,9 +63,17 @@ def split_group(group: list[Line], plain: bool = False, flush: bool = False) -> 
             (abs(cur.size - prev.size) > SIZE_STEP and not (_inline_code(prev) or _inline_code(cur))
              and (ends or not _inline_caps(prev, cur)))
             # (a line mostly bold that opens in the text's face in lowercase is a sentence
-            # going on through a bold run: the Federal Register's ``in the FOR FURTHER …``)
+            # going on through a bold run: the Federal Register's ``in the FOR FURTHER …``;
+            # not a bold head's second line, under its first: MBoC's ``DIFFRAC identifies …``
+            # | ``in IFT-A-null`` *Tetrahymena*, bold and bold oblique)
             or (prev.bold and not cur.bold and prev.bbox[2] < right - 0.2 * width
-                and not (prev.mixed and prev.text[:1].islower()))
+                and not (prev.mixed and prev.text[:1].islower()
+                         and not (len(paras[-1]) >= 2 and paras[-1][-2].bold and not paras[-1][-2].mixed)))
+            # a bold head's last line, set a little larger, over its text in a capital
+            # however far it runs (MBoC's ``Detection of proteins … altered in`` *Ift122*
+            # ``mutants`` in 9 pt over ``To identify …`` in 8.5 pt)
+            or (prev.bold and not cur.bold and not ends and prev.size >= cur.size + HEAD_STEP
+                and cur.text[:1].isupper())
             # an italic numbered subsection head on a line of its own (``4.1 Formatting
             # your paper``, Philosophers' Imprint), the text under it upright
             or (prev.italic and not cur.italic and prev.bbox[2] < right - 0.2 * width

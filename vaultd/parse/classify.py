@@ -113,6 +113,10 @@ def _figures_row(text: str) -> bool:
 #: A number two levels deep or more with its stop, before a lowercase name (A&A's ``3.2.
 #: gammapy.data``: a package's name heads its section).
 _LOWER_HEAD_NUM_RE = re.compile(r"^(\d{1,2}(?:\.\d{1,2})+)\.\s+(?=[a-z])")
+#: A number two levels deep or more, its stop right against a capitalised word: Word's
+#: list numbering, whose separator the text layer drops (an IOP conference paper's italic
+#: ``3.2.Evaluation Function Design``, as ``pdftotext`` reads it too).
+TIGHT_HEAD_NUM_RE = re.compile(r"^(\d{1,2}(?:\.\d{1,2})+)\.(?=[A-Z][a-z])")
 
 
 #: A section of a bill, statute or contract by its number, as its analysis heads it:
@@ -124,7 +128,7 @@ _SMALL_CAPS_NUM_RE = re.compile(r"^(\d{1,2}(?:\.\d{1,2})*)\.\s+(?=[a-z])")
 
 
 def heading_number(text: str) -> str | None:
-    m = _NUM_RE.match(text) or _LOWER_HEAD_NUM_RE.match(text)
+    m = _NUM_RE.match(text) or _LOWER_HEAD_NUM_RE.match(text) or TIGHT_HEAD_NUM_RE.match(text)
     if not m or _DATE_RE.match(text):
         return None  # (a dateline's day is no section's number: ``5 June 2025 07:00``)
     num = m.group(1)

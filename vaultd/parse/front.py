@@ -324,7 +324,12 @@ _DECLARATION_RE = re.compile(
       # Wiley's first-page note on its authors' ORCID iDs
       | the\s+orcid\s+identification\s+number\(?s?\)?\s+for\s+the\s+author
       # the BMJ journals' first-page sidebar: ``► Additional material is published online only.``
-      | \W{0,2}\s*additional\s+(?:material|files?)\s+(?:is|are)\s+(?:published|available)\s+online\b)""",
+      | \W{0,2}\s*additional\s+(?:material|files?)\s+(?:is|are)\s+(?:published|available)\s+online\b
+      | printed\s+on\s+recycled\s+paper\.?$  # a report's back cover (GAO's)
+      # the Cascadilla Proceedings Project's stamp over each paper's first page
+      | this\s+printout\s+has\s+been\s+approved\s+by\s+me,?\s+the\s+author\b
+      | last\s+updated\s+by\s+author\(?s?\)?\s*:  # the foot of each page of Nature's reporting summary
+      )""",
     re.IGNORECASE | re.VERBOSE)
 #: Longest such block (characters).
 DECLARATION_MAX = 400

@@ -61,7 +61,7 @@ _LIG_TABLE = str.maketrans(LIGATURES)
 #: `vaultd verify --source` can say why one no longer reproduces.
 #: Each version's rules are listed in docs/compile.md ("Layout versions", and a section a
 #: version from 23 on).
-LAYOUT_VERSION = 51
+LAYOUT_VERSION = 52
 
 # Spacing accent → combining mark.
 SPACING_ACCENTS = {
@@ -162,6 +162,14 @@ def join_two(left: str, right: str) -> str:
         return left + right
     if _UNSPACED_RE.match(left[-1]) and _UNSPACED_RE.match(right[0]):
         return left + right  # Chinese and Japanese break lines between any two characters
+    if left.endswith("://"):
+        return left + right  # an address broken after its scheme (``https://`` | ``www.regulations.gov``)
+    if left.endswith("–") and len(left) > 1 and ((left[-2].isdigit() and right[0].isdigit())
+                                                  or (left[-2].islower() and right[0].islower())):
+        # a range or number broken after its en dash (``FAA–2020–`` | ``0686``), a compound
+        # of lowercase words (``cell–`` | ``associated``); not a raised minus, ``KIR–`` |
+        # ``CD8+ T cells``, which a space follows
+        return left + right
     return left + " " + right
 
 

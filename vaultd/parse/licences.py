@@ -32,8 +32,11 @@ def _copyright_line(body: str) -> bool:
 
 
 #: A copyright mark opening a block (or a glyph the text layer maps it to, before a year:
-#: Elsevier's ``& 2016 Elsevier Ltd. All rights reserved.``).
-_COPYRIGHT_MARK_RE = re.compile(r"(?:©|c\u20dd|\(c\)|(?i:copyright)\b|[&ßÓ]\s?(?=(?:19|20)\d\d\s))")
+#: Elsevier's ``& 2016 Elsevier Ltd. All rights reserved.``; or typed as ``@`` before its
+#: holder's name and the year that ends the line: a JRC draft's ``@ European Union, 2023``,
+#: never an address or a handle, which take no space after the sign).
+_COPYRIGHT_MARK_RE = re.compile(r"(?:©|c\u20dd|\(c\)|(?i:copyright)\b|[&ßÓ]\s?(?=(?:19|20)\d\d\s)"
+                                r"|@\s(?=[A-Z][^@]{0,60}?,?\s(?:19|20)\d\d\.?$))")
 _YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
 _RESERVED_RE = re.compile(r"(?i:all\s+rights\s+reserved)")
 #: Longest copyright notice alone (characters).
