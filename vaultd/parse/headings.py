@@ -23,6 +23,7 @@ from vaultd.parse.classify import (
 from vaultd.parse.fontnames import is_mono_font
 from vaultd.parse.layout import join_two
 from vaultd.parse.paras import SENT_END, Line, Para, style_key
+from vaultd.parse.title_block import abstract_paras
 from vaultd.parse.wrapped_heads import OVERLAP_EMS, join_wrapped_heads
 
 #: How much larger than the body a title is set, at least.
@@ -185,7 +186,10 @@ def font_headings(paras: list[Para], body: float) -> None:
     fonts = font_chars(paras)
     text_gap = _text_gap(paras)
     styles: Counter[tuple[str, float]] = Counter()
+    abstract = abstract_paras(paras)  # (in a face of its own, which the heads may share)
     for para in paras:
+        if id(para) in abstract:
+            continue
         if len(para.lines) <= 2:
             for ln in para.lines:
                 styles[style_key(ln)] += len(ln.text)

@@ -82,6 +82,26 @@ def front_after_title(paras: list[Para], body: float, infos: list[PageInfo] | No
         + _beside_the_title(paras, first, largest, largest if largest is not first_line else title)
 
 
+def abstract_paras(paras: list[Para]) -> set[int]:
+    """The ids of a structured abstract's parts under its heading, up to the next heading,
+    each opened by its label: the abstract is often set in a face of its own (*IJE*'s in the
+    sans its subsection heads take, ``Background: …``), which is no style of the body's."""
+    out: set[int] = set()
+    inside = False
+    for para in paras:
+        if para.type == "heading":
+            inside = opens_abstract(para.text)
+        elif inside and para.type == "paragraph" and _ABSTRACT_LABEL_RE.match(para.text):
+            out.add(id(para))
+    return out
+
+
+#: A structured abstract's part, by its label: ``Background:``, ``Methods:``, ``Results:``.
+_ABSTRACT_LABEL_RE = re.compile(
+    r"(?:background|objectives?|aims?|purpose|introduction|context|methods?|design|setting|participants|"
+    r"results?|findings|conclusions?|interpretation)\s*:", re.IGNORECASE)
+
+
 def _banner_print(para: Para, body: float, info: PageInfo) -> bool:
     """A paragraph of small print in the first page's top ``BANNER_BAND``, short of a
     paragraph of the body: a banner or a publisher's tagline over the title, which reads as
