@@ -680,6 +680,12 @@ FLOORS: dict[str, dict[str, float]] = {
     # narrow paragraph beside a chart still split, its standfirst still a head
     "batch84": {"present": 0.93, "order": 1.0, "pieces": 0.81, "sections": 0.87, "verbatim": 0.0,
                 "absent": 0},
+    # batch 85 (BMJ Paediatrics Open 2025, three columns; EJManager's JICE 2017), scored on
+    # f01a0f9 (layout 53): present 22/22, order 12/12, pieces 16/16, sections 10/11, 2
+    # furniture strings in paragraphs; at layout 54 (back matter's run-in statements, its
+    # ``Published Online First`` and ``ORCID iDs`` lines): all whole
+    "batch85": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.0,
+                "absent": 0},
 }
 #: eval/quotes' batch 4 and 5 papers (file-name prefixes): an AIAA paper, an APA manuscript,
 #: Elsevier's CAS double-column sample, Philosophers' Imprint, PracTeX, Quantum; SPIE, the
@@ -794,6 +800,7 @@ BATCH81 = ("olh2018_", "biorxiv2021_")
 BATCH82 = ("rsc_rscadv_", "tcd2016_", "acl_coling_", "dovepress2019_")
 BATCH83 = ("elife_insight_", "ascb_mboc_", "excli_journal_", "scirp_ijcm_")
 BATCH84 = ("impact_aging_", "oup_ije_", "gdocs_oxford_")
+BATCH85 = ("bmj_paediatrics_", "ejmanager_jice_")
 #: Each group of eval/quotes by its papers' prefixes ("quotes": batches 1–3, the rest).
 GROUPS = {"new": NEW, "batch6": BATCH6, "batch7": BATCH7, "batch8": BATCH8, "batch9": BATCH9,
           "batch10": BATCH10, "batch11": BATCH11, "batch12": BATCH12, "batch13": BATCH13,
@@ -816,7 +823,8 @@ GROUPS = {"new": NEW, "batch6": BATCH6, "batch7": BATCH7, "batch8": BATCH8, "bat
           "batch67": BATCH67, "batch68": BATCH68, "batch69": BATCH69, "batch70": BATCH70,
           "batch71": BATCH71, "batch72": BATCH72, "batch73": BATCH73, "batch74": BATCH74, "batch75": BATCH75, "batch76": BATCH76, "batch77": BATCH77,
           "batch78": BATCH78, "batch79": BATCH79, "batch80": BATCH80, "batch81": BATCH81,
-          "batch82": BATCH82, "batch83": BATCH83, "batch84": BATCH84}
+          "batch82": BATCH82, "batch83": BATCH83, "batch84": BATCH84,
+          "batch85": BATCH85}
 #: The papers (file-name prefixes) whose paragraphs the verbatim floor is taken over.
 VERBATIM_PAPERS = ("iop", "scielo", "wiley", "aas", "elsevier", "springer")
 
@@ -881,7 +889,7 @@ def _in_group(name: str, stem: str) -> bool:
                                   "batch56", "batch57", "batch58", "batch59", "batch60", "batch61",
                                   "batch62", "batch63", "batch64", "batch65", "batch66", "batch67", "batch68",
                                   "batch69", "batch70", "batch71", "batch72", "batch73", "batch74", "batch75", "batch76", "batch77",
-                                  "batch78", "batch79", "batch80", "batch81", "batch82", "batch83", "batch84"])
+                                  "batch78", "batch79", "batch80", "batch81", "batch82", "batch83", "batch84", "batch85"])
 def test_compile_eval_scores_stay_at_their_floors(name: str, fixtures_dir: Path) -> None:
     scores = _group_scores(name, _root(name, fixtures_dir))
     floors = FLOORS[name]

@@ -41,10 +41,11 @@ _START_RE = re.compile(
       | communicated\s+by\s+(?-i:[A-Z])  # Springer's editor line: "Communicated by L. M. Moller"
       | (?:article\s+)?impact\s+statement\s*:  # Conservation Biology's first-page statement
       | (?-i:[A-Z][\w.'’-]*(?:,?\s+(?:[A-Z][\w.'’-]*|and))*)\s+(?:is|are)\s+(?:now\s+|also\s+)?with\s+the\s  # IEEE's "Cheul Young Park and Uichin Lee are with the …"
-      | (?:date|(?:date\s+)?(?:received|accepted|revised|submitted)|published(?:\s+online)?|available\s+online|
+      | (?:date|(?:date\s+)?(?:received|accepted|revised|submitted)|published(?:\s+online)?(?:\s+first)?|available\s+online|
          first\s+published|online\s+publication\s+date|recebido|aceito|publicado)\b\s*:?\s*
          (?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|in\s+revised|xx\b)  # (a template's xx)
       | orcid(?:s|\(s\))?\s*:
+      | orcid\s+i(?:d|ds|d\(s\))\s+(?-i:[A-Z])  # the BMJ journals' back matter: ``ORCID iDs Karen Zwi https://orcid.org/…``
       | further\s+author\s+information
       | submitted\s+to\s+[\w.&\s]{1,40}?\s+on\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)
       | (?:(?:suggested\s+|recommended\s+)?citation|editor|academic\s+editor|handling\s+editor|edited\s+by|reviewed\s+by|
@@ -233,6 +234,9 @@ def _lead_marks(text: str) -> str:
 
 #: An ORCID iD: ``0000-0001-9686-3844`` (its last character may be ``X``).
 _ORCID_ID_RE = re.compile(r"\b\d{4}-\d{4}-\d{4}-\d{3}[\dX]\b")
+#: An ORCID iD's address, its number broken over lines as it may be (the BMJ journals'
+#: ``https://orcid.org/0000-0001-7661-`` | ``1551``).
+_ORCID_URL_RE = re.compile(r"orcid\.org/\d{4}-")
 
 
 def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bool = False) -> bool:
@@ -256,7 +260,8 @@ def is_front_matter(text: str, *, at_edge: bool, small: bool = False, banner: bo
         return True  # Elsevier's foot: "https://doi.org/10.1016/… Received 11 February 2023; …"
     if _EDITORS_RE.fullmatch(body):
         return True  # CACM's department editors: "S. L. Graham, R. L. Rivest Editors"
-    if _ORCID_ID_RE.search(body) and (EMAIL_RE.search(body) or len(_ORCID_ID_RE.findall(body)) >= 2):
+    if (orcids := max(len(_ORCID_ID_RE.findall(body)), len(_ORCID_URL_RE.findall(body)))) and (
+            EMAIL_RE.search(body) or orcids >= 2):
         return True  # the authors' line with their ORCID iDs and an e-mail (Wiley's "A. de la Fuente (https://orcid.org/…) ✉ (…)")
     if _CONTACT_RE.match(body):
         return True  # "Christian Gogolin: latex@quantum-journal.org, …": an author's contact

@@ -24,6 +24,12 @@ RUN_IN_REST = 3
 _RUN_IN_STOPS = ".:—–"
 #: A word that is a number (``4``, ``1.1``): a label's, never a run-in heading's.
 _NUMBER_WORD_RE = re.compile(r"\d+(?:[.,]\d+)*")
+#: The statements after a paper's text, named by a label set apart in bold and run in
+#: with no stop (the BMJ journals' **Funding** ``The authors have not declared …``).
+_STATEMENT_RE = re.compile(
+    r"funding|competing\s+interests?|contributors|authors?['’]?\s+contributions|ethics\s+(?:approval|statement)|"
+    r"data\s+availability(?:\s+statement)?|conflicts?\s+of\s+interests?|patient\s+consent(?:\s+for\s+publication)?|"
+    r"provenance\s+and\s+peer\s+review", re.IGNORECASE)
 #: A run-in heading's number (``1)``, ``2.3``, ``(a)``), the only number it may hold.
 _RUN_IN_NUMBER_RE = re.compile(r"\(?(?:\d{1,2}(?:\.\d{1,2})*|[a-z])[.)]?\s+")
 
@@ -63,7 +69,7 @@ def _run_in_name(lead: str, text: str) -> str | None:
     # sentence's capital, ASM's bold ``IMPORTANCE`` before *Aspergillus fumigatus is …*,
     # not a gene's name in the sentence, ``KRAS G12C is …``)
     closed = lead[-1] in _RUN_IN_STOPS or rest[:1] in _RUN_IN_STOPS or opens_paper(lead) \
-        or SECTION_NAME_RE.fullmatch(lead.strip()) is not None \
+        or SECTION_NAME_RE.fullmatch(lead.strip()) is not None or _STATEMENT_RE.fullmatch(lead.strip()) is not None \
         or (all_caps(lead) and rest[:1].isupper() and not any(c.isdigit() for c in lead)) \
         or _sentence_after(lead, rest)
     name = lead.rstrip(" " + _RUN_IN_STOPS)
