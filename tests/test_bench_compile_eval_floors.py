@@ -667,21 +667,21 @@ FLOORS: dict[str, dict[str, float]] = {
     "batch82": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.0,
                 "absent": 0},
     # batch 83 (an eLife Insight 2017, MBoC 2024, EXCLI Journal 2017, SCIRP's IJCM 2013),
-    # scored on 71ee18a (layout 51): present 43/43, order 23/23, pieces 35/35, sections
+    # scored on a519c84 (layout 51): present 43/43, order 23/23, pieces 35/35, sections
     # 20/22, 2 furniture strings in paragraphs; at layout 52 (a bold head's lines ending
     # where its text starts): sections 22/22; the Insight's box of related articles and
     # MBoC's legend tail, its figure's page left out, still read as paragraphs
     "batch83": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.0,
                 "absent": 2},
     # batch 84 (Impact Journals' Aging 2018, OUP's IJE 2017, a Google Docs report 2023),
-    # scored on 399cea3 (layout 52): present 29/31, order 18/18, pieces 18/22, sections
+    # scored on 263082a (layout 52): present 29/31, order 18/18, pieces 18/22, sections
     # 11/16; at layout 53 (a structured abstract's face no style of the body's): sections
     # 14/16; IJE's sentence going on under a column's top past Figure 3 and the report's
     # narrow paragraph beside a chart still split, its standfirst still a head
     "batch84": {"present": 0.93, "order": 1.0, "pieces": 0.81, "sections": 0.87, "verbatim": 0.0,
                 "absent": 0},
     # batch 85 (BMJ Paediatrics Open 2025, three columns; EJManager's JICE 2017), scored on
-    # f01a0f9 (layout 53): present 22/22, order 12/12, pieces 16/16, sections 10/11, 2
+    # 4b42374 (layout 53): present 22/22, order 12/12, pieces 16/16, sections 10/11, 2
     # furniture strings in paragraphs; at layout 54 (back matter's run-in statements, its
     # ``Published Online First`` and ``ORCID iDs`` lines): all whole
     "batch85": {"present": 1.0, "order": 1.0, "pieces": 1.0, "sections": 1.0, "verbatim": 0.0,
