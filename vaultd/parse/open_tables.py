@@ -191,7 +191,7 @@ def _text_past_rows(lines: list[Line], stack: list[Rule], top: float, bottom: fl
     # of three separate determinations.`` over Table 2's foot rule, the column's text under
     # that, over the rule ruling Table 3 off from it)
     last = max(rows, key=lambda ln: ln.bbox[3])
-    if stack[-1][0] == top > stack[0][0] and (_labelled_note(last, seed[2] - seed[1]) or last.text.lstrip()[:1] in NOTE_MARKS) \
+    if stack[-1][0] == top > stack[0][0] and _opens_note(last, seed[2] - seed[1]) \
             and any(is_prose_line(ln) and ln.size >= size + NOTE_SMALLER for ln in gap):
         return True
     # or in the rows' size, up to a rule with no text of the page beyond it (the rule over
@@ -245,6 +245,12 @@ def _labelled_note(ln: Line, width: float) -> bool:
     """Whether ``ln`` opens a table's note that may stand in the rows' size: labelled so
     (``Note:``) or led by a letter across the table's ``width`` (``letter_note``)."""
     return bool(_NOTE_RE.match(ln.text.lstrip())) or letter_note(ln, width)
+
+
+def _opens_note(ln: Line, width: float) -> bool:
+    """Whether ``ln`` opens a table's note: led by a note's mark (``∗Rsymm = …``), or
+    labelled or led by a letter (``_labelled_note``)."""
+    return ln.text.lstrip()[:1] in NOTE_MARKS or _labelled_note(ln, width)
 
 
 #: How much smaller (points) than its rows a table's notes are set.
@@ -361,7 +367,7 @@ def _tight_edge(rule: float, lines: list[Line], stops: set[int], upward: bool,
                 and not _spanning_head(row[0], *cells_only)):
             break
         if size is not None and (max(ln.size for ln in row) < size - NOTE_SMALLER
-                                 or row[0].text.lstrip()[:1] in NOTE_MARKS or _labelled_note(row[0], width)):
+                                 or _opens_note(row[0], width)):
             break  # the table's notes under it: smaller, or opening with a mark or ``Note``
         if size is not None and min(ln.size for ln in row) >= size + TEXT_LARGER:
             break  # the page's text under it, set larger than its rows (ACS's 10 pt columns under 8 pt rows)

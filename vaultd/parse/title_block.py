@@ -36,11 +36,11 @@ def front_after_title(paras: list[Para], body: float, infos: list[PageInfo] | No
     until = next((i for i, p in enumerate(paras) if p.lines[0].page == first and opens_abstract(p.text)), -1)
     page_one: list[Para] = []
     banners: list[Para] = []  # small print over the page's first heading (a publisher's tagline)
+    headed = False  # the page's first heading is passed
     for i, para in enumerate(paras):
         if para.lines[0].page < first:
             continue
-        if infos and para.lines[0].page == first and not any(p.type == "heading" for p in page_one) \
-                and _banner_print(para, body, infos[first - 1]):
+        if infos and para.lines[0].page == first and not headed and _banner_print(para, body, infos[first - 1]):
             banners.append(para)
             page_one.append(para)
             continue
@@ -51,6 +51,7 @@ def front_after_title(paras: list[Para], body: float, infos: list[PageInfo] | No
                 _section_number(para) or REFS_RE.match(para.text.strip()))):
             break  # (an OCR layer's "Abstract" may be a paragraph)
         page_one.append(para)
+        headed = headed or para.type == "heading"
     heads = [p for p in page_one if p.type == "heading"]
     marked = [p for p in heads if p.title]
     large = [p for p in heads if p.lines[0].size >= TITLE_FALLBACK * body]
