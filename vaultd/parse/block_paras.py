@@ -36,13 +36,16 @@ HEAD_STEP = 0.4
 DATELINE_WORDS = 2
 
 
-def split_group(group: list[Line], plain: bool = False, flush: bool = False) -> list[list[Line]]:
+def split_group(group: list[Line], plain: bool = False, flush: bool = False,
+                indenting: bool = False) -> list[list[Line]]:
     """A block's lines in paragraphs (``plain``: the text layer has no fonts to go by;
-    ``flush``: the document is known to set its paragraphs flush, parting them by space).
-    A sentence ended on a short line ends its paragraph, unless the document sets its
-    paragraphs flush and the next line's first word would not have fitted on that line
-    (an EPA fact sheet's ragged sidebar: ``enhance public health.`` | ``Decision-makers
-    and analysts …``, one paragraph)."""
+    ``flush``: the document is known to set its paragraphs flush, parting them by space;
+    ``indenting``: it sets their first lines in). A sentence ended on a short line ends
+    its paragraph, unless the next line's first word would not have fitted on that line
+    and the next line opens no paragraph as the document sets them: in one set flush (an
+    EPA fact sheet's ragged sidebar: ``enhance public health.`` | ``Decision-makers and
+    analysts …``, one paragraph), or in one that indents them, set flush (the Federal
+    Register's ragged columns: ``… is listed above.`` | ``Comments will be …``)."""
     left, right, width = block_extent(group)
     hanging = {id(ln) for ln, after in itertools.pairwise(group)
                if ln.bbox[0] < after.bbox[0] - 0.6 * max(ln.size, 1.0) and _ENUM_RE.match(ln.text)}
@@ -106,7 +109,9 @@ def split_group(group: list[Line], plain: bool = False, flush: bool = False) -> 
             # when that word is an identifier or an address, Pensoft's ``occurrenceID:`` |
             # ``9ED79705-3492-5687-…``)
             or (ends and prev.bbox[2] < (edge := _measure_right(paras[-1], right)) - 0.12 * width
-                and not (((flush and prev.text.rstrip().endswith((".", "!", "?")))
+                and not ((((flush or (indenting and cur.bbox[0] <= left + 0.6 * max(cur.size, 1.0)
+                                       and _ragged_prose(paras[-1], cur)))
+                           and prev.text.rstrip().endswith((".", "!", "?")))
                           or (prev.text.rstrip().endswith(":") and len(cur.text.split(None, 1)[0]) >= LONG_TOKEN))
                          and prev.bbox[2] + first_word_width(cur) > edge))
             or (bool(LIST_RE.match(cur.text.lstrip())) and not _dash_in_prose(paras[-1], cur, right, width))
@@ -243,6 +248,27 @@ def _inline_caps(prev: Line, cur: Line) -> bool:
         (first[:1].islower() and cur.size < prev.size and prose_words(prev.text) >= 3)
         or (prev.mixed and cur.size > prev.size and first.isalpha() and first.isupper() and len(first) >= 2
             and prose_words(prev.text) >= 2))
+
+
+def _ragged_prose(para: list[Line], cur: Line) -> bool:
+    """Whether ``para``, its last line ending a sentence, is prose set ragged right and
+    ``cur`` a sentence of it: two lines or more over the last, ending over an em apart (a
+    justified column's lines end together), the last line's sentence ending on a word and
+    the next one opening in a capital and going on in lowercase words (the Federal
+    Register's ``… Docket Operations is listed above.`` | ``Comments will be available in
+    the AD``; not a footnote's, a glossary's or a list's next entry: no run-in label, not
+    hanging out left of the lines over it)."""
+    if len(para) < 3 or not _WORD_STOP_RE.search(para[-1].text.rstrip()) or cur.lead \
+            or cur.bbox[0] < min(ln.bbox[0] for ln in para[1:]) - 0.5 * max(cur.size, 1.0):
+        return False
+    ends = [ln.bbox[2] for ln in para[:-1]]
+    return max(ends) - min(ends) > max(cur.size, 1.0) and cur.text[:1].isupper() \
+        and prose_words(cur.text) >= 3
+
+
+#: A sentence's end on a word in lowercase letters (not an address's, an initial's or a
+#: formula's).
+_WORD_STOP_RE = re.compile(r"[^\W\d_]{3}[.!?]$")
 
 
 def _inline_code(line: Line) -> bool:

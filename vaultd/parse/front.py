@@ -334,6 +334,12 @@ _DECLARATION_RE = re.compile(
       # the Cascadilla Proceedings Project's stamp over each paper's first page
       | this\s+printout\s+has\s+been\s+approved\s+by\s+me,?\s+the\s+author\b
       | last\s+updated\s+by\s+author\(?s?\)?\s*:  # the foot of each page of Nature's reporting summary
+      # a first page's pointer to a statement set further on (the AHA's ``Sources of
+      # Funding, see page 1109`` under its key words)
+      | [a-z]+(?:\s+[a-z&]+){0,3},\s+see\s+(?:page|p\.)\s*\d+\.?\s*$
+      # a publication's catalogue number alone (the IRS's ``Cat. No. 11441F`` at a
+      # booklet's first foot, Statistics Canada's ``Catalogue no. 11-626-X``)
+      | cat(?:alog(?:ue)?|\.)\s+no\.?\s*[\w-]{3,20}\s*$
       )""",
     re.IGNORECASE | re.VERBOSE)
 #: Longest such block (characters).

@@ -19,6 +19,9 @@ _CONTENTS_RE = re.compile(
     r"(?:table\s+of\s+)?contents|table\s+of\s+content|list\s+of\s+(?:appendix\s+)?(?:tables|figures|illustrations|"
     r"abbreviations|acronyms|symbols|algorithms|listings|plates|maps)|inhaltsverzeichnis|inhalt|"
     r"sum[áa]rio|[íi]ndice|table\s+des\s+mati[èe]res", re.IGNORECASE)
+#: A paper's list of its abbreviations or symbols under that word alone (*Diabetologia*'s
+#: by its abstract, an AIAA paper's ``Nomenclature``): its entries on the label's page.
+_GLOSSARY_RE = re.compile(r"abbreviations|acronyms|nomenclature", re.IGNORECASE)
 #: An issue's contents box (MMWR's ``INSIDE``): a label, never a section of the paper.
 _ISSUE_RE = re.compile(r"inside(?:\s+this\s+issue)?|in\s+this\s+issue", re.IGNORECASE)
 #: The label of the authors' addresses, as a block of its own, or of a sidebar's entry.
@@ -221,7 +224,7 @@ _SPACED_LETTERS_RE = re.compile(r"(?:\w ){3,}\w")
 
 def contents_front(paras: list[Para]) -> list[Para]:
     """A table of contents or a list of tables, figures or abbreviations, under its label
-    (``CONTENTS``, ``LIST OF FIGURES``; a weekly's ``INSIDE``), and the authors' addresses under theirs
+    (``CONTENTS``, ``LIST OF FIGURES``, ``Abbreviations``; a weekly's ``INSIDE``), and the authors' addresses under theirs
     (``Affiliation:``), are ``front``, in place: their entries are no passage of the
     paper (REVTeX's contents entry ``VIII.3. Table placement 5`` is not the section's
     text). The label becomes ``front`` unless it is a contents heading; its blocks follow it until a
@@ -230,15 +233,18 @@ def contents_front(paras: list[Para]) -> list[Para]:
     blocks between are left. Returns the paras made ``front``."""
     out: list[Para] = []
     label: re.Pattern[str] | None = None
+    page = 0  # the label's page
     for i, para in enumerate(paras):
-        kind = _ISSUE_RE if _label(para, _ISSUE_RE) else _CONTENTS_RE if _label(para, _CONTENTS_RE) \
-            else _ADDRESS_RE if _label(para, _ADDRESS_RE) else None
+        kind = next((pattern for pattern in (_ISSUE_RE, _CONTENTS_RE, _GLOSSARY_RE, _ADDRESS_RE)
+                     if _label(para, pattern)), None)
         if kind is not None:
-            label = kind
-            if para.type != "heading" or kind is not _CONTENTS_RE:
+            label, page = kind, para.lines[0].page
+            if para.type != "heading" or kind not in (_CONTENTS_RE, _GLOSSARY_RE):
                 para.type, para.floating = "front", True
                 out.append(para)
             continue
+        if label is _GLOSSARY_RE and para.lines[0].page != page:
+            label = None  # (a list of abbreviations ends on its page: a letter's text follows, GAO's)
         if label is None or para.floating:
             continue
         if para.type == "heading" and not _entry(para, label):

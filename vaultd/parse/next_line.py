@@ -64,6 +64,13 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False, flu
     full_next = cur.type == "equation" or colon  # (a display formula is no full line)
     last, first = prev.lines[-1], cur.lines[0]
     em = max(last.size, 1.0)
+    if ends and (pitch := _pitch(prev)) is not None \
+            and min(first.bbox[1] - last.bbox[1], first.bbox[3] - last.bbox[3]) > pitch + SPACED_EMS * em:
+        # set off by space past the paragraph's own pitch (its boxes' tops and feet both:
+        # a formula's glyphs stretch one), after its sentence's end: a new paragraph,
+        # however its lines' boxes stand (*Diabetologia*'s STIX text, boxed taller than
+        # its pitch, ``… (GraphPad, USA).`` | a blank line | ``Surface expression`` run in)
+        return False
     # (a first line alone may be indented; an item's first line starts with its mark, and
     # a reference's hangs out left of its others); past a column break, its last column's
     column = last_column(prev)
@@ -153,17 +160,24 @@ def _at_pitch(para: Para, first: Line, em: float) -> bool:
     a line's box grows over a superscript and under a glyph MuPDF boxes tall (Frontiers'
     ``… the target is 10−3-10−4`` | ``S cm−1 at ambient temperature …``, the boxes a
     quarter em into each other)."""
+    pitch = _pitch(para)
+    return pitch is not None and abs(first.bbox[3] - para.lines[-1].bbox[3] - pitch) <= PITCH_SLACK_EMS * em
+
+
+def _pitch(para: Para) -> float | None:
+    """The median pitch of ``para``'s lines on its last page, baseline to baseline (its
+    lines' boxes' feet), or None under ``PITCH_LINES`` lines."""
     lines = [ln for ln in para.lines if ln.page == para.lines[-1].page]
     pitches = sorted(b.bbox[3] - a.bbox[3] for a, b in itertools.pairwise(lines) if b.bbox[1] > a.bbox[1])
-    if len(pitches) < PITCH_LINES - 1:
-        return False
-    return abs(first.bbox[3] - lines[-1].bbox[3] - pitches[len(pitches) // 2]) <= PITCH_SLACK_EMS * em
+    return pitches[len(pitches) // 2] if len(pitches) >= PITCH_LINES - 1 else None
 
 
 #: Fewest lines of a piece whose pitch is measured, and how far (ems) a next line's
 #: baseline may stand off it.
 PITCH_LINES = 3
 PITCH_SLACK_EMS = 0.1
+#: Space (ems) past a paragraph's pitch that sets the next line off as a new paragraph's.
+SPACED_EMS = 0.5
 
 
 def _pitch_gap(para: Para) -> float:

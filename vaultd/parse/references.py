@@ -229,3 +229,28 @@ def add_references(group: list[Line], paras: list[Para], body: float,
     return in_refs
 
 
+#: What a bibliography's entry holds and a paragraph's sentence rarely does: a year alone
+#: in brackets, a volume's pages, a DOI, a proceedings' name.
+_CITED_RE = re.compile(r"\(\d{4}[a-z]?\)|\b\d{1,4}\s*[,:(]\s*\d{1,6}\)?\s*[–-]\s*\d{1,6}\b|\bdoi\b"
+                       r"|\bin\s+proceedings\b|\bpp\.\s*\d", re.I)
+
+
+def body_past_references(group: list[Line], paras: list[Para], head: Line | None) -> Para | None:
+    """The paragraph a block read after the bibliography's heading goes on, when the block
+    stands above that heading in the next column and opens in lowercase, and the paragraph
+    right before the heading was left open (*Frontiers*' ``AUTHOR CONTRIBUTIONS`` going on
+    at the right column's top, ``editing. S-JY and S-GL: …``, over ``FUNDING``, while the
+    left column's ``REFERENCES`` and its entries stand under it): text over the
+    bibliography's band, no entry."""
+    first = group[0]
+    if head is None or first.page != head.page or not first.text[:1].islower() \
+            or first.bbox[1] >= head.bbox[1] or first.bbox[0] <= head.bbox[2] \
+            or _CITED_RE.search(" ".join(ln.text for ln in group)):
+        return None  # (an entry's rest at the column's top: ``machine. Optica 7, 1535–1543 (2020).``)
+    at = next((i for i in range(len(paras) - 1, -1, -1) if any(ln is head for ln in paras[i].lines)), None)
+    if at is None or at == 0:
+        return None
+    before = paras[at - 1]
+    last = before.text.split()[-1] if before.text.split() else ""
+    # (left open on a word: a sentence broken at the column's foot, not an address's end)
+    return before if before.type == "paragraph" and last.rstrip(",;").isalpha() else None

@@ -194,3 +194,13 @@ def column_top(paras: list[Para], cur: Para) -> bool:
                 and ln.bbox[0] < head.bbox[2] and head.bbox[0] < ln.bbox[2] for ln in para.lines):
             return False
     return True
+
+
+def went_over(para: Para) -> bool:
+    """Whether ``para``'s last piece opens a new column or page: its first line stands
+    above the piece before's last, or on a later page (not a piece right under the one
+    before, a side column's blocks read between: Wiley's abstract beside its keywords)."""
+    if len(para.spans) < 2:
+        return False
+    first, before = para.lines[-para.spans[-1]], para.lines[-para.spans[-1] - 1]
+    return first.page > before.page or first.bbox[1] < before.bbox[1]

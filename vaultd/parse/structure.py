@@ -16,8 +16,6 @@ Parser-agnostic: any tier that yields lines with boxes and font size/weight can 
 
 from __future__ import annotations
 
-import re
-
 from vaultd.parse.base import Block, Box
 from vaultd.parse.block_paras import (
     block_extent,
@@ -81,6 +79,7 @@ from vaultd.parse.headings import (
     is_title,
 )
 from vaultd.parse.layout import join_lines
+from vaultd.parse.leaders import leader_rows
 from vaultd.parse.next_line import next_line
 from vaultd.parse.number_rows import heads_over, is_number_row, row_goes_on
 from vaultd.parse.numbered_subheads import numbered_subheads
@@ -101,11 +100,12 @@ from vaultd.parse.reading_order import caseless_runs, order_page
 from vaultd.parse.references import (
     add_references,
     beside_headless_references,
+    body_past_references,
     column_lefts,
     ends_references,
     opens_headless_references,
 )
-from vaultd.parse.resume import column_top, past_page_head, resumed
+from vaultd.parse.resume import column_top, past_page_head, resumed, went_over
 from vaultd.parse.review_panels import in_review_panel
 from vaultd.parse.run_in import run_in_heads
 from vaultd.parse.runin_refs import split_runin
@@ -163,33 +163,6 @@ def _broken_at_foot(note: Para) -> bool:
 CAPS_HEAD_BELOW = 0.1
 
 
-#: What a bibliography's entry holds and a paragraph's sentence rarely does: a year alone
-#: in brackets, a volume's pages, a DOI, a proceedings' name.
-_CITED_RE = re.compile(r"\(\d{4}[a-z]?\)|\b\d{1,4}\s*[,:(]\s*\d{1,6}\)?\s*[–-]\s*\d{1,6}\b|\bdoi\b"
-                       r"|\bin\s+proceedings\b|\bpp\.\s*\d", re.I)
-
-
-def _body_past_references(group: list[Line], paras: list[Para], head: Line | None) -> Para | None:
-    """The paragraph a block read after the bibliography's heading goes on, when the block
-    stands above that heading in the next column and opens in lowercase, and the paragraph
-    right before the heading was left open (*Frontiers*' ``AUTHOR CONTRIBUTIONS`` going on
-    at the right column's top, ``editing. S-JY and S-GL: …``, over ``FUNDING``, while the
-    left column's ``REFERENCES`` and its entries stand under it): text over the
-    bibliography's band, no entry."""
-    first = group[0]
-    if head is None or first.page != head.page or not first.text[:1].islower() \
-            or first.bbox[1] >= head.bbox[1] or first.bbox[0] <= head.bbox[2] \
-            or _CITED_RE.search(" ".join(ln.text for ln in group)):
-        return None  # (an entry's rest at the column's top: ``machine. Optica 7, 1535–1543 (2020).``)
-    at = next((i for i in range(len(paras) - 1, -1, -1) if any(ln is head for ln in paras[i].lines)), None)
-    if at is None or at == 0:
-        return None
-    before = paras[at - 1]
-    last = before.text.split()[-1] if before.text.split() else ""
-    # (left open on a word: a sentence broken at the column's foot, not an address's end)
-    return before if before.type == "paragraph" and last.rstrip(",;").isalpha() else None
-
-
 def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) -> list[Block]:
     """Lines of every page (furniture already removed) → typed blocks in reading order."""
     del parser
@@ -204,6 +177,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     headless: float | None = None  # the size of a bibliography's entries set without a heading
     refs_head: Line | None = None  # the bibliography's heading, as set
     panels: dict[int, Box] = {}  # the first pages' peer-review panels, by page
+    resumed_into: Para | None = None
     for lines, info in zip(pages, infos, strict=True):
         small_page = page_set_small(lines, body)
         for group in caseless_runs(order_page(lines, info.width)):
@@ -218,17 +192,19 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 in_refs, refs_head, headless = True, None, group[0].size  # (REVTeX's, under the last appendix)
             if in_refs and ends_references(group, refs_head):
                 in_refs = False  # an appendix after the bibliography is read as body text
-            if in_refs and (body_para := _body_past_references(group, paras, refs_head)) is not None:
+            if in_refs and (body_para := body_past_references(group, paras, refs_head)) is not None:
                 append_piece(body_para, group, join_lines(ln.text for ln in group))
                 continue
             if in_refs and not (refs_head is None and beside_headless_references(group, headless)):
                 in_refs = add_references(group, paras, body, column_lefts(lines, info.width),
                                           info.width)
                 continue
-            split = split_group(group, plain, flush)
+            split = split_group(group, plain, flush, indenting)
             left, right, width = block_extent(group)
             label = False  # the para before was a front-matter label ("ACM Reference Format:")
             for k, para_lines in enumerate(split):
+                # (the paragraph the block before went on, past a float, when it did)
+                after_resumed, resumed_into = resumed_into, None
                 text = join_lines(ln.text for ln in para_lines)
                 if not text or RULE_TEXT_RE.fullmatch(text.strip()):
                     continue  # (a rule set as dashes, Wiley's over its licence: no words of the work's)
@@ -371,6 +347,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                 earlier = resumed(paras, cur, target) if not (cur.floating or plain) else None
                 if earlier is not None:  # past a box, a sidebar or a float in another face
                     append_piece(earlier, para_lines, text)
+                    resumed_into = earlier
                     continue
                 if target is not None and not cur.floating and (
                         continues(target, cur, ragged, indenting, column_top(paras, cur))
@@ -383,6 +360,14 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
                         # Reports' "Correspondence and" | "requests for materials" | …),
                         # an address whose institution's name broke over two blocks
                         target.type, target.floating = "front", True
+                    continue
+                if after_resumed is not None and after_resumed is not target and not cur.floating \
+                        and went_over(after_resumed) and next_line(after_resumed, cur, gap, ragged, flush, indenting):
+                    # the next printed line of a paragraph that went on past a float, the
+                    # float's text read between (*IJE*'s ``… code lists.21`` atop the right
+                    # column, Figure 3 in the left one | ``The outcome, …`` under it)
+                    append_piece(after_resumed, para_lines, text)
+                    resumed_into = after_resumed
                     continue
                 if kind == "paragraph" and is_scrap(text):
                     cur.type = "equation"  # "d", ", 0": a formula's pieces, no sentence's
@@ -408,6 +393,7 @@ def build_blocks(pages: list[list[Line]], infos: list[PageInfo], parser: str) ->
     notes_across_columns(paras, body, infos)
     run_in_heads(paras)
     _contacts_front(paras)
+    leader_rows(paras)
     return to_blocks(group_front(paras), infos)
 
 
