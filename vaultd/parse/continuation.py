@@ -131,6 +131,10 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     if len(cur.lines) >= 2 and all(ln.mono for ln in cur.lines[:3]) and not prev.lines[-1].mono \
             and cur.lines[0].size < SMALLER_PRINT * prev.lines[-1].size:
         return False  # a listing set smaller (CIDR's ``module DeliveryProtocol`` atop the next column)
+    if prev.text[:1] in _NOTE_SIGNS and all(ln.size < SMALLER_PRINT * cur.lines[0].size for ln in prev.lines):
+        return False  # the text under a float's note, set small and opened by its sign
+        # (Veterinary World's table note ``*Feed additives … BIS (2007)`` over ``purchased
+        # from the local market.``)
     # a word in quotation marks goes on as the word would (``These are called`` | a
     # full-width figure | ``“small multiples” by Tufte.``)
     quoted = cur.text.lstrip(_OPENING_QUOTES)[:1] if first in _OPENING_QUOTES else ""
@@ -161,6 +165,10 @@ def _bracket_goes_on(prev: Para, cur: Para) -> bool:
 _ABBREVIATION_RE = re.compile(r"(?:^|[\s(])[^\W\d_]{1,4}\.$")
 #: Marks of a formula or a program's line, not of a sentence (an R call's ``~``, ``<-``).
 _CODE_MARKS = "~<>=+{}"
+
+
+#: Signs that open a float's or a page's note.
+_NOTE_SIGNS = "*∗†‡§¶"
 
 
 #: How far back (characters) a bracket left open is looked for.

@@ -27,3 +27,17 @@ def next_inline_mark(text: str, after: str) -> bool:
               else chr(ord(n) - 1) if n != "a" else "")
     at = text.rfind(f"({before}) ") if before and before != "0" else -1
     return at > 0 and text[:at].strip() != ""
+
+
+def inline_enumeration(text: str) -> bool:
+    """Whether a line opening with a bracketed enumerator holds the next one too, after a
+    comma or semicolon (Frontiers' ``(1) technical-tactical actions, (2) activity profiles,
+    (3) external …`` under ``… four groups:``): a sentence's own enumeration run on, no
+    list's item (an item's line holds its own mark alone)."""
+    mark = _INLINE_MARK_RE.match(text)
+    if mark is None:
+        return False
+    n = mark.group(1)
+    after = (str(int(n) + 1) if n.isdigit() else _ROMAN[_ROMAN.index(n) + 1] if n in _ROMAN[:-1]
+             else chr(ord(n) + 1) if len(n) == 1 and n < "z" else "")
+    return bool(after) and re.search(rf"[,;]\s+(?:and\s+|or\s+)?\({after}\)\s", text[mark.end():]) is not None

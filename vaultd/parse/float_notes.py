@@ -39,6 +39,8 @@ def note_of(paras: list[Para], lines: list[Line], body: float) -> str | None:
             return None  # (a paragraph set small going on under the figure that broke it)
     float_, units = found
     first, cap = lines[0], float_.lines
+    if _body_between(paras, float_, first, body):
+        return None  # under text read before the float's notes came (a paragraph gone on past it)
     if float_.type == "figure" and (first.bbox[1] < cap[-1].bbox[3] - 1.0 or not any(
             ln.bbox[0] < first.bbox[2] and first.bbox[0] < ln.bbox[2] for ln in cap)):
         # a figure's note stands under its caption, in its columns (IUCr's footnote at the
@@ -58,6 +60,24 @@ def note_of(paras: list[Para], lines: list[Line], body: float) -> str | None:
     for para in units:  # the table's unit line: the table's, no body text
         para.type, para.floating = float_.type, True
     return float_.type
+
+
+def _body_between(paras: list[Para], float_: Para, first: Line, body: float) -> bool:
+    """Whether a body-size line of a paragraph read before ``float_`` stands between it and
+    ``first`` in ``first``'s column: the sentence the float broke, gone on under it
+    (*Veterinary World*'s ``… purchased from the local market. …`` under Table 1 and its
+    note, over the bold head ``Blood collection and analysis`` set in the table's face).
+    (The float's own cells, read after it, are not asked.)"""
+    at = next((i for i in range(len(paras) - 1, -1, -1) if paras[i] is float_), 0)
+    bottom = float_.lines[-1].bbox[3]
+    return any(ln.page == first.page and bottom - 1.0 <= ln.bbox[1] and ln.bbox[3] <= first.bbox[1] + 1.0
+               and ln.bbox[0] < first.bbox[2] and first.bbox[0] < ln.bbox[2] and ln.size >= 0.9 * body
+               for para in paras[max(0, at - RECENT_PARAS):at] if para.type == "paragraph"
+               for ln in para.lines[-RECENT_LINES:])
+
+
+#: How many paragraphs back, and how many of their last lines, ``_body_between`` looks.
+RECENT_PARAS, RECENT_LINES = 8, 40
 
 
 #: Most lines' heights (its own) a float's next note stands under the note before it.

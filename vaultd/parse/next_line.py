@@ -18,6 +18,7 @@ from vaultd.parse.continuation import (
     first_word_width,
     last_column,
 )
+from vaultd.parse.enumerators import inline_enumeration
 from vaultd.parse.paras import SENT_END, Line, Para
 from vaultd.parse.sentence_ends import ITEM_RE, NOTE_END_RE
 from vaultd.parse.textlayer import prose_words
@@ -58,7 +59,8 @@ def next_line(prev: Para, cur: Para, gap: float = 0.0, ragged: bool = False, flu
     ends = (tail.endswith(SENT_END) or bool(NOTE_END_RE.search(tail))) and not abbreviation_goes_on(tail, cur.text)
     stops = ends and (item or ((cur.type == "equation" or not colon)
                                and not _flush_sentence(prev, cur, ragged, flush, indenting)))
-    if stops or (ITEM_RE.match(cur.text) and not _INITIAL_RE.match(cur.text)) or cur.text[:1] in _BULLETS \
+    if stops or (ITEM_RE.match(cur.text) and not _INITIAL_RE.match(cur.text) and not inline_enumeration(cur.text)) \
+            or cur.text[:1] in _BULLETS \
             or _LEADERS_RE.search(tail) or _LEADERS_RE.search(cur.lines[0].text):
         return False  # a list's next item; a table of contents' entries
     full_next = cur.type == "equation" or colon  # (a display formula is no full line)
