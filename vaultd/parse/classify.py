@@ -47,11 +47,11 @@ CAPTION_RE = re.compile(
     r"^(?i:figure|figura|figur|fig\.?|abbildung|abb\.|listing|scheme|table|tabela|tabla|tabelle|tableau|tabella"
     r"|tabell|tab\.|cuadro|quadro|chart|graph|exhibit|map"
     r"|F ?I ?G ?U ?R ?E|T ?A ?B ?L ?E)"
+    # (a hyphen may join the label and its number: Veterinary World's ``Table-1: Ingredient …``)
     r"(?:(?:\s*|-)([A-Z]?\d+(?:[.-]\d+)*|[ivxIVX]+)\s*([.:|–—\ufffd\x01-\x08\x0e-\x1f-](?!\d)|\s+[A-Z]|\s*\((?i:cont)"
     r"|\s*\([a-z]\)\s+(?=[A-Z])|\s+continued\b(?!\s+on\s)|$)|\s+[–—-]\s+(?=[A-Z])"
     r"|(?<=[a-zA-Z])\.\s+(?=[A-Z][a-z])"
     r"|(?<=[a-zA-Z]):\s+(?=[A-Z][a-z]))")  # the Lancet's one figure: ``Figure: Trial profile``
-#: (a hyphen may join the label and its number: Veterinary World's ``Table-1: Ingredient …``)
 #: A rule set as text: a run of dashes, underscores or equals signs and nothing else
 #: (Wiley's over its licence, a slip opinion's over its footnotes): no words of the work's.
 RULE_TEXT_RE = re.compile(r"[–—‒―_=\-]{4,}")

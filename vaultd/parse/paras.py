@@ -34,6 +34,7 @@ class Line:
     small_caps: bool = False  # small capitals drawn as smaller capitals (``spans.drawn_small_caps``)
     note_mark: str = ""  # a note's mark set small and raised at its end (``spans.note_mark``)
     lead_mark: str = ""  # a note's mark set small and raised at its start (``spans.lead_mark``)
+    lead_bold: bool = False  # its ``lead`` set bold (not italic alone)
 
 
 @dataclass

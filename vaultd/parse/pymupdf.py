@@ -209,6 +209,7 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
                 mono = mono and not ocr_layer
                 bold = bold or id(sp) in outlines  # (Chromium draws a face it lacks, bold, as outlines)
                 mixed, lead, face_lead, lead_font, small_caps, mark, first_mark = False, "", "", "", False, "", ""
+                lead_bold = False
             else:
                 spans = [s for s in spans if s["text"] and (s["alpha"] or not hide or id(s) in outlines)
                          and id(s) not in unseen]
@@ -221,13 +222,14 @@ def _read_page(page: Any, flags: int, dl: Any | None = None,
                 mono = mono and not ocr_layer
                 mark, first_mark = note_mark(spans, size), lead_mark(spans, size)
                 bold = bold or (bool(outlines) and all(id(s) in outlines for s in spans))
+                lead_bold = bool(lead) and span_face(spans[0]["font"], spans[0]["flags"])[0]
             x0, y0, x1, y1 = line["bbox"]
             if y1 - y0 > TALL_LINE * max(size, 1.0):
                 y0, y1 = glyph_extent(spans, y0, y1)
             lines.append(Line(text, (x0, y0, x1, y1), size, bold, bno, number, italic,
                               face_name(font), mixed, mono, lead=lead,
                               face_lead=face_lead, lead_font=lead_font, small_caps=small_caps, note_mark=mark,
-                              lead_mark=first_mark))
+                              lead_mark=first_mark, lead_bold=lead_bold))
     if ocr_layer and laid_word_by_word(lines):
         lines = reline(lines)  # (an OCR layer laid a word a line: its printed lines put back)
     return lines

@@ -54,13 +54,14 @@ def run_in_heads(paras: list[Para]) -> None:
         leads = [first.lead, first.face_lead if first.lead_font in lead_fonts else "",
                  f"{first.text.strip()} {para.lines[1].lead}" if _wrapped_lead(para) else "",
                  first.text.strip() if _bold_line_lead(para) else ""]
-        para.runin = next((name for lead in leads if lead and (name := _run_in_name(lead, para.text.lstrip()))),
+        para.runin = next((name for k, lead in enumerate(leads)
+                           if lead and (name := _run_in_name(lead, para.text.lstrip(), k == 0 and first.lead_bold))),
                           None)
 
 
-def _run_in_name(lead: str, text: str) -> str | None:
+def _run_in_name(lead: str, text: str, bold: bool = False) -> str | None:
     """The run-in heading ``lead`` names, opening the paragraph ``text``, or None when it is
-    none (``run_in_heads``)."""
+    none (``run_in_heads``); ``bold``: the lead is set bold."""
     if not text.startswith(lead):
         return None
     rest = text[len(lead):].lstrip()
@@ -71,7 +72,7 @@ def _run_in_name(lead: str, text: str) -> str | None:
     closed = lead[-1] in _RUN_IN_STOPS or rest[:1] in _RUN_IN_STOPS or opens_paper(lead) \
         or SECTION_NAME_RE.fullmatch(lead.strip()) is not None or _STATEMENT_RE.fullmatch(lead.strip()) is not None \
         or (all_caps(lead) and rest[:1].isupper() and not any(c.isdigit() for c in lead)) \
-        or _sentence_after(lead, rest)
+        or _sentence_after(lead, rest, bold)
     name = lead.rstrip(" " + _RUN_IN_STOPS)
     bare = _RUN_IN_NUMBER_RE.sub("", name, count=1)
     if (closed and name and (name[0].isupper() or name[0].isdigit() or name[0] == "(")
@@ -82,20 +83,23 @@ def _run_in_name(lead: str, text: str) -> str | None:
     return None
 
 
-def _sentence_after(lead: str, rest: str) -> bool:
-    """Whether words set apart, ``RUN_IN_OPEN_WORDS`` or more with no digit, are closed by a
-    sentence opening after them in the text's face, a capital and a small letter
-    (Theoretical Economics' italic *Computing the CMI* ``Using known results …``; not a
-    species' two italic words before a strain's name)."""
+def _sentence_after(lead: str, rest: str, bold: bool = False) -> bool:
+    """Whether words set apart, ``RUN_IN_OPEN_WORDS`` or more with no digit (two set bold),
+    are closed by a sentence opening after them in the text's face, a capital and a small
+    letter (Theoretical Economics' italic *Computing the CMI* ``Using known results …``;
+    *Diabetologia*'s bold **Surface expression**, closed by an en space the text layer reads
+    as a space, ``Surface expression of wild-type …``; not a species' two italic words
+    before a strain's name)."""
     words = lead.split()
-    return len(words) >= RUN_IN_OPEN_WORDS and not any(c.isdigit() for c in lead) \
+    return len(words) >= (RUN_IN_BOLD_WORDS if bold else RUN_IN_OPEN_WORDS) and not any(c.isdigit() for c in lead) \
         and bool(_SENTENCE_START_RE.match(rest)) and lead[-1:].isalnum()
 
 
-#: Fewest words of a run-in head closed by no stop, only by the sentence after it.
-RUN_IN_OPEN_WORDS = 3
+#: Fewest words of a run-in head closed by no stop, only by the sentence after it (set
+#: bold: a species' name is italic).
+RUN_IN_OPEN_WORDS, RUN_IN_BOLD_WORDS = 3, 2
 #: A sentence's first word: a capital and small letters.
-_SENTENCE_START_RE = re.compile(r"[A-Z][a-z]+\b")
+_SENTENCE_START_RE = re.compile(r"[A-Z][a-z]+\b|A\s+[a-z]")
 
 
 def _lead_fonts(paras: list[Para]) -> set[str]:
