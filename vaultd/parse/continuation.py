@@ -411,7 +411,7 @@ def _ragged_full(piece: list[Line], cur: Para, right: float, closed: bool = Fals
     next piece's first word would not have fitted on it (a Word report's ``… considered 16
     amendments to`` | ``S.Con.Res. 33, one of which …``). Only for a line ending on a word
     or a comma, starting at its paragraph's left edge, in a piece as wide as the next
-    one's lines (not a gloss's or a listing's), going on into no list item nor run-in head;
+    one's lines on its page (not a gloss's or a listing's), going on into no list item nor run-in head;
     a note's mark after a stop or a colon ends it (``… no longer appears:7``). ``closed``:
     the line ends its sentence (on a stop, not on a note's mark), and the next one starts."""
     last, head = piece[-1], cur.lines[0]
@@ -423,12 +423,18 @@ def _ragged_full(piece: list[Line], cur: Para, right: float, closed: bool = Fals
         return False
     left = min(ln.bbox[0] for ln in piece)
     wide = right - left
-    if last.bbox[0] > left + 0.5 * max(last.size, 1.0) or wide < (1 - MEASURE_SHARE) * max(
-            ln.bbox[2] - ln.bbox[0] for ln in cur.lines[:3]):
+    # (on the next page the measure may widen: PLOS's 2025 pages past the side column of
+    # its first two, ``… and local intervention measures.`` | ``The results showed …``)
+    widens = head.page > last.page and len(piece) >= WIDENING_LINES \
+        and wide >= FULL_LINE_EMS * max(last.size, 1.0) and is_prose(" ".join(ln.text for ln in piece))
+    if last.bbox[0] > left + 0.5 * max(last.size, 1.0) or (not widens and wide < (
+            1 - MEASURE_SHARE) * max(ln.bbox[2] - ln.bbox[0] for ln in cur.lines[:3])):
         return False
     return last.bbox[2] + first_word_width(head) > right
 
 
+#: Fewest lines of prose a piece has whose measure may widen on the next page.
+WIDENING_LINES = 3
 #: Widths within this share of each other are one measure.
 MEASURE_SHARE = 0.08
 #: A colon with a note's mark after it (``… no longer appears:7``).

@@ -13,7 +13,7 @@ import re
 from vaultd.parse.classify import classify
 from vaultd.parse.continuation import SIZE_STEP
 from vaultd.parse.fontnames import font_family
-from vaultd.parse.front import is_front_matter
+from vaultd.parse.front import is_declaration, is_front_matter
 from vaultd.parse.layout import join_lines
 from vaultd.parse.paras import REFS_RE, Line, Para, append_piece
 
@@ -156,11 +156,13 @@ _METHODS_AFTER_RE = re.compile(
     r"star\W?methods|online\s+methods|key\s+resources\s+table|resource\s+availability|method\s+details"
     r"|experimental\s+model\s+and\s+(?:study\s+participant|subject)\s+details"
     r"|quantification\s+and\s+statistical\s+analysis", re.I)
-#: The Nature journals' declarations after the bibliography, each a heading of its own.
+#: The Nature journals' declarations after the bibliography, each a heading of its own,
+#: and their Methods (*Nature Nanotechnology* 2024 sets ``Methods`` after the main text's
+#: references, in their heading's style).
 _DECLARATIONS_RE = re.compile(
     r"^(?:acknowledge?ments?|author\s+contributions?|competing\s+(?:interests?|financial\s+interests?)"
     r"|additional\s+information|data\s+availability|code\s+availability|ethics\s+declarations"
-    r"|author\s+information|funding)$", re.I)
+    r"|author\s+information|funding|methods)$", re.I)
 
 
 def ends_references(group: list[Line], refs_head: Line | None = None) -> bool:
@@ -219,7 +221,9 @@ def add_references(group: list[Line], paras: list[Para], body: float,
         if indented and paras and paras[-1].type == "reference" and not REF_START_RE.match(text):
             append_piece(paras[-1], entry, text)
             continue
-        if is_front_matter(text, at_edge=False):
+        if is_front_matter(text, at_edge=False) or is_declaration(text):
+            # (and the publisher's boilerplate after the entries: Springer Nature's
+            # ``Publisher's note …``)
             paras.append(Para("front", entry, text, [(entry[0].page, text)], spans=[len(entry)],
                                floating=True))
             continue

@@ -98,7 +98,7 @@ def _sentence_after(lead: str, rest: str, bold: bool = False) -> bool:
 #: Fewest words of a run-in head closed by no stop, only by the sentence after it (set
 #: bold: a species' name is italic).
 RUN_IN_OPEN_WORDS, RUN_IN_BOLD_WORDS = 3, 2
-#: A sentence's first word: a capital and small letters.
+#: A sentence's first word: a capital and small letters, or the article ``A`` before a word.
 _SENTENCE_START_RE = re.compile(r"[A-Z][a-z]+\b|A\s+[a-z]")
 
 
