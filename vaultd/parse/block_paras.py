@@ -10,11 +10,11 @@ import re
 
 from vaultd.parse.classify import CAPTION_RE, LIST_RE, all_caps, is_formula_line
 from vaultd.parse.code import code_runs
-from vaultd.parse.continuation import SIZE_STEP, first_word_width
+from vaultd.parse.continuation import SIZE_STEP
 from vaultd.parse.fontnames import is_mono_font
 from vaultd.parse.front import opens_front
 from vaultd.parse.headings import font_lead
-from vaultd.parse.paras import SENT_END, Line
+from vaultd.parse.paras import SENT_END, Line, first_word_width
 from vaultd.parse.plain_heads import plain_lead
 from vaultd.parse.sentence_ends import ENUM_HANG_EMS
 from vaultd.parse.textlayer import prose_words

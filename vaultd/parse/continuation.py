@@ -11,7 +11,7 @@ import re
 from vaultd.parse.classify import cjk_letters, is_prose, lower_words, opens_item
 from vaultd.parse.enumerators import next_inline_mark
 from vaultd.parse.front import EMAIL_RE
-from vaultd.parse.paras import LOWER_WORD_RE, SENT_END, Line, Para
+from vaultd.parse.paras import LOWER_WORD_RE, SENT_END, Line, Para, first_word_width
 from vaultd.parse.sentence_ends import (
     ACRONYM_RE,
     ARTICLES,
@@ -95,8 +95,9 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
         # full-width table | ``NLP tasks. Results show …``; a NASA report's block
         # paragraphs, indented or not), but not a list's item
         return True
-    if _is_address(prev.text) or EMAIL_RE.fullmatch(cur.text.strip()):
-        # "NUST, Pakistan shouzib@yahoo.com": no sentence to go on; nor one going on into
+    if ("@" in prev.text and lower_words(prev.text.split()) == 0) or EMAIL_RE.fullmatch(cur.text.strip()):
+        # an author's address, an e-mail among words none in lowercase ("NUST, Pakistan
+        # shouzib@yahoo.com"): no sentence to go on; nor one going on into
         # an author's e-mail address alone (CVPR's ``identi-`` | ``pande@stanford.edu``)
         return False
     first = cur.text[:1]
@@ -439,23 +440,6 @@ WIDENING_LINES = 3
 MEASURE_SHARE = 0.08
 #: A colon with a note's mark after it (``… no longer appears:7``).
 _COLON_NOTE_RE = re.compile(r"[^\W\d_]:\d{1,2}$")
-
-
-def first_word_width(line: Line) -> float:
-    """About how wide ``line``'s first word and the space before it are set: a line
-    ragged right is full when that word would not have fitted on it (a Word report's
-    ``… considered 16 amendments to`` | ``S.Con.Res. 33, one of which …``)."""
-    text = line.text.strip()
-    if not text:
-        return 0.0
-    word = text.split(None, 1)[0]
-    return (line.bbox[2] - line.bbox[0]) * (len(word) + 1) / len(text)
-
-
-def _is_address(text: str) -> bool:
-    """An author's address: an e-mail address among words none of which is in lowercase
-    letters (``NUST, Pakistan shouzib@yahoo.com``), never a sentence's beginning."""
-    return "@" in text and lower_words(text.split()) == 0
 
 
 #: Narrowest full line, in its font size (a column is 24 ems or more; a heading is less).

@@ -15,11 +15,10 @@ from vaultd.parse.continuation import (
     FULL_LINE_EMS,
     INDENT_EMS,
     abbreviation_goes_on,
-    first_word_width,
     last_column,
 )
 from vaultd.parse.enumerators import inline_enumeration
-from vaultd.parse.paras import SENT_END, Line, Para
+from vaultd.parse.paras import SENT_END, Line, Para, first_word_width
 from vaultd.parse.sentence_ends import ITEM_RE, NOTE_END_RE
 from vaultd.parse.textlayer import prose_words
 

@@ -96,6 +96,17 @@ def measure(lines: list[Line]) -> float:
     return max(ln.bbox[2] for ln in lines) - min(ln.bbox[0] for ln in lines)
 
 
+def first_word_width(line: Line) -> float:
+    """About how wide ``line``'s first word and the space before it are set: a line
+    ragged right is full when that word would not have fitted on it (a Word report's
+    ``… considered 16 amendments to`` | ``S.Con.Res. 33, one of which …``)."""
+    text = line.text.strip()
+    if not text:
+        return 0.0
+    word = text.split(None, 1)[0]
+    return (line.bbox[2] - line.bbox[0]) * (len(word) + 1) / len(text)
+
+
 def append_piece(para: Para, lines: list[Line], text: str) -> None:
     """Continue ``para`` with a piece set elsewhere (the next column or page)."""
     para.text = join_two(para.text, text)
