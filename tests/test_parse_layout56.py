@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from quote_pages import chunks_of, holding
 
 from vaultd.parse.classify import CAPTION_RE
-from vaultd.parse.enumerators import inline_enumeration
+from vaultd.parse.enumerators import inline_enumeration, next_inline_mark
 
 FRONTIERS = "frontiers_sports_act_living_2025_badminton_match_play_review_excerpt.pdf"
 
@@ -66,3 +66,10 @@ def test_a_label_joined_to_its_number_by_a_hyphen_opens_a_caption(label: str, n:
 @given(st.sampled_from(["Table-top experiments were run", "Figure-ground reversal is", "Table-1 shows the"]))
 def test_a_hyphenated_word_or_a_reference_is_no_caption(text: str) -> None:
     assert not CAPTION_RE.match(text)
+
+
+@given(st.sampled_from(["xi", "xii", "iiii", "xx", "ixx"]), st.sampled_from(["x", "ix", "3"]))
+def test_a_mark_past_the_numerals_counted_is_no_enumeration_and_no_error(mark: str, before: str) -> None:
+    # (a line opening ``(xi) `` once raised a TypeError from the parser)
+    assert not inline_enumeration(f"({mark}) first, ({before}) second")
+    assert not next_inline_mark(f"as ({before}) one, and", f"({mark}) two")

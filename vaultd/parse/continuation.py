@@ -19,6 +19,7 @@ from vaultd.parse.sentence_ends import (
     INDEX_LEAD_RE,
     ITEM_RE,
     NOTE_END_RE,
+    NOTE_MARKS,
     OPEN_WORDS,
     QUANTITY_RE,
     RUNNING_HEAD_RE,
@@ -132,7 +133,7 @@ def continues(prev: Para, cur: Para, ragged: bool = False, indenting: bool = Fal
     if len(cur.lines) >= 2 and all(ln.mono for ln in cur.lines[:3]) and not prev.lines[-1].mono \
             and cur.lines[0].size < SMALLER_PRINT * prev.lines[-1].size:
         return False  # a listing set smaller (CIDR's ``module DeliveryProtocol`` atop the next column)
-    if prev.text[:1] in _NOTE_SIGNS and all(ln.size < SMALLER_PRINT * cur.lines[0].size for ln in prev.lines):
+    if prev.text[:1] in NOTE_MARKS and all(ln.size < SMALLER_PRINT * cur.lines[0].size for ln in prev.lines):
         return False  # the text under a float's note, set small and opened by its sign
         # (Veterinary World's table note ``*Feed additives … BIS (2007)`` over ``purchased
         # from the local market.``)
@@ -166,10 +167,6 @@ def _bracket_goes_on(prev: Para, cur: Para) -> bool:
 _ABBREVIATION_RE = re.compile(r"(?:^|[\s(])[^\W\d_]{1,4}\.$")
 #: Marks of a formula or a program's line, not of a sentence (an R call's ``~``, ``<-``).
 _CODE_MARKS = "~<>=+{}"
-
-
-#: Signs that open a float's or a page's note.
-_NOTE_SIGNS = "*∗†‡§¶"
 
 
 #: How far back (characters) a bracket left open is looked for.

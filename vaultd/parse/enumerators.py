@@ -22,10 +22,8 @@ def next_inline_mark(text: str, after: str) -> bool:
     tail = text.rstrip()
     if mark is None or not (tail.endswith(",") or tail.rsplit(None, 1)[-1:] in (["and"], ["or"])):
         return False
-    n = mark.group(1)
-    before = (str(int(n) - 1) if n.isdigit() else _ROMAN[_ROMAN.index(n) - 1] if n in _ROMAN[1:]
-              else chr(ord(n) - 1) if n != "a" else "")
-    at = text.rfind(f"({before}) ") if before and before != "0" else -1
+    before = _neighbour(mark.group(1), -1)
+    at = text.rfind(f"({before}) ") if before else -1
     return at > 0 and text[:at].strip() != ""
 
 
@@ -37,7 +35,19 @@ def inline_enumeration(text: str) -> bool:
     mark = _INLINE_MARK_RE.match(text)
     if mark is None:
         return False
-    n = mark.group(1)
-    after = (str(int(n) + 1) if n.isdigit() else _ROMAN[_ROMAN.index(n) + 1] if n in _ROMAN[:-1]
-             else chr(ord(n) + 1) if len(n) == 1 and n < "z" else "")
+    after = _neighbour(mark.group(1), 1)
     return bool(after) and re.search(rf"[,;]\s+(?:and\s+|or\s+)?\({after}\)\s", text[mark.end():]) is not None
+
+
+def _neighbour(mark: str, step: int) -> str:
+    """The enumerator ``step`` (1 or -1) from ``mark`` (``2`` → ``3``, ``b`` → ``a``, ``ii``
+    → ``iii``; ``i`` → ``h`` past the numerals' first), or "" past the first (``0``,
+    before ``a``) or the last."""
+    if mark.isdigit():
+        return str(int(mark) + step) if int(mark) + step > 0 else ""
+    if mark in _ROMAN and 0 <= (k := _ROMAN.index(mark) + step) < len(_ROMAN):
+        return _ROMAN[k]
+    if len(mark) != 1:
+        return ""  # (``xi``, ``iiii``: no numeral this list counts, and no letter)
+    letter = chr(ord(mark) + step)
+    return letter if "a" <= letter <= "z" else ""

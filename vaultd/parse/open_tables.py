@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from vaultd.parse.base import Box
 from vaultd.parse.classify import lower_words
 from vaultd.parse.paras import Line
+from vaultd.parse.sentence_ends import NOTE_MARKS
 from vaultd.parse.table_geometry import (
     ACROSS,
     Rule,
@@ -223,8 +224,6 @@ TEXT_LINES = 3
 #: How much larger (points) than a table's rows a head between two rules is set.
 HEAD_OVER_ROWS = 2.5
 
-#: Marks a table's notes open with.
-NOTE_MARKS = "*∗†‡§¶"
 #: A table's note by its label (``Note.``, ``Notes:``, ``Source:``).
 _NOTE_RE = re.compile(r"(?:Notes?|Sources?|Abbreviations?)\s*[.:]")
 #: A note led by a lowercase letter, its mark, and the share of the table's width its

@@ -91,6 +91,8 @@ def is_scrap(text: str) -> bool:
 NUMBERS_RE = re.compile(r"[\d.,−\-–+±%]+")
 
 
+#: Signs a note opens with, a table's or a page's (``∗Rsymm = …``, ``†Deceased``).
+NOTE_MARKS = "*∗†‡§¶"
 #: A sentence's end with a note's mark after it (``evolvability.3``, ``interviews.33``).
 NOTE_END_RE = re.compile(r"[.!?][)\]”\"’]?(?:\d{1,3}|[*†‡§¶])$")
 #: A sentence's end with its source cited after the stop (``… minimax search. [Knuth and
